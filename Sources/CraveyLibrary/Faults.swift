@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The fault-injection seam of the library's file and database steps.
+///
+/// Every step that can fail on a real machine (rename, fsync, unlink, mkdir, a commit) passes
+/// through `hit(_:)` with a site name such as `save.rename.file`. Tests use it to make a chosen
+/// step fail, or to SIGKILL the process at the Nth step, and then check that `recover` leaves
+/// rows and files in agreement. With no configuration it does nothing but count.
+///
+/// From the environment (test use only): `CRAVEY_FAULT_FAIL=site[,site…]` fails those sites,
+/// `CRAVEY_FAULT_KILL_AT=N` kills the process with SIGKILL on the Nth step,
+/// `CRAVEY_FAULT_TRACE=1` prints each site to stderr as it is reached.
+public final class Faults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failing: Set<String>
+    private var killAt: Int?
+    private var trace: Bool
+    private var count = 0
+    private var sites: [String] = []
+
+    public init(failing: Set<String> = [], killAt: Int? = nil, trace: Bool = false) {
+        self.failing = failing
+        self.killAt = killAt
+        self.trace = trace
+    }
+
+    /// No faults; the default for everything but tests.
+    public static var none: Faults { Faults() }
+
+    /// Faults configured by `CRAVEY_FAULT_*` variables (see the type's doc).
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> Faults {
+        let failing = Set((env["CRAVEY_FAULT_FAIL"] ?? "").split(separator: ",").map(String.init))
+        let killAt = env["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }
+        return Faults(failing: failing, killAt: killAt, trace: env["CRAVEY_FAULT_TRACE"] == "1")
+    }
+
+    /// Makes `site` fail from now on (or stop failing).
+    public func setFailing(_ site: String, _ fails: Bool = true) {
+        lock.withLock { if fails { failing.insert(site) } else { failing.remove(site) } }
+    }
+
+    /// The sites reached so far, in order.
+    public var reached: [String] { lock.withLock { sites } }
+
+    /// Passes a step; throws `LibraryError.injectedFault` or kills the process if so configured.
+    public func hit(_ site: String) throws {
+        let (fail, kill) = lock.withLock { () -> (Bool, Bool) in
+            count += 1
+            sites.append(site)
+            return (failing.contains(site), killAt == count)
+        }
+        if trace { FileHandle.standardError.write(Data("fault-site \(site)\n".utf8)) }
+        if kill { Glibc.kill(getpid(), SIGKILL) }
+        if fail { throw LibraryError.injectedFault(site) }
+    }
+}

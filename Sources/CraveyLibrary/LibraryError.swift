@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything that can go wrong in the library, each with a one-line message for the user.
+public enum LibraryError: Error, Equatable, CustomStringConvertible {
+    case invalid(field: String, reason: String)
+    case notFound(String)
+    case ambiguous(String, candidates: [String])
+    case unsafePath(String)
+    case missingFile(String)
+    case system(operation: String, path: String, errno: Int32)
+    case injectedFault(String)
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case let .invalid(field, reason):
+            return "invalid \(field): \(reason)"
+        case let .notFound(key):
+            return "no recording matches '\(key)'"
+        case let .ambiguous(key, candidates):
+            let shown = candidates.prefix(5).joined(separator: ", ")
+            let more = candidates.count > 5 ? ", …" : ""
+            return "'\(key)' matches \(candidates.count) recordings (\(shown)\(more)); give more of the id"
+        case let .unsafePath(path):
+            return "refusing to touch '\(path)': it is not inside the library"
+        case let .missingFile(path):
+            return "the file of this recording is missing: \(path) (run 'cravey check --repair')"
+        case let .system(operation, path, code):
+            return "\(operation) \(path): \(String(cString: strerror(code)))"
+        case let .injectedFault(site):
+            return "injected fault at \(site)"
+        case let .database(message):
+            return "library database: \(message)"
+        }
+    }
+}

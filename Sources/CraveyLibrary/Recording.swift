@@ -1,0 +1,101 @@
+import Foundation
+
+/// One recording as the library stores it: the row of PRODUCT.md "The library".
+///
+/// Dates are kept to the millisecond, which is what SQLite stores, so a row read back
+/// compares equal to the row that was written.
+public struct Recording: Sendable, Equatable, Identifiable {
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        case audio, video
+
+        /// The file extension the library uses for this kind.
+        public var fileExtension: String { self == .audio ? "m4a" : "mov" }
+    }
+
+    /// Why the message was recorded; optional.
+    public enum Purpose: String, Sendable, CaseIterable, Codable {
+        case motivational, milestone, reflection, craving
+    }
+
+    public var id: UUID
+    public var createdAt: Date
+    public var kind: Kind
+    public var title: String
+    public var notes: String?
+    public var purpose: Purpose?
+    /// Seconds of media, read from the finished file (0 < duration ≤ 120).
+    public var duration: Double
+    /// Path of the media file, relative to the library root.
+    public var filePath: String
+    /// Path of the JPEG thumbnail (video only), relative to the library root.
+    public var thumbnailPath: String?
+    public var playCount: Int
+    public var lastPlayedAt: Date?
+    public var modifiedAt: Date
+    public var media: MediaFacts
+
+    public init(
+        id: UUID, createdAt: Date, kind: Kind, title: String, notes: String?, purpose: Purpose?,
+        duration: Double, filePath: String, thumbnailPath: String?, playCount: Int = 0,
+        lastPlayedAt: Date? = nil, modifiedAt: Date, media: MediaFacts
+    ) {
+        self.id = id
+        self.createdAt = createdAt.truncatedToMilliseconds
+        self.kind = kind
+        self.title = title
+        self.notes = notes
+        self.purpose = purpose
+        self.duration = duration
+        self.filePath = filePath
+        self.thumbnailPath = thumbnailPath
+        self.playCount = playCount
+        self.lastPlayedAt = lastPlayedAt?.truncatedToMilliseconds
+        self.modifiedAt = modifiedAt.truncatedToMilliseconds
+        self.media = media
+    }
+
+    /// The library's file name for a recording: `audio_<UUID>.m4a` / `video_<UUID>.mov`.
+    public static func fileName(id: UUID, kind: Kind) -> String {
+        "\(kind.rawValue)_\(id.uuidString).\(kind.fileExtension)"
+    }
+
+    /// The thumbnail's file name: `video_<UUID>_thumb.jpg`.
+    public static func thumbnailName(id: UUID, kind: Kind) -> String {
+        "\(kind.rawValue)_\(id.uuidString)_thumb.jpg"
+    }
+}
+
+/// Facts about the media file, read from the file itself.
+public struct MediaFacts: Sendable, Equatable {
+    public var sizeBytes: Int64
+    public var width: Int?
+    public var height: Int?
+    public var fps: Double?
+    public var sampleRate: Int?
+    public var channels: Int?
+    /// Peak levels for display, one byte per point (0 = silence, 255 = full scale).
+    public var waveform: [UInt8]
+    /// Worst audio/video offset measured while recording, in seconds (video only).
+    public var avOffset: Double?
+
+    public init(
+        sizeBytes: Int64 = 0, width: Int? = nil, height: Int? = nil, fps: Double? = nil,
+        sampleRate: Int? = nil, channels: Int? = nil, waveform: [UInt8] = [], avOffset: Double? = nil
+    ) {
+        self.sizeBytes = sizeBytes
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.waveform = waveform
+        self.avOffset = avOffset
+    }
+}
+
+extension Date {
+    /// This date with sub-millisecond precision dropped (what the store keeps).
+    public var truncatedToMilliseconds: Date {
+        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import CraveyLibrary
+
+extension Cravey {
+    /// `cravey check [--repair]`: make sure rows and files agree.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check that every recording has its file and every file its recording; --repair fixes what it finds.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Flag(help: "Fix what the check finds (remove rows whose file is gone and files no recording owns).")
+        var repair = false
+
+        func run() throws {
+            let lib = try library.open()
+            let report = try lib.check(repair: repair)
+            let count = try lib.count()
+            if output.json {
+                let items = report.lines.map { RecordingExport.jsonString($0) }.joined(separator: ",")
+                print("{\"ok\":\(report.isEmpty || repair),\"repaired\":\(repair),\"recordings\":\(count),\"findings\":[\(items)]}")
+            } else if report.isEmpty {
+                print("Library OK: \(count) recording\(count == 1 ? "" : "s"), every one with its file.")
+            } else {
+                for line in report.lines { print(line) }
+            }
+            let unresolved = !repair && !(report.rowsWithoutFile.isEmpty && report.filesWithoutRow.isEmpty
+                && report.rowsOutsideLibrary.isEmpty && report.missingThumbnails.isEmpty && report.loosePermissions.isEmpty)
+            if unresolved { throw CraveyFailure(message: "the library has problems; run 'cravey check --repair' to fix them") }
+        }
+    }
+}

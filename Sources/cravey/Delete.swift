@@ -1,0 +1,27 @@
+import ArgumentParser
+import CraveyLibrary
+
+extension Cravey {
+    /// `cravey delete ID`: delete one recording, its file and thumbnail.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a recording permanently.")
+
+        @OptionGroup var library: LibraryOptions
+
+        @Argument(help: "The recording's id, or a unique start of it.")
+        var id: String
+
+        @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
+        var yes = false
+
+        func run() throws {
+            let lib = try library.open()
+            let recording = try lib.recording(matching: id)
+            try Terminal.requireConfirmation(
+                "Delete '\(recording.title)'? This recording will be permanently deleted. This cannot be undone.",
+                yes: yes, action: "delete '\(recording.title)'")
+            try lib.delete(recording)
+            print("Deleted '\(recording.title)'.")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import CraveyLibrary
+
+extension Cravey {
+    /// `cravey edit ID`: change a recording's title, notes or purpose.
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a recording's title, notes or purpose.",
+            discussion: "A blank title gives the automatic title 'Recording <date>'. Titles are 1–40 characters, notes at most 200.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The recording's id, or a unique start of it.")
+        var id: String
+
+        @Option(help: "New title (blank for the automatic title).")
+        var title: String?
+
+        @Option(help: "New notes (blank to remove them).")
+        var notes: String?
+
+        @Option(help: "New purpose: motivational, milestone, reflection or craving.")
+        var purpose: String?
+
+        @Flag(help: "Remove the purpose.")
+        var clearPurpose = false
+
+        func validate() throws {
+            if purpose != nil && clearPurpose { throw ValidationError("--purpose and --clear-purpose cannot be used together") }
+            if title == nil && notes == nil && purpose == nil && !clearPurpose {
+                throw ValidationError("nothing to change: give --title, --notes, --purpose or --clear-purpose")
+            }
+        }
+
+        func run() throws {
+            let lib = try library.open()
+            let recording = try lib.recording(matching: id)
+            let newPurpose: Recording.Purpose?? = clearPurpose ? .some(nil) : try purpose.map { try Validation.purpose($0) }
+            let updated = try lib.edit(recording, title: title, notes: notes.map { Optional($0) }, purpose: newPurpose)
+            if output.json {
+                print(RecordingExport.jsonObject(updated, includeWaveform: false))
+            } else {
+                print("Updated '\(updated.title)' (\(updated.id.uuidString.prefix(8))).")
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import CraveyLibrary
+import Foundation
+
+/// `--library DIR`, shared by every command that touches the library.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The library directory (default: $CRAVEY_LIBRARY, else ${XDG_DATA_HOME:-~/.local/share}/cravey).",
+        valueName: "dir"))
+    var library: String?
+
+    /// Opens the library, telling the user on stderr about anything an interrupted run left that
+    /// opening it finished.
+    func open() throws -> Library {
+        let root = library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot()
+        let opened = try Library(root: root)
+        return opened
+    }
+}
+
+/// `--json`, shared by every listing command.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import CraveyLibrary
+
+extension Cravey {
+    /// `cravey list`: every recording, newest first.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List recordings, newest first.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(name: .customLong("type"), help: "Only recordings of this kind (audio or video).")
+        var kind: Recording.Kind?
+
+        @Option(help: "Only recordings with this purpose (motivational, milestone, reflection, craving).")
+        var purpose: Recording.Purpose?
+
+        func run() throws {
+            let recordings = try library.open().recordings(kind: kind, purpose: purpose)
+            if output.json {
+                print(RecordingExport.jsonArray(recordings))
+            } else if recordings.isEmpty {
+                print("No recordings\(kind != nil || purpose != nil ? " match" : " yet"). Record one with 'cravey record audio' or 'cravey record video'.")
+            } else {
+                print(Format.table(recordings))
+            }
+        }
+    }
+}
+
+extension Recording.Kind: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
+
+extension Recording.Purpose: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import CraveyLibrary
+import Foundation
+
+extension Cravey {
+    /// `cravey show ID`: everything the library knows about one recording.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one recording's details.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "The recording's id, or a unique start of it.")
+        var id: String
+
+        func run() throws {
+            let lib = try library.open()
+            let r = try lib.recording(matching: id)
+            if output.json {
+                print(RecordingExport.jsonObject(r, includeWaveform: true))
+                return
+            }
+            let dates = Validation.makeTitleDateFormatter()
+            var lines = [
+                "\(Format.icon(r.kind)) \(Terminal.bold(r.title))",
+                "  id         \(r.id.uuidString)",
+                "  kind       \(r.kind.rawValue)",
+                "  recorded   \(dates.string(from: r.createdAt))",
+                "  length     \(Format.duration(r.duration)) (\(String(format: "%.3f", r.duration)) s)",
+                "  plays      \(r.playCount)" + (r.lastPlayedAt.map { ", last \(dates.string(from: $0))" } ?? ""),
+                "  purpose    \(r.purpose?.rawValue ?? "—")",
+            ]
+            if let notes = r.notes {
+                lines.append("  notes      " + notes.replacingOccurrences(of: "\n", with: "\n             "))
+            }
+            var media = "  media      \(ByteCountFormatter.string(fromByteCount: r.media.sizeBytes, countStyle: .file))"
+            if let w = r.media.width, let h = r.media.height { media += ", \(w)×\(h)" }
+            if let fps = r.media.fps { media += String(format: " @ %.4g fps", fps) }
+            if let rate = r.media.sampleRate { media += ", \(rate) Hz" }
+            if let ch = r.media.channels { media += ch == 1 ? " mono" : " \(ch) ch" }
+            lines.append(media)
+            if let offset = r.media.avOffset { lines.append(String(format: "  a/v sync   worst offset %.0f ms", offset * 1000)) }
+            lines.append("  file       \(lib.root)/\(r.filePath)")
+            if let thumb = r.thumbnailPath { lines.append("  thumbnail  \(lib.root)/\(thumb)") }
+            lines.append("  modified   \(dates.string(from: r.modifiedAt))")
+            if !r.media.waveform.isEmpty {
+                lines.append("  " + Terminal.dim(Format.sparkline(r.media.waveform, columns: 60)))
+            }
+            print(lines.joined(separator: "\n"))
+        }
+    }
+}

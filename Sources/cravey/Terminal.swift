@@ -1,0 +1,137 @@
+import CraveyLibrary
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Terminal facts and small output helpers shared by the commands.
+enum Terminal {
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb.
+    static let useColor: Bool = {
+        let env = ProcessInfo.processInfo.environment
+        if let noColor = env["NO_COLOR"], !noColor.isEmpty { return false }
+        if env["TERM"] == "dumb" { return false }
+        return isatty(STDOUT_FILENO) == 1
+    }()
+
+    static func style(_ text: String, _ code: String) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+    static func bold(_ text: String) -> String { style(text, "1") }
+    static func dim(_ text: String) -> String { style(text, "2") }
+    static func accent(_ text: String) -> String { style(text, "36") }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("cravey: \(message)\n".utf8))
+    }
+
+    static func fail(_ message: String, code: Int32 = 1) -> Never {
+        printError(message)
+        exit(code == 0 ? 1 : code)
+    }
+
+    /// Asks a yes/no question on the terminal; anything but y/yes is no.
+    /// Without a terminal (and without --yes) the caller must refuse instead of asking.
+    static func confirm(_ question: String) -> Bool {
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// Requires a confirmation: `--yes`, or a "y" typed at a terminal.
+    static func requireConfirmation(_ question: String, yes: Bool, action: String) throws {
+        if yes { return }
+        guard stdinIsTerminal else {
+            throw CraveyFailure(message: "refusing to \(action) without confirmation: no terminal to ask on (pass --yes)")
+        }
+        guard confirm(question) else { throw CraveyFailure(message: "cancelled; nothing was changed") }
+    }
+
+    /// Columns a string takes on a terminal: wide (emoji, CJK) scalars count 2, combining marks 0.
+    static func width(_ text: String) -> Int {
+        var total = 0
+        for character in text {
+            let scalars = character.unicodeScalars
+            guard let first = scalars.first else { continue }
+            if first.properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F })
+                || isWide(first.value) {
+                total += 2
+            } else if first.properties.generalCategory == .control {
+                continue
+            } else {
+                total += 1
+            }
+        }
+        return total
+    }
+
+    private static func isWide(_ v: UInt32) -> Bool {
+        (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+    }
+
+    /// `text` cut or padded to exactly `columns` terminal columns.
+    static func fit(_ text: String, _ columns: Int) -> String {
+        var out = ""
+        var used = 0
+        for character in text {
+            let w = width(String(character))
+            if used + w > columns - (width(text) > columns ? 1 : 0) { out += "…"; used += 1; break }
+            out.append(character)
+            used += w
+        }
+        return out + String(repeating: " ", count: max(0, columns - used))
+    }
+}
+
+/// How recordings look in tables.
+enum Format {
+    static func icon(_ kind: Recording.Kind) -> String { kind == .audio ? "🎙️" : "🎬" }
+
+    /// `m:ss`, rounding to the nearest second but never showing 0:00 for a real clip.
+    static func duration(_ seconds: Double) -> String {
+        let whole = max(1, Int(seconds.rounded()))
+        return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
+    }
+
+    static func plays(_ count: Int) -> String { count == 1 ? "1 play" : "\(count) plays" }
+
+    /// One table line per recording: icon, title, date, m:ss, plays, purpose (and id prefix).
+    static func table(_ recordings: [Recording]) -> String {
+        let dates = Validation.makeTitleDateFormatter()
+        var lines: [String] = []
+        lines.reserveCapacity(recordings.count + 1)
+        lines.append(Terminal.dim("   " + Terminal.fit("ID", 9) + Terminal.fit("TITLE", 41) + Terminal.fit("DATE", 24)
+                                  + Terminal.fit("LENGTH", 7) + Terminal.fit("PLAYS", 9) + "PURPOSE"))
+        for r in recordings {
+            let line = icon(r.kind) + " " + Terminal.accent(String(r.id.uuidString.prefix(8))) + " "
+                + Terminal.bold(Terminal.fit(r.title, 40)) + " "
+                + Terminal.fit(dates.string(from: r.createdAt), 24)
+                + Terminal.fit(duration(r.duration), 7)
+                + Terminal.fit(plays(r.playCount), 9)
+                + (r.purpose?.rawValue ?? "—")
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A row of block characters for a stored waveform, squeezed into `columns`.
+    static func sparkline(_ peaks: [UInt8], columns: Int) -> String {
+        guard !peaks.isEmpty, columns > 0 else { return "" }
+        let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+        var out = ""
+        let n = min(columns, peaks.count)
+        for i in 0..<n {
+            let start = i * peaks.count / n
+            let end = max(start + 1, (i + 1) * peaks.count / n)
+            let peak = peaks[start..<end].max() ?? 0
+            out.append(blocks[Int((Double(peak) / 255 * 8).rounded())])
+        }
+        return out
+    }
+}

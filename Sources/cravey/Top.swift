@@ -1,0 +1,38 @@
+import ArgumentParser
+import CraveyLibrary
+
+extension Cravey {
+    /// `cravey top [N]`: the most played recordings, the ones to reach for in a hard moment.
+    struct Top: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the most played recordings (by plays, then last played, then newest).")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: "How many to show.")
+        var count: Int = 3
+
+        func validate() throws {
+            guard count >= 1 else { throw ValidationError("the count must be at least 1") }
+        }
+
+        func run() throws {
+            let recordings = try library.open().top(count)
+            if output.json {
+                print(RecordingExport.jsonArray(recordings))
+                return
+            }
+            guard !recordings.isEmpty else {
+                print("No recordings yet. Record a message to your future self with 'cravey record audio' or 'cravey record video'.")
+                return
+            }
+            for (rank, r) in recordings.enumerated() {
+                print("\(rank + 1). \(Format.icon(r.kind)) \(Terminal.bold(Terminal.fit(r.title, 40))) "
+                      + "\(Terminal.fit(Format.plays(r.playCount), 9)) \(Format.duration(r.duration))  "
+                      + Terminal.dim(Format.sparkline(r.media.waveform, columns: 24)) + "  "
+                      + Terminal.accent(String(r.id.uuidString.prefix(8))))
+            }
+        }
+    }
+}
