@@ -36,13 +36,14 @@ let package = Package(
             dependencies: ["CraveyLibrary"],
             path: "Tests/LibraryDriver"
         ),
+        .target(name: "CraveyTestSupport", path: "Tests/CraveyTestSupport"),
         .testTarget(
             name: "CraveyLibraryTests",
-            dependencies: ["CraveyLibrary", "library-driver"]
+            dependencies: ["CraveyLibrary", "CraveyTestSupport", "library-driver"]
         ),
         .testTarget(
             name: "CraveyTests",
-            dependencies: ["CraveyLibrary", "cravey"]
+            dependencies: ["CraveyLibrary", "CraveyTestSupport", "cravey"]
         ),
     ]
 )

@@ -12,18 +12,48 @@ public enum RecordingExport {
 
     /// JSON for one row; the waveform (peaks 0–255) only when asked, as it is long.
     public static func jsonObject(_ recording: Recording, includeWaveform: Bool) -> String {
-        var fields = values(recording).map { "\"\($0.key)\":\(json($0.value))" }
-        if includeWaveform {
-            fields.append("\"waveform\":[" + recording.media.waveform.map(String.init).joined(separator: ",") + "]")
-        }
-        return "{" + fields.joined(separator: ",") + "}"
+        var out: [UInt8] = []
+        appendJSON(recording, includeWaveform: includeWaveform, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A JSON array of rows, one per line.
     public static func jsonArray(_ recordings: [Recording], includeWaveform: Bool = false) -> String {
         if recordings.isEmpty { return "[]" }
-        return "[\n" + recordings.map { "  " + jsonObject($0, includeWaveform: includeWaveform) }
-            .joined(separator: ",\n") + "\n]"
+        var out: [UInt8] = []
+        out.reserveCapacity(recordings.count * 600)
+        out.append(contentsOf: "[\n".utf8)
+        for (i, recording) in recordings.enumerated() {
+            out.append(contentsOf: i == 0 ? "  ".utf8 : ",\n  ".utf8)
+            appendJSON(recording, includeWaveform: includeWaveform, to: &out)
+        }
+        out.append(contentsOf: "\n]".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends one row as a JSON object to a byte buffer (listings write thousands of them).
+    static func appendJSON(_ recording: Recording, includeWaveform: Bool, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (i, field) in values(recording).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendJSONString(field.key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            switch field.value {
+            case .null: out.append(contentsOf: "null".utf8)
+            case let .integer(v): out.append(contentsOf: String(v).utf8)
+            case let .number(v): out.append(contentsOf: (v.isFinite ? String(v) : "null").utf8)
+            case let .string(v): appendJSONString(v, to: &out)
+            }
+        }
+        if includeWaveform {
+            out.append(contentsOf: ",\"waveform\":[".utf8)
+            for (i, peak) in recording.media.waveform.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: String(peak).utf8)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// RFC 4180 CSV with a header line; fields with commas, quotes or line breaks are quoted.
@@ -97,45 +127,33 @@ public enum RecordingExport {
     }
 
     /// `2025-10-25T15:42:07.123Z` (UTC, milliseconds).
-    public static func isoDate(_ date: Date) -> String {
-        var seconds = time_t(floor(date.timeIntervalSince1970))
-        let millis = Int(((date.timeIntervalSince1970 - Double(seconds)) * 1000).rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ v: Int32, _ n: Int = 2) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, n - s.count)) + s
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(pad(Int32(millis), 3))Z"
-    }
-
-    private static func json(_ value: Value) -> String {
-        switch value {
-        case .null: return "null"
-        case let .integer(i): return String(i)
-        case let .number(d): return d.isFinite ? String(d) : "null"
-        case let .string(s): return jsonString(s)
-        }
-    }
+    public static func isoDate(_ date: Date) -> String { StoredDate.text(date) }
 
     /// A JSON string literal for `s`.
     public static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        appendJSONString(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
     }
 
     private static func csvField(_ value: Value) -> String {

@@ -91,14 +91,11 @@ struct FileStore: Sendable {
         if tighten, info.st_mode & 0o077 != 0 { _ = chmod(dir, 0o700) }
     }
 
-    /// Copies `source` to a new 0600 file at `destination` (which must not exist) and fsyncs it.
-    func copy(_ source: String, to destination: String) throws {
+    /// Copies `source` into the open file `output` (at `destination`) and fsyncs it.
+    func copy(_ source: String, into output: Int32, path destination: String) throws {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw systemError("open", source) }
         defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else { throw systemError("create", destination) }
-        defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { raw in retryingEINTR { read(input, raw.baseAddress, raw.count) } }
@@ -187,9 +184,10 @@ func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
 final class FileLock {
     let fd: Int32
 
-    /// Opens (creating 0600) and locks `path`. `wait: false` returns nil when someone holds it.
-    init?(path: String, wait: Bool = true) throws {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    /// Opens (creating 0600) and locks `path`. `wait: false` returns nil when someone holds it;
+    /// `exclusiveCreate` fails if the file exists already.
+    init?(path: String, wait: Bool = true, exclusiveCreate: Bool = false) throws {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (exclusiveCreate ? O_EXCL : 0), 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         let result = retryingEINTR { flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) }
         if result != 0 {

@@ -121,17 +121,26 @@ public final class Library: Sendable {
     /// it, so `recover` in another process leaves it alone until it is saved or discarded.
     public final class StagedFile: @unchecked Sendable {
         public let path: String
-        fileprivate let lock: FileLock?
+        fileprivate let lock: FileLock
 
-        fileprivate init(path: String) throws {
+        fileprivate init(path: String, lock: FileLock) {
             self.path = path
-            self.lock = try FileLock(path: path)
+            self.lock = lock
         }
     }
 
-    /// A new temporary file in `.incoming/` named `<name>` (created empty, 0600, locked).
+    /// A new, empty temporary file in `.incoming/` named `name` (0600, locked by this process).
+    /// It is created under the library lock, so a concurrent `recover` never sees it unlocked.
     public func makeStagedFile(named name: String) throws -> StagedFile {
-        try StagedFile(path: files.path(FileStore.incomingDir) + "/" + name)
+        try wrap {
+            let path = files.path(FileStore.incomingDir) + "/" + name
+            let libraryLock = try lockLibrary()
+            defer { withExtendedLifetime(libraryLock) {} }
+            guard let lock = try FileLock(path: path, exclusiveCreate: true) else {
+                throw LibraryError.system(operation: "lock", path: path, errno: EWOULDBLOCK)
+            }
+            return StagedFile(path: path, lock: lock)
+        }
     }
 
     /// Removes a staged file that will not be saved.
@@ -209,12 +218,11 @@ public final class Library: Sendable {
         let staged = try makeStagedFile(named: "save_\(id.uuidString).\(kind.fileExtension)")
         var stagedThumb: StagedFile?
         do {
-            _ = unlink(staged.path)
-            try wrap { try files.copy(source, to: staged.path) }
+            try wrap { try files.copy(source, into: staged.lock.fd, path: staged.path) }
             if let thumbnail {
-                stagedThumb = try makeStagedFile(named: "save_\(id.uuidString)_thumb.jpg")
-                _ = unlink(stagedThumb!.path)
-                try wrap { try files.copy(thumbnail, to: stagedThumb!.path) }
+                let thumb = try makeStagedFile(named: "save_\(id.uuidString)_thumb.jpg")
+                stagedThumb = thumb
+                try wrap { try files.copy(thumbnail, into: thumb.lock.fd, path: thumb.path) }
             }
         } catch {
             discard(staged)

@@ -95,7 +95,12 @@ public struct MediaFacts: Sendable, Equatable {
 
 extension Date {
     /// This date with sub-millisecond precision dropped (what the store keeps).
-    public var truncatedToMilliseconds: Date {
-        Date(timeIntervalSince1970: (timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    public var truncatedToMilliseconds: Date { Date(millisecondsSince1970: millisecondsSince1970) }
+
+    /// Whole milliseconds since 1970 (rounded down).
+    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    public init(millisecondsSince1970 ms: Int64) {
+        self.init(timeIntervalSince1970: Double(ms) / 1000)
     }
 }

@@ -62,11 +62,13 @@ struct Store: Sendable {
 
     // MARK: - Reading
 
-    /// Every column but the waveform, for listings.
+    /// Every column but the waveform, for listings, in the order `Recording(row:)` reads them.
     private static let listColumns = """
         id, createdAt, kind, title, notes, purpose, duration, filePath, thumbnailPath, playCount,
         lastPlayedAt, modifiedAt, sizeBytes, width, height, fps, sampleRate, channels, avOffset
         """
+    /// Every column, the waveform last.
+    private static let allColumns = listColumns + ", waveform"
 
     func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil) throws -> [Recording] {
         try writer.read { db in
@@ -75,10 +77,13 @@ struct Store: Sendable {
             if let kind { clauses.append("kind = ?"); arguments += [kind.rawValue] }
             if let purpose { clauses.append("purpose = ?"); arguments += [purpose.rawValue] }
             let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
-            return try Row.fetchAll(
+            // A cursor decodes each row in place, without copying it first.
+            let rows = try Row.fetchCursor(
                 db, sql: "SELECT \(Self.listColumns) FROM recording \(filter) ORDER BY createdAt DESC, id DESC",
-                arguments: arguments
-            ).map(Recording.init(row:))
+                arguments: arguments)
+            var result: [Recording] = []
+            while let row = try rows.next() { result.append(Recording(row: row)) }
+            return result
         }
     }
 
@@ -86,7 +91,7 @@ struct Store: Sendable {
     func top(_ limit: Int) throws -> [Recording] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT * FROM recording
+                SELECT \(Self.allColumns) FROM recording
                 ORDER BY playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC LIMIT ?
                 """, arguments: [limit]).map(Recording.init(row:))
         }
@@ -94,7 +99,7 @@ struct Store: Sendable {
 
     func recording(id: UUID) throws -> Recording? {
         try writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM recording WHERE id = ?", arguments: [id.uuidString])
+            try Row.fetchOne(db, sql: "SELECT \(Self.allColumns) FROM recording WHERE id = ?", arguments: [id.uuidString])
                 .map(Recording.init(row:))
         }
     }
@@ -151,7 +156,7 @@ struct Store: Sendable {
         try writer.write { db in
             for path in paths {
                 try db.execute(sql: "INSERT OR REPLACE INTO pendingSave (path, createdAt) VALUES (?, ?)",
-                               arguments: [path, Date()])
+                               arguments: [path, StoredDate.text(Date())])
             }
             try faults.hit("save.commit.pending")
         }
@@ -195,7 +200,7 @@ struct Store: Sendable {
     func recordPlay(id: UUID, at date: Date) throws -> Bool {
         try writer.write { db in
             try db.execute(sql: "UPDATE recording SET playCount = playCount + 1, lastPlayedAt = ? WHERE id = ?",
-                           arguments: [date.truncatedToMilliseconds, id.uuidString])
+                           arguments: [StoredDate.text(date), id.uuidString])
             try faults.hit("play.commit")
             return db.changesCount == 1
         }
@@ -205,7 +210,7 @@ struct Store: Sendable {
         try writer.write { db in
             try db.execute(
                 sql: "UPDATE recording SET title = ?, notes = ?, purpose = ?, modifiedAt = ? WHERE id = ?",
-                arguments: [title, notes, purpose?.rawValue, date.truncatedToMilliseconds, id.uuidString])
+                arguments: [title, notes, purpose?.rawValue, StoredDate.text(date), id.uuidString])
             try faults.hit("edit.commit")
         }
     }
@@ -218,29 +223,30 @@ struct Store: Sendable {
 }
 
 extension Recording {
-    /// Reads a row; the waveform column may be absent (listings leave it out).
+    /// Reads a row of `Store.listColumns` (and the waveform, if selected), by position for speed.
     init(row: Row) {
-        let id: String = row["id"]
-        let kind: String = row["kind"]
-        let purpose: String? = row["purpose"]
-        let waveform: Data? = row.hasColumn("waveform") ? row["waveform"] : nil
+        func date(_ index: Int) -> Date? { (row[index] as String?).flatMap(StoredDate.date) }
+        let id: String = row[0]
+        let kind: String = row[2]
+        let purpose: String? = row[5]
+        let waveform: Data? = row.count > 19 ? row[19] : nil
         self.init(
             id: UUID(uuidString: id) ?? UUID(uuid: UUID_NULL_BYTES),
-            createdAt: row["createdAt"],
+            createdAt: date(1) ?? Date(millisecondsSince1970: 0),
             kind: Kind(rawValue: kind) ?? .audio,
-            title: row["title"],
-            notes: row["notes"],
+            title: row[3],
+            notes: row[4],
             purpose: purpose.flatMap(Purpose.init(rawValue:)),
-            duration: row["duration"],
-            filePath: row["filePath"],
-            thumbnailPath: row["thumbnailPath"],
-            playCount: row["playCount"],
-            lastPlayedAt: row["lastPlayedAt"],
-            modifiedAt: row["modifiedAt"],
+            duration: row[6],
+            filePath: row[7],
+            thumbnailPath: row[8],
+            playCount: row[9],
+            lastPlayedAt: date(10),
+            modifiedAt: date(11) ?? Date(millisecondsSince1970: 0),
             media: MediaFacts(
-                sizeBytes: row["sizeBytes"], width: row["width"], height: row["height"], fps: row["fps"],
-                sampleRate: row["sampleRate"], channels: row["channels"],
-                waveform: waveform.map { [UInt8]($0) } ?? [], avOffset: row["avOffset"]))
+                sizeBytes: row[12], width: row[13], height: row[14], fps: row[15],
+                sampleRate: row[16], channels: row[17], waveform: waveform.map { [UInt8]($0) } ?? [],
+                avOffset: row[18]))
     }
 
     func insert(into db: Database) throws {
@@ -250,8 +256,9 @@ extension Recording {
               sampleRate, channels, waveform, avOffset)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
-                id.uuidString, createdAt, kind.rawValue, title, notes, purpose?.rawValue, duration, filePath,
-                thumbnailPath, playCount, lastPlayedAt, modifiedAt, media.sizeBytes, media.width, media.height,
+                id.uuidString, StoredDate.text(createdAt), kind.rawValue, title, notes, purpose?.rawValue, duration,
+                filePath, thumbnailPath, playCount, lastPlayedAt.map(StoredDate.text), StoredDate.text(modifiedAt),
+                media.sizeBytes, media.width, media.height,
                 media.fps, media.sampleRate, media.channels, Data(media.waveform), media.avOffset,
             ])
     }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The library's limits, checked in one place (PRODUCT.md "The library").
 public enum Validation {
     public static let maxTitleLength = 40
@@ -77,17 +81,22 @@ public enum Validation {
     }
 
     /// `Recording Oct 25, 2025 3:42 PM`, in local time.
-    public static func automaticTitle(for date: Date, prefix: String = "Recording") -> String {
-        "\(prefix) \(makeTitleDateFormatter().string(from: date))"
+    public static func automaticTitle(for date: Date, prefix: String = "Recording", timeZone: TimeZone? = nil) -> String {
+        "\(prefix) \(displayDate(date, timeZone: timeZone))"
     }
 
-    /// The formatter of automatic titles and of dates in listings: `Oct 25, 2025 3:42 PM`.
-    public static func makeTitleDateFormatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = .current
-        formatter.dateFormat = "MMM d, yyyy h:mm a"
-        return formatter
+    /// `Oct 25, 2025 3:42 PM`: how dates appear in titles and listings (local time unless
+    /// `timeZone` is given). Built from localtime_r, as listings format thousands of them.
+    public static func displayDate(_ date: Date, timeZone: TimeZone? = nil) -> String {
+        var seconds = time_t(date.millisecondsSince1970 >= 0 ? date.millisecondsSince1970 / 1000
+                                                            : (date.millisecondsSince1970 - 999) / 1000)
+        if let timeZone { seconds += time_t(timeZone.secondsFromGMT(for: date)) }
+        var parts = tm()
+        if timeZone == nil { localtime_r(&seconds, &parts) } else { gmtime_r(&seconds, &parts) }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let hour12 = parts.tm_hour % 12 == 0 ? 12 : parts.tm_hour % 12
+        let minute = parts.tm_min < 10 ? "0\(parts.tm_min)" : "\(parts.tm_min)"
+        return "\(months[Int(parts.tm_mon)]) \(parts.tm_mday), \(parts.tm_year + 1900) \(hour12):\(minute) \(parts.tm_hour < 12 ? "AM" : "PM")"
     }
 
     /// Validates every field of a row before it is written.

@@ -20,14 +20,13 @@ extension Cravey {
                 print(RecordingExport.jsonObject(r, includeWaveform: true))
                 return
             }
-            let dates = Validation.makeTitleDateFormatter()
-            var lines = [
+                var lines = [
                 "\(Format.icon(r.kind)) \(Terminal.bold(r.title))",
                 "  id         \(r.id.uuidString)",
                 "  kind       \(r.kind.rawValue)",
-                "  recorded   \(dates.string(from: r.createdAt))",
+                "  recorded   \(Validation.displayDate(r.createdAt))",
                 "  length     \(Format.duration(r.duration)) (\(String(format: "%.3f", r.duration)) s)",
-                "  plays      \(r.playCount)" + (r.lastPlayedAt.map { ", last \(dates.string(from: $0))" } ?? ""),
+                "  plays      \(r.playCount)" + (r.lastPlayedAt.map { ", last \(Validation.displayDate($0))" } ?? ""),
                 "  purpose    \(r.purpose?.rawValue ?? "—")",
             ]
             if let notes = r.notes {
@@ -42,7 +41,7 @@ extension Cravey {
             if let offset = r.media.avOffset { lines.append(String(format: "  a/v sync   worst offset %.0f ms", offset * 1000)) }
             lines.append("  file       \(lib.root)/\(r.filePath)")
             if let thumb = r.thumbnailPath { lines.append("  thumbnail  \(lib.root)/\(thumb)") }
-            lines.append("  modified   \(dates.string(from: r.modifiedAt))")
+            lines.append("  modified   \(Validation.displayDate(r.modifiedAt))")
             if !r.media.waveform.isEmpty {
                 lines.append("  " + Terminal.dim(Format.sparkline(r.media.waveform, columns: 60)))
             }

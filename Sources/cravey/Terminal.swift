@@ -51,23 +51,18 @@ enum Terminal {
         guard confirm(question) else { throw CraveyFailure(message: "cancelled; nothing was changed") }
     }
 
-    /// Columns a string takes on a terminal: wide (emoji, CJK) scalars count 2, combining marks 0.
-    static func width(_ text: String) -> Int {
-        var total = 0
-        for character in text {
-            let scalars = character.unicodeScalars
-            guard let first = scalars.first else { continue }
-            if first.properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F })
-                || isWide(first.value) {
-                total += 2
-            } else if first.properties.generalCategory == .control {
-                continue
-            } else {
-                total += 1
-            }
+    /// Columns a character takes on a terminal: wide (emoji, CJK) 2, control 0, else 1.
+    static func width(_ character: Character) -> Int {
+        if character.isASCII { return character.asciiValue! < 0x20 ? 0 : 1 }
+        let scalars = character.unicodeScalars
+        let first = scalars.first!
+        if isWide(first.value) || scalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation {
+            return 2
         }
-        return total
+        return first.properties.generalCategory == .control ? 0 : 1
     }
+
+    static func width(_ text: String) -> Int { text.reduce(0) { $0 + width($1) } }
 
     private static func isWide(_ v: UInt32) -> Bool {
         (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
@@ -75,17 +70,19 @@ enum Terminal {
             || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
     }
 
-    /// `text` cut or padded to exactly `columns` terminal columns.
+    /// `text` cut (with …) or padded to exactly `columns` terminal columns.
     static func fit(_ text: String, _ columns: Int) -> String {
+        let widths = text.map(width)
+        let total = widths.reduce(0, +)
+        if total <= columns { return text + String(repeating: " ", count: columns - total) }
         var out = ""
         var used = 0
-        for character in text {
-            let w = width(String(character))
-            if used + w > columns - (width(text) > columns ? 1 : 0) { out += "…"; used += 1; break }
+        for (character, w) in zip(text, widths) {
+            if used + w > columns - 1 { break }
             out.append(character)
             used += w
         }
-        return out + String(repeating: " ", count: max(0, columns - used))
+        return out + "…" + String(repeating: " ", count: max(0, columns - used - 1))
     }
 }
 
@@ -103,7 +100,6 @@ enum Format {
 
     /// One table line per recording: icon, title, date, m:ss, plays, purpose (and id prefix).
     static func table(_ recordings: [Recording]) -> String {
-        let dates = Validation.makeTitleDateFormatter()
         var lines: [String] = []
         lines.reserveCapacity(recordings.count + 1)
         lines.append(Terminal.dim("   " + Terminal.fit("ID", 9) + Terminal.fit("TITLE", 41) + Terminal.fit("DATE", 24)
@@ -111,7 +107,7 @@ enum Format {
         for r in recordings {
             let line = icon(r.kind) + " " + Terminal.accent(String(r.id.uuidString.prefix(8))) + " "
                 + Terminal.bold(Terminal.fit(r.title, 40)) + " "
-                + Terminal.fit(dates.string(from: r.createdAt), 24)
+                + Terminal.fit(Validation.displayDate(r.createdAt), 24)
                 + Terminal.fit(duration(r.duration), 7)
                 + Terminal.fit(plays(r.playCount), 9)
                 + (r.purpose?.rawValue ?? "—")

@@ -4,6 +4,7 @@
 //   library-driver LIBRARY save FILE KIND TITLE [THUMB]   prints the new id
 //   library-driver LIBRARY delete ID
 //   library-driver LIBRARY purge
+//   library-driver LIBRARY open                           just opens (and so recovers)
 //   library-driver LIBRARY play ID
 //   library-driver LIBRARY save-loop FILE COUNT           saves COUNT copies (concurrency test)
 import CraveyLibrary
@@ -25,6 +26,8 @@ do {
         print(saved.id.uuidString)
     case "delete":
         try library.delete(try library.recording(matching: args[3]))
+    case "open":
+        break  // opening recovers whatever an interrupted run left
     case "purge":
         try library.purge()
     case "play":

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages cravey builds and tests with (skips what is already there).
+# Runs apt-get as root, or through sudo.
+set -euo pipefail
+
+packages=(
+  # build: SQLite for the library, ALSA, V4L2 and the FFmpeg libraries for capture and encoding
+  libsqlite3-dev libasound2-dev libv4l-dev
+  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+  # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng for fixtures,
+  # pv to pace a FIFO like a real microphone, script (util-linux) and tmux for terminal tests
+  ffmpeg sox espeak-ng pv tmux util-linux sqlite3 alsa-utils
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+as_root=()
+[ "$(id -u)" -eq 0 ] || as_root=(sudo)
+echo "Installing: ${missing[*]}"
+"${as_root[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
