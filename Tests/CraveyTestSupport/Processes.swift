@@ -53,3 +53,49 @@ public func runInTerminal(_ commandLine: String, input: String = "", environment
 
 /// Quotes a string for a POSIX shell.
 public func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+/// The repository's root directory (where Package.swift is).
+public let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// The ALSA configuration of Media/ that turns files into capture and playback devices.
+public var testALSAConfig: String { repositoryRoot + "/Media/alsa/cravey-test.conf" }
+
+/// The spoken-phrase fixture (4.000 s, 48 kHz mono S16_LE raw).
+public var phraseFixture: String { repositoryRoot + "/Media/phrase-48k-s16.raw" }
+
+/// Reads raw S16_LE mono samples as floats.
+public func readS16(_ path: String) throws -> [Float] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    return data.withUnsafeBytes { raw in
+        raw.bindMemory(to: Int16.self).map { Float(Int16(littleEndian: $0)) / 32768 }
+    }
+}
+
+/// Decodes any media file's audio to 48 kHz mono float with the ffmpeg CLI (an independent check).
+public func decodeAudio(_ path: String) throws -> [Float] {
+    let out = FileManager.default.temporaryDirectory.path + "/decoded-\(UUID().uuidString).f32"
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path, "-ac", "1", "-ar", "48000", "-f", "f32le", out])
+    guard result.status == 0 else { throw NSError(domain: "ffmpeg", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    let data = try Data(contentsOf: URL(fileURLWithPath: out))
+    return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+}
+
+/// RMS level in dBFS.
+public func rmsDecibels<C: Collection>(_ samples: C) -> Double where C.Element == Float {
+    let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+    return 20 * log10(max(1e-12, (sum / Double(max(1, samples.count))).squareRoot()))
+}
+
+/// ffprobe's view of a file: codec names and duration (an independent check).
+public func ffprobe(_ path: String) throws -> (codecs: [String], duration: Double, streams: [[String: Any]]) {
+    let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", path])
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    let streams = json["streams"] as? [[String: Any]] ?? []
+    let format = json["format"] as? [String: Any] ?? [:]
+    return (streams.compactMap { $0["codec_name"] as? String }, Double(format["duration"] as? String ?? "") ?? -1, streams)
+}

@@ -1,0 +1,57 @@
+// CALSA: the thin C layer between cravey and libasound.
+//
+// Why a shim: ALSA's hardware-parameter API is a long sequence of calls on opaque structs
+// allocated with macros (snd_pcm_hw_params_alloca) that Swift cannot import, and the read loop
+// must recover from xruns (EPIPE) and suspends (ESTRPIPE) in a precise order. Doing that here
+// keeps Swift free of ALSA types. Every function is prefixed CALSA_, returns a negative errno
+// on failure, and does one stage (open/negotiate, read, close, hints).
+#ifndef CALSA_H
+#define CALSA_H
+
+#include <stddef.h>
+
+/// An open capture stream, negotiated and started; reads deliver mono float samples.
+typedef struct CALSA_capture CALSA_capture;
+
+/// Opens the capture PCM `name` (any ALSA name: "default", "hw:1,0", "plughw:…"), negotiates
+/// interleaved S16, float or S32 at `rate` Hz (or the nearest the device offers), as few channels
+/// as it allows (they are downmixed to mono), and ~20 ms periods. Returns 0 or a negative errno:
+/// -EBUSY when another program holds the device, -ENOENT/-EINVAL for unknown names.
+int CALSA_capture_open(const char *name, unsigned int rate, CALSA_capture **out);
+
+unsigned int CALSA_capture_rate(const CALSA_capture *capture);
+unsigned int CALSA_capture_channels(const CALSA_capture *capture);
+unsigned long CALSA_capture_period_frames(const CALSA_capture *capture);
+/// The negotiated sample format's ALSA name ("S16_LE", "FLOAT_LE", …).
+const char *CALSA_capture_format_name(const CALSA_capture *capture);
+/// How many overruns/suspends were recovered so far.
+unsigned long CALSA_capture_xruns(const CALSA_capture *capture);
+
+/// Blocks until up to `max_frames` frames are captured and writes them to `mono` as floats in
+/// [-1, 1], downmixed. Returns the number of frames (> 0), -EINTR if a signal interrupted the
+/// wait (call again), or another negative errno when the stream cannot go on (-ENODEV, -EBADFD,
+/// -EIO: the device went away; what was read before is good).
+long CALSA_capture_read(CALSA_capture *capture, float *mono, unsigned long max_frames);
+
+/// The CLOCK_MONOTONIC time (ns) of the most recent read's last frame, from the ALSA status.
+long long CALSA_capture_timestamp_ns(CALSA_capture *capture);
+
+void CALSA_capture_close(CALSA_capture *capture);
+
+/// ALSA's message for a (negative) error code.
+const char *CALSA_strerror(int error);
+
+/// One PCM from the device hints.
+typedef struct {
+    char *name;         ///< the name to open
+    char *description;  ///< human-readable, may span lines
+    int input;          ///< can capture
+    int output;         ///< can play
+} CALSA_hint;
+
+/// The PCM hints of all cards (snd_device_name_hint). Returns 0 or a negative errno; free the
+/// list with CALSA_hints_free.
+int CALSA_hints(CALSA_hint **out, size_t *count);
+void CALSA_hints_free(CALSA_hint *hints, size_t count);
+
+#endif

@@ -1,0 +1,314 @@
+// Writer, remux and probe over libavformat/libavcodec. See include/CFFmpeg.h for why this exists.
+#include "CFFmpeg.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/opt.h>
+#include <string.h>
+
+int CFFmpeg_AVERROR(int errnum) { return AVERROR(errnum); }
+const int CFFmpeg_AVERROR_EOF = AVERROR_EOF;
+
+void CFFmpeg_strerror(int error, char *buffer, size_t size) {
+    if (av_strerror(error, buffer, size) < 0) snprintf(buffer, size, "FFmpeg error %d", error);
+}
+
+// One encoded stream: its encoder, a reusable frame and packet (mux.c's OutputStream).
+typedef struct {
+    AVStream *stream;
+    AVCodecContext *encoder;
+    AVFrame *frame;
+    AVPacket *packet;
+} OutputStream;
+
+struct CFFmpeg_writer {
+    AVFormatContext *format;
+    OutputStream audio;
+    AVAudioFifo *fifo;      // samples waiting for a whole encoder frame
+    int64_t samples_in;     // samples given to the writer
+    int64_t next_pts;       // pts of the next frame sent to the encoder, in samples
+    int header_written;
+};
+
+// Stage: the AAC encoder and its stream.
+static int add_audio_stream(CFFmpeg_writer *w, int sample_rate, int channels, int bit_rate) {
+    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
+    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    OutputStream *os = &w->audio;
+    if (!(os->stream = avformat_new_stream(w->format, NULL))) return AVERROR(ENOMEM);
+    if (!(os->encoder = avcodec_alloc_context3(codec))) return AVERROR(ENOMEM);
+    AVCodecContext *c = os->encoder;
+    c->sample_fmt = AV_SAMPLE_FMT_FLTP;
+    c->sample_rate = sample_rate;
+    c->bit_rate = bit_rate;
+    c->profile = FF_PROFILE_AAC_LOW;
+    av_channel_layout_default(&c->ch_layout, channels);
+    c->time_base = (AVRational){1, sample_rate};
+    if (w->format->oformat->flags & AVFMT_GLOBALHEADER) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    int err = avcodec_open2(c, codec, NULL);
+    if (err < 0) return err;
+    if ((err = avcodec_parameters_from_context(os->stream->codecpar, c)) < 0) return err;
+    os->stream->time_base = c->time_base;
+    if (!(os->frame = av_frame_alloc()) || !(os->packet = av_packet_alloc())) return AVERROR(ENOMEM);
+    os->frame->format = c->sample_fmt;
+    os->frame->sample_rate = sample_rate;
+    if ((err = av_channel_layout_copy(&os->frame->ch_layout, &c->ch_layout)) < 0) return err;
+    os->frame->nb_samples = c->frame_size;
+    if ((err = av_frame_get_buffer(os->frame, 0)) < 0) return err;
+    if (!(w->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, channels, c->frame_size * 4))) return AVERROR(ENOMEM);
+    return 0;
+}
+
+int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, int bit_rate, int fragmented,
+                              CFFmpeg_writer **out) {
+    *out = NULL;
+    CFFmpeg_writer *w = av_mallocz(sizeof *w);
+    if (!w) return AVERROR(ENOMEM);
+    // The container follows the final name's extension, even for a temporary ".part" name.
+    const char *name = path;
+    char guess[16] = "x.m4a";
+    const char *dot = strstr(path, ".mov") ? ".mov" : strstr(path, ".mp4") ? ".mp4" : ".m4a";
+    snprintf(guess, sizeof guess, "x%s", dot);
+    int err = avformat_alloc_output_context2(&w->format, NULL, NULL, guess);
+    if (err < 0) goto fail;
+    if ((err = add_audio_stream(w, sample_rate, channels, bit_rate)) < 0) goto fail;
+    if ((err = avio_open(&w->format->pb, name, AVIO_FLAG_WRITE)) < 0) goto fail;
+    AVDictionary *options = NULL;
+    if (fragmented) {
+        av_dict_set(&options, "movflags", "empty_moov+default_base_moof+frag_keyframe", 0);
+        av_dict_set(&options, "frag_duration", "1000000", 0);
+    }
+    err = avformat_write_header(w->format, &options);
+    av_dict_free(&options);
+    if (err < 0) goto fail;
+    w->header_written = 1;
+    *out = w;
+    return 0;
+fail:
+    CFFmpeg_writer_free(w);
+    return err;
+}
+
+// Stage: send one frame (or NULL to drain) and write every packet the encoder returns.
+static int encode(CFFmpeg_writer *w, OutputStream *os, AVFrame *frame) {
+    int err = avcodec_send_frame(os->encoder, frame);
+    if (err < 0) return err;
+    for (;;) {
+        err = avcodec_receive_packet(os->encoder, os->packet);
+        if (err == AVERROR(EAGAIN) || err == AVERROR_EOF) return 0;
+        if (err < 0) return err;
+        // The last packet ends exactly where the samples end: the cap is exact to the sample.
+        int64_t end = w->samples_in;  // packet pts line up with input samples (priming sits before 0)
+        if (os->packet->pts != AV_NOPTS_VALUE && os->packet->pts + os->packet->duration > end && os->packet->pts < end)
+            os->packet->duration = end - os->packet->pts;
+        av_packet_rescale_ts(os->packet, os->encoder->time_base, os->stream->time_base);
+        os->packet->stream_index = os->stream->index;
+        err = av_interleaved_write_frame(w->format, os->packet);
+        if (err < 0) return err;
+    }
+}
+
+// Stage: move whole encoder frames (or, when draining, the rest) from the FIFO to the encoder.
+static int drain_fifo(CFFmpeg_writer *w, int final) {
+    OutputStream *os = &w->audio;
+    const int frame_size = os->encoder->frame_size;
+    while (av_audio_fifo_size(w->fifo) >= frame_size || (final && av_audio_fifo_size(w->fifo) > 0)) {
+        int n = FFMIN(av_audio_fifo_size(w->fifo), frame_size);
+        int err = av_frame_make_writable(os->frame);
+        if (err < 0) return err;
+        os->frame->nb_samples = n;
+        if (av_audio_fifo_read(w->fifo, (void **)os->frame->data, n) < n) return AVERROR(EIO);
+        os->frame->pts = w->next_pts;
+        w->next_pts += n;
+        if ((err = encode(w, os, os->frame)) < 0) return err;
+    }
+    return 0;
+}
+
+int CFFmpeg_writer_write_audio(CFFmpeg_writer *w, const float *samples, int frames) {
+    const int channels = w->audio.encoder->ch_layout.nb_channels;
+    // Deinterleave into the planar layout AAC wants.
+    float *planes[8];
+    float stack[8][1024];
+    for (int offset = 0; offset < frames; offset += 1024) {
+        int n = FFMIN(1024, frames - offset);
+        for (int ch = 0; ch < channels && ch < 8; ch++) {
+            planes[ch] = stack[ch];
+            for (int i = 0; i < n; i++) stack[ch][i] = samples[(offset + i) * channels + ch];
+        }
+        if (av_audio_fifo_write(w->fifo, (void **)planes, n) < n) return AVERROR(ENOMEM);
+        w->samples_in += n;
+    }
+    return drain_fifo(w, 0);
+}
+
+int CFFmpeg_writer_flush(CFFmpeg_writer *w) {
+    if (!w->format || !w->format->pb) return 0;
+    avio_flush(w->format->pb);
+    return w->format->pb->error;
+}
+
+int64_t CFFmpeg_writer_samples(const CFFmpeg_writer *w) { return w->samples_in; }
+
+int CFFmpeg_writer_finish(CFFmpeg_writer *w) {
+    int err = drain_fifo(w, 1);
+    if (err < 0) return err;
+    if ((err = encode(w, &w->audio, NULL)) < 0) return err;
+    err = av_write_trailer(w->format);
+    w->header_written = 0;
+    if (err < 0) return err;
+    return avio_closep(&w->format->pb);
+}
+
+static void close_stream(OutputStream *os) {
+    avcodec_free_context(&os->encoder);
+    av_frame_free(&os->frame);
+    av_packet_free(&os->packet);
+}
+
+void CFFmpeg_writer_free(CFFmpeg_writer *w) {
+    if (!w) return;
+    close_stream(&w->audio);
+    if (w->fifo) av_audio_fifo_free(w->fifo);
+    if (w->format) {
+        if (w->format->pb) avio_closep(&w->format->pb);
+        avformat_free_context(w->format);
+    }
+    av_free(w);
+}
+
+int CFFmpeg_aac_priming(int sample_rate) {
+    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
+    AVCodecContext *c = codec ? avcodec_alloc_context3(codec) : NULL;
+    if (!c) return 0;
+    c->sample_fmt = AV_SAMPLE_FMT_FLTP;
+    c->sample_rate = sample_rate;
+    c->bit_rate = 96000;
+    av_channel_layout_default(&c->ch_layout, 1);
+    int priming = avcodec_open2(c, codec, NULL) == 0 ? c->initial_padding : 0;
+    avcodec_free_context(&c);
+    return priming;
+}
+
+// One stream of a remux: where it goes, how far it is shifted, and the packet held back so that
+// its duration can be trimmed to the stream's end once we know it is the last.
+typedef struct {
+    int out_index;
+    int64_t shift;      // subtracted from input timestamps (input time base)
+    int64_t end;        // end of the stream's media (input time base), or AV_NOPTS_VALUE
+    AVPacket *held;
+} RemuxStream;
+
+static int write_held(AVFormatContext *out, AVFormatContext *in, RemuxStream *rs, int in_index, int last, int64_t *packets) {
+    AVPacket *pkt = rs->held;
+    if (!pkt->data) return 0;
+    if (last && rs->end != AV_NOPTS_VALUE && pkt->pts != AV_NOPTS_VALUE && pkt->pts + pkt->duration > rs->end && pkt->pts < rs->end)
+        pkt->duration = rs->end - pkt->pts;
+    if (pkt->pts != AV_NOPTS_VALUE) pkt->pts -= rs->shift;
+    if (pkt->dts != AV_NOPTS_VALUE) pkt->dts -= rs->shift;
+    AVStream *is = in->streams[in_index], *os = out->streams[rs->out_index];
+    pkt->stream_index = rs->out_index;
+    av_packet_rescale_ts(pkt, is->time_base, os->time_base);
+    pkt->pos = -1;
+    int err = av_interleaved_write_frame(out, pkt);  // takes the packet's reference
+    if (err >= 0) (*packets)++;
+    return err;
+}
+
+int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets) {
+    *packets = 0;
+    AVFormatContext *in = NULL, *out = NULL;
+    AVPacket *pkt = av_packet_alloc();
+    RemuxStream *streams = NULL;
+    unsigned nb = 0;
+    int err = pkt ? 0 : AVERROR(ENOMEM);
+    if (err < 0 || (err = avformat_open_input(&in, input, NULL, NULL)) < 0) goto done;
+    if ((err = avformat_find_stream_info(in, NULL)) < 0) goto done;
+    // The container follows the output's extension (".m4a" → ipod, ".mov" → mov).
+    if ((err = avformat_alloc_output_context2(&out, NULL, NULL, output)) < 0) goto done;
+    nb = in->nb_streams;
+    streams = av_calloc(nb, sizeof *streams);
+    if (!streams) { err = AVERROR(ENOMEM); goto done; }
+    int kept = 0;
+    for (unsigned i = 0; i < nb; i++) {
+        AVStream *is = in->streams[i];
+        AVCodecParameters *par = is->codecpar;
+        streams[i].out_index = -1;
+        if (par->codec_type != AVMEDIA_TYPE_AUDIO && par->codec_type != AVMEDIA_TYPE_VIDEO) continue;
+        AVStream *os = avformat_new_stream(out, NULL);
+        if (!os || !(streams[i].held = av_packet_alloc())) { err = AVERROR(ENOMEM); goto done; }
+        if ((err = avcodec_parameters_copy(os->codecpar, par)) < 0) goto done;
+        os->codecpar->codec_tag = 0;
+        os->time_base = is->time_base;
+        if (par->codec_type == AVMEDIA_TYPE_AUDIO && par->codec_id == AV_CODEC_ID_AAC && audio_priming > 0)
+            streams[i].shift = av_rescale_q(audio_priming, (AVRational){1, par->sample_rate}, is->time_base);
+        int64_t start = is->start_time != AV_NOPTS_VALUE ? is->start_time : 0;
+        streams[i].end = is->duration > 0 ? start + is->duration : AV_NOPTS_VALUE;
+        streams[i].out_index = kept++;
+    }
+    if (kept == 0) { err = AVERROR_INVALIDDATA; goto done; }
+    if ((err = avio_open(&out->pb, output, AVIO_FLAG_WRITE)) < 0) goto done;
+    if ((err = avformat_write_header(out, NULL)) < 0) goto done;
+    for (;;) {
+        err = av_read_frame(in, pkt);
+        if (err < 0) { err = 0; break; }  // the end, or a truncated tail: keep what came before it
+        RemuxStream *rs = &streams[pkt->stream_index];
+        if (rs->out_index < 0 || (pkt->flags & AV_PKT_FLAG_CORRUPT) || pkt->size == 0) {
+            av_packet_unref(pkt);
+            continue;
+        }
+        if ((err = write_held(out, in, rs, pkt->stream_index, 0, packets)) < 0) goto done;
+        av_packet_move_ref(rs->held, pkt);
+    }
+    for (unsigned i = 0; i < nb; i++)
+        if (streams[i].held && (err = write_held(out, in, &streams[i], (int)i, 1, packets)) < 0) goto done;
+    if (*packets == 0) { err = AVERROR_INVALIDDATA; goto done; }
+    if ((err = av_write_trailer(out)) < 0) goto done;
+    err = avio_closep(&out->pb);
+done:
+    av_packet_free(&pkt);
+    for (unsigned i = 0; streams && i < nb; i++) av_packet_free(&streams[i].held);
+    av_free(streams);
+    avformat_close_input(&in);
+    if (out) {
+        if (out->pb) avio_closep(&out->pb);
+        avformat_free_context(out);
+    }
+    return err;
+}
+
+int CFFmpeg_probe(const char *path, CFFmpeg_probe_info *info) {
+    memset(info, 0, sizeof *info);
+    AVFormatContext *fmt = NULL;
+    int err = avformat_open_input(&fmt, path, NULL, NULL);
+    if (err < 0) return err;
+    if ((err = avformat_find_stream_info(fmt, NULL)) < 0) goto done;
+    snprintf(info->format, sizeof info->format, "%s", fmt->iformat->name);
+    for (unsigned i = 0; i < fmt->nb_streams; i++) {
+        AVStream *st = fmt->streams[i];
+        AVCodecParameters *par = st->codecpar;
+        double duration = st->duration != AV_NOPTS_VALUE ? st->duration * av_q2d(st->time_base) : 0;
+        if (par->codec_type == AVMEDIA_TYPE_AUDIO && !info->has_audio) {
+            info->has_audio = 1;
+            snprintf(info->audio_codec, sizeof info->audio_codec, "%s", avcodec_get_name(par->codec_id));
+            info->sample_rate = par->sample_rate;
+            info->channels = par->ch_layout.nb_channels;
+        } else if (par->codec_type == AVMEDIA_TYPE_VIDEO && !info->has_video && !(st->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+            info->has_video = 1;
+            snprintf(info->video_codec, sizeof info->video_codec, "%s", avcodec_get_name(par->codec_id));
+            info->width = par->width;
+            info->height = par->height;
+            if (st->avg_frame_rate.den) info->fps = av_q2d(st->avg_frame_rate);
+        } else {
+            continue;
+        }
+        if (duration > info->duration) info->duration = duration;
+    }
+    if (info->duration <= 0 && fmt->duration != AV_NOPTS_VALUE) info->duration = fmt->duration / (double)AV_TIME_BASE;
+    if (!info->has_audio && !info->has_video) err = AVERROR_INVALIDDATA;
+done:
+    avformat_close_input(&fmt);
+    return err;
+}

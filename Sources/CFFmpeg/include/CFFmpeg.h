@@ -1,0 +1,78 @@
+// CFFmpeg: the C layer between cravey and the FFmpeg libraries (5.1 API).
+//
+// Why a shim: FFmpeg's API is pointer juggling (AVFormatContext → AVStream → AVCodecParameters,
+// `uint8_t **data` planes, AVERROR macros) that Swift imports badly. This layer owns every FFmpeg
+// object and offers a few whole operations: a fragmented writer fed with float samples, an
+// in-process remux that finalizes (or recovers) a fragmented file, and a probe. Errors are
+// negative AVERROR codes; CFFmpeg_strerror gives FFmpeg's text for them. Functions are prefixed
+// CFFmpeg_, one per stage, in the style of FFmpeg's doc/examples/mux.c.
+#ifndef CFFMPEG_H
+#define CFFMPEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// AVERROR(e) for a positive errno value (the macro cannot be imported into Swift).
+int CFFmpeg_AVERROR(int errnum);
+/// AVERROR_EOF.
+extern const int CFFmpeg_AVERROR_EOF;
+/// FFmpeg's message for an error code, written to `buffer`.
+void CFFmpeg_strerror(int error, char *buffer, size_t size);
+
+/// A media file being written: AAC audio (and, later, H.264 video) in an MP4-family container.
+typedef struct CFFmpeg_writer CFFmpeg_writer;
+
+/// Opens `path` for writing AAC-LC audio of `channels` float channels at `sample_rate`.
+/// The container follows the extension (.m4a, .mov, .mp4). With `fragmented`, the file is a
+/// fragmented MP4 (empty moov, ~1 s fragments) so that a crash loses at most the last fragment.
+int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, int bit_rate, int fragmented,
+                              CFFmpeg_writer **out);
+
+/// Encodes `frames` frames of interleaved float samples (the whole file's timeline is the sample
+/// count: pts never come from a clock). Returns 0 or a negative AVERROR.
+int CFFmpeg_writer_write_audio(CFFmpeg_writer *writer, const float *samples, int frames);
+
+/// Flushes buffered bytes to the file (so a following fsync makes them durable).
+int CFFmpeg_writer_flush(CFFmpeg_writer *writer);
+
+/// Samples written so far.
+int64_t CFFmpeg_writer_samples(const CFFmpeg_writer *writer);
+
+/// Drains the encoder and writes the trailer. Returns 0 or a negative AVERROR.
+int CFFmpeg_writer_finish(CFFmpeg_writer *writer);
+
+/// Frees everything (closing the file); safe after finish or after a failure.
+void CFFmpeg_writer_free(CFFmpeg_writer *writer);
+
+/// Copies the streams of `input` (a fragmented temporary file of CFFmpeg_writer, possibly
+/// truncated by a crash) into a regular file at `output`, dropping incomplete or corrupt trailing
+/// packets. A fragmented file has no edit list, so the AAC encoder's priming samples
+/// (`audio_priming`, see CFFmpeg_aac_priming) are marked to be skipped again, and each stream's
+/// last packet is trimmed to the stream's recorded length: the result lasts exactly as many
+/// samples as were written. `packets` receives how many packets were kept. Returns 0,
+/// AVERROR_INVALIDDATA when nothing in the input is playable, or another negative AVERROR.
+int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets);
+
+/// The priming samples (encoder delay) of FFmpeg's AAC encoder at `sample_rate`, mono.
+int CFFmpeg_aac_priming(int sample_rate);
+
+/// What a probe found in a media file.
+typedef struct {
+    double duration;        ///< seconds: the longest stream
+    int has_audio;
+    int has_video;
+    char audio_codec[32];
+    char video_codec[32];
+    int sample_rate;
+    int channels;
+    int width;
+    int height;
+    double fps;
+    char format[64];        ///< container short name
+} CFFmpeg_probe_info;
+
+/// Opens a media file and reads its streams' facts. Returns 0 or a negative AVERROR
+/// (AVERROR_INVALIDDATA for a file that is not media).
+int CFFmpeg_probe(const char *path, CFFmpeg_probe_info *info);
+
+#endif

@@ -1,0 +1,90 @@
+internal import CALSA
+import Foundation
+
+/// A microphone: an ALSA capture stream delivering mono float samples.
+///
+/// Opened by any ALSA name (`default` reaches PipeWire/PulseAudio; `hw:…`, `plughw:…` and the
+/// names of `cravey devices` work too). Not thread-safe: one reader at a time.
+public final class AudioInput: @unchecked Sendable {
+    private let capture: OpaquePointer
+    public let device: String
+    public let sampleRate: Int
+    /// Channels the device delivers (downmixed to mono).
+    public let deviceChannels: Int
+    public let formatName: String
+    public let periodFrames: Int
+    private var buffer: [Float]
+
+    /// Opens and starts capturing from `device` at `sampleRate` (or the nearest rate it offers).
+    public init(device: String = "default", sampleRate: Int = 48_000) throws {
+        var pointer: OpaquePointer?
+        let result = CALSA_capture_open(device, UInt32(sampleRate), &pointer)
+        guard result == 0, let pointer else {
+            var error = MediaError.alsa(result, "open microphone '\(device)'")
+            if result == -EBUSY { error = MediaError(source: .alsa, code: result, operation: error.operation, message: "the device is busy (another program is using it)") }
+            throw error
+        }
+        capture = pointer
+        self.device = device
+        self.sampleRate = Int(CALSA_capture_rate(pointer))
+        deviceChannels = Int(CALSA_capture_channels(pointer))
+        formatName = String(cString: CALSA_capture_format_name(pointer))
+        periodFrames = Int(CALSA_capture_period_frames(pointer))
+        buffer = [Float](repeating: 0, count: max(periodFrames, 256))
+    }
+
+    deinit { CALSA_capture_close(capture) }
+
+    /// The next block of mono samples (one ALSA period at most, `limit` at most).
+    /// An empty block means a signal interrupted the wait, or the device went away (then
+    /// `deviceGone` is set and the recording ends with what it has). Throws for other failures.
+    public func read(limit: Int = .max) throws -> ArraySlice<Float> {
+        let want = min(limit, buffer.count)
+        let n = buffer.withUnsafeMutableBufferPointer { CALSA_capture_read(capture, $0.baseAddress, UInt(want)) }
+        if n == -Int(EINTR) { return [] }
+        if n < 0 {
+            let error = MediaError.alsa(Int32(n), "read microphone '\(device)'")
+            guard error.isDeviceGone else { throw error }
+            deviceGone = error
+            return []
+        }
+        return buffer[0..<n]
+    }
+
+    /// Set when the device went away during a read; the stream is over.
+    public private(set) var deviceGone: MediaError?
+
+    /// Overruns and suspends recovered so far (each loses a few milliseconds).
+    public var recoveredXruns: Int { Int(CALSA_capture_xruns(capture)) }
+
+    /// CLOCK_MONOTONIC time of the latest captured frame, in nanoseconds.
+    public var timestampNanoseconds: Int64 { Int64(CALSA_capture_timestamp_ns(capture)) }
+}
+
+/// An ALSA PCM from the device hints.
+public struct AudioDevice: Sendable, Equatable, Codable {
+    public var name: String
+    public var description: String
+    public var canCapture: Bool
+    public var canPlay: Bool
+    public var isDefault: Bool
+
+    /// All PCMs ALSA knows (cards, plugins, `default`), from snd_device_name_hint.
+    public static func all() throws -> [AudioDevice] {
+        var list: UnsafeMutablePointer<CALSA_hint>?
+        var count = 0
+        let result = CALSA_hints(&list, &count)
+        guard result == 0, let list else { throw MediaError.alsa(result, "list sound devices") }
+        defer { CALSA_hints_free(list, count) }
+        return (0..<count).map { i in
+            let hint = list[i]
+            let name = String(cString: hint.name)
+            return AudioDevice(
+                name: name, description: String(cString: hint.description).replacingOccurrences(of: "\n", with: " — "),
+                canCapture: hint.input != 0, canPlay: hint.output != 0, isDefault: name == "default")
+        }
+    }
+
+    /// Devices that can record.
+    public static func microphones() throws -> [AudioDevice] { try all().filter(\.canCapture) }
+}

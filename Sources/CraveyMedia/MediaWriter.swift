@@ -1,0 +1,96 @@
+internal import CFFmpeg
+import Foundation
+
+/// Encodes samples to AAC in an MP4-family file (.m4a; .mov once video lands).
+///
+/// While recording, the file is a fragmented MP4 (about one fragment a second), so a crash loses
+/// at most the last fragment; `MediaFile.remux` turns it into a regular file afterwards.
+public final class MediaWriter: @unchecked Sendable {
+    private var writer: OpaquePointer?
+    public let path: String
+    public let sampleRate: Int
+
+    public init(audioPath path: String, sampleRate: Int, channels: Int = 1, fragmented: Bool = true) throws {
+        var pointer: OpaquePointer?
+        let bitRate = channels == 1 ? 96_000 : 160_000
+        let result = CFFmpeg_writer_open_audio(path, Int32(sampleRate), Int32(channels), Int32(bitRate), fragmented ? 1 : 0, &pointer)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "start writing \(path)") }
+        writer = pointer
+        self.path = path
+        self.sampleRate = sampleRate
+    }
+
+    deinit { CFFmpeg_writer_free(writer) }
+
+    /// Encodes mono float samples.
+    public func write<C: Collection>(_ samples: C) throws where C.Element == Float {
+        let result = samples.withContiguousStorageIfAvailable { buffer in
+            CFFmpeg_writer_write_audio(writer, buffer.baseAddress, Int32(buffer.count))
+        } ?? Array(samples).withUnsafeBufferPointer { CFFmpeg_writer_write_audio(writer, $0.baseAddress, Int32($0.count)) }
+        guard result == 0 else { throw MediaError.ffmpeg(result, "encode audio") }
+    }
+
+    /// Pushes buffered bytes to the file (fsync the file afterwards to make them durable).
+    public func flush() throws {
+        let result = CFFmpeg_writer_flush(writer)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "write \(path)") }
+    }
+
+    /// Samples written so far.
+    public var samplesWritten: Int { Int(CFFmpeg_writer_samples(writer)) }
+
+    /// Drains the encoder and closes the file.
+    public func finish() throws {
+        let result = CFFmpeg_writer_finish(writer)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "finish \(path)") }
+    }
+}
+
+/// Facts about a media file, read from the file.
+public struct MediaInfo: Sendable, Equatable {
+    public var duration: Double
+    public var audioCodec: String?
+    public var videoCodec: String?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var width: Int?
+    public var height: Int?
+    public var fps: Double?
+    public var container: String
+}
+
+/// Whole-file operations: probe and remux.
+public enum MediaFile {
+    /// The AAC encoder's priming samples, which a fragmented file cannot mark as skipped.
+    static let aacPriming: Int32 = CFFmpeg_aac_priming(48_000)
+
+    /// Reads duration, codecs and stream facts. Throws for files that are not media.
+    public static func probe(_ path: String) throws -> MediaInfo {
+        var info = CFFmpeg_probe_info()
+        let result = CFFmpeg_probe(path, &info)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "read \(path)") }
+        func text<T>(_ tuple: T) -> String {
+            withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return MediaInfo(
+            duration: info.duration,
+            audioCodec: info.has_audio != 0 ? text(info.audio_codec) : nil,
+            videoCodec: info.has_video != 0 ? text(info.video_codec) : nil,
+            sampleRate: info.has_audio != 0 ? Int(info.sample_rate) : nil,
+            channels: info.has_audio != 0 ? Int(info.channels) : nil,
+            width: info.has_video != 0 ? Int(info.width) : nil,
+            height: info.has_video != 0 ? Int(info.height) : nil,
+            fps: info.has_video != 0 && info.fps > 0 ? info.fps : nil,
+            container: text(info.format))
+    }
+
+    /// Copies a (fragmented, possibly truncated) file into a regular one at `output`, keeping every
+    /// complete packet. Returns how many packets were kept; throws `isInvalidData` when none were.
+    @discardableResult
+    public static func remux(_ input: String, to output: String) throws -> Int {
+        var packets: Int64 = 0
+        let result = CFFmpeg_remux(input, output, aacPriming, &packets)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "finalize \(input)") }
+        return Int(packets)
+    }
+}
