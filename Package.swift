@@ -3,8 +3,11 @@
 // cravey — short audio/video messages to your future self, recorded and played from the shell.
 //
 // The targets follow the floors of DEVELOPERS.md, bottom up; a target depends only on floors below:
-//   3. CraveyLibrary — the private recordings library (GRDB store + atomic file store + recovery)
-//   4. cravey        — the command-line executable
+//   1. CALSA, CFFmpeg — C shims over libasound and the FFmpeg libraries
+//   2. CraveyMedia    — Swift media layer: audio input, level meter, writer, probe
+//   3. CraveyLibrary  — the private recordings library (GRDB store + atomic file store + recovery)
+//      CraveyRecorder — capture thread, cap, stop signals, finalize, crash recovery of recordings
+//   4. cravey         — the command-line executable
 // Tests mirror the modules; `library-driver` is a tiny test-only executable that drives library
 // operations in a child process so the tests can SIGKILL it at chosen points.
 import PackageDescription
@@ -20,14 +23,27 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
+        // Floor 1: C shims, one concern each.
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: ["avformat", "avcodec", "swresample", "swscale", "avutil"].map { .linkedLibrary($0) }
+        ),
+        // Floor 2: the Swift media layer (no C type escapes it).
+        .target(name: "CraveyMedia", dependencies: ["CALSA", "CFFmpeg"]),
+        // Floor 3: the library, the recorder (and later the player).
         .target(
             name: "CraveyLibrary",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),
+        // Floor 4: the executable.
         .executableTarget(
             name: "cravey",
             dependencies: [
                 "CraveyLibrary",
+                "CraveyRecorder",
+                "CraveyMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,6 +56,10 @@ let package = Package(
         .testTarget(
             name: "CraveyLibraryTests",
             dependencies: ["CraveyLibrary", "CraveyTestSupport", "library-driver"]
+        ),
+        .testTarget(
+            name: "CraveyMediaTests",
+            dependencies: ["CraveyMedia", "CraveyTestSupport"]
         ),
         .testTarget(
             name: "CraveyTests",

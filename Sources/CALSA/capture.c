@@ -8,6 +8,14 @@
 #include <string.h>
 #include <time.h>
 
+// alsa-lib prints its own diagnostics to stderr; cravey reports every failure itself, in one
+// line, from the error code, so the library's printing is switched off.
+static void silent(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
+static void quiet_alsa(void) { snd_lib_error_set_handler(silent); }
+
 struct CALSA_capture {
     snd_pcm_t *pcm;
     snd_pcm_format_t format;
@@ -64,6 +72,7 @@ static int configure_timestamps(CALSA_capture *c) {
 
 int CALSA_capture_open(const char *name, unsigned int rate, CALSA_capture **out) {
     *out = NULL;
+    quiet_alsa();
     CALSA_capture *c = calloc(1, sizeof *c);
     if (!c) return -ENOMEM;
     int err = snd_pcm_open(&c->pcm, name, SND_PCM_STREAM_CAPTURE, 0);
@@ -159,6 +168,7 @@ const char *CALSA_strerror(int error) { return snd_strerror(error); }
 int CALSA_hints(CALSA_hint **out, size_t *count) {
     *out = NULL;
     *count = 0;
+    quiet_alsa();
     void **hints;
     int err = snd_device_name_hint(-1, "pcm", &hints);
     if (err < 0) return err;

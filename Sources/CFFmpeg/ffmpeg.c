@@ -9,6 +9,10 @@
 #include <string.h>
 
 int CFFmpeg_AVERROR(int errnum) { return AVERROR(errnum); }
+
+// Every failure comes back as an error code with FFmpeg's message; its own log stays quiet so
+// it cannot scribble over cravey's terminal display.
+static void quiet_logs(void) { av_log_set_level(AV_LOG_QUIET); }
 const int CFFmpeg_AVERROR_EOF = AVERROR_EOF;
 
 void CFFmpeg_strerror(int error, char *buffer, size_t size) {
@@ -64,6 +68,7 @@ static int add_audio_stream(CFFmpeg_writer *w, int sample_rate, int channels, in
 int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, int bit_rate, int fragmented,
                               CFFmpeg_writer **out) {
     *out = NULL;
+    quiet_logs();
     CFFmpeg_writer *w = av_mallocz(sizeof *w);
     if (!w) return AVERROR(ENOMEM);
     // The container follows the final name's extension, even for a temporary ".part" name.
@@ -218,6 +223,7 @@ static int write_held(AVFormatContext *out, AVFormatContext *in, RemuxStream *rs
 }
 
 int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets) {
+    quiet_logs();
     *packets = 0;
     AVFormatContext *in = NULL, *out = NULL;
     AVPacket *pkt = av_packet_alloc();
@@ -280,6 +286,7 @@ done:
 }
 
 int CFFmpeg_probe(const char *path, CFFmpeg_probe_info *info) {
+    quiet_logs();
     memset(info, 0, sizeof *info);
     AVFormatContext *fmt = NULL;
     int err = avformat_open_input(&fmt, path, NULL, NULL);

@@ -18,12 +18,16 @@ import Glibc
 ///   transaction, then `.purging/` is removed. After a crash, `recover` puts `.purging/` back if rows
 ///   remain and finishes removing it otherwise.
 /// Mutations and recovery hold an exclusive flock on `library.lock`; readers never wait for it.
-public final class Library: Sendable {
+public final class Library: @unchecked Sendable {
     /// The library's root directory.
     public let root: String
     let store: Store
     let files: FileStore
     public let faults: Faults
+    /// In-process side of the library lock: re-entrant, so recovery can save what it recovers.
+    private let lockState = NSRecursiveLock()
+    private var lockDepth = 0
+    private var heldLock: FileLock?
 
     /// Opens the library at `root`, creating it (0700) if needed, and finishes any operation an
     /// earlier run left half-done.
@@ -47,8 +51,11 @@ public final class Library: Sendable {
         } catch {
             throw LibraryError.database("\(error)")
         }
-        try recoverInterrupted()
+        openingReport = try recoverInterrupted()
     }
+
+    /// What opening the library found and finished of an interrupted run (usually nothing).
+    public private(set) var openingReport = Report()
 
     /// The default location: `$CRAVEY_LIBRARY`, else `${XDG_DATA_HOME:-~/.local/share}/cravey`.
     public static func defaultRoot(environment env: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -127,6 +134,11 @@ public final class Library: Sendable {
             self.path = path
             self.lock = lock
         }
+
+        /// fsync: what was written so far survives a crash or power cut.
+        public func sync() throws {
+            guard retryingEINTR({ fsync(lock.fd) }) == 0 else { throw systemError("fsync", path) }
+        }
     }
 
     /// A new, empty temporary file in `.incoming/` named `name` (0600, locked by this process).
@@ -135,7 +147,7 @@ public final class Library: Sendable {
         try wrap {
             let path = files.path(FileStore.incomingDir) + "/" + name
             let libraryLock = try lockLibrary()
-            defer { withExtendedLifetime(libraryLock) {} }
+            defer { libraryLock.release() }
             guard let lock = try FileLock(path: path, exclusiveCreate: true) else {
                 throw LibraryError.system(operation: "lock", path: path, errno: EWOULDBLOCK)
             }
@@ -187,7 +199,7 @@ public final class Library: Sendable {
             try Validation.check(recording)
 
             let lock = try lockLibrary()
-            defer { withExtendedLifetime(lock) {} }
+            defer { lock.release() }
             try files.sync(staged.path, site: "save.fsync.file")
             if let thumbnail { try files.sync(thumbnail.path, site: "save.fsync.thumb") }
             _ = chmod(staged.path, 0o600)
@@ -268,7 +280,7 @@ public final class Library: Sendable {
             let media = try files.resolve(recording.filePath)
             let thumb = try recording.thumbnailPath.map { try files.resolve($0) }
             let lock = try lockLibrary()
-            defer { withExtendedLifetime(lock) {} }
+            defer { lock.release() }
             let trash = files.path(FileStore.trashDir)
             var moved: [(from: String, to: String)] = []
             do {
@@ -293,7 +305,7 @@ public final class Library: Sendable {
     public func purge() throws {
         try wrap {
             let lock = try lockLibrary()
-            defer { withExtendedLifetime(lock) {} }
+            defer { lock.release() }
             let recordings = files.path(FileStore.recordingsDir)
             let purging = files.path(FileStore.purgingDir)
             try files.rename(recordings, purging, site: "purge.rename")
@@ -328,6 +340,7 @@ public final class Library: Sendable {
         public var missingThumbnails: [String] = []
         public var loosePermissions: [String] = []
         public var recoveredRecordings: [String] = []
+        public var unrecoverable: [String] = []
         /// Whether the problems listed were also fixed.
         public var repaired = false
 
@@ -338,6 +351,7 @@ public final class Library: Sendable {
             var out: [String] = []
             func add(_ items: [String], _ label: String) { for item in items { out.append("\(label): \(item)") } }
             add(recoveredRecordings, "recovered an interrupted recording")
+            add(unrecoverable, "could not recover an interrupted recording (kept; will try again)")
             add(removedTemporaryFiles, "removed a leftover temporary file")
             add(undoneSaves, "removed the file of a save that did not finish")
             add(finishedDeletes, "finished an interrupted delete")
@@ -359,6 +373,18 @@ public final class Library: Sendable {
 
     nonisolated(unsafe) public static var partialRecordingRecoverer: PartialRecordingRecoverer?
 
+    /// The temporary name of a recording being captured: `rec_<kind>_<UUID>.<ext>.part`.
+    public static func temporaryName(id: UUID, kind: Recording.Kind) -> String {
+        "rec_\(kind.rawValue)_\(id.uuidString).\(kind.fileExtension).part"
+    }
+
+    /// The id and kind in a temporary recording name, if it is one.
+    public static func recordingID(inTemporaryName name: String) -> UUID? {
+        let parts = name.split(separator: "_")
+        guard parts.count == 3, parts[0] == "rec" else { return nil }
+        return UUID(uuidString: String(parts[2].prefix(36)))
+    }
+
     /// Finishes what an interrupted run left half-done: saves, deletes, purges, temporary files.
     /// Cheap when there is nothing to do, so it runs every time a library is opened.
     @discardableResult
@@ -370,7 +396,7 @@ public final class Library: Sendable {
         if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty { return Report() }
         return try wrap {
             let lock = try lockLibrary()
-            defer { withExtendedLifetime(lock) {} }
+            defer { lock.release() }
             return try recoverLocked()
         }
     }
@@ -421,24 +447,37 @@ public final class Library: Sendable {
             }
         }
         let incoming = files.path(FileStore.incomingDir)
-        for name in files.entries(incoming) {
+        // Staged files of saves that never finished go first: a recording recovered below may
+        // need its staged name again.
+        let names = files.entries(incoming).filter { !isLockedByOther(incoming + "/" + $0) }  // else being written now
+        for name in names where !name.hasPrefix("rec_") || files.size(incoming + "/" + name) == 0 {
             let full = incoming + "/" + name
-            if isLockedByOther(full) { continue }  // being written right now
-            if name.hasPrefix("rec_"), let recoverer = Self.partialRecordingRecoverer {
-                if let saved = try recoverer(self, full) {
-                    report.recoveredRecordings.append("\(saved.id.uuidString) '\(saved.title)'")
-                }
-                _ = unlink(full)
-                if files.exists(full) { continue }
-            } else if name.hasPrefix("rec_") && files.size(full) ?? 0 > 0 {
-                continue  // left for a recorder that knows how to recover it
-            }
             if files.isDirectory(full) {
                 try files.removeTree(full, site: "recover.incoming.unlink")
             } else {
                 try files.unlink(full, site: "recover.incoming.unlink")
             }
             report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name)
+        }
+        for name in names where name.hasPrefix("rec_") && files.exists(incoming + "/" + name) {
+            let full = incoming + "/" + name
+            if let id = Self.recordingID(inTemporaryName: name), try store.recording(id: id) != nil {
+                // Saved already; only removing the temporary file was interrupted.
+                try files.unlink(full, site: "recover.incoming.unlink")
+                continue
+            }
+            guard let recoverer = Self.partialRecordingRecoverer else { continue }  // left for a recorder that can
+            do {
+                if let saved = try recoverer(self, full) {
+                    report.recoveredRecordings.append("\(saved.id.uuidString) '\(saved.title)'")
+                } else {
+                    report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name + " (nothing playable)")
+                }
+                try files.unlink(full, site: "recover.incoming.unlink")
+            } catch {
+                // Kept for another try; the rest of the library is still usable.
+                report.unrecoverable.append("\(FileStore.incomingDir)/\(name): \(Self.describe(error))")
+            }
         }
         try files.sync(recordings, site: "recover.fsync.dir")
         return report
@@ -450,7 +489,7 @@ public final class Library: Sendable {
     public func check(repair: Bool) throws -> Report {
         try wrap {
             let lock = try lockLibrary()
-            defer { withExtendedLifetime(lock) {} }
+            defer { lock.release() }
             var report = try recoverLocked()
             report.repaired = repair
             var owned = Set<String>()
@@ -515,11 +554,31 @@ public final class Library: Sendable {
 
     // MARK: - Helpers
 
-    private func lockLibrary() throws -> FileLock {
-        guard let lock = try FileLock(path: root + "/library.lock") else {
-            throw LibraryError.system(operation: "lock", path: root + "/library.lock", errno: EWOULDBLOCK)
+    /// A hold on the library lock (flock on `library.lock`, re-entrant within this process).
+    struct LockHold {
+        let release: () -> Void
+    }
+
+    /// Takes the library lock; mutations and recovery run under it, readers never wait for it.
+    private func lockLibrary() throws -> LockHold {
+        lockState.lock()
+        if lockDepth == 0 {
+            do {
+                guard let lock = try FileLock(path: root + "/library.lock") else {
+                    throw LibraryError.system(operation: "lock", path: root + "/library.lock", errno: EWOULDBLOCK)
+                }
+                heldLock = lock
+            } catch {
+                lockState.unlock()
+                throw error
+            }
         }
-        return lock
+        lockDepth += 1
+        return LockHold { [self] in
+            lockDepth -= 1
+            if lockDepth == 0 { heldLock = nil }
+            lockState.unlock()
+        }
     }
 
     private func hasFile(_ recording: Recording) -> Bool {

@@ -20,9 +20,23 @@ public final class AudioInput: @unchecked Sendable {
         var pointer: OpaquePointer?
         let result = CALSA_capture_open(device, UInt32(sampleRate), &pointer)
         guard result == 0, let pointer else {
-            var error = MediaError.alsa(result, "open microphone '\(device)'")
-            if result == -EBUSY { error = MediaError(source: .alsa, code: result, operation: error.operation, message: "the device is busy (another program is using it)") }
-            throw error
+            let operation = "open microphone '\(device)'"
+            switch -result {
+            case EBUSY:
+                throw MediaError(source: .alsa, code: result, operation: operation,
+                                 message: "the device is busy (another program is using it)")
+            case ENOENT:
+                throw MediaError(source: .alsa, code: result, operation: operation,
+                                 message: "ALSA has no such device (see 'cravey devices')")
+            case EINVAL:
+                throw MediaError(source: .alsa, code: result, operation: operation,
+                                 message: "the device cannot record (it has no capture side, or no format cravey can use)")
+            case EACCES, EPERM:
+                throw MediaError(source: .alsa, code: result, operation: operation,
+                                 message: "permission denied (see udev-notes.md: the 'audio' group)")
+            default:
+                throw MediaError.alsa(result, operation)
+            }
         }
         capture = pointer
         self.device = device
@@ -85,6 +99,13 @@ public struct AudioDevice: Sendable, Equatable, Codable {
         }
     }
 
-    /// Devices that can record.
-    public static func microphones() throws -> [AudioDevice] { try all().filter(\.canCapture) }
+    /// Devices that can record; `default` (PipeWire/PulseAudio, or the first card) always first.
+    public static func microphones() throws -> [AudioDevice] {
+        var mics = try all().filter { $0.canCapture && $0.name != "null" }
+        if !mics.contains(where: \.isDefault) {
+            mics.insert(AudioDevice(name: "default", description: "the system's default microphone (PipeWire, PulseAudio or the first sound card)",
+                                    canCapture: true, canPlay: true, isDefault: true), at: 0)
+        }
+        return mics
+    }
 }

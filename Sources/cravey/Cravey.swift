@@ -1,5 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyMedia
+import CraveyRecorder
 import Foundation
 
 /// The root command: short audio and video messages to your future self.
@@ -13,15 +15,19 @@ struct Cravey: ParsableCommand {
             ${XDG_DATA_HOME:-~/.local/share}/cravey; --library DIR or CRAVEY_LIBRARY to choose another).
             """,
         version: "0.1.0",
-        subcommands: [List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Check.self]
+        subcommands: [Record.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Check.self, Devices.self]
     )
 
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
     static func main() {
+        // Any command that opens the library also recovers recordings a crash interrupted.
+        RecordingRecovery.install()
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch let error as LibraryError {
+            Terminal.fail(error.description)
+        } catch let error as MediaError {
             Terminal.fail(error.description)
         } catch let error as CraveyFailure {
             Terminal.fail(error.message, code: error.code)

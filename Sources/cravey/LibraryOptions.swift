@@ -14,6 +14,7 @@ struct LibraryOptions: ParsableArguments {
     func open() throws -> Library {
         let root = library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot()
         let opened = try Library(root: root)
+        for line in opened.openingReport.lines { Terminal.printNote(line) }
         return opened
     }
 }

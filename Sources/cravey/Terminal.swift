@@ -9,6 +9,7 @@ import Glibc
 enum Terminal {
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb.
     static let useColor: Bool = {
@@ -27,6 +28,36 @@ enum Terminal {
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data("cravey: \(message)\n".utf8))
+    }
+
+    /// A short note for the user on stderr (not an error).
+    static func printNote(_ message: String) {
+        FileHandle.standardError.write(Data("cravey: \(message)\n".utf8))
+    }
+
+    /// The terminal in raw mode (keys arrive one by one, unechoed) until this is released;
+    /// restored on every exit path, including exit() from a signal handler.
+    final class RawMode {
+        nonisolated(unsafe) private static var saved: termios?
+
+        init?() {
+            var attributes = termios()
+            guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return nil }
+            if Self.saved == nil {
+                Self.saved = attributes
+                atexit { RawMode.restore() }
+            }
+            var raw = attributes
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        }
+
+        deinit { Self.restore() }
+
+        static func restore() {
+            guard var attributes = saved else { return }
+            tcsetattr(STDIN_FILENO, TCSANOW, &attributes)
+        }
     }
 
     static func fail(_ message: String, code: Int32 = 1) -> Never {
@@ -93,6 +124,12 @@ enum Format {
     /// `m:ss`, rounding to the nearest second but never showing 0:00 for a real clip.
     static func duration(_ seconds: Double) -> String {
         let whole = max(1, Int(seconds.rounded()))
+        return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
+    }
+
+    /// `m:ss` truncating (for running clocks).
+    static func clock(_ seconds: Double) -> String {
+        let whole = max(0, Int(seconds))
         return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
     }
 
