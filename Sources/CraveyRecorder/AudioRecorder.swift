@@ -33,8 +33,9 @@ public final class AudioRecorder: @unchecked Sendable {
         public var silentSeconds: Double = 0
         public var clipped = false
         public var stopReason: StopReason?
-        /// CLOCK_MONOTONIC time of the first captured block (for start-latency measurements).
+        /// CLOCK_MONOTONIC times (ns) of the first captured block and of the stop (for benchmarks).
         public var firstBlockAt: UInt64?
+        public var stoppedAt: UInt64?
 
         public var elapsed: Double { Double(samples) / Double(sampleRate) }
         public var remaining: Double { Double(maxSamples - samples) / Double(sampleRate) }
@@ -154,7 +155,7 @@ public final class AudioRecorder: @unchecked Sendable {
             silentSamples = level.peak < Self.silenceThreshold ? silentSamples + block.count : 0
             let points = builder.points
             state.withLock {
-                if current.firstBlockAt == nil { current.firstBlockAt = DispatchTime.now().uptimeNanoseconds }
+                if current.firstBlockAt == nil { current.firstBlockAt = monotonicNanoseconds() }
                 current.samples = written
                 current.level = level
                 current.clipped = current.clipped || level.clipped
@@ -164,7 +165,10 @@ public final class AudioRecorder: @unchecked Sendable {
         }
         if case .failed = reason { failure = RecorderError.captureFailed(reason) }
         self.input = nil  // closes the microphone now, not at deinit
-        state.withLock { current.stopReason = reason }
+        state.withLock {
+            current.stopReason = reason
+            current.stoppedAt = monotonicNanoseconds()
+        }
         stopped.signal()
     }
 
@@ -231,4 +235,11 @@ public enum RecorderError: Error, CustomStringConvertible {
             return "recording failed"
         }
     }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (the clock ALSA and V4L2 timestamps use).
+public func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }

@@ -146,6 +146,11 @@ final class RecordSession: @unchecked Sendable {
             guard !finished, let take else { return }
             finished = true
             let saved = try recorder.save(take, draft: draft)
+            if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+                // For Tests/bench/record.sh: CLOCK_MONOTONIC stamps of the recording's milestones.
+                let status = recorder.status
+                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds())")
+            }
             if json {
                 print(RecordingExport.jsonObject(saved, includeWaveform: false))
             } else if interactive {

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where SwiftPM put the built executables (next to the test bundle).
 public func productPath(_ name: String) -> String {
     let bundle = Bundle.main.bundleURL.deletingLastPathComponent().path
@@ -51,6 +55,18 @@ public func runInTerminal(_ commandLine: String, input: String = "", environment
     return (result.status, result.stdout)
 }
 
+/// Runs a program with posix_spawn and waits for that process alone; returns its exit status.
+public func spawnAndWait(_ argv: [String]) throws -> Int32 {
+    var pid: pid_t = 0
+    let cArgs = argv.map { strdup($0) } + [nil]
+    defer { cArgs.forEach { free($0) } }
+    let result = posix_spawn(&pid, argv[0], nil, nil, cArgs, environ)
+    guard result == 0 else { throw NSError(domain: "posix_spawn", code: Int(result)) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return (status >> 8) & 0xFF
+}
+
 /// Quotes a string for a POSIX shell.
 public func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
@@ -98,4 +114,48 @@ public func ffprobe(_ path: String) throws -> (codecs: [String], duration: Doubl
     let streams = json["streams"] as? [[String: Any]] ?? []
     let format = json["format"] as? [String: Any] ?? [:]
     return (streams.compactMap { $0["codec_name"] as? String }, Double(format["duration"] as? String ?? "") ?? -1, streams)
+}
+
+/// A program running in a detached tmux session: keys are typed with `send(_:)`, the screen is
+/// read with `screen()`. Each session has its own tmux server, removed by `close()`.
+public final class TmuxSession {
+    public let socket = "cravey-test-\(UUID().uuidString.prefix(8))"
+
+    public init(_ commandLine: String, width: Int = 120, height: Int = 30) throws {
+        // Foundation's Process waits for the tmux server the client forks (it outlives the
+        // client by design), so the client is started with posix_spawn and reaped with waitpid.
+        let line = ["tmux", "-L", socket, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", commandLine]
+            .map(shellQuote).joined(separator: " ") + " </dev/null >/dev/null 2>&1"
+        let status = try spawnAndWait(["/bin/sh", "-c", line])
+        guard status == 0 else {
+            throw NSError(domain: "tmux", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "tmux new-session failed"])
+        }
+    }
+
+    /// Types keys (tmux key names such as "Enter", or literal text with `literal: true`).
+    public func send(_ keys: String, literal: Bool = false) throws {
+        _ = try runProcess("/usr/bin/tmux", ["-L", socket, "send-keys", "-t", "0"] + (literal ? ["-l", keys] : [keys]))
+    }
+
+    /// The visible screen, as text.
+    public func screen() throws -> String {
+        try runProcess("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p", "-t", "0"]).stdout
+    }
+
+    /// Waits until the screen contains `text`; returns the screen (or fails after `timeout`).
+    @discardableResult
+    public func waitFor(_ text: String, timeout: TimeInterval = 15) throws -> String {
+        let deadline = Date() + timeout
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text) { return last }
+            usleep(50_000)
+        }
+        throw NSError(domain: "tmux", code: 1, userInfo: [NSLocalizedDescriptionKey: "'\(text)' never appeared; screen:\n\(last)"])
+    }
+
+    public func close() { _ = try? runProcess("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
+
+    deinit { close() }
 }

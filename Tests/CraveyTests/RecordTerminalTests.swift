@@ -1,0 +1,123 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// The interactive record flow in a real terminal (tmux): live meter, Enter to stop, prompts
+/// that re-ask on bad input, Discard's confirmation, Save, and the terminal mode restored.
+final class RecordTerminalTests: XCTestCase {
+    var base = ""
+    var root: String { base + "/lib" }
+    let cravey = productPath("cravey")
+    var feeder: Process?
+
+    override func setUpWithError() throws {
+        base = FileManager.default.temporaryDirectory.path + "/cravey-tty-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        feeder?.terminate()
+        try? FileManager.default.removeItem(atPath: base)
+    }
+
+    /// Starts `cravey record audio` in tmux from a microphone paced like a real one.
+    func startSession() throws -> TmuxSession {
+        let tone = base + "/tone.raw"
+        _ = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", tone, "synth", "30", "sine", "440", "vol", "0.5"])
+        let fifo = base + "/mic.fifo"
+        mkfifo(fifo, 0o600)
+        let feeder = Process()
+        feeder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        feeder.arguments = ["-c", "exec pv -q -L 96000 \(shellQuote(tone)) > \(shellQuote(fifo))"]
+        try feeder.run()
+        self.feeder = feeder
+        let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
+            + "\(shellQuote(cravey)) record audio --mic cravey_file --library \(shellQuote(root)); "
+            + "echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"
+        return try TmuxSession(command)
+    }
+
+    func listed() throws -> [[String: Any]] {
+        let out = try runProcess(cravey, ["list", "--json", "--library", root]).stdout
+        return try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [[String: Any]]
+    }
+
+    func testLiveMeterPromptsAndSave() throws {
+        let tmux = try startSession()
+        let live = try tmux.waitFor("dBFS")
+        XCTAssertTrue(live.contains("REC"), live)
+        XCTAssertTrue(live.contains("left"), live)
+        XCTAssertTrue(live.contains("Enter or q to stop"), live)
+        try tmux.waitFor("0:01 / 2:00")
+        try tmux.send("Enter")
+        try tmux.waitFor("Title (Enter for")
+        try tmux.send(String(repeating: "x", count: 41), literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("at most 40")
+        try tmux.send("Craving at night", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("Notes")
+        try tmux.send("Call Sam first", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("Purpose")
+        try tmux.send("bored", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("is not one of")
+        try tmux.send("craving", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("Save or discard?")
+        try tmux.send("d", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("Discard recording? This cannot be undone.")
+        try tmux.send("n", literal: true)
+        try tmux.send("Enter")
+        try tmux.send("s", literal: true)
+        try tmux.send("Enter")
+        let done = try tmux.waitFor("EXIT=")
+        XCTAssertTrue(done.contains("Saved 'Craving at night'"), done)
+        XCTAssertTrue(done.contains("EXIT=0"), done)
+        XCTAssertTrue(try tmux.waitFor("MODE=").contains("MODE=icanon"), "the terminal is back in canonical mode")
+        let rows = try listed()
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows.first?["title"] as? String, "Craving at night")
+        XCTAssertEqual(rows.first?["notes"] as? String, "Call Sam first")
+        XCTAssertEqual(rows.first?["purpose"] as? String, "craving")
+        XCTAssertGreaterThan(rows.first?["duration"] as? Double ?? 0, 1.0)
+    }
+
+    func testDiscardAfterConfirmationLeavesNothing() throws {
+        let tmux = try startSession()
+        try tmux.waitFor("0:01 / 2:00")
+        try tmux.send("q", literal: true)
+        for prompt in ["Title (Enter for", "Notes", "Purpose"] {
+            try tmux.waitFor(prompt)
+            try tmux.send("Enter")
+        }
+        try tmux.waitFor("Save or discard?")
+        try tmux.send("d", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("Discard recording? This cannot be undone.")
+        try tmux.send("y", literal: true)
+        try tmux.send("Enter")
+        let done = try tmux.waitFor("EXIT=")
+        XCTAssertTrue(done.contains("Discarded."), done)
+        XCTAssertTrue(done.contains("EXIT=0"), done)
+        XCTAssertEqual(try listed().count, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings"), ["Thumbnails"])
+    }
+
+    func testCtrlCDuringThePromptsSavesWithTheDetailsSoFar() throws {
+        let tmux = try startSession()
+        try tmux.waitFor("0:01 / 2:00")
+        try tmux.send("C-c")
+        try tmux.waitFor("Title (Enter for")
+        try tmux.send("C-c")
+        let done = try tmux.waitFor("EXIT=")
+        XCTAssertTrue(done.contains("EXIT=0"), done)
+        XCTAssertTrue(try tmux.waitFor("MODE=").contains("MODE=icanon"))
+        let rows = try listed()
+        XCTAssertEqual(rows.count, 1, "Ctrl-C keeps the recording")
+        XCTAssertTrue((rows.first?["title"] as? String ?? "").hasPrefix("Recording "))
+    }
+}
