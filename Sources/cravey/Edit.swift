@@ -14,21 +14,14 @@ extension Cravey {
         @Argument(help: "The recording's id, or a unique start of it.")
         var id: String
 
-        @Option(help: "New title (blank for the automatic title).")
-        var title: String?
-
-        @Option(help: "New notes (blank to remove them).")
-        var notes: String?
-
-        @Option(help: "New purpose: motivational, milestone, reflection or craving.")
-        var purpose: String?
+        @OptionGroup var details: DetailOptions
 
         @Flag(help: "Remove the purpose.")
         var clearPurpose = false
 
         func validate() throws {
-            if purpose != nil && clearPurpose { throw ValidationError("--purpose and --clear-purpose cannot be used together") }
-            if title == nil && notes == nil && purpose == nil && !clearPurpose {
+            if details.purpose != nil && clearPurpose { throw ValidationError("--purpose and --clear-purpose cannot be used together") }
+            if details.isEmpty && !clearPurpose {
                 throw ValidationError("nothing to change: give --title, --notes, --purpose or --clear-purpose")
             }
         }
@@ -36,8 +29,8 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
-            let newPurpose: Recording.Purpose?? = clearPurpose ? .some(nil) : try purpose.map { try Validation.purpose($0) }
-            let updated = try lib.edit(recording, title: title, notes: notes.map { Optional($0) }, purpose: newPurpose)
+            let newPurpose: Recording.Purpose?? = clearPurpose ? .some(nil) : try details.purpose.map { try Validation.purpose($0) }
+            let updated = try lib.edit(recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose)
             if output.json {
                 print(RecordingExport.jsonObject(updated, includeWaveform: false))
             } else {

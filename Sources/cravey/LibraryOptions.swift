@@ -24,3 +24,17 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
 }
+
+/// `--title`, `--notes`, `--purpose`: a recording's details, shared by `record` and `edit`.
+struct DetailOptions: ParsableArguments {
+    @Option(help: "Title (1–40 characters; blank for 'Recording <date>').")
+    var title: String?
+
+    @Option(help: "Notes (at most 200 characters; blank for none).")
+    var notes: String?
+
+    @Option(help: "Purpose: motivational, milestone, reflection or craving.")
+    var purpose: String?
+
+    var isEmpty: Bool { title == nil && notes == nil && purpose == nil }
+}

@@ -35,14 +35,7 @@ extension Cravey {
         @Option(help: ArgumentHelp("Count down this many seconds before recording.", valueName: "n"))
         var countdown: Int = 0
 
-        @Option(help: "Title (1–40 characters; blank for 'Recording <date>').")
-        var title: String?
-
-        @Option(help: "Notes (at most 200 characters).")
-        var notes: String?
-
-        @Option(help: "Purpose: motivational, milestone, reflection or craving.")
-        var purpose: String?
+        @OptionGroup var details: DetailOptions
 
         @Flag(name: [.short, .long], help: "Save without asking.")
         var yes = false
@@ -63,11 +56,10 @@ extension Cravey {
         func run() throws {
             // Bad details are refused before anything is recorded.
             let draft = Library.Draft(
-                title: try title.map { try Validation.title($0, createdAt: Date()) },
-                notes: try Validation.notes(notes), purpose: try Validation.purpose(purpose))
+                title: try details.title.map { try Validation.title($0, createdAt: Date()) },
+                notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
             let lib = try library.open()
-            let interactive = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal && !yes
-                && title == nil && notes == nil && purpose == nil
+            let interactive = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal && !yes && details.isEmpty
             let session = RecordSession(library: lib, mic: mic, maxSeconds: maxSeconds, draft: draft,
                                         interactive: interactive, json: json)
             try session.run(countdown: countdown)
