@@ -71,15 +71,12 @@ int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, i
     quiet_logs();
     CFFmpeg_writer *w = av_mallocz(sizeof *w);
     if (!w) return AVERROR(ENOMEM);
-    // The container follows the final name's extension, even for a temporary ".part" name.
-    const char *name = path;
-    char guess[16] = "x.m4a";
-    const char *dot = strstr(path, ".mov") ? ".mov" : strstr(path, ".mp4") ? ".mp4" : ".m4a";
-    snprintf(guess, sizeof guess, "x%s", dot);
-    int err = avformat_alloc_output_context2(&w->format, NULL, NULL, guess);
+    // The container follows the final name's extension, also for a temporary "x.m4a.part" name.
+    const char *as = strstr(path, ".mov") ? "x.mov" : strstr(path, ".mp4") ? "x.mp4" : "x.m4a";
+    int err = avformat_alloc_output_context2(&w->format, NULL, NULL, as);
     if (err < 0) goto fail;
     if ((err = add_audio_stream(w, sample_rate, channels, bit_rate)) < 0) goto fail;
-    if ((err = avio_open(&w->format->pb, name, AVIO_FLAG_WRITE)) < 0) goto fail;
+    if ((err = avio_open(&w->format->pb, path, AVIO_FLAG_WRITE)) < 0) goto fail;
     AVDictionary *options = NULL;
     if (fragmented) {
         av_dict_set(&options, "movflags", "empty_moov+default_base_moof+frag_keyframe", 0);

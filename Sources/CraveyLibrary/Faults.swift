@@ -38,11 +38,6 @@ public final class Faults: @unchecked Sendable {
         return Faults(failing: failing, killAt: killAt, trace: env["CRAVEY_FAULT_TRACE"] == "1")
     }
 
-    /// Makes `site` fail from now on (or stop failing).
-    public func setFailing(_ site: String, _ fails: Bool = true) {
-        lock.withLock { if fails { failing.insert(site) } else { failing.remove(site) } }
-    }
-
     /// The sites reached so far, in order.
     public var reached: [String] { lock.withLock { sites } }
 

@@ -110,11 +110,9 @@ public final class Library: @unchecked Sendable {
             return try recording(matching: key)
         } catch LibraryError.notFound {
             let matches = try wrap { try store.recordings(titlePrefix: key) }
+            let exact = matches.filter { $0.title.lowercased() == key.lowercased() }
             if matches.count == 1 { return matches[0] }
-            if let exact = matches.filter({ $0.title.lowercased() == key.lowercased() }).first, matches.count > 1,
-               matches.filter({ $0.title.lowercased() == key.lowercased() }).count == 1 {
-                return exact
-            }
+            if exact.count == 1 { return exact[0] }  // "Walk" beats "Walk 2" when typed in full
             if matches.isEmpty { throw LibraryError.notFound(key) }
             throw LibraryError.ambiguous(key, candidates: matches.map { "\($0.id.uuidString.prefix(8)) '\($0.title)'" })
         }

@@ -183,22 +183,18 @@ public final class AudioRecorder: @unchecked Sendable {
             library.discard(part)
             throw RecorderError.nothingRecorded
         }
+        // On any failure below the fragmented file stays: the next run recovers what it holds.
+        try writer.finish()
+        try library.faults.hit("record.finalize.encoded")
+        let final = try library.makeStagedFile(named: "save_\(id.uuidString).m4a")
         do {
-            try writer.finish()
-            try library.faults.hit("record.finalize.encoded")
-            let final = try library.makeStagedFile(named: "save_\(id.uuidString).m4a")
-            do {
-                try MediaFile.remux(part.path, to: final.path)
-                try library.faults.hit("record.finalize.remuxed")
-                let info = try MediaFile.probe(final.path)
-                return Take(id: id, startedAt: startedAt, duration: info.duration, info: info,
-                            waveform: builder.finish(), stopReason: reason, finalFile: final, part: part)
-            } catch {
-                library.discard(final)
-                throw error
-            }
+            try MediaFile.remux(part.path, to: final.path)
+            try library.faults.hit("record.finalize.remuxed")
+            let info = try MediaFile.probe(final.path)
+            return Take(id: id, startedAt: startedAt, duration: info.duration, info: info,
+                        waveform: builder.finish(), stopReason: reason, finalFile: final, part: part)
         } catch {
-            // The fragmented file stays: the next run recovers what it holds.
+            library.discard(final)
             throw error
         }
     }

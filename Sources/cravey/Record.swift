@@ -108,7 +108,6 @@ final class RecordSession: @unchecked Sendable {
                 usleep(40_000)  // 25 refreshes a second
             }
             meter.render(recorder.status)
-            meter.finish()
         } else {
             Terminal.printNote("recording from '\(recorder.device)' (stop with Enter, Ctrl-C or SIGTERM)")
             recorder.waitUntilStopped()
@@ -273,7 +272,8 @@ final class LiveMeter {
         var lines: [String] = []
         let width = 40
         let rms = status.level.rms
-        let filled = max(0, min(width, Int(((rms - Level.floor.clamped(-60)) / 60) * Double(width))))
+        // The bar spans -60…0 dBFS.
+        let filled = max(0, min(width, Int(((rms + 60) / 60) * Double(width))))
         let peakColumn = max(0, min(width - 1, Int(((status.level.peak + 60) / 60) * Double(width))))
         var bar = ""
         for column in 0..<width {
@@ -298,9 +298,4 @@ final class LiveMeter {
         FileHandle.standardError.write(Data(out.utf8))
     }
 
-    func finish() {}
-}
-
-private extension Double {
-    func clamped(_ low: Double) -> Double { Swift.max(self, low) }
 }
