@@ -20,10 +20,12 @@ final class RecordTerminalTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: base)
     }
 
-    /// Starts `cravey record audio` in tmux from a microphone paced like a real one.
-    func startSession() throws -> TmuxSession {
+    /// Starts `cravey record audio` in tmux from a microphone paced like a real one
+    /// (a -6 dBFS tone, or silence).
+    func startSession(_ extra: String = "", silent: Bool = false) throws -> TmuxSession {
         let tone = base + "/tone.raw"
-        _ = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", tone, "synth", "30", "sine", "440", "vol", "0.5"])
+        _ = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", tone,
+                                            "synth", "30", "sine", "440", "vol", silent ? "0" : "0.5"])
         let fifo = base + "/mic.fifo"
         mkfifo(fifo, 0o600)
         let feeder = Process()
@@ -32,7 +34,7 @@ final class RecordTerminalTests: XCTestCase {
         try feeder.run()
         self.feeder = feeder
         let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
-            + "\(shellQuote(cravey)) record audio --mic cravey_file --library \(shellQuote(root)); "
+            + "\(shellQuote(cravey)) record audio --mic cravey_file --library \(shellQuote(root)) \(extra); "
             + "echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"
         return try TmuxSession(command)
     }
@@ -83,6 +85,19 @@ final class RecordTerminalTests: XCTestCase {
         XCTAssertEqual(rows.first?["notes"] as? String, "Call Sam first")
         XCTAssertEqual(rows.first?["purpose"] as? String, "craving")
         XCTAssertGreaterThan(rows.first?["duration"] as? Double ?? 0, 1.0)
+    }
+
+    func testCountdownSilenceWarningAndLastSeconds() throws {
+        let tmux = try startSession("--max-seconds 14 --countdown 2 --title Quiet", silent: true)
+        try tmux.waitFor("Recording in 2")
+        let silent = try tmux.waitFor("No sound for 3 s")
+        XCTAssertTrue(silent.contains("is the microphone muted?"), silent)
+        XCTAssertTrue(silent.contains("-96.0 dBFS") || silent.contains("-99.0 dBFS"), silent)
+        try tmux.waitFor("seconds left", timeout: 20)
+        let done = try tmux.waitFor("EXIT=", timeout: 20)
+        XCTAssertTrue(done.contains("EXIT=0"), done)
+        let rows = try listed()
+        XCTAssertEqual(rows.first?["duration"] as? Double ?? 0, 14, accuracy: 1024.0 / 48_000, "stopped by the cap")
     }
 
     func testDiscardAfterConfirmationLeavesNothing() throws {
