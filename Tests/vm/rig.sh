@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The VM device rig: real kernel drivers for tests on a machine without camera or sound card.
+#
+# Boots Debian's own kernel (package linux-image-amd64) under qemu with software emulation,
+# loads `vivid` (a virtual webcam: /dev/video0) and `snd-aloop` (a loopback sound card: what is
+# played on hw:Loopback,0,N is captured on hw:Loopback,1,N), shares this machine's root
+# read-only over 9p and chroots into it — so the binaries built here run unchanged — and runs one
+# command. A second 9p share carries its output back.
+#
+#   Tests/vm/rig.sh prepare                    download and build the kernel + initramfs (cached)
+#   Tests/vm/rig.sh run RESULTS -- CMD [ARGS]  boot, run CMD inside (cwd: this repository), write
+#                                              RESULTS/output.log and RESULTS/status; exits with
+#                                              CMD's status. CMD sees /dev/video0, hw:Loopback,
+#                                              a writable /tmp, and $CRAVEY_VM_RESULTS (= RESULTS).
+#
+# Needs root (9p passthrough, apt-get). Fails loudly, never skips, when the VM cannot boot.
+# The cache is ${CRAVEY_VM_CACHE:-~/.cache/cravey-vm}; nothing is downloaded but Debian packages.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${CRAVEY_VM_CACHE:-${HOME:-/root}/.cache/cravey-vm}
+memory=${CRAVEY_VM_MEMORY:-2048}
+timeout_s=${CRAVEY_VM_TIMEOUT:-900}
+
+die() { echo "vm rig: $*" >&2; exit 3; }
+
+need_packages() {
+  local missing=()
+  for p in qemu-system-x86 busybox-static cpio kmod; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+      || die "cannot install ${missing[*]}"
+  fi
+}
+
+# The modules the guest loads, in the order given (dependencies are resolved by modprobe).
+modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop)
+# vivid as a webcam: one device, video capture only, one webcam input.
+vivid_options="n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0"
+
+prepare() {
+  need_packages
+  mkdir -p "$cache"
+  local meta version deb
+  meta=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/.*Depends: \(linux-image-[0-9].*\)/\1/p' | head -1)
+  if [ -z "$meta" ]; then apt-get update -qq; meta=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: \(linux-image-[0-9].*\)/\1/p' | head -1); fi
+  [ -n "$meta" ] || die "apt knows no linux-image-amd64 (is Debian's main archive configured?)"
+  version=${meta#linux-image-}
+  if [ -f "$cache/ready-$version" ]; then echo "$version"; return; fi
+  echo "vm rig: preparing kernel $version (once; cached in $cache)" >&2
+  rm -rf "$cache/pkg" "$cache/initramfs" && mkdir -p "$cache/pkg" "$cache/initramfs"
+  (cd "$cache" && rm -f linux-image-*.deb && apt-get download "$meta" >/dev/null 2>&1) || die "apt-get download $meta failed"
+  deb=$(ls "$cache"/linux-image-*.deb | head -1)
+  dpkg-deb -x "$deb" "$cache/pkg"
+  cp "$cache/pkg/boot/vmlinuz-$version" "$cache/vmlinuz"
+  depmod -b "$cache/pkg" "$version"
+
+  local root=$cache/initramfs
+  mkdir -p "$root"/{bin,dev,proc,sys,host,results,modules}
+  cp /bin/busybox "$root/bin/busybox"
+  # Each module's dependency chain, in load order, without duplicates.
+  : > "$root/modules/order"
+  for m in "${modules[@]}"; do
+    modprobe -d "$cache/pkg" -S "$version" --show-depends "$m" | awk '$1 == "insmod" {print $2}' | while read -r ko; do
+      name=$(basename "$ko")
+      grep -qx "$name" "$root/modules/order" && continue
+      cp "$ko" "$root/modules/$name"
+      echo "$name" >> "$root/modules/order"
+    done
+  done
+  cat > "$root/init" <<INIT
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+for ko in \$(cat /modules/order); do
+  case \$ko in
+    vivid.ko*) insmod /modules/\$ko $vivid_options ;;
+    *) insmod /modules/\$ko ;;
+  esac || echo "rig: cannot load \$ko"
+done
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || { echo "rig: no host root"; poweroff -f; }
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 results /results || { echo "rig: no results share"; poweroff -f; }
+mount -t devtmpfs dev /host/dev; mount -t proc proc /host/proc; mount -t sysfs sys /host/sys
+mount -t tmpfs -o mode=1777 tmp /host/tmp; mkdir -p /host/tmp/rig
+mount --bind /results /host/tmp/rig
+echo "rig: devices ready" > /results/booted
+chroot /host /bin/sh /tmp/rig/command.sh > /results/output.log 2>&1
+echo \$? > /results/status
+sync
+poweroff -f
+INIT
+  chmod +x "$root/init"
+  (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1 > "$cache/initramfs.cpio.gz")
+  touch "$cache/ready-$version"
+  echo "$version"
+}
+
+run() {
+  local results=$1; shift
+  [ "${1:-}" = "--" ] && shift
+  [ $# -gt 0 ] || die "usage: rig.sh run RESULTS -- CMD [ARGS]"
+  [ "$(id -u)" -eq 0 ] || die "needs root (9p passthrough of the host root)"
+  prepare >/dev/null
+  mkdir -p "$results"
+  results=$(cd "$results" && pwd)
+  rm -f "$results/booted" "$results/status" "$results/output.log"
+  {
+    echo "cd $(printf '%q' "$repo") || exit 90"
+    echo "export HOME=/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/tmp/rig CRAVEY_IN_VM=1"
+    printf '%q ' "$@"; echo
+  } > "$results/command.sh"
+  local start=$SECONDS
+  timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m "$memory" -smp 2 -nographic -no-reboot \
+    -kernel "$cache/vmlinuz" -initrd "$cache/initramfs.cpio.gz" \
+    -append "console=ttyS0 quiet loglevel=3 panic=-1" \
+    -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+    -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
+    > "$results/console.log" 2>&1 || true
+  [ -f "$results/booted" ] || die "the VM did not boot (see $results/console.log):
+$(tail -n 20 "$results/console.log")"
+  [ -f "$results/status" ] || die "the command did not finish in the VM (timeout ${timeout_s}s?); console:
+$(tail -n 20 "$results/console.log")"
+  echo "vm rig: ran in $((SECONDS - start)) s (boot included)" >&2
+  cat "$results/output.log"
+  return "$(cat "$results/status")"
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 prepare | run RESULTS -- CMD [ARGS]" >&2; exit 2 ;;
+esac
