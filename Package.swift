@@ -3,8 +3,8 @@
 // cravey — short audio/video messages to your future self, recorded and played from the shell.
 //
 // The targets follow the floors of DEVELOPERS.md, bottom up; a target depends only on floors below:
-//   1. CALSA, CFFmpeg — C shims over libasound and the FFmpeg libraries
-//   2. CraveyMedia    — Swift media layer: audio input, level meter, writer, probe
+//   1. CALSA, CV4L2, CFFmpeg — C shims over libasound, libv4l2 and the FFmpeg libraries
+//   2. CraveyMedia    — Swift media layer: audio and video input, level meter, writer, probe
 //   3. CraveyLibrary  — the private recordings library (GRDB store + atomic file store + recovery)
 //      CraveyRecorder — capture thread, cap, stop signals, finalize, crash recovery of recordings
 //   4. cravey         — the command-line executable
@@ -25,12 +25,13 @@ let package = Package(
     targets: [
         // Floor 1: C shims, one concern each.
         .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .target(
             name: "CFFmpeg",
             linkerSettings: ["avformat", "avcodec", "swresample", "swscale", "avutil"].map { .linkedLibrary($0) }
         ),
         // Floor 2: the Swift media layer (no C type escapes it).
-        .target(name: "CraveyMedia", dependencies: ["CALSA", "CFFmpeg"]),
+        .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg"]),
         // Floor 3: the library, the recorder (and later the player).
         .target(
             name: "CraveyLibrary",
@@ -63,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyTests",
-            dependencies: ["CraveyLibrary", "CraveyTestSupport", "cravey"]
+            dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyTestSupport", "cravey"]
         ),
     ]
 )

@@ -27,6 +27,10 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
         MediaError(source: .alsa, code: code, operation: operation, message: String(cString: CALSA_strerror(code)))
     }
 
+    static func system(_ code: Int32, _ operation: String) -> MediaError {
+        MediaError(source: .system, code: code, operation: operation, message: String(cString: strerror(-code)))
+    }
+
     static func ffmpeg(_ code: Int32, _ operation: String) -> MediaError {
         var buffer = [CChar](repeating: 0, count: 256)
         CFFmpeg_strerror(code, &buffer, buffer.count)

@@ -36,6 +36,8 @@ need_packages() {
   fi
 }
 
+# Bump when the initramfs recipe below changes, so cached images are rebuilt.
+recipe=2
 # The modules the guest loads, in the order given (dependencies are resolved by modprobe).
 modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop)
 # vivid as a webcam: one device, video capture only, one webcam input.
@@ -49,7 +51,8 @@ prepare() {
   if [ -z "$meta" ]; then apt-get update -qq; meta=$(apt-cache depends linux-image-amd64 | sed -n 's/.*Depends: \(linux-image-[0-9].*\)/\1/p' | head -1); fi
   [ -n "$meta" ] || die "apt knows no linux-image-amd64 (is Debian's main archive configured?)"
   version=${meta#linux-image-}
-  if [ -f "$cache/ready-$version" ]; then echo "$version"; return; fi
+  local ready="$cache/ready-$version-$recipe"
+  if [ -f "$ready" ]; then echo "$version"; return; fi
   echo "vm rig: preparing kernel $version (once; cached in $cache)" >&2
   rm -rf "$cache/pkg" "$cache/initramfs" && mkdir -p "$cache/pkg" "$cache/initramfs"
   (cd "$cache" && rm -f linux-image-*.deb && apt-get download "$meta" >/dev/null 2>&1) || die "apt-get download $meta failed"
@@ -75,6 +78,7 @@ prepare() {
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
+ifconfig lo 127.0.0.1 up   # Foundation's run loop needs the loopback interface
 for ko in \$(cat /modules/order); do
   case \$ko in
     vivid.ko*) insmod /modules/\$ko $vivid_options ;;
@@ -94,7 +98,8 @@ poweroff -f
 INIT
   chmod +x "$root/init"
   (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1 > "$cache/initramfs.cpio.gz")
-  touch "$cache/ready-$version"
+  rm -f "$cache"/ready-*
+  touch "$ready"
   echo "$version"
 }
 
