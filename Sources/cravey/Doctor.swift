@@ -1,0 +1,167 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMedia
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Cravey {
+    /// `cravey doctor`: can cravey record right now, and if not, why and what to do.
+    struct Doctor: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check the microphone, the camera, disk space and the library, and say what to fix.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(help: ArgumentHelp("The microphone to check (ALSA name).", valueName: "name"))
+        var mic: String = "default"
+
+        @Option(help: ArgumentHelp("The camera to check (node, /dev/v4l/by-id path or name; default: the front camera).", valueName: "camera"))
+        var camera: String?
+
+        struct Finding {
+            var ok: Bool
+            var subject: String
+            var detail: String
+            var fix: String?
+        }
+
+        func run() throws {
+            var findings = [checkMicrophone(), checkCamera()]
+            let lib = try library.open()
+            findings.append(checkDisk(lib.root))
+            findings.append(try checkLibrary(lib))
+            if output.json {
+                let items = findings.map { f in
+                    "{\"ok\":\(f.ok),\"subject\":\(RecordingExport.jsonString(f.subject)),\"detail\":\(RecordingExport.jsonString(f.detail)),"
+                        + "\"fix\":\(f.fix.map(RecordingExport.jsonString) ?? "null")}"
+                }
+                print("{\"ok\":\(findings.allSatisfy(\.ok)),\"findings\":[\(items.joined(separator: ","))]}")
+            } else {
+                for f in findings {
+                    print("\(f.ok ? Terminal.style("✓", "32") : Terminal.style("✗", "31")) \(Terminal.bold(f.subject)): \(f.detail)")
+                    if let fix = f.fix { print("    → \(fix)") }
+                }
+            }
+            let problems = findings.filter { !$0.ok }.count
+            if problems > 0 {
+                throw CraveyFailure(message: "\(problems) problem\(problems == 1 ? "" : "s") found (see above)")
+            }
+        }
+
+        func checkMicrophone() -> Finding {
+            let subject = "microphone '\(mic)'"
+            do {
+                let input = try AudioInput(device: mic)
+                return Finding(ok: true, subject: subject,
+                               detail: "opens (\(input.sampleRate) Hz, \(input.deviceChannels) ch, \(input.formatName))")
+            } catch let error as MediaError {
+                let card = DeviceAccess.alsaCardAndDevice(mic)
+                let nodes = (card.map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) }
+                    ?? DeviceAccess.soundCaptureNodes()) + (card.map { ["/dev/snd/controlC\($0.card)"] } ?? [])
+                // ALSA reports an unreadable card as ENODEV or ENOENT as often as EACCES: look at the nodes first.
+                if let why = nodes.compactMap(DeviceAccess.permissionProblem).first {
+                    return Finding(ok: false, subject: subject, detail: "permission denied: \(why)",
+                                   fix: "join group 'audio' (sudo usermod -aG audio $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
+                }
+                switch -error.code {
+                case EBUSY:
+                    let holders = DeviceAccess.holders(of: nodes)
+                    let who = holders.isEmpty ? "another program" : holders.map(\.description).joined(separator: ", ")
+                    return Finding(ok: false, subject: subject, detail: "busy: held by \(who)",
+                                   fix: "close it, or record through the sound server with --mic default (udev-notes.md, \"Device busy\")")
+                case EACCES, EPERM:
+                    return Finding(ok: false, subject: subject, detail: "permission denied: \(error.message)",
+                                   fix: "join group 'audio' (sudo usermod -aG audio $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
+                case ENOENT:
+                    let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
+                    let none = cards.contains("no soundcards") || cards.isEmpty
+                    return Finding(ok: false, subject: subject,
+                                   detail: none ? "no sound card found" : "ALSA has no device of that name",
+                                   fix: "list the microphones with 'cravey devices' (udev-notes.md, \"Microphones and ALSA names\")")
+                case EINVAL:
+                    return Finding(ok: false, subject: subject, detail: "cannot capture (no capture side, or no usable format)",
+                                   fix: "choose a capture device from 'cravey devices'")
+                default:
+                    return Finding(ok: false, subject: subject, detail: error.message, fix: "see udev-notes.md")
+                }
+            } catch {
+                return Finding(ok: false, subject: subject, detail: "\(error)", fix: "see udev-notes.md")
+            }
+        }
+
+        func checkCamera() -> Finding {
+            let cameras = CameraInfo.all()
+            let path: String
+            if let camera {
+                path = camera.hasPrefix("/") ? camera : (cameras.first { $0.card.lowercased().hasPrefix(camera.lowercased()) }?.path ?? camera)
+            } else if let front = cameras.first(where: \.isDefault) {
+                path = front.path
+            } else {
+                let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }
+                if let unreadable = nodes.map({ "/dev/" + $0 }).compactMap(DeviceAccess.permissionProblem).first {
+                    return Finding(ok: false, subject: "camera", detail: "permission denied: \(unreadable)",
+                                   fix: "join group 'video' (sudo usermod -aG video $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
+                }
+                return Finding(ok: false, subject: "camera", detail: "no camera found (no /dev/video* node that captures)",
+                               fix: "plug one in, or check the driver with 'udevadm info --name=/dev/video0' (udev-notes.md); audio recording still works")
+            }
+            let subject = "camera \(path)"
+            do {
+                let info = try CameraInfo(path: path)
+                guard let mode = CameraMode.best(of: info.modes) else {
+                    return Finding(ok: false, subject: subject, detail: "offers no capture mode", fix: "see udev-notes.md")
+                }
+                let input = try VideoInput(path: path, mode: mode)  // streaming is where "busy" shows
+                _ = try input.next(timeout: 2)
+                return Finding(ok: true, subject: subject, detail: "\(info.card) streams \(mode)")
+            } catch let error as MediaError {
+                switch -error.code {
+                case EBUSY:
+                    let holders = DeviceAccess.holders(of: [path])
+                    let who = holders.isEmpty ? "another program" : holders.map(\.description).joined(separator: ", ")
+                    return Finding(ok: false, subject: subject, detail: "busy: held by \(who)",
+                                   fix: "close it: only one program can stream from a camera (udev-notes.md, \"Device busy\")")
+                case EACCES, EPERM:
+                    return Finding(ok: false, subject: subject, detail: "permission denied: \(DeviceAccess.permissionProblem(path) ?? error.message)",
+                                   fix: "join group 'video' (sudo usermod -aG video $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
+                case ENOENT:
+                    return Finding(ok: false, subject: subject, detail: "no such device node",
+                                   fix: "list the cameras with 'cravey devices'; use /dev/v4l/by-id paths (udev-notes.md, \"Cameras and stable names\")")
+                case ENOTTY, ENODEV:
+                    return Finding(ok: false, subject: subject, detail: error.message + " (no video capture capability)",
+                                   fix: "a webcam often has a second node for metadata: pick the capture one from 'cravey devices'")
+                default:
+                    return Finding(ok: false, subject: subject, detail: error.message, fix: "see udev-notes.md")
+                }
+            } catch {
+                return Finding(ok: false, subject: subject, detail: "\(error)", fix: "see udev-notes.md")
+            }
+        }
+
+        func checkDisk(_ root: String) -> Finding {
+            guard let free = DeviceAccess.freeBytes(at: root) else {
+                return Finding(ok: false, subject: "disk", detail: "cannot read free space of \(root)", fix: nil)
+            }
+            let text = ByteCountFormatter.string(fromByteCount: free, countStyle: .file)
+            let enough = free > 200 * 1024 * 1024  // a 2-minute 720p message is ~30 MB, plus finalizing
+            return Finding(ok: enough, subject: "disk", detail: "\(text) free for the library at \(root)",
+                           fix: enough ? nil : "free some space: a 2-minute video message needs about 60 MB while it is saved")
+        }
+
+        func checkLibrary(_ lib: Library) throws -> Finding {
+            let report = try lib.check(repair: false)
+            let count = try lib.count()
+            let problems = report.rowsWithoutFile.count + report.filesWithoutRow.count + report.rowsOutsideLibrary.count
+                + report.missingThumbnails.count + report.loosePermissions.count
+            if problems == 0 {
+                return Finding(ok: true, subject: "library", detail: "\(count) recording\(count == 1 ? "" : "s"), every one with its file")
+            }
+            return Finding(ok: false, subject: "library", detail: "\(problems) problem\(problems == 1 ? "" : "s") (\(report.lines.first ?? ""))",
+                           fix: "run 'cravey check --repair'")
+        }
+    }
+}
