@@ -7,6 +7,7 @@
 //   2. CraveyMedia    — Swift media layer: audio and video input, level meter, writer, probe
 //   3. CraveyLibrary  — the private recordings library (GRDB store + atomic file store + recovery)
 //      CraveyRecorder — capture thread, cap, stop signals, finalize, crash recovery of recordings
+//      CraveyPlayer   — playback to ALSA with pause/skip and play counts
 //   4. cravey         — the command-line executable
 // Tests mirror the modules; `library-driver` is a tiny test-only executable that drives library
 // operations in a child process so the tests can SIGKILL it at chosen points.
@@ -38,12 +39,14 @@ let package = Package(
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),
+        .target(name: "CraveyPlayer", dependencies: ["CraveyMedia", "CraveyLibrary"]),
         // Floor 4: the executable.
         .executableTarget(
             name: "cravey",
             dependencies: [
                 "CraveyLibrary",
                 "CraveyRecorder",
+                "CraveyPlayer",
                 "CraveyMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The main job, from nothing: install what cravey needs, build it, record a short message,
-# list the library, and show the most played message.
+# list the library, and play the most played message.
 #
 # It records 5 seconds from your microphone (ALSA `default`, which reaches PipeWire/PulseAudio).
 # On a machine without one (a server, CI), it records the spoken phrase in Media/ through ALSA's
-# `file` plugin instead — the same ALSA capture path a real microphone takes.
+# `file` plugin instead — the same ALSA capture path a real microphone takes — and plays to the
+# `file` plugin's speaker, which writes what it is sent to a file.
 # The demo library is a temporary directory unless CRAVEY_LIBRARY is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,11 @@ echo "== cravey list"
 "$cravey" list
 echo "== cravey top"
 "$cravey" top
-echo "== cravey show (the top clip)"
-top=$("$cravey" top 1 --json | sed -n 's/.*"id":"\([^"]*\)".*/\1/p' | head -1)
-"$cravey" show "$top"
+echo "== cravey play --top"
+if ! "$cravey" play --top 2>/dev/null; then
+  out=$(mktemp)
+  echo "   (no usable speaker here: playing through ALSA's file plugin into $out)"
+  ALSA_CONFIG_PATH=$PWD/Media/alsa/cravey-test.conf CRAVEY_ALSA_OUTFILE=$out "$cravey" play --top --speaker cravey_capture
+  echo "   $(stat -c %s "$out") bytes of 48 kHz audio reached the speaker"
+fi
+"$cravey" top

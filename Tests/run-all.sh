@@ -13,8 +13,11 @@ set +e
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
-summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1)
-total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
-failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
-echo "tests: $((${total:-0} - ${failed:-0})) passed, ${failed:-0} failed"
+# XCTest's last line: "Executed N tests, with [S tests skipped and] F failures (U unexpected) …"
+summary=$(grep -E "Executed [0-9]+ tests?, with " "$log" | tail -1)
+total=$(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$summary")
+skipped=$(sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p' <<<"$summary")
+failed=$(sed -nE 's/.* ([0-9]+) failures?.*/\1/p' <<<"$summary")
+total=${total:-0}; skipped=${skipped:-0}; failed=${failed:-0}
+echo "tests: $((total - skipped - failed)) passed, $failed failed, $skipped skipped"
 exit "$status"

@@ -166,7 +166,7 @@ final class RecordSession: @unchecked Sendable {
         let summary = "\n" + Terminal.bold("Recorded \(Format.duration(take.duration))") + "  "
             + Format.sparkline(take.waveform, columns: 50) + "\n"
         err.write(Data(summary.utf8))
-        err.write(Data("(Listening back arrives with 'cravey play'; this is the recording's waveform.)\n".utf8))
+        err.write(Data("(Listen to it any time with 'cravey play'; this is its waveform.)\n".utf8))
         var details = draft
         details.title = ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ") {
             $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)

@@ -105,10 +105,10 @@ final class VMDoctorTests: XCTestCase {
 
     /// Runs doctor (as `nobody` when `unprivileged`) and returns its findings by subject.
     func doctor(_ args: [String], unprivileged: Bool = false) throws -> [String: [String: Any]] {
-        let library = "/tmp/doctor-\(UUID().uuidString.prefix(6))"
+        let library = FileManager.default.temporaryDirectory.path + "/doctor-\(UUID().uuidString.prefix(6))"
         let command = [cravey, "doctor", "--json", "--library", library] + args
         let argv = unprivileged ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
-        let result = try runProcess(argv[0], Array(argv.dropFirst()), environment: ["HOME": "/tmp"])
+        let result = try runProcess(argv[0], Array(argv.dropFirst()))
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         var bySubject: [String: [String: Any]] = [:]
         for finding in json["findings"] as? [[String: Any]] ?? [] {

@@ -11,7 +11,8 @@
 #   Tests/vm/rig.sh run RESULTS -- CMD [ARGS]  boot, run CMD inside (cwd: this repository), write
 #                                              RESULTS/output.log and RESULTS/status; exits with
 #                                              CMD's status. CMD sees /dev/video0, hw:Loopback,
-#                                              a writable /tmp, and $CRAVEY_VM_RESULTS (= RESULTS).
+#                                              a writable $TMPDIR and $HOME (tmpfs on /dev/shm),
+#                                              and $CRAVEY_VM_RESULTS (= RESULTS).
 #
 # Needs root (9p passthrough, apt-get). Fails loudly, never skips, when the VM cannot boot.
 # The cache is ${CRAVEY_VM_CACHE:-~/.cache/cravey-vm}; nothing is downloaded but Debian packages.
@@ -37,7 +38,7 @@ need_packages() {
 }
 
 # Bump when the initramfs recipe below changes, so cached images are rebuilt.
-recipe=2
+recipe=3
 # The modules the guest loads, in the order given (dependencies are resolved by modprobe).
 modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop)
 # vivid as a webcam: one device, video capture only, one webcam input.
@@ -88,10 +89,12 @@ done
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || { echo "rig: no host root"; poweroff -f; }
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 results /results || { echo "rig: no results share"; poweroff -f; }
 mount -t devtmpfs dev /host/dev; mount -t proc proc /host/proc; mount -t sysfs sys /host/sys
-mount -t tmpfs -o mode=1777 tmp /host/tmp; mkdir -p /host/tmp/rig
-mount --bind /results /host/tmp/rig
+# Scratch space on /dev/shm, not over /tmp: the repository itself may live under /tmp.
+mount -t tmpfs -o mode=1777 shm /host/dev/shm; mkdir -p /host/dev/shm/rig /host/dev/shm/tmp /host/dev/shm/home
+chmod 1777 /host/dev/shm/tmp
+mount --bind /results /host/dev/shm/rig
 echo "rig: devices ready" > /results/booted
-chroot /host /bin/sh /tmp/rig/command.sh > /results/output.log 2>&1
+chroot /host /bin/sh /dev/shm/rig/command.sh > /results/output.log 2>&1
 echo \$? > /results/status
 sync
 poweroff -f
@@ -114,7 +117,7 @@ run() {
   rm -f "$results/booted" "$results/status" "$results/output.log"
   {
     echo "cd $(printf '%q' "$repo") || exit 90"
-    echo "export HOME=/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/tmp/rig CRAVEY_IN_VM=1"
+    echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1"
     printf '%q ' "$@"; echo
   } > "$results/command.sh"
   local start=$SECONDS

@@ -38,6 +38,26 @@ long long CALSA_capture_timestamp_ns(CALSA_capture *capture);
 
 void CALSA_capture_close(CALSA_capture *capture);
 
+/// An open playback stream of interleaved S16 samples.
+typedef struct CALSA_playback CALSA_playback;
+
+/// Opens the playback PCM `name` for `channels` channels of S16 at `rate` Hz (ALSA's plug layer
+/// converts when the device wants something else on `plug`/`default` names). Returns 0 or a
+/// negative errno.
+int CALSA_playback_open(const char *name, unsigned int rate, unsigned int channels, CALSA_playback **out);
+unsigned int CALSA_playback_rate(const CALSA_playback *playback);
+/// Writes all `frames` (blocking), recovering from underruns. Returns frames written or a negative errno.
+long CALSA_playback_write(CALSA_playback *playback, const short *samples, unsigned long frames);
+/// Frames written but not yet heard (snd_pcm_delay), so a display can show what is heard.
+long CALSA_playback_delay(CALSA_playback *playback);
+/// Pauses (1) or resumes (0); devices that cannot pause are stopped and re-prepared.
+int CALSA_playback_pause(CALSA_playback *playback, int pause);
+/// Drops what is queued (for seeking) and prepares for new samples.
+int CALSA_playback_drop(CALSA_playback *playback);
+/// Waits until everything written has been played.
+int CALSA_playback_drain(CALSA_playback *playback);
+void CALSA_playback_close(CALSA_playback *playback);
+
 /// ALSA's message for a (negative) error code.
 const char *CALSA_strerror(int error);
 

@@ -1,0 +1,179 @@
+// Audio decoding with resampling (see include/CFFmpeg.h): demux → decode → swresample, in the
+// send-packet / receive-frame style, with sample-exact seeking.
+#include "CFFmpeg.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/opt.h>
+#include <libswresample/swresample.h>
+
+struct CFFmpeg_decoder {
+    AVFormatContext *format;
+    AVCodecContext *codec;
+    SwrContext *resampler;
+    AVPacket *packet;
+    AVFrame *frame;
+    int stream;
+    int rate;
+    int channels;
+    int64_t position;     // output samples delivered so far (from the file's start)
+    int64_t discard;      // output samples still to drop after a seek
+    short *pending;       // converted samples not yet delivered
+    int pending_frames;
+    int pending_offset;
+    int pending_capacity;
+    int eof;
+};
+
+int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, CFFmpeg_decoder **out) {
+    av_log_set_level(AV_LOG_QUIET);
+    *out = NULL;
+    CFFmpeg_decoder *d = av_mallocz(sizeof *d);
+    if (!d) return AVERROR(ENOMEM);
+    d->rate = sample_rate;
+    d->channels = channels;
+    int err = avformat_open_input(&d->format, path, NULL, NULL);
+    if (err < 0) goto fail;
+    if ((err = avformat_find_stream_info(d->format, NULL)) < 0) goto fail;
+    const AVCodec *codec = NULL;
+    if ((err = av_find_best_stream(d->format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)) < 0) goto fail;
+    d->stream = err;
+    if (!(d->codec = avcodec_alloc_context3(codec))) { err = AVERROR(ENOMEM); goto fail; }
+    if ((err = avcodec_parameters_to_context(d->codec, d->format->streams[d->stream]->codecpar)) < 0) goto fail;
+    if ((err = avcodec_open2(d->codec, codec, NULL)) < 0) goto fail;
+    AVChannelLayout out_layout;
+    av_channel_layout_default(&out_layout, channels);
+    if ((err = swr_alloc_set_opts2(&d->resampler, &out_layout, AV_SAMPLE_FMT_S16, sample_rate, &d->codec->ch_layout,
+                                   d->codec->sample_fmt, d->codec->sample_rate, 0, NULL)) < 0) goto fail;
+    if ((err = swr_init(d->resampler)) < 0) goto fail;
+    if (!(d->packet = av_packet_alloc()) || !(d->frame = av_frame_alloc())) { err = AVERROR(ENOMEM); goto fail; }
+    *out = d;
+    return 0;
+fail:
+    CFFmpeg_decoder_free(d);
+    return err;
+}
+
+// Decodes the next frame and converts it into the pending buffer. 1 = got samples, 0 = end.
+static int refill(CFFmpeg_decoder *d) {
+    for (;;) {
+        int err = avcodec_receive_frame(d->codec, d->frame);
+        if (err == 0) {
+            int max = swr_get_out_samples(d->resampler, d->frame->nb_samples);
+            if (max > d->pending_capacity) {
+                av_free(d->pending);
+                d->pending = av_malloc((size_t)max * d->channels * sizeof(short));
+                if (!d->pending) return AVERROR(ENOMEM);
+                d->pending_capacity = max;
+            }
+            uint8_t *outp = (uint8_t *)d->pending;
+            int n = swr_convert(d->resampler, &outp, max, (const uint8_t **)d->frame->extended_data, d->frame->nb_samples);
+            av_frame_unref(d->frame);
+            if (n < 0) return n;
+            d->pending_frames = n;
+            d->pending_offset = 0;
+            if (n > 0) return 1;
+            continue;
+        }
+        if (err == AVERROR_EOF) {
+            // Flush the resampler's tail once.
+            if (d->eof == 1) {
+                d->eof = 2;
+                int max = swr_get_out_samples(d->resampler, 0);
+                if (max > 0 && max <= d->pending_capacity) {
+                    uint8_t *outp = (uint8_t *)d->pending;
+                    int n = swr_convert(d->resampler, &outp, max, NULL, 0);
+                    if (n > 0) { d->pending_frames = n; d->pending_offset = 0; return 1; }
+                }
+            }
+            return 0;
+        }
+        if (err != AVERROR(EAGAIN)) return err;
+        // The decoder wants input.
+        err = av_read_frame(d->format, d->packet);
+        if (err < 0) {
+            d->eof = d->eof ? d->eof : 1;
+            avcodec_send_packet(d->codec, NULL);
+            continue;
+        }
+        if (d->packet->stream_index == d->stream) {
+            err = avcodec_send_packet(d->codec, d->packet);
+            if (err < 0 && err != AVERROR_INVALIDDATA) { av_packet_unref(d->packet); return err; }
+        }
+        av_packet_unref(d->packet);
+    }
+}
+
+int CFFmpeg_decoder_read(CFFmpeg_decoder *d, short *samples, int max_frames) {
+    int written = 0;
+    while (written < max_frames) {
+        if (d->pending_offset >= d->pending_frames) {
+            int r = refill(d);
+            if (r < 0) return written > 0 ? written : r;
+            if (r == 0) break;
+        }
+        int available = d->pending_frames - d->pending_offset;
+        if (d->discard > 0) {  // after a seek: drop up to the exact target
+            int drop = (int)FFMIN((int64_t)available, d->discard);
+            d->pending_offset += drop;
+            d->discard -= drop;
+            continue;
+        }
+        int n = FFMIN(available, max_frames - written);
+        memcpy(samples + (size_t)written * d->channels, d->pending + (size_t)d->pending_offset * d->channels,
+               (size_t)n * d->channels * sizeof(short));
+        d->pending_offset += n;
+        written += n;
+    }
+    d->position += written;
+    return written;
+}
+
+int CFFmpeg_decoder_seek(CFFmpeg_decoder *d, double seconds) {
+    if (seconds < 0) seconds = 0;
+    AVStream *st = d->format->streams[d->stream];
+    int64_t target = (int64_t)(seconds * d->rate + 0.5);
+    int64_t ts = av_rescale_q((int64_t)(seconds * AV_TIME_BASE), AV_TIME_BASE_Q, st->time_base);
+    int err = avformat_seek_file(d->format, d->stream, INT64_MIN, ts, ts, AVSEEK_FLAG_BACKWARD);
+    if (err < 0) err = av_seek_frame(d->format, d->stream, ts, AVSEEK_FLAG_BACKWARD);
+    if (err < 0) return err;
+    avcodec_flush_buffers(d->codec);
+    swr_init(d->resampler);
+    d->pending_frames = d->pending_offset = 0;
+    d->eof = 0;
+    // Decode from the seek point and discard up to the target. The first packet after the seek
+    // tells where decoding starts; until then, assume the start of the file (seek backward).
+    d->discard = 0;
+    int64_t start = 0;
+    AVPacket *probe = av_packet_alloc();
+    if (!probe) return AVERROR(ENOMEM);
+    while ((err = av_read_frame(d->format, probe)) >= 0) {
+        if (probe->stream_index == d->stream) {
+            int64_t pts = probe->pts != AV_NOPTS_VALUE ? probe->pts : probe->dts;
+            if (pts != AV_NOPTS_VALUE) start = av_rescale_q(pts, st->time_base, (AVRational){1, d->rate});
+            if (start < 0) start = 0;
+            avcodec_send_packet(d->codec, probe);
+            av_packet_unref(probe);
+            break;
+        }
+        av_packet_unref(probe);
+    }
+    av_packet_free(&probe);
+    d->discard = target > start ? target - start : 0;
+    d->position = target;
+    return 0;
+}
+
+int64_t CFFmpeg_decoder_position(const CFFmpeg_decoder *d) { return d->position; }
+
+void CFFmpeg_decoder_free(CFFmpeg_decoder *d) {
+    if (!d) return;
+    av_packet_free(&d->packet);
+    av_frame_free(&d->frame);
+    swr_free(&d->resampler);
+    avcodec_free_context(&d->codec);
+    avformat_close_input(&d->format);
+    av_free(d->pending);
+    av_free(d);
+}

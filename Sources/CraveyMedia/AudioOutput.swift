@@ -1,0 +1,80 @@
+internal import CALSA
+internal import CFFmpeg
+import Foundation
+
+/// A media file's audio, decoded and resampled to interleaved 16-bit samples.
+public final class AudioDecoder: @unchecked Sendable {
+    private let decoder: OpaquePointer
+    public let sampleRate: Int
+    public let channels: Int
+
+    public init(path: String, sampleRate: Int = 48_000, channels: Int = 1) throws {
+        var pointer: OpaquePointer?
+        let result = CFFmpeg_decoder_open(path, Int32(sampleRate), Int32(channels), &pointer)
+        guard result == 0, let pointer else { throw MediaError.ffmpeg(result, "decode \(path)") }
+        decoder = pointer
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
+    deinit { CFFmpeg_decoder_free(decoder) }
+
+    /// Up to `frames` frames; empty at the end.
+    public func read(frames: Int) throws -> [Int16] {
+        var buffer = [Int16](repeating: 0, count: frames * channels)
+        let n = buffer.withUnsafeMutableBufferPointer { CFFmpeg_decoder_read(decoder, $0.baseAddress, Int32(frames)) }
+        guard n >= 0 else { throw MediaError.ffmpeg(n, "decode audio") }
+        buffer.removeLast(buffer.count - Int(n) * channels)
+        return buffer
+    }
+
+    /// Moves to `seconds`, exact to the sample.
+    public func seek(to seconds: Double) throws {
+        let result = CFFmpeg_decoder_seek(decoder, seconds)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "seek") }
+    }
+
+    /// Samples (per channel) from the start to the next one `read` returns.
+    public var position: Int { Int(CFFmpeg_decoder_position(decoder)) }
+}
+
+/// A speaker: an ALSA playback stream of interleaved 16-bit samples.
+public final class AudioOutput: @unchecked Sendable {
+    private let playback: OpaquePointer
+    public let device: String
+    public let sampleRate: Int
+    public let channels: Int
+
+    public init(device: String = "default", sampleRate: Int = 48_000, channels: Int = 1) throws {
+        var pointer: OpaquePointer?
+        let result = CALSA_playback_open(device, UInt32(sampleRate), UInt32(channels), &pointer)
+        guard result == 0, let pointer else {
+            if result == -EBUSY {
+                throw MediaError(source: .alsa, code: result, operation: "open speaker '\(device)'",
+                                 message: "the device is busy (another program is using it)")
+            }
+            throw MediaError.alsa(result, "open speaker '\(device)'")
+        }
+        playback = pointer
+        self.device = device
+        self.sampleRate = Int(CALSA_playback_rate(pointer))
+        self.channels = channels
+    }
+
+    deinit { CALSA_playback_close(playback) }
+
+    /// Writes the samples (blocking while the device buffer is full).
+    public func write(_ samples: [Int16]) throws {
+        let n = samples.withUnsafeBufferPointer { CALSA_playback_write(playback, $0.baseAddress, UInt($0.count / channels)) }
+        guard n >= 0 else { throw MediaError.alsa(Int32(n), "play to '\(device)'") }
+    }
+
+    /// Frames written but not heard yet.
+    public var delayFrames: Int { Int(CALSA_playback_delay(playback)) }
+
+    public func pause(_ paused: Bool) { _ = CALSA_playback_pause(playback, paused ? 1 : 0) }
+    /// Forgets what is queued (before a seek).
+    public func drop() { _ = CALSA_playback_drop(playback) }
+    /// Waits until everything written was heard.
+    public func drain() { _ = CALSA_playback_drain(playback) }
+}

@@ -1,0 +1,104 @@
+import CraveyLibrary
+import CraveyMedia
+import Foundation
+
+/// Plays a recording's sound to ALSA on its own thread: pause/resume, skips, and a position that
+/// matches what is heard (written samples minus the device's delay). `wait` says whether it
+/// finished or was dismissed; the caller counts the play (never for a recording's preview).
+public final class AudioPlayer: @unchecked Sendable {
+    public enum Ending: Sendable, Equatable { case finished, dismissed }
+
+    public let duration: Double
+    public let sampleRate: Int
+    private let decoder: AudioDecoder
+    private let output: AudioOutput
+    private let state = NSLock()
+    private var paused = false
+    private var seekTarget: Double?
+    private var dismissed = false
+    private var written = 0          // samples written since the last seek
+    private var base = 0             // sample position of the last seek
+    private var ending: Ending?
+    private let done = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+    /// CLOCK_MONOTONIC (ns) of the first sample handed to ALSA, for start-latency measurements.
+    public private(set) var firstSampleAt: UInt64?
+
+    /// Opens the file's audio and the speaker (ALSA `default` unless told otherwise).
+    public init(path: String, duration: Double, speaker: String = "default") throws {
+        decoder = try AudioDecoder(path: path)
+        output = try AudioOutput(device: speaker, sampleRate: decoder.sampleRate, channels: 1)
+        self.duration = duration
+        sampleRate = decoder.sampleRate
+    }
+
+    public func start() {
+        let thread = Thread { [self] in feed() }
+        thread.name = "cravey playback"
+        thread.qualityOfService = .userInteractive
+        self.thread = thread
+        thread.start()
+    }
+
+    private func feed() {
+        let block = sampleRate / 50  // 20 ms
+        while true {
+            let (isPaused, target, stop) = state.withLock { (paused, seekTarget, dismissed) }
+            if stop { break }
+            if let target {
+                output.drop()
+                try? decoder.seek(to: target)
+                state.withLock {
+                    seekTarget = nil
+                    base = decoder.position
+                    written = 0
+                }
+                if isPaused { output.pause(true) }
+                continue
+            }
+            if isPaused { usleep(10_000); continue }
+            guard let samples = try? decoder.read(frames: block), !samples.isEmpty else {
+                output.drain()
+                state.withLock { ending = dismissed ? .dismissed : .finished }
+                done.signal()
+                return
+            }
+            if firstSampleAt == nil { firstSampleAt = DispatchTime.now().uptimeNanoseconds }
+            try? output.write(samples)
+            state.withLock { written += samples.count }
+        }
+        output.drop()
+        state.withLock { ending = .dismissed }
+        done.signal()
+    }
+
+    /// Seconds heard so far.
+    public var position: Double {
+        let (b, w, p) = state.withLock { (base, written, paused) }
+        let heard = max(0, w - (p ? 0 : output.delayFrames))
+        return min(duration, Double(b + heard) / Double(sampleRate))
+    }
+
+    public var isPaused: Bool { state.withLock { paused } }
+
+    public func togglePause() {
+        state.withLock { paused.toggle() }
+        output.pause(isPaused)
+    }
+
+    /// Moves by `seconds` (clamped to the recording).
+    public func skip(_ seconds: Double) {
+        let target = min(max(0, position + seconds), max(0, duration - 0.05))
+        state.withLock { seekTarget = target }
+    }
+
+    /// Stops now (the user quit).
+    public func dismiss() { state.withLock { dismissed = true } }
+
+    /// Waits for the end (or the dismissal) and says which it was.
+    public func wait(timeout: DispatchTime = .distantFuture) -> Ending? {
+        guard done.wait(timeout: timeout) == .success else { return nil }
+        done.signal()
+        return state.withLock { ending }
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMedia
+import CraveyPlayer
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Cravey {
+    /// `cravey play`: play a recording — above all one of the most played — when it is needed.
+    struct Play: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Play a recording (by id, unique start of an id, or start of a title), or one of the top three.",
+            discussion: "Keys: space pauses and resumes, ← and → skip 15 seconds, q or Esc stops. A play counts when it ends or is stopped.")
+
+        @OptionGroup var library: LibraryOptions
+
+        @Argument(help: "The recording: id, unique start of an id, or start of its title.")
+        var key: String?
+
+        @Flag(help: "Play one of the most played recordings (see 'cravey top').")
+        var top = false
+
+        @Option(help: "With --top: which one (1 = the most played).")
+        var rank: Int = 1
+
+        @Option(help: ArgumentHelp("ALSA playback device.", valueName: "name"))
+        var speaker: String = "default"
+
+        func validate() throws {
+            if top == (key != nil) { throw ValidationError("give a recording, or --top") }
+            guard rank >= 1 else { throw ValidationError("--rank starts at 1") }
+        }
+
+        func run() throws {
+            let lib = try library.open()
+            let recording: Recording
+            if top {
+                let ranked = try lib.top(rank)
+                guard ranked.count >= rank else {
+                    if ranked.isEmpty {
+                        throw CraveyFailure(message: "no recordings yet — record a message to your future self with 'cravey record audio'")
+                    }
+                    throw CraveyFailure(message: "there are only \(ranked.count) recordings; try --rank \(ranked.count)")
+                }
+                recording = ranked[rank - 1]
+            } else {
+                recording = try lib.recording(idOrTitle: key!)
+            }
+            let path = try lib.absolutePath(recording.filePath)
+            let player: AudioPlayer
+            do {
+                player = try AudioPlayer(path: path, duration: recording.duration, speaker: speaker)
+            } catch let error as MediaError {
+                throw CraveyFailure(message: "cannot play '\(recording.title)': \(error)")
+            }
+            if recording.kind == .video {
+                Terminal.printNote("video playback is not available in this version; playing the sound of '\(recording.title)'")
+            }
+            let session = PlaySession(recording: recording, player: player)
+            let ending = session.run()
+            try lib.recordPlay(recording.id)
+            if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+                Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0)")
+            }
+            if !Terminal.stdoutIsTerminal {
+                print("\(ending == .finished ? "Played" : "Stopped") '\(recording.title)' (\(Format.duration(recording.duration)))")
+            }
+        }
+    }
+}
+
+/// The play screen and keys.
+final class PlaySession: @unchecked Sendable {
+    let recording: Recording
+    let player: AudioPlayer
+    private var signalSources: [DispatchSourceSignal] = []
+
+    init(recording: Recording, player: AudioPlayer) {
+        self.recording = recording
+        self.player = player
+    }
+
+    func run() -> AudioPlayer.Ending {
+        for signo in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler { [player] in player.dismiss() }
+            source.resume()
+            signalSources.append(source)
+        }
+        player.start()
+        guard Terminal.stdoutIsTerminal else { return player.wait() ?? .dismissed }
+        var raw = Terminal.stdinIsTerminal ? Terminal.RawMode() : nil
+        FileHandle.standardOutput.write(Data("\u{1B}[?25l".utf8))  // hide the cursor
+        defer {
+            raw = nil
+            FileHandle.standardOutput.write(Data("\u{1B}[?25h\n".utf8))
+        }
+        _ = raw
+        var drawn = 0
+        while true {
+            if let ending = player.wait(timeout: .now() + .milliseconds(40)) {
+                drawn = render(drawn)
+                return ending
+            }
+            handleKeys()
+            drawn = render(drawn)
+        }
+    }
+
+    private func handleKeys() {
+        guard Terminal.stdinIsTerminal else { return }
+        var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let n = read(STDIN_FILENO, &bytes, bytes.count)
+        guard n > 0 else { return }
+        let keys = Array(bytes[0..<n])
+        switch keys {
+        case [0x20]: player.togglePause()
+        case [0x1B, 0x5B, 0x43]: player.skip(15)   // →
+        case [0x1B, 0x5B, 0x44]: player.skip(-15)  // ←
+        case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x1B]: player.dismiss()
+        default: break
+        }
+    }
+
+    /// Draws title, waveform with cursor, position / duration and a progress bar, in place.
+    private func render(_ drawn: Int) -> Int {
+        let width = 60
+        let position = player.position
+        let fraction = recording.duration > 0 ? min(1, position / recording.duration) : 0
+        let cursor = min(width - 1, Int(fraction * Double(width)))
+        var wave = Array(Format.sparkline(recording.media.waveform, columns: width))
+        if wave.isEmpty { wave = Array(repeating: "·", count: width) }
+        while wave.count < width { wave.append(" ") }
+        let played = String(wave[0..<cursor]), rest = String(wave[(cursor + 1)...])
+        let waveLine = Terminal.accent(played) + Terminal.style("│", "1;33") + Terminal.dim(rest)
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
+        let lines = [
+            "\(Format.icon(recording.kind)) \(Terminal.bold(recording.title))" + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
+            waveLine,
+            Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(recording.duration))",
+            Terminal.dim("space pause · ← → 15 s · q quit"),
+        ]
+        var out = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
+        for line in lines { out += "\r\u{1B}[2K" + line + "\n" }
+        FileHandle.standardOutput.write(Data(out.utf8))
+        return lines.count
+    }
+}
