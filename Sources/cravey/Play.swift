@@ -119,13 +119,21 @@ final class PlaySession: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: 16)
         let n = read(STDIN_FILENO, &bytes, bytes.count)
         guard n > 0 else { return }
-        let keys = Array(bytes[0..<n])
-        switch keys {
-        case [0x20]: player.togglePause()
-        case [0x1B, 0x5B, 0x43]: player.skip(15)   // →
-        case [0x1B, 0x5B, 0x44]: player.skip(-15)  // ←
-        case [UInt8(ascii: "q")], [UInt8(ascii: "Q")], [0x1B]: player.dismiss()
-        default: break
+        // Several keys can arrive in one read: take them one at a time.
+        var i = 0
+        while i < n {
+            if bytes[i] == 0x1B, i + 2 < n, bytes[i + 1] == 0x5B {  // ESC [ C / ESC [ D: arrows
+                if bytes[i + 2] == 0x43 { player.skip(15) }
+                if bytes[i + 2] == 0x44 { player.skip(-15) }
+                i += 3
+                continue
+            }
+            switch bytes[i] {
+            case 0x20: player.togglePause()
+            case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x1B: player.dismiss()
+            default: break
+            }
+            i += 1
         }
     }
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Playback benchmark: time from starting `cravey play --top` to the first audio reaching the
+# speaker, side by side with `ffplay -nodisp -autoexit` on the same file. Both play to the same
+# ALSA device — the `file` plugin speaker of Media/alsa (cravey_capture; ffplay through SDL's ALSA
+# driver) — and the first bytes appearing in its output file mark the first sample.
+# Usage: Tests/bench/play.sh [runs]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-10}
+swift build -c release --product cravey >/dev/null
+cravey=$(swift build -c release --show-bin-path)/cravey
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export ALSA_CONFIG_PATH=$PWD/Media/alsa/cravey-test.conf
+CRAVEY_ALSA_INFILE=$PWD/Media/phrase-48k-s16.raw "$cravey" record audio --mic cravey_file --max-seconds 4 \
+  --title bench --library "$work/lib" >/dev/null 2>&1
+file=$(ls "$work"/lib/Recordings/*.m4a)
+
+python3 - "$cravey" "$work" "$file" "$runs" <<'PY'
+import os, subprocess, sys, time, statistics
+cravey, work, media, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+
+def first_audio(cmd, env):
+    out = f"{work}/speaker.raw"
+    if os.path.exists(out): os.remove(out)
+    env = dict(os.environ, CRAVEY_ALSA_OUTFILE=out, **env)
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while p.poll() is None or not os.path.exists(out):
+        if os.path.exists(out) and os.path.getsize(out) > 0: break
+        if p.poll() is not None: break
+        time.sleep(0.0005)
+    t = time.monotonic() - t0
+    p.wait()
+    return t if os.path.exists(out) and os.path.getsize(out) > 0 else None
+
+rows = [
+    ("cravey play --top", [cravey, "play", "--top", "--speaker", "cravey_capture", "--library", f"{work}/lib"], {}),
+    ("ffplay -nodisp -autoexit", ["ffplay", "-v", "quiet", "-nodisp", "-autoexit", media],
+     {"SDL_AUDIODRIVER": "alsa", "AUDIODEV": "cravey_capture"}),
+]
+results = {}
+for name, cmd, env in rows:
+    times = [t for t in (first_audio(cmd, env) for _ in range(runs)) if t is not None]
+    results[name] = statistics.median(times) if times else None
+    shown = f"{results[name]:.4f} s" if times else "did not play"
+    print(f"{'first audio at the speaker, ' + name:60s} {shown}   (median of {len(times)})")
+a, b = results[rows[0][0]], results[rows[1][0]]
+if a and b: print(f"{'ratio cravey / ffplay':60s} {a / b:.2f}   (target: first sample < 0.15 s)")
+PY
