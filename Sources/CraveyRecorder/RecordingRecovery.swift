@@ -39,8 +39,18 @@ public enum RecordingRecovery {
             final, kind: kind, draft: .init(title: title(for: startedAt)),
             duration: min(info.duration, Validation.maxDuration),
             media: MediaFacts(width: info.width, height: info.height, fps: info.fps,
-                              sampleRate: info.sampleRate, channels: info.channels),
+                              sampleRate: info.sampleRate, channels: info.channels, waveform: waveform(of: final.path)),
             id: id, createdAt: startedAt)
+    }
+
+    /// The waveform of a finished file, decoded again (the recorder that measured it live is gone).
+    static func waveform(of path: String) -> [UInt8] {
+        guard let decoder = try? AudioDecoder(path: path) else { return [] }
+        var builder = WaveformBuilder(sampleRate: decoder.sampleRate)
+        while let block = try? decoder.read(frames: 4800), !block.isEmpty {
+            builder.add(block.map { Float($0) / 32768 })
+        }
+        return builder.finish()
     }
 
     /// `Recovered recording Oct 25, 2025 3:42 PM`, shortened to fit the 40-character limit.

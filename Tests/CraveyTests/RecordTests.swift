@@ -187,6 +187,11 @@ final class RecordTests: XCTestCase {
         XCTAssertTrue(title.hasPrefix("Recovered recording "), title)
         let duration = rows[0]["duration"] as! Double
         XCTAssertGreaterThan(duration, 1.9, "at most about a second lost")
+        let shown = try runProcess(cravey, ["show", rows[0]["id"] as! String, "--json", "--library", root])
+        let waveform = (try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as! [String: Any])["waveform"] as? [Int] ?? []
+        XCTAssertEqual(Double(waveform.count), duration * 20, accuracy: 2, "the waveform is rebuilt from the file")
+        // Peaks of the -6 dBFS tone (the abrupt onset overshoots in AAC's first frame: use the median).
+        XCTAssertEqual(Double(waveform.sorted()[waveform.count / 2]), 128, accuracy: 4, "\(waveform)")
         let file = root + "/" + (rows[0]["filePath"] as! String)
         XCTAssertEqual(try ffprobe(file).codecs, ["aac"])
         // A recovered file ends wherever the crash cut it, not on a sample the writer chose:
