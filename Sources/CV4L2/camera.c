@@ -67,6 +67,19 @@ const char *CV4L2_driver(const CV4L2_device *d) { return (const char *)d->caps.d
 const char *CV4L2_card(const CV4L2_device *d) { return (const char *)d->caps.card; }
 const char *CV4L2_bus(const CV4L2_device *d) { return (const char *)d->caps.bus_info; }
 
+// Appends a mode to a growing list.
+static int push_mode(CV4L2_mode **list, size_t *n, size_t *cap, CV4L2_mode mode) {
+    if (*n == *cap) {
+        size_t grown_cap = *cap ? *cap * 2 : 64;
+        CV4L2_mode *grown = realloc(*list, grown_cap * sizeof **list);
+        if (!grown) return -ENOMEM;
+        *list = grown;
+        *cap = grown_cap;
+    }
+    (*list)[(*n)++] = mode;
+    return 0;
+}
+
 // Appends one mode per frame interval of a format and size.
 static int add_intervals(int fd, uint32_t format, uint32_t w, uint32_t h, CV4L2_mode **list, size_t *n, size_t *cap) {
     struct v4l2_frmivalenum iv;
@@ -79,25 +92,11 @@ static int add_intervals(int fd, uint32_t format, uint32_t w, uint32_t h, CV4L2_
         uint32_t num, den;
         if (iv.type == V4L2_FRMIVAL_TYPE_DISCRETE) { num = iv.discrete.numerator; den = iv.discrete.denominator; }
         else { num = iv.stepwise.min.numerator; den = iv.stepwise.min.denominator; }
-        if (*n == *cap) {
-            *cap = *cap ? *cap * 2 : 64;
-            CV4L2_mode *grown = realloc(*list, *cap * sizeof **list);
-            if (!grown) return -ENOMEM;
-            *list = grown;
-        }
-        (*list)[(*n)++] = (CV4L2_mode){format, w, h, num, den};
+        if (push_mode(list, n, cap, (CV4L2_mode){format, w, h, num, den}) < 0) return -ENOMEM;
         added++;
         if (iv.type != V4L2_FRMIVAL_TYPE_DISCRETE) break;
     }
-    if (added == 0) {  // no interval enumeration: assume 30 fps
-        if (*n == *cap) {
-            *cap = *cap ? *cap * 2 : 64;
-            CV4L2_mode *grown = realloc(*list, *cap * sizeof **list);
-            if (!grown) return -ENOMEM;
-            *list = grown;
-        }
-        (*list)[(*n)++] = (CV4L2_mode){format, w, h, 1, 30};
-    }
+    if (added == 0) return push_mode(list, n, cap, (CV4L2_mode){format, w, h, 1, 30});  // no intervals: 30 fps
     return 0;
 }
 

@@ -159,3 +159,24 @@ public final class TmuxSession {
 
     deinit { close() }
 }
+
+/// Writes a 48 kHz mono S16_LE raw 440 Hz tone (`volume` 0.5 = -6 dBFS peak; 0 = silence).
+public func makeTone(_ path: String, seconds: Int, volume: Double = 0.5) throws {
+    let result = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw",
+                                                 path, "synth", String(seconds), "sine", "440", "vol", String(volume)])
+    guard result.status == 0 else { throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+}
+
+/// A FIFO at `fifo` moved at real-time pace (48 kHz mono S16 = 96000 bytes/s) by pv: fed from
+/// `source` (a paced microphone for the `file` plugin's infile), or, without a source, drained
+/// to /dev/null (a paced speaker for its outfile). Terminate the returned process when done.
+public func pacedFIFO(_ fifo: String, feeding source: String? = nil) throws -> Process {
+    unlink(fifo)
+    guard mkfifo(fifo, 0o600) == 0 else { throw NSError(domain: "mkfifo", code: Int(errno)) }
+    let pv = Process()
+    pv.executableURL = URL(fileURLWithPath: "/bin/sh")
+    pv.arguments = ["-c", source.map { "exec pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
+                        ?? "exec pv -q -L 96000 \(shellQuote(fifo)) > /dev/null"]
+    try pv.run()
+    return pv
+}

@@ -98,17 +98,12 @@ final class PlayTests: XCTestCase {
     /// A speaker paced like a real one: the file plugin writes into a FIFO that pv drains at 96000 B/s.
     func pacedSpeaker() throws -> (fifo: String, drain: Process) {
         let fifo = base + "/speaker.fifo"
-        mkfifo(fifo, 0o600)
-        let drain = Process()
-        drain.executableURL = URL(fileURLWithPath: "/bin/sh")
-        drain.arguments = ["-c", "exec pv -q -L 96000 \(shellQuote(fifo)) > /dev/null"]
-        try drain.run()
-        return (fifo, drain)
+        return (fifo, try pacedFIFO(fifo))
     }
 
     func testDismissedPlayCountsOnce() throws {
         let tone = base + "/tone.raw"
-        _ = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", tone, "synth", "20", "sine", "440", "vol", "0.5"])
+        try makeTone(tone, seconds: 20)
         let id = try recordFixture(tone, seconds: "20", title: "Long")
         let (fifo, drain) = try pacedSpeaker()
         defer { drain.terminate() }
@@ -130,7 +125,7 @@ final class PlayTests: XCTestCase {
 
     func testKeysPauseSkipAndQuitInATerminal() throws {
         let tone = base + "/tone.raw"
-        _ = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", tone, "synth", "60", "sine", "440", "vol", "0.5"])
+        try makeTone(tone, seconds: 60)
         let id = try recordFixture(tone, seconds: "60", title: "Minute")
         let (fifo, drain) = try pacedSpeaker()
         defer { drain.terminate() }

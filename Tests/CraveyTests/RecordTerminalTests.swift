@@ -24,15 +24,9 @@ final class RecordTerminalTests: XCTestCase {
     /// (a -6 dBFS tone, or silence).
     func startSession(_ extra: String = "", silent: Bool = false) throws -> TmuxSession {
         let tone = base + "/tone.raw"
-        _ = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", tone,
-                                            "synth", "30", "sine", "440", "vol", silent ? "0" : "0.5"])
+        try makeTone(tone, seconds: 30, volume: silent ? 0 : 0.5)
         let fifo = base + "/mic.fifo"
-        mkfifo(fifo, 0o600)
-        let feeder = Process()
-        feeder.executableURL = URL(fileURLWithPath: "/bin/sh")
-        feeder.arguments = ["-c", "exec pv -q -L 96000 \(shellQuote(tone)) > \(shellQuote(fifo))"]
-        try feeder.run()
-        self.feeder = feeder
+        feeder = try pacedFIFO(fifo, feeding: tone)
         let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
             + "\(shellQuote(cravey)) record audio --mic cravey_file --library \(shellQuote(root)) \(extra); "
             + "echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"

@@ -119,13 +119,7 @@ final class RecordTests: XCTestCase {
     /// A FIFO fed at real-time pace (pv), so the file-plugin device behaves like a live microphone.
     func startPacedRecording(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (Process, Pipe, Process) {
         let fifo = base + "/mic.fifo"
-        unlink(fifo)
-        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let feeder = Process()
-        feeder.executableURL = URL(fileURLWithPath: "/usr/bin/pv")
-        feeder.arguments = ["-q", "-L", "96000", Self.tone]
-        feeder.standardOutput = try FileHandle(forUpdating: URL(fileURLWithPath: fifo))
-        try feeder.run()
+        let feeder = try pacedFIFO(fifo, feeding: Self.tone)
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: cravey)
         recorder.arguments = ["record", "audio", "--mic", "cravey_file", "--library", root, "--json"] + extra
