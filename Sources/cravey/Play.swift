@@ -60,8 +60,9 @@ extension Cravey {
             if recording.kind == .video {
                 Terminal.printNote("video playback is not available in this version; playing the sound of '\(recording.title)'")
             }
-            let session = PlaySession(recording: recording, player: player)
-            let ending = session.run()
+            let session = PlaySession(title: recording.title, kind: recording.kind, duration: recording.duration,
+                                      waveform: recording.media.waveform, player: player)
+            let ending = session.run(handlingSignals: true)
             try lib.recordPlay(recording.id)
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
                 Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0)")
@@ -73,19 +74,27 @@ extension Cravey {
     }
 }
 
-/// The play screen and keys.
+/// The play screen and keys, for `cravey play` and for the recording preview.
 final class PlaySession: @unchecked Sendable {
-    let recording: Recording
+    let title: String
+    let kind: Recording.Kind
+    let duration: Double
+    let waveform: [UInt8]
     let player: AudioPlayer
     private var signalSources: [DispatchSourceSignal] = []
 
-    init(recording: Recording, player: AudioPlayer) {
-        self.recording = recording
+    init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: AudioPlayer) {
+        self.title = title
+        self.kind = kind
+        self.duration = duration
+        self.waveform = waveform
         self.player = player
     }
 
-    func run() -> AudioPlayer.Ending {
-        for signo in [SIGINT, SIGTERM, SIGHUP] {
+    /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
+    /// the playback (the record flow handles its own signals).
+    func run(handlingSignals: Bool) -> AudioPlayer.Ending {
+        for signo in handlingSignals ? [SIGINT, SIGTERM, SIGHUP] : [] {
             signal(signo, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
             source.setEventHandler { [player] in player.dismiss() }
@@ -141,9 +150,9 @@ final class PlaySession: @unchecked Sendable {
     private func render(_ drawn: Int) -> Int {
         let width = 60
         let position = player.position
-        let fraction = recording.duration > 0 ? min(1, position / recording.duration) : 0
+        let fraction = duration > 0 ? min(1, position / duration) : 0
         let cursor = min(width - 1, Int(fraction * Double(width)))
-        var wave = Array(Format.sparkline(recording.media.waveform, columns: width))
+        var wave = Array(Format.sparkline(waveform, columns: width))
         if wave.isEmpty { wave = Array(repeating: "·", count: width) }
         while wave.count < width { wave.append(" ") }
         let played = String(wave[0..<cursor]), rest = String(wave[(cursor + 1)...])
@@ -151,9 +160,9 @@ final class PlaySession: @unchecked Sendable {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
         let lines = [
-            "\(Format.icon(recording.kind)) \(Terminal.bold(recording.title))" + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
+            "\(Format.icon(kind)) \(Terminal.bold(title))" + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
             waveLine,
-            Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(recording.duration))",
+            Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
             Terminal.dim("space pause · ← → 15 s · q quit"),
         ]
         var out = drawn > 0 ? "\u{1B}[\(drawn)A" : ""

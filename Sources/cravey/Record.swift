@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
+import CraveyPlayer
 import CraveyRecorder
 import Dispatch
 import Foundation
@@ -28,6 +29,9 @@ extension Cravey {
 
         @Option(help: ArgumentHelp("ALSA capture device (see 'cravey devices').", valueName: "name"))
         var mic: String = "default"
+
+        @Option(help: ArgumentHelp("ALSA playback device for listening back before saving.", valueName: "name"))
+        var speaker: String = "default"
 
         @Option(help: ArgumentHelp("Stop after this many seconds (more than 0, at most 120).", valueName: "seconds"))
         var maxSeconds: Double = 120
@@ -60,7 +64,7 @@ extension Cravey {
                 notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
             let lib = try library.open()
             let interactive = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal && !yes && details.isEmpty
-            let session = RecordSession(library: lib, mic: mic, maxSeconds: maxSeconds, draft: draft,
+            let session = RecordSession(library: lib, mic: mic, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
                                         interactive: interactive, json: json)
             try session.run(countdown: countdown)
         }
@@ -71,6 +75,7 @@ extension Cravey {
 final class RecordSession: @unchecked Sendable {
     let library: Library
     let recorder: AudioRecorder
+    let speaker: String
     let draft: Library.Draft
     let interactive: Bool
     let json: Bool
@@ -81,8 +86,9 @@ final class RecordSession: @unchecked Sendable {
     private var signalSources: [DispatchSourceSignal] = []
     private var rawMode: Terminal.RawMode?
 
-    init(library: Library, mic: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool) {
+    init(library: Library, mic: String, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool) {
         self.library = library
+        self.speaker = speaker
         self.recorder = AudioRecorder(library: library, device: mic, maxSeconds: maxSeconds)
         self.draft = draft
         self.interactive = interactive
@@ -163,10 +169,8 @@ final class RecordSession: @unchecked Sendable {
     /// Preview, details, then Save or Discard.
     private func review(_ take: AudioRecorder.Take) throws {
         let err = FileHandle.standardError
-        let summary = "\n" + Terminal.bold("Recorded \(Format.duration(take.duration))") + "  "
-            + Format.sparkline(take.waveform, columns: 50) + "\n"
-        err.write(Data(summary.utf8))
-        err.write(Data("(Listen to it any time with 'cravey play'; this is its waveform.)\n".utf8))
+        err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
+        preview(take)
         var details = draft
         details.title = ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ") {
             $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)
@@ -188,6 +192,21 @@ final class RecordSession: @unchecked Sendable {
             }
         }
         try saveOnce(details)
+    }
+
+    /// Plays the take back (a preview: it never counts as a play). Without a usable speaker, shows
+    /// the waveform and says why.
+    private func preview(_ take: AudioRecorder.Take) {
+        do {
+            let player = try AudioPlayer(path: take.finalFile.path, duration: take.duration, speaker: speaker)
+            rawMode = Terminal.RawMode()
+            _ = PlaySession(title: "Preview", kind: .audio, duration: take.duration, waveform: take.waveform, player: player)
+                .run(handlingSignals: false)
+            rawMode = nil
+        } catch {
+            let summary = Format.sparkline(take.waveform, columns: 50)
+            FileHandle.standardError.write(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
+        }
     }
 
     /// Asks until the answer passes `check`; end of input takes the default (nil).

@@ -28,6 +28,7 @@ final class RecordTerminalTests: XCTestCase {
         let fifo = base + "/mic.fifo"
         feeder = try pacedFIFO(fifo, feeding: tone)
         let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
+            + "CRAVEY_ALSA_OUTFILE=\(shellQuote(base + "/preview.raw")) "
             + "\(shellQuote(cravey)) record audio --mic cravey_file --library \(shellQuote(root)) \(extra); "
             + "echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"
         return try TmuxSession(command)
@@ -38,8 +39,8 @@ final class RecordTerminalTests: XCTestCase {
         return try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [[String: Any]]
     }
 
-    func testLiveMeterPromptsAndSave() throws {
-        let tmux = try startSession()
+    func testLiveMeterPreviewPromptsAndSave() throws {
+        let tmux = try startSession("--speaker cravey_capture")
         let live = try tmux.waitFor("dBFS")
         XCTAssertTrue(live.contains("REC"), live)
         XCTAssertTrue(live.contains("left"), live)
@@ -78,7 +79,13 @@ final class RecordTerminalTests: XCTestCase {
         XCTAssertEqual(rows.first?["title"] as? String, "Craving at night")
         XCTAssertEqual(rows.first?["notes"] as? String, "Call Sam first")
         XCTAssertEqual(rows.first?["purpose"] as? String, "craving")
-        XCTAssertGreaterThan(rows.first?["duration"] as? Double ?? 0, 1.0)
+        let duration = rows.first?["duration"] as? Double ?? 0
+        XCTAssertGreaterThan(duration, 1.0)
+        // The preview played the take to the speaker, and a preview is not a play.
+        let previewed = try readS16(base + "/preview.raw")
+        XCTAssertEqual(Double(previewed.count), duration * 48_000, accuracy: 1024)
+        XCTAssertEqual(rmsDecibels(previewed), -9.03, accuracy: 1.0)
+        XCTAssertEqual(rows.first?["playCount"] as? Int, 0)
     }
 
     func testCountdownSilenceWarningAndLastSeconds() throws {
