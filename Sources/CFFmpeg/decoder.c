@@ -46,6 +46,17 @@ int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, CFFmpe
     av_channel_layout_default(&out_layout, channels);
     if ((err = swr_alloc_set_opts2(&d->resampler, &out_layout, AV_SAMPLE_FMT_S16, sample_rate, &d->codec->ch_layout,
                                    d->codec->sample_fmt, d->codec->sample_rate, 0, NULL)) < 0) goto fail;
+    int in_channels = d->codec->ch_layout.nb_channels;
+    if (channels == 1 && in_channels > 1) {
+        // Mono is the plain average of the channels, so a stereo memo keeps its loudness
+        // (libswresample's default matrix would lower identical channels by 3 dB).
+        double *matrix = av_malloc_array(in_channels, sizeof *matrix);
+        if (!matrix) { err = AVERROR(ENOMEM); goto fail; }
+        for (int i = 0; i < in_channels; i++) matrix[i] = 1.0 / in_channels;
+        err = swr_set_matrix(d->resampler, matrix, in_channels);
+        av_free(matrix);
+        if (err < 0) goto fail;
+    }
     if ((err = swr_init(d->resampler)) < 0) goto fail;
     if (!(d->packet = av_packet_alloc()) || !(d->frame = av_frame_alloc())) { err = AVERROR(ENOMEM); goto fail; }
     *out = d;

@@ -91,11 +91,13 @@ public func readS16(_ path: String) throws -> [Float] {
     }
 }
 
-/// Decodes any media file's audio to 48 kHz mono float with the ffmpeg CLI (an independent check).
-public func decodeAudio(_ path: String) throws -> [Float] {
+/// Decodes any media file's audio to 48 kHz mono float with the ffmpeg CLI (an independent check);
+/// `firstChannel` takes the first channel as it is instead of ffmpeg's downmix.
+public func decodeAudio(_ path: String, firstChannel: Bool = false) throws -> [Float] {
     let out = FileManager.default.temporaryDirectory.path + "/decoded-\(UUID().uuidString).f32"
     defer { try? FileManager.default.removeItem(atPath: out) }
-    let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path, "-ac", "1", "-ar", "48000", "-f", "f32le", out])
+    let mix = firstChannel ? ["-af", "pan=mono|c0=c0"] : ["-ac", "1"]
+    let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path] + mix + ["-ar", "48000", "-f", "f32le", out])
     guard result.status == 0 else { throw NSError(domain: "ffmpeg", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
     let data = try Data(contentsOf: URL(fileURLWithPath: out))
     return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }

@@ -1,0 +1,43 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyRecorder
+import Foundation
+
+extension Cravey {
+    /// `cravey import FILE`: bring an audio file (a voice memo, another recorder's clip) into the library.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import an audio file (any format FFmpeg reads, at most 2 minutes) as a recording.",
+            discussion: "It is re-encoded to AAC (.m4a) like a recording. The title defaults to the file's name.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var details: DetailOptions
+
+        @Argument(help: "The file to import.")
+        var file: String
+
+        @Flag(help: "Keep the first 2 minutes of a longer file instead of refusing it.")
+        var trim = false
+
+        @Flag(help: "Print the new recording as JSON.")
+        var json = false
+
+        func run() throws {
+            let draft = Library.Draft(
+                title: try details.title.map { try Validation.title($0, createdAt: Date()) },
+                notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
+            let lib = try library.open()
+            let saved: Recording
+            do {
+                saved = try MediaImport.importAudio(file, into: lib, draft: draft, trim: trim)
+            } catch let failure as MediaImport.Failure {
+                throw CraveyFailure(message: failure.description)
+            }
+            if json {
+                print(RecordingExport.jsonObject(saved, includeWaveform: false))
+            } else {
+                print("Imported '\(saved.title)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// `cravey import`: files made with the ffmpeg CLI, re-encoded through cravey's writer.
+final class ImportTests: XCTestCase {
+    var base = ""
+    var root: String { base + "/lib" }
+    let cravey = productPath("cravey")
+
+    override func setUpWithError() throws {
+        base = FileManager.default.temporaryDirectory.path + "/cravey-import-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
+
+    /// A 330 Hz tone at -6 dBFS of `seconds`, in the format the file name's extension asks for.
+    func make(_ name: String, seconds: Double, extra: [String] = []) throws -> String {
+        let path = base + "/" + name
+        let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=330:r=44100:d=\(seconds)",
+                                                        "-af", "volume=-6dB", "-ac", "2"] + extra + [path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return path
+    }
+
+    func importFile(_ path: String, _ extra: [String] = []) throws -> (status: Int32, row: [String: Any]?, stderr: String) {
+        let result = try runProcess(cravey, ["import", path, "--json", "--library", root] + extra)
+        let row = result.status == 0 ? try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] : nil
+        return (result.status, row, result.stderr)
+    }
+
+    func assertNothingLeftBehind(file: StaticString = #filePath, line: UInt = #line) throws {
+        let listed = try runProcess(cravey, ["list", "--json", "--library", root]).stdout
+        XCTAssertEqual(listed, "[]\n", file: file, line: line)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [], file: file, line: line)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings"), ["Thumbnails"], file: file, line: line)
+    }
+
+    func testAudioFormatsImport() throws {
+        let sources = [try make("memo.m4a", seconds: 5, extra: ["-c:a", "aac"]), try make("voice.mp3", seconds: 6),
+                       try make("take.wav", seconds: 7)]
+        for (source, seconds) in zip(sources, [5.0, 6.0, 7.0]) {
+            let result = try importFile(source, ["--purpose", "reflection"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let row = try XCTUnwrap(result.row)
+            XCTAssertEqual(row["kind"] as? String, "audio")
+            XCTAssertEqual(row["title"] as? String, ((source as NSString).lastPathComponent as NSString).deletingPathExtension)
+            XCTAssertEqual(row["duration"] as! Double, seconds, accuracy: 0.03, source)
+            let file = root + "/" + (row["filePath"] as! String)
+            XCTAssertEqual(try ffprobe(file).codecs, ["aac"])
+            // The two channels are the same, so the mono import is as loud as one of them.
+            XCTAssertEqual(rmsDecibels(try decodeAudio(file)), rmsDecibels(try decodeAudio(source, firstChannel: true)), accuracy: 1.0, source)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [])
+    }
+
+    func testTooLongIsRefusedOrTrimmed() throws {
+        let long = try make("long.wav", seconds: 121)
+        let refused = try importFile(long)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("lasts 2:01") && refused.stderr.contains("--trim"), refused.stderr)
+        try assertNothingLeftBehind()
+        let trimmed = try importFile(long, ["--trim", "--title", "First two minutes"])
+        XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
+        XCTAssertEqual(trimmed.row?["duration"] as? Double ?? 0, 120, accuracy: 1024.0 / 48_000)
+    }
+
+    func testNonMediaEmptyAndTruncatedFilesAreRefused() throws {
+        let text = base + "/notes.txt"
+        try Data("Remember why you started.\n".utf8).write(to: URL(fileURLWithPath: text))
+        let empty = base + "/empty.m4a"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let whole = try make("whole.m4a", seconds: 10, extra: ["-c:a", "aac"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let truncated = base + "/truncated.m4a"
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
+        for path in [text, empty, truncated, base + "/missing.mp3"] {
+            let result = try importFile(path)
+            XCTAssertEqual(result.status, 1, path)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("cravey: \(path)"), result.stderr)
+        }
+        try assertNothingLeftBehind()
+    }
+
+    func testVideoIsRefusedClearlyForNow() throws {
+        let video = base + "/clip.mp4"
+        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:d=2",
+                                                      "-f", "lavfi", "-i", "sine=d=2", "-c:v", "mpeg4", "-c:a", "aac", "-shortest", video])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let result = try importFile(video)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("importing video is not available"), result.stderr)
+        try assertNothingLeftBehind()
+    }
+}
