@@ -22,7 +22,7 @@ public enum MediaImport {
             case let .noSound(path): return "\(path) has no sound to import"
             case let .videoNotSupported(path): return "\(path) is a video; importing video is not available in this version (audio files only)"
             case let .tooLong(path, seconds):
-                return "\(path) lasts \(Int(seconds) / 60):" + String(format: "%02d", Int(seconds) % 60)
+                return "\(path) lasts \(Int(seconds) / 60):" + String(format: "%04.1f", seconds.truncatingRemainder(dividingBy: 60))
                     + "; messages are at most 2:00 (use --trim to keep the first 2:00)"
             case let .truncated(path, expected, got):
                 return "\(path) is damaged or cut short: it says \(String(format: "%.1f", expected)) s but only \(String(format: "%.1f", got)) s decode"
@@ -43,7 +43,8 @@ public enum MediaImport {
         guard info.audioCodec != nil else { throw info.videoCodec != nil ? Failure.videoNotSupported(path) : Failure.noSound(path) }
         if info.videoCodec != nil && !["mjpeg", "png"].contains(info.videoCodec!) { throw Failure.videoNotSupported(path) }
         guard info.duration > 0 else { throw Failure.notMedia(path) }
-        if info.duration > Validation.maxDuration && !trim { throw Failure.tooLong(path, info.duration) }
+        // Encoders pad the last frame (an MP3 of 2:00 says 120.03 s): up to 0.1 s over is 2:00.
+        if info.duration > Validation.maxDuration + 0.1 && !trim { throw Failure.tooLong(path, info.duration) }
 
         let id = UUID()
         let part = try library.makeStagedFile(named: "import_\(id.uuidString).m4a.part")

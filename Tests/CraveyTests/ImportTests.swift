@@ -59,11 +59,16 @@ final class ImportTests: XCTestCase {
         let long = try make("long.wav", seconds: 121)
         let refused = try importFile(long)
         XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("lasts 2:01") && refused.stderr.contains("--trim"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("lasts 2:01.0") && refused.stderr.contains("--trim"), refused.stderr)
         try assertNothingLeftBehind()
         let trimmed = try importFile(long, ["--trim", "--title", "First two minutes"])
         XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
         XCTAssertEqual(trimmed.row?["duration"] as? Double ?? 0, 120, accuracy: 1024.0 / 48_000)
+        // A 2:00 MP3 reports a little more (encoder padding) and is still 2:00: accepted, cut at 120 s.
+        let mp3 = try make("two-minutes.mp3", seconds: 120)
+        let accepted = try importFile(mp3)
+        XCTAssertEqual(accepted.status, 0, accepted.stderr)
+        XCTAssertEqual(accepted.row?["duration"] as? Double ?? 0, 120, accuracy: 0.05)
     }
 
     func testNonMediaEmptyAndTruncatedFilesAreRefused() throws {
