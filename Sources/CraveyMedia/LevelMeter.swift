@@ -14,6 +14,12 @@ public struct Level: Sendable, Equatable {
 
     /// Measures a block of float samples in [-1, 1].
     public init<C: Collection>(of samples: C) where C.Element == Float {
+        // Generic code is not specialized across modules: measure through a contiguous buffer.
+        self = samples.withContiguousStorageIfAvailable { Level(buffer: $0) }
+            ?? Array(samples).withUnsafeBufferPointer { Level(buffer: $0) }
+    }
+
+    private init(buffer samples: UnsafeBufferPointer<Float>) {
         var sumSquares: Double = 0
         var peak: Float = 0
         for s in samples {
@@ -54,6 +60,11 @@ public struct WaveformBuilder: Sendable {
 
     /// Adds samples; each completed point is the block's peak scaled to 0–255.
     public mutating func add<C: Collection>(_ samples: C) where C.Element == Float {
+        // Generic code is not specialized across modules: work through a contiguous buffer.
+        if samples.withContiguousStorageIfAvailable({ add(buffer: $0) }) == nil { Array(samples).withUnsafeBufferPointer { add(buffer: $0) } }
+    }
+
+    private mutating func add(buffer samples: UnsafeBufferPointer<Float>) {
         for s in samples {
             currentPeak = max(currentPeak, abs(s))
             currentCount += 1
