@@ -5,7 +5,9 @@
 #include <libavformat/avformat.h>
 #include <libavutil/audio_fifo.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
+#include <libswscale/swscale.h>
 #include <string.h>
 
 int CFFmpeg_AVERROR(int errnum) { return AVERROR(errnum); }
@@ -30,6 +32,11 @@ typedef struct {
 struct CFFmpeg_writer {
     AVFormatContext *format;
     OutputStream audio;
+    OutputStream video;
+    struct SwsContext *scaler;
+    int in_width, in_height;
+    int64_t video_frames;
+    int64_t last_video_pts;
     AVAudioFifo *fifo;      // samples waiting for a whole encoder frame
     int64_t samples_in;     // samples given to the writer
     int64_t next_pts;       // pts of the next frame sent to the encoder, in samples
@@ -65,6 +72,102 @@ static int add_audio_stream(CFFmpeg_writer *w, int sample_rate, int channels, in
     return 0;
 }
 
+static int encode(CFFmpeg_writer *w, OutputStream *os, AVFrame *frame);
+
+// Stage: open the file and write the header; fragmented files start with an empty moov and cut a
+// fragment about every second (at keyframes when there is video).
+static int open_file(CFFmpeg_writer *w, const char *path, int fragmented) {
+    int err = avio_open(&w->format->pb, path, AVIO_FLAG_WRITE);
+    if (err < 0) return err;
+    AVDictionary *options = NULL;
+    if (fragmented) {
+        av_dict_set(&options, "movflags", "empty_moov+default_base_moof+frag_keyframe", 0);
+        av_dict_set(&options, "frag_duration", "1000000", 0);
+    }
+    err = avformat_write_header(w->format, &options);
+    av_dict_free(&options);
+    if (err < 0) return err;
+    w->header_written = 1;
+    return 0;
+}
+
+// Stage: the H.264 encoder, its stream, and the scaler from the camera's size.
+static int add_video_stream(CFFmpeg_writer *w, const CFFmpeg_video_config *cfg) {
+    const AVCodec *codec = avcodec_find_encoder_by_name("libx264");
+    if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_H264);
+    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    OutputStream *os = &w->video;
+    if (!(os->stream = avformat_new_stream(w->format, NULL))) return AVERROR(ENOMEM);
+    if (!(os->encoder = avcodec_alloc_context3(codec))) return AVERROR(ENOMEM);
+    AVCodecContext *c = os->encoder;
+    c->width = cfg->width;
+    c->height = cfg->height;
+    c->pix_fmt = AV_PIX_FMT_YUV420P;
+    c->time_base = (AVRational){1, 1000000};  // microseconds: timestamps come from the camera
+    c->framerate = (AVRational){cfg->fps > 0 ? cfg->fps : 30, 1};
+    c->gop_size = cfg->fps > 0 ? cfg->fps : 30;  // a keyframe at least every second
+    c->max_b_frames = 0;
+    c->thread_count = cfg->threads;
+    if (w->format->oformat->flags & AVFMT_GLOBALHEADER) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    AVDictionary *options = NULL;
+    char crf[16];
+    snprintf(crf, sizeof crf, "%d", cfg->crf > 0 ? cfg->crf : 23);
+    av_dict_set(&options, "crf", crf, 0);
+    av_dict_set(&options, "preset", cfg->preset ? cfg->preset : "veryfast", 0);
+    int err = avcodec_open2(c, codec, &options);
+    av_dict_free(&options);
+    if (err < 0) return err;
+    if ((err = avcodec_parameters_from_context(os->stream->codecpar, c)) < 0) return err;
+    os->stream->time_base = (AVRational){1, 90000};
+    if (!(os->frame = av_frame_alloc()) || !(os->packet = av_packet_alloc())) return AVERROR(ENOMEM);
+    os->frame->format = c->pix_fmt;
+    os->frame->width = c->width;
+    os->frame->height = c->height;
+    if ((err = av_frame_get_buffer(os->frame, 0)) < 0) return err;
+    w->in_width = cfg->in_width;
+    w->in_height = cfg->in_height;
+    w->scaler = sws_getContext(cfg->in_width, cfg->in_height, AV_PIX_FMT_YUV420P, c->width, c->height, AV_PIX_FMT_YUV420P,
+                               SWS_BILINEAR, NULL, NULL, NULL);
+    if (!w->scaler) return AVERROR(EINVAL);
+    w->last_video_pts = AV_NOPTS_VALUE;
+    return 0;
+}
+
+int CFFmpeg_writer_open_video(const char *path, const CFFmpeg_video_config *cfg, int fragmented, CFFmpeg_writer **out) {
+    quiet_logs();
+    *out = NULL;
+    CFFmpeg_writer *w = av_mallocz(sizeof *w);
+    if (!w) return AVERROR(ENOMEM);
+    int err = avformat_alloc_output_context2(&w->format, NULL, "mov", NULL);
+    if (err < 0) goto fail;
+    if ((err = add_video_stream(w, cfg)) < 0) goto fail;
+    if (cfg->sample_rate > 0 && (err = add_audio_stream(w, cfg->sample_rate, cfg->channels, cfg->audio_bit_rate)) < 0) goto fail;
+    if ((err = open_file(w, path, fragmented)) < 0) goto fail;
+    *out = w;
+    return 0;
+fail:
+    CFFmpeg_writer_free(w);
+    return err;
+}
+
+int CFFmpeg_writer_write_video(CFFmpeg_writer *w, const void *yuv420p, int64_t pts_us) {
+    OutputStream *os = &w->video;
+    if (!os->encoder) return AVERROR(EINVAL);
+    if (w->last_video_pts != AV_NOPTS_VALUE && pts_us <= w->last_video_pts) return 0;  // never backwards
+    int err = av_frame_make_writable(os->frame);
+    if (err < 0) return err;
+    const uint8_t *src[4];
+    int src_stride[4];
+    av_image_fill_arrays((uint8_t **)src, src_stride, yuv420p, AV_PIX_FMT_YUV420P, w->in_width, w->in_height, 1);
+    sws_scale(w->scaler, src, src_stride, 0, w->in_height, os->frame->data, os->frame->linesize);
+    os->frame->pts = pts_us;
+    w->last_video_pts = pts_us;
+    w->video_frames++;
+    return encode(w, os, os->frame);
+}
+
+int64_t CFFmpeg_writer_video_frames(const CFFmpeg_writer *w) { return w->video_frames; }
+
 int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, int bit_rate, int fragmented,
                               CFFmpeg_writer **out) {
     *out = NULL;
@@ -76,16 +179,7 @@ int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, i
     int err = avformat_alloc_output_context2(&w->format, NULL, NULL, as);
     if (err < 0) goto fail;
     if ((err = add_audio_stream(w, sample_rate, channels, bit_rate)) < 0) goto fail;
-    if ((err = avio_open(&w->format->pb, path, AVIO_FLAG_WRITE)) < 0) goto fail;
-    AVDictionary *options = NULL;
-    if (fragmented) {
-        av_dict_set(&options, "movflags", "empty_moov+default_base_moof+frag_keyframe", 0);
-        av_dict_set(&options, "frag_duration", "1000000", 0);
-    }
-    err = avformat_write_header(w->format, &options);
-    av_dict_free(&options);
-    if (err < 0) goto fail;
-    w->header_written = 1;
+    if ((err = open_file(w, path, fragmented)) < 0) goto fail;
     *out = w;
     return 0;
 fail:
@@ -101,9 +195,9 @@ static int encode(CFFmpeg_writer *w, OutputStream *os, AVFrame *frame) {
         err = avcodec_receive_packet(os->encoder, os->packet);
         if (err == AVERROR(EAGAIN) || err == AVERROR_EOF) return 0;
         if (err < 0) return err;
-        // The last packet ends exactly where the samples end: the cap is exact to the sample.
+        // The last audio packet ends exactly where the samples end: the cap is exact to the sample.
         int64_t end = w->samples_in;  // packet pts line up with input samples (priming sits before 0)
-        if (os->packet->pts != AV_NOPTS_VALUE && os->packet->pts + os->packet->duration > end && os->packet->pts < end)
+        if (os == &w->audio && os->packet->pts != AV_NOPTS_VALUE && os->packet->pts + os->packet->duration > end && os->packet->pts < end)
             os->packet->duration = end - os->packet->pts;
         av_packet_rescale_ts(os->packet, os->encoder->time_base, os->stream->time_base);
         os->packet->stream_index = os->stream->index;
@@ -155,9 +249,12 @@ int CFFmpeg_writer_flush(CFFmpeg_writer *w) {
 int64_t CFFmpeg_writer_samples(const CFFmpeg_writer *w) { return w->samples_in; }
 
 int CFFmpeg_writer_finish(CFFmpeg_writer *w) {
-    int err = drain_fifo(w, 1);
-    if (err < 0) return err;
-    if ((err = encode(w, &w->audio, NULL)) < 0) return err;
+    int err;
+    if (w->video.encoder && (err = encode(w, &w->video, NULL)) < 0) return err;
+    if (w->audio.encoder) {
+        if ((err = drain_fifo(w, 1)) < 0) return err;
+        if ((err = encode(w, &w->audio, NULL)) < 0) return err;
+    }
     err = av_write_trailer(w->format);
     w->header_written = 0;
     if (err < 0) return err;
@@ -173,6 +270,8 @@ static void close_stream(OutputStream *os) {
 void CFFmpeg_writer_free(CFFmpeg_writer *w) {
     if (!w) return;
     close_stream(&w->audio);
+    close_stream(&w->video);
+    sws_freeContext(w->scaler);
     if (w->fifo) av_audio_fifo_free(w->fifo);
     if (w->format) {
         if (w->format->pb) avio_closep(&w->format->pb);

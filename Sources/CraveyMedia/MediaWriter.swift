@@ -20,7 +20,44 @@ public final class MediaWriter: @unchecked Sendable {
         self.sampleRate = sampleRate
     }
 
+    /// Opens `path` for H.264 video from `inputWidth`×`inputHeight` yuv420p frames, written at
+    /// `size` (at most 1280×720: `VideoSize.fitting` picks it), with AAC audio at `sampleRate`
+    /// unless that is nil (a silent video).
+    public init(videoPath path: String, inputWidth: Int, inputHeight: Int, size: VideoSize, fps: Int,
+                sampleRate: Int?, encoder: VideoEncoderSettings = .default, fragmented: Bool = true) throws {
+        var config = CFFmpeg_video_config()
+        config.in_width = Int32(inputWidth)
+        config.in_height = Int32(inputHeight)
+        config.width = Int32(size.width)
+        config.height = Int32(size.height)
+        config.fps = Int32(max(1, fps))
+        config.crf = Int32(encoder.crf)
+        config.threads = Int32(encoder.threads)
+        config.sample_rate = Int32(sampleRate ?? 0)
+        config.channels = 1
+        config.audio_bit_rate = 96_000
+        var pointer: OpaquePointer?
+        let result = encoder.preset.withCString { preset in
+            config.preset = preset
+            return CFFmpeg_writer_open_video(path, &config, fragmented ? 1 : 0, &pointer)
+        }
+        guard result == 0 else { throw MediaError.ffmpeg(result, "start writing \(path)") }
+        writer = pointer
+        self.path = path
+        self.sampleRate = sampleRate ?? 0
+    }
+
     deinit { CFFmpeg_writer_free(writer) }
+
+    /// Encodes one yuv420p frame shown at `microseconds` from the start (from the camera's clock;
+    /// a frame not later than the previous one is skipped).
+    public func writeVideo(_ frame: [UInt8], at microseconds: Int64) throws {
+        let result = frame.withUnsafeBytes { CFFmpeg_writer_write_video(writer, $0.baseAddress, microseconds) }
+        guard result == 0 else { throw MediaError.ffmpeg(result, "encode video") }
+    }
+
+    /// Video frames encoded so far.
+    public var videoFramesWritten: Int { Int(CFFmpeg_writer_video_frames(writer)) }
 
     /// Encodes mono float samples.
     public func write<C: Collection>(_ samples: C) throws where C.Element == Float {
@@ -43,6 +80,39 @@ public final class MediaWriter: @unchecked Sendable {
     public func finish() throws {
         let result = CFFmpeg_writer_finish(writer)
         guard result == 0 else { throw MediaError.ffmpeg(result, "finish \(path)") }
+    }
+}
+
+/// A video frame size.
+public struct VideoSize: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+
+    /// `width`×`height` scaled down, keeping the aspect ratio, to fit 1280×720 (even sides, as
+    /// H.264 wants); unchanged when it fits.
+    public static func fitting(width: Int, height: Int, maxWidth: Int = 1280, maxHeight: Int = 720) -> VideoSize {
+        let scale = min(1, min(Double(maxWidth) / Double(width), Double(maxHeight) / Double(height)))
+        func even(_ v: Double) -> Int { max(2, Int(v.rounded()) & ~1) }
+        return VideoSize(width: even(Double(width) * scale), height: even(Double(height) * scale))
+    }
+}
+
+/// x264 settings. The defaults are provisional until the video benchmark measures a 2-core laptop.
+public struct VideoEncoderSettings: Sendable {
+    public var preset: String
+    public var crf: Int
+    public var threads: Int
+    public static let `default` = VideoEncoderSettings(preset: "veryfast", crf: 23, threads: 0)
+}
+
+/// Thumbnails of video files.
+public enum Thumbnailer {
+    /// Writes the frame shown at `seconds` (the last frame of a shorter video) as a JPEG `width`
+    /// pixels wide, keeping the aspect ratio.
+    public static func make(from video: String, at seconds: Double = 1.0, width: Int = 320, to jpeg: String) throws {
+        let result = CFFmpeg_thumbnail(video, seconds, Int32(width), jpeg)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "make a thumbnail of \(video)") }
     }
 }
 

@@ -28,6 +28,33 @@ typedef struct CFFmpeg_writer CFFmpeg_writer;
 int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, int bit_rate, int fragmented,
                               CFFmpeg_writer **out);
 
+/// What a writer with video writes: H.264 from yuv420p frames of `in_width`×`in_height`, scaled
+/// (libswscale) to `width`×`height`; and, with `sample_rate` > 0, AAC audio as above.
+typedef struct {
+    int in_width;
+    int in_height;
+    int width;
+    int height;
+    int fps;            ///< nominal rate: a keyframe at least every `fps` frames (one second)
+    int crf;            ///< x264 constant rate factor (23 is sensible)
+    const char *preset; ///< x264 preset, e.g. "veryfast"
+    int threads;        ///< encoder threads (0 = x264 decides)
+    int sample_rate;    ///< 0 for a silent video
+    int channels;
+    int audio_bit_rate;
+} CFFmpeg_video_config;
+
+/// Opens `path` (a .mov, or a .mov.part while recording) for H.264 video and optional AAC audio,
+/// fragmented like the audio writer (fragments start at keyframes, about a second long).
+int CFFmpeg_writer_open_video(const char *path, const CFFmpeg_video_config *config, int fragmented, CFFmpeg_writer **out);
+
+/// Encodes one yuv420p frame (Y, then U, then V, tightly packed) shown at `pts_us` microseconds
+/// from the start: timestamps come from the camera, so dropped frames leave honest gaps.
+int CFFmpeg_writer_write_video(CFFmpeg_writer *writer, const void *yuv420p, int64_t pts_us);
+
+/// Video frames encoded so far.
+int64_t CFFmpeg_writer_video_frames(const CFFmpeg_writer *writer);
+
 /// Encodes `frames` frames of interleaved float samples (the whole file's timeline is the sample
 /// count: pts never come from a clock). Returns 0 or a negative AVERROR.
 int CFFmpeg_writer_write_audio(CFFmpeg_writer *writer, const float *samples, int frames);
@@ -70,6 +97,10 @@ int CFFmpeg_decoder_seek(CFFmpeg_decoder *decoder, double seconds);
 /// The position of the next sample read, in output samples from the start.
 int64_t CFFmpeg_decoder_position(const CFFmpeg_decoder *decoder);
 void CFFmpeg_decoder_free(CFFmpeg_decoder *decoder);
+
+/// Decodes the video frame shown at `seconds` (the last frame when the video is shorter), scales it
+/// to `width` pixels wide keeping the aspect ratio, and writes it to `jpeg_path` as a JPEG.
+int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path);
 
 /// What a probe found in a media file.
 typedef struct {

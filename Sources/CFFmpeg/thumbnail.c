@@ -1,0 +1,106 @@
+// The thumbnail of a video: the frame shown at a time (or the last one), scaled, as JPEG.
+// See include/CFFmpeg.h.
+#include "CFFmpeg.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+// Stage: encode one yuvj420p frame as JPEG and write it to a file.
+static int write_jpeg(const AVFrame *frame, const char *path) {
+    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG);
+    if (!codec) return AVERROR_ENCODER_NOT_FOUND;
+    AVCodecContext *c = avcodec_alloc_context3(codec);
+    AVPacket *pkt = av_packet_alloc();
+    int err = (c && pkt) ? 0 : AVERROR(ENOMEM);
+    if (err == 0) {
+        c->width = frame->width;
+        c->height = frame->height;
+        c->pix_fmt = AV_PIX_FMT_YUVJ420P;
+        c->time_base = (AVRational){1, 25};
+        c->flags |= AV_CODEC_FLAG_QSCALE;
+        c->global_quality = FF_QP2LAMBDA * 3;
+        err = avcodec_open2(c, codec, NULL);
+    }
+    if (err == 0) err = avcodec_send_frame(c, frame);
+    if (err == 0) err = avcodec_receive_packet(c, pkt);
+    if (err == 0) {
+        FILE *f = fopen(path, "wb");
+        if (!f) err = AVERROR(errno);
+        else {
+            if (fwrite(pkt->data, 1, (size_t)pkt->size, f) != (size_t)pkt->size) err = AVERROR(EIO);
+            if (fflush(f) != 0 || fsync(fileno(f)) != 0) err = AVERROR(EIO);
+            fclose(f);
+        }
+    }
+    av_packet_free(&pkt);
+    avcodec_free_context(&c);
+    return err;
+}
+
+int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path) {
+    av_log_set_level(AV_LOG_QUIET);
+    AVFormatContext *fmt = NULL;
+    AVCodecContext *dec = NULL;
+    AVPacket *pkt = av_packet_alloc();
+    AVFrame *frame = av_frame_alloc(), *best = av_frame_alloc(), *out = av_frame_alloc();
+    struct SwsContext *scaler = NULL;
+    int err = (pkt && frame && best && out) ? 0 : AVERROR(ENOMEM);
+    if (err < 0 || (err = avformat_open_input(&fmt, video_path, NULL, NULL)) < 0) goto done;
+    if ((err = avformat_find_stream_info(fmt, NULL)) < 0) goto done;
+    const AVCodec *codec = NULL;
+    int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (index < 0) { err = index; goto done; }
+    AVStream *st = fmt->streams[index];
+    if (!(dec = avcodec_alloc_context3(codec))) { err = AVERROR(ENOMEM); goto done; }
+    if ((err = avcodec_parameters_to_context(dec, st->codecpar)) < 0) goto done;
+    if ((err = avcodec_open2(dec, codec, NULL)) < 0) goto done;
+    int64_t target = av_rescale_q((int64_t)(seconds * AV_TIME_BASE), AV_TIME_BASE_Q, st->time_base);
+    if (st->start_time != AV_NOPTS_VALUE) target += st->start_time;
+    avformat_seek_file(fmt, index, INT64_MIN, target, target, AVSEEK_FLAG_BACKWARD);  // else decode from the start
+    // Decode until the frame shown at the target; keep the latest frame in case the video ends first.
+    int found = 0, have = 0, draining = 0;
+    while (!found) {
+        err = avcodec_receive_frame(dec, frame);
+        if (err == 0) {
+            int64_t pts = frame->best_effort_timestamp;
+            if (have && pts != AV_NOPTS_VALUE && pts > target) { found = 1; break; }  // `best` is shown at the target
+            av_frame_unref(best);
+            av_frame_move_ref(best, frame);
+            have = 1;
+            if (pts != AV_NOPTS_VALUE && pts == target) found = 1;
+            continue;
+        }
+        if (err == AVERROR_EOF) break;
+        if (err != AVERROR(EAGAIN)) goto done;
+        if (draining) break;
+        err = av_read_frame(fmt, pkt);
+        if (err < 0) { draining = 1; avcodec_send_packet(dec, NULL); continue; }
+        if (pkt->stream_index == index) avcodec_send_packet(dec, pkt);
+        av_packet_unref(pkt);
+    }
+    if (!have) { err = AVERROR_INVALIDDATA; goto done; }
+    int height = (int)((int64_t)best->height * width / best->width) & ~1;
+    out->format = AV_PIX_FMT_YUVJ420P;
+    out->width = width;
+    out->height = height > 0 ? height : 2;
+    if ((err = av_frame_get_buffer(out, 0)) < 0) goto done;
+    scaler = sws_getContext(best->width, best->height, best->format, out->width, out->height, AV_PIX_FMT_YUVJ420P,
+                            SWS_BICUBIC, NULL, NULL, NULL);
+    if (!scaler) { err = AVERROR(EINVAL); goto done; }
+    sws_scale(scaler, (const uint8_t *const *)best->data, best->linesize, 0, best->height, out->data, out->linesize);
+    out->pts = 0;
+    err = write_jpeg(out, jpeg_path);
+done:
+    sws_freeContext(scaler);
+    av_frame_free(&frame);
+    av_frame_free(&best);
+    av_frame_free(&out);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);
+    return err;
+}
