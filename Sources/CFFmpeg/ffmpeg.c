@@ -16,6 +16,7 @@ int CFFmpeg_AVERROR(int errnum) { return AVERROR(errnum); }
 // it cannot scribble over cravey's terminal display.
 static void quiet_logs(void) { av_log_set_level(AV_LOG_QUIET); }
 const int CFFmpeg_AVERROR_EOF = AVERROR_EOF;
+const int CFFmpeg_AVERROR_INVALIDDATA = AVERROR_INVALIDDATA;
 
 void CFFmpeg_strerror(int error, char *buffer, size_t size) {
     if (av_strerror(error, buffer, size) < 0) snprintf(buffer, size, "FFmpeg error %d", error);

@@ -172,6 +172,16 @@ int CV4L2_set_format(CV4L2_device *d, uint32_t width, uint32_t height, uint32_t 
     return 0;
 }
 
+// A zeroed mmap capture buffer descriptor for `index`.
+static struct v4l2_buffer capture_buffer(uint32_t index) {
+    struct v4l2_buffer b;
+    memset(&b, 0, sizeof b);
+    b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    b.memory = V4L2_MEMORY_MMAP;
+    b.index = index;
+    return b;
+}
+
 int CV4L2_start(CV4L2_device *d, unsigned buffers) {
     struct v4l2_requestbuffers req;
     memset(&req, 0, sizeof req);
@@ -185,11 +195,7 @@ int CV4L2_start(CV4L2_device *d, unsigned buffers) {
     if (!d->buffers) return -ENOMEM;
     d->count = req.count;
     for (unsigned i = 0; i < req.count; i++) {
-        struct v4l2_buffer b;
-        memset(&b, 0, sizeof b);
-        b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-        b.memory = V4L2_MEMORY_MMAP;
-        b.index = i;
+        struct v4l2_buffer b = capture_buffer(i);
         if ((err = xioctl(d->fd, VIDIOC_QUERYBUF, &b)) < 0) return err;
         d->buffers[i].length = b.length;
         d->buffers[i].start = v4l2_mmap(NULL, b.length, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd, b.m.offset);
@@ -208,10 +214,7 @@ int CV4L2_dequeue(CV4L2_device *d, int timeout_ms, CV4L2_frame *frame) {
     if (r < 0) return -errno;
     if (r == 0) return 0;
     if (p.revents & (POLLERR | POLLHUP | POLLNVAL) && !(p.revents & POLLIN)) return -ENODEV;
-    struct v4l2_buffer b;
-    memset(&b, 0, sizeof b);
-    b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    b.memory = V4L2_MEMORY_MMAP;
+    struct v4l2_buffer b = capture_buffer(0);
     int err = xioctl(d->fd, VIDIOC_DQBUF, &b);
     if (err == -EAGAIN) return 0;
     if (err < 0) return err;
@@ -225,11 +228,7 @@ int CV4L2_dequeue(CV4L2_device *d, int timeout_ms, CV4L2_frame *frame) {
 }
 
 int CV4L2_requeue(CV4L2_device *d, uint32_t index) {
-    struct v4l2_buffer b;
-    memset(&b, 0, sizeof b);
-    b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    b.memory = V4L2_MEMORY_MMAP;
-    b.index = index;
+    struct v4l2_buffer b = capture_buffer(index);
     return xioctl(d->fd, VIDIOC_QBUF, &b);
 }
 

@@ -68,9 +68,6 @@ public final class AudioInput: @unchecked Sendable {
     /// Set when the device went away during a read; the stream is over.
     public private(set) var deviceGone: MediaError?
 
-    /// Overruns and suspends recovered so far (each loses a few milliseconds).
-    public var recoveredXruns: Int { Int(CALSA_capture_xruns(capture)) }
-
     /// CLOCK_MONOTONIC time of the latest captured frame, in nanoseconds.
     public var timestampNanoseconds: Int64 { Int64(CALSA_capture_timestamp_ns(capture)) }
 }

@@ -84,3 +84,11 @@ public struct WaveformBuilder: Sendable {
         currentCount = 0
     }
 }
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock of ALSA and V4L2 timestamps, used for every
+/// timing cravey measures.
+public func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

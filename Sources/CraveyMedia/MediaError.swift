@@ -39,12 +39,5 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
     }
 
     /// FFmpeg's "Invalid data found when processing input": not media, or nothing playable.
-    public var isInvalidData: Bool { source == .ffmpeg && code == Self.invalidDataCode }
-
-    static let invalidDataCode: Int32 = {
-        // AVERROR_INVALIDDATA is FFERRTAG('I','N','D','A'), negated.
-        let tag = Int32(UInt8(ascii: "I")) | Int32(UInt8(ascii: "N")) << 8 | Int32(UInt8(ascii: "D")) << 16
-            | Int32(UInt8(ascii: "A")) << 24
-        return -tag
-    }()
+    public var isInvalidData: Bool { source == .ffmpeg && code == CFFmpeg_AVERROR_INVALIDDATA }
 }

@@ -63,7 +63,7 @@ public final class AudioPlayer: @unchecked Sendable {
                 done.signal()
                 return
             }
-            if firstSampleAt == nil { firstSampleAt = DispatchTime.now().uptimeNanoseconds }
+            if firstSampleAt == nil { firstSampleAt = monotonicNanoseconds() }
             try? output.write(samples)
             state.withLock { written += samples.count }
         }

@@ -232,10 +232,3 @@ public enum RecorderError: Error, CustomStringConvertible {
         }
     }
 }
-
-/// CLOCK_MONOTONIC in nanoseconds (the clock ALSA and V4L2 timestamps use).
-public func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

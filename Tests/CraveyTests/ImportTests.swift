@@ -75,7 +75,7 @@ final class ImportTests: XCTestCase {
         let text = base + "/notes.txt"
         try Data("Remember why you started.\n".utf8).write(to: URL(fileURLWithPath: text))
         let empty = base + "/empty.m4a"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         let whole = try make("whole.m4a", seconds: 10, extra: ["-c:a", "aac"])
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
         let truncated = base + "/truncated.m4a"

@@ -16,6 +16,8 @@
 int CFFmpeg_AVERROR(int errnum);
 /// AVERROR_EOF.
 extern const int CFFmpeg_AVERROR_EOF;
+/// AVERROR_INVALIDDATA: not media, or nothing playable in it.
+extern const int CFFmpeg_AVERROR_INVALIDDATA;
 /// FFmpeg's message for an error code, written to `buffer`.
 void CFFmpeg_strerror(int error, char *buffer, size_t size);
 
