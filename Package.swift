@@ -66,6 +66,10 @@ let package = Package(
             dependencies: ["CraveyMedia", "CraveyTestSupport"]
         ),
         .testTarget(
+            name: "CraveyRecorderTests",
+            dependencies: ["CraveyRecorder"]
+        ),
+        .testTarget(
             name: "CraveyTests",
             dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyTestSupport", "cravey"]
         ),

@@ -137,22 +137,28 @@ long CALSA_capture_read(CALSA_capture *c, float *mono, unsigned long max_frames)
     }
 }
 
-long long CALSA_capture_timestamp_ns(CALSA_capture *c) {
+int CALSA_capture_clock(CALSA_capture *c, long long *ns, long *delay) {
     snd_pcm_status_t *status;
-    if (snd_pcm_status_malloc(&status) < 0) return 0;
-    long long ns = 0;
-    if (snd_pcm_status(c->pcm, status) == 0) {
+    *ns = 0;
+    *delay = 0;
+    int err = snd_pcm_status_malloc(&status);
+    if (err < 0) return err;
+    // One status read gives both numbers from the same moment: at `ns`, the device was capturing the
+    // sample `delay` frames after the last one read.
+    if ((err = snd_pcm_status(c->pcm, status)) == 0) {
         snd_htimestamp_t ts;
         snd_pcm_status_get_htstamp(status, &ts);
-        ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+        *ns = (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+        *delay = snd_pcm_status_get_delay(status);
     }
     snd_pcm_status_free(status);
-    if (ns == 0) {
+    if (*ns == 0) {  // a plugin without timestamps: now, with nothing pending
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+        *ns = (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+        *delay = 0;
     }
-    return ns;
+    return err;
 }
 
 void CALSA_capture_close(CALSA_capture *c) {

@@ -8,6 +8,7 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
+#include <pthread.h>
 #include <string.h>
 
 int CFFmpeg_AVERROR(int errnum) { return AVERROR(errnum); }
@@ -41,8 +42,19 @@ struct CFFmpeg_writer {
     AVAudioFifo *fifo;      // samples waiting for a whole encoder frame
     int64_t samples_in;     // samples given to the writer
     int64_t next_pts;       // pts of the next frame sent to the encoder, in samples
+    int64_t audio_start;    // pts of the first sample: the encoder's priming, so packets start at 0
     int header_written;
+    // The recorder encodes sound and pictures on two threads: each encoder is used by one thread
+    // only, and this lock serializes what they share, the muxer and the file.
+    pthread_mutex_t mux;
 };
+
+// Stage: a zeroed writer with its lock.
+static CFFmpeg_writer *new_writer(void) {
+    CFFmpeg_writer *w = av_mallocz(sizeof *w);
+    if (w) pthread_mutex_init(&w->mux, NULL);
+    return w;
+}
 
 // Stage: the AAC encoder and its stream.
 static int add_audio_stream(CFFmpeg_writer *w, int sample_rate, int channels, int bit_rate) {
@@ -70,6 +82,11 @@ static int add_audio_stream(CFFmpeg_writer *w, int sample_rate, int channels, in
     os->frame->nb_samples = c->frame_size;
     if ((err = av_frame_get_buffer(os->frame, 0)) < 0) return err;
     if (!(w->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, channels, c->frame_size * 4))) return AVERROR(ENOMEM);
+    // The encoder's first packet carries its priming samples before the first real one. Starting the
+    // samples at +priming keeps every packet at ≥ 0, so the muxer of a fragmented file (which has no
+    // edit list) never shifts the streams to hide a negative start — a shift that would move the
+    // video against the sound. The remux marks the priming as skipped again.
+    w->audio_start = w->next_pts = c->initial_padding;
     return 0;
 }
 
@@ -137,7 +154,7 @@ static int add_video_stream(CFFmpeg_writer *w, const CFFmpeg_video_config *cfg) 
 int CFFmpeg_writer_open_video(const char *path, const CFFmpeg_video_config *cfg, int fragmented, CFFmpeg_writer **out) {
     quiet_logs();
     *out = NULL;
-    CFFmpeg_writer *w = av_mallocz(sizeof *w);
+    CFFmpeg_writer *w = new_writer();
     if (!w) return AVERROR(ENOMEM);
     int err = avformat_alloc_output_context2(&w->format, NULL, "mov", NULL);
     if (err < 0) goto fail;
@@ -173,7 +190,7 @@ int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, i
                               CFFmpeg_writer **out) {
     *out = NULL;
     quiet_logs();
-    CFFmpeg_writer *w = av_mallocz(sizeof *w);
+    CFFmpeg_writer *w = new_writer();
     if (!w) return AVERROR(ENOMEM);
     // The container follows the final name's extension, also for a temporary "x.m4a.part" name.
     const char *as = strstr(path, ".mov") ? "x.mov" : strstr(path, ".mp4") ? "x.mp4" : "x.m4a";
@@ -197,12 +214,14 @@ static int encode(CFFmpeg_writer *w, OutputStream *os, AVFrame *frame) {
         if (err == AVERROR(EAGAIN) || err == AVERROR_EOF) return 0;
         if (err < 0) return err;
         // The last audio packet ends exactly where the samples end: the cap is exact to the sample.
-        int64_t end = w->samples_in;  // packet pts line up with input samples (priming sits before 0)
+        int64_t end = w->audio_start + w->samples_in;  // packet pts count samples from the first packet
         if (os == &w->audio && os->packet->pts != AV_NOPTS_VALUE && os->packet->pts + os->packet->duration > end && os->packet->pts < end)
             os->packet->duration = end - os->packet->pts;
         av_packet_rescale_ts(os->packet, os->encoder->time_base, os->stream->time_base);
         os->packet->stream_index = os->stream->index;
+        pthread_mutex_lock(&w->mux);
         err = av_interleaved_write_frame(w->format, os->packet);
+        pthread_mutex_unlock(&w->mux);
         if (err < 0) return err;
     }
 }
@@ -243,8 +262,11 @@ int CFFmpeg_writer_write_audio(CFFmpeg_writer *w, const float *samples, int fram
 
 int CFFmpeg_writer_flush(CFFmpeg_writer *w) {
     if (!w->format || !w->format->pb) return 0;
+    pthread_mutex_lock(&w->mux);
     avio_flush(w->format->pb);
-    return w->format->pb->error;
+    int err = w->format->pb->error;
+    pthread_mutex_unlock(&w->mux);
+    return err;
 }
 
 int64_t CFFmpeg_writer_samples(const CFFmpeg_writer *w) { return w->samples_in; }
@@ -278,6 +300,7 @@ void CFFmpeg_writer_free(CFFmpeg_writer *w) {
         if (w->format->pb) avio_closep(&w->format->pb);
         avformat_free_context(w->format);
     }
+    pthread_mutex_destroy(&w->mux);
     av_free(w);
 }
 

@@ -68,8 +68,14 @@ public final class AudioInput: @unchecked Sendable {
     /// Set when the device went away during a read; the stream is over.
     public private(set) var deviceGone: MediaError?
 
-    /// CLOCK_MONOTONIC time of the latest captured frame, in nanoseconds.
-    public var timestampNanoseconds: Int64 { Int64(CALSA_capture_timestamp_ns(capture)) }
+    /// The capture clock: at CLOCK_MONOTONIC time `nanoseconds`, the device was capturing the
+    /// sample `delay` samples after the last one read.
+    public func clock() -> (nanoseconds: Int64, delay: Int) {
+        var ns: Int64 = 0
+        var delay = 0
+        _ = CALSA_capture_clock(capture, &ns, &delay)
+        return (ns, delay)
+    }
 }
 
 /// An ALSA PCM from the device hints.

@@ -9,6 +9,7 @@ public final class MediaWriter: @unchecked Sendable {
     private var writer: OpaquePointer?
     public let path: String
     public let sampleRate: Int
+    private let inputFrameBytes: Int
 
     public init(audioPath path: String, sampleRate: Int, channels: Int = 1, fragmented: Bool = true) throws {
         var pointer: OpaquePointer?
@@ -18,6 +19,7 @@ public final class MediaWriter: @unchecked Sendable {
         writer = pointer
         self.path = path
         self.sampleRate = sampleRate
+        inputFrameBytes = 0
     }
 
     /// Opens `path` for H.264 video from `inputWidth`×`inputHeight` yuv420p frames, written at
@@ -45,6 +47,7 @@ public final class MediaWriter: @unchecked Sendable {
         writer = pointer
         self.path = path
         self.sampleRate = sampleRate ?? 0
+        inputFrameBytes = inputWidth * inputHeight * 3 / 2
     }
 
     deinit { CFFmpeg_writer_free(writer) }
@@ -52,6 +55,10 @@ public final class MediaWriter: @unchecked Sendable {
     /// Encodes one yuv420p frame shown at `microseconds` from the start (from the camera's clock;
     /// a frame not later than the previous one is skipped).
     public func writeVideo(_ frame: [UInt8], at microseconds: Int64) throws {
+        guard frame.count >= inputFrameBytes else {
+            throw MediaError(source: .ffmpeg, code: -EINVAL, operation: "encode video",
+                             message: "a frame of \(frame.count) bytes is shorter than \(inputFrameBytes)")
+        }
         let result = frame.withUnsafeBytes { CFFmpeg_writer_write_video(writer, $0.baseAddress, microseconds) }
         guard result == 0 else { throw MediaError.ffmpeg(result, "encode video") }
     }

@@ -26,16 +26,19 @@ public struct CameraMode: Sendable, Equatable, Hashable, Codable, CustomStringCo
 
     public var fitsLimit: Bool { width <= Self.maxWidth && height <= Self.maxHeight }
 
-    /// The mode to record with: the largest at most 1280×720 that runs at 24 fps or more (then the
+    /// The mode to record with: the largest at most 1280×720 that runs at 24 fps or more, at the
+    /// rate nearest 30 fps (then the
     /// largest at any rate); when the camera offers nothing that small, its smallest larger mode,
     /// to be scaled down. `preferred` caps the size (a request above 1280×720 is capped too).
     public static func best(of modes: [CameraMode], preferred: (width: Int, height: Int)? = nil) -> CameraMode? {
         let capWidth = min(preferred?.width ?? maxWidth, maxWidth)
         let capHeight = min(preferred?.height ?? maxHeight, maxHeight)
         let fitting = modes.filter { $0.width <= capWidth && $0.height <= capHeight }
+        // Bigger is better; at the same size, the rate nearest 30 fps (60 fps doubles the
+        // encoder's work for a talking head).
         func rank(_ a: CameraMode, _ b: CameraMode) -> Bool {
             if a.pixels != b.pixels { return a.pixels < b.pixels }
-            return a.fps < b.fps
+            return abs(a.fps - 30) > abs(b.fps - 30)
         }
         if let smooth = fitting.filter({ $0.fps >= 24 }).max(by: rank) { return smooth }
         if let any = fitting.max(by: rank) { return any }
@@ -88,6 +91,27 @@ public struct CameraInfo: Sendable, Equatable, Codable {
         if let match = cameras.first(where: { $0.card.lowercased().hasPrefix(key.lowercased()) }) { return match }
         throw MediaError(source: .system, code: -ENOENT, operation: "find camera '\(key)'",
                          message: "no camera has that node or name (see 'cravey devices')")
+    }
+
+    /// The camera a `--camera` value names (or the default front webcam, for nil) and the mode to
+    /// record in. Throws a clear error when there is no such camera or it offers no usable mode.
+    /// `largest` caps the size (e.g. 640x360 for smaller files).
+    public static func choose(_ key: String?, largest: (width: Int, height: Int)? = nil) throws -> (camera: CameraInfo, mode: CameraMode) {
+        let info: CameraInfo
+        if let key {
+            info = try find(key)
+        } else {
+            guard let front = all().first(where: \.isDefault) else {
+                throw MediaError(source: .system, code: -ENOENT, operation: "find a camera",
+                                 message: "no camera found (no V4L2 capture device; see 'cravey devices' and 'cravey doctor')")
+            }
+            info = front
+        }
+        guard let mode = CameraMode.best(of: info.modes, preferred: largest) else {
+            throw MediaError(source: .system, code: -EINVAL, operation: "choose a mode of \(info.path)",
+                             message: "the camera offers no mode cravey can record")
+        }
+        return (info, mode)
     }
 
     private static func link(in dir: String, to node: String) -> String? {

@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 extension Cravey {
-    /// `cravey record audio`: record a message from the microphone into the library.
+    /// `cravey record audio|video`: record a message from the microphone (and camera) into the library.
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a message to your future self (at most 120 seconds).",
@@ -19,16 +19,31 @@ extension Cravey {
                 Stop with Enter, q, Ctrl-C, SIGTERM or SIGHUP: every one of them keeps the recording. \
                 Then listen back, give it a title, notes and a purpose, and save or discard it. With \
                 --title/--notes/--purpose/--yes, or without a terminal, it is saved without asking and \
-                its id is printed (--json prints the whole row).
+                its id is printed (--json prints the whole row). A video is H.264 + AAC in .mov, at most \
+                1280x720; when the camera cannot be used, cravey offers to record sound only \
+                (--fallback audio accepts without asking); when the microphone cannot, a silent video \
+                (--no-audio).
                 """)
 
         @OptionGroup var library: LibraryOptions
 
-        @Argument(help: "What to record: audio.")
+        @Argument(help: "What to record: audio or video.")
         var kind: Recording.Kind
 
         @Option(help: ArgumentHelp("ALSA capture device (see 'cravey devices').", valueName: "name"))
         var mic: String = "default"
+
+        @Option(help: ArgumentHelp("Camera for video: its node (/dev/video0), a /dev/v4l/by-id path, or its name (default: the front webcam).", valueName: "camera"))
+        var camera: String?
+
+        @Option(help: ArgumentHelp("Largest video size, e.g. 640x360 (default and most: 1280x720; the camera's best mode up to it is used).", valueName: "WxH"))
+        var size: String?
+
+        @Option(help: ArgumentHelp("When the camera cannot be used: 'audio' records sound only without asking.", valueName: "audio"))
+        var fallback: Fallback?
+
+        @Flag(help: "Record a video without sound (no microphone).")
+        var noAudio = false
 
         @Option(help: ArgumentHelp("ALSA playback device for listening back before saving.", valueName: "name"))
         var speaker: String = "default"
@@ -47,13 +62,28 @@ extension Cravey {
         @Flag(help: "Print the saved recording as JSON.")
         var json = false
 
+        enum Fallback: String, ExpressibleByArgument { case audio }
+
+        /// `--size` as numbers.
+        var largest: (width: Int, height: Int)? {
+            let parts = (size ?? "").lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] >= 16, parts[1] >= 16 else { return nil }
+            return (parts[0], parts[1])
+        }
+
         func validate() throws {
             guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= Validation.maxDuration else {
                 throw ValidationError("--max-seconds must be more than 0 and at most 120 (got \(maxSeconds))")
             }
             guard (0...60).contains(countdown) else { throw ValidationError("--countdown must be 0 to 60 seconds") }
-            if kind == .video {
-                throw ValidationError("video recording is not available in this version of cravey; record audio with 'cravey record audio'")
+            if kind == .audio && (camera != nil || noAudio || fallback != nil || size != nil) {
+                throw ValidationError("--camera, --size, --no-audio and --fallback are for 'cravey record video'")
+            }
+            if size != nil && largest == nil {
+                throw ValidationError("--size must be WIDTHxHEIGHT, e.g. 640x360 (got '\(size!)')")
+            }
+            if noAudio && fallback != nil {
+                throw ValidationError("--no-audio and --fallback audio contradict each other")
             }
         }
 
@@ -64,7 +94,9 @@ extension Cravey {
                 notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
             let lib = try library.open()
             let interactive = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal && !yes && details.isEmpty
-            let session = RecordSession(library: lib, mic: mic, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
+            let plan = RecordSession.Plan(kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest,
+                                          fallbackToAudio: fallback == .audio, mayAsk: Terminal.stdinIsTerminal && !yes)
+            let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
                                         interactive: interactive, json: json)
             try session.run(countdown: countdown)
         }
@@ -73,23 +105,38 @@ extension Cravey {
 
 /// One run of `cravey record`: capture with a live display, then review and save.
 final class RecordSession: @unchecked Sendable {
+    /// What was asked for, and what may replace it when a device cannot be used.
+    struct Plan {
+        var kind: Recording.Kind
+        var mic: String?
+        var camera: String?
+        var largest: (width: Int, height: Int)?
+        var fallbackToAudio: Bool
+        var mayAsk: Bool
+    }
+
     let library: Library
-    let recorder: AudioRecorder
+    let plan: Plan
+    let maxSeconds: Double
+    private(set) var recorder: Recorder
     let speaker: String
     let draft: Library.Draft
     let interactive: Bool
     let json: Bool
     let display: Bool
     private let saveLock = NSLock()
-    private var take: AudioRecorder.Take?
+    private var take: Recorder.Take?
     private var finished = false
     private var signalSources: [DispatchSourceSignal] = []
     private var rawMode: Terminal.RawMode?
 
-    init(library: Library, mic: String, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool) {
+    init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool) {
         self.library = library
+        self.plan = plan
+        self.maxSeconds = maxSeconds
         self.speaker = speaker
-        self.recorder = AudioRecorder(library: library, device: mic, maxSeconds: maxSeconds)
+        // A placeholder until `start` has chosen the devices.
+        self.recorder = Recorder(library: library, microphone: plan.mic ?? "default", maxSeconds: maxSeconds)
         self.draft = draft
         self.interactive = interactive
         self.json = json
@@ -99,35 +146,38 @@ final class RecordSession: @unchecked Sendable {
     func run(countdown: Int) throws {
         installSignalHandlers()
         if countdown > 0 { try runCountdown(countdown) }
-        do {
-            try recorder.start()
-        } catch let error as MediaError {
-            throw CraveyFailure(message: "cannot record from '\(recorder.device)': \(error.message)"
-                + (error.isBusy ? " — another program holds it; see 'cravey devices' and udev-notes.md" : ""))
-        }
+        try start()
         if Terminal.stdinIsTerminal { rawMode = Terminal.RawMode() }
         startKeyReader()
         if display {
-            let meter = LiveMeter(maxSeconds: recorder.maxSeconds, device: recorder.device)
+            let meter = LiveMeter(maxSeconds: recorder.maxSeconds, device: recorder.deviceDescription)
             while recorder.isRunning {
                 meter.render(recorder.status)
                 usleep(40_000)  // 25 refreshes a second
             }
             meter.render(recorder.status)
         } else {
-            Terminal.printNote("recording from '\(recorder.device)' (stop with Enter, Ctrl-C or SIGTERM)")
+            Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
             recorder.waitUntilStopped()
         }
         rawMode = nil
         let status = recorder.status
         if case let .deviceGone(message)? = status.stopReason {
-            Terminal.printNote("the microphone went away (\(message)); keeping what was recorded")
+            Terminal.printNote("\(message); keeping what was recorded")
         }
-        let take: AudioRecorder.Take
+        let take: Recorder.Take
         do {
             take = try recorder.finish()
         } catch {
             throw CraveyFailure(message: "\(error)")
+        }
+        if take.kind == .video {
+            var note = "recorded \(take.frames) frames at \(take.info.width ?? 0)x\(take.info.height ?? 0)"
+            if let mode = status.cameraMode { note += " from \(mode)" }
+            note += take.droppedFrames > 0 ? " (\(take.droppedFrames) dropped by the camera)" : ""
+            if let offset = take.avOffset { note += String(format: ", sound and picture within %.0f ms", offset * 1000) }
+            if take.thumbnail == nil { note += "; no thumbnail could be made" }
+            Terminal.printNote(note)
         }
         saveLock.withLock { self.take = take }
         if interactive {
@@ -137,6 +187,82 @@ final class RecordSession: @unchecked Sendable {
         }
     }
 
+    /// Opens the devices and starts recording; when the camera or the microphone cannot be used,
+    /// says why and offers what can still be recorded (sound only, or a silent video).
+    private func start() throws {
+        var mic = plan.mic
+        var useCamera = plan.kind == .video
+        while true {
+            var camera: Recorder.Camera?
+            do {
+                if useCamera { camera = try Self.chooseCamera(plan.camera, largest: plan.largest) }
+                let recorder = Recorder(library: library, microphone: mic, camera: camera, maxSeconds: maxSeconds)
+                self.recorder = recorder
+                try recorder.start()
+                if useCamera && mic == nil { Terminal.printNote("recording a silent video (no microphone)") }
+                return
+            } catch let error as RecorderError {
+                switch error {
+                case let .camera(problem):
+                    let why = "cannot use the camera \(camera?.path ?? plan.camera ?? ""): \(Self.explain(problem, nodes: camera.map { [$0.path] } ?? []))"
+                    guard mic != nil else { throw CraveyFailure(message: why) }
+                    guard offer(why, "Record sound only instead?", accepted: plan.fallbackToAudio) else {
+                        throw CraveyFailure(message: why + Self.hint(plan, "pass --fallback audio to record sound only"))
+                    }
+                    useCamera = false
+                case let .microphone(problem):
+                    let nodes = DeviceAccess.alsaCardAndDevice(mic ?? "").map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) } ?? []
+                    let why = "cannot record from '\(mic ?? "")': \(Self.explain(problem, nodes: nodes))"
+                    guard useCamera else { throw CraveyFailure(message: why) }
+                    guard offer(why, "Record a silent video instead?", accepted: false) else {
+                        throw CraveyFailure(message: why + Self.hint(plan, "pass --no-audio to record a silent video"))
+                    }
+                    mic = nil
+                default:
+                    throw CraveyFailure(message: "\(error)")
+                }
+            } catch let error as MediaError where useCamera && camera == nil {
+                // No camera to choose (none, or the named one is not there).
+                let why = "cannot use a camera: \(error.message)"
+                guard mic != nil, offer(why, "Record sound only instead?", accepted: plan.fallbackToAudio) else {
+                    throw CraveyFailure(message: why + (mic == nil ? "" : Self.hint(plan, "pass --fallback audio to record sound only")))
+                }
+                useCamera = false
+            }
+        }
+    }
+
+    /// Says what went wrong; accepts when the flag says so, asks at a terminal, refuses otherwise
+    /// (the caller then fails with `why` and the hint).
+    private func offer(_ why: String, _ question: String, accepted: Bool) -> Bool {
+        if accepted {
+            Terminal.printNote("\(why) — recording sound only")
+            return true
+        }
+        guard plan.mayAsk else { return false }
+        FileHandle.standardError.write(Data("\(why)\n".utf8))
+        return Terminal.confirm(question)
+    }
+
+    /// The way out, for a refusal without a terminal to ask on.
+    static func hint(_ plan: Plan, _ text: String) -> String { plan.mayAsk ? "" : " (\(text))" }
+
+    /// The camera a `--camera` value names (or the default front webcam) and the mode to record in.
+    static func chooseCamera(_ key: String?, largest: (width: Int, height: Int)?) throws -> Recorder.Camera {
+        let (info, mode) = try CameraInfo.choose(key, largest: largest)
+        return Recorder.Camera(path: info.path, mode: mode)
+    }
+
+    /// A device error in a user's words: busy names the holder, permission names the fix.
+    static func explain(_ error: MediaError, nodes: [String]) -> String {
+        if error.isBusy {
+            let holders = DeviceAccess.holders(of: nodes)
+            return "the device is busy" + (holders.isEmpty ? " (another program is using it)" : ", held by " + holders.map(\.description).joined(separator: ", "))
+        }
+        if let problem = nodes.compactMap(DeviceAccess.permissionProblem).first { return "permission denied: \(problem)" }
+        return error.message
+    }
+
     /// Saves the take exactly once, whoever asks first (the user, or a signal during the prompts).
     private func saveOnce(_ draft: Library.Draft) throws {
         try saveLock.withLock {
@@ -144,9 +270,9 @@ final class RecordSession: @unchecked Sendable {
             finished = true
             let saved = try recorder.save(take, draft: draft)
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
-                // For Tests/bench/record.sh: CLOCK_MONOTONIC stamps of the recording's milestones.
+                // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
                 let status = recorder.status
-                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds())")
+                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds())")
             }
             if json {
                 print(RecordingExport.jsonObject(saved, includeWaveform: false))
@@ -166,8 +292,8 @@ final class RecordSession: @unchecked Sendable {
         }
     }
 
-    /// Preview, details, then Save or Discard.
-    private func review(_ take: AudioRecorder.Take) throws {
+/// Preview, details, then Save or Discard.
+    private func review(_ take: Recorder.Take) throws {
         let err = FileHandle.standardError
         err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
         preview(take)
@@ -196,7 +322,7 @@ final class RecordSession: @unchecked Sendable {
 
     /// Plays the take back (a preview: it never counts as a play). Without a usable speaker, shows
     /// the waveform and says why.
-    private func preview(_ take: AudioRecorder.Take) {
+    private func preview(_ take: Recorder.Take) {
         do {
             let player = try AudioPlayer(path: take.finalFile.path, duration: take.duration, speaker: speaker)
             rawMode = Terminal.RawMode()
@@ -287,7 +413,7 @@ final class LiveMeter {
         self.device = device
     }
 
-    func render(_ status: AudioRecorder.Status) {
+    func render(_ status: Recorder.Status) {
         var lines: [String] = []
         let width = 40
         let rms = status.level.rms
@@ -301,13 +427,22 @@ final class LiveMeter {
         let clip = status.level.clipped ? Terminal.style(" CLIP", "1;31") : (status.clipped ? Terminal.dim(" clipped") : "")
         lines.append("\(Terminal.style("●", "31")) REC  \(Format.clock(status.elapsed)) / \(Format.clock(maxSeconds))   "
                      + "\(Format.clock(max(0, status.remaining))) left   \(Terminal.dim(device))")
-        lines.append("Level [\(Terminal.style(bar, filled > width * 9 / 10 ? "31" : "32"))] "
-                     + String(format: "%6.1f dBFS  peak %6.1f", max(rms, -99), max(status.level.peak, -99)) + clip)
-        lines.append("      " + Format.sparkline(Array(status.waveform.suffix(width + 12)), columns: width + 12))
+        if let mode = status.cameraMode {
+            let size = status.videoSize.map { $0.width == mode.width && $0.height == mode.height ? "" : " → \($0.width)x\($0.height)" } ?? ""
+            let dropped = status.droppedFrames > 0 ? Terminal.style("\(status.droppedFrames) dropped", "33") : "0 dropped"
+            lines.append("Video \(mode)\(size)   \(status.frames) frames, \(dropped)")
+        }
+        if !status.hasAudio {
+            lines.append(Terminal.dim("No sound: a silent video"))
+        } else {
+            lines.append("Level [\(Terminal.style(bar, filled > width * 9 / 10 ? "31" : "32"))] "
+                         + String(format: "%6.1f dBFS  peak %6.1f", max(rms, -99), max(status.level.peak, -99)) + clip)
+            lines.append("      " + Format.sparkline(Array(status.waveform.suffix(width + 12)), columns: width + 12))
+        }
         var note = "Enter or q to stop · Ctrl-C also stops and keeps it"
         if status.remaining <= 10 && status.remaining > 0 {
             note = Terminal.style("\(Int(status.remaining.rounded(.up))) seconds left", "1;33")
-        } else if status.silentSeconds >= 3 {
+        } else if status.hasAudio && status.silentSeconds >= 3 {
             note = Terminal.style("No sound for \(Int(status.silentSeconds)) s — is the microphone muted?", "1;33")
         }
         lines.append(note)

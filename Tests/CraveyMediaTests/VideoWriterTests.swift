@@ -71,12 +71,13 @@ final class VideoWriterTests: XCTestCase {
     }
 
     func testDroppedFramesKeepHonestTimestamps() throws {
-        let path = try writeVideo("dropped", frames: 150, drop: { $0 % 5 == 2 }, audio: false)
+        let path = try writeVideo("dropped", frames: 150, drop: { $0 % 5 == 2 })
         XCTAssertEqual(try stream(path, "video")["nb_frames"] as? String, "120")
         XCTAssertEqual(try ffprobe(path).duration, 5.0, accuracy: 0.1, "duration from timestamps, not frame count")
-        // Every kept frame is at the time it was captured; the gaps are where frames were dropped.
-        // (This is a silent video: with sound, frames after the first currently land one AAC priming
-        // frame, 21 ms, late — the A/V sync work of video recording must correct and measure that.)
+        // Every kept frame is at the time it was captured; the gaps are where frames were dropped;
+        // and the sound starts with the first frame (the encoder's priming is not a shift).
+        XCTAssertEqual(Double(try stream(path, "audio")["start_time"] as? String ?? "") ?? -1, 0, accuracy: 0.0001)
+        XCTAssertEqual(Double(try stream(path, "video")["start_time"] as? String ?? "") ?? -1, 0, accuracy: 0.0001)
         let listed = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
                                                          "-of", "csv=p=0", path]).stdout
         let times = listed.split(separator: "\n").compactMap { Double($0) }.sorted()

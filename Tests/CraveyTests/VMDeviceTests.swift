@@ -177,7 +177,7 @@ final class CameraErrorTests: XCTestCase {
     }
 }
 
-/// Boots the VM rig and runs `VMDeviceTests` inside it, against the real drivers. Fails (does not
+/// Boots the VM rig and runs `VMDeviceTests`, `VMDoctorTests` and `VMRecordTests` inside it, against the real drivers. Fails (does not
 /// skip) when the rig cannot boot.
 final class VMRigTests: XCTestCase {
     func testDeviceSuiteInTheVM() throws {
@@ -187,10 +187,10 @@ final class VMRigTests: XCTestCase {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         let start = Date()
         let run = try runProcess("/bin/bash", [repositoryRoot + "/Tests/vm/rig.sh", "run", results, "--", testBinary,
-                                                "CraveyTests.VMDeviceTests,CraveyTests.VMDoctorTests"])
+                                                "CraveyTests.VMDeviceTests,CraveyTests.VMDoctorTests,CraveyTests.VMRecordTests"])
         print("VM device suite: \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \(run.stderr.split(separator: "\n").last ?? "")")
         XCTAssertEqual(run.status, 0, "VM suite failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(2000))")
-        XCTAssertTrue(run.stdout.contains("Executed 9 tests, with 0 failures"), run.stdout.suffix(3000).description)
+        XCTAssertTrue(run.stdout.contains("Executed 15 tests, with 0 failures"), run.stdout.suffix(3000).description)
         XCTAssertFalse(run.stdout.contains("skipped"), "inside the VM nothing may skip")
     }
 }

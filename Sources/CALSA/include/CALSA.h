@@ -33,8 +33,10 @@ unsigned long CALSA_capture_xruns(const CALSA_capture *capture);
 /// -EIO: the device went away; what was read before is good).
 long CALSA_capture_read(CALSA_capture *capture, float *mono, unsigned long max_frames);
 
-/// The CLOCK_MONOTONIC time (ns) of the most recent read's last frame, from the ALSA status.
-long long CALSA_capture_timestamp_ns(CALSA_capture *capture);
+/// The capture clock, for A/V sync: `ns` is a CLOCK_MONOTONIC time (ns) at which the device was
+/// capturing the frame `delay` frames after the last frame read (frames waiting in the buffer plus
+/// the hardware's own delay). Plugins without timestamps give "now" and 0.
+int CALSA_capture_clock(CALSA_capture *capture, long long *ns, long *delay);
 
 void CALSA_capture_close(CALSA_capture *capture);
 

@@ -52,6 +52,7 @@ int CFFmpeg_writer_open_video(const char *path, const CFFmpeg_video_config *conf
 
 /// Encodes one yuv420p frame (Y, then U, then V, tightly packed) shown at `pts_us` microseconds
 /// from the start: timestamps come from the camera, so dropped frames leave honest gaps.
+/// Video and audio may be written from two threads at once (one thread each): the muxer is locked.
 int CFFmpeg_writer_write_video(CFFmpeg_writer *writer, const void *yuv420p, int64_t pts_us);
 
 /// Video frames encoded so far.
