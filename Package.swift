@@ -51,6 +51,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The video benchmark's writer: raw frames and samples in, the recorder's writer, remux
+        // and thumbnailer out (Tests/bench/video.sh compares it with the ffmpeg CLI).
+        .executableTarget(
+            name: "writer-bench",
+            dependencies: ["CraveyMedia"],
+            path: "Tests/WriterBench"
+        ),
         .executableTarget(
             name: "library-driver",
             dependencies: ["CraveyLibrary"],

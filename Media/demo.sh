@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The main job, from nothing: install what cravey needs, build it, record a short message,
-# list the library, and play the most played message.
+# The main job, from nothing: install what cravey needs, build it, record a short video message,
+# list the library, show it (with its thumbnail, drawn in the terminal), and play the most played
+# message.
 #
-# It records 5 seconds from your microphone (ALSA `default`, which reaches PipeWire/PulseAudio).
-# On a machine without one (a server, CI), it records the spoken phrase in Media/ through ALSA's
-# `file` plugin instead — the same ALSA capture path a real microphone takes — and plays to the
-# `file` plugin's speaker, which writes what it is sent to a file.
+# It records 5 seconds from your webcam and microphone (the front camera and ALSA `default`, which
+# reaches PipeWire/PulseAudio). On a machine without them (a server, CI) it records inside the VM
+# rig (Tests/vm/rig.sh, needs root): Debian's own kernel under qemu with the `vivid` webcam and the
+# `snd-aloop` sound card, into which the spoken phrase of Media/ is played. Where even that cannot
+# run, it records the phrase as an audio message through ALSA's `file` plugin. Playback goes to your
+# speakers, or else to the `file` plugin's speaker, which writes what it is sent to a file.
 # The demo library is a temporary directory unless CRAVEY_LIBRARY is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,16 +18,33 @@ swift build -c release --product cravey
 cravey=$(swift build -c release --show-bin-path)/cravey
 export CRAVEY_LIBRARY=${CRAVEY_LIBRARY:-$(mktemp -d)/cravey-demo}
 echo "== library: $CRAVEY_LIBRARY"
+title="Remember why you started"
 
-echo "== cravey record audio (5 seconds)"
-if ! "$cravey" record audio --max-seconds 5 --title "Remember why you started" --purpose motivational 2>/dev/null; then
-  echo "   (no usable microphone here: recording Media/phrase-48k-s16.raw through ALSA's file plugin)"
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+echo "== cravey record video (5 seconds)"
+if ls /dev/video* >/dev/null 2>&1 && "$cravey" record video --max-seconds 5 --title "$title" --purpose motivational 2>/dev/null; then
+  :
+elif [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; then
+  echo "   (no webcam or microphone here: recording inside the VM rig from the kernel's vivid webcam and snd-aloop sound card)"
+  results=$(mktemp -d)
+  as_root bash Tests/vm/rig.sh run "$results" -- bash Media/vm-record.sh "$cravey"
+  mkdir -p "$(dirname "$CRAVEY_LIBRARY")"
+  rm -rf "$CRAVEY_LIBRARY"
+  as_root cp -a "$results/library" "$CRAVEY_LIBRARY"
+  as_root chown -R "$(id -u):$(id -g)" "$CRAVEY_LIBRARY"
+  as_root rm -rf "$results"
+else
+  echo "   (no camera, no microphone and no VM rig here: recording Media/phrase-48k-s16.raw through ALSA's file plugin)"
   ALSA_CONFIG_PATH=$PWD/Media/alsa/cravey-test.conf CRAVEY_ALSA_INFILE=$PWD/Media/phrase-48k-s16.raw \
-    "$cravey" record audio --mic cravey_file --max-seconds 4 --title "Remember why you started" --purpose motivational
+    "$cravey" record audio --mic cravey_file --max-seconds 4 --title "$title" --purpose motivational
 fi
 
 echo "== cravey list"
 "$cravey" list
+echo "== cravey show (the newest message, with its thumbnail on a terminal)"
+id=$("$cravey" list --json | sed -n 's/.*"id":"\([0-9A-F-]*\)".*/\1/p' | head -1)
+"$cravey" show "$id"
 echo "== cravey top"
 "$cravey" top
 echo "== cravey play --top"

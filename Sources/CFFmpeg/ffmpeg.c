@@ -37,6 +37,7 @@ struct CFFmpeg_writer {
     OutputStream video;
     struct SwsContext *scaler;
     int in_width, in_height;
+    enum AVPixelFormat in_format;
     int64_t video_frames;
     int64_t last_video_pts;
     AVAudioFifo *fifo;      // samples waiting for a whole encoder frame
@@ -132,6 +133,7 @@ static int add_video_stream(CFFmpeg_writer *w, const CFFmpeg_video_config *cfg) 
     snprintf(crf, sizeof crf, "%d", cfg->crf > 0 ? cfg->crf : 23);
     av_dict_set(&options, "crf", crf, 0);
     av_dict_set(&options, "preset", cfg->preset ? cfg->preset : "veryfast", 0);
+    if (cfg->x264_params && *cfg->x264_params) av_dict_set(&options, "x264-params", cfg->x264_params, 0);
     int err = avcodec_open2(c, codec, &options);
     av_dict_free(&options);
     if (err < 0) return err;
@@ -144,7 +146,8 @@ static int add_video_stream(CFFmpeg_writer *w, const CFFmpeg_video_config *cfg) 
     if ((err = av_frame_get_buffer(os->frame, 0)) < 0) return err;
     w->in_width = cfg->in_width;
     w->in_height = cfg->in_height;
-    w->scaler = sws_getContext(cfg->in_width, cfg->in_height, AV_PIX_FMT_YUV420P, c->width, c->height, AV_PIX_FMT_YUV420P,
+    w->in_format = cfg->in_yuyv ? AV_PIX_FMT_YUYV422 : AV_PIX_FMT_YUV420P;
+    w->scaler = sws_getContext(cfg->in_width, cfg->in_height, w->in_format, c->width, c->height, AV_PIX_FMT_YUV420P,
                                SWS_BILINEAR, NULL, NULL, NULL);
     if (!w->scaler) return AVERROR(EINVAL);
     w->last_video_pts = AV_NOPTS_VALUE;
@@ -176,7 +179,7 @@ int CFFmpeg_writer_write_video(CFFmpeg_writer *w, const void *yuv420p, int64_t p
     if (err < 0) return err;
     const uint8_t *src[4];
     int src_stride[4];
-    av_image_fill_arrays((uint8_t **)src, src_stride, yuv420p, AV_PIX_FMT_YUV420P, w->in_width, w->in_height, 1);
+    av_image_fill_arrays((uint8_t **)src, src_stride, yuv420p, w->in_format, w->in_width, w->in_height, 1);
     sws_scale(w->scaler, src, src_stride, 0, w->in_height, os->frame->data, os->frame->linesize);
     os->frame->pts = pts_us;
     w->last_video_pts = pts_us;

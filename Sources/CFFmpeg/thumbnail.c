@@ -7,6 +7,7 @@
 #include <libswscale/swscale.h>
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 // Stage: encode one yuvj420p frame as JPEG and write it to a file.
@@ -41,15 +42,15 @@ static int write_jpeg(const AVFrame *frame, const char *path) {
     return err;
 }
 
-int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path) {
-    av_log_set_level(AV_LOG_QUIET);
+// Stage: decode the video frame shown at `seconds` of `path` (the last one of a shorter video; the
+// picture itself for an image) into `best`.
+static int decode_frame_at(const char *path, double seconds, AVFrame *best) {
     AVFormatContext *fmt = NULL;
     AVCodecContext *dec = NULL;
     AVPacket *pkt = av_packet_alloc();
-    AVFrame *frame = av_frame_alloc(), *best = av_frame_alloc(), *out = av_frame_alloc();
-    struct SwsContext *scaler = NULL;
-    int err = (pkt && frame && best && out) ? 0 : AVERROR(ENOMEM);
-    if (err < 0 || (err = avformat_open_input(&fmt, video_path, NULL, NULL)) < 0) goto done;
+    AVFrame *frame = av_frame_alloc();
+    int err = (pkt && frame) ? 0 : AVERROR(ENOMEM);
+    if (err < 0 || (err = avformat_open_input(&fmt, path, NULL, NULL)) < 0) goto done;
     if ((err = avformat_find_stream_info(fmt, NULL)) < 0) goto done;
     const AVCodec *codec = NULL;
     int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
@@ -60,7 +61,7 @@ int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const c
     if ((err = avcodec_open2(dec, codec, NULL)) < 0) goto done;
     int64_t target = av_rescale_q((int64_t)(seconds * AV_TIME_BASE), AV_TIME_BASE_Q, st->time_base);
     if (st->start_time != AV_NOPTS_VALUE) target += st->start_time;
-    avformat_seek_file(fmt, index, INT64_MIN, target, target, AVSEEK_FLAG_BACKWARD);  // else decode from the start
+    if (seconds > 0) avformat_seek_file(fmt, index, INT64_MIN, target, target, AVSEEK_FLAG_BACKWARD);  // else from the start
     // Decode until the frame shown at the target; keep the latest frame in case the video ends first.
     int found = 0, have = 0, draining = 0;
     while (!found) {
@@ -82,25 +83,75 @@ int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const c
         if (pkt->stream_index == index) avcodec_send_packet(dec, pkt);
         av_packet_unref(pkt);
     }
-    if (!have) { err = AVERROR_INVALIDDATA; goto done; }
+    err = have ? 0 : AVERROR_INVALIDDATA;
+done:
+    av_frame_free(&frame);
+    av_packet_free(&pkt);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);
+    return err;
+}
+
+// Stage: `in` scaled into the already sized and allocated `out`.
+static int scale_into(const AVFrame *in, AVFrame *out) {
+    struct SwsContext *scaler = sws_getContext(in->width, in->height, in->format, out->width, out->height, out->format,
+                                               SWS_BICUBIC, NULL, NULL, NULL);
+    if (!scaler) return AVERROR(EINVAL);
+    sws_scale(scaler, (const uint8_t *const *)in->data, in->linesize, 0, in->height, out->data, out->linesize);
+    sws_freeContext(scaler);
+    return 0;
+}
+
+int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path) {
+    av_log_set_level(AV_LOG_QUIET);
+    AVFrame *best = av_frame_alloc(), *out = av_frame_alloc();
+    int err = (best && out) ? 0 : AVERROR(ENOMEM);
+    if (err < 0 || (err = decode_frame_at(video_path, seconds, best)) < 0) goto done;
     int height = (int)((int64_t)best->height * width / best->width) & ~1;
     out->format = AV_PIX_FMT_YUVJ420P;
     out->width = width;
     out->height = height > 0 ? height : 2;
     if ((err = av_frame_get_buffer(out, 0)) < 0) goto done;
-    scaler = sws_getContext(best->width, best->height, best->format, out->width, out->height, AV_PIX_FMT_YUVJ420P,
-                            SWS_BICUBIC, NULL, NULL, NULL);
-    if (!scaler) { err = AVERROR(EINVAL); goto done; }
-    sws_scale(scaler, (const uint8_t *const *)best->data, best->linesize, 0, best->height, out->data, out->linesize);
+    if ((err = scale_into(best, out)) < 0) goto done;
     out->pts = 0;
     err = write_jpeg(out, jpeg_path);
 done:
-    sws_freeContext(scaler);
-    av_frame_free(&frame);
     av_frame_free(&best);
     av_frame_free(&out);
-    av_packet_free(&pkt);
-    avcodec_free_context(&dec);
+    return err;
+}
+
+int CFFmpeg_picture_rgb(const char *path, double seconds, int width, int height, uint8_t *rgb) {
+    av_log_set_level(AV_LOG_QUIET);
+    AVFrame *best = av_frame_alloc(), *out = av_frame_alloc();
+    int err = (best && out) ? 0 : AVERROR(ENOMEM);
+    if (err < 0 || (err = decode_frame_at(path, seconds, best)) < 0) goto done;
+    out->format = AV_PIX_FMT_RGB24;
+    out->width = width;
+    out->height = height;
+    if ((err = av_frame_get_buffer(out, 0)) < 0) goto done;
+    if ((err = scale_into(best, out)) < 0) goto done;
+    for (int y = 0; y < height; y++) memcpy(rgb + (size_t)y * width * 3, out->data[0] + (size_t)y * out->linesize[0], (size_t)width * 3);
+done:
+    av_frame_free(&best);
+    av_frame_free(&out);
+    return err;
+}
+
+int CFFmpeg_picture_size(const char *path, int *width, int *height) {
+    av_log_set_level(AV_LOG_QUIET);
+    AVFormatContext *fmt = NULL;
+    int err = avformat_open_input(&fmt, path, NULL, NULL);
+    if (err < 0) return err;
+    if ((err = avformat_find_stream_info(fmt, NULL)) >= 0) {
+        int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+        if (index < 0) err = index;
+        else {
+            *width = fmt->streams[index]->codecpar->width;
+            *height = fmt->streams[index]->codecpar->height;
+            err = 0;
+        }
+    }
     avformat_close_input(&fmt);
     return err;
 }

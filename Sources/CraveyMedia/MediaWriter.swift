@@ -25,9 +25,10 @@ public final class MediaWriter: @unchecked Sendable {
     /// Opens `path` for H.264 video from `inputWidth`×`inputHeight` yuv420p frames, written at
     /// `size` (at most 1280×720: `VideoSize.fitting` picks it), with AAC audio at `sampleRate`
     /// unless that is nil (a silent video).
-    public init(videoPath path: String, inputWidth: Int, inputHeight: Int, size: VideoSize, fps: Int,
+    public init(videoPath path: String, inputWidth: Int, inputHeight: Int, inputIsYUYV: Bool = false, size: VideoSize, fps: Int,
                 sampleRate: Int?, encoder: VideoEncoderSettings = .default, fragmented: Bool = true) throws {
         var config = CFFmpeg_video_config()
+        config.in_yuyv = inputIsYUYV ? 1 : 0
         config.in_width = Int32(inputWidth)
         config.in_height = Int32(inputHeight)
         config.width = Int32(size.width)
@@ -40,26 +41,34 @@ public final class MediaWriter: @unchecked Sendable {
         config.audio_bit_rate = 96_000
         var pointer: OpaquePointer?
         let result = encoder.preset.withCString { preset in
-            config.preset = preset
-            return CFFmpeg_writer_open_video(path, &config, fragmented ? 1 : 0, &pointer)
+            encoder.x264Params.withCString { params in
+                config.preset = preset
+                config.x264_params = params
+                return CFFmpeg_writer_open_video(path, &config, fragmented ? 1 : 0, &pointer)
+            }
         }
         guard result == 0 else { throw MediaError.ffmpeg(result, "start writing \(path)") }
         writer = pointer
         self.path = path
         self.sampleRate = sampleRate ?? 0
-        inputFrameBytes = inputWidth * inputHeight * 3 / 2
+        inputFrameBytes = inputWidth * inputHeight * (inputIsYUYV ? 2 : 3) / (inputIsYUYV ? 1 : 2)
     }
 
     deinit { CFFmpeg_writer_free(writer) }
 
-    /// Encodes one yuv420p frame shown at `microseconds` from the start (from the camera's clock;
+    /// Encodes one frame (yuv420p, or YUYV when opened so) shown at `microseconds` from the start (from the camera's clock;
     /// a frame not later than the previous one is skipped).
     public func writeVideo(_ frame: [UInt8], at microseconds: Int64) throws {
+        try frame.withUnsafeBytes { try writeVideo($0, at: microseconds) }
+    }
+
+    /// The same, from memory the caller owns (no copy).
+    public func writeVideo(_ frame: UnsafeRawBufferPointer, at microseconds: Int64) throws {
         guard frame.count >= inputFrameBytes else {
             throw MediaError(source: .ffmpeg, code: -EINVAL, operation: "encode video",
                              message: "a frame of \(frame.count) bytes is shorter than \(inputFrameBytes)")
         }
-        let result = frame.withUnsafeBytes { CFFmpeg_writer_write_video(writer, $0.baseAddress, microseconds) }
+        let result = CFFmpeg_writer_write_video(writer, frame.baseAddress, microseconds)
         guard result == 0 else { throw MediaError.ffmpeg(result, "encode video") }
     }
 
@@ -105,12 +114,24 @@ public struct VideoSize: Sendable, Equatable {
     }
 }
 
-/// x264 settings. The defaults are provisional until the video benchmark measures a 2-core laptop.
+/// x264 settings. The defaults were measured with Tests/bench/video.sh on a 2-core machine: veryfast
+/// encodes 720p30 at about 10× real time using 0.17 CPU-s per second; two frame threads use both
+/// cores without the third thread x264 would add; a 5-frame lookahead instead of 10 saves about
+/// 20 MB at 720p for a file 0.7 % smaller or larger (no lookahead at all would save 15 MB more but
+/// make files 45 % larger).
 public struct VideoEncoderSettings: Sendable {
     public var preset: String
     public var crf: Int
     public var threads: Int
-    public static let `default` = VideoEncoderSettings(preset: "veryfast", crf: 23, threads: 0)
+    /// Extra x264 options ("key=value:…").
+    public var x264Params: String
+    public init(preset: String, crf: Int, threads: Int, x264Params: String = "") {
+        self.preset = preset
+        self.crf = crf
+        self.threads = threads
+        self.x264Params = x264Params
+    }
+    public static let `default` = VideoEncoderSettings(preset: "veryfast", crf: 23, threads: 2, x264Params: "rc-lookahead=5")
 }
 
 /// Thumbnails of video files.

@@ -5,7 +5,13 @@ import Foundation
 extension Cravey {
     /// `cravey show ID`: everything the library knows about one recording.
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one recording's details.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show one recording's details.",
+            discussion: """
+                On a terminal, a video's thumbnail is drawn below the details: with kitty's graphics \
+                protocol or sixel where the terminal supports them, else with coloured half blocks \
+                (CRAVEY_GRAPHICS=kitty|sixel|blocks chooses).
+                """)
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
@@ -20,7 +26,7 @@ extension Cravey {
                 print(RecordingExport.jsonObject(r, includeWaveform: true))
                 return
             }
-                var lines = [
+            var lines = [
                 "\(Format.icon(r.kind)) \(Terminal.bold(r.title))",
                 "  id         \(r.id.uuidString)",
                 "  kind       \(r.kind.rawValue)",
@@ -46,6 +52,14 @@ extension Cravey {
                 lines.append("  " + Terminal.dim(Format.sparkline(r.media.waveform, columns: 60)))
             }
             print(lines.joined(separator: "\n"))
+            // The thumbnail, drawn in the terminal (not into pipes, and not without colour).
+            if let thumb = r.thumbnailPath, Terminal.stdoutIsTerminal, Terminal.useColor {
+                let path = lib.root + "/" + thumb
+                let columns = max(8, min(40, Terminal.columns - 4))
+                if let picture = try? TerminalImage.draw(path, columns: columns, method: TerminalImage.method()) {
+                    FileHandle.standardOutput.write(Data(("\n" + picture).utf8))
+                }
+            }
         }
     }
 }

@@ -11,6 +11,15 @@ enum Terminal {
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// The terminal's width in columns (80 when it cannot be told).
+    static var columns: Int {
+        var size = winsize()
+        for fd in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] where ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        return 80
+    }
+
     /// Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb.
     static let useColor: Bool = {
         let env = ProcessInfo.processInfo.environment

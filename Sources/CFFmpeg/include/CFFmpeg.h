@@ -30,17 +30,19 @@ typedef struct CFFmpeg_writer CFFmpeg_writer;
 int CFFmpeg_writer_open_audio(const char *path, int sample_rate, int channels, int bit_rate, int fragmented,
                               CFFmpeg_writer **out);
 
-/// What a writer with video writes: H.264 from yuv420p frames of `in_width`×`in_height`, scaled
+/// What a writer with video writes: H.264 from yuv420p (or YUYV) frames of `in_width`×`in_height`, scaled
 /// (libswscale) to `width`×`height`; and, with `sample_rate` > 0, AAC audio as above.
 typedef struct {
     int in_width;
     int in_height;
+    int in_yuyv;        ///< frames are packed YUYV 4:2:2 (as many webcams deliver) instead of yuv420p
     int width;
     int height;
     int fps;            ///< nominal rate: a keyframe at least every `fps` frames (one second)
     int crf;            ///< x264 constant rate factor (23 is sensible)
     const char *preset; ///< x264 preset, e.g. "veryfast"
     int threads;        ///< encoder threads (0 = x264 decides)
+    const char *x264_params; ///< extra x264 options, "key=value:key=value" (NULL for none)
     int sample_rate;    ///< 0 for a silent video
     int channels;
     int audio_bit_rate;
@@ -104,6 +106,13 @@ void CFFmpeg_decoder_free(CFFmpeg_decoder *decoder);
 /// Decodes the video frame shown at `seconds` (the last frame when the video is shorter), scales it
 /// to `width` pixels wide keeping the aspect ratio, and writes it to `jpeg_path` as a JPEG.
 int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path);
+
+/// Decodes the picture shown at `seconds` of a video (or an image, with 0) and scales it to exactly
+/// `width`×`height` RGB24 pixels into `rgb` (width*height*3 bytes): for drawing in a terminal.
+int CFFmpeg_picture_rgb(const char *path, double seconds, int width, int height, uint8_t *rgb);
+
+/// The size of the first video stream (or image) of `path`.
+int CFFmpeg_picture_size(const char *path, int *width, int *height);
 
 /// What a probe found in a media file.
 typedef struct {

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Inside the VM rig (Tests/vm/rig.sh): record a short video message from the kernel's vivid webcam
+# and snd-aloop sound card — the spoken phrase of Media/ is played into the loopback, which is the
+# microphone — then copy the library out through the rig's results share.
+#   Media/vm-record.sh CRAVEY_BINARY
+set -euo pipefail
+cravey=$1
+library=$TMPDIR/demo-library
+aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 1 -t raw Media/phrase-48k-s16.raw &
+player=$!
+"$cravey" record video --library "$library" --mic hw:Loopback,1,0 --size 640x360 --max-seconds 4 \
+  --title "Remember why you started" --purpose motivational
+wait "$player" || true
+cp -a "$library" "$CRAVEY_VM_RESULTS/library"
