@@ -2,16 +2,15 @@ import CraveyLibrary
 import CraveyMedia
 import Foundation
 
-/// Brings an existing audio file (a phone voice memo, another recorder's clip) into the library:
-/// decoded with FFmpeg, re-encoded through the same writer as a recording (AAC in .m4a), with its
-/// waveform, and saved atomically. Anything that is not playable audio is refused with nothing
-/// left behind.
+/// Brings an existing audio or video file (a phone voice memo, another recorder's clip) into the
+/// library: decoded with FFmpeg, re-encoded through the same writer as a recording (AAC in .m4a, or
+/// H.264 + AAC in .mov at most 1280×720 with a thumbnail), with its waveform, and saved atomically.
+/// Anything that is not playable media is refused with nothing left behind.
 public enum MediaImport {
     public enum Failure: Error, CustomStringConvertible {
         case notMedia(String)
         case missing(String)
         case noSound(String)
-        case videoNotSupported(String)
         case tooLong(String, Double)
         case truncated(String, expected: Double, got: Double)
 
@@ -20,7 +19,6 @@ public enum MediaImport {
             case let .notMedia(path): return "\(path) is not an audio or video file cravey can read"
             case let .missing(path): return "\(path): no such file"
             case let .noSound(path): return "\(path) has no sound to import"
-            case let .videoNotSupported(path): return "\(path) is a video; importing video is not available in this version (audio files only)"
             case let .tooLong(path, seconds):
                 return "\(path) lasts \(Int(seconds) / 60):" + String(format: "%04.1f", seconds.truncatingRemainder(dividingBy: 60))
                     + "; messages are at most 2:00 (use --trim to keep the first 2:00)"
@@ -31,7 +29,7 @@ public enum MediaImport {
     }
 
     /// Imports `path`; with `trim`, keeps only the first 120 seconds of a longer file.
-    public static func importAudio(_ path: String, into library: Library, draft: Library.Draft, trim: Bool) throws -> Recording {
+    public static func importFile(_ path: String, into library: Library, draft: Library.Draft, trim: Bool) throws -> Recording {
         let info: MediaInfo
         do {
             info = try MediaFile.probe(path)
@@ -40,11 +38,13 @@ public enum MediaImport {
         } catch let error as MediaError {
             throw error.errno == ENOENT ? Failure.missing(path) : Failure.notMedia(path)
         }
-        guard info.audioCodec != nil else { throw info.videoCodec != nil ? Failure.videoNotSupported(path) : Failure.noSound(path) }
-        if info.videoCodec != nil && !["mjpeg", "png"].contains(info.videoCodec!) { throw Failure.videoNotSupported(path) }
+        // A still picture in an audio file (cover art) does not make it a video.
+        let isVideo = info.videoCodec.map { !["mjpeg", "png"].contains($0) } ?? false
+        guard info.audioCodec != nil || isVideo else { throw Failure.noSound(path) }
         guard info.duration > 0 else { throw Failure.notMedia(path) }
         // Encoders pad the last frame (an MP3 of 2:00 says 120.03 s): up to 0.1 s over is 2:00.
         if info.duration > Validation.maxDuration + 0.1 && !trim { throw Failure.tooLong(path, info.duration) }
+        if isVideo { return try importVideo(path, info: info, into: library, draft: draft) }
 
         let id = UUID()
         let part = try library.makeStagedFile(named: "import_\(id.uuidString).m4a.part")
@@ -76,13 +76,80 @@ public enum MediaImport {
             library.discard(final)
             throw error
         }
+        return try library.save(final, kind: .audio, draft: titled(draft, path), duration: result.duration,
+                                media: MediaFacts(sampleRate: result.sampleRate, channels: result.channels, waveform: waveform.finish()),
+                                id: id)
+    }
+
+    /// The draft, titled after the file when it has no title.
+    static func titled(_ draft: Library.Draft, _ path: String) -> Library.Draft {
         var details = draft
         if details.title == nil {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             details.title = String(name.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.prefix(40))
         }
-        return try library.save(final, kind: .audio, draft: details, duration: result.duration,
-                                media: MediaFacts(sampleRate: result.sampleRate, channels: result.channels, waveform: waveform.finish()),
+        return details
+    }
+
+    /// A video: frames decoded at their own size (the writer scales to at most 1280×720) and
+    /// written at their own times, the sound interleaved by time, both cut at 120 s.
+    static func importVideo(_ path: String, info: MediaInfo, into library: Library, draft: Library.Draft) throws -> Recording {
+        let id = UUID()
+        let part = try library.makeStagedFile(named: "import_\(id.uuidString).mov.part")
+        defer { library.discard(part) }
+        let video = try VideoDecoder(path: path, rgb: false)
+        let audio = info.audioCodec != nil ? try AudioDecoder(path: path) : nil
+        let size = VideoSize.fitting(width: video.width, height: video.height)
+        let fps = Int((video.fps ?? info.fps ?? 30).rounded())
+        let writer = try MediaWriter(videoPath: part.path, inputWidth: video.width, inputHeight: video.height, size: size,
+                                     fps: min(60, max(1, fps)), sampleRate: audio?.sampleRate)
+        var waveform = WaveformBuilder(sampleRate: audio?.sampleRate ?? 48_000)
+        let limit = Validation.maxDuration
+        var samples = 0
+        var soundEnded = audio == nil
+        var frame = [UInt8]()
+        var lastPicture = 0.0
+        /// Writes sound up to `seconds` (the time of the next picture), so the two stay interleaved.
+        func writeSound(until seconds: Double) throws {
+            guard let audio, !soundEnded else { return }
+            let target = Int(min(seconds, limit) * Double(audio.sampleRate))
+            while samples < target {
+                let block = try audio.read(frames: min(4800, target - samples))
+                if block.isEmpty { soundEnded = true; return }
+                let floats = block.map { Float($0) / 32768 }
+                try writer.write(floats)
+                waveform.add(floats)
+                samples += floats.count
+            }
+        }
+        while let pts = try video.next(into: &frame) {
+            if pts >= limit { break }
+            try writeSound(until: pts)
+            try writer.writeVideo(frame, at: Int64((max(0, pts) * 1_000_000).rounded()))
+            lastPicture = pts
+        }
+        try writeSound(until: limit)
+        guard writer.videoFramesWritten > 0 else { throw Failure.notMedia(path) }
+        let decoded = max(lastPicture, Double(samples) / Double(audio?.sampleRate ?? 48_000))
+        let expected = min(info.duration, limit)
+        if decoded < expected * 0.9 - 0.2 { throw Failure.truncated(path, expected: info.duration, got: decoded) }
+        try writer.finish()
+        let final = try library.makeStagedFile(named: "save_\(id.uuidString).mov")
+        var thumbnail: Library.StagedFile?
+        let result: MediaInfo
+        do {
+            try MediaFile.remux(part.path, to: final.path)
+            result = try MediaFile.probe(final.path)
+            thumbnail = RecordingRecovery.thumbnail(of: final.path, id: id, in: library)
+        } catch {
+            library.discard(final)
+            throw error
+        }
+        return try library.save(final, thumbnail: thumbnail, kind: .video, draft: titled(draft, path),
+                                duration: min(result.duration, limit),
+                                media: MediaFacts(width: result.width, height: result.height, fps: result.fps,
+                                                  sampleRate: result.sampleRate, channels: result.channels,
+                                                  waveform: audio != nil ? waveform.finish() : []),
                                 id: id)
     }
 }

@@ -4,11 +4,14 @@ import CraveyRecorder
 import Foundation
 
 extension Cravey {
-    /// `cravey import FILE`: bring an audio file (a voice memo, another recorder's clip) into the library.
+    /// `cravey import FILE`: bring an audio or video file (a voice memo, another recorder's clip) into the library.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import an audio file (any format FFmpeg reads, at most 2 minutes) as a recording.",
-            discussion: "It is re-encoded to AAC (.m4a) like a recording. The title defaults to the file's name.")
+            abstract: "Import an audio or video file (any format FFmpeg reads, at most 2 minutes) as a recording.",
+            discussion: """
+                It is re-encoded like a recording: sound to AAC (.m4a); video to H.264 + AAC (.mov) at \
+                most 1280x720, with a thumbnail. The title defaults to the file's name.
+                """)
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var details: DetailOptions
@@ -29,7 +32,7 @@ extension Cravey {
             let lib = try library.open()
             let saved: Recording
             do {
-                saved = try MediaImport.importAudio(file, into: lib, draft: draft, trim: trim)
+                saved = try MediaImport.importFile(file, into: lib, draft: draft, trim: trim)
             } catch let failure as MediaImport.Failure {
                 throw CraveyFailure(message: failure.description)
             }

@@ -89,14 +89,77 @@ final class ImportTests: XCTestCase {
         try assertNothingLeftBehind()
     }
 
-    func testVideoIsRefusedClearlyForNow() throws {
-        let video = base + "/clip.mp4"
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:d=2",
-                                                      "-f", "lavfi", "-i", "sine=d=2", "-c:v", "mpeg4", "-c:a", "aac", "-shortest", video])
+    /// A moving test picture with a 330 Hz tone at -6 dBFS, made with the ffmpeg CLI.
+    func makeVideo(_ name: String, size: String, seconds: Double, codecs: [String]) throws -> String {
+        let path = base + "/" + name
+        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25:d=\(seconds)",
+                                                      "-f", "lavfi", "-i", "sine=f=330:d=\(seconds)", "-af", "volume=-6dB"]
+                                  + codecs + ["-shortest", path])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let result = try importFile(video)
+        return path
+    }
+
+    /// The average colour (R, G, B) of the frame shown at `seconds`.
+    func averageColour(_ path: String, at seconds: Double) throws -> [Double] {
+        let out = base + "/frame-\(UUID().uuidString.prefix(6)).rgb"
+        let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path, "-ss", String(seconds), "-frames:v", "1",
+                                                        "-vf", "scale=64:36", "-f", "rawvideo", "-pix_fmt", "rgb24", out])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        return (0..<3).map { c in Double(stride(from: c, to: bytes.count, by: 3).reduce(0) { $0 + Int(bytes[$1]) }) / Double(bytes.count / 3) }
+    }
+
+    func testVideoFormatsImport() throws {
+        let sources: [(String, String, Int, Int)] = [
+            (try makeVideo("phone.mp4", size: "640x360", seconds: 4, codecs: ["-c:v", "libx264", "-c:a", "aac"]), "h264", 640, 360),
+            (try makeVideo("clip.webm", size: "320x240", seconds: 3, codecs: ["-c:v", "libvpx", "-c:a", "libopus"]), "vp8", 320, 240),
+            (try makeVideo("big.mov", size: "1920x1080", seconds: 2, codecs: ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"]), "h264", 1280, 720),
+        ]
+        for (source, codec, width, height) in sources {
+            XCTAssertEqual(try ffprobe(source).streams.first { $0["codec_type"] as? String == "video" }?["codec_name"] as? String, codec)
+            let result = try importFile(source, ["--purpose", "milestone"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let row = try XCTUnwrap(result.row)
+            XCTAssertEqual(row["kind"] as? String, "video", source)
+            XCTAssertEqual(row["width"] as? Int, width, source)
+            XCTAssertEqual(row["height"] as? Int, height, source)
+            let file = root + "/" + (row["filePath"] as! String)
+            XCTAssertTrue(file.hasSuffix(".mov"))
+            let probe = try ffprobe(file)
+            XCTAssertEqual(Set(probe.codecs), ["h264", "aac"], source)
+            XCTAssertEqual(probe.duration, try ffprobe(source).duration, accuracy: 0.1, source)
+            let frames = Int(probe.streams.first { $0["codec_type"] as? String == "video" }?["nb_frames"] as? String ?? "") ?? 0
+            XCTAssertEqual(Double(frames), 25 * (try ffprobe(source).duration), accuracy: 2, "every frame, at its own time: \(source)")
+            XCTAssertEqual(rmsDecibels(try decodeAudio(file)), rmsDecibels(try decodeAudio(source, firstChannel: true)), accuracy: 1.0, source)
+            // The picture is the source's picture (the test pattern moves: a wrong frame has other colours).
+            let mine = try averageColour(file, at: 1.5), theirs = try averageColour(source, at: 1.5)
+            for c in 0..<3 { XCTAssertEqual(mine[c], theirs[c], accuracy: 6, "\(source) colour \(c)") }
+            let thumb = root + "/" + (row["thumbnailPath"] as? String ?? "none")
+            XCTAssertEqual(try ffprobe(thumb).streams.first?["width"] as? Int, 320, source)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [])
+    }
+
+    func testLongAndTruncatedVideos() throws {
+        let long = try makeVideo("long.mp4", size: "160x90", seconds: 121, codecs: ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
+        let refused = try importFile(long)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("--trim"), refused.stderr)
+        try assertNothingLeftBehind()
+        let trimmed = try importFile(long, ["--trim"])
+        XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
+        let file = root + "/" + (trimmed.row?["filePath"] as? String ?? "")
+        XCTAssertEqual(try ffprobe(file).duration, 120, accuracy: 0.05)
+        XCTAssertLessThanOrEqual(trimmed.row?["duration"] as? Double ?? 121, 120)
+        let rows = try runProcess(cravey, ["delete", trimmed.row?["id"] as? String ?? "", "--yes", "--library", root])
+        XCTAssertEqual(rows.status, 0, rows.stderr)
+        let whole = try makeVideo("whole.mp4", size: "320x240", seconds: 6, codecs: ["-c:v", "libx264", "-c:a", "aac", "-movflags", "+faststart"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let truncated = base + "/truncated.mp4"
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let result = try importFile(truncated)
         XCTAssertEqual(result.status, 1)
-        XCTAssertTrue(result.stderr.contains("importing video is not available"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("damaged or cut short"), result.stderr)
         try assertNothingLeftBehind()
     }
 }

@@ -116,6 +116,37 @@ final class RecordTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings"), ["Thumbnails"])
     }
 
+    func testVideoWithoutACameraOffersSoundOnly() throws {
+        try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/video0"), "this machine has a camera (the VM suite covers it)")
+        let video = ["record", "video", "--mic", "cravey_file", "--max-seconds", "1", "--library", root]
+        // Without a terminal: a one-line refusal naming the way out, and nothing recorded.
+        var result = try runProcess(cravey, video + ["--yes"], environment: alsaEnvironment(infile: phraseFixture))
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("no camera found") && result.stderr.contains("--fallback audio"), result.stderr)
+        XCTAssertEqual(try listed().count, 0)
+        // At a terminal: the offer, answered no, then yes.
+        let line = ([cravey] + video + ["--title", "Sound only"]).map(shellQuote).joined(separator: " ")
+        let env = alsaEnvironment(infile: phraseFixture)
+        let refused = try runInTerminal(line, input: "n\n", environment: env)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.screen.contains("Record sound only instead?"), refused.screen)
+        XCTAssertEqual(try listed().count, 0)
+        let accepted = try runInTerminal(line, input: "y\n", environment: env)
+        XCTAssertEqual(accepted.status, 0, accepted.screen)
+        // With --fallback audio: no question.
+        result = try runProcess(cravey, video + ["--fallback", "audio", "--title", "Flag", "--json"], environment: env)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("recording sound only"), result.stderr)
+        let rows = try listed()
+        XCTAssertEqual(Set(rows.compactMap { $0["title"] as? String }), ["Sound only", "Flag"])
+        XCTAssertTrue(rows.allSatisfy { $0["kind"] as? String == "audio" && ($0["filePath"] as? String ?? "").hasSuffix(".m4a") })
+        // Options that only make sense for video are refused for audio.
+        result = try record(["--camera", "/dev/video0"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.contains("for 'cravey record video'"), result.stderr)
+    }
+
     /// A FIFO fed at real-time pace (pv), so the file-plugin device behaves like a live microphone.
     func startPacedRecording(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (Process, Pipe, Process) {
         let fifo = base + "/mic.fifo"

@@ -213,6 +213,20 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual(row["kind"] as? String, "audio")
         XCTAssertTrue((row["filePath"] as? String ?? "").hasSuffix(".m4a"))
         XCTAssertEqual(try ffprobe(root + "/" + (row["filePath"] as! String)).codecs, ["aac"])
+        // A busy camera: the process holding it is named.
+        let streamer = Process()
+        streamer.executableURL = URL(fileURLWithPath: "/usr/bin/v4l2-ctl")
+        streamer.arguments = ["-d", "/dev/video0", "--stream-mmap", "--stream-count=100000"]
+        streamer.standardOutput = FileHandle.nullDevice
+        streamer.standardError = FileHandle.nullDevice
+        try streamer.run()
+        usleep(1_500_000)
+        result = try record(["--mic", mic, "--max-seconds", "2", "--yes"])
+        streamer.terminate()
+        streamer.waitUntilExit()
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("held by v4l2-ctl (pid \(streamer.processIdentifier))"), result.stderr)
+        XCTAssertEqual(try listed().count, 1, "nothing more was saved")
         // No microphone: refused with --no-audio named …
         result = try record(["--mic", "no_such_microphone", "--size", "320x180", "--max-seconds", "2", "--yes"])
         XCTAssertEqual(result.status, 1)

@@ -103,6 +103,24 @@ int CFFmpeg_decoder_seek(CFFmpeg_decoder *decoder, double seconds);
 int64_t CFFmpeg_decoder_position(const CFFmpeg_decoder *decoder);
 void CFFmpeg_decoder_free(CFFmpeg_decoder *decoder);
 
+/// A media file's pictures, decoded and scaled (libswscale) to the size and layout the caller
+/// draws (RGB24) or encodes (yuv420p), tightly packed.
+typedef struct CFFmpeg_video_decoder CFFmpeg_video_decoder;
+
+/// Opens the first video stream of `path`, delivered at `width`×`height` (0, 0: its own size) as
+/// RGB24 when `rgb`, else yuv420p. AVERROR_STREAM_NOT_FOUND without video.
+int CFFmpeg_video_decoder_open(const char *path, int width, int height, int rgb, CFFmpeg_video_decoder **out);
+/// The delivered size.
+int CFFmpeg_video_decoder_size(const CFFmpeg_video_decoder *decoder, int *width, int *height);
+/// The stream's average frame rate (0 when unknown).
+double CFFmpeg_video_decoder_fps(const CFFmpeg_video_decoder *decoder);
+/// Decodes the next frame into `buffer` (NULL: decode without converting) and its presentation
+/// time in seconds from the stream's start into `pts`. Returns 1, 0 at the end, or a negative AVERROR.
+int CFFmpeg_video_decoder_read(CFFmpeg_video_decoder *decoder, uint8_t *buffer, double *pts);
+/// Moves so that the next frame read is the one shown at `seconds`.
+int CFFmpeg_video_decoder_seek(CFFmpeg_video_decoder *decoder, double seconds);
+void CFFmpeg_video_decoder_free(CFFmpeg_video_decoder *decoder);
+
 /// Decodes the video frame shown at `seconds` (the last frame when the video is shorter), scales it
 /// to `width` pixels wide keeping the aspect ratio, and writes it to `jpeg_path` as a JPEG.
 int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path);
