@@ -1,6 +1,7 @@
 // Audio decoding with resampling (see include/CFFmpeg.h): demux → decode → swresample, in the
 // send-packet / receive-frame style, with sample-exact seeking.
 #include "CFFmpeg.h"
+#include "open_stream.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -33,15 +34,9 @@ int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, CFFmpe
     if (!d) return AVERROR(ENOMEM);
     d->rate = sample_rate;
     d->channels = channels;
-    int err = avformat_open_input(&d->format, path, NULL, NULL);
+    int err = CFFmpeg_open_stream(path, AVMEDIA_TYPE_AUDIO, 1, &d->format, &d->codec);
     if (err < 0) goto fail;
-    if ((err = avformat_find_stream_info(d->format, NULL)) < 0) goto fail;
-    const AVCodec *codec = NULL;
-    if ((err = av_find_best_stream(d->format, AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0)) < 0) goto fail;
     d->stream = err;
-    if (!(d->codec = avcodec_alloc_context3(codec))) { err = AVERROR(ENOMEM); goto fail; }
-    if ((err = avcodec_parameters_to_context(d->codec, d->format->streams[d->stream]->codecpar)) < 0) goto fail;
-    if ((err = avcodec_open2(d->codec, codec, NULL)) < 0) goto fail;
     AVChannelLayout out_layout;
     av_channel_layout_default(&out_layout, channels);
     if ((err = swr_alloc_set_opts2(&d->resampler, &out_layout, AV_SAMPLE_FMT_S16, sample_rate, &d->codec->ch_layout,

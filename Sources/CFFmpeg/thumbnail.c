@@ -1,6 +1,7 @@
 // The thumbnail of a video: the frame shown at a time (or the last one), scaled, as JPEG.
 // See include/CFFmpeg.h.
 #include "CFFmpeg.h"
+#include "open_stream.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -50,15 +51,10 @@ static int decode_frame_at(const char *path, double seconds, AVFrame *best) {
     AVPacket *pkt = av_packet_alloc();
     AVFrame *frame = av_frame_alloc();
     int err = (pkt && frame) ? 0 : AVERROR(ENOMEM);
-    if (err < 0 || (err = avformat_open_input(&fmt, path, NULL, NULL)) < 0) goto done;
-    if ((err = avformat_find_stream_info(fmt, NULL)) < 0) goto done;
-    const AVCodec *codec = NULL;
-    int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (err < 0) goto done;
+    int index = CFFmpeg_open_stream(path, AVMEDIA_TYPE_VIDEO, 1, &fmt, &dec);
     if (index < 0) { err = index; goto done; }
     AVStream *st = fmt->streams[index];
-    if (!(dec = avcodec_alloc_context3(codec))) { err = AVERROR(ENOMEM); goto done; }
-    if ((err = avcodec_parameters_to_context(dec, st->codecpar)) < 0) goto done;
-    if ((err = avcodec_open2(dec, codec, NULL)) < 0) goto done;
     int64_t target = av_rescale_q((int64_t)(seconds * AV_TIME_BASE), AV_TIME_BASE_Q, st->time_base);
     if (st->start_time != AV_NOPTS_VALUE) target += st->start_time;
     if (seconds > 0) avformat_seek_file(fmt, index, INT64_MIN, target, target, AVSEEK_FLAG_BACKWARD);  // else from the start

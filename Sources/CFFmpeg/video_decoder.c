@@ -1,6 +1,7 @@
 // Video decoding (see include/CFFmpeg.h): demux → decode → swscale to the size and pixel layout
 // the caller draws or encodes, in the send-packet / receive-frame style, with frame-exact seeking.
 #include "CFFmpeg.h"
+#include "open_stream.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -26,16 +27,10 @@ int CFFmpeg_video_decoder_open(const char *path, int width, int height, int rgb,
     *out = NULL;
     CFFmpeg_video_decoder *d = av_mallocz(sizeof *d);
     if (!d) return AVERROR(ENOMEM);
-    int err = avformat_open_input(&d->format, path, NULL, NULL);
+    // Decoder threads as FFmpeg chooses: decoding a 1080p import is the slow part.
+    int err = CFFmpeg_open_stream(path, AVMEDIA_TYPE_VIDEO, 0, &d->format, &d->codec);
     if (err < 0) goto fail;
-    if ((err = avformat_find_stream_info(d->format, NULL)) < 0) goto fail;
-    const AVCodec *codec = NULL;
-    if ((err = av_find_best_stream(d->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0)) < 0) goto fail;
     d->stream = err;
-    if (!(d->codec = avcodec_alloc_context3(codec))) { err = AVERROR(ENOMEM); goto fail; }
-    if ((err = avcodec_parameters_to_context(d->codec, d->format->streams[d->stream]->codecpar)) < 0) goto fail;
-    d->codec->thread_count = 0;  // frame threads: decoding a 1080p import is the slow part
-    if ((err = avcodec_open2(d->codec, codec, NULL)) < 0) goto fail;
     d->width = width > 0 ? width : d->codec->width;
     d->height = height > 0 ? height : d->codec->height;
     d->out_format = rgb ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_YUV420P;
