@@ -18,6 +18,7 @@ public final class AudioPlayer: @unchecked Sendable {
     private var dismissed = false
     private var written = 0          // samples written since the last seek
     private var base = 0             // sample position of the last seek
+    private var heard: (samples: Int, at: UInt64) = (0, 0)  // samples heard since the seek, and when
     private var ending: Ending?
     private let done = DispatchSemaphore(value: 0)
     private var thread: Thread?
@@ -52,6 +53,7 @@ public final class AudioPlayer: @unchecked Sendable {
                     seekTarget = nil
                     base = decoder.position
                     written = 0
+                    heard = (0, monotonicNanoseconds())
                 }
                 if isPaused { output.pause(true) }
                 continue
@@ -65,24 +67,39 @@ public final class AudioPlayer: @unchecked Sendable {
             }
             if firstSampleAt == nil { firstSampleAt = monotonicNanoseconds() }
             try? output.write(samples)
-            state.withLock { written += samples.count }
+            // The device's delay is read here, on the feeding thread, so that the screen (which
+            // asks for the position many times a second) never waits on ALSA.
+            let delay = output.delayFrames
+            let now = monotonicNanoseconds()
+            state.withLock {
+                written += samples.count
+                heard = (written - delay, now)
+            }
         }
         output.drop()
         state.withLock { ending = .dismissed }
         done.signal()
     }
 
-    /// Seconds heard so far.
+    /// Seconds heard so far: what had reached the speaker at the last write, plus the time since.
     public var position: Double {
-        let (b, w, p) = state.withLock { (base, written, paused) }
-        let heard = max(0, w - (p ? 0 : output.delayFrames))
-        return min(duration, Double(b + heard) / Double(sampleRate))
+        let (b, w, p, h) = state.withLock { (base, written, paused, heard) }
+        var samples = Double(max(0, h.samples))
+        if !p { samples += Double(monotonicNanoseconds() - h.at) / 1e9 * Double(sampleRate) }
+        samples = min(samples, Double(w))
+        return min(duration, (Double(b) + samples) / Double(sampleRate))
     }
 
     public var isPaused: Bool { state.withLock { paused } }
 
     public func togglePause() {
-        state.withLock { paused.toggle() }
+        state.withLock {
+            // Keep the position where it is while paused, and count on from it after.
+            let now = monotonicNanoseconds()
+            if !paused { heard = (min(written, heard.samples + Int(Double(now - heard.at) / 1e9 * Double(sampleRate))), now) }
+            else { heard.at = now }
+            paused.toggle()
+        }
         output.pause(isPaused)
     }
 

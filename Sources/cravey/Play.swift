@@ -14,7 +14,12 @@ extension Cravey {
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play a recording (by id, unique start of an id, or start of a title), or one of the top three.",
-            discussion: "Keys: space pauses and resumes, ← and → skip 15 seconds, q or Esc stops. A play counts when it ends or is stopped.")
+            discussion: """
+                Keys: space pauses and resumes, ← and → skip 15 seconds, q or Esc stops. A play counts when \
+                it ends or is stopped. A video plays in the terminal (24-bit colour half blocks, its pictures \
+                following the sound; frames are dropped, never shown late, when the terminal is slow); \
+                --audio-only plays just its sound.
+                """)
 
         @OptionGroup var library: LibraryOptions
 
@@ -29,6 +34,9 @@ extension Cravey {
 
         @Option(help: ArgumentHelp("ALSA playback device.", valueName: "name"))
         var speaker: String = "default"
+
+        @Flag(help: "Play only the sound of a video.")
+        var audioOnly = false
 
         func validate() throws {
             if top == (key != nil) { throw ValidationError("give a recording, or --top") }
@@ -51,17 +59,24 @@ extension Cravey {
                 recording = try lib.recording(idOrTitle: key!)
             }
             let path = try lib.absolutePath(recording.filePath)
-            let player: AudioPlayer
+            let hasSound = recording.media.sampleRate != nil || recording.kind == .audio
+            let player: any Playback
             do {
-                player = try AudioPlayer(path: path, duration: recording.duration, speaker: speaker)
+                player = hasSound ? try AudioPlayer(path: path, duration: recording.duration, speaker: speaker)
+                    : SilentPlayer(duration: recording.duration)
             } catch let error as MediaError {
                 throw CraveyFailure(message: "cannot play '\(recording.title)': \(error)")
             }
-            if recording.kind == .video {
-                Terminal.printNote("video playback is not available in this version; playing the sound of '\(recording.title)'")
+            var video: TerminalVideo?
+            if recording.kind == .video && !audioOnly {
+                if Terminal.stdoutIsTerminal {
+                    video = try? TerminalVideo(path: path)
+                } else {
+                    Terminal.printNote("not a terminal: playing the sound of '\(recording.title)' only")
+                }
             }
             let session = PlaySession(title: recording.title, kind: recording.kind, duration: recording.duration,
-                                      waveform: recording.media.waveform, player: player)
+                                      waveform: recording.media.waveform, player: player, video: video)
             let ending = session.run(handlingSignals: true)
             try lib.recordPlay(recording.id)
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
@@ -80,15 +95,17 @@ final class PlaySession: @unchecked Sendable {
     let kind: Recording.Kind
     let duration: Double
     let waveform: [UInt8]
-    let player: AudioPlayer
+    let player: any Playback
+    let video: TerminalVideo?
     private var signalSources: [DispatchSourceSignal] = []
 
-    init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: AudioPlayer) {
+    init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback, video: TerminalVideo? = nil) {
         self.title = title
         self.kind = kind
         self.duration = duration
         self.waveform = waveform
         self.player = player
+        self.video = video
     }
 
     /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
@@ -104,15 +121,21 @@ final class PlaySession: @unchecked Sendable {
         player.start()
         guard Terminal.stdoutIsTerminal else { return player.wait() ?? .dismissed }
         var raw = Terminal.stdinIsTerminal ? Terminal.RawMode() : nil
-        FileHandle.standardOutput.write(Data("\u{1B}[?25l".utf8))  // hide the cursor
+        // Hide the cursor; a video gets the alternate screen, so the shell's screen comes back after.
+        FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049h\u{1B}[2J" : "") + "\u{1B}[?25l").utf8))
         defer {
             raw = nil
-            FileHandle.standardOutput.write(Data("\u{1B}[?25h\n".utf8))
+            FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049l" : "") + "\u{1B}[?25h\n").utf8))
+            if let video, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+                Terminal.printNote("timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)")
+            }
         }
         _ = raw
         var drawn = 0
+        // A video redraws as often as frames can come; the sound-only screen 25 times a second.
+        let tick: DispatchTimeInterval = video != nil ? .milliseconds(10) : .milliseconds(40)
         while true {
-            if let ending = player.wait(timeout: .now() + .milliseconds(40)) {
+            if let ending = player.wait(timeout: .now() + tick) {
                 drawn = render(drawn)
                 return ending
             }
@@ -165,9 +188,44 @@ final class PlaySession: @unchecked Sendable {
             Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
             Terminal.dim("space pause · ← → 15 s · q quit"),
         ]
-        var out = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
+        var out: String
+        if let video {
+            // The picture due now (if a new one is), then the status lines below it.
+            out = (video.draw(at: position) ?? "") + "\u{1B}[\(video.rows + 1);1H"
+        } else {
+            out = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
+        }
         for line in lines { out += "\r\u{1B}[2K" + line + "\n" }
         FileHandle.standardOutput.write(Data(out.utf8))
         return lines.count
+    }
+}
+
+/// A video drawn in the terminal with half blocks, sized to fit above the status lines.
+final class TerminalVideo {
+    let frames: VideoFrames
+    let columns: Int
+    let rows: Int
+    private(set) var firstFrameAt: UInt64?
+
+    init(path: String) throws {
+        let size = try Picture.size(of: path)
+        let termRows = max(8, Terminal.rows)
+        let termColumns = max(16, Terminal.columns)
+        // A cell is about twice as tall as it is wide: two picture rows per cell keep pixels square.
+        let aspect = Double(size.width) / Double(max(1, size.height))
+        let maxRows = termRows - 5
+        var columns = min(termColumns, Int(Double(maxRows * 2) * aspect))
+        columns = max(8, columns)
+        rows = max(2, Int((Double(columns) / aspect / 2).rounded()))
+        self.columns = columns
+        frames = try VideoFrames(path: path, width: columns, height: rows * 2, rgb: true)
+    }
+
+    /// The escape sequence drawing the frame due at `position`, or nil when it is already shown.
+    func draw(at position: Double) -> String? {
+        guard let frame = try? frames.frame(at: position) else { return nil }
+        if firstFrameAt == nil { firstFrameAt = monotonicNanoseconds() }
+        return "\u{1B}[H" + TerminalImage.halfBlocks(Picture(width: columns, height: rows * 2, rgb: frame.data), lineEnd: "\r\n")
     }
 }

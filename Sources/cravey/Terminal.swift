@@ -11,6 +11,15 @@ enum Terminal {
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
+    /// The terminal's height in rows (24 when it cannot be told).
+    static var rows: Int {
+        var size = winsize()
+        for fd in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] where ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 0 {
+            return Int(size.ws_row)
+        }
+        return 24
+    }
+
     /// The terminal's width in columns (80 when it cannot be told).
     static var columns: Int {
         var size = winsize()

@@ -178,7 +178,7 @@ public func pacedFIFO(_ fifo: String, feeding source: String? = nil) throws -> P
     let pv = Process()
     pv.executableURL = URL(fileURLWithPath: "/bin/sh")
     pv.arguments = ["-c", source.map { "exec pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
-                        ?? "exec pv -q -L 96000 \(shellQuote(fifo)) > /dev/null"]
+                        ?? "exec pv -q -B 4096 -L 96000 \(shellQuote(fifo)) > /dev/null"]  // a small buffer: what is drained is what is "heard"
     try pv.run()
     return pv
 }

@@ -95,6 +95,71 @@ final class PlayTests: XCTestCase {
         XCTAssertEqual(try row(id)["playCount"] as? Int, 2)
     }
 
+    /// Imports a 3 s video: green for 1.5 s, then magenta, with a tone (or without sound).
+    func importVideo(sound: Bool = true) throws -> String {
+        let clip = base + "/clip-\(sound).mp4"
+        var args = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=green:s=320x180:r=25:d=1.5", "-f", "lavfi", "-i",
+                    "color=c=magenta:s=320x180:r=25:d=1.5"]
+        args += sound ? ["-f", "lavfi", "-i", "sine=f=440:d=3", "-filter_complex", "[0][1]concat=n=2:v=1:a=0[v]", "-map", "[v]", "-map", "2",
+                         "-c:a", "aac"] : ["-filter_complex", "[0][1]concat=n=2:v=1:a=0[v]", "-map", "[v]"]
+        let made = try runProcess("/usr/bin/ffmpeg", args + ["-c:v", "libx264", "-pix_fmt", "yuv420p", clip])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let imported = try runProcess(cravey, ["import", clip, "--title", "Clip", "--json", "--library", root])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let row = try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any]
+        return try XCTUnwrap(row?["id"] as? String)
+    }
+
+    /// The cells of every frame drawn on a terminal (colours of the upper and lower half), in order.
+    func drawnFrames(_ screen: String) -> [[[Int]]] {
+        screen.components(separatedBy: "\u{1B}[H").dropFirst().map { frame in
+            frame.components(separatedBy: "\u{1B}[38;2;").dropFirst().compactMap { cell -> [Int]? in
+                let n = cell.prefix { $0 != "m" }.split(separator: ";").compactMap { Int($0) }
+                return n.count == 8 ? [n[0], n[1], n[2], n[5], n[6], n[7]] : nil
+            }
+        }.filter { !$0.isEmpty }
+    }
+
+    func average(_ cells: [[Int]]) -> [Double] {
+        (0..<3).map { c in Double(cells.reduce(0) { $0 + $1[c] + $1[c + 3] }) / Double(2 * max(1, cells.count)) }
+    }
+
+    func testVideoPlaysInTheTerminalFollowingTheSound() throws {
+        let id = try importVideo()
+        let (fifo, drain) = try pacedSpeaker()
+        defer { drain.terminate() }
+        let line = "\(shellQuote(cravey)) play \(id) --speaker cravey_capture --library \(shellQuote(root))"
+        let result = try runInTerminal(line, environment: env(["CRAVEY_ALSA_OUTFILE": fifo, "CRAVEY_TIMINGS": "1"]))
+        XCTAssertEqual(result.status, 0, String(result.screen.suffix(500)))
+        let frames = drawnFrames(result.screen)
+        XCTAssertGreaterThan(frames.count, 20, "frames follow the 3 s of sound (25 fps, some may be dropped)")
+        guard frames.count > 1 else { return }
+        // The average colour of what is drawn is the source's: green first, magenta at the end.
+        let first = average(frames.first!), last = average(frames.last!)
+        XCTAssertEqual(first[0], 0, accuracy: 20); XCTAssertEqual(first[1], 128, accuracy: 20); XCTAssertEqual(first[2], 0, accuracy: 20)
+        XCTAssertEqual(last[0], 255, accuracy: 20); XCTAssertEqual(last[1], 0, accuracy: 20); XCTAssertEqual(last[2], 255, accuracy: 20)
+        // The switch is drawn once, when the sound passes 1.5 s (the test speaker's FIFO hears a
+        // little late, so somewhat fewer than half the frames drawn are green).
+        let isGreen = frames.map { average($0)[1] > 64 }
+        XCTAssertEqual(zip(isGreen, isGreen.dropFirst()).filter { $0 != $1 }.count, 1, "green, then magenta, never back")
+        XCTAssertEqual(Double(isGreen.filter { $0 }.count) / Double(frames.count), 0.4, accuracy: 0.3)
+        XCTAssertTrue(result.screen.contains("\u{1B}[?1049h") && result.screen.contains("\u{1B}[?1049l"), "the screen is given back")
+        XCTAssertEqual(try row(id)["playCount"] as? Int, 1)
+        // --audio-only: no picture.
+        let sound = try runInTerminal(line + " --audio-only", environment: env(["CRAVEY_ALSA_OUTFILE": base + "/out.raw"]))
+        XCTAssertEqual(sound.status, 0)
+        XCTAssertTrue(drawnFrames(sound.screen).isEmpty)
+    }
+
+    func testSilentVideoPlaysOnItsOwnClock() throws {
+        let id = try importVideo(sound: false)
+        let started = Date()
+        let result = try runInTerminal("\(shellQuote(cravey)) play \(id) --library \(shellQuote(root))", environment: env())
+        XCTAssertEqual(result.status, 0, String(result.screen.suffix(500)))
+        XCTAssertEqual(Date().timeIntervalSince(started), 3, accuracy: 1, "3 s of pictures take 3 s")
+        XCTAssertGreaterThan(drawnFrames(result.screen).count, 30)
+    }
+
     /// A speaker paced like a real one: the file plugin writes into a FIFO that pv drains at 96000 B/s.
     func pacedSpeaker() throws -> (fifo: String, drain: Process) {
         let fifo = base + "/speaker.fifo"

@@ -1,0 +1,118 @@
+import CraveyMedia
+import Foundation
+
+/// Which picture to show now: frames are decoded in order and handed out by the playback clock
+/// (the ALSA audio position), so the pictures follow the sound. When drawing falls behind (a slow
+/// terminal), the frames whose time has passed are dropped, never shown late.
+public final class VideoFrames: @unchecked Sendable {
+    public let decoder: VideoDecoder
+    private var pending: (pts: Double, data: [UInt8])?
+    private var ended = false
+    private var lastPosition = 0.0
+    /// Frames handed out, and frames decoded but skipped because their time had passed.
+    public private(set) var shown = 0
+    public private(set) var dropped = 0
+
+    /// Opens the video of `path` at `width`×`height`, as RGB24 (terminal) or yuv420p (window).
+    public init(path: String, width: Int, height: Int, rgb: Bool) throws {
+        decoder = try VideoDecoder(path: path, width: width, height: height, rgb: rgb)
+    }
+
+    /// The newest frame due at `position` seconds, or nil when the one already shown is still
+    /// current. A jump in the position (a skip) seeks.
+    public func frame(at position: Double) throws -> (pts: Double, data: [UInt8])? {
+        if position < lastPosition - 0.2 || position > lastPosition + 1.0 {
+            try decoder.seek(to: position)
+            pending = nil
+            ended = false
+        }
+        lastPosition = position
+        var candidate: (pts: Double, data: [UInt8])?
+        while true {
+            if pending == nil && !ended { try readNext() }
+            guard let next = pending, next.pts <= position + 0.005 else { break }
+            if candidate != nil { dropped += 1 }
+            candidate = next
+            pending = nil
+        }
+        if candidate != nil { shown += 1 }
+        return candidate
+    }
+
+    private func readNext() throws {
+        var buffer = [UInt8]()
+        if let pts = try decoder.next(into: &buffer) { pending = (pts, buffer) } else { ended = true }
+    }
+}
+
+/// What `cravey play` drives: the sound through ALSA (`AudioPlayer`) or, for a video without
+/// sound, a clock (`SilentPlayer`).
+public protocol Playback: AnyObject, Sendable {
+    var duration: Double { get }
+    var position: Double { get }
+    var isPaused: Bool { get }
+    var firstSampleAt: UInt64? { get }
+    func start()
+    func togglePause()
+    func skip(_ seconds: Double)
+    func dismiss()
+    func wait(timeout: DispatchTime) -> AudioPlayer.Ending?
+}
+
+extension AudioPlayer: Playback {}
+
+extension Playback {
+    /// Waits for the end (or the dismissal).
+    public func wait() -> AudioPlayer.Ending? { wait(timeout: .distantFuture) }
+}
+
+/// The playback clock of a silent video: monotonic time, with pause and skips.
+public final class SilentPlayer: Playback, @unchecked Sendable {
+    public let duration: Double
+    private let state = NSLock()
+    private var startedAt: UInt64?
+    private var offset = 0.0        // position when the clock last (re)started
+    private var paused = false
+    private var ending: AudioPlayer.Ending?
+    public var firstSampleAt: UInt64? { state.withLock { startedAt } }
+
+    public init(duration: Double) { self.duration = duration }
+
+    public func start() { state.withLock { startedAt = monotonicNanoseconds() } }
+
+    private var rawPosition: Double {
+        guard let startedAt, !paused else { return offset }
+        return offset + Double(monotonicNanoseconds() - startedAt) / 1e9
+    }
+
+    public var position: Double { state.withLock { min(duration, rawPosition) } }
+    public var isPaused: Bool { state.withLock { paused } }
+
+    public func togglePause() {
+        state.withLock {
+            offset = rawPosition
+            paused.toggle()
+            startedAt = monotonicNanoseconds()
+        }
+    }
+
+    public func skip(_ seconds: Double) {
+        state.withLock {
+            offset = min(max(0, rawPosition + seconds), max(0, duration - 0.05))
+            startedAt = monotonicNanoseconds()
+        }
+    }
+
+    public func dismiss() { state.withLock { if ending == nil { ending = .dismissed } } }
+
+    public func wait(timeout: DispatchTime) -> AudioPlayer.Ending? {
+        while true {
+            if let ending = state.withLock({ ending ?? (rawPosition >= duration ? .finished : nil) }) {
+                state.withLock { self.ending = ending }
+                return ending
+            }
+            if DispatchTime.now() >= timeout { return nil }
+            usleep(5_000)
+        }
+    }
+}
