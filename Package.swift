@@ -31,9 +31,10 @@ let package = Package(
             name: "CFFmpeg",
             linkerSettings: ["avformat", "avcodec", "swresample", "swscale", "avutil"].map { .linkedLibrary($0) }
         ),
+        .target(name: "CSDL", linkerSettings: [.linkedLibrary("SDL2")]),
         // Floor 2: the Swift media layer (no C type escapes it).
-        .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg"]),
-        // Floor 3: the library, the recorder (and later the player).
+        .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL"]),
+        // Floor 3: the library, the recorder and the player.
         .target(
             name: "CraveyLibrary",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")]

@@ -7,9 +7,13 @@ packages=(
   # build: SQLite for the library, ALSA, V4L2 and the FFmpeg libraries for capture and encoding
   libsqlite3-dev libasound2-dev libv4l-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
+  # the playback window for videos
+  libsdl2-dev
   # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng for fixtures,
   # pv to pace a FIFO like a real microphone, script (util-linux) and tmux for terminal tests
   ffmpeg sox espeak-ng pv tmux util-linux sqlite3 alsa-utils
+  # a display server without a screen, for the video window test
+  xvfb xauth
 )
 
 missing=()

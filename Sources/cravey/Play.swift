@@ -68,15 +68,26 @@ extension Cravey {
                 throw CraveyFailure(message: "cannot play '\(recording.title)': \(error)")
             }
             var video: TerminalVideo?
+            var window: WindowVideo?
             if recording.kind == .video && !audioOnly {
-                if Terminal.stdoutIsTerminal {
-                    video = try? TerminalVideo(path: path)
-                } else {
-                    Terminal.printNote("not a terminal: playing the sound of '\(recording.title)' only")
+                // A window where there is a display; else the terminal; else just the sound.
+                if VideoWindow.displayAvailable {
+                    do {
+                        window = try WindowVideo(path: path, title: recording.title)
+                    } catch {
+                        Terminal.printNote("no window (\(error)); playing in the terminal")
+                    }
+                }
+                if window == nil {
+                    if Terminal.stdoutIsTerminal {
+                        video = try? TerminalVideo(path: path)
+                    } else {
+                        Terminal.printNote("no display and not a terminal: playing the sound of '\(recording.title)' only")
+                    }
                 }
             }
             let session = PlaySession(title: recording.title, kind: recording.kind, duration: recording.duration,
-                                      waveform: recording.media.waveform, player: player, video: video)
+                                      waveform: recording.media.waveform, player: player, video: video, window: window)
             let ending = session.run(handlingSignals: true)
             try lib.recordPlay(recording.id)
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
@@ -97,15 +108,18 @@ final class PlaySession: @unchecked Sendable {
     let waveform: [UInt8]
     let player: any Playback
     let video: TerminalVideo?
+    let window: WindowVideo?
     private var signalSources: [DispatchSourceSignal] = []
 
-    init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback, video: TerminalVideo? = nil) {
+    init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback,
+         video: TerminalVideo? = nil, window: WindowVideo? = nil) {
         self.title = title
         self.kind = kind
         self.duration = duration
         self.waveform = waveform
         self.player = player
         self.video = video
+        self.window = window
     }
 
     /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
@@ -119,7 +133,18 @@ final class PlaySession: @unchecked Sendable {
             signalSources.append(source)
         }
         player.start()
-        guard Terminal.stdoutIsTerminal else { return player.wait() ?? .dismissed }
+        defer {
+            if let window, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+                Terminal.printNote("timings first_frame_ns=\(window.firstFrameAt ?? 0) frames_shown=\(window.frames.shown) frames_dropped=\(window.frames.dropped)")
+            }
+        }
+        guard Terminal.stdoutIsTerminal else {
+            guard let window else { return player.wait() ?? .dismissed }
+            while true {  // the window alone: its frames and its keys
+                if let ending = player.wait(timeout: .now() + .milliseconds(5)) { return ending }
+                window.update(player)
+            }
+        }
         var raw = Terminal.stdinIsTerminal ? Terminal.RawMode() : nil
         // Hide the cursor; a video gets the alternate screen, so the shell's screen comes back after.
         FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049h\u{1B}[2J" : "") + "\u{1B}[?25l").utf8))
@@ -133,14 +158,20 @@ final class PlaySession: @unchecked Sendable {
         _ = raw
         var drawn = 0
         // A video redraws as often as frames can come; the sound-only screen 25 times a second.
-        let tick: DispatchTimeInterval = video != nil ? .milliseconds(10) : .milliseconds(40)
+        let tick: DispatchTimeInterval = video != nil || window != nil ? .milliseconds(10) : .milliseconds(40)
+        var lastStatus: UInt64 = 0
         while true {
             if let ending = player.wait(timeout: .now() + tick) {
                 drawn = render(drawn)
                 return ending
             }
             handleKeys()
-            drawn = render(drawn)
+            window?.update(player)
+            // The status lines 25 times a second; a terminal video as often as its frames come.
+            if video != nil || monotonicNanoseconds() - lastStatus > 40_000_000 {
+                drawn = render(drawn)
+                lastStatus = monotonicNanoseconds()
+            }
         }
     }
 
@@ -227,5 +258,36 @@ final class TerminalVideo {
         guard let frame = try? frames.frame(at: position) else { return nil }
         if firstFrameAt == nil { firstFrameAt = monotonicNanoseconds() }
         return "\u{1B}[H" + TerminalImage.halfBlocks(Picture(width: columns, height: rows * 2, rgb: frame.data), lineEnd: "\r\n")
+    }
+}
+
+/// A video shown in a window (SDL2), its pictures following the playback clock; the window's keys
+/// drive the player and closing it dismisses the playback.
+final class WindowVideo {
+    let frames: VideoFrames
+    let window: VideoWindow
+    private(set) var firstFrameAt: UInt64?
+
+    init(path: String, title: String) throws {
+        let size = try Picture.size(of: path)
+        let width = size.width & ~1, height = size.height & ~1
+        frames = try VideoFrames(path: path, width: width, height: height, rgb: false)
+        window = try VideoWindow(title: "cravey — \(title)", width: width, height: height)
+    }
+
+    /// Handles the window's events and shows the frame due now.
+    func update(_ player: any Playback) {
+        while let event = window.poll() {
+            switch event {
+            case .close, .quit: player.dismiss()
+            case .pause: player.togglePause()
+            case .back: player.skip(-15)
+            case .forward: player.skip(15)
+            }
+        }
+        if let frame = try? frames.frame(at: player.position) {
+            window.show(frame.data)
+            if firstFrameAt == nil { firstFrameAt = monotonicNanoseconds() }
+        }
     }
 }

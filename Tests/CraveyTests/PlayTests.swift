@@ -160,6 +160,53 @@ final class PlayTests: XCTestCase {
         XCTAssertGreaterThan(drawnFrames(result.screen).count, 30)
     }
 
+    func testVideoWindowUnderXvfb() throws {
+        let id = try importVideo()
+        // A display without a screen: Xvfb on a free display number.
+        let display = ":\(Int.random(in: 200...900))"
+        let xvfb = Process()
+        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        xvfb.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+        xvfb.standardError = FileHandle.nullDevice
+        try xvfb.run()
+        defer { xvfb.terminate(); xvfb.waitUntilExit() }
+        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
+        for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(100_000) }
+        let (fifo, drain) = try pacedSpeaker()
+        defer { drain.terminate() }
+        let player = Process()
+        player.executableURL = URL(fileURLWithPath: cravey)
+        player.arguments = ["play", id, "--speaker", "cravey_capture", "--library", root]
+        player.environment = ProcessInfo.processInfo.environment.merging(env(["CRAVEY_ALSA_OUTFILE": fifo, "DISPLAY": display,
+                                                                              "CRAVEY_TIMINGS": "1"])) { $1 }
+        let errors = Pipe()
+        player.standardError = errors
+        player.standardOutput = FileHandle.nullDevice
+        try player.run()
+        usleep(1_200_000)
+        let shot = base + "/shot.rgb"
+        let grab = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "640x480", "-i", display,
+                                                      "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", shot])
+        XCTAssertEqual(grab.status, 0, grab.stderr)
+        player.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(player.terminationStatus, 0, stderr)
+        XCTAssertTrue(stderr.contains("frames_shown="), stderr)
+        // The screen shows the window's picture: 320x180 pixels of one of the clip's two colours
+        // (green, magenta) on the black screen — not black, and exactly the decoded frame's colour.
+        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
+        var counts: [String: Int] = [:]
+        for i in stride(from: 0, to: pixels.count - 2, by: 3) {
+            let (r, g, b) = (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+            let name = r < 30 && g > 100 && g < 160 && b < 30 ? "green" : r > 220 && g < 30 && b > 220 ? "magenta" : r + g + b < 30 ? "black" : "other"
+            counts[name, default: 0] += 1
+        }
+        let picture = (counts["green"] ?? 0) + (counts["magenta"] ?? 0)
+        XCTAssertEqual(Double(picture), 320 * 180, accuracy: 320 * 180 * 0.05, "\(counts)")
+        XCTAssertLessThan(counts["other"] ?? 0, 2000, "\(counts)")
+        XCTAssertEqual(try row(id)["playCount"] as? Int, 1)
+    }
+
     /// A speaker paced like a real one: the file plugin writes into a FIFO that pv drains at 96000 B/s.
     func pacedSpeaker() throws -> (fifo: String, drain: Process) {
         let fifo = base + "/speaker.fifo"

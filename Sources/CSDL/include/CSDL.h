@@ -1,0 +1,35 @@
+// CSDL: the window cravey plays videos in, over SDL2.
+//
+// Why a shim: SDL's API is a C struct-and-union event model and opaque renderer objects; this
+// layer offers the few whole operations a player needs — open a window, show a yuv420p frame
+// (scaled to the window, aspect kept), read the keys and the close button — with functions
+// prefixed CSDL_ and errors as negative numbers with SDL's message available.
+#ifndef CSDL_H
+#define CSDL_H
+
+#include <stdint.h>
+
+typedef struct CSDL_window CSDL_window;
+
+/// What happened in the window since the last poll.
+enum {
+    CSDL_EVENT_NONE = 0,
+    CSDL_EVENT_CLOSE = 1,   ///< the window was closed
+    CSDL_EVENT_PAUSE = 2,   ///< space
+    CSDL_EVENT_BACK = 3,    ///< ←
+    CSDL_EVENT_FORWARD = 4, ///< →
+    CSDL_EVENT_QUIT = 5,    ///< q or Esc
+};
+
+/// Opens a window titled `title` for `width`×`height` yuv420p frames. Returns 0, or -1 when there
+/// is no display to open a window on (CSDL_error says why).
+int CSDL_window_open(const char *title, int width, int height, CSDL_window **out);
+/// Shows one frame (Y, U, V planes tightly packed).
+int CSDL_window_show(CSDL_window *window, const uint8_t *yuv420p);
+/// The next event (CSDL_EVENT_NONE when there is none), without waiting.
+int CSDL_window_poll(CSDL_window *window);
+void CSDL_window_close(CSDL_window *window);
+/// SDL's message for the last failure.
+const char *CSDL_error(void);
+
+#endif

@@ -1,0 +1,79 @@
+// The video window over SDL2. See include/CSDL.h for why this exists.
+#include "CSDL.h"
+
+#include <SDL2/SDL.h>
+#include <stdlib.h>
+
+struct CSDL_window {
+    SDL_Window *window;
+    SDL_Renderer *renderer;
+    SDL_Texture *texture;
+    int width, height;
+};
+
+const char *CSDL_error(void) { return SDL_GetError(); }
+
+// Stage: the renderer, accelerated when the display offers it, else in software (Xvfb, remote X).
+static SDL_Renderer *make_renderer(SDL_Window *window) {
+    SDL_Renderer *r = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+    return r ? r : SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+}
+
+int CSDL_window_open(const char *title, int width, int height, CSDL_window **out) {
+    *out = NULL;
+    // Only the video subsystem: sound goes to ALSA directly, never through SDL.
+    if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return -1;
+    CSDL_window *w = calloc(1, sizeof *w);
+    if (!w) return -1;
+    w->width = width;
+    w->height = height;
+    w->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
+    if (!w->window || !(w->renderer = make_renderer(w->window))) goto fail;
+    SDL_RenderSetLogicalSize(w->renderer, width, height);  // scaled to the window, aspect kept
+    w->texture = SDL_CreateTexture(w->renderer, SDL_PIXELFORMAT_IYUV, SDL_TEXTUREACCESS_STREAMING, width, height);
+    if (!w->texture) goto fail;
+    SDL_SetRenderDrawColor(w->renderer, 0, 0, 0, 255);
+    SDL_RenderClear(w->renderer);
+    SDL_RenderPresent(w->renderer);
+    *out = w;
+    return 0;
+fail:
+    CSDL_window_close(w);
+    return -1;
+}
+
+int CSDL_window_show(CSDL_window *w, const uint8_t *yuv) {
+    const int y_size = w->width * w->height, c_size = (w->width / 2) * (w->height / 2);
+    if (SDL_UpdateYUVTexture(w->texture, NULL, yuv, w->width, yuv + y_size, w->width / 2, yuv + y_size + c_size, w->width / 2) != 0)
+        return -1;
+    SDL_RenderClear(w->renderer);
+    SDL_RenderCopy(w->renderer, w->texture, NULL, NULL);
+    SDL_RenderPresent(w->renderer);
+    return 0;
+}
+
+int CSDL_window_poll(CSDL_window *w) {
+    (void)w;
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) {
+        if (e.type == SDL_QUIT || (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE)) return CSDL_EVENT_CLOSE;
+        if (e.type != SDL_KEYDOWN) continue;
+        switch (e.key.keysym.sym) {
+        case SDLK_SPACE: return CSDL_EVENT_PAUSE;
+        case SDLK_LEFT: return CSDL_EVENT_BACK;
+        case SDLK_RIGHT: return CSDL_EVENT_FORWARD;
+        case SDLK_q: case SDLK_ESCAPE: return CSDL_EVENT_QUIT;
+        default: break;
+        }
+    }
+    return CSDL_EVENT_NONE;
+}
+
+void CSDL_window_close(CSDL_window *w) {
+    if (!w) return;
+    if (w->texture) SDL_DestroyTexture(w->texture);
+    if (w->renderer) SDL_DestroyRenderer(w->renderer);
+    if (w->window) SDL_DestroyWindow(w->window);
+    SDL_QuitSubSystem(SDL_INIT_VIDEO);
+    free(w);
+}
