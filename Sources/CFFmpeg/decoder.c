@@ -20,26 +20,28 @@ struct CFFmpeg_decoder {
     int channels;
     int64_t position;     // output samples delivered so far (from the file's start)
     int64_t discard;      // output samples still to drop after a seek
-    short *pending;       // converted samples not yet delivered
+    int sample_size;      // bytes per output sample: 2 (S16) or 4 (float)
+    uint8_t *pending;     // converted samples not yet delivered
     int pending_frames;
     int pending_offset;
     int pending_capacity;
     int eof;
 };
 
-int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, CFFmpeg_decoder **out) {
+int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, int as_float, CFFmpeg_decoder **out) {
     av_log_set_level(AV_LOG_QUIET);
     *out = NULL;
     CFFmpeg_decoder *d = av_mallocz(sizeof *d);
     if (!d) return AVERROR(ENOMEM);
     d->rate = sample_rate;
     d->channels = channels;
+    d->sample_size = as_float ? 4 : 2;
     int err = CFFmpeg_open_stream(path, AVMEDIA_TYPE_AUDIO, 1, &d->format, &d->codec);
     if (err < 0) goto fail;
     d->stream = err;
     AVChannelLayout out_layout;
     av_channel_layout_default(&out_layout, channels);
-    if ((err = swr_alloc_set_opts2(&d->resampler, &out_layout, AV_SAMPLE_FMT_S16, sample_rate, &d->codec->ch_layout,
+    if ((err = swr_alloc_set_opts2(&d->resampler, &out_layout, as_float ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_S16, sample_rate, &d->codec->ch_layout,
                                    d->codec->sample_fmt, d->codec->sample_rate, 0, NULL)) < 0) goto fail;
     int in_channels = d->codec->ch_layout.nb_channels;
     if (channels == 1 && in_channels > 1) {
@@ -69,11 +71,11 @@ static int refill(CFFmpeg_decoder *d) {
             int max = swr_get_out_samples(d->resampler, d->frame->nb_samples);
             if (max > d->pending_capacity) {
                 av_free(d->pending);
-                d->pending = av_malloc((size_t)max * d->channels * sizeof(short));
+                d->pending = av_malloc((size_t)max * d->channels * d->sample_size);
                 if (!d->pending) return AVERROR(ENOMEM);
                 d->pending_capacity = max;
             }
-            uint8_t *outp = (uint8_t *)d->pending;
+            uint8_t *outp = d->pending;
             int n = swr_convert(d->resampler, &outp, max, (const uint8_t **)d->frame->extended_data, d->frame->nb_samples);
             av_frame_unref(d->frame);
             if (n < 0) return n;
@@ -88,7 +90,7 @@ static int refill(CFFmpeg_decoder *d) {
                 d->eof = 2;
                 int max = swr_get_out_samples(d->resampler, 0);
                 if (max > 0 && max <= d->pending_capacity) {
-                    uint8_t *outp = (uint8_t *)d->pending;
+                    uint8_t *outp = d->pending;
                     int n = swr_convert(d->resampler, &outp, max, NULL, 0);
                     if (n > 0) { d->pending_frames = n; d->pending_offset = 0; return 1; }
                 }
@@ -111,7 +113,7 @@ static int refill(CFFmpeg_decoder *d) {
     }
 }
 
-int CFFmpeg_decoder_read(CFFmpeg_decoder *d, short *samples, int max_frames) {
+int CFFmpeg_decoder_read(CFFmpeg_decoder *d, void *samples, int max_frames) {
     int written = 0;
     while (written < max_frames) {
         if (d->pending_offset >= d->pending_frames) {
@@ -127,8 +129,9 @@ int CFFmpeg_decoder_read(CFFmpeg_decoder *d, short *samples, int max_frames) {
             continue;
         }
         int n = FFMIN(available, max_frames - written);
-        memcpy(samples + (size_t)written * d->channels, d->pending + (size_t)d->pending_offset * d->channels,
-               (size_t)n * d->channels * sizeof(short));
+        const size_t frame_bytes = (size_t)d->channels * d->sample_size;
+        memcpy((uint8_t *)samples + (size_t)written * frame_bytes, d->pending + (size_t)d->pending_offset * frame_bytes,
+               (size_t)n * frame_bytes);
         d->pending_offset += n;
         written += n;
     }

@@ -83,11 +83,6 @@ static int add_audio_stream(CFFmpeg_writer *w, int sample_rate, int channels, in
     os->frame->nb_samples = c->frame_size;
     if ((err = av_frame_get_buffer(os->frame, 0)) < 0) return err;
     if (!(w->fifo = av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, channels, c->frame_size * 4))) return AVERROR(ENOMEM);
-    // The encoder's first packet carries its priming samples before the first real one. Starting the
-    // samples at +priming keeps every packet at ≥ 0, so the muxer of a fragmented file (which has no
-    // edit list) never shifts the streams to hide a negative start — a shift that would move the
-    // video against the sound. The remux marks the priming as skipped again.
-    w->audio_start = w->next_pts = c->initial_padding;
     return 0;
 }
 
@@ -96,6 +91,12 @@ static int encode(CFFmpeg_writer *w, OutputStream *os, AVFrame *frame);
 // Stage: open the file and write the header; fragmented files start with an empty moov and cut a
 // fragment about every second (at keyframes when there is video).
 static int open_file(CFFmpeg_writer *w, const char *path, int fragmented) {
+    // The AAC encoder's first packet carries its priming samples before the first real one. In a
+    // fragmented file (no edit list) the samples start at +priming, so every packet is at ≥ 0 and
+    // the muxer never shifts the streams to hide a negative start — a shift that would move the
+    // video against the sound; the remux marks the priming as skipped again. A regular file
+    // starts at 0 and its edit list skips the priming itself.
+    if (w->audio.encoder && fragmented) w->audio_start = w->next_pts = w->audio.encoder->initial_padding;
     int err = avio_open(&w->format->pb, path, AVIO_FLAG_WRITE);
     if (err < 0) return err;
     AVDictionary *options = NULL;

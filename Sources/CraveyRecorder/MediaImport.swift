@@ -46,18 +46,20 @@ public enum MediaImport {
         if info.duration > Validation.maxDuration + 0.1 && !trim { throw Failure.tooLong(path, info.duration) }
         if isVideo { return try importVideo(path, info: info, into: library, draft: draft) }
 
+        // An import needs no crash recovery (the source is still there), so it writes the regular
+        // file directly: no fragmented file to remux afterwards.
         let id = UUID()
-        let part = try library.makeStagedFile(named: "import_\(id.uuidString).m4a.part")
-        defer { library.discard(part) }
-        let decoder = try AudioDecoder(path: path)
-        let writer = try MediaWriter(audioPath: part.path, sampleRate: decoder.sampleRate)
+        let final = try library.makeStagedFile(named: "save_\(id.uuidString).m4a")
+        var saved = false
+        defer { if !saved { library.discard(final) } }
+        let decoder = try AudioDecoder(path: path, floats: true)
+        let writer = try MediaWriter(audioPath: final.path, sampleRate: decoder.sampleRate, fragmented: false)
         var waveform = WaveformBuilder(sampleRate: decoder.sampleRate)
         let limit = Int(Validation.maxDuration) * decoder.sampleRate
         var total = 0
         while total < limit {
-            let block = try decoder.read(frames: min(4800, limit - total))
-            if block.isEmpty { break }
-            let samples = block.map { Float($0) / 32768 }
+            let samples = try decoder.readFloats(frames: min(4800, limit - total))
+            if samples.isEmpty { break }
             try writer.write(samples)
             waveform.add(samples)
             total += samples.count
@@ -67,15 +69,8 @@ public enum MediaImport {
         let expected = min(info.duration, Validation.maxDuration)
         if decoded < expected * 0.9 - 0.1 { throw Failure.truncated(path, expected: info.duration, got: decoded) }
         try writer.finish()
-        let final = try library.makeStagedFile(named: "save_\(id.uuidString).m4a")
-        let result: MediaInfo
-        do {
-            try MediaFile.remux(part.path, to: final.path)
-            result = try MediaFile.probe(final.path)
-        } catch {
-            library.discard(final)
-            throw error
-        }
+        let result = try MediaFile.probe(final.path)
+        saved = true  // from here the library's save consumes the staged file, whatever happens
         return try library.save(final, kind: .audio, draft: titled(draft, path), duration: result.duration,
                                 media: MediaFacts(sampleRate: result.sampleRate, channels: result.channels, waveform: waveform.finish()),
                                 id: id)
@@ -95,14 +90,15 @@ public enum MediaImport {
     /// written at their own times, the sound interleaved by time, both cut at 120 s.
     static func importVideo(_ path: String, info: MediaInfo, into library: Library, draft: Library.Draft) throws -> Recording {
         let id = UUID()
-        let part = try library.makeStagedFile(named: "import_\(id.uuidString).mov.part")
-        defer { library.discard(part) }
+        let final = try library.makeStagedFile(named: "save_\(id.uuidString).mov")
+        var saved = false
+        defer { if !saved { library.discard(final) } }
         let video = try VideoDecoder(path: path, rgb: false)
-        let audio = info.audioCodec != nil ? try AudioDecoder(path: path) : nil
+        let audio = info.audioCodec != nil ? try AudioDecoder(path: path, floats: true) : nil
         let size = VideoSize.fitting(width: video.width, height: video.height)
         let fps = Int((video.fps ?? info.fps ?? 30).rounded())
-        let writer = try MediaWriter(videoPath: part.path, inputWidth: video.width, inputHeight: video.height, size: size,
-                                     fps: min(60, max(1, fps)), sampleRate: audio?.sampleRate)
+        let writer = try MediaWriter(videoPath: final.path, inputWidth: video.width, inputHeight: video.height, size: size,
+                                     fps: min(60, max(1, fps)), sampleRate: audio?.sampleRate, fragmented: false)
         var waveform = WaveformBuilder(sampleRate: audio?.sampleRate ?? 48_000)
         let limit = Validation.maxDuration
         var samples = 0
@@ -114,9 +110,8 @@ public enum MediaImport {
             guard let audio, !soundEnded else { return }
             let target = Int(min(seconds, limit) * Double(audio.sampleRate))
             while samples < target {
-                let block = try audio.read(frames: min(4800, target - samples))
-                if block.isEmpty { soundEnded = true; return }
-                let floats = block.map { Float($0) / 32768 }
+                let floats = try audio.readFloats(frames: min(4800, target - samples))
+                if floats.isEmpty { soundEnded = true; return }
                 try writer.write(floats)
                 waveform.add(floats)
                 samples += floats.count
@@ -134,17 +129,9 @@ public enum MediaImport {
         let expected = min(info.duration, limit)
         if decoded < expected * 0.9 - 0.2 { throw Failure.truncated(path, expected: info.duration, got: decoded) }
         try writer.finish()
-        let final = try library.makeStagedFile(named: "save_\(id.uuidString).mov")
-        var thumbnail: Library.StagedFile?
-        let result: MediaInfo
-        do {
-            try MediaFile.remux(part.path, to: final.path)
-            result = try MediaFile.probe(final.path)
-            thumbnail = RecordingRecovery.thumbnail(of: final.path, id: id, in: library)
-        } catch {
-            library.discard(final)
-            throw error
-        }
+        let result = try MediaFile.probe(final.path)
+        let thumbnail = RecordingRecovery.thumbnail(of: final.path, id: id, in: library)
+        saved = true  // from here the library's save consumes the staged files, whatever happens
         return try library.save(final, thumbnail: thumbnail, kind: .video, draft: titled(draft, path),
                                 duration: min(result.duration, limit),
                                 media: MediaFacts(width: result.width, height: result.height, fps: result.fps,

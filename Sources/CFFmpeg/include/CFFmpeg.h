@@ -88,15 +88,17 @@ int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int6
 /// The priming samples (encoder delay) of FFmpeg's AAC encoder at `sample_rate`, mono.
 int CFFmpeg_aac_priming(int sample_rate);
 
-/// A media file's audio, decoded and resampled to interleaved S16 at a chosen rate and layout.
+/// A media file's audio, decoded and resampled to interleaved S16 (for a speaker) or float (for
+/// the encoder) at a chosen rate and layout.
 typedef struct CFFmpeg_decoder CFFmpeg_decoder;
 
-/// Opens the first audio stream of `path`, to be delivered as `channels` channels of S16 at
-/// `sample_rate`. Returns 0 or a negative AVERROR (AVERROR_STREAM_NOT_FOUND without audio).
-int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, CFFmpeg_decoder **out);
-/// Decodes up to `max_frames` frames into `samples`. Returns frames (> 0), 0 at the end, or a
-/// negative AVERROR.
-int CFFmpeg_decoder_read(CFFmpeg_decoder *decoder, short *samples, int max_frames);
+/// Opens the first audio stream of `path`, to be delivered as `channels` channels of S16 (or of
+/// float with `as_float`) at `sample_rate`. Returns 0 or a negative AVERROR
+/// (AVERROR_STREAM_NOT_FOUND without audio).
+int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, int as_float, CFFmpeg_decoder **out);
+/// Decodes up to `max_frames` frames into `samples` (short or float, as opened). Returns frames
+/// (> 0), 0 at the end, or a negative AVERROR.
+int CFFmpeg_decoder_read(CFFmpeg_decoder *decoder, void *samples, int max_frames);
 /// Moves to `seconds` exactly: seeks to the packet before it and discards samples up to it.
 int CFFmpeg_decoder_seek(CFFmpeg_decoder *decoder, double seconds);
 /// The position of the next sample read, in output samples from the start.
