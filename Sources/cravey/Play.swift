@@ -67,25 +67,7 @@ extension Cravey {
             } catch let error as MediaError {
                 throw CraveyFailure(message: "cannot play '\(recording.title)': \(error)")
             }
-            var video: TerminalVideo?
-            var window: WindowVideo?
-            if recording.kind == .video && !audioOnly {
-                // A window where there is a display; else the terminal; else just the sound.
-                if VideoWindow.displayAvailable {
-                    do {
-                        window = try WindowVideo(path: path, title: recording.title)
-                    } catch {
-                        Terminal.printNote("no window (\(error)); playing in the terminal")
-                    }
-                }
-                if window == nil {
-                    if Terminal.stdoutIsTerminal {
-                        video = try? TerminalVideo(path: path)
-                    } else {
-                        Terminal.printNote("no display and not a terminal: playing the sound of '\(recording.title)' only")
-                    }
-                }
-            }
+            let (video, window) = recording.kind == .video && !audioOnly ? PlaySession.pictures(of: path, title: recording.title) : (nil, nil)
             let session = PlaySession(title: recording.title, kind: recording.kind, duration: recording.duration,
                                       waveform: recording.media.waveform, player: player, video: video, window: window)
             let ending = session.run(handlingSignals: true)
@@ -120,6 +102,21 @@ final class PlaySession: @unchecked Sendable {
         self.player = player
         self.video = video
         self.window = window
+    }
+
+    /// Where a video's pictures go: a window where there is a display; else the terminal; else
+    /// nowhere (just the sound), which is said.
+    static func pictures(of path: String, title: String) -> (TerminalVideo?, WindowVideo?) {
+        if VideoWindow.displayAvailable {
+            do {
+                return (nil, try WindowVideo(path: path, title: title))
+            } catch {
+                Terminal.printNote("no window (\(error)); playing in the terminal")
+            }
+        }
+        if Terminal.stdoutIsTerminal, let video = try? TerminalVideo(path: path) { return (video, nil) }
+        Terminal.printNote("no display and not a terminal: playing the sound of '\(title)' only")
+        return (nil, nil)
     }
 
     /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
