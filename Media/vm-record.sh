@@ -6,9 +6,16 @@
 set -euo pipefail
 cravey=$1
 library=$TMPDIR/demo-library
-aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 1 -t raw Media/phrase-48k-s16.raw &
-player=$!
-"$cravey" record video --library "$library" --mic hw:Loopback,1,0 --size 640x360 --max-seconds 4 \
-  --title "Remember why you started" --purpose motivational
-wait "$player" || true
+# The loopback carries silence until the phrase starts (both ends must run at the same format).
+aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 1 -t raw /dev/zero &
+silence=$!
+"$cravey" record video --library "$library" --mic hw:Loopback,1,0 --size 640x360 --max-seconds 5 \
+  --title "Remember why you started" --purpose motivational &
+recorder=$!
+# Programs start slowly on the emulated CPU: speak once the recording has begun.
+for _ in $(seq 300); do ls "$library/.incoming"/rec_video_* >/dev/null 2>&1 && break; sleep 0.1; done
+sleep 0.5
+kill "$silence"; wait "$silence" 2>/dev/null || true
+aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 1 -t raw Media/phrase-48k-s16.raw
+wait "$recorder"
 cp -a "$library" "$CRAVEY_VM_RESULTS/library"
