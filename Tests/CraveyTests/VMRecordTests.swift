@@ -254,6 +254,26 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual(try listed().count, 2)
     }
 
+    func testInteractiveVideoRecordingAtATerminal() throws {
+        // The answers are typed once the recording (3 s, after a slow start under emulation) is over.
+        let record = [cravey, "record", "video", "--library", root, "--mic", mic, "--speaker", "null", "--size", "320x180",
+                      "--max-seconds", "3"].map(shellQuote).joined(separator: " ")
+        let typed = "sleep 20; printf 'Day 30\\n'; sleep 1; printf '\\n'; sleep 1; printf 'milestone\\n'; sleep 1; printf 's\\n'; sleep 3"
+        let result = try runProcess("/bin/sh", ["-c", "(\(typed)) | TERM=xterm-256color script -qefc \(shellQuote(record)) /dev/null"])
+        let screen = result.stdout
+        XCTAssertEqual(result.status, 0, String(screen.suffix(800)))
+        XCTAssertTrue(screen.contains("Video 320x180@30 YUYV"), "the camera mode is shown")
+        XCTAssertTrue(screen.contains(" frames, "), "with a frames / dropped counter")
+        XCTAssertTrue(screen.contains("Level ["), "the level meter as for audio")
+        XCTAssertTrue(screen.contains("Saved 'Day 30'"), String(screen.suffix(800)))
+        let rows = try listed()
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows.first?["title"] as? String, "Day 30")
+        XCTAssertEqual(rows.first?["purpose"] as? String, "milestone")
+        XCTAssertEqual(rows.first?["kind"] as? String, "video")
+        XCTAssertNotNil(rows.first?["thumbnailPath"] as? String)
+    }
+
     func testKilledVideoRecordingIsRecoveredWithAThumbnail() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cravey)

@@ -38,7 +38,7 @@ need_packages() {
 }
 
 # Bump when the initramfs recipe below changes, so cached images are rebuilt.
-recipe=3
+recipe=4
 # The modules the guest loads, in the order given (dependencies are resolved by modprobe).
 modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop)
 # vivid as a webcam: one device, video capture only, one webcam input.
@@ -89,6 +89,7 @@ done
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || { echo "rig: no host root"; poweroff -f; }
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 results /results || { echo "rig: no results share"; poweroff -f; }
 mount -t devtmpfs dev /host/dev; mount -t proc proc /host/proc; mount -t sysfs sys /host/sys
+mkdir -p /host/dev/pts; mount -t devpts -o ptmxmode=0666 devpts /host/dev/pts   # pseudo-terminals (script, tmux)
 # Scratch space on /dev/shm, not over /tmp: the repository itself may live under /tmp.
 mount -t tmpfs -o mode=1777 shm /host/dev/shm; mkdir -p /host/dev/shm/rig /host/dev/shm/tmp /host/dev/shm/home
 chmod 1777 /host/dev/shm/tmp
