@@ -205,11 +205,40 @@ final class PlayTests: XCTestCase {
         XCTAssertEqual(Double(picture), 320 * 180, accuracy: 320 * 180 * 0.05, "\(counts)")
         XCTAssertLessThan(counts["other"] ?? 0, 2000, "\(counts)")
         XCTAssertEqual(try row(id)["playCount"] as? Int, 1)
+
+        // Closing the window (as a window manager asks: WM_DELETE_WINDOW) or q in it dismisses the
+        // playback of a longer clip, which counts once.
+        let long = base + "/long.mp4"
+        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=20",
+                                                      "-f", "lavfi", "-i", "sine=d=20", "-c:v", "libx264", "-c:a", "aac", long])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let imported = try runProcess(cravey, ["import", long, "--title", "Long", "--json", "--library", root])
+        let longID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        for action in [["close"], ["key", "q"]] {
+            let (fifo2, drain2) = try pacedSpeaker(name: "speaker-\(action[0]).fifo")
+            defer { drain2.terminate() }
+            let started = Date()
+            let playing = Process()
+            playing.executableURL = URL(fileURLWithPath: cravey)
+            playing.arguments = ["play", longID, "--speaker", "cravey_capture", "--library", root]
+            playing.environment = ProcessInfo.processInfo.environment.merging(env(["CRAVEY_ALSA_OUTFILE": fifo2, "DISPLAY": display])) { $1 }
+            let out = Pipe()
+            playing.standardOutput = out
+            try playing.run()
+            sleep(2)
+            let sent = try runProcess("/usr/bin/python3", [repositoryRoot + "/Tests/tools/x11-window.py"] + action + ["cravey"],
+                                      environment: ["DISPLAY": display])
+            XCTAssertEqual(sent.status, 0, sent.stderr)
+            playing.waitUntilExit()
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "\(action) stopped a 20 s clip")
+            XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "Stopped 'Long' (0:20)\n")
+        }
+        XCTAssertEqual(try row(longID)["playCount"] as? Int, 2)
     }
 
     /// A speaker paced like a real one: the file plugin writes into a FIFO that pv drains at 96000 B/s.
-    func pacedSpeaker() throws -> (fifo: String, drain: Process) {
-        let fifo = base + "/speaker.fifo"
+    func pacedSpeaker(name: String = "speaker.fifo") throws -> (fifo: String, drain: Process) {
+        let fifo = base + "/" + name
         return (fifo, try pacedFIFO(fifo))
     }
 
