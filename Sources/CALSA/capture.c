@@ -171,6 +171,15 @@ void CALSA_capture_close(CALSA_capture *c) {
 
 const char *CALSA_strerror(int error) { return snd_strerror(error); }
 
+// Stage: whether a PCM the hints leave undirected can record — opened for capture without
+// blocking and closed at once; busy counts as yes (someone else is recording from it).
+static int can_capture(const char *name) {
+    snd_pcm_t *pcm;
+    int err = snd_pcm_open(&pcm, name, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK);
+    if (err == 0) snd_pcm_close(pcm);
+    return err == 0 || err == -EBUSY || err == -EAGAIN;
+}
+
 int CALSA_hints(CALSA_hint **out, size_t *count) {
     *out = NULL;
     *count = 0;
@@ -192,6 +201,7 @@ int CALSA_hints(CALSA_hint **out, size_t *count) {
         list[used].description = desc ? desc : strdup("");
         list[used].input = !io || strcmp(io, "Input") == 0;
         list[used].output = !io || strcmp(io, "Output") == 0;
+        if (!io) list[used].input = can_capture(name);  // "both" is only a guess for plugins: ask
         free(io);
         used++;
     }

@@ -202,6 +202,14 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual((try json(viaEnv.stdout) as! [Any]).count, 3)
     }
 
+    func testDevicesListsOnlyPCMsThatCanRecordAsMicrophones() throws {
+        let result = try runProcess(cravey, ["devices", "--json"], environment: ["ALSA_CONFIG_PATH": testALSAConfig])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let mics = ((try json(result.stdout) as? [String: Any])?["microphones"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        XCTAssertTrue(mics.contains("default") && mics.contains("cravey_file"), "\(mics)")
+        XCTAssertFalse(mics.contains("cravey_speaker_only"), "a playback-only plugin is no microphone: \(mics)")
+    }
+
     func testUnknownCommandAndHelp() throws {
         let help = try runProcess(cravey, ["--help"])
         XCTAssertEqual(help.status, 0)
