@@ -133,21 +133,3 @@ done:
     av_frame_free(&out);
     return err;
 }
-
-int CFFmpeg_picture_size(const char *path, int *width, int *height) {
-    av_log_set_level(AV_LOG_QUIET);
-    AVFormatContext *fmt = NULL;
-    int err = avformat_open_input(&fmt, path, NULL, NULL);
-    if (err < 0) return err;
-    if ((err = avformat_find_stream_info(fmt, NULL)) >= 0) {
-        int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
-        if (index < 0) err = index;
-        else {
-            *width = fmt->streams[index]->codecpar->width;
-            *height = fmt->streams[index]->codecpar->height;
-            err = 0;
-        }
-    }
-    avformat_close_input(&fmt);
-    return err;
-}

@@ -11,11 +11,11 @@ public struct Picture: Sendable, Equatable {
 
     /// The pixel size of an image or of a video's frames.
     public static func size(of path: String) throws -> (width: Int, height: Int) {
-        var width: Int32 = 0
-        var height: Int32 = 0
-        let result = CFFmpeg_picture_size(path, &width, &height)
-        guard result == 0 else { throw MediaError.ffmpeg(result, "read picture \(path)") }
-        return (Int(width), Int(height))
+        let info = try MediaFile.probe(path)
+        guard let width = info.width, let height = info.height else {
+            throw MediaError.ffmpeg(CFFmpeg_AVERROR_INVALIDDATA, "read picture \(path)")
+        }
+        return (width, height)
     }
 
     /// The picture shown at `seconds` of a video (0 for an image), scaled to exactly `width`×`height`.

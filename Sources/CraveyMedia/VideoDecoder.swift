@@ -40,14 +40,6 @@ public final class VideoDecoder: @unchecked Sendable {
         return result == 0 ? nil : pts
     }
 
-    /// Decodes the next frame without converting it (to skip a frame cheaply); its time, nil at the end.
-    public func skip() throws -> Double? {
-        var pts = 0.0
-        let result = CFFmpeg_video_decoder_read(decoder, nil, &pts)
-        guard result >= 0 else { throw MediaError.ffmpeg(result, "decode video") }
-        return result == 0 ? nil : pts
-    }
-
     /// Moves so that the next frame is the one shown at `seconds`.
     public func seek(to seconds: Double) throws {
         let result = CFFmpeg_video_decoder_seek(decoder, seconds)

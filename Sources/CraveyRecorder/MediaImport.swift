@@ -130,7 +130,7 @@ public enum MediaImport {
         if decoded < expected * 0.9 - 0.2 { throw Failure.truncated(path, expected: info.duration, got: decoded) }
         try writer.finish()
         let result = try MediaFile.probe(final.path)
-        let thumbnail = RecordingRecovery.thumbnail(of: final.path, id: id, in: library)
+        let thumbnail = library.stageThumbnail(of: final.path, id: id)
         saved = true  // from here the library's save consumes the staged files, whatever happens
         return try library.save(final, thumbnail: thumbnail, kind: .video, draft: titled(draft, path),
                                 duration: min(result.duration, limit),

@@ -222,7 +222,6 @@ public final class Recorder: @unchecked Sendable {
         var sinceSync = 0
         var silentSamples = 0
         var written = 0
-        var soundEndNanoseconds: Int64?
         var reason: StopReason = .user
         while true {
             if let requested = state.withLock({ stopRequested }) { reason = requested; break }
@@ -239,28 +238,28 @@ public final class Recorder: @unchecked Sendable {
                 continue
             }
             var silence = 0
-            var lastClock: (nanoseconds: Int64, delay: Int)?
+            var clock: (nanoseconds: Int64, delay: Int)?
             if withVideo {
                 // The sound follows the pictures' clock; the first block fixes the recording's zero.
-                let clock = input.clock()
-                lastClock = clock
-                let plan = sync.plan(frames: block.count, nanoseconds: clock.nanoseconds, delay: clock.delay)
+                let now = input.clock()
+                clock = now
+                let plan = sync.plan(frames: block.count, nanoseconds: now.nanoseconds, delay: now.delay)
                 silence = plan.silence
                 if plan.adjust != 0 { block = ClockSync.resample(block, to: block.count + plan.adjust)[...] }
-                if let anchor = sync.anchorNanoseconds { state.withLock { videoAnchor = anchor } }
             }
             var samples = [Float](repeating: 0, count: min(silence, maxSamples - written))
             samples += block.prefix(maxSamples - written - samples.count)
-            if withVideo {
-                // When (on the monotonic clock) the last sample kept was captured: where the
-                // pictures must end if the recording stops here.
-                let clock = lastClock ?? input.clock()
+            if let clock, let anchor = sync.anchorNanoseconds {
+                // How far the sound reaches on the pictures' clock: when the last sample kept was
+                // captured (so a drifting microphone cannot stretch the pictures); for a device
+                // without a usable clock, the samples written.
                 let unused = silence + block.count - samples.count
-                soundEndNanoseconds = clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(input.sampleRate) * 1e9)
-                if let anchor = sync.anchorNanoseconds, let soundEndNanoseconds {
-                    let covered = sync.reportedWorstOffset != nil ? (soundEndNanoseconds - anchor) / 1000
-                        : Int64(written + samples.count) * 1_000_000 / Int64(input.sampleRate)
-                    state.withLock { soundCoveredMicroseconds = covered }
+                let reach = sync.clocked
+                    ? (clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(input.sampleRate) * 1e9) - anchor) / 1000
+                    : Int64(written + samples.count) * 1_000_000 / Int64(input.sampleRate)
+                state.withLock {
+                    if videoAnchor == nil { videoAnchor = anchor }
+                    soundCoveredMicroseconds = reach
                 }
             }
             do {
@@ -293,14 +292,8 @@ public final class Recorder: @unchecked Sendable {
         }
         if written >= maxSamples, case .user = reason { reason = .cap }
         audioInput = nil  // closes the microphone now, not at deinit
-        // The pictures end where the sound ended in time: on the monotonic clock when the device
-        // has a usable one (so a drifting microphone cannot stretch the pictures), else by the
-        // samples written.
-        var end = Int64(written) * 1_000_000 / Int64(input.sampleRate)
-        if sync.reportedWorstOffset != nil, let anchor = sync.anchorNanoseconds, let soundEndNanoseconds {
-            end = (soundEndNanoseconds - anchor) / 1000
-        }
-        state.withLock { soundEndMicroseconds = end }
+        // The pictures end where the sound reached.
+        state.withLock { soundEndMicroseconds = soundCoveredMicroseconds }
         finishThread(reason)
     }
 
@@ -421,7 +414,7 @@ public final class Recorder: @unchecked Sendable {
             try MediaFile.remux(part.path, to: final.path)
             try library.faults.hit("record.finalize.remuxed")
             let info = try MediaFile.probe(final.path)
-            if kind == .video { thumbnail = RecordingRecovery.thumbnail(of: final.path, id: id, in: library) }
+            if kind == .video { thumbnail = library.stageThumbnail(of: final.path, id: id) }
             return Take(id: id, kind: kind, startedAt: startedAt, duration: info.duration, info: info,
                         waveform: builder.finish(), stopReason: reason, finalFile: final, thumbnail: thumbnail,
                         frames: writer.videoFramesWritten, droppedFrames: status.droppedFrames,

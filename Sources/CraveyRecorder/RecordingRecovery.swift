@@ -35,27 +35,13 @@ public enum RecordingRecovery {
         var modified = stat()
         let endedAt = stat(path, &modified) == 0 ? Date(timeIntervalSince1970: Double(modified.st_mtim.tv_sec)) : Date()
         let startedAt = endedAt.addingTimeInterval(-info.duration)
-        let thumb = kind == .video ? thumbnail(of: final.path, id: id, in: library) : nil
+        let thumb = kind == .video ? library.stageThumbnail(of: final.path, id: id) : nil
         return try library.save(
             final, thumbnail: thumb, kind: kind, draft: .init(title: title(for: startedAt)),
             duration: min(info.duration, Validation.maxDuration),
             media: MediaFacts(width: info.width, height: info.height, fps: info.fps,
                               sampleRate: info.sampleRate, channels: info.channels, waveform: waveform(of: final.path)),
             id: id, createdAt: startedAt)
-    }
-
-    /// The thumbnail of a finished video (the frame at 1.0 s, 320 px wide) as a staged file, or nil
-    /// when no frame can be decoded: the recording is then saved without one, never with a
-    /// thumbnail path that has no file.
-    static func thumbnail(of video: String, id: UUID, in library: Library) -> Library.StagedFile? {
-        guard let staged = try? library.makeStagedFile(named: "save_\(id.uuidString)_thumb.jpg") else { return nil }
-        do {
-            try Thumbnailer.make(from: video, to: staged.path)
-            return staged
-        } catch {
-            library.discard(staged)
-            return nil
-        }
     }
 
     /// The waveform of a finished file, decoded again (the recorder that measured it live is gone).

@@ -195,7 +195,10 @@ final class RecordSession: @unchecked Sendable {
         while true {
             var camera: Recorder.Camera?
             do {
-                if useCamera { camera = try Self.chooseCamera(plan.camera, largest: plan.largest) }
+                if useCamera {
+                    let (info, mode) = try CameraInfo.choose(plan.camera, largest: plan.largest)
+                    camera = Recorder.Camera(path: info.path, mode: mode)
+                }
                 let recorder = Recorder(library: library, microphone: mic, camera: camera, maxSeconds: maxSeconds)
                 self.recorder = recorder
                 try recorder.start()
@@ -246,12 +249,6 @@ final class RecordSession: @unchecked Sendable {
 
     /// The way out, for a refusal without a terminal to ask on.
     static func hint(_ plan: Plan, _ text: String) -> String { plan.mayAsk ? "" : " (\(text))" }
-
-    /// The camera a `--camera` value names (or the default front webcam) and the mode to record in.
-    static func chooseCamera(_ key: String?, largest: (width: Int, height: Int)?) throws -> Recorder.Camera {
-        let (info, mode) = try CameraInfo.choose(key, largest: largest)
-        return Recorder.Camera(path: info.path, mode: mode)
-    }
 
     /// A device error in a user's words: busy names the holder, permission names the fix.
     static func explain(_ error: MediaError, nodes: [String]) -> String {

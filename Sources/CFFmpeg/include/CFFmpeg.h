@@ -131,9 +131,6 @@ int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const c
 /// `width`×`height` RGB24 pixels into `rgb` (width*height*3 bytes): for drawing in a terminal.
 int CFFmpeg_picture_rgb(const char *path, double seconds, int width, int height, uint8_t *rgb);
 
-/// The size of the first video stream (or image) of `path`.
-int CFFmpeg_picture_size(const char *path, int *width, int *height);
-
 /// What a probe found in a media file.
 typedef struct {
     double duration;        ///< seconds: the longest stream
