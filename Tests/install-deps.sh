@@ -12,6 +12,8 @@ packages=(
   # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng for fixtures,
   # pv to pace a FIFO like a real microphone, script (util-linux) and tmux for terminal tests
   ffmpeg sox espeak-ng pv tmux util-linux sqlite3 alsa-utils
+  # the fault campaign: valgrind for invalid memory accesses, strace for the order of durable steps
+  valgrind strace
   # a display server without a screen, for the video window test (python3 drives its window)
   xvfb xauth python3
 )

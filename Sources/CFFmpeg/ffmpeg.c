@@ -1,5 +1,6 @@
 // Writer, remux and probe over libavformat/libavcodec. See include/CFFmpeg.h for why this exists.
 #include "CFFmpeg.h"
+#include "open_stream.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -97,7 +98,7 @@ static int open_file(CFFmpeg_writer *w, const char *path, int fragmented) {
     // video against the sound; the remux marks the priming as skipped again. A regular file
     // starts at 0 and its edit list skips the priming itself.
     if (w->audio.encoder && fragmented) w->audio_start = w->next_pts = w->audio.encoder->initial_padding;
-    int err = avio_open(&w->format->pb, path, AVIO_FLAG_WRITE);
+    int err = CFFmpeg_open_local_output(path, &w->format->pb);
     if (err < 0) return err;
     AVDictionary *options = NULL;
     if (fragmented) {
@@ -172,9 +173,11 @@ fail:
     return err;
 }
 
-int CFFmpeg_writer_write_video(CFFmpeg_writer *w, const void *yuv420p, int64_t pts_us) {
+int CFFmpeg_writer_write_video(CFFmpeg_writer *w, const void *yuv420p, int64_t bytes, int64_t pts_us) {
     OutputStream *os = &w->video;
     if (!os->encoder) return AVERROR(EINVAL);
+    // The frame is read with FFmpeg's own plane layout, so it must be at least that large.
+    if (bytes < av_image_get_buffer_size(w->in_format, w->in_width, w->in_height, 1)) return AVERROR(EINVAL);
     if (w->last_video_pts != AV_NOPTS_VALUE && pts_us <= w->last_video_pts) return 0;  // never backwards
     int err = av_frame_make_writable(os->frame);
     if (err < 0) return err;
@@ -221,6 +224,10 @@ static int encode(CFFmpeg_writer *w, OutputStream *os, AVFrame *frame) {
         int64_t end = w->audio_start + w->samples_in;  // packet pts count samples from the first packet
         if (os == &w->audio && os->packet->pts != AV_NOPTS_VALUE && os->packet->pts + os->packet->duration > end && os->packet->pts < end)
             os->packet->duration = end - os->packet->pts;
+        // x264 leaves packet durations unset; each picture lasts one nominal frame, so the last one is
+        // shown for a frame too instead of vanishing (a 1 s clip at 2 fps lasts 1 s, not 0.5).
+        if (os == &w->video && os->packet->duration <= 0 && os->encoder->framerate.num > 0)
+            os->packet->duration = av_rescale_q(1, av_inv_q(os->encoder->framerate), os->encoder->time_base);
         av_packet_rescale_ts(os->packet, os->encoder->time_base, os->stream->time_base);
         os->packet->stream_index = os->stream->index;
         pthread_mutex_lock(&w->mux);
@@ -309,6 +316,7 @@ void CFFmpeg_writer_free(CFFmpeg_writer *w) {
 }
 
 int CFFmpeg_aac_priming(int sample_rate) {
+    quiet_logs();  // an encoder closed without frames prints "Qavg: nan" otherwise
     const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_AAC);
     AVCodecContext *c = codec ? avcodec_alloc_context3(codec) : NULL;
     if (!c) return 0;
@@ -354,8 +362,7 @@ int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int6
     RemuxStream *streams = NULL;
     unsigned nb = 0;
     int err = pkt ? 0 : AVERROR(ENOMEM);
-    if (err < 0 || (err = avformat_open_input(&in, input, NULL, NULL)) < 0) goto done;
-    if ((err = avformat_find_stream_info(in, NULL)) < 0) goto done;
+    if (err < 0 || (err = CFFmpeg_open_local_input(input, &in)) < 0) goto done;
     // The container follows the output's extension (".m4a" → ipod, ".mov" → mov).
     if ((err = avformat_alloc_output_context2(&out, NULL, NULL, output)) < 0) goto done;
     nb = in->nb_streams;
@@ -379,7 +386,7 @@ int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int6
         streams[i].out_index = kept++;
     }
     if (kept == 0) { err = AVERROR_INVALIDDATA; goto done; }
-    if ((err = avio_open(&out->pb, output, AVIO_FLAG_WRITE)) < 0) goto done;
+    if ((err = CFFmpeg_open_local_output(output, &out->pb)) < 0) goto done;
     if ((err = avformat_write_header(out, NULL)) < 0) goto done;
     for (;;) {
         err = av_read_frame(in, pkt);
@@ -413,9 +420,8 @@ int CFFmpeg_probe(const char *path, CFFmpeg_probe_info *info) {
     quiet_logs();
     memset(info, 0, sizeof *info);
     AVFormatContext *fmt = NULL;
-    int err = avformat_open_input(&fmt, path, NULL, NULL);
+    int err = CFFmpeg_open_local_input(path, &fmt);
     if (err < 0) return err;
-    if ((err = avformat_find_stream_info(fmt, NULL)) < 0) goto done;
     snprintf(info->format, sizeof info->format, "%s", fmt->iformat->name);
     for (unsigned i = 0; i < fmt->nb_streams; i++) {
         AVStream *st = fmt->streams[i];

@@ -33,8 +33,9 @@ static int write_jpeg(const AVFrame *frame, const char *path) {
         FILE *f = fopen(path, "wb");
         if (!f) err = AVERROR(errno);
         else {
-            if (fwrite(pkt->data, 1, (size_t)pkt->size, f) != (size_t)pkt->size) err = AVERROR(EIO);
-            if (fflush(f) != 0 || fsync(fileno(f)) != 0) err = AVERROR(EIO);
+            // The real errno (ENOSPC, EIO…) goes back, so a full disk is told apart from damage.
+            if (fwrite(pkt->data, 1, (size_t)pkt->size, f) != (size_t)pkt->size) err = AVERROR(errno ? errno : EIO);
+            if (err == 0 && (fflush(f) != 0 || fsync(fileno(f)) != 0)) err = AVERROR(errno);
             fclose(f);
         }
     }

@@ -77,7 +77,8 @@ static int next_frame(CFFmpeg_video_decoder *d) {
 }
 
 // Stage: convert the decoded frame into the caller's tightly packed buffer.
-static int convert(CFFmpeg_video_decoder *d, uint8_t *buffer) {
+static int convert(CFFmpeg_video_decoder *d, uint8_t *buffer, int64_t bytes) {
+    if (bytes < av_image_get_buffer_size(d->out_format, d->width, d->height, 1)) return AVERROR(EINVAL);
     AVFrame *f = d->frame;
     d->scaler = sws_getCachedContext(d->scaler, f->width, f->height, f->format, d->width, d->height, d->out_format,
                                      SWS_BILINEAR, NULL, NULL, NULL);
@@ -90,7 +91,7 @@ static int convert(CFFmpeg_video_decoder *d, uint8_t *buffer) {
     return 0;
 }
 
-int CFFmpeg_video_decoder_read(CFFmpeg_video_decoder *d, uint8_t *buffer, double *pts) {
+int CFFmpeg_video_decoder_read(CFFmpeg_video_decoder *d, uint8_t *buffer, int64_t bytes, double *pts) {
     AVStream *st = d->format->streams[d->stream];
     for (;;) {
         int got = next_frame(d);
@@ -101,7 +102,7 @@ int CFFmpeg_video_decoder_read(CFFmpeg_video_decoder *d, uint8_t *buffer, double
         d->skip_before = -1;
         d->last_pts = t;
         *pts = t;
-        int err = buffer ? convert(d, buffer) : 0;
+        int err = buffer ? convert(d, buffer, bytes) : 0;
         av_frame_unref(d->frame);
         return err < 0 ? err : 1;
     }

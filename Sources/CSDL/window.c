@@ -42,9 +42,12 @@ fail:
     return -1;
 }
 
-int CSDL_window_show(CSDL_window *w, const uint8_t *yuv) {
-    const int y_size = w->width * w->height, c_size = (w->width / 2) * (w->height / 2);
-    if (SDL_UpdateYUVTexture(w->texture, NULL, yuv, w->width, yuv + y_size, w->width / 2, yuv + y_size + c_size, w->width / 2) != 0)
+int CSDL_window_show(CSDL_window *w, const uint8_t *yuv, int64_t bytes) {
+    // yuv420p planes, tightly packed: chroma is ⌈w/2⌉×⌈h/2⌉, so odd sizes round up.
+    const int64_t cw = (w->width + 1) / 2, ch = (w->height + 1) / 2;
+    const int64_t y_size = (int64_t)w->width * w->height, c_size = cw * ch;
+    if (bytes < y_size + 2 * c_size) return -1;
+    if (SDL_UpdateYUVTexture(w->texture, NULL, yuv, w->width, yuv + y_size, (int)cw, yuv + y_size + c_size, (int)cw) != 0)
         return -1;
     SDL_RenderClear(w->renderer);
     SDL_RenderCopy(w->renderer, w->texture, NULL, NULL);

@@ -38,6 +38,9 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
                           message: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
+    /// Opening the file took longer than the shim allows (a crafted file that makes a demuxer crawl).
+    public var isTimedOut: Bool { source == .ffmpeg && code == CFFmpeg_AVERROR(ETIMEDOUT) }
+
     /// FFmpeg's "Invalid data found when processing input": not media, or nothing playable.
     public var isInvalidData: Bool { source == .ffmpeg && code == CFFmpeg_AVERROR_INVALIDDATA }
 }

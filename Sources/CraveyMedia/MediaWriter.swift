@@ -51,7 +51,7 @@ public final class MediaWriter: @unchecked Sendable {
         writer = pointer
         self.path = path
         self.sampleRate = sampleRate ?? 0
-        inputFrameBytes = inputWidth * inputHeight * (inputIsYUYV ? 2 : 3) / (inputIsYUYV ? 1 : 2)
+        inputFrameBytes = (inputIsYUYV ? PixelLayout.yuyv : .yuv420p).bytes(width: inputWidth, height: inputHeight)
     }
 
     deinit { CFFmpeg_writer_free(writer) }
@@ -68,7 +68,7 @@ public final class MediaWriter: @unchecked Sendable {
             throw MediaError(source: .ffmpeg, code: -EINVAL, operation: "encode video",
                              message: "a frame of \(frame.count) bytes is shorter than \(inputFrameBytes)")
         }
-        let result = CFFmpeg_writer_write_video(writer, frame.baseAddress, microseconds)
+        let result = CFFmpeg_writer_write_video(writer, frame.baseAddress, Int64(frame.count), microseconds)
         guard result == 0 else { throw MediaError.ffmpeg(result, "encode video") }
     }
 
@@ -96,6 +96,27 @@ public final class MediaWriter: @unchecked Sendable {
     public func finish() throws {
         let result = CFFmpeg_writer_finish(writer)
         guard result == 0 else { throw MediaError.ffmpeg(result, "finish \(path)") }
+    }
+}
+
+/// How a frame's pixels are laid out in memory, always tightly packed.
+public enum PixelLayout: Sendable {
+    /// Y, then U, then V; chroma planes of ⌈w/2⌉×⌈h/2⌉.
+    case yuv420p
+    case rgb24
+    /// Packed 4:2:2 as many webcams deliver it.
+    case yuyv
+
+    /// Bytes of one `width`×`height` frame, as FFmpeg lays it out (odd sides included); 0 for an
+    /// impossible size.
+    public func bytes(width: Int, height: Int) -> Int {
+        guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { return 0 }
+        let layout = switch self {
+        case .yuv420p: CFFmpeg_PIXELS_YUV420P
+        case .rgb24: CFFmpeg_PIXELS_RGB24
+        case .yuyv: CFFmpeg_PIXELS_YUYV
+        }
+        return max(0, Int(CFFmpeg_frame_bytes(layout, Int32(width), Int32(height))))
     }
 }
 

@@ -20,7 +20,7 @@ public struct Picture: Sendable, Equatable {
 
     /// The picture shown at `seconds` of a video (0 for an image), scaled to exactly `width`×`height`.
     public init(path: String, at seconds: Double = 0, width: Int, height: Int) throws {
-        var pixels = [UInt8](repeating: 0, count: max(1, width * height * 3))
+        var pixels = [UInt8](repeating: 0, count: max(1, PixelLayout.rgb24.bytes(width: width, height: height)))
         let result = pixels.withUnsafeMutableBufferPointer {
             CFFmpeg_picture_rgb(path, seconds, Int32(width), Int32(height), $0.baseAddress)
         }

@@ -11,7 +11,7 @@ public final class VideoDecoder: @unchecked Sendable {
     /// The stream's average frame rate (nil when the file does not say).
     public let fps: Double?
     /// Bytes of one delivered frame.
-    public var frameBytes: Int { rgb ? width * height * 3 : width * height * 3 / 2 }
+    public var frameBytes: Int { (rgb ? PixelLayout.rgb24 : .yuv420p).bytes(width: width, height: height) }
 
     /// Opens the first video stream of `path`, delivered at `width`×`height` (nil: its own size).
     public init(path: String, width: Int? = nil, height: Int? = nil, rgb: Bool) throws {
@@ -35,7 +35,7 @@ public final class VideoDecoder: @unchecked Sendable {
     public func next(into buffer: inout [UInt8]) throws -> Double? {
         if buffer.count != frameBytes { buffer = [UInt8](repeating: 0, count: frameBytes) }
         var pts = 0.0
-        let result = buffer.withUnsafeMutableBufferPointer { CFFmpeg_video_decoder_read(decoder, $0.baseAddress, &pts) }
+        let result = buffer.withUnsafeMutableBufferPointer { CFFmpeg_video_decoder_read(decoder, $0.baseAddress, Int64($0.count), &pts) }
         guard result >= 0 else { throw MediaError.ffmpeg(result, "decode video") }
         return result == 0 ? nil : pts
     }

@@ -1,4 +1,5 @@
 internal import CV4L2
+internal import CFFmpeg
 import Foundation
 
 /// A camera mode: the camera's own pixel format at a size and frame rate.
@@ -225,7 +226,7 @@ public final class VideoInput: @unchecked Sendable {
                 corruptFrames += 1
                 continue
             }
-            let size = width * height * 3 / 2
+            let size = PixelLayout.yuv420p.bytes(width: width, height: height)
             let bytes = min(Int(frame.bytes_used == 0 ? UInt32(size) : frame.bytes_used), size)
             let data = [UInt8](UnsafeRawBufferPointer(start: frame.data, count: bytes))
             framesDelivered += 1

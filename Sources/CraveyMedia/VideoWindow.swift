@@ -1,4 +1,5 @@
 internal import CSDL
+internal import CFFmpeg
 import Foundation
 
 /// A window showing video frames (SDL2): yuv420p frames scaled to the window with their aspect
@@ -31,8 +32,8 @@ public final class VideoWindow: @unchecked Sendable {
 
     /// Shows a yuv420p frame of the window's size.
     public func show(_ frame: [UInt8]) {
-        guard frame.count >= width * height * 3 / 2 else { return }
-        _ = frame.withUnsafeBufferPointer { CSDL_window_show(window, $0.baseAddress) }
+        guard frame.count >= PixelLayout.yuv420p.bytes(width: width, height: height) else { return }
+        _ = frame.withUnsafeBufferPointer { CSDL_window_show(window, $0.baseAddress, Int64($0.count)) }
     }
 
     /// The next key or close, if any (never waits).

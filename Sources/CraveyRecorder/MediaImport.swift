@@ -13,6 +13,8 @@ public enum MediaImport {
         case noSound(String)
         case tooLong(String, Double)
         case truncated(String, expected: Double, got: Double)
+        case notRegularFile(String)
+        case tooSlow(String)
 
         public var description: String {
             switch self {
@@ -22,6 +24,10 @@ public enum MediaImport {
             case let .tooLong(path, seconds):
                 return "\(path) lasts \(Int(seconds) / 60):" + String(format: "%04.1f", seconds.truncatingRemainder(dividingBy: 60))
                     + "; messages are at most 2:00 (use --trim to keep the first 2:00)"
+            case let .notRegularFile(path):
+                return "\(path) is not a regular file (a pipe, device or directory cannot be imported)"
+            case let .tooSlow(path):
+                return "\(path) is not an audio or video file cravey can read (its headers take too long to read)"
             case let .truncated(path, expected, got):
                 return "\(path) is damaged or cut short: it says \(String(format: "%.1f", expected)) s but only \(String(format: "%.1f", got)) s decode"
             }
@@ -30,16 +36,25 @@ public enum MediaImport {
 
     /// Imports `path`; with `trim`, keeps only the first 120 seconds of a longer file.
     public static func importFile(_ path: String, into library: Library, draft: Library.Draft, trim: Bool) throws -> Recording {
+        // Only local regular files: a FIFO would block, a device never end (the FFmpeg shim refuses
+        // them too, and never opens anything but a local file).
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw Failure.missing(path) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw Failure.notRegularFile(path) }
         let info: MediaInfo
         do {
             info = try MediaFile.probe(path)
+        } catch let error as MediaError where error.isTimedOut {
+            throw Failure.tooSlow(path)
         } catch let error as MediaError where error.isInvalidData {
             throw Failure.notMedia(path)
         } catch let error as MediaError {
             throw error.errno == ENOENT ? Failure.missing(path) : Failure.notMedia(path)
         }
-        // A still picture in an audio file (cover art) does not make it a video.
-        let isVideo = info.videoCodec.map { !["mjpeg", "png"].contains($0) } ?? false
+        // A still picture in an audio file (cover art) does not make it a video: the probe skips
+        // attached pictures, and a single JPEG/PNG frame has no frame rate. Motion JPEG (an AVI
+        // from an old camera) has one, and is a video.
+        let isVideo = info.videoCodec.map { !["mjpeg", "png"].contains($0) || (info.fps ?? 0) >= 1 } ?? false
         guard info.audioCodec != nil || isVideo else { throw Failure.noSound(path) }
         guard info.duration > 0 else { throw Failure.notMedia(path) }
         // Encoders pad the last frame (an MP3 of 2:00 says 120.03 s): up to 0.1 s over is 2:00.
@@ -105,6 +120,8 @@ public enum MediaImport {
         var soundEnded = audio == nil
         var frame = [UInt8]()
         var lastPicture = 0.0
+        // A picture lasts until the next: the last one until one frame later (at 2 fps, 0.5 s).
+        let frameDuration = 1 / Double(min(60, max(1, fps)))
         /// Writes sound up to `seconds` (the time of the next picture), so the two stay interleaved.
         func writeSound(until seconds: Double) throws {
             guard let audio, !soundEnded else { return }
@@ -125,7 +142,7 @@ public enum MediaImport {
         }
         try writeSound(until: limit)
         guard writer.videoFramesWritten > 0 else { throw Failure.notMedia(path) }
-        let decoded = max(lastPicture, Double(samples) / Double(audio?.sampleRate ?? 48_000))
+        let decoded = max(lastPicture + frameDuration, Double(samples) / Double(audio?.sampleRate ?? 48_000))
         let expected = min(info.duration, limit)
         if decoded < expected * 0.9 - 0.2 { throw Failure.truncated(path, expected: info.duration, got: decoded) }
         try writer.finish()

@@ -21,6 +21,14 @@ extern const int CFFmpeg_AVERROR_INVALIDDATA;
 /// FFmpeg's message for an error code, written to `buffer`.
 void CFFmpeg_strerror(int error, char *buffer, size_t size);
 
+/// The pixel layouts frames cross this shim in, always tightly packed (alignment 1).
+typedef enum { CFFmpeg_PIXELS_YUV420P = 0, CFFmpeg_PIXELS_RGB24 = 1, CFFmpeg_PIXELS_YUYV = 2 } CFFmpeg_pixels;
+
+/// Bytes of one tightly packed `width`×`height` frame in `layout`, from FFmpeg's own
+/// av_image_get_buffer_size: odd sides round the chroma planes up (w·h + 2·⌈w/2⌉·⌈h/2⌉ for
+/// yuv420p), which w·h·3/2 gets wrong. Negative AVERROR for an impossible size.
+int64_t CFFmpeg_frame_bytes(CFFmpeg_pixels layout, int width, int height);
+
 /// A media file being written: AAC audio (and, later, H.264 video) in an MP4-family container.
 typedef struct CFFmpeg_writer CFFmpeg_writer;
 
@@ -55,7 +63,8 @@ int CFFmpeg_writer_open_video(const char *path, const CFFmpeg_video_config *conf
 /// Encodes one yuv420p frame (Y, then U, then V, tightly packed) shown at `pts_us` microseconds
 /// from the start: timestamps come from the camera, so dropped frames leave honest gaps.
 /// Video and audio may be written from two threads at once (one thread each): the muxer is locked.
-int CFFmpeg_writer_write_video(CFFmpeg_writer *writer, const void *yuv420p, int64_t pts_us);
+/// `bytes` is the buffer's size: a frame smaller than CFFmpeg_frame_bytes is refused (AVERROR(EINVAL)).
+int CFFmpeg_writer_write_video(CFFmpeg_writer *writer, const void *yuv420p, int64_t bytes, int64_t pts_us);
 
 /// Video frames encoded so far.
 int64_t CFFmpeg_writer_video_frames(const CFFmpeg_writer *writer);
@@ -116,9 +125,10 @@ int CFFmpeg_video_decoder_open(const char *path, int width, int height, int rgb,
 int CFFmpeg_video_decoder_size(const CFFmpeg_video_decoder *decoder, int *width, int *height);
 /// The stream's average frame rate (0 when unknown).
 double CFFmpeg_video_decoder_fps(const CFFmpeg_video_decoder *decoder);
-/// Decodes the next frame into `buffer` (NULL: decode without converting) and its presentation
-/// time in seconds from the stream's start into `pts`. Returns 1, 0 at the end, or a negative AVERROR.
-int CFFmpeg_video_decoder_read(CFFmpeg_video_decoder *decoder, uint8_t *buffer, double *pts);
+/// Decodes the next frame into `buffer` of `bytes` bytes (NULL: decode without converting; a buffer
+/// smaller than CFFmpeg_frame_bytes is refused) and its presentation time in seconds from the
+/// stream's start into `pts`. Returns 1, 0 at the end, or a negative AVERROR.
+int CFFmpeg_video_decoder_read(CFFmpeg_video_decoder *decoder, uint8_t *buffer, int64_t bytes, double *pts);
 /// Moves so that the next frame read is the one shown at `seconds`.
 int CFFmpeg_video_decoder_seek(CFFmpeg_video_decoder *decoder, double seconds);
 void CFFmpeg_video_decoder_free(CFFmpeg_video_decoder *decoder);

@@ -24,8 +24,9 @@ enum {
 /// Opens a window titled `title` for `width`×`height` yuv420p frames. Returns 0, or -1 when there
 /// is no display to open a window on (CSDL_error says why).
 int CSDL_window_open(const char *title, int width, int height, CSDL_window **out);
-/// Shows one frame (Y, U, V planes tightly packed).
-int CSDL_window_show(CSDL_window *window, const uint8_t *yuv420p);
+/// Shows one frame (Y, U, V planes tightly packed; `bytes` is the buffer size, checked against the
+/// planes of odd sizes too).
+int CSDL_window_show(CSDL_window *window, const uint8_t *yuv420p, int64_t bytes);
 /// The next event (CSDL_EVENT_NONE when there is none), without waiting.
 int CSDL_window_poll(CSDL_window *window);
 void CSDL_window_close(CSDL_window *window);
