@@ -37,7 +37,10 @@ let package = Package(
         // Floor 3: the library, the recorder and the player.
         .target(
             name: "CraveyLibrary",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),
         .target(name: "CraveyPlayer", dependencies: ["CraveyMedia", "CraveyLibrary"]),

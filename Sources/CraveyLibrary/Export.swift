@@ -136,21 +136,24 @@ public enum RecordingExport {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A JSON string: quotes, backslashes and control characters escaped, and so are DEL, C1
+    /// controls, direction overrides and separators (as \uXXXX), so that printing the JSON can
+    /// never drive a terminal.
     static func appendJSONString(_ s: String, to out: inout [UInt8]) {
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x22: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case 0x5C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x20..<0x7F: out.append(UInt8(scalar.value))
+            case let value where value < 0x20 || (value <= 0xFFFF && Validation.isUnsafe(scalar)):
+                out.append(contentsOf: "\\u".utf8)
+                for shift in [12, 8, 4, 0] { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
+            default: out.append(contentsOf: String(scalar).utf8)
             }
         }
         out.append(UInt8(ascii: "\""))
@@ -162,7 +165,10 @@ public enum RecordingExport {
         case .null: return ""
         case let .integer(i): return String(i)
         case let .number(d): return String(d)
-        case let .string(s): text = s
+        case let .string(s):
+            // A cell starting with = + - @ (or a tab or carriage return) is run as a formula by
+            // spreadsheets: an apostrophe in front keeps it text ("CSV injection").
+            text = s.first.map { "=+-@\t\r".contains($0) } == true ? "'" + s : s
         }
         if text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""

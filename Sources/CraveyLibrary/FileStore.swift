@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 #if canImport(Glibc)
 import Glibc
@@ -29,16 +30,52 @@ struct FileStore: Sendable {
 
     func path(_ relative: String) -> String { root + "/" + relative }
 
+    /// Names cravey itself keeps at the library's top level; a directory holding anything else
+    /// (and no `library.sqlite`) is not a library, and cravey will not make it one.
+    static let ownTopLevelNames: Set<String> = [
+        "library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.sqlite-journal", "library.lock",
+        "Recordings", incomingDir, trashDir, purgingDir, quarantineDir, reserveFile,
+    ]
+    /// Where `check --repair` moves files that look like cravey's but cannot be listed.
+    static let quarantineDir = "Quarantine"
+    /// Space held back so that a delete can commit on a full disk (see `Library.withReserve`).
+    static let reserveFile = ".reserve"
+
     /// Creates the directory tree with private permissions (and tightens it if it exists).
+    ///
+    /// A library is private: its root must belong to the user running cravey and must not be
+    /// writable by others, and no directory inside it may be a symbolic link (cravey would write
+    /// and chmod through it, outside the library). Anything else is refused with one line.
     func prepare() throws {
         try makePrivateDirectory(root, tighten: false)
+        try checkOwnership(root, what: "library directory")
         for dir in [Self.recordingsDir, Self.thumbnailsDir, Self.incomingDir, Self.trashDir] {
             try makePrivateDirectory(path(dir), tighten: true)
+            try checkOwnership(path(dir), what: dir)
+        }
+    }
+
+    /// Refuses a directory that is a symbolic link, is owned by someone else, or that others can write.
+    func checkOwnership(_ dir: String, what: String) throws {
+        var info = stat()
+        guard lstat(dir, &info) == 0 else { throw systemError("open", dir) }
+        if (info.st_mode & S_IFMT) == S_IFLNK && dir != root {
+            throw LibraryError.unsafeLibrary("\(dir) is a symbolic link; cravey does not follow links inside its library")
+        }
+        if dir == root { _ = stat(dir, &info) }  // the root itself may be reached through a link
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw LibraryError.unsafeLibrary("\(dir) is not a directory")
+        }
+        guard info.st_uid == geteuid() else {
+            throw LibraryError.unsafeLibrary("the \(what) \(dir) belongs to another user (uid \(info.st_uid)); cravey keeps a library only in a directory of yours")
+        }
+        guard info.st_mode & 0o022 == 0 else {
+            throw LibraryError.unsafeLibrary("the \(what) \(dir) can be written by others (mode \(String(info.st_mode & 0o777, radix: 8))); make it private with chmod 700")
         }
     }
 
     /// The absolute path of a row's file, after checking it stays inside the library even through
-    /// symbolic links: a row that points elsewhere is never opened or deleted.
+    /// symbolic links: a row that points elsewhere, or at a symbolic link, is never opened or deleted.
     func resolve(_ relative: String) throws -> String {
         _ = try Validation.libraryRelativePath(relative)
         let full = path(relative)
@@ -46,7 +83,23 @@ struct FileStore: Sendable {
         guard let realParent = realPath(parent), let realRecordings = realPath(path(Self.recordingsDir)),
               realParent == realRecordings || realParent.hasPrefix(realRecordings + "/")
         else { throw LibraryError.unsafePath(relative) }
+        var info = stat()
+        if lstat(full, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { throw LibraryError.unsafePath(relative) }
         return full
+    }
+
+    /// The file of a recording: the row's path must be the one cravey gives that id and kind, so a
+    /// tampered row can never make cravey open or delete another recording's file (or anything else).
+    func file(of recording: Recording) throws -> String {
+        guard recording.filePath == recording.canonicalFilePath else { throw LibraryError.unsafePath(recording.filePath) }
+        return try resolve(recording.filePath)
+    }
+
+    /// The thumbnail of a recording, under the same rule.
+    func thumbnail(of recording: Recording) throws -> String? {
+        guard let thumb = recording.thumbnailPath else { return nil }
+        guard thumb == recording.canonicalThumbnailPath else { throw LibraryError.unsafePath(thumb) }
+        return try resolve(thumb)
     }
 
     // MARK: - Steps
@@ -64,7 +117,7 @@ struct FileStore: Sendable {
     /// fsync of a file or directory, so a rename or write survives power loss.
     func sync(_ file: String, site: String) throws {
         try faults.hit(site)
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw systemError("open", file) }
         defer { close(fd) }
         guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", file) }
@@ -85,10 +138,13 @@ struct FileStore: Sendable {
         }
         guard errno == EEXIST else { throw systemError("create directory", dir) }
         var info = stat()
-        guard stat(dir, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+        guard lstat(dir, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR || dir == root else {
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                throw LibraryError.unsafeLibrary("\(dir) is a symbolic link; cravey does not follow links inside its library")
+            }
             throw LibraryError.invalid(field: "library", reason: "\(dir) exists and is not a directory")
         }
-        if tighten, info.st_mode & 0o077 != 0 { _ = chmod(dir, 0o700) }
+        if tighten, info.st_mode & 0o077 != 0, info.st_uid == geteuid() { _ = chmod(dir, 0o700) }
     }
 
     /// Copies `source` into the open file `output` (at `destination`) and fsyncs it.
@@ -127,7 +183,77 @@ struct FileStore: Sendable {
         return names.sorted()
     }
 
-    func exists(_ file: String) -> Bool { access(file, F_OK) == 0 }
+    func exists(_ file: String) -> Bool {
+        var info = stat()
+        return lstat(file, &info) == 0
+    }
+
+    /// A regular file itself, not a link to one.
+    func isRegularFile(_ file: String) -> Bool {
+        var info = stat()
+        return lstat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    func modificationDate(_ file: String) -> Date? {
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// cravey's media files in `Recordings/` (by name, regular files only): id, kind, relative path.
+    func craveyMediaFiles() -> [(id: UUID, kind: Recording.Kind, relative: String)] {
+        entries(path(Self.recordingsDir)).compactMap { name in
+            guard let owner = Recording.owner(ofFileName: name), !owner.isThumbnail,
+                  isRegularFile(path(Self.recordingsDir) + "/" + name) else { return nil }
+            return (owner.id, owner.kind, Self.recordingsDir + "/" + name)
+        }
+    }
+
+    /// Sets `mode` on a file or directory of the user's without following a link (a planted link
+    /// never makes cravey chmod something outside the library).
+    func makePrivate(_ file: String, mode: mode_t) {
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_uid == geteuid() else { return }
+        _ = fchmod(fd, mode)
+    }
+
+    // MARK: - Space for a delete on a full disk
+
+    /// Bytes held in `.reserve`: enough for the database commits of a delete or a purge.
+    static let reserveBytes: off_t = 512 << 10
+
+    /// Makes sure the reserve holds its space (best effort: on a full disk it stays as it is).
+    func keepReserve() {
+        let fd = open(path(Self.reserveFile), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_blocks * 512 < Self.reserveBytes else { return }
+        if posix_fallocate(fd, 0, Self.reserveBytes) != 0 { _ = ftruncate(fd, info.st_size) }
+    }
+
+    /// Runs `body`; if it fails for want of space, gives the reserve back to the disk and tries once
+    /// more. Deleting is how a user frees space, so a delete must be able to commit on a full disk.
+    func withReserve<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch where Self.isNoSpace(error) {
+            let fd = open(path(Self.reserveFile), O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { throw error }
+            _ = ftruncate(fd, 0)
+            close(fd)
+            return try body()
+        }
+    }
+
+    static func isNoSpace(_ error: Error) -> Bool {
+        if let error = error as? DatabaseError { return error.resultCode.primaryResultCode == .SQLITE_FULL }
+        if case let .system(_, _, code)? = error as? LibraryError { return code == ENOSPC }
+        return false
+    }
 
     func isDirectory(_ file: String) -> Bool {
         var info = stat()
@@ -187,7 +313,8 @@ final class FileLock {
     /// Opens (creating 0600) and locks `path`. `wait: false` returns nil when someone holds it;
     /// `exclusiveCreate` fails if the file exists already.
     init?(path: String, wait: Bool = true, exclusiveCreate: Bool = false) throws {
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | (exclusiveCreate ? O_EXCL : 0), 0o600)
+        // O_NOFOLLOW: a link planted in the library never makes cravey create or write elsewhere.
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (exclusiveCreate ? O_EXCL : 0), 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         let result = retryingEINTR { flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB) }
         if result != 0 {
@@ -203,7 +330,7 @@ final class FileLock {
 
 /// True when another process holds a flock on `path` (a file being written right now).
 func isLockedByOther(_ path: String) -> Bool {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     guard fd >= 0 else { return false }
     defer { close(fd) }
     return retryingEINTR({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 && errno == EWOULDBLOCK

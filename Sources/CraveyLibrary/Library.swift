@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 #if canImport(Glibc)
 import Glibc
@@ -6,18 +7,25 @@ import Glibc
 
 /// A private recordings library: the SQLite store and the media files, kept in agreement.
 ///
-/// The atomic rules of PRODUCT.md are implemented here:
+/// The atomic rules:
 /// - **save**: the file is written into `.incoming/` under a temporary name and fsynced; its final
-///   path is noted in the `pendingSave` journal; it is renamed into `Recordings/`, the directory is
-///   fsynced, and the row is committed together with the journal entry's removal. If the row cannot
-///   be committed the file is removed; if the process dies first, `recover` removes it.
+///   path is noted in the `pendingSave` journal (a durable commit); it is renamed into
+///   `Recordings/`, the directory is fsynced, and the row is committed (durably) together with the
+///   journal entry's removal. If the row cannot be committed the file is removed; if the process
+///   dies first, `recover` removes it.
 /// - **delete**: file and thumbnail are renamed into `.trash/`, the row is deleted, then the trash
 ///   is emptied. A failed rename changes nothing; a failed row delete moves the files back; after a
 ///   crash, `recover` moves trashed files back if their row still exists and deletes them otherwise.
+///   On a full disk the commit may use the space held in `.reserve`.
 /// - **purge**: `Recordings/` is renamed to `.purging/` in one step, every row is deleted in one
-///   transaction, then `.purging/` is removed. After a crash, `recover` puts `.purging/` back if rows
-///   remain and finishes removing it otherwise.
-/// Mutations and recovery hold an exclusive flock on `library.lock`; readers never wait for it.
+///   transaction, then cravey's own files in `.purging/` are removed and anything else is put back.
+///
+/// What cravey removes: only files whose names it gives (`audio_<UUID>.m4a`, `video_<UUID>.mov`,
+/// `video_<UUID>_thumb.jpg`, its temporary names) inside its own directories. Anything else in a
+/// library directory is left where it is; `check --repair` re-lists cravey recordings no row owns
+/// and moves unplayable ones to `Quarantine/`, and never deletes a file.
+/// Mutations and recovery hold an exclusive flock on `library.lock` (waiting a bounded time);
+/// readers never wait for it.
 public final class Library: @unchecked Sendable {
     /// The library's root directory.
     public let root: String
@@ -28,31 +36,90 @@ public final class Library: @unchecked Sendable {
     private let lockState = NSRecursiveLock()
     private var lockDepth = 0
     private var heldLock: FileLock?
+    /// How long a mutation waits for another cravey process to release the library.
+    public var lockWaitSeconds: Double
+    /// Told once when a mutation starts waiting for the library lock (for a message to the user).
+    public var onLockWait: (@Sendable () -> Void)?
 
     /// Opens the library at `root`, creating it (0700) if needed, and finishes any operation an
-    /// earlier run left half-done.
-    public init(root: String, faults: Faults = .fromEnvironment()) throws {
+    /// earlier run left half-done. A lost or damaged database is rebuilt from the recordings' files.
+    ///
+    /// `CRAVEY_LOCK_WAIT` (seconds) changes how long mutations wait for the lock (default 10).
+    public init(root: String, faults: Faults = .fromEnvironment(), onLockWait: (@Sendable () -> Void)? = nil) throws {
         umask(0o077)
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.root = root
         self.faults = faults
+        self.onLockWait = onLockWait
+        self.lockWaitSeconds = ProcessInfo.processInfo.environment["CRAVEY_LOCK_WAIT"].flatMap(Double.init) ?? 10
         self.files = FileStore(root: root, faults: faults)
-        try files.prepare()
+        try files.makePrivateDirectory(root, tighten: false)
         let dbPath = root + "/library.sqlite"
-        if !files.exists(dbPath) {
-            let fd = open(dbPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        var info = stat()
+        let hasDatabase = lstat(dbPath, &info) == 0
+        if hasDatabase && (info.st_mode & S_IFMT) != S_IFREG {
+            throw LibraryError.unsafeLibrary("\(dbPath) is not a regular file; cravey does not follow links inside its library")
+        }
+        if !hasDatabase {
+            // Only an empty directory, or one holding nothing but cravey's own names, becomes a library.
+            let foreign = files.entries(root).filter { !FileStore.ownTopLevelNames.contains($0) }
+            if let first = foreign.first {
+                throw LibraryError.unsafeLibrary(
+                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made")
+            }
+        }
+        try files.prepare()
+        var rebuild: String?
+        if !hasDatabase {
+            let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard fd >= 0 else { throw systemError("create", dbPath) }
             close(fd)
+            if !files.craveyMediaFiles().isEmpty { rebuild = "the library database was missing" }
         }
         do {
-            self.store = try Store(path: dbPath, faults: faults)
+            store = try Self.openStore(dbPath, faults: faults)
+        } catch Store.OpenFailure.corrupt(let message) {
+            // Never deleted: the damaged database is kept beside the new one for whoever wants it.
+            let kept = dbPath + ".damaged-\(Int(Date().timeIntervalSince1970))"
+            guard Glibc.rename(dbPath, kept) == 0 else { throw systemError("rename", dbPath) }
+            for suffix in ["-wal", "-shm"] { _ = Glibc.rename(dbPath + suffix, kept + suffix) }
+            let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard fd >= 0 else { throw systemError("create", dbPath) }
+            close(fd)
+            store = try Self.openStore(dbPath, faults: faults)
+            rebuild = "the library database was damaged (\(message); kept as \((kept as NSString).lastPathComponent))"
+        }
+        files.keepReserve()
+        var report = try recoverInterrupted()
+        if let rebuild {
+            report.rebuiltDatabase = rebuild
+            try wrap {
+                let lock = try lockLibrary()
+                defer { lock.release() }
+                try relistOrphans(into: &report)
+            }
+        }
+        openingReport = report
+    }
+
+    private static func openStore(_ path: String, faults: Faults) throws -> Store {
+        do {
+            return try Store(path: path, faults: faults)
         } catch let error as LibraryError {
             throw error
+        } catch let error as Store.OpenFailure {
+            if case .foreign = error {
+                throw LibraryError.unsafeLibrary("\(path) is the database of another program; this directory is not a cravey library")
+            }
+            throw error
         } catch {
-            throw LibraryError.database("\(error)")
+            throw LibraryError.database(describe(error))
         }
-        openingReport = try recoverInterrupted()
     }
+
+    /// False when the library could only be opened for reading (a read-only disk or database):
+    /// listing and playing work, changes are refused with one line.
+    public var isWritable: Bool { store.writable }
 
     /// What opening the library found and finished of an interrupted run (usually nothing).
     public private(set) var openingReport = Report()
@@ -65,8 +132,12 @@ public final class Library: @unchecked Sendable {
         return home + "/.local/share/cravey"
     }
 
-    /// Absolute path of a path stored in a row, refusing anything outside the library.
-    public func absolutePath(_ relative: String) throws -> String { try files.resolve(relative) }
+    /// The absolute path of a recording's file. A row whose path is not the one cravey gives its
+    /// id, or that leads outside the library or to a link, is refused.
+    public func file(of recording: Recording) throws -> String { try files.file(of: recording) }
+
+    /// The absolute path of a recording's thumbnail (nil without one), under the same rule.
+    public func thumbnail(of recording: Recording) throws -> String? { try files.thumbnail(of: recording) }
 
     // MARK: - Reading
 
@@ -77,7 +148,8 @@ public final class Library: @unchecked Sendable {
 
     /// The `limit` most played recordings (playCount desc, lastPlayedAt desc, newest).
     public func top(_ limit: Int = 3) throws -> [Recording] {
-        try wrap {
+        let limit = min(max(limit, 0), 1_000_000)  // any count from the command line, without overflow
+        return try wrap {
             var result = try store.top(limit).filter(hasFile)
             if result.count < limit, try store.count() > result.count {
                 result = try store.top(limit + 1000).filter(hasFile).prefix(limit).map { $0 }
@@ -200,7 +272,7 @@ public final class Library: @unchecked Sendable {
             defer { lock.release() }
             try files.sync(staged.path, site: "save.fsync.file")
             if let thumbnail { try files.sync(thumbnail.path, site: "save.fsync.thumb") }
-            _ = chmod(staged.path, 0o600)
+            _ = fchmod(staged.lock.fd, 0o600)
             let finalPaths = [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
             try store.notePendingSave(finalPaths)
             do {
@@ -275,8 +347,8 @@ public final class Library: @unchecked Sendable {
     /// Deletes a recording's file, thumbnail and row together (see the type's doc).
     public func delete(_ recording: Recording) throws {
         try wrap {
-            let media = try files.resolve(recording.filePath)
-            let thumb = try recording.thumbnailPath.map { try files.resolve($0) }
+            let media = try files.file(of: recording)
+            let thumb = try files.thumbnail(of: recording)
             let lock = try lockLibrary()
             defer { lock.release() }
             let trash = files.path(FileStore.trashDir)
@@ -289,7 +361,8 @@ public final class Library: @unchecked Sendable {
                     moved.append((file, target))
                 }
                 try files.sync(files.path(FileStore.recordingsDir), site: "delete.fsync.dir")
-                try store.deleteRecording(id: recording.id)
+                // On a full disk the commit may need the reserved space: a delete is how one frees space.
+                try files.withReserve { try store.deleteRecording(id: recording.id) }
             } catch {
                 for move in moved.reversed() { _ = Glibc.rename(move.to, move.from) }
                 throw error
@@ -299,7 +372,8 @@ public final class Library: @unchecked Sendable {
         }
     }
 
-    /// Deletes every recording, all or nothing (see the type's doc).
+    /// Deletes every recording, all or nothing (see the type's doc). Files in `Recordings/` that
+    /// cravey did not make stay where they are.
     public func purge() throws {
         try wrap {
             let lock = try lockLibrary()
@@ -311,242 +385,14 @@ public final class Library: @unchecked Sendable {
                 try files.sync(root, site: "purge.fsync.root")
                 try files.makeDirectory(recordings, site: "purge.mkdir")
                 try files.makeDirectory(files.path(FileStore.thumbnailsDir), site: "purge.mkdir")
-                try store.deleteAllRecordings()
+                try files.withReserve { try store.deleteAllRecordings() }
             } catch {
                 _ = rmdir(files.path(FileStore.thumbnailsDir))
                 _ = rmdir(recordings)
                 _ = Glibc.rename(purging, recordings)
                 throw error
             }
-            try? files.removeTree(purging, site: "purge.unlink")
-            try? files.sync(root, site: "purge.fsync.root")
-        }
-    }
-
-    // MARK: - Recovery
-
-    /// What recovery or a check found, and what it did about it.
-    public struct Report: Sendable, Equatable {
-        public var removedTemporaryFiles: [String] = []
-        public var finishedDeletes: [String] = []
-        public var undoneDeletes: [String] = []
-        public var purge: String?
-        public var undoneSaves: [String] = []
-        public var rowsWithoutFile: [String] = []
-        public var filesWithoutRow: [String] = []
-        public var rowsOutsideLibrary: [String] = []
-        public var missingThumbnails: [String] = []
-        public var loosePermissions: [String] = []
-        public var recoveredRecordings: [String] = []
-        public var unrecoverable: [String] = []
-        /// Whether the problems listed were also fixed.
-        public var repaired = false
-
-        public var isEmpty: Bool { lines.isEmpty }
-
-        /// One line per finding, for people.
-        public var lines: [String] {
-            var out: [String] = []
-            func add(_ items: [String], _ label: String) { for item in items { out.append("\(label): \(item)") } }
-            add(recoveredRecordings, "recovered an interrupted recording")
-            add(unrecoverable, "could not recover an interrupted recording (kept; will try again)")
-            add(removedTemporaryFiles, "removed a leftover temporary file")
-            add(undoneSaves, "removed the file of a save that did not finish")
-            add(finishedDeletes, "finished an interrupted delete")
-            add(undoneDeletes, "undid an interrupted delete")
-            if let purge { out.append(purge) }
-            let fix = repaired ? "" : " (run 'cravey check --repair')"
-            add(rowsWithoutFile, repaired ? "removed a row whose file was missing" : "row whose file is missing\(fix)")
-            add(filesWithoutRow, repaired ? "removed a file no recording owns" : "file no recording owns\(fix)")
-            add(rowsOutsideLibrary, repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)")
-            add(missingThumbnails, repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)")
-            add(loosePermissions, repaired ? "made private" : "not private (should be 0700/0600)\(fix)")
-            return out
-        }
-    }
-
-    /// Turns an interrupted recording (a temporary file in `.incoming/` named `rec_*`) into a saved
-    /// recording, or returns nil when nothing in it is playable. Installed by the recorder floor.
-    public typealias PartialRecordingRecoverer = @Sendable (_ library: Library, _ path: String) throws -> Recording?
-
-    nonisolated(unsafe) public static var partialRecordingRecoverer: PartialRecordingRecoverer?
-
-    /// The temporary name of a recording being captured: `rec_<kind>_<UUID>.<ext>.part`.
-    public static func temporaryName(id: UUID, kind: Recording.Kind) -> String {
-        "rec_\(kind.rawValue)_\(id.uuidString).\(kind.fileExtension).part"
-    }
-
-    /// The id and kind in a temporary recording name, if it is one.
-    public static func recordingID(inTemporaryName name: String) -> UUID? {
-        let parts = name.split(separator: "_")
-        guard parts.count == 3, parts[0] == "rec" else { return nil }
-        return UUID(uuidString: String(parts[2].prefix(36)))
-    }
-
-    /// Finishes what an interrupted run left half-done: saves, deletes, purges, temporary files.
-    /// Cheap when there is nothing to do, so it runs every time a library is opened.
-    @discardableResult
-    public func recoverInterrupted() throws -> Report {
-        let incoming = files.entries(files.path(FileStore.incomingDir))
-        let trash = files.entries(files.path(FileStore.trashDir))
-        let purging = files.exists(files.path(FileStore.purgingDir))
-        let pending = try wrap { try store.pendingSaves() }
-        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty { return Report() }
-        return try wrap {
-            let lock = try lockLibrary()
-            defer { lock.release() }
-            return try recoverLocked()
-        }
-    }
-
-    private func recoverLocked() throws -> Report {
-        var report = Report()
-        let recordings = files.path(FileStore.recordingsDir)
-        let purging = files.path(FileStore.purgingDir)
-        if files.exists(purging) {
-            if try store.count() > 0 {
-                // The purge did not commit: put everything back.
-                _ = rmdir(files.path(FileStore.thumbnailsDir))
-                _ = rmdir(recordings)
-                if files.exists(recordings) {
-                    // New files appeared (cannot happen under the lock); keep them beside the old ones.
-                    for name in files.entries(recordings) where !files.isDirectory(recordings + "/" + name) {
-                        try files.rename(recordings + "/" + name, purging + "/" + name, site: "recover.purge.merge")
-                    }
-                    try files.removeTree(recordings, site: "recover.purge.unlink")
-                }
-                try files.rename(purging, recordings, site: "recover.purge.rename")
-                report.purge = "undid an interrupted purge (nothing was deleted)"
-            } else {
-                try files.removeTree(purging, site: "recover.purge.unlink")
-                report.purge = "finished an interrupted purge"
-            }
-            try files.makeDirectory(recordings, site: "recover.mkdir")
-            try files.makeDirectory(files.path(FileStore.thumbnailsDir), site: "recover.mkdir")
-            try files.sync(root, site: "recover.fsync.root")
-        }
-        for path in try store.pendingSaves() {
-            if try !store.rowExists(forPath: path), let full = try? files.resolve(path) {
-                try files.unlink(full, site: "recover.save.unlink")
-                report.undoneSaves.append(path)
-            }
-            try store.forgetPendingSave(path)
-        }
-        let trash = files.path(FileStore.trashDir)
-        for name in files.entries(trash) {
-            let original = name.hasSuffix("_thumb.jpg") ? FileStore.thumbnailsDir + "/" + name
-                                                        : FileStore.recordingsDir + "/" + name
-            if try store.rowExists(forPath: original) {
-                try files.rename(trash + "/" + name, files.path(original), site: "recover.trash.restore")
-                report.undoneDeletes.append(original)
-            } else {
-                try files.unlink(trash + "/" + name, site: "recover.trash.unlink")
-                report.finishedDeletes.append(original)
-            }
-        }
-        let incoming = files.path(FileStore.incomingDir)
-        // Staged files of saves that never finished go first: a recording recovered below may
-        // need its staged name again.
-        let names = files.entries(incoming).filter { !isLockedByOther(incoming + "/" + $0) }  // else being written now
-        for name in names where !name.hasPrefix("rec_") || files.size(incoming + "/" + name) == 0 {
-            let full = incoming + "/" + name
-            if files.isDirectory(full) {
-                try files.removeTree(full, site: "recover.incoming.unlink")
-            } else {
-                try files.unlink(full, site: "recover.incoming.unlink")
-            }
-            report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name)
-        }
-        for name in names where name.hasPrefix("rec_") && files.exists(incoming + "/" + name) {
-            let full = incoming + "/" + name
-            if let id = Self.recordingID(inTemporaryName: name), try store.recording(id: id) != nil {
-                // Saved already; only removing the temporary file was interrupted.
-                try files.unlink(full, site: "recover.incoming.unlink")
-                continue
-            }
-            guard let recoverer = Self.partialRecordingRecoverer else { continue }  // left for a recorder that can
-            do {
-                if let saved = try recoverer(self, full) {
-                    report.recoveredRecordings.append("\(saved.id.uuidString) '\(saved.title)'")
-                } else {
-                    report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name + " (nothing playable)")
-                }
-                try files.unlink(full, site: "recover.incoming.unlink")
-            } catch {
-                // Kept for another try; the rest of the library is still usable.
-                report.unrecoverable.append("\(FileStore.incomingDir)/\(name): \(Self.describe(error))")
-            }
-        }
-        try files.sync(recordings, site: "recover.fsync.dir")
-        return report
-    }
-
-    /// Checks the whole library: everything `recoverInterrupted` does, plus rows whose file is
-    /// missing, files no row owns, rows pointing outside the library, missing thumbnails and loose
-    /// permissions. With `repair`, fixes them all.
-    public func check(repair: Bool) throws -> Report {
-        try wrap {
-            let lock = try lockLibrary()
-            defer { lock.release() }
-            var report = try recoverLocked()
-            report.repaired = repair
-            var owned = Set<String>()
-            var badRows: [String] = []
-            var missingRows: [String] = []
-            for row in try store.allPaths() {
-                guard let full = try? files.resolve(row.file) else {
-                    report.rowsOutsideLibrary.append("\(row.id) → \(row.file)")
-                    badRows.append(row.id)
-                    continue
-                }
-                if files.exists(full) {
-                    owned.insert(row.file)
-                } else {
-                    report.rowsWithoutFile.append("\(row.id) → \(row.file)")
-                    missingRows.append(row.id)
-                    continue
-                }
-                if let thumb = row.thumbnail {
-                    if let thumbFull = try? files.resolve(thumb), files.exists(thumbFull) {
-                        owned.insert(thumb)
-                    } else {
-                        report.missingThumbnails.append("\(row.id) → \(thumb)")
-                        if repair { try store.clearThumbnail(id: row.id) }
-                    }
-                }
-            }
-            if repair { try store.deleteRecordings(ids: badRows + missingRows) }
-            var strays: [String] = []
-            for dir in [FileStore.recordingsDir, FileStore.thumbnailsDir] {
-                for name in files.entries(files.path(dir)) {
-                    let relative = dir + "/" + name
-                    if relative == FileStore.thumbnailsDir || owned.contains(relative) { continue }
-                    strays.append(relative)
-                }
-            }
-            report.filesWithoutRow = strays
-            if repair {
-                for stray in strays {
-                    let full = files.path(stray)
-                    if files.isDirectory(full) {
-                        try files.removeTree(full, site: "check.unlink")
-                    } else {
-                        try files.unlink(full, site: "check.unlink")
-                    }
-                }
-            }
-            var loose: [String] = []
-            for dir in ["", FileStore.recordingsDir, FileStore.thumbnailsDir, FileStore.incomingDir, FileStore.trashDir] {
-                let full = dir.isEmpty ? root : files.path(dir)
-                if let mode = files.mode(full), mode & 0o077 != 0 { loose.append(full); if repair { _ = chmod(full, 0o700) } }
-            }
-            for relative in owned.sorted() + ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.lock"] {
-                let full = files.path(relative)
-                if let mode = files.mode(full), mode & 0o077 != 0 { loose.append(full); if repair { _ = chmod(full, 0o600) } }
-            }
-            report.loosePermissions = loose
-            if repair { try files.sync(files.path(FileStore.recordingsDir), site: "check.fsync.dir") }
-            return report
+            try? finishPurge()
         }
     }
 
@@ -558,14 +404,27 @@ public final class Library: @unchecked Sendable {
     }
 
     /// Takes the library lock; mutations and recovery run under it, readers never wait for it.
-    private func lockLibrary() throws -> LockHold {
+    /// Another process holding it is waited for `lockWaitSeconds` at most (told once through
+    /// `onLockWait`), then this fails with one line instead of hanging.
+    func lockLibrary() throws -> LockHold {
         lockState.lock()
         if lockDepth == 0 {
             do {
-                guard let lock = try FileLock(path: root + "/library.lock") else {
-                    throw LibraryError.system(operation: "lock", path: root + "/library.lock", errno: EWOULDBLOCK)
+                let path = root + "/library.lock"
+                let deadline = Date().addingTimeInterval(lockWaitSeconds)
+                var told = false
+                while true {
+                    if let lock = try FileLock(path: path, wait: false) {
+                        heldLock = lock
+                        break
+                    }
+                    guard Date() < deadline else {
+                        throw LibraryError.busy(
+                            "the library is busy: another cravey process has held it for \(Int(lockWaitSeconds)) s (a recording being saved, or a stuck process); nothing was changed")
+                    }
+                    if !told { told = true; onLockWait?() }
+                    usleep(50_000)
                 }
-                heldLock = lock
             } catch {
                 lockState.unlock()
                 throw error
@@ -580,15 +439,20 @@ public final class Library: @unchecked Sendable {
     }
 
     private func hasFile(_ recording: Recording) -> Bool {
-        access(files.path(recording.filePath), F_OK) == 0
+        guard let path = try? files.file(of: recording) else { return false }
+        return access(path, F_OK) == 0
     }
 
-    /// Runs `body`, turning database errors into `LibraryError.database` with SQLite's message.
-    private func wrap<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body`, turning database errors into `LibraryError` with SQLite's message.
+    func wrap<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as LibraryError {
             throw error
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_READONLY {
+            throw LibraryError.readOnly("the library at \(root) is read-only (\(error.message ?? "read-only database")); nothing was changed")
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_FULL {
+            throw LibraryError.system(operation: "write", path: root + "/library.sqlite", errno: ENOSPC)
         } catch {
             throw LibraryError.database(Self.describe(error))
         }

@@ -14,6 +14,12 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case system(operation: String, path: String, errno: Int32)
     case injectedFault(String)
     case database(String)
+    /// The library directory is not one cravey can use safely (not the user's, open to others, links).
+    case unsafeLibrary(String)
+    /// Another cravey process held the library for longer than cravey waits.
+    case busy(String)
+    /// The library could only be opened read-only, and this needs to change it.
+    case readOnly(String)
 
     public var description: String {
         switch self {
@@ -35,6 +41,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
             return "injected fault at \(site)"
         case let .database(message):
             return "library database: \(message)"
+        case let .unsafeLibrary(message), let .busy(message), let .readOnly(message):
+            return message
         }
     }
 }

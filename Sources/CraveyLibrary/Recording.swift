@@ -63,6 +63,31 @@ public struct Recording: Sendable, Equatable, Identifiable {
     public static func thumbnailName(id: UUID, kind: Kind) -> String {
         "\(kind.rawValue)_\(id.uuidString)_thumb.jpg"
     }
+
+    /// The recording a file name belongs to, if it is one of cravey's own names (a media file or a
+    /// thumbnail, as `fileName` and `thumbnailName` spell them). cravey removes or moves only files
+    /// whose names it can read back this way.
+    public static func owner(ofFileName name: String) -> (id: UUID, kind: Kind, isThumbnail: Bool)? {
+        for kind in Kind.allCases {
+            let prefix = kind.rawValue + "_"
+            guard name.hasPrefix(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            guard rest.count > 36, let id = UUID(uuidString: String(rest.prefix(36))),
+                  String(rest.prefix(36)) == id.uuidString else { return nil }
+            switch String(rest.dropFirst(36)) {
+            case "." + kind.fileExtension: return (id, kind, false)
+            case "_thumb.jpg" where kind == .video: return (id, kind, true)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Where this recording's file must be: `Recordings/<fileName>`.
+    public var canonicalFilePath: String { "Recordings/" + Self.fileName(id: id, kind: kind) }
+
+    /// Where its thumbnail must be: `Recordings/Thumbnails/<thumbnailName>`.
+    public var canonicalThumbnailPath: String { "Recordings/Thumbnails/" + Self.thumbnailName(id: id, kind: kind) }
 }
 
 /// Facts about the media file, read from the file itself.

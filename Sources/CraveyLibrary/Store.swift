@@ -1,20 +1,76 @@
 import Foundation
 import GRDB
+internal import GRDBSQLite
 
 /// The SQLite side of the library: a private migrator with string-defined tables, queries, and
 /// write methods named after what they do. It knows nothing of files; `Library` combines both.
+///
+/// Durability: every commit is fsynced before it returns (`synchronous = FULL` in WAL mode), so a
+/// success reported to the user survives a power cut. The WAL and its index are kept between runs
+/// (`SQLITE_FCNTL_PERSIST_WAL`), so opening an existing library creates no file: reading works on a
+/// full or read-only disk. Opening runs the migrator only when the schema is behind.
 struct Store: Sendable {
     let writer: DatabasePool
     let faults: Faults
+    /// False when the database could only be opened read-only (read-only disk or file).
+    let writable: Bool
 
-    /// Opens (creating) the database in WAL mode and brings its schema up to date.
+    enum OpenFailure: Error {
+        /// The file is an SQLite database of something else.
+        case foreign
+        /// The file is not a database, or is damaged.
+        case corrupt(String)
+    }
+
+    /// Opens (creating) the database in WAL mode and brings its schema up to date; falls back to
+    /// read-only when it cannot be written.
     init(path: String, faults: Faults) throws {
+        self.faults = faults
+        do {
+            writer = try Self.open(path, readonly: false)
+            writable = true
+        } catch let error as DatabaseError where Self.isReadOnly(error) {
+            writer = try Self.open(path, readonly: true)
+            writable = false
+        }
+        try checkSchema()
+    }
+
+    private static func open(_ path: String, readonly: Bool) throws -> DatabasePool {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.label = "cravey"
-        self.writer = try DatabasePool(path: path, configuration: config)
-        self.faults = faults
-        try Self.migrator.migrate(writer)
+        config.readonly = readonly
+        config.prepareDatabase { db in
+            var keep: CInt = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+            if !readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
+        }
+        return try DatabasePool(path: path, configuration: config)
+    }
+
+    static func isReadOnly(_ error: DatabaseError) -> Bool {
+        [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(error.resultCode.primaryResultCode.rawValue)
+    }
+
+    /// Runs the migrator if the schema is behind; refuses a database that belongs to something else.
+    private func checkSchema() throws {
+        let (current, tables): (Bool, [String])
+        do {
+            (current, tables) = try writer.read { db in
+                (try Self.migrator.hasCompletedMigrations(db),
+                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+            }
+        } catch let error as DatabaseError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue) {
+            throw OpenFailure.corrupt(error.message ?? "\(error)")
+        }
+        if current { return }
+        if !tables.isEmpty && !tables.contains("grdb_migrations") { throw OpenFailure.foreign }
+        do {
+            try Self.migrator.migrate(writer)
+        } catch let error as DatabaseError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue) {
+            throw OpenFailure.corrupt(error.message ?? "\(error)")
+        }
     }
 
     /// Migrations are written as SQL strings and never change once shipped; add new ones below.
@@ -138,6 +194,35 @@ struct Store: Sendable {
         }
     }
 
+    /// One row as stored, for `check`: its rowid, the raw values and the lenient reading.
+    struct RawRow {
+        let rowID: Int64
+        let values: [String: DatabaseValue]
+        let recording: Recording
+        /// The id as stored, made printable.
+        var label: String {
+            let id = values["id"].flatMap { String.fromDatabaseValue($0) } ?? "(rowid \(rowID))"
+            return String(id.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }.prefix(40))
+        }
+    }
+
+    func rawRows() throws -> [RawRow] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.allColumns), rowid FROM recording").map { row in
+                var values: [String: DatabaseValue] = [:]
+                for (name, value) in row where name != "rowid" { values[name] = value }
+                return RawRow(rowID: row["rowid"], values: values, recording: Recording(row: row))
+            }
+        }
+    }
+
+    func deleteRows(rowIDs: [Int64]) throws {
+        guard !rowIDs.isEmpty else { return }
+        try writer.write { db in
+            for id in rowIDs { try db.execute(sql: "DELETE FROM recording WHERE rowid = ?", arguments: [id]) }
+        }
+    }
+
     func rowExists(forPath path: String) throws -> Bool {
         try writer.read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE filePath = ? OR thumbnailPath = ?)",
@@ -183,12 +268,6 @@ struct Store: Sendable {
         }
     }
 
-    func deleteRecordings(ids: [String]) throws {
-        try writer.write { db in
-            for id in ids { try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id]) }
-        }
-    }
-
     func deleteAllRecordings() throws {
         try writer.write { db in
             try db.execute(sql: "DELETE FROM recording; DELETE FROM pendingSave;")
@@ -224,29 +303,58 @@ struct Store: Sendable {
 
 extension Recording {
     /// Reads a row of `Store.listColumns` (and the waveform, if selected), by position for speed.
+    /// A row is data from disk: a value of the wrong type or invalid UTF-8 (written by another
+    /// program) is read leniently instead of trapping, and `Validation.problems` reports it.
     init(row: Row) {
-        func date(_ index: Int) -> Date? { (row[index] as String?).flatMap(StoredDate.date) }
-        let id: String = row[0]
-        let kind: String = row[2]
-        let purpose: String? = row[5]
-        let waveform: Data? = row.count > 19 ? row[19] : nil
+        func text(_ index: Int) -> String? {
+            switch row[index] as DatabaseValue {
+            case let value where value.isNull: return nil
+            case let value:
+                switch value.storage {
+                case let .string(string): return string
+                case let .blob(data): return String(decoding: data, as: UTF8.self)
+                case let .int64(int): return String(int)
+                case let .double(double): return String(double)
+                case .null: return nil
+                }
+            }
+        }
+        func number(_ index: Int) -> Double? {
+            switch (row[index] as DatabaseValue).storage {
+            case let .int64(int): return Double(int)
+            case let .double(double): return double
+            default: return nil
+            }
+        }
+        func integer(_ index: Int) -> Int? {
+            switch (row[index] as DatabaseValue).storage {
+            case let .int64(int): return Int(int)
+            case let .double(double) where double.isFinite && abs(double) < 1e15: return Int(double)
+            default: return nil
+            }
+        }
+        func date(_ index: Int) -> Date? { text(index).flatMap(StoredDate.date) }
+        let waveform: Data? = row.count > 19 ? {
+            if case let .blob(data) = (row[19] as DatabaseValue).storage { return data }
+            return nil
+        }() : nil
         self.init(
-            id: UUID(uuidString: id) ?? UUID(uuid: UUID_NULL_BYTES),
+            id: text(0).flatMap(UUID.init(uuidString:)) ?? UUID(uuid: UUID_NULL_BYTES),
             createdAt: date(1) ?? Date(millisecondsSince1970: 0),
-            kind: Kind(rawValue: kind) ?? .audio,
-            title: row[3],
-            notes: row[4],
-            purpose: purpose.flatMap(Purpose.init(rawValue:)),
-            duration: row[6],
-            filePath: row[7],
-            thumbnailPath: row[8],
-            playCount: row[9],
+            kind: text(2).flatMap(Kind.init(rawValue:)) ?? .audio,
+            title: text(3) ?? "",
+            notes: text(4),
+            purpose: text(5).flatMap(Purpose.init(rawValue:)),
+            duration: number(6) ?? 0,
+            filePath: text(7) ?? "",
+            thumbnailPath: text(8),
+            playCount: integer(9) ?? 0,
             lastPlayedAt: date(10),
             modifiedAt: date(11) ?? Date(millisecondsSince1970: 0),
             media: MediaFacts(
-                sizeBytes: row[12], width: row[13], height: row[14], fps: row[15],
-                sampleRate: row[16], channels: row[17], waveform: waveform.map { [UInt8]($0) } ?? [],
-                avOffset: row[18]))
+                sizeBytes: Int64(integer(12) ?? 0), width: integer(13), height: integer(14), fps: number(15),
+                sampleRate: integer(16), channels: integer(17), waveform: waveform.map { [UInt8]($0) } ?? [],
+                avOffset: number(18)))
     }
 
     func insert(into db: Database) throws {

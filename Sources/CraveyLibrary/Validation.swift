@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 #if canImport(Glibc)
 import Glibc
@@ -10,19 +11,29 @@ public enum Validation {
     public static let maxNotesLength = 200
     public static let maxDuration: Double = 120
 
+    /// The most Unicode scalars a title may hold: the table's own CHECK (`length(title) <= 400`,
+    /// which counts code points). With at most 4 bytes each, a title is at most 1,600 bytes of UTF-8.
+    public static let maxTitleScalars = 400
+    /// The most Unicode scalars in notes (at most 8,000 bytes of UTF-8).
+    public static let maxNotesScalars = 2000
+
     /// A title as it will be stored: trimmed; blank becomes the automatic title for `date`.
     /// Lengths count user-perceived characters (an emoji with modifiers or a letter with
-    /// combining marks is one).
+    /// combining marks is one), and the scalars behind them are bounded too, so a "character"
+    /// of 500 combining marks cannot pass here and fail in the table later.
     public static func title(_ raw: String?, createdAt date: Date) throws -> String {
         let trimmed = (raw ?? "").trimmingCharacters(in: .whitespaces)
         if trimmed.isEmpty { return automaticTitle(for: date) }
-        if let bad = trimmed.unicodeScalars.first(where: isControl) {
-            throw LibraryError.invalid(
-                field: "title", reason: "control character U+\(String(bad.value, radix: 16, uppercase: true)) is not allowed")
+        if let bad = trimmed.unicodeScalars.first(where: isUnsafe) {
+            throw LibraryError.invalid(field: "title", reason: "\(describe(bad)) is not allowed")
         }
         guard trimmed.count <= maxTitleLength else {
             throw LibraryError.invalid(
                 field: "title", reason: "\(trimmed.count) characters; at most \(maxTitleLength) are allowed")
+        }
+        guard trimmed.unicodeScalars.count <= maxTitleScalars else {
+            throw LibraryError.invalid(
+                field: "title", reason: "too many combining marks (\(trimmed.unicodeScalars.count) code points; at most \(maxTitleScalars))")
         }
         return trimmed
     }
@@ -30,15 +41,39 @@ public enum Validation {
     /// Notes as stored: nil when blank; at most 200 characters; newlines and tabs allowed.
     public static func notes(_ raw: String?) throws -> String? {
         guard let raw, !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        if let bad = raw.unicodeScalars.first(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) {
-            throw LibraryError.invalid(
-                field: "notes", reason: "control character U+\(String(bad.value, radix: 16, uppercase: true)) is not allowed")
+        if let bad = raw.unicodeScalars.first(where: { isUnsafe($0) && $0 != "\n" && $0 != "\t" }) {
+            throw LibraryError.invalid(field: "notes", reason: "\(describe(bad)) is not allowed")
         }
         guard raw.count <= maxNotesLength else {
             throw LibraryError.invalid(
                 field: "notes", reason: "\(raw.count) characters; at most \(maxNotesLength) are allowed")
         }
+        guard raw.unicodeScalars.count <= maxNotesScalars else {
+            throw LibraryError.invalid(
+                field: "notes", reason: "too many combining marks (\(raw.unicodeScalars.count) code points; at most \(maxNotesScalars))")
+        }
         return raw
+    }
+
+    /// Characters that could change how a terminal shows text: control characters (C0, DEL,
+    /// C1 — escape sequences start with them), line and paragraph separators, bidirectional
+    /// overrides and isolates (which reorder what is displayed), and invisible zero-width
+    /// characters. They are refused in titles and notes and never printed raw.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: return true
+        default: break
+        }
+        switch scalar.value {
+        case 0x061C, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: return true
+        default: return false
+        }
+    }
+
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count))
+            + String(scalar.value, radix: 16, uppercase: true)
+        return scalar.properties.generalCategory == .control ? "control character \(code)" : "invisible or direction-changing character \(code)"
     }
 
     /// A purpose name, or nil for none; unknown names are refused with the list of known ones.
@@ -80,6 +115,43 @@ public enum Validation {
         return path
     }
 
+    /// `Recovered recording Oct 25, 2025 3:42 PM`, shortened to fit the 40-character limit: the
+    /// title of a recording rebuilt after a crash or from a file no row listed.
+    public static func recoveredTitle(for date: Date) -> String {
+        let full = automaticTitle(for: date, prefix: "Recovered recording")
+        if full.count <= maxTitleLength { return full }
+        return full.replacingOccurrences(of: ", \(Calendar.current.component(.year, from: date))", with: "")
+    }
+
+    /// What is wrong with a stored row (written by something other than cravey), or nil.
+    /// A row that fails this is never used to open or delete a file.
+    static func problem(inRow values: [String: DatabaseValue]) -> String? {
+        func text(_ name: String) -> String? {
+            if case let .string(value)? = values[name]?.storage { return value }
+            return nil
+        }
+        guard let idText = text("id"), let id = UUID(uuidString: idText), id.uuidString == idText else { return "id is not a UUID" }
+        guard let kindText = text("kind"), let kind = Recording.Kind(rawValue: kindText) else { return "kind is not audio or video" }
+        guard let title = text("title") else { return "title is not text" }
+        if (try? Validation.title(title, createdAt: Date())) != title { return "title breaks the limits" }
+        if case .blob? = values["notes"]?.storage { return "notes are not text" }
+        if let notes = text("notes"), (try? Validation.notes(notes)) != notes { return "notes break the limits" }
+        guard text("createdAt").flatMap(StoredDate.date) != nil else { return "createdAt is not a date" }
+        let duration: Double? = switch values["duration"]?.storage {
+        case let .double(value)?: value
+        case let .int64(value)?: Double(value)
+        default: nil
+        }
+        guard let duration, duration.isFinite, duration > 0, duration <= maxDuration else { return "duration is not within 0–120 s" }
+        guard case let .int64(plays)? = values["playCount"]?.storage, plays >= 0 else { return "playCount is negative or not a number" }
+        guard text("filePath") == "Recordings/" + Recording.fileName(id: id, kind: kind) else { return "filePath is not this recording's file" }
+        if let thumb = values["thumbnailPath"], !thumb.isNull,
+           text("thumbnailPath") != "Recordings/Thumbnails/" + Recording.thumbnailName(id: id, kind: kind) {
+            return "thumbnailPath is not this recording's thumbnail"
+        }
+        return nil
+    }
+
     /// `Recording Oct 25, 2025 3:42 PM`, in local time.
     public static func automaticTitle(for date: Date, prefix: String = "Recording", timeZone: TimeZone? = nil) -> String {
         "\(prefix) \(displayDate(date, timeZone: timeZone))"
@@ -108,6 +180,10 @@ public enum Validation {
         _ = try notes(recording.notes)
         _ = try duration(recording.duration)
         _ = try libraryRelativePath(recording.filePath)
+        guard recording.filePath == recording.canonicalFilePath,
+              recording.thumbnailPath == nil || recording.thumbnailPath == recording.canonicalThumbnailPath else {
+            throw LibraryError.unsafePath(recording.thumbnailPath ?? recording.filePath)
+        }
         if let thumb = recording.thumbnailPath { _ = try libraryRelativePath(thumb) }
         guard recording.playCount >= 0 else {
             throw LibraryError.invalid(field: "playCount", reason: "must not be negative")
@@ -115,6 +191,6 @@ public enum Validation {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        isUnsafe(scalar)
     }
 }

@@ -133,19 +133,26 @@ public final class Recorder: @unchecked Sendable {
     /// Throws `RecorderError.camera` / `.microphone` (leaving nothing behind) when a device cannot
     /// be opened, so that the caller can offer the other kind of recording.
     public func start() throws {
-        // The camera first: it is the slow one to start, and its frames before the first sample
+        // The library first: nothing is captured until there is somewhere to keep it (a busy or
+        // read-only library is a clear error before any device opens).
+        let part = try library.makeStagedFile(named: Library.temporaryName(id: id, kind: kind))
+        // The camera next: it is the slow one to start, and its frames before the first sample
         // are simply not used.
         var video: VideoInput?
-        if let camera {
-            do { video = try VideoInput(path: camera.path, mode: camera.mode) } catch let error as MediaError {
-                throw RecorderError.camera(error)
-            }
-        }
         var audio: AudioInput?
-        if let microphone {
-            do { audio = try AudioInput(device: microphone) } catch let error as MediaError { throw RecorderError.microphone(error) }
+        do {
+            if let camera {
+                do { video = try VideoInput(path: camera.path, mode: camera.mode) } catch let error as MediaError {
+                    throw RecorderError.camera(error)
+                }
+            }
+            if let microphone {
+                do { audio = try AudioInput(device: microphone) } catch let error as MediaError { throw RecorderError.microphone(error) }
+            }
+        } catch {
+            library.discard(part)
+            throw error
         }
-        let part = try library.makeStagedFile(named: Library.temporaryName(id: id, kind: kind))
         do {
             if let video {
                 let size = VideoSize.fitting(width: video.width, height: video.height)
@@ -425,6 +432,10 @@ public final class Recorder: @unchecked Sendable {
             throw error
         }
     }
+
+    /// Where the recording is written while it is captured (kept there if finishing or saving
+    /// fails: the next cravey command recovers it).
+    public var temporaryFile: String? { part?.path }
 
     /// Saves a take into the library atomically, then removes the temporary recording.
     public func save(_ take: Take, draft: Library.Draft) throws -> Recording {

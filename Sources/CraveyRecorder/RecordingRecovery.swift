@@ -13,11 +13,15 @@ import Glibc
 /// fragment is remuxed into a regular file and saved as "Recovered recording <date>", or nothing
 /// is saved when no packet is playable.
 public enum RecordingRecovery {
-    /// Registers the recoverer with the library (call before opening a library).
+    /// Registers the recoverer and the media inspector with the library (call before opening one).
     public static func install() {
         Library.partialRecordingRecoverer = { library, path in try recover(path, into: library) }
+        Library.mediaInspector = { path in try inspect(path) }
     }
 
+    /// Recovers one temporary recording. Returns nil only when the file holds no complete packet
+    /// at all; any other failure (a full or read-only disk, an I/O error) throws, and the file is
+    /// kept for a later run: a take is never removed because something transient failed.
     static func recover(_ path: String, into library: Library) throws -> Recording? {
         let name = (path as NSString).lastPathComponent
         guard let id = Library.recordingID(inTemporaryName: name) else { return nil }
@@ -27,21 +31,40 @@ public enum RecordingRecovery {
         do {
             try MediaFile.remux(path, to: final.path)
             info = try MediaFile.probe(final.path)
-            guard info.duration > 0 else { throw RecorderError.nothingRecorded(kind == .video) }
-        } catch {
+        } catch let error as MediaError where error.isInvalidData {
             library.discard(final)
             return nil  // nothing playable: the library removes the temporary file
+        } catch {
+            library.discard(final)
+            throw error
+        }
+        guard info.duration > 0 else {
+            library.discard(final)
+            return nil
         }
         var modified = stat()
         let endedAt = stat(path, &modified) == 0 ? Date(timeIntervalSince1970: Double(modified.st_mtim.tv_sec)) : Date()
         let startedAt = endedAt.addingTimeInterval(-info.duration)
         let thumb = kind == .video ? library.stageThumbnail(of: final.path, id: id) : nil
         return try library.save(
-            final, thumbnail: thumb, kind: kind, draft: .init(title: title(for: startedAt)),
+            final, thumbnail: thumb, kind: kind, draft: .init(title: Validation.recoveredTitle(for: startedAt)),
             duration: min(info.duration, Validation.maxDuration),
             media: MediaFacts(width: info.width, height: info.height, fps: info.fps,
                               sampleRate: info.sampleRate, channels: info.channels, waveform: waveform(of: final.path)),
             id: id, createdAt: startedAt)
+    }
+
+    /// A finished file's length and facts, for listing it again; nil when nothing is playable.
+    static func inspect(_ path: String) throws -> (duration: Double, media: MediaFacts)? {
+        let info: MediaInfo
+        do {
+            info = try MediaFile.probe(path)
+        } catch let error as MediaError where error.isInvalidData {
+            return nil
+        }
+        guard info.duration > 0, info.audioCodec != nil || info.videoCodec != nil else { return nil }
+        return (info.duration, MediaFacts(width: info.width, height: info.height, fps: info.fps, sampleRate: info.sampleRate,
+                                          channels: info.channels, waveform: waveform(of: path)))
     }
 
     /// The waveform of a finished file, decoded again (the recorder that measured it live is gone).
@@ -52,12 +75,5 @@ public enum RecordingRecovery {
             builder.add(block.map { Float($0) / 32768 })
         }
         return builder.finish()
-    }
-
-    /// `Recovered recording Oct 25, 2025 3:42 PM`, shortened to fit the 40-character limit.
-    public static func title(for date: Date) -> String {
-        let full = Validation.automaticTitle(for: date, prefix: "Recovered recording")
-        if full.count <= Validation.maxTitleLength { return full }
-        return full.replacingOccurrences(of: ", \(Calendar.current.component(.year, from: date))", with: "")
     }
 }

@@ -19,14 +19,13 @@ extension Cravey {
             let count = try lib.count()
             if output.json {
                 let items = report.lines.map { RecordingExport.jsonString($0) }.joined(separator: ",")
-                print("{\"ok\":\(report.isEmpty || repair),\"repaired\":\(repair),\"recordings\":\(count),\"findings\":[\(items)]}")
-            } else if report.isEmpty {
+                print("{\"ok\":\(!report.hasProblems || repair),\"repaired\":\(repair),\"recordings\":\(count),\"findings\":[\(items)]}")
+            } else if !report.hasProblems && report.isEmpty {
                 print("Library OK: \(count) recording\(count == 1 ? "" : "s"), every one with its file.")
             } else {
-                for line in report.lines { print(line) }
+                for line in report.lines { print(Terminal.safe(line)) }
             }
-            let unresolved = !repair && !(report.rowsWithoutFile.isEmpty && report.filesWithoutRow.isEmpty
-                && report.rowsOutsideLibrary.isEmpty && report.missingThumbnails.isEmpty && report.loosePermissions.isEmpty)
+            let unresolved = !repair && report.hasProblems
             if unresolved { throw CraveyFailure(message: "the library has problems; run 'cravey check --repair' to fix them") }
         }
     }

@@ -18,10 +18,10 @@ extension Cravey {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
             try Terminal.requireConfirmation(
-                "Delete '\(recording.title)'? This recording will be permanently deleted. This cannot be undone.",
-                yes: yes, action: "delete '\(recording.title)'")
+                "Delete '\(recording.shownTitle)'? This recording will be permanently deleted. This cannot be undone.",
+                yes: yes, action: "delete '\(recording.shownTitle)'")
             try lib.delete(recording)
-            print("Deleted '\(recording.title)'.")
+            print("Deleted '\(recording.shownTitle)'.")
         }
     }
 }

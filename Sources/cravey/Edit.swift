@@ -34,7 +34,7 @@ extension Cravey {
             if output.json {
                 print(RecordingExport.jsonObject(updated, includeWaveform: false))
             } else {
-                print("Updated '\(updated.title)' (\(updated.id.uuidString.prefix(8))).")
+                print("Updated '\(updated.shownTitle)' (\(updated.id.uuidString.prefix(8))).")
             }
         }
     }

@@ -39,7 +39,7 @@ extension Cravey {
             if json {
                 print(RecordingExport.jsonObject(saved, includeWaveform: false))
             } else {
-                print("Imported '\(saved.title)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
+                print("Imported '\(saved.shownTitle)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
             }
         }
     }

@@ -13,7 +13,9 @@ struct LibraryOptions: ParsableArguments {
     /// opening it finished.
     func open() throws -> Library {
         let root = library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot()
-        let opened = try Library(root: root)
+        let opened = try Library(root: root, onLockWait: {
+            Terminal.printNote("waiting for another cravey process to finish with the library…")
+        })
         for line in opened.openingReport.lines { Terminal.printNote(line) }
         return opened
     }

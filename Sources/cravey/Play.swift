@@ -58,25 +58,30 @@ extension Cravey {
             } else {
                 recording = try lib.recording(idOrTitle: key!)
             }
-            let path = try lib.absolutePath(recording.filePath)
+            let path = try lib.file(of: recording)
             let hasSound = recording.media.sampleRate != nil || recording.kind == .audio
             let player: any Playback
             do {
                 player = hasSound ? try AudioPlayer(path: path, duration: recording.duration, speaker: speaker)
                     : SilentPlayer(duration: recording.duration)
             } catch let error as MediaError {
-                throw CraveyFailure(message: "cannot play '\(recording.title)': \(error)")
+                throw CraveyFailure(message: "cannot play '\(recording.shownTitle)': \(error)")
             }
-            let (video, window) = recording.kind == .video && !audioOnly ? PlaySession.pictures(of: path, title: recording.title) : (nil, nil)
-            let session = PlaySession(title: recording.title, kind: recording.kind, duration: recording.duration,
+            let (video, window) = recording.kind == .video && !audioOnly ? PlaySession.pictures(of: path, title: recording.shownTitle) : (nil, nil)
+            let session = PlaySession(title: recording.shownTitle, kind: recording.kind, duration: recording.duration,
                                       waveform: recording.media.waveform, player: player, video: video, window: window)
             let ending = session.run(handlingSignals: true)
-            try lib.recordPlay(recording.id)
+            do {
+                try lib.recordPlay(recording.id)
+            } catch {
+                // The playback happened; only counting it failed (a full or read-only disk).
+                Terminal.printNote("this play was not counted: \(error)")
+            }
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
                 Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0)")
             }
             if !Terminal.stdoutIsTerminal {
-                print("\(ending == .finished ? "Played" : "Stopped") '\(recording.title)' (\(Format.duration(recording.duration)))")
+                print("\(ending == .finished ? "Played" : "Stopped") '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
             }
         }
     }

@@ -168,8 +168,10 @@ final class RecordSession: @unchecked Sendable {
         let take: Recorder.Take
         do {
             take = try recorder.finish()
-        } catch {
+        } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
+        } catch {
+            throw CraveyFailure(message: "\(error)" + keptNote)
         }
         if take.kind == .video {
             var note = "recorded \(take.frames) frames at \(take.info.width ?? 0)x\(take.info.height ?? 0)"
@@ -265,7 +267,12 @@ final class RecordSession: @unchecked Sendable {
         try saveLock.withLock {
             guard !finished, let take else { return }
             finished = true
-            let saved = try recorder.save(take, draft: draft)
+            let saved: Recording
+            do {
+                saved = try recorder.save(take, draft: draft)
+            } catch {
+                throw CraveyFailure(message: "could not save the recording: \(error)" + keptNote)
+            }
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
                 // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
                 let status = recorder.status
@@ -274,11 +281,17 @@ final class RecordSession: @unchecked Sendable {
             if json {
                 print(RecordingExport.jsonObject(saved, includeWaveform: false))
             } else if interactive {
-                print("Saved '\(saved.title)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
+                print("Saved '\(saved.shownTitle)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
             } else {
                 print(saved.id.uuidString)
             }
         }
+    }
+
+    /// Where a take that could not be finished or saved is kept, for the error line.
+    private var keptNote: String {
+        guard let path = recorder.temporaryFile, access(path, F_OK) == 0 else { return "" }
+        return "; the recording is kept in \(path) and the next cravey command will recover it"
     }
 
     private func discardOnce() {

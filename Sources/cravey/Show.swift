@@ -27,7 +27,7 @@ extension Cravey {
                 return
             }
             var lines = [
-                "\(Format.icon(r.kind)) \(Terminal.bold(r.title))",
+                "\(Format.icon(r.kind)) \(Terminal.bold(r.shownTitle))",
                 "  id         \(r.id.uuidString)",
                 "  kind       \(r.kind.rawValue)",
                 "  recorded   \(Validation.displayDate(r.createdAt))",
@@ -35,7 +35,7 @@ extension Cravey {
                 "  plays      \(r.playCount)" + (r.lastPlayedAt.map { ", last \(Validation.displayDate($0))" } ?? ""),
                 "  purpose    \(r.purpose?.rawValue ?? "—")",
             ]
-            if let notes = r.notes {
+            if let notes = r.notes.map(Terminal.safeLines) {
                 lines.append("  notes      " + notes.replacingOccurrences(of: "\n", with: "\n             "))
             }
             var media = "  media      \(ByteCountFormatter.string(fromByteCount: r.media.sizeBytes, countStyle: .file))"
@@ -45,16 +45,17 @@ extension Cravey {
             if let ch = r.media.channels { media += ch == 1 ? " mono" : " \(ch) ch" }
             lines.append(media)
             if let offset = r.media.avOffset { lines.append(String(format: "  a/v sync   worst offset %.0f ms", offset * 1000)) }
-            lines.append("  file       \(lib.root)/\(r.filePath)")
-            if let thumb = r.thumbnailPath { lines.append("  thumbnail  \(lib.root)/\(thumb)") }
+            lines.append("  file       " + Terminal.safe((try? lib.file(of: r)) ?? "(refused: \(r.filePath))"))
+            if r.thumbnailPath != nil {
+                lines.append("  thumbnail  " + Terminal.safe(((try? lib.thumbnail(of: r)) ?? nil) ?? "(refused: \(r.thumbnailPath ?? ""))"))
+            }
             lines.append("  modified   \(Validation.displayDate(r.modifiedAt))")
             if !r.media.waveform.isEmpty {
                 lines.append("  " + Terminal.dim(Format.sparkline(r.media.waveform, columns: 60)))
             }
             print(lines.joined(separator: "\n"))
             // The thumbnail, drawn in the terminal (not into pipes, and not without colour).
-            if let thumb = r.thumbnailPath, Terminal.stdoutIsTerminal, Terminal.useColor {
-                let path = lib.root + "/" + thumb
+            if let path = (try? lib.thumbnail(of: r)) ?? nil, Terminal.stdoutIsTerminal, Terminal.useColor {
                 let columns = max(8, min(40, Terminal.columns - 4))
                 if let picture = try? TerminalImage.draw(path, columns: columns, method: TerminalImage.method()) {
                     FileHandle.standardOutput.write(Data(("\n" + picture).utf8))

@@ -45,12 +45,29 @@ enum Terminal {
     static func accent(_ text: String) -> String { style(text, "36") }
 
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("cravey: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("cravey: \(safe(message))\n".utf8))
     }
 
     /// A short note for the user on stderr (not an error).
     static func printNote(_ message: String) {
-        FileHandle.standardError.write(Data("cravey: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("cravey: \(safe(message))\n".utf8))
+    }
+
+    /// Text from the library or from outside (titles, notes, file names, ids typed by the user)
+    /// made safe to print: a character that could drive the terminal — an escape sequence's
+    /// control character, a bidirectional override, a line separator, an invisible character —
+    /// is shown as U+FFFD instead of acting. Stored data never reaches the terminal raw.
+    static func safe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: Validation.isUnsafe) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars { out.append(Validation.isUnsafe(scalar) ? "\u{FFFD}" : scalar) }
+        return String(out)
+    }
+
+    /// `safe`, keeping line breaks and tabs (for notes shown on several lines).
+    static func safeLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0).replacingOccurrences(of: "\t", with: " ")) }
+            .joined(separator: "\n")
     }
 
     /// The terminal in raw mode (keys arrive one by one, unechoed) until this is released;
@@ -161,7 +178,7 @@ enum Format {
                                   + Terminal.fit("LENGTH", 7) + Terminal.fit("PLAYS", 9) + "PURPOSE"))
         for r in recordings {
             let line = icon(r.kind) + " " + Terminal.accent(String(r.id.uuidString.prefix(8))) + " "
-                + Terminal.bold(Terminal.fit(r.title, 40)) + " "
+                + Terminal.bold(Terminal.fit(r.shownTitle, 40)) + " "
                 + Terminal.fit(Validation.displayDate(r.createdAt), 24)
                 + Terminal.fit(duration(r.duration), 7)
                 + Terminal.fit(plays(r.playCount), 9)
@@ -185,4 +202,9 @@ enum Format {
         }
         return out
     }
+}
+
+extension Recording {
+    /// The title as it may be printed (see `Terminal.safe`).
+    var shownTitle: String { Terminal.safe(title) }
 }

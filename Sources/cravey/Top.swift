@@ -28,7 +28,7 @@ extension Cravey {
                 return
             }
             for (rank, r) in recordings.enumerated() {
-                print("\(rank + 1). \(Format.icon(r.kind)) \(Terminal.bold(Terminal.fit(r.title, 40))) "
+                print("\(rank + 1). \(Format.icon(r.kind)) \(Terminal.bold(Terminal.fit(r.shownTitle, 40))) "
                       + "\(Terminal.fit(Format.plays(r.playCount), 9)) \(Format.duration(r.duration))  "
                       + Terminal.dim(Format.sparkline(r.media.waveform, columns: 24)) + "  "
                       + Terminal.accent(String(r.id.uuidString.prefix(8))))

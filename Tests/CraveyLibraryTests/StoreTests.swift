@@ -156,11 +156,11 @@ final class StoreTests: XCTestCase {
         // A symlink inside Recordings/ pointing out is refused too.
         try FileManager.default.createSymbolicLink(atPath: temp.root + "/Recordings/Thumbnails/escape",
                                                    withDestinationPath: (temp.root as NSString).deletingLastPathComponent)
-        XCTAssertThrowsError(try library.absolutePath("Recordings/Thumbnails/escape/precious.txt"))
+        XCTAssertThrowsError(try library.files.resolve("Recordings/Thumbnails/escape/precious.txt"))
         let evil = try library.recording(matching: "11111111")
         XCTAssertThrowsError(try library.delete(evil)) { XCTAssertEqual($0 as? LibraryError, .unsafePath("../precious.txt")) }
         let report = try library.check(repair: true)
-        XCTAssertEqual(report.rowsOutsideLibrary.count, 1)
+        XCTAssertEqual(report.invalidRows.count, 1, "a row whose path is not its own file is invalid")
         XCTAssertTrue(FileManager.default.fileExists(atPath: outside), "the outside file was touched")
         XCTAssertEqual(try library.count(), 0)
     }
@@ -171,19 +171,35 @@ final class StoreTests: XCTestCase {
         let kept = try temp.add(library, title: "kept", kind: .video)
         let lost = try temp.add(library, title: "lost")
         try FileManager.default.removeItem(atPath: temp.root + "/" + lost.filePath)
-        try Data("stray".utf8).write(to: URL(fileURLWithPath: temp.root + "/Recordings/audio_stray.m4a"))
+        // Not cravey's name: never touched, whatever repair does.
+        let foreign = temp.root + "/Recordings/audio_stray.m4a"
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: foreign))
+        // cravey's names, no row: one playable (listed again), one not (moved to Quarantine/).
+        let orphan = "Recordings/" + Recording.fileName(id: UUID(), kind: .audio)
+        try FileManager.default.copyItem(atPath: temp.sample, toPath: temp.root + "/" + orphan)
+        let broken = "Recordings/" + Recording.fileName(id: UUID(), kind: .video)
+        try Data("not media".utf8).write(to: URL(fileURLWithPath: temp.root + "/" + broken))
         chmod(temp.root + "/" + kept.filePath, 0o644)
         XCTAssertEqual(try library.recordings().map(\.id), [kept.id], "a row whose file is gone is never listed")
         let found = try library.check(repair: false)
         XCTAssertEqual(found.rowsWithoutFile.count, 1)
-        XCTAssertEqual(found.filesWithoutRow, ["Recordings/audio_stray.m4a"])
+        XCTAssertEqual(Set(found.filesWithoutRow), [orphan, broken])
+        XCTAssertEqual(found.foreignFiles, ["Recordings/audio_stray.m4a"])
         XCTAssertEqual(found.loosePermissions.count, 1)
         XCTAssertEqual(try library.count(), 2, "check without --repair changes nothing")
         let repaired = try library.check(repair: true)
         XCTAssertTrue(repaired.repaired)
+        XCTAssertEqual(repaired.relisted.count, 1)
+        XCTAssertEqual(repaired.quarantined, [broken])
         try temp.assertConsistent()
+        XCTAssertEqual(try String(contentsOfFile: foreign, encoding: .utf8), "stray", "a file cravey did not make was touched")
+        XCTAssertEqual(try String(contentsOfFile: temp.root + "/Quarantine/" + (broken as NSString).lastPathComponent, encoding: .utf8),
+                       "not media", "repair never deletes a file")
+        let relisted = try XCTUnwrap(try library.recordings().first { $0.filePath == orphan })
+        XCTAssertTrue(relisted.title.hasPrefix("Recovered recording"), relisted.title)
+        XCTAssertEqual(relisted.duration, 12.5)
         XCTAssertEqual(try mode(temp.root + "/" + kept.filePath), 0o600)
-        XCTAssertTrue(try library.check(repair: false).isEmpty)
+        XCTAssertFalse(try library.check(repair: false).hasProblems)
     }
 }
 

@@ -23,7 +23,17 @@ final class TemporaryLibrary: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: (root as NSString).deletingLastPathComponent) }
 
-    func open(faults: Faults = Faults()) throws -> Library { try Library(root: root, faults: faults) }
+    func open(faults: Faults = Faults()) throws -> Library {
+        // Library tests treat media as opaque bytes: a file that starts like the sample "plays"
+        // for 12.5 s, anything else has nothing playable. (The real inspector, through FFmpeg,
+        // is installed by the recorder floor and tested end to end.)
+        let sample = try Data(contentsOf: URL(fileURLWithPath: self.sample)).prefix(64)
+        Library.mediaInspector = { path in
+            let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64)) ?? nil
+            return head == sample ? (12.5, MediaFacts(sampleRate: 48000, channels: 1)) : nil
+        }
+        return try Library(root: root, faults: faults)
+    }
 
     /// Saves a sample recording; video recordings get a thumbnail.
     @discardableResult
@@ -35,12 +45,13 @@ final class TemporaryLibrary: Sendable {
                          createdAt: createdAt)
     }
 
-    /// Every regular file under Recordings/ (relative to the root).
+    /// Every file of cravey's under Recordings/ (relative to the root); files it did not make are
+    /// not the library's business.
     func mediaFiles() -> Set<String> {
         var out = Set<String>()
         for dir in ["Recordings", "Recordings/Thumbnails"] {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + dir)) ?? []
-            where name != "Thumbnails" {
+            where name != "Thumbnails" && Recording.owner(ofFileName: name) != nil {
                 out.insert(dir + "/" + name)
             }
         }
