@@ -27,13 +27,23 @@ struct Store: Sendable {
     init(path: String, faults: Faults) throws {
         self.faults = faults
         do {
-            writer = try Self.open(path, readonly: false)
-            writable = true
-        } catch let error as DatabaseError where Self.isReadOnly(error) {
-            writer = try Self.open(path, readonly: true)
-            writable = false
+            (writer, writable) = try Self.openWritableElseReadOnly(path)
+        } catch let error as DatabaseError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue) {
+            throw OpenFailure.corrupt(error.message ?? "\(error)")
         }
         try checkSchema()
+    }
+
+    private static func openWritableElseReadOnly(_ path: String) throws -> (DatabasePool, Bool) {
+        do {
+            let pool = try open(path, readonly: false)
+            // Set on the writer once the pool is open: DatabasePool itself sets NORMAL while it
+            // switches to WAL, after `prepareDatabase`.
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            return (pool, true)
+        } catch let error as DatabaseError where isReadOnly(error) {
+            return (try open(path, readonly: true), false)
+        }
     }
 
     private static func open(_ path: String, readonly: Bool) throws -> DatabasePool {
@@ -44,7 +54,6 @@ struct Store: Sendable {
         config.prepareDatabase { db in
             var keep: CInt = 1
             _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
-            if !readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
         }
         return try DatabasePool(path: path, configuration: config)
     }

@@ -20,10 +20,11 @@ extension Cravey {
             if output.json {
                 let items = report.lines.map { RecordingExport.jsonString($0) }.joined(separator: ",")
                 print("{\"ok\":\(!report.hasProblems || repair),\"repaired\":\(repair),\"recordings\":\(count),\"findings\":[\(items)]}")
-            } else if !report.hasProblems && report.isEmpty {
-                print("Library OK: \(count) recording\(count == 1 ? "" : "s"), every one with its file.")
             } else {
                 for line in report.lines { print(Terminal.safe(line)) }
+                if !report.hasProblems || repair {
+                    print("Library OK: \(count) recording\(count == 1 ? "" : "s"), every one with its file.")
+                }
             }
             let unresolved = !repair && report.hasProblems
             if unresolved { throw CraveyFailure(message: "the library has problems; run 'cravey check --repair' to fix them") }
