@@ -19,5 +19,7 @@ total=$(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$summary")
 skipped=$(sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p' <<<"$summary")
 failed=$(sed -nE 's/.* ([0-9]+) failures?.*/\1/p' <<<"$summary")
 total=${total:-0}; skipped=${skipped:-0}; failed=${failed:-0}
+# The fault campaign's figures (FaultCampaignTests prints them when its class finishes).
+grep -E "^fault campaign: " "$log" | tail -1 || true
 echo "tests: $((total - skipped - failed)) passed, $failed failed, $skipped skipped"
 exit "$status"

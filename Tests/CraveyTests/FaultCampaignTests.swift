@@ -375,10 +375,8 @@ final class FaultCampaignTests: XCTestCase {
         let root = baseline.root
         let first = baseline.saved.keys.sorted()[0]
         Self.faults += 1
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [root + "/library.lock", "sleep", "30"]
-        try holder.run()
+        let holder = try holdLock("import fcntl, os, sys, time\nf = os.open(sys.argv[1], os.O_RDWR)\nfcntl.flock(f, fcntl.LOCK_EX)\ntime.sleep(30)",
+                                  root + "/library.lock")
         defer { holder.terminate(); holder.waitUntilExit() }
         Thread.sleep(forTimeInterval: 0.3)
         let started = Date()
@@ -398,7 +396,35 @@ final class FaultCampaignTests: XCTestCase {
         XCTAssertFalse(recorded.stderr.contains("recording audio from"), "it never started capturing: \(recorded.stderr)")
         holder.terminate()
         holder.waitUntilExit()
+        // A write transaction held open in the database itself: readers do not wait for it either.
+        Self.faults += 1
+        let writer = try holdLock("""
+            import sqlite3, sys, time
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("UPDATE recording SET playCount = playCount")
+            time.sleep(20)
+            """, root + "/library.sqlite")
+        defer { writer.terminate(); writer.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 0.5)
+        let readStarted = Date()
+        for command in [["list"], ["top"], ["show", first]] {
+            let result = try run(command, root)
+            XCTAssertEqual(result.status, 0, "\(command) while the database is write-locked: \(result.stderr)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(readStarted), 3, "reading never waits for a writer")
+        writer.terminate()
+        writer.waitUntilExit()
         try assertIntact(baseline, "a held lock")
+    }
+
+    /// A process (python, one process: nothing inherits the lock) that holds a lock on `path`.
+    func holdLock(_ script: String, _ path: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", script, path]
+        try process.run()
+        return process
     }
 
     // MARK: - Hostile rows, arguments and leftovers
@@ -539,6 +565,7 @@ final class FaultCampaignTests: XCTestCase {
             chmod(baseline.root, 0o700)
             try plant(baseline.root + "/Recordings/mine.txt", "mine", into: &baseline)
             let result = try record(baseline.root, title: "Kill \(step)", environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+            XCTAssertFalse(result.stderr.contains("Qavg"), "FFmpeg's log stays quiet: \(result.stderr)")
             if result.status != -SIGKILL {
                 XCTAssertEqual(result.status, 0, result.stderr)
                 break
@@ -550,6 +577,7 @@ final class FaultCampaignTests: XCTestCase {
                 // Kill the recovery itself at each of its steps, then let it finish.
                 for recoveryStep in 1...30 {
                     let opened = try run(["list"], baseline.root, environment: ["CRAVEY_FAULT_KILL_AT": String(recoveryStep)])
+                    XCTAssertFalse(opened.stderr.contains("Qavg"), "FFmpeg's log stays quiet: \(opened.stderr)")
                     if opened.status != -SIGKILL { break }
                     points += 1
                     Self.faults += 1
