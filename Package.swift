@@ -2,15 +2,16 @@
 //
 // cravey — short audio/video messages to your future self, recorded and played from the shell.
 //
-// The targets follow the floors of DEVELOPERS.md, bottom up; a target depends only on floors below:
-//   1. CALSA, CV4L2, CFFmpeg — C shims over libasound, libv4l2 and the FFmpeg libraries
-//   2. CraveyMedia    — Swift media layer: audio and video input, level meter, writer, probe
-//   3. CraveyLibrary  — the private recordings library (GRDB store + atomic file store + recovery)
-//      CraveyRecorder — capture thread, cap, stop signals, finalize, crash recovery of recordings
-//      CraveyPlayer   — playback to ALSA with pause/skip and play counts
+// The targets are floors, bottom up; a target depends only on floors below it:
+//   1. CALSA, CV4L2, CFFmpeg, CSDL — C shims over libasound, libv4l2, the FFmpeg libraries and SDL2
+//   2. CraveyMedia    — audio and video input and output, level meter, writer, decoders, thumbnailer,
+//                       probe and remux, the video window, device diagnostics
+//   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
+//      CraveyRecorder — capture threads on one clock, cap, finalize, crash recovery of takes, import
+//      CraveyPlayer   — playback to ALSA with pause and skip, and the clock video frames follow
 //   4. cravey         — the command-line executable
-// Tests mirror the modules; `library-driver` is a tiny test-only executable that drives library
-// operations in a child process so the tests can SIGKILL it at chosen points.
+// Tests mirror the modules; `library-driver` (drives library operations in a child process so the
+// tests can SIGKILL it at chosen points) and `writer-bench` (the video benchmark) are test-only.
 import PackageDescription
 
 let package = Package(

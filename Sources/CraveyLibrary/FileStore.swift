@@ -7,7 +7,7 @@ import Glibc
 
 /// The library's files on disk, and the few POSIX steps the atomic rules are made of.
 ///
-/// Layout under the library root (PRODUCT.md "The library"):
+/// Layout under the library root:
 /// ```
 /// library.sqlite          the store
 /// library.lock            flock(2) target that serialises mutations and recovery

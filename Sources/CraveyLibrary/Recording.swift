@@ -1,6 +1,6 @@
 import Foundation
 
-/// One recording as the library stores it: the row of PRODUCT.md "The library".
+/// One recording as the library stores it: one row of the `recording` table.
 ///
 /// Dates are kept to the millisecond, which is what SQLite stores, so a row read back
 /// compares equal to the row that was written.

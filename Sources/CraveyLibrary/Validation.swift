@@ -5,7 +5,7 @@ import GRDB
 import Glibc
 #endif
 
-/// The library's limits, checked in one place (PRODUCT.md "The library").
+/// The library's limits, checked in one place: titles, notes, purposes, durations and the paths rows may hold.
 public enum Validation {
     public static let maxTitleLength = 40
     public static let maxNotesLength = 200

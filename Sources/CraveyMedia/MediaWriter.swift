@@ -1,7 +1,7 @@
 internal import CFFmpeg
 import Foundation
 
-/// Encodes samples to AAC in an MP4-family file (.m4a; .mov once video lands).
+/// Encodes samples to AAC in an MP4-family file (.m4a), and frames to H.264 beside them (.mov).
 ///
 /// While recording, the file is a fragmented MP4 (about one fragment a second), so a crash loses
 /// at most the last fragment; `MediaFile.remux` turns it into a regular file afterwards.

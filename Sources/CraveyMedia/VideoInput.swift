@@ -21,7 +21,7 @@ public struct CameraMode: Sendable, Equatable, Hashable, Codable, CustomStringCo
 
     public var pixels: Int { width * height }
 
-    /// The largest cravey records (PRODUCT.md: at most 1280×720).
+    /// The largest cravey records: at most 1280×720 (larger camera modes are scaled down).
     public static let maxWidth = 1280
     public static let maxHeight = 720
 

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import CraveyLibrary
 
-/// The atomic rules of PRODUCT.md under injected failures and SIGKILL: whatever step fails or
+/// The library's atomic rules (see `Library`) under injected failures and SIGKILL: whatever step fails or
 /// wherever the process dies, rows and files agree after `recover`, and no committed row is lost.
 final class AtomicityTests: XCTestCase {
     /// An operation on a prepared library, and what must be true of its result.

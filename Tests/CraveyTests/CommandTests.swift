@@ -123,7 +123,7 @@ final class CommandTests: XCTestCase {
         let refused = try cravey("delete", video.id.uuidString, status: 1)
         XCTAssertTrue(refused.stderr.contains("without confirmation"), refused.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + video.filePath))
-        // At a terminal: "n" keeps it, "y" deletes it, and the question is PRODUCT.md's.
+        // At a terminal: "n" keeps it, "y" deletes it, and the question is the documented one.
         let command = "\(shellQuote(cravey)) delete \(video.id.uuidString) --library \(shellQuote(root))"
         let no = try runInTerminal(command, input: "n\n")
         XCTAssertTrue(no.screen.contains("Delete '30 days, clean'? This recording will be permanently deleted. This cannot be undone."), no.screen)

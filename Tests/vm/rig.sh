@@ -27,7 +27,7 @@ die() { echo "vm rig: $*" >&2; exit 3; }
 
 need_packages() {
   local missing=()
-  for p in qemu-system-x86 busybox-static cpio kmod; do
+  for p in qemu-system-x86 busybox-static cpio kmod v4l-utils; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs cravey like any other command-line tool, under a prefix (default ~/.local):
+#   PREFIX/bin/cravey                                    the program
+#   PREFIX/share/man/man1/cravey.1                       its manual page (man cravey)
+#   PREFIX/share/bash-completion/completions/cravey      bash completion
+#   PREFIX/share/zsh/site-functions/_cravey              zsh completion
+#   PREFIX/share/fish/vendor_completions.d/cravey.fish   fish completion
+# Use: bash Media/install.sh [PREFIX]
+# It installs the Debian packages cravey needs (as root or through sudo), builds a release binary
+# and generates the manual page with swift-argument-parser's generate-manual plugin.
+# CRAVEY_INSTALL_CONFIGURATION=debug and CRAVEY_INSTALL_SCRATCH=DIR are for the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=${1:-${HOME}/.local}
+configuration=${CRAVEY_INSTALL_CONFIGURATION:-release}
+scratch=(--scratch-path "${CRAVEY_INSTALL_SCRATCH:-.build}")
+
+bash Tests/install-deps.sh
+swift build "${scratch[@]}" -c "$configuration" --product cravey
+bin="$(swift build "${scratch[@]}" -c "$configuration" --show-bin-path)/cravey"
+
+# The manual page, from the command definitions themselves.
+swift package "${scratch[@]}" --allow-writing-to-package-directory generate-manual --product cravey \
+  --configuration "$configuration" >/dev/null
+page=$(find "${CRAVEY_INSTALL_SCRATCH:-.build}/plugins" -name cravey.1 -newer "$bin" -print -quit 2>/dev/null || true)
+[ -n "$page" ] || page=$(find "${CRAVEY_INSTALL_SCRATCH:-.build}/plugins" -name cravey.1 -print -quit)
+[ -n "$page" ] || { echo "install: the manual page was not generated" >&2; exit 1; }
+
+install -d -m 0755 "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
+  "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
+install -m 0755 "$bin" "$prefix/bin/cravey"
+install -m 0644 "$page" "$prefix/share/man/man1/cravey.1"
+"$bin" --generate-completion-script bash > "$prefix/share/bash-completion/completions/cravey"
+"$bin" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cravey"
+"$bin" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cravey.fish"
+
+echo "Installed cravey in $prefix/bin, its manual page (man cravey) and bash, zsh and fish completions."
+case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Add $prefix/bin to your PATH to run it as 'cravey'." ;; esac

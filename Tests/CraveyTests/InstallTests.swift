@@ -1,0 +1,45 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// `Media/install.sh`, the README's install command: cravey, its manual page and its shell
+/// completions under a prefix, each used the way a person would use them.
+final class InstallTests: XCTestCase {
+    func testInstallUnderAPrefix() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/cravey-install-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let prefix = base + "/prefix"
+        // A scratch folder of its own: the suite's own build folder is locked by `swift test`.
+        let installed = try runProcess("/bin/bash", [repositoryRoot + "/Media/install.sh", prefix], environment: [
+            "CRAVEY_INSTALL_CONFIGURATION": "debug", "CRAVEY_INSTALL_SCRATCH": repositoryRoot + "/.build-install",
+        ])
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        XCTAssertTrue(installed.stdout.contains("Installed cravey in \(prefix)/bin"), installed.stdout)
+
+        // The installed binary runs.
+        let cravey = prefix + "/bin/cravey"
+        XCTAssertEqual(try runProcess(cravey, ["--version"]).stdout, "0.1.0\n")
+        let listed = try runProcess(cravey, ["list", "--library", base + "/lib"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.hasPrefix("No recordings yet"), listed.stdout)
+
+        // man renders the page: its name, its synopsis and every command.
+        let page = prefix + "/share/man/man1/cravey.1"
+        let man = try runProcess("/usr/bin/man", ["-l", "-P", "cat", page], environment: ["MANWIDTH": "100"])
+        XCTAssertEqual(man.status, 0, man.stderr)
+        for text in ["cravey", "SYNOPSIS", "record", "play", "check", "--library"] {
+            XCTAssertTrue(man.stdout.contains(text), "the manual page mentions \(text): \(man.stdout.prefix(400))")
+        }
+
+        // bash completes a subcommand from its first letters.
+        let completion = prefix + "/share/bash-completion/completions/cravey"
+        let script = "source \(shellQuote(completion)); COMP_WORDS=(cravey re); COMP_CWORD=1; COMP_LINE='cravey re'; COMP_POINT=9; _cravey; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let completed = try runProcess("/bin/bash", ["-c", script])
+        XCTAssertEqual(completed.status, 0, completed.stderr)
+        XCTAssertEqual(completed.stdout.split(separator: "\n").map(String.init), ["record"], completed.stdout)
+        for shell in ["/share/zsh/site-functions/_cravey", "/share/fish/vendor_completions.d/cravey.fish"] {
+            let text = (try? String(contentsOfFile: prefix + shell, encoding: .utf8)) ?? ""
+            XCTAssertTrue(text.contains("record"), shell)
+        }
+    }
+}
