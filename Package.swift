@@ -44,7 +44,7 @@ let package = Package(
             ]
         ),
         .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),
-        .target(name: "CraveyPlayer", dependencies: ["CraveyMedia", "CraveyLibrary"]),
+        .target(name: "CraveyPlayer", dependencies: ["CraveyMedia"]),
         // Floor 4: the executable.
         .executableTarget(
             name: "cravey",
@@ -65,13 +65,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "library-driver",
-            dependencies: ["CraveyLibrary"],
+            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures"],
             path: "Tests/LibraryDriver"
         ),
+        // Test-only additions to the library (filling it with opaque bytes).
+        .target(name: "CraveyLibraryFixtures", dependencies: ["CraveyLibrary"], path: "Tests/CraveyLibraryFixtures"),
         .target(name: "CraveyTestSupport", path: "Tests/CraveyTestSupport"),
         .testTarget(
             name: "CraveyLibraryTests",
-            dependencies: ["CraveyLibrary", "CraveyTestSupport", "library-driver"]
+            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyTestSupport", "library-driver"]
         ),
         .testTarget(
             name: "CraveyMediaTests",
@@ -83,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyTests",
-            dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyTestSupport", "cravey"]
+            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyMedia", "CraveyTestSupport", "cravey"]
         ),
     ]
 )

@@ -14,6 +14,8 @@ packages=(
   ffmpeg sox espeak-ng pv tmux util-linux sqlite3 alsa-utils
   # the fault campaign: valgrind for invalid memory accesses, strace for the order of durable steps
   valgrind strace
+  # the install test reads the installed manual page
+  man-db
   # a display server without a screen, for the video window test (python3 drives its window)
   xvfb xauth python3
 )

@@ -22,7 +22,6 @@ struct CALSA_capture {
     unsigned int rate;
     unsigned int channels;
     snd_pcm_uframes_t period;
-    unsigned long xruns;
     void *buffer;          // one period of interleaved device samples
     size_t buffer_frames;
 };
@@ -97,7 +96,6 @@ unsigned int CALSA_capture_rate(const CALSA_capture *c) { return c->rate; }
 unsigned int CALSA_capture_channels(const CALSA_capture *c) { return c->channels; }
 unsigned long CALSA_capture_period_frames(const CALSA_capture *c) { return c->period; }
 const char *CALSA_capture_format_name(const CALSA_capture *c) { return snd_pcm_format_name(c->format); }
-unsigned long CALSA_capture_xruns(const CALSA_capture *c) { return c->xruns; }
 
 // Stage 3: interleaved device samples → mono float.
 static void downmix(const CALSA_capture *c, float *mono, snd_pcm_uframes_t frames) {
@@ -126,7 +124,6 @@ long CALSA_capture_read(CALSA_capture *c, float *mono, unsigned long max_frames)
             // Overrun or suspend: recover and keep recording (a few samples are lost).
             int err = snd_pcm_recover(c->pcm, (int)n, 1);
             if (err < 0) return err;
-            c->xruns++;
             if (snd_pcm_state(c->pcm) == SND_PCM_STATE_PREPARED) snd_pcm_start(c->pcm);
             continue;
         }

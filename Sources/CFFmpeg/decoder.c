@@ -29,7 +29,7 @@ struct CFFmpeg_decoder {
 };
 
 int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, int as_float, CFFmpeg_decoder **out) {
-    av_log_set_level(AV_LOG_QUIET);
+    CFFmpeg_quiet_logs();
     *out = NULL;
     CFFmpeg_decoder *d = av_mallocz(sizeof *d);
     if (!d) return AVERROR(ENOMEM);

@@ -1,4 +1,4 @@
-// See open_stream.h.
+// See open_stream.h: what the writer, remux, probe, decoders and thumbnailer share.
 #include "open_stream.h"
 
 #include <errno.h>
@@ -24,6 +24,15 @@ static AVDictionary *file_protocol_only(void) {
     return options;
 }
 
+int CFFmpeg_AVERROR(int errnum) { return AVERROR(errnum); }
+const int CFFmpeg_AVERROR_INVALIDDATA = AVERROR_INVALIDDATA;
+
+void CFFmpeg_strerror(int error, char *buffer, size_t size) {
+    if (av_strerror(error, buffer, size) < 0) snprintf(buffer, size, "FFmpeg error %d", error);
+}
+
+void CFFmpeg_quiet_logs(void) { av_log_set_level(AV_LOG_QUIET); }
+
 // Opening reads headers only; a crafted file can make a demuxer crawl through gigabytes of empty
 // chunks looking for its data (a 10 GB sparse WAV: minutes at full CPU). Opening is given this
 // long, then FFmpeg's interrupt callback stops it.
@@ -36,7 +45,7 @@ static int past_deadline(void *unused) {
 }
 
 int CFFmpeg_open_local_input(const char *path, AVFormatContext **format) {
-    av_log_set_level(AV_LOG_QUIET);  // errors come back as codes; FFmpeg's log would scribble on the terminal
+    CFFmpeg_quiet_logs();
     *format = NULL;
     struct stat info;
     if (stat(path, &info) != 0) return AVERROR(errno);
@@ -59,7 +68,7 @@ int CFFmpeg_open_local_input(const char *path, AVFormatContext **format) {
 }
 
 int CFFmpeg_open_local_output(const char *path, AVIOContext **pb) {
-    av_log_set_level(AV_LOG_QUIET);
+    CFFmpeg_quiet_logs();
     char *url = file_url(path);
     if (!url) return AVERROR(ENOMEM);
     AVDictionary *options = file_protocol_only();

@@ -6,6 +6,10 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 
+/// Every failure comes back as an error code with FFmpeg's message; FFmpeg's own log stays quiet
+/// so it cannot scribble over cravey's terminal display.
+void CFFmpeg_quiet_logs(void);
+
 /// Opens `path` for demuxing. cravey has no network code: the path must name a local regular
 /// file (a FIFO, socket or device is refused with AVERROR(EINVAL) instead of blocking), and it is
 /// opened through FFmpeg's `file` protocol only, so a "URL" is just a file name that is not there.

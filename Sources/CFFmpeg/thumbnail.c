@@ -100,7 +100,7 @@ static int scale_into(const AVFrame *in, AVFrame *out) {
 }
 
 int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path) {
-    av_log_set_level(AV_LOG_QUIET);
+    CFFmpeg_quiet_logs();
     AVFrame *best = av_frame_alloc(), *out = av_frame_alloc();
     int err = (best && out) ? 0 : AVERROR(ENOMEM);
     if (err < 0 || (err = decode_frame_at(video_path, seconds, best)) < 0) goto done;
@@ -119,7 +119,7 @@ done:
 }
 
 int CFFmpeg_picture_rgb(const char *path, double seconds, int width, int height, uint8_t *rgb) {
-    av_log_set_level(AV_LOG_QUIET);
+    CFFmpeg_quiet_logs();
     AVFrame *best = av_frame_alloc(), *out = av_frame_alloc();
     int err = (best && out) ? 0 : AVERROR(ENOMEM);
     if (err < 0 || (err = decode_frame_at(path, seconds, best)) < 0) goto done;

@@ -23,7 +23,7 @@ struct CFFmpeg_video_decoder {
 };
 
 int CFFmpeg_video_decoder_open(const char *path, int width, int height, int rgb, CFFmpeg_video_decoder **out) {
-    av_log_set_level(AV_LOG_QUIET);
+    CFFmpeg_quiet_logs();
     *out = NULL;
     CFFmpeg_video_decoder *d = av_mallocz(sizeof *d);
     if (!d) return AVERROR(ENOMEM);

@@ -12,9 +12,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-const unsigned long CV4L2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
-const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
-const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
 const uint32_t CV4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
 
 typedef struct {

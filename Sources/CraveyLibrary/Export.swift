@@ -65,36 +65,6 @@ public enum RecordingExport {
         return out
     }
 
-    /// Parses RFC 4180 CSV (used by tests and by anyone checking an export).
-    public static func parseCSV(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        var row: [String] = []
-        var field = ""
-        var quoted = false
-        var iterator = Array(text).makeIterator()
-        var pending: Character? = nil
-        while let c = pending ?? iterator.next() {
-            pending = nil
-            if quoted {
-                if c == "\"" {
-                    if let next = iterator.next() {
-                        if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
-                    } else { quoted = false }
-                } else { field.append(c) }
-            } else if c == "\"" {
-                quoted = true
-            } else if c == "," {
-                row.append(field); field = ""
-            } else if c == "\r\n" || c == "\n" {
-                row.append(field); rows.append(row); row = []; field = ""
-            } else {
-                field.append(c)
-            }
-        }
-        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
-        return rows
-    }
-
     enum Value {
         case string(String), number(Double), integer(Int64), null
     }

@@ -147,28 +147,6 @@ struct FileStore: Sendable {
         if tighten, info.st_mode & 0o077 != 0, info.st_uid == geteuid() { _ = chmod(dir, 0o700) }
     }
 
-    /// Copies `source` into the open file `output` (at `destination`) and fsyncs it.
-    func copy(_ source: String, into output: Int32, path destination: String) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw systemError("open", source) }
-        defer { close(input) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { raw in retryingEINTR { read(input, raw.baseAddress, raw.count) } }
-            guard n >= 0 else { throw systemError("read", source) }
-            if n == 0 { break }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { raw in
-                    retryingEINTR { write(output, raw.baseAddress! + written, n - written) }
-                }
-                guard w > 0 else { throw systemError("write", destination) }
-                written += w
-            }
-        }
-        guard retryingEINTR({ fsync(output) }) == 0 else { throw systemError("fsync", destination) }
-    }
-
     /// Names of the entries of a directory (not `.`/`..`), or an empty list if it does not exist.
     func entries(_ dir: String) -> [String] {
         guard let handle = opendir(dir) else { return [] }

@@ -40,17 +40,21 @@ public final class Library: @unchecked Sendable {
     public var lockWaitSeconds: Double
     /// Told once when a mutation starts waiting for the library lock (for a message to the user).
     public var onLockWait: (@Sendable () -> Void)?
+    /// Reading media for recovery, from the floor above (nil: the library does without).
+    let media: MediaRecovery?
 
     /// Opens the library at `root`, creating it (0700) if needed, and finishes any operation an
     /// earlier run left half-done. A lost or damaged database is rebuilt from the recordings' files.
     ///
     /// `CRAVEY_LOCK_WAIT` (seconds) changes how long mutations wait for the lock (default 10).
-    public init(root: String, faults: Faults = .fromEnvironment(), onLockWait: (@Sendable () -> Void)? = nil) throws {
+    public init(root: String, faults: Faults = .fromEnvironment(), media: MediaRecovery? = nil,
+                onLockWait: (@Sendable () -> Void)? = nil) throws {
         umask(0o077)
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.root = root
         self.faults = faults
         self.onLockWait = onLockWait
+        self.media = media
         self.lockWaitSeconds = ProcessInfo.processInfo.environment["CRAVEY_LOCK_WAIT"].flatMap(Double.init) ?? 10
         self.files = FileStore(root: root, faults: faults)
         try files.makePrivateDirectory(root, tighten: false)
@@ -191,210 +195,6 @@ public final class Library: @unchecked Sendable {
     }
 
     public func count() throws -> Int { try wrap { try store.count() } }
-
-    // MARK: - Saving
-
-    /// A file being written inside the library under a temporary name. Its writer holds a flock on
-    /// it, so `recover` in another process leaves it alone until it is saved or discarded.
-    public final class StagedFile: @unchecked Sendable {
-        public let path: String
-        fileprivate let lock: FileLock
-
-        fileprivate init(path: String, lock: FileLock) {
-            self.path = path
-            self.lock = lock
-        }
-
-        /// fsync: what was written so far survives a crash or power cut.
-        public func sync() throws {
-            guard retryingEINTR({ fsync(lock.fd) }) == 0 else { throw systemError("fsync", path) }
-        }
-    }
-
-    /// A new, empty temporary file in `.incoming/` named `name` (0600, locked by this process).
-    /// It is created under the library lock, so a concurrent `recover` never sees it unlocked.
-    public func makeStagedFile(named name: String) throws -> StagedFile {
-        try wrap {
-            let path = files.path(FileStore.incomingDir) + "/" + name
-            let libraryLock = try lockLibrary()
-            defer { libraryLock.release() }
-            guard let lock = try FileLock(path: path, exclusiveCreate: true) else {
-                throw LibraryError.system(operation: "lock", path: path, errno: EWOULDBLOCK)
-            }
-            return StagedFile(path: path, lock: lock)
-        }
-    }
-
-    /// Removes a staged file that will not be saved.
-    public func discard(_ staged: StagedFile) {
-        _ = unlink(staged.path)
-    }
-
-    /// What to save: the user's details, checked by `Validation`.
-    public struct Draft: Sendable {
-        public var title: String?
-        public var notes: String?
-        public var purpose: Recording.Purpose?
-        public init(title: String? = nil, notes: String? = nil, purpose: Recording.Purpose? = nil) {
-            self.title = title
-            self.notes = notes
-            self.purpose = purpose
-        }
-    }
-
-    /// Saves a finished media file (and optional thumbnail) as a new recording, atomically.
-    ///
-    /// `duration` is the one read from the finished file. The staged files are consumed: on
-    /// success they are in the library, on failure they are gone and nothing else changed.
-    public func save(
-        _ staged: StagedFile, thumbnail: StagedFile? = nil, kind: Recording.Kind, draft: Draft,
-        duration: Double, media: MediaFacts, id: UUID = UUID(), createdAt: Date = Date()
-    ) throws -> Recording {
-        defer {
-            _ = unlink(staged.path)
-            if let thumbnail { _ = unlink(thumbnail.path) }
-        }
-        return try wrap {
-            let createdAt = createdAt.truncatedToMilliseconds
-            var facts = media
-            facts.sizeBytes = files.size(staged.path) ?? 0
-            let recording = Recording(
-                id: id, createdAt: createdAt, kind: kind,
-                title: try Validation.title(draft.title, createdAt: createdAt),
-                notes: try Validation.notes(draft.notes), purpose: draft.purpose,
-                duration: try Validation.duration(duration),
-                filePath: FileStore.recordingsDir + "/" + Recording.fileName(id: id, kind: kind),
-                thumbnailPath: thumbnail.map { _ in FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind) },
-                modifiedAt: createdAt, media: facts)
-            try Validation.check(recording)
-
-            let lock = try lockLibrary()
-            defer { lock.release() }
-            try files.sync(staged.path, site: "save.fsync.file")
-            if let thumbnail { try files.sync(thumbnail.path, site: "save.fsync.thumb") }
-            _ = fchmod(staged.lock.fd, 0o600)
-            let finalPaths = [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
-            try store.notePendingSave(finalPaths)
-            do {
-                try files.rename(staged.path, files.path(recording.filePath), site: "save.rename.file")
-                if let thumbnail, let thumbPath = recording.thumbnailPath {
-                    try files.rename(thumbnail.path, files.path(thumbPath), site: "save.rename.thumb")
-                    try files.sync(files.path(FileStore.thumbnailsDir), site: "save.fsync.dir")
-                }
-                try files.sync(files.path(FileStore.recordingsDir), site: "save.fsync.dir")
-                try store.insertRecording(recording)
-            } catch {
-                // The row is not there: take the files back out (recover does it if this fails too).
-                try? undoPendingSave(finalPaths)
-                throw error
-            }
-            return recording
-        }
-    }
-
-    /// Copies an existing finished media file into the library and saves it (used by import and tests).
-    public func save(
-        copying source: String, thumbnail: String? = nil, kind: Recording.Kind, draft: Draft,
-        duration: Double, media: MediaFacts, id: UUID = UUID(), createdAt: Date = Date()
-    ) throws -> Recording {
-        let staged = try makeStagedFile(named: "save_\(id.uuidString).\(kind.fileExtension)")
-        var stagedThumb: StagedFile?
-        do {
-            try wrap { try files.copy(source, into: staged.lock.fd, path: staged.path) }
-            if let thumbnail {
-                let thumb = try makeStagedFile(named: "save_\(id.uuidString)_thumb.jpg")
-                stagedThumb = thumb
-                try wrap { try files.copy(thumbnail, into: thumb.lock.fd, path: thumb.path) }
-            }
-        } catch {
-            discard(staged)
-            if let stagedThumb { discard(stagedThumb) }
-            throw error
-        }
-        return try save(staged, thumbnail: stagedThumb, kind: kind, draft: draft, duration: duration,
-                        media: media, id: id, createdAt: createdAt)
-    }
-
-    private func undoPendingSave(_ paths: [String]) throws {
-        for path in paths { try files.unlink(files.path(path), site: "save.undo.unlink") }
-        try files.sync(files.path(FileStore.recordingsDir), site: "save.undo.fsync")
-        for path in paths { try store.forgetPendingSave(path) }
-    }
-
-    // MARK: - Changing
-
-    /// Sets title, notes and purpose with the library's limits (blank title → automatic title).
-    @discardableResult
-    public func edit(_ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??) throws -> Recording {
-        try wrap {
-            var updated = recording
-            if let title { updated.title = try Validation.title(title, createdAt: recording.createdAt) }
-            if let notes { updated.notes = try Validation.notes(notes) }
-            if let purpose { updated.purpose = purpose }
-            updated.modifiedAt = Date().truncatedToMilliseconds
-            try store.updateDetails(id: recording.id, title: updated.title, notes: updated.notes,
-                                    purpose: updated.purpose, at: updated.modifiedAt)
-            return updated
-        }
-    }
-
-    /// Counts one play: playCount + 1, lastPlayedAt = now.
-    @discardableResult
-    public func recordPlay(_ id: UUID, at date: Date = Date()) throws -> Bool {
-        try wrap { try store.recordPlay(id: id, at: date) }
-    }
-
-    /// Deletes a recording's file, thumbnail and row together (see the type's doc).
-    public func delete(_ recording: Recording) throws {
-        try wrap {
-            let media = try files.file(of: recording)
-            let thumb = try files.thumbnail(of: recording)
-            let lock = try lockLibrary()
-            defer { lock.release() }
-            let trash = files.path(FileStore.trashDir)
-            var moved: [(from: String, to: String)] = []
-            do {
-                for (file, site) in [(media, "delete.rename.file"), (thumb, "delete.rename.thumb")] {
-                    guard let file, files.exists(file) else { continue }
-                    let target = trash + "/" + (file as NSString).lastPathComponent
-                    try files.rename(file, target, site: site)
-                    moved.append((file, target))
-                }
-                try files.sync(files.path(FileStore.recordingsDir), site: "delete.fsync.dir")
-                // On a full disk the commit may need the reserved space: a delete is how one frees space.
-                try files.withReserve { try store.deleteRecording(id: recording.id) }
-            } catch {
-                for move in moved.reversed() { _ = Glibc.rename(move.to, move.from) }
-                throw error
-            }
-            // The row is gone: the delete has happened. Emptying the trash can be finished by recover.
-            for move in moved { try? files.unlink(move.to, site: "delete.unlink") }
-        }
-    }
-
-    /// Deletes every recording, all or nothing (see the type's doc). Files in `Recordings/` that
-    /// cravey did not make stay where they are.
-    public func purge() throws {
-        try wrap {
-            let lock = try lockLibrary()
-            defer { lock.release() }
-            let recordings = files.path(FileStore.recordingsDir)
-            let purging = files.path(FileStore.purgingDir)
-            try files.rename(recordings, purging, site: "purge.rename")
-            do {
-                try files.sync(root, site: "purge.fsync.root")
-                try files.makeDirectory(recordings, site: "purge.mkdir")
-                try files.makeDirectory(files.path(FileStore.thumbnailsDir), site: "purge.mkdir")
-                try files.withReserve { try store.deleteAllRecordings() }
-            } catch {
-                _ = rmdir(files.path(FileStore.thumbnailsDir))
-                _ = rmdir(recordings)
-                _ = Glibc.rename(purging, recordings)
-                throw error
-            }
-            try? finishPurge()
-        }
-    }
 
     // MARK: - Helpers
 

@@ -5,8 +5,8 @@ import GRDB
 import Glibc
 #endif
 
-/// Finishing what an interrupted run left half-done, and `check`: finding and repairing damage
-/// done from outside. Both act only on files cravey can prove it made (its own names in its own
+/// Finishing what an interrupted run left half-done (and the report it shares with `check`).
+/// It acts only on files cravey can prove it made (its own names in its own
 /// directories); anything else found in the library is reported and left where it is.
 extension Library {
     /// What recovery or a check found, and what it did about it.
@@ -77,37 +77,23 @@ extension Library {
         }
     }
 
-    /// Turns an interrupted recording (a temporary file in `.incoming/` named `rec_*`) into a saved
-    /// recording; returns nil only when nothing in it is playable (then it is removed), and throws
-    /// when it cannot be done now (the file is kept for a later run). Installed by the recorder floor.
-    public typealias PartialRecordingRecoverer = @Sendable (_ library: Library, _ path: String) throws -> Recording?
+    /// What the library cannot do by itself, reading media files: given by the floor above
+    /// (the recorder) when it opens a library. Without it, interrupted recordings wait in
+    /// `.incoming/` for a cravey that can recover them, and orphans are only reported.
+    public struct MediaRecovery: Sendable {
+        /// Turns an interrupted recording (a `Staging.Role.part` file) into a saved recording;
+        /// returns nil only when nothing in it is playable (then it is removed), and throws when
+        /// it cannot be done now (the file is kept for a later run). Nil: such files wait.
+        public var recoverPartial: (@Sendable (_ library: Library, _ path: String) throws -> Recording?)?
+        /// A finished media file's length and facts, nil when nothing in it is playable, throwing
+        /// when it cannot be read now: to list again recordings that lost their row.
+        public var inspect: @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?
 
-    nonisolated(unsafe) public static var partialRecordingRecoverer: PartialRecordingRecoverer?
-
-    /// Reads a finished media file's length and facts, nil when nothing in it is playable, throwing
-    /// when it cannot be read now. Installed by the recorder floor; used to list again recordings
-    /// that lost their row (a lost database, a row removed from outside).
-    public typealias MediaInspector = @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?
-
-    nonisolated(unsafe) public static var mediaInspector: MediaInspector?
-
-    /// The temporary name of a recording being captured: `rec_<kind>_<UUID>.<ext>.part`.
-    public static func temporaryName(id: UUID, kind: Recording.Kind) -> String {
-        "rec_\(kind.rawValue)_\(id.uuidString).\(kind.fileExtension).part"
-    }
-
-    /// The id and kind in a temporary recording name, if it is one.
-    public static func recordingID(inTemporaryName name: String) -> UUID? {
-        let parts = name.split(separator: "_")
-        guard parts.count == 3, parts[0] == "rec" else { return nil }
-        return UUID(uuidString: String(parts[2].prefix(36)))
-    }
-
-    /// Whether `name` is one of the temporary names cravey gives files in `.incoming/`.
-    static func isTemporaryName(_ name: String) -> Bool {
-        if recordingID(inTemporaryName: name) != nil { return true }
-        guard name.hasPrefix("save_"), name.count > 41 else { return false }
-        return UUID(uuidString: String(name.dropFirst(5).prefix(36))) != nil
+        public init(recoverPartial: (@Sendable (_ library: Library, _ path: String) throws -> Recording?)?,
+                    inspect: @escaping @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?) {
+            self.recoverPartial = recoverPartial
+            self.inspect = inspect
+        }
     }
 
     /// Finishes what an interrupted run left half-done: saves, deletes, purges, temporary files.
@@ -115,7 +101,7 @@ extension Library {
     /// cannot be done now (read-only or full disk) is reported and tried again on a later run.
     @discardableResult
     public func recoverInterrupted() throws -> Report {
-        let incoming = files.entries(files.path(FileStore.incomingDir)).filter(Self.isTemporaryName)
+        let incoming = files.entries(files.path(FileStore.incomingDir)).filter { Staging.parse($0) != nil }
         let trash = files.entries(files.path(FileStore.trashDir)).filter { Recording.owner(ofFileName: $0) != nil }
         let purging = files.exists(files.path(FileStore.purgingDir))
         let pending = try wrap { try store.pendingSaves() }
@@ -175,26 +161,27 @@ extension Library {
         let incoming = files.path(FileStore.incomingDir)
         // Only cravey's temporary names, only regular files, and none a live writer holds.
         let names = files.entries(incoming).filter {
-            Self.isTemporaryName($0) && files.isRegularFile(incoming + "/" + $0) && !isLockedByOther(incoming + "/" + $0)
+            Staging.parse($0) != nil && files.isRegularFile(incoming + "/" + $0) && !isLockedByOther(incoming + "/" + $0)
         }
+        func isPart(_ name: String) -> Bool { Staging.parse(name)?.role == .part }
         // Staged files of saves that never finished go first: a recording recovered below may
         // need its staged name again.
-        for name in names where !name.hasPrefix("rec_") || files.size(incoming + "/" + name) == 0 {
+        for name in names where !isPart(name) || files.size(incoming + "/" + name) == 0 {
             step("a leftover temporary file") {
                 try files.unlink(incoming + "/" + name, site: "recover.incoming.unlink")
                 report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name)
             }
         }
-        for name in names where name.hasPrefix("rec_") && files.exists(incoming + "/" + name) {
+        for name in names where isPart(name) && files.exists(incoming + "/" + name) {
             let full = incoming + "/" + name
             do {
-                if let id = Self.recordingID(inTemporaryName: name), try store.recording(id: id) != nil {
+                if let id = Staging.parse(name)?.id, try store.recording(id: id) != nil {
                     // Saved already; only removing the temporary file was interrupted.
                     try files.unlink(full, site: "recover.incoming.unlink")
                     continue
                 }
-                guard let recoverer = Self.partialRecordingRecoverer else { continue }  // left for a recorder that can
-                if let saved = try recoverer(self, full) {
+                guard let recoverPartial = media?.recoverPartial else { continue }  // left for a cravey that can
+                if let saved = try recoverPartial(self, full) {
                     report.recoveredRecordings.append("\(saved.id.uuidString) '\(saved.title)'")
                 } else {
                     report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name + " (nothing playable)")
@@ -261,7 +248,7 @@ extension Library {
         for (id, kind, relative) in files.craveyMediaFiles() where !owned.contains(relative) {
             guard try store.recording(id: id) == nil else { continue }
             let full = files.path(relative)
-            guard let inspect = Self.mediaInspector else { continue }
+            guard let inspect = media?.inspect else { continue }
             let facts: (duration: Double, media: MediaFacts)?
             do {
                 facts = try inspect(full)
@@ -273,15 +260,15 @@ extension Library {
                 try quarantine(relative, into: &report)
                 continue
             }
-            var media = facts.media
-            media.sizeBytes = files.size(full) ?? 0
+            var found = facts.media
+            found.sizeBytes = files.size(full) ?? 0
             let created = (files.modificationDate(full) ?? Date()).addingTimeInterval(-facts.duration).truncatedToMilliseconds
             let thumbRelative = FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind)
             let recording = Recording(
                 id: id, createdAt: created, kind: kind, title: Validation.recoveredTitle(for: created), notes: nil,
                 purpose: nil, duration: min(facts.duration, Validation.maxDuration), filePath: relative,
                 thumbnailPath: kind == .video && files.isRegularFile(files.path(thumbRelative)) ? thumbRelative : nil,
-                modifiedAt: created, media: media)
+                modifiedAt: created, media: found)
             try Validation.check(recording)
             try store.insertRecording(recording)
             report.relisted.append("\(relative) as '\(recording.title)'")
@@ -289,95 +276,10 @@ extension Library {
     }
 
     /// Moves one of cravey's files to `Quarantine/` (never deletes it).
-    private func quarantine(_ relative: String, into report: inout Report) throws {
+    func quarantine(_ relative: String, into report: inout Report) throws {
         let dir = files.path(FileStore.quarantineDir)
         try files.makeDirectory(dir, site: "check.quarantine")
         try files.rename(files.path(relative), dir + "/" + (relative as NSString).lastPathComponent, site: "check.quarantine")
         report.quarantined.append(relative)
-    }
-
-    /// Checks the whole library: everything `recoverInterrupted` does, plus invalid rows, rows
-    /// whose file is missing, recordings no row lists, missing thumbnails and loose permissions.
-    /// With `repair`, fixes them: rows are removed or rebuilt, files are listed again or moved to
-    /// `Quarantine/`; no file is ever deleted, and files cravey did not make are left alone.
-    public func check(repair: Bool) throws -> Report {
-        try wrap {
-            let lock = try lockLibrary()
-            defer { lock.release() }
-            var report = recoverLocked()
-            report.repaired = repair
-            var owned = Set<String>()
-            var badRows: [Int64] = []
-            for raw in try store.rawRows() {
-                if let problem = Validation.problem(inRow: raw.values) {
-                    report.invalidRows.append("\(raw.label): \(problem)")
-                    badRows.append(raw.rowID)
-                    continue
-                }
-                let row = raw.recording
-                guard let full = try? files.file(of: row) else {
-                    report.rowsOutsideLibrary.append("\(row.id) → \(row.filePath)")
-                    badRows.append(raw.rowID)
-                    continue
-                }
-                guard files.isRegularFile(full) else {
-                    report.rowsWithoutFile.append("\(row.id) → \(row.filePath)")
-                    badRows.append(raw.rowID)
-                    continue
-                }
-                owned.insert(row.filePath)
-                if let thumb = row.thumbnailPath {
-                    if let thumbFull = (try? files.thumbnail(of: row)) ?? nil, files.isRegularFile(thumbFull) {
-                        owned.insert(thumb)
-                    } else {
-                        report.missingThumbnails.append("\(row.id) → \(thumb)")
-                        if repair { try store.clearThumbnail(id: row.id.uuidString) }
-                    }
-                }
-            }
-            if repair { try store.deleteRows(rowIDs: badRows) }
-            var strayThumbnails: [String] = []
-            for dir in [FileStore.recordingsDir, FileStore.thumbnailsDir] {
-                for name in files.entries(files.path(dir)) {
-                    let relative = dir + "/" + name
-                    if relative == FileStore.thumbnailsDir || owned.contains(relative) { continue }
-                    if let owner = Recording.owner(ofFileName: name), files.isRegularFile(files.path(relative)),
-                       owner.isThumbnail == (dir == FileStore.thumbnailsDir) {
-                        if owner.isThumbnail { strayThumbnails.append(relative) } else { report.filesWithoutRow.append(relative) }
-                    } else {
-                        report.foreignFiles.append(relative)
-                    }
-                }
-            }
-            if repair {
-                try relistOrphans(into: &report)
-                let nowOwned = Set(try store.allPaths().compactMap(\.thumbnail))
-                for thumb in strayThumbnails where !nowOwned.contains(thumb) {
-                    // A thumbnail whose video is listed again is its thumbnail; otherwise set aside.
-                    try quarantine(thumb, into: &report)
-                }
-            } else {
-                report.filesWithoutRow += strayThumbnails
-            }
-            var loose: [String] = []
-            for dir in ["", FileStore.recordingsDir, FileStore.thumbnailsDir, FileStore.incomingDir, FileStore.trashDir] {
-                let full = dir.isEmpty ? root : files.path(dir)
-                if let mode = files.mode(full), mode & 0o077 != 0 {
-                    loose.append(full)
-                    if repair { files.makePrivate(full, mode: 0o700) }
-                }
-            }
-            let own = owned.sorted() + ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.lock"]
-            for relative in own {
-                let full = files.path(relative)
-                if let mode = files.mode(full), mode & 0o077 != 0 {
-                    loose.append(full)
-                    if repair { files.makePrivate(full, mode: 0o600) }
-                }
-            }
-            report.loosePermissions = loose
-            if repair { try files.sync(files.path(FileStore.recordingsDir), site: "check.fsync.dir") }
-            return report
-        }
     }
 }

@@ -64,7 +64,7 @@ public enum MediaImport {
         // An import needs no crash recovery (the source is still there), so it writes the regular
         // file directly: no fragmented file to remux afterwards.
         let id = UUID()
-        let final = try library.makeStagedFile(named: "save_\(id.uuidString).m4a")
+        let final = try library.stage(.final, id: id, kind: .audio)
         var saved = false
         defer { if !saved { library.discard(final) } }
         let decoder = try AudioDecoder(path: path, floats: true)
@@ -87,7 +87,7 @@ public enum MediaImport {
         let result = try MediaFile.probe(final.path)
         saved = true  // from here the library's save consumes the staged file, whatever happens
         return try library.save(final, kind: .audio, draft: titled(draft, path), duration: result.duration,
-                                media: MediaFacts(sampleRate: result.sampleRate, channels: result.channels, waveform: waveform.finish()),
+                                media: MediaFacts(result, waveform: waveform.finish()),
                                 id: id)
     }
 
@@ -105,7 +105,7 @@ public enum MediaImport {
     /// written at their own times, the sound interleaved by time, both cut at 120 s.
     static func importVideo(_ path: String, info: MediaInfo, into library: Library, draft: Library.Draft) throws -> Recording {
         let id = UUID()
-        let final = try library.makeStagedFile(named: "save_\(id.uuidString).mov")
+        let final = try library.stage(.final, id: id, kind: .video)
         var saved = false
         defer { if !saved { library.discard(final) } }
         let video = try VideoDecoder(path: path, rgb: false)
@@ -151,9 +151,7 @@ public enum MediaImport {
         saved = true  // from here the library's save consumes the staged files, whatever happens
         return try library.save(final, thumbnail: thumbnail, kind: .video, draft: titled(draft, path),
                                 duration: min(result.duration, limit),
-                                media: MediaFacts(width: result.width, height: result.height, fps: result.fps,
-                                                  sampleRate: result.sampleRate, channels: result.channels,
-                                                  waveform: audio != nil ? waveform.finish() : []),
+                                media: MediaFacts(result, waveform: audio != nil ? waveform.finish() : []),
                                 id: id)
     }
 }

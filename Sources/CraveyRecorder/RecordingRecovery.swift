@@ -8,25 +8,23 @@ import Glibc
 
 /// Turns a recording interrupted by a crash, kill -9 or power cut into a listed recording.
 ///
-/// The library finds the temporary fragmented file (`.incoming/rec_<kind>_<UUID>.<ext>.part`,
+/// The library finds the temporary fragmented file (`Staging.Role.part` in `.incoming/`,
 /// no longer locked by a live recorder) when it next opens, and calls this: every complete
 /// fragment is remuxed into a regular file and saved as "Recovered recording <date>", or nothing
 /// is saved when no packet is playable.
 public enum RecordingRecovery {
-    /// Registers the recoverer and the media inspector with the library (call before opening one).
-    public static func install() {
-        Library.partialRecordingRecoverer = { library, path in try recover(path, into: library) }
-        Library.mediaInspector = { path in try inspect(path) }
-    }
+    /// What the library needs from this floor to recover recordings: given to every library the
+    /// command line opens.
+    public static let media = Library.MediaRecovery(
+        recoverPartial: { library, path in try recover(path, into: library) },
+        inspect: { path in try inspect(path) })
 
     /// Recovers one temporary recording. Returns nil only when the file holds no complete packet
     /// at all; any other failure (a full or read-only disk, an I/O error) throws, and the file is
     /// kept for a later run: a take is never removed because something transient failed.
     static func recover(_ path: String, into library: Library) throws -> Recording? {
-        let name = (path as NSString).lastPathComponent
-        guard let id = Library.recordingID(inTemporaryName: name) else { return nil }
-        let kind: Recording.Kind = name.hasPrefix("rec_video_") ? .video : .audio
-        let final = try library.makeStagedFile(named: "save_\(id.uuidString).\(kind.fileExtension)")
+        guard let (role, id, kind) = Staging.parse((path as NSString).lastPathComponent), role == .part else { return nil }
+        let final = try library.stage(.final, id: id, kind: kind)
         let info: MediaInfo
         do {
             try MediaFile.remux(path, to: final.path)
@@ -49,8 +47,7 @@ public enum RecordingRecovery {
         return try library.save(
             final, thumbnail: thumb, kind: kind, draft: .init(title: Validation.recoveredTitle(for: startedAt)),
             duration: min(info.duration, Validation.maxDuration),
-            media: MediaFacts(width: info.width, height: info.height, fps: info.fps,
-                              sampleRate: info.sampleRate, channels: info.channels, waveform: waveform(of: final.path)),
+            media: MediaFacts(info, waveform: waveform(of: final.path)),
             id: id, createdAt: startedAt)
     }
 
@@ -63,8 +60,7 @@ public enum RecordingRecovery {
             return nil
         }
         guard info.duration > 0, info.audioCodec != nil || info.videoCodec != nil else { return nil }
-        return (info.duration, MediaFacts(width: info.width, height: info.height, fps: info.fps, sampleRate: info.sampleRate,
-                                          channels: info.channels, waveform: waveform(of: path)))
+        return (info.duration, MediaFacts(info, waveform: waveform(of: path)))
     }
 
     /// The waveform of a finished file, decoded again (the recorder that measured it live is gone).
@@ -75,5 +71,13 @@ public enum RecordingRecovery {
             builder.add(block.map { Float($0) / 32768 })
         }
         return builder.finish()
+    }
+}
+
+extension MediaFacts {
+    /// The facts a probe read from a finished file, with what only the recorder knows.
+    init(_ info: MediaInfo, waveform: [UInt8] = [], avOffset: Double? = nil) {
+        self.init(width: info.width, height: info.height, fps: info.fps, sampleRate: info.sampleRate,
+                  channels: info.channels, waveform: waveform, avOffset: avOffset)
     }
 }

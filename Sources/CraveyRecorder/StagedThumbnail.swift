@@ -7,7 +7,7 @@ extension Library {
     /// saved with the video; nil when no frame can be decoded: the recording is then saved without
     /// one, never with a thumbnail path that has no file. Used by recording, recovery and import.
     func stageThumbnail(of video: String, id: UUID) -> Library.StagedFile? {
-        guard let staged = try? makeStagedFile(named: "save_\(id.uuidString)_thumb.jpg") else { return nil }
+        guard let staged = try? stage(.thumbnail, id: id, kind: .video) else { return nil }
         do {
             try Thumbnailer.make(from: video, to: staged.path)
             return staged

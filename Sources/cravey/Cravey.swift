@@ -20,8 +20,6 @@ struct Cravey: ParsableCommand {
 
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
     static func main() {
-        // Any command that opens the library also recovers recordings a crash interrupted.
-        RecordingRecovery.install()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyRecorder
 import Foundation
 
 /// `--library DIR`, shared by every command that touches the library.
@@ -13,7 +14,8 @@ struct LibraryOptions: ParsableArguments {
     /// opening it finished.
     func open() throws -> Library {
         let root = library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot()
-        let opened = try Library(root: root, onLockWait: {
+        // Every library opened here can recover recordings a crash interrupted.
+        let opened = try Library(root: root, media: RecordingRecovery.media, onLockWait: {
             Terminal.printNote("waiting for another cravey process to finish with the library…")
         })
         for line in opened.openingReport.lines { Terminal.printNote(line) }

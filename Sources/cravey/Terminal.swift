@@ -44,11 +44,7 @@ enum Terminal {
     static func dim(_ text: String) -> String { style(text, "2") }
     static func accent(_ text: String) -> String { style(text, "36") }
 
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("cravey: \(safe(message))\n".utf8))
-    }
-
-    /// A short note for the user on stderr (not an error).
+    /// One line for the user on stderr, an error or a note: `cravey: <message>`.
     static func printNote(_ message: String) {
         FileHandle.standardError.write(Data("cravey: \(safe(message))\n".utf8))
     }
@@ -96,7 +92,7 @@ enum Terminal {
     }
 
     static func fail(_ message: String, code: Int32 = 1) -> Never {
-        printError(message)
+        printNote(message)
         exit(code == 0 ? 1 : code)
     }
 

@@ -1,3 +1,4 @@
+import CraveyLibraryFixtures
 import GRDB
 import XCTest
 

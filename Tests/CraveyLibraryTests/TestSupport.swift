@@ -1,3 +1,4 @@
+import CraveyLibraryFixtures
 import Foundation
 import XCTest
 import CraveyTestSupport
@@ -28,11 +29,11 @@ final class TemporaryLibrary: Sendable {
         // for 12.5 s, anything else has nothing playable. (The real inspector, through FFmpeg,
         // is installed by the recorder floor and tested end to end.)
         let sample = try Data(contentsOf: URL(fileURLWithPath: self.sample)).prefix(64)
-        Library.mediaInspector = { path in
+        let media = Library.MediaRecovery(recoverPartial: nil, inspect: { path in
             let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64)) ?? nil
             return head == sample ? (12.5, MediaFacts(sampleRate: 48000, channels: 1)) : nil
-        }
-        return try Library(root: root, faults: faults)
+        })
+        return try Library(root: root, faults: faults, media: media)
     }
 
     /// Saves a sample recording; video recordings get a thumbnail.

@@ -1,3 +1,4 @@
+import CraveyLibraryFixtures
 import CraveyLibrary
 import CraveyTestSupport
 import Foundation
@@ -155,7 +156,7 @@ final class CommandTests: XCTestCase {
         XCTAssertNotNil(name!.range(of: #"^cravey_export_\d{4}-\d{2}-\d{2}\.csv$"#, options: .regularExpression))
         let csvPath = base + "/" + name!
         XCTAssertEqual(try mode(csvPath), 0o600)
-        let rows = RecordingExport.parseCSV(try String(contentsOfFile: csvPath, encoding: .utf8))
+        let rows = parseCSV(try String(contentsOfFile: csvPath, encoding: .utf8))
         XCTAssertEqual(rows.first, RecordingExport.columns)
         XCTAssertEqual(rows.count, 4)
         let started = rows.first { $0[3] == "Why I started" }!

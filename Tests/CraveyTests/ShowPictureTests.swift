@@ -1,3 +1,4 @@
+import CraveyLibraryFixtures
 import CraveyLibrary
 import CraveyTestSupport
 import Foundation

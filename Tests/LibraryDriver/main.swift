@@ -7,6 +7,7 @@
 //   library-driver LIBRARY open                           just opens (and so recovers)
 //   library-driver LIBRARY play ID
 //   library-driver LIBRARY save-loop FILE COUNT           saves COUNT copies (concurrency test)
+import CraveyLibraryFixtures
 import CraveyLibrary
 import Foundation
 

@@ -24,8 +24,6 @@ unsigned int CALSA_capture_channels(const CALSA_capture *capture);
 unsigned long CALSA_capture_period_frames(const CALSA_capture *capture);
 /// The negotiated sample format's ALSA name ("S16_LE", "FLOAT_LE", …).
 const char *CALSA_capture_format_name(const CALSA_capture *capture);
-/// How many overruns/suspends were recovered so far.
-unsigned long CALSA_capture_xruns(const CALSA_capture *capture);
 
 /// Blocks until up to `max_frames` frames are captured and writes them to `mono` as floats in
 /// [-1, 1], downmixed. Returns the number of frames (> 0), -EINTR if a signal interrupted the

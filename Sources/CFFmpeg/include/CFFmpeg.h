@@ -14,8 +14,6 @@
 
 /// AVERROR(e) for a positive errno value (the macro cannot be imported into Swift).
 int CFFmpeg_AVERROR(int errnum);
-/// AVERROR_EOF.
-extern const int CFFmpeg_AVERROR_EOF;
 /// AVERROR_INVALIDDATA: not media, or nothing playable in it.
 extern const int CFFmpeg_AVERROR_INVALIDDATA;
 /// FFmpeg's message for an error code, written to `buffer`.

@@ -12,10 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// ioctl request numbers, exported because the VIDIOC_* macros cannot be imported.
-extern const unsigned long CV4L2_VIDIOC_QUERYCAP;
-extern const unsigned long CV4L2_VIDIOC_STREAMON;
-extern const unsigned long CV4L2_VIDIOC_DQBUF;
 /// The pixel format cravey asks libv4l2 for: planar YUV 4:2:0 ("YU12").
 extern const uint32_t CV4L2_PIX_FMT_YUV420;
 

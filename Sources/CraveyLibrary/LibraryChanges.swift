@@ -1,0 +1,83 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Changing what is saved: details, play counts, deleting one recording, purging all of them.
+extension Library {
+    // MARK: - Changing
+
+    /// Sets title, notes and purpose with the library's limits (blank title → automatic title).
+    @discardableResult
+    public func edit(_ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??) throws -> Recording {
+        try wrap {
+            var updated = recording
+            if let title { updated.title = try Validation.title(title, createdAt: recording.createdAt) }
+            if let notes { updated.notes = try Validation.notes(notes) }
+            if let purpose { updated.purpose = purpose }
+            updated.modifiedAt = Date().truncatedToMilliseconds
+            try store.updateDetails(id: recording.id, title: updated.title, notes: updated.notes,
+                                    purpose: updated.purpose, at: updated.modifiedAt)
+            return updated
+        }
+    }
+
+    /// Counts one play: playCount + 1, lastPlayedAt = now.
+    @discardableResult
+    public func recordPlay(_ id: UUID, at date: Date = Date()) throws -> Bool {
+        try wrap { try store.recordPlay(id: id, at: date) }
+    }
+
+    /// Deletes a recording's file, thumbnail and row together (see the type's doc).
+    public func delete(_ recording: Recording) throws {
+        try wrap {
+            let media = try files.file(of: recording)
+            let thumb = try files.thumbnail(of: recording)
+            let lock = try lockLibrary()
+            defer { lock.release() }
+            let trash = files.path(FileStore.trashDir)
+            var moved: [(from: String, to: String)] = []
+            do {
+                for (file, site) in [(media, "delete.rename.file"), (thumb, "delete.rename.thumb")] {
+                    guard let file, files.exists(file) else { continue }
+                    let target = trash + "/" + (file as NSString).lastPathComponent
+                    try files.rename(file, target, site: site)
+                    moved.append((file, target))
+                }
+                try files.sync(files.path(FileStore.recordingsDir), site: "delete.fsync.dir")
+                // On a full disk the commit may need the reserved space: a delete is how one frees space.
+                try files.withReserve { try store.deleteRecording(id: recording.id) }
+            } catch {
+                for move in moved.reversed() { _ = Glibc.rename(move.to, move.from) }
+                throw error
+            }
+            // The row is gone: the delete has happened. Emptying the trash can be finished by recover.
+            for move in moved { try? files.unlink(move.to, site: "delete.unlink") }
+        }
+    }
+
+    /// Deletes every recording, all or nothing (see the type's doc). Files in `Recordings/` that
+    /// cravey did not make stay where they are.
+    public func purge() throws {
+        try wrap {
+            let lock = try lockLibrary()
+            defer { lock.release() }
+            let recordings = files.path(FileStore.recordingsDir)
+            let purging = files.path(FileStore.purgingDir)
+            try files.rename(recordings, purging, site: "purge.rename")
+            do {
+                try files.sync(root, site: "purge.fsync.root")
+                try files.makeDirectory(recordings, site: "purge.mkdir")
+                try files.makeDirectory(files.path(FileStore.thumbnailsDir), site: "purge.mkdir")
+                try files.withReserve { try store.deleteAllRecordings() }
+            } catch {
+                _ = rmdir(files.path(FileStore.thumbnailsDir))
+                _ = rmdir(recordings)
+                _ = Glibc.rename(purging, recordings)
+                throw error
+            }
+            try? finishPurge()
+        }
+    }
+}

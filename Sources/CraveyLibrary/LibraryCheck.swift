@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `check`: finding and repairing damage done from outside the library's own operations.
+extension Library {
+    /// Checks the whole library: everything `recoverInterrupted` does, plus invalid rows, rows
+    /// whose file is missing, recordings no row lists, missing thumbnails and loose permissions.
+    /// With `repair`, fixes them: rows are removed or rebuilt, files are listed again or moved to
+    /// `Quarantine/`; no file is ever deleted, and files cravey did not make are left alone.
+    public func check(repair: Bool) throws -> Report {
+        try wrap {
+            let lock = try lockLibrary()
+            defer { lock.release() }
+            var report = recoverLocked()
+            report.repaired = repair
+            var owned = Set<String>()
+            var badRows: [Int64] = []
+            for raw in try store.rawRows() {
+                if let problem = Validation.problem(inRow: raw.values) {
+                    report.invalidRows.append("\(raw.label): \(problem)")
+                    badRows.append(raw.rowID)
+                    continue
+                }
+                let row = raw.recording
+                guard let full = try? files.file(of: row) else {
+                    report.rowsOutsideLibrary.append("\(row.id) → \(row.filePath)")
+                    badRows.append(raw.rowID)
+                    continue
+                }
+                guard files.isRegularFile(full) else {
+                    report.rowsWithoutFile.append("\(row.id) → \(row.filePath)")
+                    badRows.append(raw.rowID)
+                    continue
+                }
+                owned.insert(row.filePath)
+                if let thumb = row.thumbnailPath {
+                    if let thumbFull = (try? files.thumbnail(of: row)) ?? nil, files.isRegularFile(thumbFull) {
+                        owned.insert(thumb)
+                    } else {
+                        report.missingThumbnails.append("\(row.id) → \(thumb)")
+                        if repair { try store.clearThumbnail(id: row.id.uuidString) }
+                    }
+                }
+            }
+            if repair { try store.deleteRows(rowIDs: badRows) }
+            var strayThumbnails: [String] = []
+            for dir in [FileStore.recordingsDir, FileStore.thumbnailsDir] {
+                for name in files.entries(files.path(dir)) {
+                    let relative = dir + "/" + name
+                    if relative == FileStore.thumbnailsDir || owned.contains(relative) { continue }
+                    if let owner = Recording.owner(ofFileName: name), files.isRegularFile(files.path(relative)),
+                       owner.isThumbnail == (dir == FileStore.thumbnailsDir) {
+                        if owner.isThumbnail { strayThumbnails.append(relative) } else { report.filesWithoutRow.append(relative) }
+                    } else {
+                        report.foreignFiles.append(relative)
+                    }
+                }
+            }
+            if repair {
+                try relistOrphans(into: &report)
+                let nowOwned = Set(try store.allPaths().compactMap(\.thumbnail))
+                for thumb in strayThumbnails where !nowOwned.contains(thumb) {
+                    // A thumbnail whose video is listed again is its thumbnail; otherwise set aside.
+                    try quarantine(thumb, into: &report)
+                }
+            } else {
+                report.filesWithoutRow += strayThumbnails
+            }
+            var loose: [String] = []
+            for dir in ["", FileStore.recordingsDir, FileStore.thumbnailsDir, FileStore.incomingDir, FileStore.trashDir] {
+                let full = dir.isEmpty ? root : files.path(dir)
+                if let mode = files.mode(full), mode & 0o077 != 0 {
+                    loose.append(full)
+                    if repair { files.makePrivate(full, mode: 0o700) }
+                }
+            }
+            let own = owned.sorted() + ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.lock"]
+            for relative in own {
+                let full = files.path(relative)
+                if let mode = files.mode(full), mode & 0o077 != 0 {
+                    loose.append(full)
+                    if repair { files.makePrivate(full, mode: 0o600) }
+                }
+            }
+            report.loosePermissions = loose
+            if repair { try files.sync(files.path(FileStore.recordingsDir), site: "check.fsync.dir") }
+            return report
+        }
+    }
+}

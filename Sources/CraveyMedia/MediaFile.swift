@@ -1,0 +1,61 @@
+internal import CFFmpeg
+import Foundation
+
+/// Facts about a media file, read from the file.
+public struct MediaInfo: Sendable, Equatable {
+    public var duration: Double
+    public var audioCodec: String?
+    public var videoCodec: String?
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var width: Int?
+    public var height: Int?
+    public var fps: Double?
+    public var container: String
+}
+
+/// Whole-file operations: probe and remux.
+public enum MediaFile {
+    /// The AAC encoder's priming samples, which a fragmented file cannot mark as skipped.
+    static let aacPriming: Int32 = CFFmpeg_aac_priming(48_000)
+
+    /// Reads duration, codecs and stream facts. Throws for files that are not media.
+    public static func probe(_ path: String) throws -> MediaInfo {
+        var info = CFFmpeg_probe_info()
+        let result = CFFmpeg_probe(path, &info)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "read \(path)") }
+        func text<T>(_ tuple: T) -> String {
+            withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return MediaInfo(
+            duration: info.duration,
+            audioCodec: info.has_audio != 0 ? text(info.audio_codec) : nil,
+            videoCodec: info.has_video != 0 ? text(info.video_codec) : nil,
+            sampleRate: info.has_audio != 0 ? Int(info.sample_rate) : nil,
+            channels: info.has_audio != 0 ? Int(info.channels) : nil,
+            width: info.has_video != 0 ? Int(info.width) : nil,
+            height: info.has_video != 0 ? Int(info.height) : nil,
+            fps: info.has_video != 0 && info.fps > 0 ? info.fps : nil,
+            container: text(info.format))
+    }
+
+    /// Copies a (fragmented, possibly truncated) file into a regular one at `output`, keeping every
+    /// complete packet. Returns how many packets were kept; throws `isInvalidData` when none were.
+    @discardableResult
+    public static func remux(_ input: String, to output: String) throws -> Int {
+        var packets: Int64 = 0
+        let result = CFFmpeg_remux(input, output, aacPriming, &packets)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "finalize \(input)") }
+        return Int(packets)
+    }
+}
+
+/// Thumbnails of video files.
+public enum Thumbnailer {
+    /// Writes the frame shown at `seconds` (the last frame of a shorter video) as a JPEG `width`
+    /// pixels wide, keeping the aspect ratio.
+    public static func make(from video: String, at seconds: Double = 1.0, width: Int = 320, to jpeg: String) throws {
+        let result = CFFmpeg_thumbnail(video, seconds, Int32(width), jpeg)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "make a thumbnail of \(video)") }
+    }
+}

@@ -1,0 +1,188 @@
+import CraveyLibrary
+import CraveyMedia
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The recorder's two capture threads: sound from the microphone (the clock everything follows)
+/// and pictures from the camera, placed by their own timestamps against it.
+extension Recorder {
+    // MARK: - Sound
+
+    func soundLoop() {
+        guard let input = audioInput, let writer, let part else { return }
+        let maxSamples = Int((maxSeconds * Double(input.sampleRate)).rounded(.down))
+        let withVideo = camera != nil
+        var sinceSync = 0
+        var silentSamples = 0
+        var written = 0
+        var reason: StopReason = .user
+        while true {
+            if let requested = state.withLock({ stopRequested }) { reason = requested; break }
+            if written >= maxSamples { reason = .cap; break }
+            var block: ArraySlice<Float>
+            do {
+                block = try input.read()
+            } catch {
+                fail(error)
+                break
+            }
+            if block.isEmpty {
+                if let gone = input.deviceGone { reason = .deviceGone("the microphone went away (\(gone.message))"); break }
+                continue
+            }
+            var silence = 0
+            var clock: (nanoseconds: Int64, delay: Int)?
+            if withVideo {
+                // The sound follows the pictures' clock; the first block fixes the recording's zero.
+                let now = input.clock()
+                clock = now
+                let plan = sync.plan(frames: block.count, nanoseconds: now.nanoseconds, delay: now.delay)
+                silence = plan.silence
+                if plan.adjust != 0 { block = ClockSync.resample(block, to: block.count + plan.adjust)[...] }
+            }
+            var samples = [Float](repeating: 0, count: min(silence, maxSamples - written))
+            samples += block.prefix(maxSamples - written - samples.count)
+            if let clock, let anchor = sync.anchorNanoseconds {
+                // How far the sound reaches on the pictures' clock: when the last sample kept was
+                // captured (so a drifting microphone cannot stretch the pictures); for a device
+                // without a usable clock, the samples written.
+                let unused = silence + block.count - samples.count
+                let reach = sync.clocked
+                    ? (clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(input.sampleRate) * 1e9) - anchor) / 1000
+                    : Int64(written + samples.count) * 1_000_000 / Int64(input.sampleRate)
+                state.withLock {
+                    if videoAnchor == nil { videoAnchor = anchor }
+                    soundCoveredMicroseconds = reach
+                }
+            }
+            do {
+                try writer.write(samples)
+                sinceSync += samples.count
+                if sinceSync >= input.sampleRate {  // about once a second: make it durable
+                    try writer.flush()
+                    try part.sync()
+                    sinceSync = 0
+                }
+            } catch {
+                fail(error)
+                break
+            }
+            written += samples.count
+            builder.add(samples)
+            let level = Level(of: block)
+            silentSamples = level.peak < Self.silenceThreshold ? silentSamples + block.count : 0
+            let points = builder.points
+            let offset = sync.offset / sync.sampleRate
+            state.withLock {
+                if current.firstBlockAt == nil { current.firstBlockAt = monotonicNanoseconds() }
+                current.samples = written
+                current.level = level
+                current.clipped = current.clipped || level.clipped
+                current.silentSeconds = Double(silentSamples) / Double(input.sampleRate)
+                current.avOffset = offset
+                if points.count != current.waveform.count { current.waveform = points }
+            }
+        }
+        if written >= maxSamples, case .user = reason { reason = .cap }
+        audioInput = nil  // closes the microphone now, not at deinit
+        // The pictures end where the sound reached.
+        state.withLock { soundEndMicroseconds = soundCoveredMicroseconds }
+        finishThread(reason)
+    }
+
+    // MARK: - Pictures
+
+    func pictureLoop() {
+        guard let input = videoInput, let writer, let part else { return }
+        let withAudio = microphone != nil
+        let maxMicroseconds = Int64(maxSeconds * 1_000_000)
+        var reason: StopReason = .user
+        var lastSync = monotonicNanoseconds()
+        var frameInterval = Int64(1_000_000 / max(1, input.fps))
+        var lastPosition: Int64 = -1
+        var stopSeenAt: UInt64?
+        while true {
+            let (requested, soundEnd) = state.withLock { (stopRequested, soundEndMicroseconds) }
+            if let requested {
+                // Without sound, stop now. With sound, finish the pictures up to where the sound
+                // ended (frames already captured are still on their way), but never wait long.
+                reason = requested
+                if !withAudio { break }
+                let now = monotonicNanoseconds()
+                if stopSeenAt == nil { stopSeenAt = now }
+                if now - stopSeenAt! > 1_000_000_000 { break }
+                if let soundEnd, lastPosition + frameInterval >= soundEnd { break }
+            }
+            let frame: VideoFrame?
+            do {
+                frame = try input.next(timeout: 0.25)
+            } catch {
+                fail(error)
+                break
+            }
+            guard let frame else {
+                if let gone = input.ended {
+                    reason = .deviceGone("the camera went away (\(gone.message))")
+                    requestStop(reason)
+                    break
+                }
+                continue
+            }
+            // Zero is the first sample's time; without sound, the first frame's.
+            let anchor: Int64? = state.withLock {
+                if !withAudio && videoAnchor == nil { videoAnchor = frame.timestampNanoseconds }
+                return videoAnchor
+            }
+            guard let anchor else { continue }  // the sound has not started yet
+            let position = (frame.timestampNanoseconds - anchor) / 1000
+            if position < 0 { continue }
+            if !withAudio && position + frameInterval / 2 > maxMicroseconds {
+                reason = .cap
+                requestStop(.cap)
+                break
+            }
+            if withAudio {
+                // The sound decides where the recording ends: a frame is written once the sound
+                // has reached its time (at most one ALSA period later), and not at all past the end.
+                let waitStart = monotonicNanoseconds()
+                var end: Int64?
+                while true {
+                    let (covered, soundEnd) = state.withLock { (soundCoveredMicroseconds, soundEndMicroseconds) }
+                    end = soundEnd
+                    if soundEnd != nil || covered >= position || monotonicNanoseconds() - waitStart > 500_000_000 { break }
+                    usleep(2_000)
+                }
+                if let end, position >= end { break }
+                if position >= maxMicroseconds { continue }
+            }
+            do {
+                try writer.writeVideo(frame.data, at: position)
+                if !withAudio && monotonicNanoseconds() - lastSync > 1_000_000_000 {
+                    try writer.flush()
+                    try part.sync()
+                    lastSync = monotonicNanoseconds()
+                }
+            } catch {
+                fail(error)
+                break
+            }
+            if lastPosition >= 0 { frameInterval = (frameInterval * 7 + (position - lastPosition)) / 8 }
+            lastPosition = position
+            let written = writer.videoFramesWritten
+            let dropped = input.framesDropped + input.corruptFrames
+            state.withLock {
+                if current.firstFrameAt == nil { current.firstFrameAt = monotonicNanoseconds() }
+                current.frames = written
+                current.droppedFrames = dropped
+                current.videoSeconds = Double(position) / 1e6
+            }
+        }
+        let dropped = input.framesDropped + input.corruptFrames
+        state.withLock { current.droppedFrames = dropped }
+        videoInput = nil  // closes the camera
+        finishThread(reason)
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMedia
+import CraveyPlayer
+import CraveyRecorder
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The live recording display: level meter in dBFS with clip marker, scrolling waveform,
+/// elapsed and remaining time, and warnings, redrawn in place on stderr.
+final class LiveMeter {
+    let maxSeconds: Double
+    let device: String
+    private var drawnLines = 0
+
+    init(maxSeconds: Double, device: String) {
+        self.maxSeconds = maxSeconds
+        self.device = device
+    }
+
+    func render(_ status: Recorder.Status) {
+        var lines: [String] = []
+        let width = 40
+        let rms = status.level.rms
+        // The bar spans -60…0 dBFS.
+        let filled = max(0, min(width, Int(((rms + 60) / 60) * Double(width))))
+        let peakColumn = max(0, min(width - 1, Int(((status.level.peak + 60) / 60) * Double(width))))
+        var bar = ""
+        for column in 0..<width {
+            if column == peakColumn && status.level.peak > -60 { bar += "|" } else { bar += column < filled ? "█" : "░" }
+        }
+        let clip = status.level.clipped ? Terminal.style(" CLIP", "1;31") : (status.clipped ? Terminal.dim(" clipped") : "")
+        lines.append("\(Terminal.style("●", "31")) REC  \(Format.clock(status.elapsed)) / \(Format.clock(maxSeconds))   "
+                     + "\(Format.clock(max(0, status.remaining))) left   \(Terminal.dim(device))")
+        if let mode = status.cameraMode {
+            let size = status.videoSize.map { $0.width == mode.width && $0.height == mode.height ? "" : " → \($0.width)x\($0.height)" } ?? ""
+            let dropped = status.droppedFrames > 0 ? Terminal.style("\(status.droppedFrames) dropped", "33") : "0 dropped"
+            lines.append("Video \(mode)\(size)   \(status.frames) frames, \(dropped)")
+        }
+        if !status.hasAudio {
+            lines.append(Terminal.dim("No sound: a silent video"))
+        } else {
+            lines.append("Level [\(Terminal.style(bar, filled > width * 9 / 10 ? "31" : "32"))] "
+                         + String(format: "%6.1f dBFS  peak %6.1f", max(rms, -99), max(status.level.peak, -99)) + clip)
+            lines.append("      " + Format.sparkline(Array(status.waveform.suffix(width + 12)), columns: width + 12))
+        }
+        var note = "Enter or q to stop · Ctrl-C also stops and keeps it"
+        if status.remaining <= 10 && status.remaining > 0 {
+            note = Terminal.style("\(Int(status.remaining.rounded(.up))) seconds left", "1;33")
+        } else if status.hasAudio && status.silentSeconds >= 3 {
+            note = Terminal.style("No sound for \(Int(status.silentSeconds)) s — is the microphone muted?", "1;33")
+        }
+        lines.append(note)
+        var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+        for line in lines { out += "\r\u{1B}[2K" + line + "\n" }
+        drawnLines = lines.count
+        FileHandle.standardError.write(Data(out.utf8))
+    }
+
+}

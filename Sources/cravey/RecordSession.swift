@@ -1,0 +1,323 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMedia
+import CraveyPlayer
+import CraveyRecorder
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One run of `cravey record`: capture with a live display, then review and save.
+final class RecordSession: @unchecked Sendable {
+    /// What was asked for, and what may replace it when a device cannot be used.
+    struct Plan {
+        var kind: Recording.Kind
+        var mic: String?
+        var camera: String?
+        var largest: (width: Int, height: Int)?
+        var fallbackToAudio: Bool
+        var mayAsk: Bool
+    }
+
+    let library: Library
+    let plan: Plan
+    let maxSeconds: Double
+    private(set) var recorder: Recorder
+    let speaker: String
+    let draft: Library.Draft
+    let interactive: Bool
+    let json: Bool
+    let display: Bool
+    private let saveLock = NSLock()
+    private var take: Recorder.Take?
+    private var finished = false
+    private var signalSources: [DispatchSourceSignal] = []
+    private var rawMode: Terminal.RawMode?
+
+    init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool) {
+        self.library = library
+        self.plan = plan
+        self.maxSeconds = maxSeconds
+        self.speaker = speaker
+        // A placeholder until `start` has chosen the devices.
+        self.recorder = Recorder(library: library, microphone: plan.mic ?? "default", maxSeconds: maxSeconds)
+        self.draft = draft
+        self.interactive = interactive
+        self.json = json
+        self.display = Terminal.stderrIsTerminal
+    }
+
+    func run(countdown: Int) throws {
+        installSignalHandlers()
+        if countdown > 0 { try runCountdown(countdown) }
+        try start()
+        if Terminal.stdinIsTerminal { rawMode = Terminal.RawMode() }
+        startKeyReader()
+        if display {
+            let meter = LiveMeter(maxSeconds: recorder.maxSeconds, device: recorder.deviceDescription)
+            while recorder.isRunning {
+                meter.render(recorder.status)
+                usleep(40_000)  // 25 refreshes a second
+            }
+            meter.render(recorder.status)
+        } else {
+            Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
+            recorder.waitUntilStopped()
+        }
+        rawMode = nil
+        let status = recorder.status
+        if case let .deviceGone(message)? = status.stopReason {
+            Terminal.printNote("\(message); keeping what was recorded")
+        }
+        let take: Recorder.Take
+        do {
+            take = try recorder.finish()
+        } catch let error as RecorderError {
+            throw CraveyFailure(message: "\(error)")
+        } catch {
+            throw CraveyFailure(message: "\(error)" + keptNote)
+        }
+        if take.kind == .video {
+            var note = "recorded \(take.frames) frames at \(take.info.width ?? 0)x\(take.info.height ?? 0)"
+            if let mode = status.cameraMode { note += " from \(mode)" }
+            note += take.droppedFrames > 0 ? " (\(take.droppedFrames) dropped by the camera)" : ""
+            if let offset = take.avOffset { note += String(format: ", sound and picture within %.0f ms", offset * 1000) }
+            if take.thumbnail == nil { note += "; no thumbnail could be made" }
+            Terminal.printNote(note)
+        }
+        saveLock.withLock { self.take = take }
+        if interactive {
+            try review(take)
+        } else {
+            try saveOnce(draft)
+        }
+    }
+
+    /// Opens the devices and starts recording; when the camera or the microphone cannot be used,
+    /// says why and offers what can still be recorded (sound only, or a silent video).
+    private func start() throws {
+        var mic = plan.mic
+        var useCamera = plan.kind == .video
+        while true {
+            var camera: Recorder.Camera?
+            do {
+                if useCamera {
+                    let (info, mode) = try CameraInfo.choose(plan.camera, largest: plan.largest)
+                    camera = Recorder.Camera(path: info.path, mode: mode)
+                }
+                let recorder = Recorder(library: library, microphone: mic, camera: camera, maxSeconds: maxSeconds)
+                self.recorder = recorder
+                try recorder.start()
+                if useCamera && mic == nil { Terminal.printNote("recording a silent video (no microphone)") }
+                return
+            } catch let error as RecorderError {
+                switch error {
+                case let .camera(problem):
+                    let why = "cannot use the camera \(camera?.path ?? plan.camera ?? ""): \(Self.explain(problem, nodes: camera.map { [$0.path] } ?? []))"
+                    guard mic != nil else { throw CraveyFailure(message: why) }
+                    guard offer(why, "Record sound only instead?", accepted: plan.fallbackToAudio) else {
+                        throw CraveyFailure(message: why + Self.hint(plan, "pass --fallback audio to record sound only"))
+                    }
+                    useCamera = false
+                case let .microphone(problem):
+                    let nodes = DeviceAccess.alsaCardAndDevice(mic ?? "").map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) } ?? []
+                    let why = "cannot record from '\(mic ?? "")': \(Self.explain(problem, nodes: nodes))"
+                    guard useCamera else { throw CraveyFailure(message: why) }
+                    guard offer(why, "Record a silent video instead?", accepted: false) else {
+                        throw CraveyFailure(message: why + Self.hint(plan, "pass --no-audio to record a silent video"))
+                    }
+                    mic = nil
+                default:
+                    throw CraveyFailure(message: "\(error)")
+                }
+            } catch let error as MediaError where useCamera && camera == nil {
+                // No camera to choose (none, or the named one is not there).
+                let why = "cannot use a camera: \(error.message)"
+                guard mic != nil, offer(why, "Record sound only instead?", accepted: plan.fallbackToAudio) else {
+                    throw CraveyFailure(message: why + (mic == nil ? "" : Self.hint(plan, "pass --fallback audio to record sound only")))
+                }
+                useCamera = false
+            }
+        }
+    }
+
+    /// Says what went wrong; accepts when the flag says so, asks at a terminal, refuses otherwise
+    /// (the caller then fails with `why` and the hint).
+    private func offer(_ why: String, _ question: String, accepted: Bool) -> Bool {
+        if accepted {
+            Terminal.printNote("\(why) — recording sound only")
+            return true
+        }
+        guard plan.mayAsk else { return false }
+        FileHandle.standardError.write(Data("\(why)\n".utf8))
+        return Terminal.confirm(question)
+    }
+
+    /// The way out, for a refusal without a terminal to ask on.
+    static func hint(_ plan: Plan, _ text: String) -> String { plan.mayAsk ? "" : " (\(text))" }
+
+    /// A device error in a user's words: busy names the holder, permission names the fix.
+    static func explain(_ error: MediaError, nodes: [String]) -> String {
+        if error.isBusy {
+            let holders = DeviceAccess.holders(of: nodes)
+            return "the device is busy" + (holders.isEmpty ? " (another program is using it)" : ", held by " + holders.map(\.description).joined(separator: ", "))
+        }
+        if let problem = nodes.compactMap(DeviceAccess.permissionProblem).first { return "permission denied: \(problem)" }
+        return error.message
+    }
+
+    /// Saves the take exactly once, whoever asks first (the user, or a signal during the prompts).
+    private func saveOnce(_ draft: Library.Draft) throws {
+        try saveLock.withLock {
+            guard !finished, let take else { return }
+            finished = true
+            let saved: Recording
+            do {
+                saved = try recorder.save(take, draft: draft)
+            } catch {
+                throw CraveyFailure(message: "could not save the recording: \(error)" + keptNote)
+            }
+            if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+                // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
+                let status = recorder.status
+                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds())")
+            }
+            if json {
+                print(RecordingExport.jsonObject(saved, includeWaveform: false))
+            } else if interactive {
+                print("Saved '\(saved.shownTitle)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
+            } else {
+                print(saved.id.uuidString)
+            }
+        }
+    }
+
+    /// Where a take that could not be finished or saved is kept, for the error line.
+    private var keptNote: String {
+        guard let path = recorder.temporaryFile, access(path, F_OK) == 0 else { return "" }
+        return "; the recording is kept in \(path) and the next cravey command will recover it"
+    }
+
+    private func discardOnce() {
+        saveLock.withLock {
+            guard !finished, let take else { return }
+            finished = true
+            recorder.discard(take)
+        }
+    }
+
+/// Preview, details, then Save or Discard.
+    private func review(_ take: Recorder.Take) throws {
+        let err = FileHandle.standardError
+        err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
+        preview(take)
+        var details = draft
+        details.title = ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ") {
+            $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)
+        } ?? nil
+        details.notes = ask("Notes (optional, up to 200 characters): ") { try Validation.notes($0) } ?? nil
+        details.purpose = ask("Purpose (motivational, milestone, reflection, craving; Enter for none): ") {
+            try Validation.purpose($0.trimmingCharacters(in: .whitespaces))
+        } ?? nil
+        while true {
+            err.write(Data("Save or discard? [S/d] ".utf8))
+            let answer = (readLine() ?? "s").trimmingCharacters(in: .whitespaces).lowercased()
+            if answer.isEmpty || answer == "s" || answer == "save" { break }
+            if answer == "d" || answer == "discard" {
+                if Terminal.confirm("Discard recording? This cannot be undone.") {
+                    discardOnce()
+                    err.write(Data("Discarded.\n".utf8))
+                    return
+                }
+            }
+        }
+        try saveOnce(details)
+    }
+
+    /// Plays the take back (a preview: it never counts as a play). Without a usable speaker, shows
+    /// the waveform and says why.
+    private func preview(_ take: Recorder.Take) {
+        do {
+            // A silent video previews on its own clock; a video shows its pictures as `play` does.
+            let player: any Playback = take.info.audioCodec == nil ? SilentPlayer(duration: take.duration)
+                : try AudioPlayer(path: take.finalFile.path, duration: take.duration, speaker: speaker)
+            let (video, window) = take.kind == .video ? PlaySession.pictures(of: take.finalFile.path, title: "Preview") : (nil, nil)
+            rawMode = Terminal.RawMode()
+            _ = PlaySession(title: "Preview", kind: take.kind, duration: take.duration, waveform: take.waveform, player: player,
+                            video: video, window: window)
+                .run(handlingSignals: false)
+            rawMode = nil
+        } catch {
+            let summary = Format.sparkline(take.waveform, columns: 50)
+            FileHandle.standardError.write(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
+        }
+    }
+
+    /// Asks until the answer passes `check`; end of input takes the default (nil).
+    private func ask<T>(_ prompt: String, _ check: (String) throws -> T) -> T? {
+        while true {
+            FileHandle.standardError.write(Data(prompt.utf8))
+            guard let line = readLine() else { return nil }
+            do {
+                return try check(line)
+            } catch {
+                FileHandle.standardError.write(Data("  \(error)\n".utf8))
+            }
+        }
+    }
+
+    private func runCountdown(_ seconds: Int) throws {
+        for n in stride(from: seconds, to: 0, by: -1) {
+            if display { FileHandle.standardError.write(Data("\rRecording in \(n)… ".utf8)) }
+            sleep(1)
+            if recorder.status.stopReason != nil || saveLock.withLock({ finished }) { break }
+        }
+        if display { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+    }
+
+    /// Enter or q stops the recording (the terminal is in raw mode while recording).
+    private func startKeyReader() {
+        guard Terminal.stdinIsTerminal else { return }
+        let thread = Thread { [self] in
+            var byte: UInt8 = 0
+            while recorder.isRunning {
+                var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 100) > 0 else { continue }
+                guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
+                if byte == 10 || byte == 13 || byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") {
+                    recorder.requestStop(.user)
+                    return
+                }
+            }
+        }
+        thread.start()
+    }
+
+    /// Ctrl-C, SIGTERM and SIGHUP stop the recording and keep it; during the prompts they save it
+    /// with the details given so far.
+    private func installSignalHandlers() {
+        for signo in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler { [self] in
+                if recorder.isRunning {
+                    recorder.requestStop(.signal(signo))
+                    return
+                }
+                rawMode = nil
+                guard saveLock.withLock({ take != nil && !finished }) else { return }
+                do {
+                    try saveOnce(draft)
+                    exit(0)
+                } catch {
+                    Terminal.fail("\(error)")
+                }
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+}
