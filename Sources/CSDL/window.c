@@ -42,6 +42,9 @@ fail:
     return -1;
 }
 
+const int32_t CSDL_KEY_LEFT = SDLK_LEFT;
+const int32_t CSDL_KEY_RIGHT = SDLK_RIGHT;
+
 int CSDL_window_show(CSDL_window *w, const uint8_t *yuv, int64_t bytes) {
     // yuv420p planes, tightly packed: chroma is ⌈w/2⌉×⌈h/2⌉, so odd sizes round up.
     const int64_t cw = (w->width + 1) / 2, ch = (w->height + 1) / 2;
@@ -60,14 +63,7 @@ int CSDL_window_poll(CSDL_window *w) {
     SDL_Event e;
     while (SDL_PollEvent(&e)) {
         if (e.type == SDL_QUIT || (e.type == SDL_WINDOWEVENT && e.window.event == SDL_WINDOWEVENT_CLOSE)) return CSDL_EVENT_CLOSE;
-        if (e.type != SDL_KEYDOWN) continue;
-        switch (e.key.keysym.sym) {
-        case SDLK_SPACE: return CSDL_EVENT_PAUSE;
-        case SDLK_LEFT: return CSDL_EVENT_BACK;
-        case SDLK_RIGHT: return CSDL_EVENT_FORWARD;
-        case SDLK_q: case SDLK_ESCAPE: return CSDL_EVENT_QUIT;
-        default: break;
-        }
+        if (e.type == SDL_KEYDOWN && e.key.keysym.sym > 0) return (int)e.key.keysym.sym;
     }
     return CSDL_EVENT_NONE;
 }

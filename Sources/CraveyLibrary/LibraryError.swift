@@ -20,6 +20,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case busy(String)
     /// The library could only be opened read-only, and this needs to change it.
     case readOnly(String)
+    /// An export's output cannot be written as asked.
+    case output(String)
 
     public var description: String {
         switch self {
@@ -41,7 +43,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
             return "injected fault at \(site)"
         case let .database(message):
             return "library database: \(message)"
-        case let .unsafeLibrary(message), let .busy(message), let .readOnly(message):
+        case let .unsafeLibrary(message), let .busy(message), let .readOnly(message), let .output(message):
             return message
         }
     }

@@ -3,9 +3,20 @@ internal import CFFmpeg
 import Foundation
 
 /// A window showing video frames (SDL2): yuv420p frames scaled to the window with their aspect
-/// kept; the keys of the player and the close button come back as events. Use from one thread.
+/// kept; keys pressed in it and its close button come back as events (what a key does is the
+/// player's business). Use from one thread.
 public final class VideoWindow: @unchecked Sendable {
-    public enum Event: Sendable, Equatable { case close, pause, back, forward, quit }
+    public enum Event: Sendable, Equatable {
+        case close
+        case key(Key)
+    }
+
+    /// A key pressed in the window: its character, or an arrow.
+    public enum Key: Sendable, Equatable {
+        case character(Character)
+        case left, right
+        case other
+    }
 
     private let window: OpaquePointer
     public let width: Int
@@ -38,13 +49,14 @@ public final class VideoWindow: @unchecked Sendable {
 
     /// The next key or close, if any (never waits).
     public func poll() -> Event? {
-        switch Int(CSDL_window_poll(window)) {
+        let code = Int(CSDL_window_poll(window))
+        switch code {
+        case Int(CSDL_EVENT_NONE): return nil
         case Int(CSDL_EVENT_CLOSE): return .close
-        case Int(CSDL_EVENT_PAUSE): return .pause
-        case Int(CSDL_EVENT_BACK): return .back
-        case Int(CSDL_EVENT_FORWARD): return .forward
-        case Int(CSDL_EVENT_QUIT): return .quit
-        default: return nil
+        case Int(CSDL_KEY_LEFT): return .key(.left)
+        case Int(CSDL_KEY_RIGHT): return .key(.right)
+        case 1..<0x80: return .key(.character(Character(Unicode.Scalar(UInt8(code)))))
+        default: return .key(.other)
         }
     }
 }

@@ -242,8 +242,7 @@ final class RecordSession: @unchecked Sendable {
     private func preview(_ take: Recorder.Take) {
         do {
             // A silent video previews on its own clock; a video shows its pictures as `play` does.
-            let player: any Playback = take.info.audioCodec == nil ? SilentPlayer(duration: take.duration)
-                : try AudioPlayer(path: take.finalFile.path, duration: take.duration, speaker: speaker)
+            let player = try Player.open(path: take.finalFile.path, duration: take.duration, speaker: speaker)
             let (video, window) = take.kind == .video ? PlaySession.pictures(of: take.finalFile.path, title: "Preview") : (nil, nil)
             rawMode = Terminal.RawMode()
             _ = PlaySession(title: "Preview", kind: take.kind, duration: take.duration, waveform: take.waveform, player: player,

@@ -11,15 +11,15 @@
 
 typedef struct CSDL_window CSDL_window;
 
-/// What happened in the window since the last poll.
+/// What CSDL_window_poll returns besides a key code: nothing happened, or the window was closed.
 enum {
     CSDL_EVENT_NONE = 0,
-    CSDL_EVENT_CLOSE = 1,   ///< the window was closed
-    CSDL_EVENT_PAUSE = 2,   ///< space
-    CSDL_EVENT_BACK = 3,    ///< ←
-    CSDL_EVENT_FORWARD = 4, ///< →
-    CSDL_EVENT_QUIT = 5,    ///< q or Esc
+    CSDL_EVENT_CLOSE = -1,
 };
+/// SDL's key codes for ← and → (SDLK_LEFT, SDLK_RIGHT: macros Swift cannot import). Other keys
+/// are their characters (space, 'q', Esc = 27).
+extern const int32_t CSDL_KEY_LEFT;
+extern const int32_t CSDL_KEY_RIGHT;
 
 /// Opens a window titled `title` for `width`×`height` yuv420p frames. Returns 0, or -1 when there
 /// is no display to open a window on (CSDL_error says why).
@@ -27,7 +27,8 @@ int CSDL_window_open(const char *title, int width, int height, CSDL_window **out
 /// Shows one frame (Y, U, V planes tightly packed; `bytes` is the buffer size, checked against the
 /// planes of odd sizes too).
 int CSDL_window_show(CSDL_window *window, const uint8_t *yuv420p, int64_t bytes);
-/// The next event (CSDL_EVENT_NONE when there is none), without waiting.
+/// The next event without waiting: the code of a key pressed (what each key does is the player's
+/// business), CSDL_EVENT_CLOSE, or CSDL_EVENT_NONE when nothing happened.
 int CSDL_window_poll(CSDL_window *window);
 void CSDL_window_close(CSDL_window *window);
 /// SDL's message for the last failure.

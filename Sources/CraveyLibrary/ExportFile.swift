@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension RecordingExport {
+    /// Writes an export file (0600) safely outside the library: through a new temporary file
+    /// beside it — a fresh random name, O_EXCL, never followed through a link (O_NOFOLLOW), like
+    /// mkstemp(3) — fsynced, then renamed over `path`. Only a regular file is ever replaced, and
+    /// only with `replacing`: never a link (which would write elsewhere), a device or a FIFO.
+    /// A failure leaves nothing half-written.
+    public static func write(_ data: Data, to path: String, replacing: Bool) throws {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw LibraryError.output("\(path) is not a regular file (\(kind(info.st_mode))); choose another with --output")
+            }
+            guard replacing else {
+                throw LibraryError.output("\(path) already exists; choose another with --output or replace it with --force")
+            }
+        }
+        var temp = ""
+        var fd: Int32 = -1
+        for _ in 0..<100 {
+            temp = path + ".tmp-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw systemError("write", path) }
+        let ok = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return fsync(fd) == 0
+        }
+        let code = errno
+        close(fd)
+        guard ok, rename(temp, path) == 0 else {
+            let failure = LibraryError.system(operation: "write", path: path, errno: ok ? errno : code)
+            unlink(temp)
+            throw failure
+        }
+    }
+
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: return "a symbolic link"
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a file"
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMedia
+import CraveyPlayer
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The play screen and keys, for `cravey play` and for the recording preview.
+final class PlaySession: @unchecked Sendable {
+    let title: String
+    let kind: Recording.Kind
+    let duration: Double
+    let waveform: [UInt8]
+    let player: any Playback
+    let video: TerminalVideo?
+    let window: WindowVideo?
+    private var signalSources: [DispatchSourceSignal] = []
+
+    init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback,
+         video: TerminalVideo? = nil, window: WindowVideo? = nil) {
+        self.title = title
+        self.kind = kind
+        self.duration = duration
+        self.waveform = waveform
+        self.player = player
+        self.video = video
+        self.window = window
+    }
+
+    /// Where a video's pictures go (`PictureOutput.choose`): a window, else the terminal, else
+    /// nowhere (the sound only), which is said.
+    static func pictures(of path: String, title: String) -> (TerminalVideo?, WindowVideo?) {
+        var output = PictureOutput.choose(outputIsTerminal: Terminal.stdoutIsTerminal)
+        if output == .window {
+            do {
+                return (nil, try WindowVideo(path: path, title: title))
+            } catch {
+                Terminal.printNote("no window (\(error)); playing in the terminal")
+                output = PictureOutput.choose(displayAvailable: false, outputIsTerminal: Terminal.stdoutIsTerminal)
+            }
+        }
+        if output == .terminal, let video = try? TerminalVideo(path: path) { return (video, nil) }
+        Terminal.printNote("no display and not a terminal: playing the sound of '\(title)' only")
+        return (nil, nil)
+    }
+
+    /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
+    /// the playback (the record flow handles its own signals).
+    func run(handlingSignals: Bool) -> AudioPlayer.Ending {
+        for signo in handlingSignals ? [SIGINT, SIGTERM, SIGHUP] : [] {
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler { [player] in player.dismiss() }
+            source.resume()
+            signalSources.append(source)
+        }
+        player.start()
+        defer {
+            if let window, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+                Terminal.printNote("timings first_frame_ns=\(window.firstFrameAt ?? 0) frames_shown=\(window.frames.shown) frames_dropped=\(window.frames.dropped)")
+            }
+        }
+        guard Terminal.stdoutIsTerminal else {
+            guard let window else { return player.wait() ?? .dismissed }
+            while true {  // the window alone: its frames and its keys
+                if let ending = player.wait(timeout: .now() + .milliseconds(5)) { return ending }
+                window.update(player)
+            }
+        }
+        var raw = Terminal.stdinIsTerminal ? Terminal.RawMode() : nil
+        // Hide the cursor; a video gets the alternate screen, so the shell's screen comes back after.
+        FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049h\u{1B}[2J" : "") + "\u{1B}[?25l").utf8))
+        defer {
+            raw = nil
+            FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049l" : "") + "\u{1B}[?25h\n").utf8))
+            if let video, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+                Terminal.printNote("timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)")
+            }
+        }
+        _ = raw
+        var drawn = 0
+        // A video redraws as often as frames can come; the sound-only screen 25 times a second.
+        let tick: DispatchTimeInterval = video != nil || window != nil ? .milliseconds(10) : .milliseconds(40)
+        var lastStatus: UInt64 = 0
+        while true {
+            if let ending = player.wait(timeout: .now() + tick) {
+                drawn = render(drawn)
+                return ending
+            }
+            handleKeys()
+            window?.update(player)
+            // The status lines 25 times a second; a terminal video as often as its frames come.
+            if video != nil || monotonicNanoseconds() - lastStatus > 40_000_000 {
+                drawn = render(drawn)
+                lastStatus = monotonicNanoseconds()
+            }
+        }
+    }
+
+    private func handleKeys() {
+        guard Terminal.stdinIsTerminal else { return }
+        var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let n = read(STDIN_FILENO, &bytes, bytes.count)
+        guard n > 0 else { return }
+        for key in PlayerKey.keys(inTerminalInput: Array(bytes[0..<n])) { key.apply(to: player) }
+    }
+
+    /// Draws title, waveform with cursor, position / duration and a progress bar, in place.
+    private func render(_ drawn: Int) -> Int {
+        let width = 60
+        let position = player.position
+        let fraction = duration > 0 ? min(1, position / duration) : 0
+        let cursor = min(width - 1, Int(fraction * Double(width)))
+        var wave = Array(Format.sparkline(waveform, columns: width))
+        if wave.isEmpty { wave = Array(repeating: "·", count: width) }
+        while wave.count < width { wave.append(" ") }
+        let played = String(wave[0..<cursor]), rest = String(wave[(cursor + 1)...])
+        let waveLine = Terminal.accent(played) + Terminal.style("│", "1;33") + Terminal.dim(rest)
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
+        let lines = [
+            "\(Format.icon(kind)) \(Terminal.bold(title))" + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
+            waveLine,
+            Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
+            Terminal.dim("space pause · ← → 15 s · q quit"),
+        ]
+        var out: String
+        if let video {
+            // The picture due now (if a new one is), then the status lines below it.
+            out = (video.draw(at: position) ?? "") + "\u{1B}[\(video.rows + 1);1H"
+        } else {
+            out = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
+        }
+        for line in lines { out += "\r\u{1B}[2K" + line + "\n" }
+        FileHandle.standardOutput.write(Data(out.utf8))
+        return lines.count
+    }
+}
+
+/// A video drawn in the terminal with half blocks, above the status lines.
+final class TerminalVideo {
+    let pictures: TerminalPictures
+    var frames: VideoFrames { pictures.frames }
+    var rows: Int { pictures.rows }
+    var firstFrameAt: UInt64? { pictures.firstFrameAt }
+
+    init(path: String) throws {
+        pictures = try TerminalPictures(path: path, terminalRows: Terminal.rows, terminalColumns: Terminal.columns)
+    }
+
+    /// The escape sequence drawing the frame due at `position`, or nil when it is already shown.
+    func draw(at position: Double) -> String? {
+        guard let picture = pictures.picture(at: position) else { return nil }
+        return "\u{1B}[H" + TerminalImage.halfBlocks(picture, lineEnd: "\r\n")
+    }
+}
