@@ -80,6 +80,10 @@ let package = Package(
             dependencies: ["CraveyMedia", "CraveyTestSupport"]
         ),
         .testTarget(
+            name: "CraveyPlayerTests",
+            dependencies: ["CraveyPlayer", "CraveyMedia", "CraveyTestSupport"]
+        ),
+        .testTarget(
             name: "CraveyRecorderTests",
             dependencies: ["CraveyRecorder"]
         ),
