@@ -21,8 +21,7 @@ swift build "${scratch[@]}" -c "$configuration" --product cravey
 bin="$(swift build "${scratch[@]}" -c "$configuration" --show-bin-path)/cravey"
 
 # The manual page, from the command definitions themselves.
-swift package "${scratch[@]}" --allow-writing-to-package-directory generate-manual --product cravey \
-  --configuration "$configuration" >/dev/null
+swift package "${scratch[@]}" generate-manual --configuration "$configuration" >/dev/null
 page=$(find "${CRAVEY_INSTALL_SCRATCH:-.build}/plugins" -name cravey.1 -newer "$bin" -print -quit 2>/dev/null || true)
 [ -n "$page" ] || page=$(find "${CRAVEY_INSTALL_SCRATCH:-.build}/plugins" -name cravey.1 -print -quit)
 [ -n "$page" ] || { echo "install: the manual page was not generated" >&2; exit 1; }
