@@ -19,9 +19,42 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
     /// The errno value behind the code (ALSA and FFmpeg both return negative errno values).
     public var errno: Int32 { -code }
 
-    public var isBusy: Bool { code == -EBUSY || code == CFFmpeg_AVERROR(EBUSY) }
+    /// What kind of problem this is, named the way a user would (in the manner of swift-system's
+    /// `Errno` names), so that no floor above this one compares raw codes.
+    public enum Kind: Sendable, Equatable {
+        /// Another program holds the device (EBUSY).
+        case busy
+        /// No such device or file (ENOENT).
+        case missing
+        /// This user may not open it (EACCES, EPERM).
+        case permission
+        /// It opens but cannot capture as asked: no capture side, no usable format (EINVAL, ENOTTY).
+        case cannotCapture
+        /// It went away while in use: unplugged, driver gone (ENODEV, EBADFD, EIO, ENXIO).
+        case gone
+        /// Not media, or nothing playable in it (FFmpeg's AVERROR_INVALIDDATA).
+        case invalidData
+        /// Reading it took longer than cravey allows.
+        case timedOut
+        case other
+    }
+
+    public var kind: Kind {
+        if source == .ffmpeg && code == CFFmpeg_AVERROR_INVALIDDATA { return .invalidData }
+        switch -code {
+        case EBUSY: return .busy
+        case ENOENT: return .missing
+        case EACCES, EPERM: return .permission
+        case EINVAL, ENOTTY: return .cannotCapture
+        case ENODEV, EBADFD, EIO, ENXIO: return .gone
+        case ETIMEDOUT: return .timedOut
+        default: return .other
+        }
+    }
+
+    public var isBusy: Bool { kind == .busy }
     /// The device went away (unplugged, driver gone): the stream ended, what came before is good.
-    public var isDeviceGone: Bool { [-ENODEV, -EBADFD, -EIO, -ENXIO].contains(code) }
+    public var isDeviceGone: Bool { kind == .gone }
 
     static func alsa(_ code: Int32, _ operation: String) -> MediaError {
         MediaError(source: .alsa, code: code, operation: operation, message: String(cString: CALSA_strerror(code)))
@@ -38,9 +71,5 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
                           message: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
-    /// Opening the file took longer than the shim allows (a crafted file that makes a demuxer crawl).
-    public var isTimedOut: Bool { source == .ffmpeg && code == CFFmpeg_AVERROR(ETIMEDOUT) }
 
-    /// FFmpeg's "Invalid data found when processing input": not media, or nothing playable.
-    public var isInvalidData: Bool { source == .ffmpeg && code == CFFmpeg_AVERROR_INVALIDDATA }
 }

@@ -40,7 +40,7 @@ public enum MediaFile {
     }
 
     /// Copies a (fragmented, possibly truncated) file into a regular one at `output`, keeping every
-    /// complete packet. Returns how many packets were kept; throws `isInvalidData` when none were.
+    /// complete packet. Returns how many packets were kept; throws `.invalidData` when none were.
     @discardableResult
     public static func remux(_ input: String, to output: String) throws -> Int {
         var packets: Int64 = 0

@@ -44,12 +44,12 @@ public enum MediaImport {
         let info: MediaInfo
         do {
             info = try MediaFile.probe(path)
-        } catch let error as MediaError where error.isTimedOut {
+        } catch let error as MediaError where error.kind == .timedOut {
             throw Failure.tooSlow(path)
-        } catch let error as MediaError where error.isInvalidData {
+        } catch let error as MediaError where error.kind == .invalidData {
             throw Failure.notMedia(path)
         } catch let error as MediaError {
-            throw error.errno == ENOENT ? Failure.missing(path) : Failure.notMedia(path)
+            throw error.kind == .missing ? Failure.missing(path) : Failure.notMedia(path)
         }
         // A still picture in an audio file (cover art) does not make it a video: the probe skips
         // attached pictures, and a single JPEG/PNG frame has no frame rate. Motion JPEG (an AVI

@@ -29,7 +29,7 @@ public enum RecordingRecovery {
         do {
             try MediaFile.remux(path, to: final.path)
             info = try MediaFile.probe(final.path)
-        } catch let error as MediaError where error.isInvalidData {
+        } catch let error as MediaError where error.kind == .invalidData {
             library.discard(final)
             return nil  // nothing playable: the library removes the temporary file
         } catch {
@@ -56,7 +56,7 @@ public enum RecordingRecovery {
         let info: MediaInfo
         do {
             info = try MediaFile.probe(path)
-        } catch let error as MediaError where error.isInvalidData {
+        } catch let error as MediaError where error.kind == .invalidData {
             return nil
         }
         guard info.duration > 0, info.audioCodec != nil || info.videoCodec != nil else { return nil }

@@ -59,35 +59,8 @@ extension Cravey {
                 return Finding(ok: true, subject: subject,
                                detail: "opens (\(input.sampleRate) Hz, \(input.deviceChannels) ch, \(input.formatName))")
             } catch let error as MediaError {
-                let card = DeviceAccess.alsaCardAndDevice(mic)
-                let nodes = (card.map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) }
-                    ?? DeviceAccess.soundCaptureNodes()) + (card.map { ["/dev/snd/controlC\($0.card)"] } ?? [])
-                // ALSA reports an unreadable card as ENODEV or ENOENT as often as EACCES: look at the nodes first.
-                if let why = nodes.compactMap(DeviceAccess.permissionProblem).first {
-                    return Finding(ok: false, subject: subject, detail: "permission denied: \(why)",
-                                   fix: "join group 'audio' (sudo usermod -aG audio $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
-                }
-                switch -error.code {
-                case EBUSY:
-                    let holders = DeviceAccess.holders(of: nodes)
-                    let who = holders.isEmpty ? "another program" : holders.map(\.description).joined(separator: ", ")
-                    return Finding(ok: false, subject: subject, detail: "busy: held by \(who)",
-                                   fix: "close it, or record through the sound server with --mic default (udev-notes.md, \"Device busy\")")
-                case EACCES, EPERM:
-                    return Finding(ok: false, subject: subject, detail: "permission denied: \(error.message)",
-                                   fix: "join group 'audio' (sudo usermod -aG audio $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
-                case ENOENT:
-                    let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
-                    let none = cards.contains("no soundcards") || cards.isEmpty
-                    return Finding(ok: false, subject: subject,
-                                   detail: none ? "no sound card found" : "ALSA has no device of that name",
-                                   fix: "list the microphones with 'cravey devices' (udev-notes.md, \"Microphones and ALSA names\")")
-                case EINVAL:
-                    return Finding(ok: false, subject: subject, detail: "cannot capture (no capture side, or no usable format)",
-                                   fix: "choose a capture device from 'cravey devices'")
-                default:
-                    return Finding(ok: false, subject: subject, detail: error.message, fix: "see udev-notes.md")
-                }
+                let problem = DeviceProblem.microphone(mic, error)
+                return Finding(ok: false, subject: subject, detail: problem.detail, fix: problem.fix)
             } catch {
                 return Finding(ok: false, subject: subject, detail: "\(error)", fix: "see udev-notes.md")
             }
@@ -101,13 +74,8 @@ extension Cravey {
             } else if let front = cameras.first(where: \.isDefault) {
                 path = front.path
             } else {
-                let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }
-                if let unreadable = nodes.map({ "/dev/" + $0 }).compactMap(DeviceAccess.permissionProblem).first {
-                    return Finding(ok: false, subject: "camera", detail: "permission denied: \(unreadable)",
-                                   fix: "join group 'video' (sudo usermod -aG video $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
-                }
-                return Finding(ok: false, subject: "camera", detail: "no camera found (no /dev/video* node that captures)",
-                               fix: "plug one in, or check the driver with 'udevadm info --name=/dev/video0' (udev-notes.md); audio recording still works")
+                let problem = DeviceProblem.noCamera()
+                return Finding(ok: false, subject: "camera", detail: problem.detail, fix: problem.fix)
             }
             let subject = "camera \(path)"
             do {
@@ -119,24 +87,8 @@ extension Cravey {
                 _ = try input.next(timeout: 2)
                 return Finding(ok: true, subject: subject, detail: "\(info.card) streams \(mode)")
             } catch let error as MediaError {
-                switch -error.code {
-                case EBUSY:
-                    let holders = DeviceAccess.holders(of: [path])
-                    let who = holders.isEmpty ? "another program" : holders.map(\.description).joined(separator: ", ")
-                    return Finding(ok: false, subject: subject, detail: "busy: held by \(who)",
-                                   fix: "close it: only one program can stream from a camera (udev-notes.md, \"Device busy\")")
-                case EACCES, EPERM:
-                    return Finding(ok: false, subject: subject, detail: "permission denied: \(DeviceAccess.permissionProblem(path) ?? error.message)",
-                                   fix: "join group 'video' (sudo usermod -aG video $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")")
-                case ENOENT:
-                    return Finding(ok: false, subject: subject, detail: "no such device node",
-                                   fix: "list the cameras with 'cravey devices'; use /dev/v4l/by-id paths (udev-notes.md, \"Cameras and stable names\")")
-                case ENOTTY, ENODEV:
-                    return Finding(ok: false, subject: subject, detail: error.message + " (no video capture capability)",
-                                   fix: "a webcam often has a second node for metadata: pick the capture one from 'cravey devices'")
-                default:
-                    return Finding(ok: false, subject: subject, detail: error.message, fix: "see udev-notes.md")
-                }
+                let problem = DeviceProblem.camera(path, error)
+                return Finding(ok: false, subject: subject, detail: problem.detail, fix: problem.fix)
             } catch {
                 return Finding(ok: false, subject: subject, detail: "\(error)", fix: "see udev-notes.md")
             }
@@ -156,7 +108,7 @@ extension Cravey {
             let report = try lib.check(repair: false)
             let count = try lib.count()
             let problems = report.rowsWithoutFile.count + report.filesWithoutRow.count + report.rowsOutsideLibrary.count
-                + report.missingThumbnails.count + report.loosePermissions.count
+                + report.invalidRows.count + report.missingThumbnails.count + report.loosePermissions.count
             if problems == 0 {
                 return Finding(ok: true, subject: "library", detail: "\(count) recording\(count == 1 ? "" : "s"), every one with its file")
             }

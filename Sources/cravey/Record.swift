@@ -94,8 +94,9 @@ extension Cravey {
                 notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
             let lib = try library.open()
             let interactive = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal && !yes && details.isEmpty
-            let plan = RecordSession.Plan(kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest,
-                                          fallbackToAudio: fallback == .audio, mayAsk: Terminal.stdinIsTerminal && !yes)
+            let plan = RecordSession.Plan(
+                devices: .init(kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest, fallbackToAudio: fallback == .audio),
+                mayAsk: Terminal.stdinIsTerminal && !yes)
             let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
                                         interactive: interactive, json: json)
             try session.run(countdown: countdown)

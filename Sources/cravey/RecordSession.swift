@@ -12,13 +12,9 @@ import Glibc
 
 /// One run of `cravey record`: capture with a live display, then review and save.
 final class RecordSession: @unchecked Sendable {
-    /// What was asked for, and what may replace it when a device cannot be used.
+    /// What was asked for, and whether there is a terminal to ask on.
     struct Plan {
-        var kind: Recording.Kind
-        var mic: String?
-        var camera: String?
-        var largest: (width: Int, height: Int)?
-        var fallbackToAudio: Bool
+        var devices: RecordingStart.Plan
         var mayAsk: Bool
     }
 
@@ -43,7 +39,7 @@ final class RecordSession: @unchecked Sendable {
         self.maxSeconds = maxSeconds
         self.speaker = speaker
         // A placeholder until `start` has chosen the devices.
-        self.recorder = Recorder(library: library, microphone: plan.mic ?? "default", maxSeconds: maxSeconds)
+        self.recorder = Recorder(library: library, microphone: plan.devices.mic ?? "default", maxSeconds: maxSeconds)
         self.draft = draft
         self.interactive = interactive
         self.json = json
@@ -96,52 +92,19 @@ final class RecordSession: @unchecked Sendable {
         }
     }
 
-    /// Opens the devices and starts recording; when the camera or the microphone cannot be used,
-    /// says why and offers what can still be recorded (sound only, or a silent video).
+    /// Opens the devices and starts recording (`RecordingStart`); when the camera or the microphone
+    /// cannot be used, says why and offers what can still be recorded.
     private func start() throws {
-        var mic = plan.mic
-        var useCamera = plan.kind == .video
-        while true {
-            var camera: Recorder.Camera?
-            do {
-                if useCamera {
-                    let (info, mode) = try CameraInfo.choose(plan.camera, largest: plan.largest)
-                    camera = Recorder.Camera(path: info.path, mode: mode)
-                }
-                let recorder = Recorder(library: library, microphone: mic, camera: camera, maxSeconds: maxSeconds)
-                self.recorder = recorder
-                try recorder.start()
-                if useCamera && mic == nil { Terminal.printNote("recording a silent video (no microphone)") }
-                return
-            } catch let error as RecorderError {
-                switch error {
-                case let .camera(problem):
-                    let why = "cannot use the camera \(camera?.path ?? plan.camera ?? ""): \(Self.explain(problem, nodes: camera.map { [$0.path] } ?? []))"
-                    guard mic != nil else { throw CraveyFailure(message: why) }
-                    guard offer(why, "Record sound only instead?", accepted: plan.fallbackToAudio) else {
-                        throw CraveyFailure(message: why + Self.hint(plan, "pass --fallback audio to record sound only"))
-                    }
-                    useCamera = false
-                case let .microphone(problem):
-                    let nodes = DeviceAccess.alsaCardAndDevice(mic ?? "").map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) } ?? []
-                    let why = "cannot record from '\(mic ?? "")': \(Self.explain(problem, nodes: nodes))"
-                    guard useCamera else { throw CraveyFailure(message: why) }
-                    guard offer(why, "Record a silent video instead?", accepted: false) else {
-                        throw CraveyFailure(message: why + Self.hint(plan, "pass --no-audio to record a silent video"))
-                    }
-                    mic = nil
-                default:
-                    throw CraveyFailure(message: "\(error)")
-                }
-            } catch let error as MediaError where useCamera && camera == nil {
-                // No camera to choose (none, or the named one is not there).
-                let why = "cannot use a camera: \(error.message)"
-                guard mic != nil, offer(why, "Record sound only instead?", accepted: plan.fallbackToAudio) else {
-                    throw CraveyFailure(message: why + (mic == nil ? "" : Self.hint(plan, "pass --fallback audio to record sound only")))
-                }
-                useCamera = false
+        do {
+            recorder = try RecordingStart.start(library: library, plan: plan.devices, maxSeconds: maxSeconds) { why, fallback, accepted in
+                offer(why, fallback.question, accepted: accepted)
             }
+        } catch let refusal as RecordingStart.Refusal {
+            throw CraveyFailure(message: refusal.why + (refusal.declined.map { Self.hint(plan, $0.option) } ?? ""))
+        } catch let error as RecorderError {
+            throw CraveyFailure(message: "\(error)")
         }
+        if recorder.camera != nil && recorder.microphone == nil { Terminal.printNote("recording a silent video (no microphone)") }
     }
 
     /// Says what went wrong; accepts when the flag says so, asks at a terminal, refuses otherwise
@@ -158,16 +121,6 @@ final class RecordSession: @unchecked Sendable {
 
     /// The way out, for a refusal without a terminal to ask on.
     static func hint(_ plan: Plan, _ text: String) -> String { plan.mayAsk ? "" : " (\(text))" }
-
-    /// A device error in a user's words: busy names the holder, permission names the fix.
-    static func explain(_ error: MediaError, nodes: [String]) -> String {
-        if error.isBusy {
-            let holders = DeviceAccess.holders(of: nodes)
-            return "the device is busy" + (holders.isEmpty ? " (another program is using it)" : ", held by " + holders.map(\.description).joined(separator: ", "))
-        }
-        if let problem = nodes.compactMap(DeviceAccess.permissionProblem).first { return "permission denied: \(problem)" }
-        return error.message
-    }
 
     /// Saves the take exactly once, whoever asks first (the user, or a signal during the prompts).
     private func saveOnce(_ draft: Library.Draft) throws {

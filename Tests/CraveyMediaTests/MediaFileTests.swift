@@ -77,7 +77,7 @@ final class MediaFileTests: XCTestCase {
         let text = dir + "/notes.txt"
         try Data("just some words, not media".utf8).write(to: URL(fileURLWithPath: text))
         XCTAssertThrowsError(try MediaFile.probe(text)) { error in
-            XCTAssertTrue((error as? MediaError)?.isInvalidData == true, "\(error)")
+            XCTAssertTrue((error as? MediaError)?.kind == .invalidData, "\(error)")
         }
         let empty = dir + "/empty.m4a.part"
         _ = try MediaWriter(audioPath: empty, sampleRate: 48_000)  // header only, then "crash"
