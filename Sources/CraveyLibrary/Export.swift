@@ -99,13 +99,6 @@ public enum RecordingExport {
     /// `2025-10-25T15:42:07.123Z` (UTC, milliseconds).
     public static func isoDate(_ date: Date) -> String { StoredDate.text(date) }
 
-    /// A JSON string literal for `s`.
-    public static func jsonString(_ s: String) -> String {
-        var out: [UInt8] = []
-        appendJSONString(s, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// A JSON string: quotes, backslashes and control characters escaped, and so are DEL, C1
     /// controls, direction overrides and separators (as \uXXXX), so that printing the JSON can
     /// never drive a terminal.

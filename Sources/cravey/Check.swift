@@ -18,8 +18,8 @@ extension Cravey {
             let report = try lib.check(repair: repair)
             let count = try lib.count()
             if output.json {
-                let items = report.lines.map { RecordingExport.jsonString($0) }.joined(separator: ",")
-                print("{\"ok\":\(!report.hasProblems || repair),\"repaired\":\(repair),\"recordings\":\(count),\"findings\":[\(items)]}")
+                struct Result: Encodable { var ok, repaired: Bool; var recordings: Int; var findings: [String] }
+                try JSONOutput.print(Result(ok: !report.hasProblems || repair, repaired: repair, recordings: count, findings: report.lines))
             } else {
                 for line in report.lines { print(Terminal.safe(line)) }
                 if !report.hasProblems || repair {

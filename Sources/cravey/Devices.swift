@@ -15,19 +15,33 @@ extension Cravey {
             let mics = try AudioDevice.microphones()
             let cameras = CameraInfo.all()
             if output.json {
-                let micItems = mics.map { mic in
-                    "{\"name\":\(RecordingExport.jsonString(mic.name)),\"description\":\(RecordingExport.jsonString(mic.description)),\"default\":\(mic.isDefault)}"
-                }
-                let cameraItems = cameras.map { camera in
-                    let modes = Self.listedModes(camera).map { mode in
-                        "{\"width\":\(mode.width),\"height\":\(mode.height),\"fps\":\(mode.fps),\"format\":\(RecordingExport.jsonString(mode.pixelFormat))}"
+                struct Microphone: Encodable { var name, description: String; var `default`: Bool }
+                struct Mode: Encodable { var width, height: Int; var fps: Double; var format: String }
+                struct Camera: Encodable {
+                    var node, card, driver, bus: String
+                    var byId: String?
+                    var `default`: Bool
+                    var modes: [Mode]
+                    enum CodingKeys: String, CodingKey { case node, card, driver, bus, byId, `default`, modes }
+                    func encode(to encoder: Encoder) throws {
+                        var c = encoder.container(keyedBy: CodingKeys.self)
+                        try c.encode(node, forKey: .node)
+                        try c.encode(card, forKey: .card)
+                        try c.encode(driver, forKey: .driver)
+                        try c.encode(bus, forKey: .bus)
+                        try c.encode(byId, forKey: .byId)  // null without a by-id link
+                        try c.encode(`default`, forKey: .default)
+                        try c.encode(modes, forKey: .modes)
                     }
-                    return "{\"node\":\(RecordingExport.jsonString(camera.path)),\"card\":\(RecordingExport.jsonString(camera.card)),"
-                        + "\"driver\":\(RecordingExport.jsonString(camera.driver)),\"bus\":\(RecordingExport.jsonString(camera.bus)),"
-                        + "\"byId\":\(camera.byIdPath.map(RecordingExport.jsonString) ?? "null"),\"default\":\(camera.isDefault),"
-                        + "\"modes\":[\(modes.joined(separator: ","))]}"
                 }
-                print("{\"microphones\":[" + micItems.joined(separator: ",") + "],\"cameras\":[" + cameraItems.joined(separator: ",") + "]}")
+                struct Result: Encodable { var microphones: [Microphone]; var cameras: [Camera] }
+                try JSONOutput.print(Result(
+                    microphones: mics.map { Microphone(name: $0.name, description: $0.description, default: $0.isDefault) },
+                    cameras: cameras.map { camera in
+                        Camera(node: camera.path, card: camera.card, driver: camera.driver, bus: camera.bus, byId: camera.byIdPath,
+                               default: camera.isDefault,
+                               modes: Self.listedModes(camera).map { Mode(width: $0.width, height: $0.height, fps: $0.fps, format: $0.pixelFormat) })
+                    }))
                 return
             }
             print(Terminal.bold("Microphones") + Terminal.dim("  (cravey record audio --mic NAME)"))

@@ -22,11 +22,21 @@ extension Cravey {
         @Option(help: ArgumentHelp("The camera to check (node, /dev/v4l/by-id path or name; default: the front camera).", valueName: "camera"))
         var camera: String?
 
-        struct Finding {
+        struct Finding: Encodable {
             var ok: Bool
             var subject: String
             var detail: String
             var fix: String?
+
+            enum CodingKeys: String, CodingKey { case ok, subject, detail, fix }
+
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(ok, forKey: .ok)
+                try c.encode(subject, forKey: .subject)
+                try c.encode(detail, forKey: .detail)
+                try c.encode(fix, forKey: .fix)  // null when there is nothing to do
+            }
         }
 
         func run() throws {
@@ -35,11 +45,8 @@ extension Cravey {
             findings.append(checkDisk(lib.root))
             findings.append(try checkLibrary(lib))
             if output.json {
-                let items = findings.map { f in
-                    "{\"ok\":\(f.ok),\"subject\":\(RecordingExport.jsonString(f.subject)),\"detail\":\(RecordingExport.jsonString(f.detail)),"
-                        + "\"fix\":\(f.fix.map(RecordingExport.jsonString) ?? "null")}"
-                }
-                print("{\"ok\":\(findings.allSatisfy(\.ok)),\"findings\":[\(items.joined(separator: ","))]}")
+                struct Result: Encodable { var ok: Bool; var findings: [Finding] }
+                try JSONOutput.print(Result(ok: findings.allSatisfy(\.ok), findings: findings))
             } else {
                 for f in findings {
                     print("\(f.ok ? Terminal.style("✓", "32") : Terminal.style("✗", "31")) \(Terminal.bold(f.subject)): \(f.detail)")
