@@ -109,11 +109,8 @@ public final class Recorder: @unchecked Sendable {
     var part: Library.StagedFile?
     var builder = WaveformBuilder(sampleRate: 48_000)
     var sync = ClockSync(sampleRate: 48_000)
-    var videoAnchor: Int64?
-    /// Where the sound ended (µs), once the sound thread is done: the pictures end there too.
-    var soundEndMicroseconds: Int64?
-    /// How far (µs) the sound has been captured: frames wait until the sound reaches them.
-    var soundCoveredMicroseconds: Int64 = 0
+    /// The sound thread's word to the picture thread: zero, reach, end.
+    let handOff = CaptureHandOff()
     let threads = DispatchGroup()
     var failure: Error?
 

@@ -53,10 +53,7 @@ extension Recorder {
                 let reach = sync.clocked
                     ? (clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(input.sampleRate) * 1e9) - anchor) / 1000
                     : Int64(written + samples.count) * 1_000_000 / Int64(input.sampleRate)
-                state.withLock {
-                    if videoAnchor == nil { videoAnchor = anchor }
-                    soundCoveredMicroseconds = reach
-                }
+                handOff.soundReached(reach, zero: anchor)
             }
             do {
                 try writer.write(samples)
@@ -89,7 +86,7 @@ extension Recorder {
         if written >= maxSamples, case .user = reason { reason = .cap }
         audioInput = nil  // closes the microphone now, not at deinit
         // The pictures end where the sound reached.
-        state.withLock { soundEndMicroseconds = soundCoveredMicroseconds }
+        handOff.soundEnded()
         finishThread(reason)
     }
 
@@ -105,7 +102,8 @@ extension Recorder {
         var lastPosition: Int64 = -1
         var stopSeenAt: UInt64?
         while true {
-            let (requested, soundEnd) = state.withLock { (stopRequested, soundEndMicroseconds) }
+            let requested = state.withLock { stopRequested }
+            let soundEnd = handOff.soundEnd
             if let requested {
                 // Without sound, stop now. With sound, finish the pictures up to where the sound
                 // ended (frames already captured are still on their way), but never wait long.
@@ -132,12 +130,10 @@ extension Recorder {
                 continue
             }
             // Zero is the first sample's time; without sound, the first frame's.
-            let anchor: Int64? = state.withLock {
-                if !withAudio && videoAnchor == nil { videoAnchor = frame.timestampNanoseconds }
-                return videoAnchor
+            guard let zero = handOff.zero(orFirstFrame: withAudio ? nil : frame.timestampNanoseconds) else {
+                continue  // the sound has not started yet
             }
-            guard let anchor else { continue }  // the sound has not started yet
-            let position = (frame.timestampNanoseconds - anchor) / 1000
+            let position = CaptureHandOff.position(ofFrameAt: frame.timestampNanoseconds, zero: zero)
             if position < 0 { continue }
             if !withAudio && position + frameInterval / 2 > maxMicroseconds {
                 reason = .cap
@@ -147,14 +143,7 @@ extension Recorder {
             if withAudio {
                 // The sound decides where the recording ends: a frame is written once the sound
                 // has reached its time (at most one ALSA period later), and not at all past the end.
-                let waitStart = monotonicNanoseconds()
-                var end: Int64?
-                while true {
-                    let (covered, soundEnd) = state.withLock { (soundCoveredMicroseconds, soundEndMicroseconds) }
-                    end = soundEnd
-                    if soundEnd != nil || covered >= position || monotonicNanoseconds() - waitStart > 500_000_000 { break }
-                    usleep(2_000)
-                }
+                let end = handOff.waitForSound(reaching: position, timeoutNanoseconds: 500_000_000)
                 if let end, position >= end { break }
                 if position >= maxMicroseconds { continue }
             }

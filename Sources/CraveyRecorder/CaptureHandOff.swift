@@ -1,0 +1,51 @@
+import CraveyMedia
+import Foundation
+
+/// What the sound thread tells the picture thread, under one lock: the recording's zero on the
+/// monotonic clock (the first sample's capture time, or the first frame's in a silent video), how
+/// far the sound has reached on that clock, and — once it stopped — where it ended. Pictures are
+/// placed against the zero, written once the sound has reached their time, and never past its end,
+/// so sound and pictures end together.
+final class CaptureHandOff: @unchecked Sendable {
+    private let lock = NSLock()
+    private var zero: Int64?
+    private var covered: Int64 = 0
+    private var end: Int64?
+
+    /// Sound side: the recording's zero (kept from the first call) and how far the sound reaches
+    /// now, in microseconds from it.
+    func soundReached(_ microseconds: Int64, zero: Int64) {
+        lock.withLock {
+            if self.zero == nil { self.zero = zero }
+            covered = microseconds
+        }
+    }
+
+    /// Sound side: the sound stopped; the pictures end where it reached.
+    func soundEnded() { lock.withLock { end = covered } }
+
+    /// Where the sound ended, once it has.
+    var soundEnd: Int64? { lock.withLock { end } }
+
+    /// The zero, once known; a silent video's first frame (captured at `firstFrame`) sets it.
+    func zero(orFirstFrame firstFrame: Int64?) -> Int64? {
+        lock.withLock {
+            if zero == nil, let firstFrame { zero = firstFrame }
+            return zero
+        }
+    }
+
+    /// Picture side: where a frame captured at `nanoseconds` goes, in microseconds from the zero.
+    static func position(ofFrameAt nanoseconds: Int64, zero: Int64) -> Int64 { (nanoseconds - zero) / 1000 }
+
+    /// Picture side: waits until the sound has reached `position` or has ended (at most
+    /// `timeoutNanoseconds`), and returns where the sound ended, if it has.
+    func waitForSound(reaching position: Int64, timeoutNanoseconds: UInt64) -> Int64? {
+        let start = monotonicNanoseconds()
+        while true {
+            let (reached, ended) = lock.withLock { (covered, end) }
+            if ended != nil || reached >= position || monotonicNanoseconds() - start > timeoutNanoseconds { return ended }
+            usleep(2_000)
+        }
+    }
+}
