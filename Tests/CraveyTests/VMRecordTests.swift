@@ -80,10 +80,14 @@ final class VMRecordTests: XCTestCase {
     }
 
     /// Program start is slow under emulation: waits until the recording's temporary file exists.
+    /// Waits until the recording has started: its temporary file exists before the devices open,
+    /// and the writer puts its header in once they have.
     func waitForRecordingFile() {
         let deadline = Date() + 30
         while Date() < deadline {
-            if ((try? FileManager.default.contentsOfDirectory(atPath: root + "/.incoming")) ?? []).contains(where: { $0.hasPrefix("rec_video_") }) { return }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/.incoming")) ?? []
+            if let name = names.first(where: { $0.hasPrefix("rec_video_") }),
+               ((try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + name)[.size] as? Int) ?? 0) > 0 { return }
             usleep(50_000)
         }
         XCTFail("the recording did not start")
