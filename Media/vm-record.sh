@@ -12,8 +12,13 @@ silence=$!
 "$cravey" record video --library "$library" --mic hw:Loopback,1,0 --size 640x360 --max-seconds 5 \
   --title "Remember why you started" --purpose motivational &
 recorder=$!
-# Programs start slowly on the emulated CPU: speak once the recording has begun.
-for _ in $(seq 300); do ls "$library/.incoming"/rec_video_* >/dev/null 2>&1 && break; sleep 0.1; done
+# Programs start slowly on the emulated CPU: speak once the recording has begun (its temporary
+# file exists before the devices open; the writer puts its header in once they have).
+for _ in $(seq 300); do
+  part=$(ls "$library/.incoming"/rec_video_* 2>/dev/null | head -1 || true)
+  [ -n "$part" ] && [ -s "$part" ] && break
+  sleep 0.1
+done
 sleep 0.5
 kill "$silence"; wait "$silence" 2>/dev/null || true
 aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 1 -t raw Media/phrase-48k-s16.raw
