@@ -90,16 +90,26 @@ struct FileStore: Sendable {
 
     /// The file of a recording: the row's path must be the one cravey gives that id and kind, so a
     /// tampered row can never make cravey open or delete another recording's file (or anything else).
+    /// A canonical path lies directly in `Recordings/` or `Recordings/Thumbnails/`, which opening
+    /// the library checked are real directories of the user's (`prepare`), so only the file itself
+    /// needs a look: it must not be a link (listings call this for every row).
     func file(of recording: Recording) throws -> String {
         guard recording.filePath == recording.canonicalFilePath else { throw LibraryError.unsafePath(recording.filePath) }
-        return try resolve(recording.filePath)
+        return try notALink(recording.filePath)
     }
 
     /// The thumbnail of a recording, under the same rule.
     func thumbnail(of recording: Recording) throws -> String? {
         guard let thumb = recording.thumbnailPath else { return nil }
         guard thumb == recording.canonicalThumbnailPath else { throw LibraryError.unsafePath(thumb) }
-        return try resolve(thumb)
+        return try notALink(thumb)
+    }
+
+    private func notALink(_ relative: String) throws -> String {
+        let full = path(relative)
+        var info = stat()
+        if lstat(full, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { throw LibraryError.unsafePath(relative) }
+        return full
     }
 
     // MARK: - Steps

@@ -238,9 +238,9 @@ public final class Library: @unchecked Sendable {
         }
     }
 
+    /// Whether a row's file is there: its own canonical name, a regular file (one lstat a row).
     private func hasFile(_ recording: Recording) -> Bool {
-        guard let path = try? files.file(of: recording) else { return false }
-        return access(path, F_OK) == 0
+        recording.filePath == recording.canonicalFilePath && files.isRegularFile(files.path(recording.filePath))
     }
 
     /// Runs `body`, turning database errors into `LibraryError` with SQLite's message.
