@@ -34,8 +34,17 @@ struct FileStore: Sendable {
     /// (and no `library.sqlite`) is not a library, and cravey will not make it one.
     static let ownTopLevelNames: Set<String> = [
         "library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.sqlite-journal", "library.lock",
-        "Recordings", incomingDir, trashDir, purgingDir, quarantineDir, reserveFile,
+        "Recordings", incomingDir, trashDir, purgingDir, quarantineDir, reserveFile, rebuildingMarker,
     ]
+    /// Present while the database is being rebuilt from the files (see `Library.init`).
+    static let rebuildingMarker = ".rebuilding"
+    /// A damaged database is kept as `library.sqlite.damaged-<seconds>` (with its -wal and -shm).
+    static let damagedSuffix = ".damaged-"
+
+    static func isOwnTopLevelName(_ name: String) -> Bool {
+        ownTopLevelNames.contains(name) || name.hasPrefix("library.sqlite" + damagedSuffix)
+    }
+
     /// Where `check --repair` moves files that look like cravey's but cannot be listed.
     static let quarantineDir = "Quarantine"
     /// Space held back so that a delete can commit on a full disk (see `Library.withReserve`).

@@ -66,7 +66,7 @@ public final class Library: @unchecked Sendable {
         }
         if !hasDatabase {
             // Only an empty directory, or one holding nothing but cravey's own names, becomes a library.
-            let foreign = files.entries(root).filter { !FileStore.ownTopLevelNames.contains($0) }
+            let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
             if let first = foreign.first {
                 throw LibraryError.unsafeLibrary(
                     "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made")
@@ -84,7 +84,7 @@ public final class Library: @unchecked Sendable {
             store = try Self.openStore(dbPath, faults: faults)
         } catch Store.OpenFailure.corrupt(let message) {
             // Never deleted: the damaged database is kept beside the new one for whoever wants it.
-            let kept = dbPath + ".damaged-\(Int(Date().timeIntervalSince1970))"
+            let kept = dbPath + FileStore.damagedSuffix + "\(Int(Date().timeIntervalSince1970))"
             guard Glibc.rename(dbPath, kept) == 0 else { throw systemError("rename", dbPath) }
             for suffix in ["-wal", "-shm"] { _ = Glibc.rename(dbPath + suffix, kept + suffix) }
             let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -95,12 +95,29 @@ public final class Library: @unchecked Sendable {
         }
         files.keepReserve()
         var report = try recoverInterrupted()
+        // A rebuild that was interrupted (or a database emptied from outside) is taken up again:
+        // a database that lists nothing while Recordings/ holds cravey's recordings lost its rows.
+        let marker = files.path(FileStore.rebuildingMarker)
+        if rebuild == nil, isWritable, files.exists(marker) {
+            rebuild = "an interrupted rebuild of the library database was taken up again"
+        }
+        if rebuild == nil, isWritable, try wrap({ try store.count() }) == 0, !files.craveyMediaFiles().isEmpty {
+            rebuild = "the library database listed none of the recordings in Recordings/"
+        }
         if let rebuild {
             report.rebuiltDatabase = rebuild
             try wrap {
                 let lock = try lockLibrary()
                 defer { lock.release() }
+                // The marker is durable before the first row and gone after the last: a rebuild
+                // killed half-way is finished by the next command.
+                let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                guard fd >= 0 else { throw systemError("create", marker) }
+                close(fd)
+                try files.sync(root, site: "rebuild.fsync.root")
                 try relistOrphans(into: &report)
+                try files.unlink(marker, site: "rebuild.unlink")
+                try files.sync(root, site: "rebuild.fsync.root")
             }
         }
         openingReport = report

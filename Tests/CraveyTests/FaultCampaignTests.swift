@@ -217,6 +217,17 @@ final class FaultCampaignTests: FaultCampaign {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("library.sqlite.damaged-") }.count, 1,
                        "the damaged database is kept, not deleted")
+        // A rebuild killed at each of its steps is taken up again by the next command.
+        var step = 1
+        while step < 20 {
+            Self.faults += 1
+            for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
+            let killed = try run(["list"], root, environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+            try assertIntact(baseline, "a rebuild killed at step \(step)")
+            if killed.status != -SIGKILL { break }
+            step += 1
+        }
+        XCTAssertGreaterThan(step, 1, "the rebuild was killed at least once")
     }
 
     func testAHeldLockIsWaitedForThenReported() throws {
