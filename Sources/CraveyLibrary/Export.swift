@@ -103,23 +103,41 @@ public enum RecordingExport {
     /// controls, direction overrides and separators (as \uXXXX), so that printing the JSON can
     /// never drive a terminal.
     static func appendJSONString(_ s: String, to out: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for scalar in s.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case 0x5C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x20..<0x7F: out.append(UInt8(scalar.value))
-            case let value where value < 0x20 || (value <= 0xFFFF && Validation.isUnsafe(scalar)):
-                out.append(contentsOf: "\\u".utf8)
-                for shift in [12, 8, 4, 0] { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
-            default: out.append(contentsOf: String(scalar).utf8)
+        if !s.utf8.contains(where: { $0 >= 0x7F }) {
+            for byte in s.utf8 { appendJSONASCII(byte, to: &out) }  // nearly every title and path
+        } else {
+            for scalar in s.unicodeScalars {
+                if scalar.value < 0x7F {
+                    appendJSONASCII(UInt8(scalar.value), to: &out)
+                } else if scalar.value <= 0xFFFF && Validation.isUnsafe(scalar) {
+                    appendUnicodeEscape(UInt16(scalar.value), to: &out)
+                } else {
+                    out.append(contentsOf: String(scalar).utf8)
+                }
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// One ASCII character of a JSON string, escaped as it must be.
+    @inline(__always)
+    private static func appendJSONASCII(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0..<0x20: appendUnicodeEscape(UInt16(byte), to: &out)
+        default: out.append(byte)
+        }
+    }
+
+    private static func appendUnicodeEscape(_ value: UInt16, to out: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: "\\u".utf8)
+        for shift in [12, 8, 4, 0] { out.append(hex[Int((value >> UInt16(shift)) & 0xF)]) }
     }
 
     private static func csvField(_ value: Value) -> String {

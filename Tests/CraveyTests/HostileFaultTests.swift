@@ -18,14 +18,15 @@ final class HostileFaultTests: FaultCampaign {
         let audioID = audio["id"] as! String, videoID = video["id"] as! String
         // Escape sequences in stored text never reach the terminal.
         Self.faults += 1
-        try sqlite(root, "UPDATE recording SET title = 'Pwn' || char(27) || ']0;owned' || char(7) || char(27) || '[2J', notes = char(27) || '[31mred' WHERE id = '\(audioID)'")
-        for command in [["list"], ["top"], ["show", audioID]] {
+        try sqlite(root, "UPDATE recording SET title = 'Pwn' || char(27) || ']0;owned' || char(7) || char(27) || '[2J' || char(8238) || char(155), notes = char(27) || '[31mred' WHERE id = '\(audioID)'")
+        let raw = ["\u{1B}", "\u{07}", "\u{202E}", "\u{9B}"]
+        for command in [["list"], ["top"], ["show", audioID], ["list", "--json"], ["show", audioID, "--json"]] {
             let result = try run(command, root)
             XCTAssertEqual(result.status, 0, result.stderr)
-            XCTAssertFalse(result.stdout.contains("\u{1B}") || result.stdout.contains("\u{07}"), "\(command) printed raw control characters")
+            XCTAssertFalse(raw.contains { result.stdout.contains($0) }, "\(command) printed raw control or direction characters")
         }
-        let json = try run(["list", "--json"], root)
-        XCTAssertFalse(json.stdout.contains("\u{1B}"), "JSON escapes control characters")
+        let json = try run(["list", "--json"], root).stdout
+        XCTAssertTrue(json.contains("\\u001b]0;owned\\u0007") && json.contains("\\u202e\\u009b"), "JSON escapes them: \(json)")
         // A title that is not UTF-8 at all, and absurd numbers: no crash.
         Self.faults += 1
         try sqlite(root, "UPDATE recording SET title = X'C3289FFF', playCount = 9223372036854775807 WHERE id = '\(audioID)'")
