@@ -59,13 +59,13 @@ public enum Validation {
     /// C1 — escape sequences start with them), line and paragraph separators, bidirectional
     /// overrides and isolates (which reorder what is displayed), and invisible zero-width
     /// characters. They are refused in titles and notes and never printed raw.
+    /// (Spelled out rather than looked up: the control category is exactly C0, DEL and C1, and
+    /// the separator categories exactly U+2028 and U+2029; listings check every character.)
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: return true
-        default: break
-        }
         switch scalar.value {
-        case 0x061C, 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: return true
+        case 0..<0x20, 0x7F...0x9F: return true  // C0, DEL, C1
+        case 0x20..<0x7F: return false
+        case 0x061C, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: return true
         default: return false
         }
     }

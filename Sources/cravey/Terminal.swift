@@ -54,6 +54,7 @@ enum Terminal {
     /// control character, a bidirectional override, a line separator, an invisible character —
     /// is shown as U+FFFD instead of acting. Stored data never reaches the terminal raw.
     static func safe(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }  // plain ASCII
         guard text.unicodeScalars.contains(where: Validation.isUnsafe) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars { out.append(Validation.isUnsafe(scalar) ? "\u{FFFD}" : scalar) }
