@@ -85,6 +85,9 @@ public struct CameraInfo: Sendable, Equatable, Codable {
         return cameras
     }
 
+    /// The front (integrated) webcam, else the first camera: what cravey records from by default.
+    public static var front: CameraInfo? { all().first(where: \.isDefault) }
+
     /// The camera at a node path, a by-id/by-path link, or a card name (case-insensitive start).
     public static func find(_ key: String) throws -> CameraInfo {
         if key.hasPrefix("/") { return try CameraInfo(path: key) }
@@ -102,7 +105,7 @@ public struct CameraInfo: Sendable, Equatable, Codable {
         if let key {
             info = try find(key)
         } else {
-            guard let front = all().first(where: \.isDefault) else {
+            guard let front else {
                 throw MediaError(source: .system, code: -ENOENT, operation: "find a camera",
                                  message: "no camera found (no V4L2 capture device; see 'cravey devices' and 'cravey doctor')")
             }

@@ -74,11 +74,11 @@ extension Cravey {
         }
 
         func checkCamera() -> Finding {
-            let cameras = CameraInfo.all()
+            // The camera `record` would use: the one named, else the front webcam.
             let path: String
             if let camera {
-                path = camera.hasPrefix("/") ? camera : (cameras.first { $0.card.lowercased().hasPrefix(camera.lowercased()) }?.path ?? camera)
-            } else if let front = cameras.first(where: \.isDefault) {
+                path = camera.hasPrefix("/") ? camera : ((try? CameraInfo.find(camera))?.path ?? camera)
+            } else if let front = CameraInfo.front {
                 path = front.path
             } else {
                 let problem = DeviceProblem.noCamera()
