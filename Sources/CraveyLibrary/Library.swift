@@ -101,7 +101,7 @@ public final class Library: @unchecked Sendable {
         if rebuild == nil, isWritable, files.exists(marker) {
             rebuild = "an interrupted rebuild of the library database was taken up again"
         }
-        if rebuild == nil, isWritable, try wrap({ try store.count() }) == 0, !files.craveyMediaFiles().isEmpty {
+        if rebuild == nil, isWritable, try wrap({ try store.isEmpty() }), !files.craveyMediaFiles().isEmpty {
             rebuild = "the library database listed none of the recordings in Recordings/"
         }
         if let rebuild {

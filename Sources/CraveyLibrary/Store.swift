@@ -28,10 +28,10 @@ struct Store: Sendable {
         self.faults = faults
         do {
             (writer, writable) = try Self.openWritableElseReadOnly(path)
+            try checkSchema()
         } catch let error as DatabaseError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue) {
             throw OpenFailure.corrupt(error.message ?? "\(error)")
         }
-        try checkSchema()
     }
 
     private static func openWritableElseReadOnly(_ path: String) throws -> (DatabasePool, Bool) {
@@ -64,22 +64,13 @@ struct Store: Sendable {
 
     /// Runs the migrator if the schema is behind; refuses a database that belongs to something else.
     private func checkSchema() throws {
-        let (current, tables): (Bool, [String])
-        do {
-            (current, tables) = try writer.read { db in
-                (try Self.migrator.hasCompletedMigrations(db),
-                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
-            }
-        } catch let error as DatabaseError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue) {
-            throw OpenFailure.corrupt(error.message ?? "\(error)")
-        }
+        let current = try writer.read { try Self.migrator.hasCompletedMigrations($0) }
         if current { return }
-        if !tables.isEmpty && !tables.contains("grdb_migrations") { throw OpenFailure.foreign }
-        do {
-            try Self.migrator.migrate(writer)
-        } catch let error as DatabaseError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue) {
-            throw OpenFailure.corrupt(error.message ?? "\(error)")
+        let tables = try writer.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         }
+        if !tables.isEmpty && !tables.contains("grdb_migrations") { throw OpenFailure.foreign }
+        try Self.migrator.migrate(writer)
     }
 
     /// Migrations are written as SQL strings and never change once shipped; add new ones below.
@@ -188,6 +179,11 @@ struct Store: Sendable {
                 arguments: [escaped + "%"]
             ).map(Recording.init(row:))
         }
+    }
+
+    /// Whether the table has no row (without counting them).
+    func isEmpty() throws -> Bool {
+        try writer.read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording)") ?? false) }
     }
 
     func count() throws -> Int {

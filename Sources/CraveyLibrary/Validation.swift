@@ -108,7 +108,7 @@ public enum Validation {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), components.first == "Recordings", components.count >= 2,
               !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-              !path.unicodeScalars.contains(where: isControl)
+              !path.unicodeScalars.contains(where: isUnsafe)
         else {
             throw LibraryError.unsafePath(path)
         }
@@ -188,9 +188,5 @@ public enum Validation {
         guard recording.playCount >= 0 else {
             throw LibraryError.invalid(field: "playCount", reason: "must not be negative")
         }
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        isUnsafe(scalar)
     }
 }

@@ -52,7 +52,6 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    public var isBusy: Bool { kind == .busy }
     /// The device went away (unplugged, driver gone): the stream ended, what came before is good.
     public var isDeviceGone: Bool { kind == .gone }
 
