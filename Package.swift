@@ -3,9 +3,10 @@
 // cravey — short audio/video messages to your future self, recorded and played from the shell.
 //
 // The targets are floors, bottom up; a target depends only on floors below it:
-//   1. CALSA, CV4L2, CFFmpeg, CSDL — C shims over libasound, libv4l2, the FFmpeg libraries and SDL2
-//   2. CraveyMedia    — audio and video input and output, level meter, writer, decoders, thumbnailer,
-//                       probe and remux, the video window, device diagnostics
+//   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128 — C shims over libasound, libv4l2, the FFmpeg libraries,
+//                       SDL2 and libebur128 (loudness)
+//   2. CraveyMedia    — audio and video input and output, level meter, loudness, limiter, writer,
+//                       decoders, thumbnailer, probe and remux, the video window, device diagnostics
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
 //      CraveyRecorder — capture threads on one clock, cap, finalize, crash recovery of takes, import
 //      CraveyPlayer   — playback to ALSA with pause and skip, and the clock video frames follow
@@ -33,8 +34,9 @@ let package = Package(
             linkerSettings: ["avformat", "avcodec", "swresample", "swscale", "avutil"].map { .linkedLibrary($0) }
         ),
         .target(name: "CSDL", linkerSettings: [.linkedLibrary("SDL2")]),
+        .target(name: "CEBUR128", linkerSettings: [.linkedLibrary("ebur128")]),
         // Floor 2: the Swift media layer (no C type escapes it).
-        .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL"]),
+        .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL", "CEBUR128"]),
         // Floor 3: the library, the recorder and the player.
         .target(
             name: "CraveyLibrary",

@@ -9,6 +9,8 @@ packages=(
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
   # the playback window for videos
   libsdl2-dev
+  # loudness (EBU R128) for playback at one level
+  libebur128-dev
   # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng for fixtures,
   # pv to pace a FIFO like a real microphone, script (util-linux) and tmux for terminal tests
   ffmpeg sox espeak-ng pv tmux util-linux sqlite3 alsa-utils

@@ -7,7 +7,7 @@ public enum RecordingExport {
     public static let columns = [
         "id", "createdAt", "kind", "title", "notes", "purpose", "duration", "filePath", "thumbnailPath",
         "playCount", "lastPlayedAt", "modifiedAt", "sizeBytes", "width", "height", "fps", "sampleRate",
-        "channels", "avOffset",
+        "channels", "avOffset", "loudness", "truePeak", "playbackGain",
     ]
 
     /// JSON for one row; the waveform (peaks 0–255) only when asked, as it is long.
@@ -93,6 +93,9 @@ public enum RecordingExport {
             ("sampleRate", optInt(r.media.sampleRate)),
             ("channels", optInt(r.media.channels)),
             ("avOffset", optNum(r.media.avOffset)),
+            ("loudness", optNum(r.media.loudness)),
+            ("truePeak", optNum(r.media.truePeak)),
+            ("playbackGain", optNum(r.media.playbackGain)),
         ]
     }
 

@@ -128,6 +128,18 @@ struct FileStore: Sendable {
         guard Glibc.rename(from, to) == 0 else { throw systemError("rename", from) }
     }
 
+    /// A second name for a file (a hard link), in the same file system.
+    func link(_ existing: String, _ new: String, site: String) throws {
+        try faults.hit(site)
+        guard Glibc.link(existing, new) == 0 else { throw systemError("link", existing) }
+    }
+
+    /// Whether two paths name the same file (device and inode).
+    func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        return lstat(a, &x) == 0 && lstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     func unlink(_ file: String, site: String) throws {
         try faults.hit(site)
         guard Glibc.unlink(file) == 0 || errno == ENOENT else { throw systemError("delete", file) }

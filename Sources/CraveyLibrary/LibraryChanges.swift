@@ -29,6 +29,11 @@ extension Library {
         try wrap { try store.recordPlay(id: id, at: date) }
     }
 
+    /// Stores a loudness measurement made after the save (a recording from before measuring).
+    public func recordLoudness(_ id: UUID, loudness: Double?, truePeak: Double, playbackGain: Double?) throws {
+        try wrap { try store.setLoudness(id: id, loudness: loudness, truePeak: truePeak, playbackGain: playbackGain) }
+    }
+
     /// Deletes a recording's file, thumbnail and row together (see the type's doc).
     public func delete(_ recording: Recording) throws {
         try wrap {

@@ -36,6 +36,14 @@ extension Library {
                     continue
                 }
                 owned.insert(row.filePath)
+                if !row.media.isMeasured {
+                    if repair, let measure = media?.measure, let result = try? measure(full) {
+                        try store.setLoudness(id: row.id, loudness: result.loudness, truePeak: result.truePeak, playbackGain: result.gain)
+                        report.measured.append("\(row.id)")
+                    } else {
+                        report.unmeasured.append("\(row.id)")
+                    }
+                }
                 if let thumb = row.thumbnailPath {
                     if let thumbFull = (try? files.thumbnail(of: row)) ?? nil, files.isRegularFile(thumbFull) {
                         owned.insert(thumb)

@@ -16,6 +16,8 @@ extension Library {
         public var undoneDeletes: [String] = []
         public var purge: String?
         public var undoneSaves: [String] = []
+        /// Trims whose new row did not commit: the recording is back as it was.
+        public var undoneReplaces: [String] = []
         public var rowsWithoutFile: [String] = []
         /// cravey recordings (by name) that no row lists.
         public var filesWithoutRow: [String] = []
@@ -33,6 +35,10 @@ extension Library {
         public var foreignFiles: [String] = []
         /// Steps of recovery that could not be done now (a read-only or full disk): tried again later.
         public var deferred: [String] = []
+        /// Recordings whose loudness is not measured yet (`--repair` measures them).
+        public var unmeasured: [String] = []
+        /// Recordings measured by this check.
+        public var measured: [String] = []
         /// Why the database was rebuilt from the files, when it was.
         public var rebuiltDatabase: String?
         /// Whether the problems listed were also fixed.
@@ -58,6 +64,7 @@ extension Library {
             add(removedTemporaryFiles, "removed a leftover temporary file")
             add(undoneSaves, "removed the file of a save that did not finish")
             add(finishedDeletes, "finished an interrupted delete")
+            add(undoneReplaces, "undid an interrupted trim (the recording is as it was)")
             add(undoneDeletes, "undid an interrupted delete")
             if let purge { out.append(purge) }
             add(deferred, "could not finish now (will try again)")
@@ -73,6 +80,8 @@ extension Library {
             add(missingThumbnails, repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)")
             add(loosePermissions, repaired ? "made private" : "not private (should be 0700/0600)\(fix)")
             add(foreignFiles, "not made by cravey, left alone")
+            add(unmeasured, "loudness not measured yet (measured when played, or by 'cravey check --repair')")
+            add(measured, "measured loudness")
             return out
         }
     }
@@ -88,11 +97,16 @@ extension Library {
         /// A finished media file's length and facts, nil when nothing in it is playable, throwing
         /// when it cannot be read now: to list again recordings that lost their row.
         public var inspect: @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?
+        /// A finished file's loudness (EBU R128 integrated loudness, nil when too quiet, true peak,
+        /// and the gain that plays it at the common level), for rows saved before recordings were measured. Nil: they stay unmeasured.
+        public var measure: (@Sendable (_ path: String) throws -> (loudness: Double?, truePeak: Double, gain: Double?))?
 
         public init(recoverPartial: (@Sendable (_ library: Library, _ path: String) throws -> Recording?)?,
-                    inspect: @escaping @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?) {
+                    inspect: @escaping @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?,
+                    measure: (@Sendable (_ path: String) throws -> (loudness: Double?, truePeak: Double, gain: Double?))? = nil) {
             self.recoverPartial = recoverPartial
             self.inspect = inspect
+            self.measure = measure
         }
     }
 
@@ -142,6 +156,17 @@ extension Library {
                     report.undoneSaves.append(path)
                 }
                 try store.forgetPendingSave(path)
+            }
+        }
+        // Before leftovers are removed: an unfinished replacement's old files are among them.
+        step("an interrupted trim") {
+            for text in try store.pendingReplaces() {
+                guard let id = UUID(uuidString: text), let row = try store.recording(id: id) else {
+                    if let id = UUID(uuidString: text) { try store.forgetPendingReplace(id) }
+                    continue
+                }
+                try undoReplace(id, kind: row.kind)
+                report.undoneReplaces.append("\(id.uuidString) '\(row.title)'")
             }
         }
         let trash = files.path(FileStore.trashDir)

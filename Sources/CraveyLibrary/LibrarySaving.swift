@@ -13,9 +13,9 @@ extension Library {
     /// it, so `recover` in another process leaves it alone until it is saved or discarded.
     public final class StagedFile: @unchecked Sendable {
         public let path: String
-        fileprivate let lock: FileLock
+        let lock: FileLock
 
-        fileprivate init(path: String, lock: FileLock) {
+        init(path: String, lock: FileLock) {
             self.path = path
             self.lock = lock
         }

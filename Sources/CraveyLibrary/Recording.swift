@@ -102,10 +102,20 @@ public struct MediaFacts: Sendable, Equatable {
     public var waveform: [UInt8]
     /// Worst audio/video offset measured while recording, in seconds (video only).
     public var avOffset: Double?
+    /// Integrated loudness (EBU R128, LUFS); nil when not measured yet, or too quiet to have one.
+    public var loudness: Double?
+    /// True peak (dBTP); nil when not measured yet (a recording measured once always has one).
+    public var truePeak: Double?
+    /// The gain (dB) that plays it at the common level through the limiter; nil when not worked out.
+    public var playbackGain: Double?
+
+    /// Whether the sound has been measured (`truePeak` is set by every measurement).
+    public var isMeasured: Bool { truePeak != nil }
 
     public init(
         sizeBytes: Int64 = 0, width: Int? = nil, height: Int? = nil, fps: Double? = nil,
-        sampleRate: Int? = nil, channels: Int? = nil, waveform: [UInt8] = [], avOffset: Double? = nil
+        sampleRate: Int? = nil, channels: Int? = nil, waveform: [UInt8] = [], avOffset: Double? = nil,
+        loudness: Double? = nil, truePeak: Double? = nil, playbackGain: Double? = nil
     ) {
         self.sizeBytes = sizeBytes
         self.width = width
@@ -115,6 +125,9 @@ public struct MediaFacts: Sendable, Equatable {
         self.channels = channels
         self.waveform = waveform
         self.avOffset = avOffset
+        self.loudness = loudness
+        self.truePeak = truePeak
+        self.playbackGain = playbackGain
     }
 }
 

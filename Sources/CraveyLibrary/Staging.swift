@@ -13,30 +13,50 @@ public enum Staging {
         case final
         /// A thumbnail waiting for its row: `save_<UUID>_thumb.jpg`.
         case thumbnail
+        /// A new version of a recording's file (trimmed), waiting to replace it: `edit_<UUID>.<ext>`.
+        case edit
+        /// The new thumbnail that goes with it: `edit_<UUID>_thumb.jpg`.
+        case editThumbnail
+        /// The recording's file as it was, kept (a second link) while its replacement is committed:
+        /// `old_<UUID>.<ext>`. Recovery puts it back if the replacement's row did not commit.
+        case previous
+        /// The thumbnail as it was: `old_<UUID>_thumb.jpg`.
+        case previousThumbnail
+
+        /// The role's name prefix, and whether it names a thumbnail.
+        var spelling: (prefix: String, thumbnail: Bool)? {
+            switch self {
+            case .part: return nil
+            case .final: return ("save_", false)
+            case .thumbnail: return ("save_", true)
+            case .edit: return ("edit_", false)
+            case .editThumbnail: return ("edit_", true)
+            case .previous: return ("old_", false)
+            case .previousThumbnail: return ("old_", true)
+            }
+        }
     }
 
     /// The temporary name of a file of recording `id`.
     public static func name(_ role: Role, id: UUID, kind: Recording.Kind) -> String {
-        switch role {
-        case .part: return "rec_\(kind.rawValue)_\(id.uuidString).\(kind.fileExtension).part"
-        case .final: return "save_\(id.uuidString).\(kind.fileExtension)"
-        case .thumbnail: return "save_\(id.uuidString)_thumb.jpg"
+        guard let (prefix, thumbnail) = role.spelling else {
+            return "rec_\(kind.rawValue)_\(id.uuidString).\(kind.fileExtension).part"
         }
+        return prefix + id.uuidString + (thumbnail ? "_thumb.jpg" : "." + kind.fileExtension)
     }
+
+    static let roles: [Role] = [.part, .final, .thumbnail, .edit, .editThumbnail, .previous, .previousThumbnail]
 
     /// The role, recording and kind a temporary name stands for; nil for any other name.
     public static func parse(_ name: String) -> (role: Role, id: UUID, kind: Recording.Kind)? {
-        for kind in Recording.Kind.allCases {
-            for role in [Role.part, .final] {
-                let prefix = role == .part ? "rec_\(kind.rawValue)_" : "save_"
-                guard name.hasPrefix(prefix), let id = UUID(uuidString: String(name.dropFirst(prefix.count).prefix(36))),
+        for role in roles {
+            let prefix = role.spelling?.prefix
+            for kind in Recording.Kind.allCases {
+                let start = prefix ?? "rec_\(kind.rawValue)_"
+                guard name.hasPrefix(start), let id = UUID(uuidString: String(name.dropFirst(start.count).prefix(36))),
                       name == Self.name(role, id: id, kind: kind) else { continue }
-                return (role, id, kind)
+                return (role, id, role.spelling?.thumbnail == true ? .video : kind)
             }
-        }
-        if name.hasPrefix("save_"), let id = UUID(uuidString: String(name.dropFirst(5).prefix(36))),
-           name == Self.name(.thumbnail, id: id, kind: .video) {
-            return (.thumbnail, id, .video)
         }
         return nil
     }

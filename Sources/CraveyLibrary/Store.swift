@@ -113,6 +113,22 @@ struct Store: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2: loudness") { db in
+            // EBU R128 integrated loudness (LUFS, NULL when too quiet to have one), true peak
+            // (dBTP) and the gain that plays it at the common level (dB); NULL until measured.
+            try db.execute(sql: """
+                ALTER TABLE recording ADD COLUMN loudness REAL;
+                ALTER TABLE recording ADD COLUMN truePeak REAL;
+                ALTER TABLE recording ADD COLUMN playbackGain REAL;
+
+                -- Intent journal of replacements (trims): a recording whose file is being replaced
+                -- and whose new row is not committed yet. The row's commit deletes the entry.
+                CREATE TABLE pendingReplace (
+                  id TEXT PRIMARY KEY NOT NULL,
+                  createdAt TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 
@@ -121,7 +137,8 @@ struct Store: Sendable {
     /// Every column but the waveform, for listings, in the order `Recording(row:)` reads them.
     private static let listColumns = """
         id, createdAt, kind, title, notes, purpose, duration, filePath, thumbnailPath, playCount,
-        lastPlayedAt, modifiedAt, sizeBytes, width, height, fps, sampleRate, channels, avOffset
+        lastPlayedAt, modifiedAt, sizeBytes, width, height, fps, sampleRate, channels, avOffset,
+        loudness, truePeak, playbackGain
         """
     /// Every column, the waveform last.
     private static let allColumns = listColumns + ", waveform"
@@ -275,7 +292,7 @@ struct Store: Sendable {
 
     func deleteAllRecordings() throws {
         try writer.write { db in
-            try db.execute(sql: "DELETE FROM recording; DELETE FROM pendingSave;")
+            try db.execute(sql: "DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace;")
             try faults.hit("purge.commit")
         }
     }
@@ -296,6 +313,50 @@ struct Store: Sendable {
                 sql: "UPDATE recording SET title = ?, notes = ?, purpose = ?, modifiedAt = ? WHERE id = ?",
                 arguments: [title, notes, purpose?.rawValue, StoredDate.text(date), id.uuidString])
             try faults.hit("edit.commit")
+        }
+    }
+
+    func notePendingReplace(_ id: UUID) throws {
+        try writer.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO pendingReplace (id, createdAt) VALUES (?, ?)",
+                           arguments: [id.uuidString, StoredDate.text(Date())])
+            try faults.hit("replace.commit.pending")
+        }
+    }
+
+    func pendingReplaces() throws -> [String] {
+        try writer.read { db in try String.fetchAll(db, sql: "SELECT id FROM pendingReplace ORDER BY id") }
+    }
+
+    func forgetPendingReplace(_ id: UUID) throws {
+        try writer.write { db in try db.execute(sql: "DELETE FROM pendingReplace WHERE id = ?", arguments: [id.uuidString]) }
+    }
+
+    /// Commits a recording's new file facts (after its file was replaced) and clears the intent,
+    /// in one transaction.
+    func replaceMedia(_ recording: Recording) throws {
+        try writer.write { db in
+            let m = recording.media
+            try db.execute(sql: """
+                UPDATE recording SET duration = ?, thumbnailPath = ?, modifiedAt = ?, sizeBytes = ?, width = ?,
+                  height = ?, fps = ?, sampleRate = ?, channels = ?, waveform = ?, loudness = ?, truePeak = ?,
+                  playbackGain = ?
+                WHERE id = ?
+                """, arguments: [
+                    recording.duration, recording.thumbnailPath, StoredDate.text(recording.modifiedAt), m.sizeBytes,
+                    m.width, m.height, m.fps, m.sampleRate, m.channels, Data(m.waveform), m.loudness, m.truePeak,
+                    m.playbackGain, recording.id.uuidString,
+                ])
+            try db.execute(sql: "DELETE FROM pendingReplace WHERE id = ?", arguments: [recording.id.uuidString])
+            try faults.hit("replace.commit.row")
+        }
+    }
+
+    /// Stores a recording's loudness measurement (taken later than its save).
+    func setLoudness(id: UUID, loudness: Double?, truePeak: Double, playbackGain: Double?) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE recording SET loudness = ?, truePeak = ?, playbackGain = ? WHERE id = ?",
+                           arguments: [loudness, truePeak, playbackGain, id.uuidString])
         }
     }
 
@@ -339,8 +400,8 @@ extension Recording {
             }
         }
         func date(_ index: Int) -> Date? { text(index).flatMap(StoredDate.date) }
-        let waveform: Data? = row.count > 19 ? {
-            if case let .blob(data) = (row[19] as DatabaseValue).storage { return data }
+        let waveform: Data? = row.count > 22 ? {
+            if case let .blob(data) = (row[22] as DatabaseValue).storage { return data }
             return nil
         }() : nil
         self.init(
@@ -359,20 +420,22 @@ extension Recording {
             media: MediaFacts(
                 sizeBytes: Int64(integer(12) ?? 0), width: integer(13), height: integer(14), fps: number(15),
                 sampleRate: integer(16), channels: integer(17), waveform: waveform.map { [UInt8]($0) } ?? [],
-                avOffset: number(18)))
+                avOffset: number(18), loudness: number(19), truePeak: number(20),
+                playbackGain: number(21)))
     }
 
     func insert(into db: Database) throws {
         try db.execute(sql: """
             INSERT INTO recording (id, createdAt, kind, title, notes, purpose, duration, filePath,
               thumbnailPath, playCount, lastPlayedAt, modifiedAt, sizeBytes, width, height, fps,
-              sampleRate, channels, waveform, avOffset)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              sampleRate, channels, waveform, avOffset, loudness, truePeak, playbackGain)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 id.uuidString, StoredDate.text(createdAt), kind.rawValue, title, notes, purpose?.rawValue, duration,
                 filePath, thumbnailPath, playCount, lastPlayedAt.map(StoredDate.text), StoredDate.text(modifiedAt),
                 media.sizeBytes, media.width, media.height,
                 media.fps, media.sampleRate, media.channels, Data(media.waveform), media.avOffset,
+                media.loudness, media.truePeak, media.playbackGain,
             ])
     }
 }

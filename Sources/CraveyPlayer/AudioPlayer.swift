@@ -24,12 +24,29 @@ public final class AudioPlayer: @unchecked Sendable {
     /// CLOCK_MONOTONIC (ns) of the first sample handed to ALSA, for start-latency measurements.
     public private(set) var firstSampleAt: UInt64?
 
-    /// Opens the file's audio and the speaker (ALSA `default` unless told otherwise).
-    public init(path: String, duration: Double, speaker: String = "default") throws {
-        decoder = try AudioDecoder(path: path)
+    /// The gain and limiter sound goes through (nil: played as recorded).
+    private var limiter: Limiter?
+
+    /// Opens the file's audio and the speaker (ALSA `default` unless told otherwise); with
+    /// `level`, the sound is raised or lowered by its gain and limited so it never clips.
+    public init(path: String, duration: Double, speaker: String = "default", level: PlaybackLevel? = nil) throws {
+        let leveled = level.map { $0.gain != 0 } ?? false
+        decoder = try AudioDecoder(path: path, floats: leveled)
         output = try AudioOutput(device: speaker, sampleRate: decoder.sampleRate, channels: 1)
         self.duration = duration
         sampleRate = decoder.sampleRate
+        if leveled, let level {
+            limiter = Limiter(gainDecibels: level.gain, ceilingDecibels: PlaybackLevel.sampleCeiling, sampleRate: decoder.sampleRate)
+        }
+    }
+
+    /// The next block for the speaker, through the gain and limiter when there is one; empty at the end.
+    private func nextBlock(_ frames: Int) throws -> [Int16] {
+        guard limiter != nil else { return try decoder.read(frames: frames) }
+        let floats = try decoder.readFloats(frames: frames)
+        let out = floats.isEmpty ? limiter!.flush() : limiter!.process(floats)
+        if floats.isEmpty && out.isEmpty { return [] }
+        return out.map { Int16(max(-32767, min(32767, ($0 * 32767).rounded()))) }
     }
 
     public func start() {
@@ -48,6 +65,7 @@ public final class AudioPlayer: @unchecked Sendable {
             if let target {
                 output.drop()
                 try? decoder.seek(to: target)
+                limiter?.reset()
                 state.withLock {
                     seekTarget = nil
                     base = decoder.position
@@ -58,7 +76,7 @@ public final class AudioPlayer: @unchecked Sendable {
                 continue
             }
             if isPaused { usleep(10_000); continue }
-            guard let samples = try? decoder.read(frames: block), !samples.isEmpty else {
+            guard let samples = try? nextBlock(block), !samples.isEmpty else {
                 output.drain()
                 state.withLock { ending = dismissed ? .dismissed : .finished }
                 done.signal()

@@ -15,9 +15,9 @@ public enum PictureOutput: Sendable, Equatable {
 /// The clock a playback follows, one rule for `cravey play` and the recording preview: the sound
 /// at the speaker when the file has sound, else (a silent video) a clock of its own.
 public enum Player {
-    public static func open(path: String, duration: Double, speaker: String) throws -> any Playback {
+    public static func open(path: String, duration: Double, speaker: String, level: PlaybackLevel? = nil) throws -> any Playback {
         let hasSound = (try? MediaFile.probe(path)).map { $0.audioCodec != nil } ?? true
-        return hasSound ? try AudioPlayer(path: path, duration: duration, speaker: speaker) : SilentPlayer(duration: duration)
+        return hasSound ? try AudioPlayer(path: path, duration: duration, speaker: speaker, level: level) : SilentPlayer(duration: duration)
     }
 }
 

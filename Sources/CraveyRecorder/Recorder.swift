@@ -82,7 +82,16 @@ public final class Recorder: @unchecked Sendable {
         public let frames: Int
         public let droppedFrames: Int
         public let avOffset: Double?
+        /// The sound's loudness, and the span between the silences at its ends (nil: no sound, or
+        /// nothing but silence).
+        public let loudness: Loudness?
+        public let speech: MediaSpan?
         fileprivate let part: Library.StagedFile
+
+        /// Seconds of silence trimming would leave out at the start and at the end.
+        public var silenceAtEnds: (start: Double, end: Double)? {
+            speech.map { ($0.start, max(0, duration - $0.end)) }
+        }
     }
 
     public let library: Library
@@ -242,10 +251,13 @@ public final class Recorder: @unchecked Sendable {
             try library.faults.hit("record.finalize.remuxed")
             let info = try MediaFile.probe(final.path)
             if kind == .video { thumbnail = library.stageThumbnail(of: final.path, id: id) }
+            let sound = microphone != nil ? try? SoundAnalysis(file: final.path) : nil
             return Take(id: id, kind: kind, startedAt: startedAt, duration: info.duration, info: info,
                         waveform: builder.finish(), stopReason: reason, finalFile: final, thumbnail: thumbnail,
                         frames: writer.videoFramesWritten, droppedFrames: status.droppedFrames,
-                        avOffset: camera != nil && microphone != nil ? sync.reportedWorstOffset : nil, part: part)
+                        avOffset: camera != nil && microphone != nil ? sync.reportedWorstOffset : nil,
+                        loudness: sound?.loudness, speech: sound?.speechSpan().map { MediaSpan(start: $0.start, end: $0.end) },
+                        part: part)
         } catch {
             library.discard(final)
             if let thumbnail { library.discard(thumbnail) }
@@ -262,11 +274,37 @@ public final class Recorder: @unchecked Sendable {
         let info = take.info
         let saved = try library.save(
             take.finalFile, thumbnail: take.thumbnail, kind: take.kind, draft: draft, duration: take.duration,
-            media: MediaFacts(info, waveform: take.waveform, avOffset: take.avOffset),
+            media: MediaFacts(info, waveform: take.waveform, avOffset: take.avOffset, loudness: take.loudness),
             id: take.id, createdAt: take.startedAt)
         try library.faults.hit("record.saved")
         library.discard(take.part)
         return saved
+    }
+
+    /// The take cut to `span` (the silence at its ends left out): encoded again from the finished
+    /// file, sound exact to the sample and pictures following it. The untrimmed file is dropped;
+    /// the temporary recording stays until the save, as for any take.
+    public func trimmed(_ take: Take, to span: MediaSpan) throws -> Take {
+        let staged = try library.stage(.edit, id: take.id, kind: take.kind)
+        let encoded: MediaTranscode.Result
+        let info: MediaInfo
+        var thumbnail: Library.StagedFile?
+        do {
+            encoded = take.kind == .video
+                ? try MediaTranscode.video(from: take.finalFile.path, info: take.info, span: span, to: staged.path)
+                : try MediaTranscode.audio(from: take.finalFile.path, span: span, to: staged.path)
+            info = try MediaFile.probe(staged.path)
+            if take.kind == .video { thumbnail = library.stageThumbnail(of: staged.path, id: take.id, role: .editThumbnail) }
+        } catch {
+            library.discard(staged)
+            throw error
+        }
+        library.discard(take.finalFile)
+        if let old = take.thumbnail { library.discard(old) }
+        return Take(id: take.id, kind: take.kind, startedAt: take.startedAt, duration: info.duration, info: info,
+                    waveform: encoded.waveform, stopReason: take.stopReason, finalFile: staged, thumbnail: thumbnail,
+                    frames: encoded.frames, droppedFrames: take.droppedFrames, avOffset: take.avOffset,
+                    loudness: encoded.loudness, speech: MediaSpan(start: 0, end: info.duration), part: take.part)
     }
 
     /// Throws the take away (after the user confirmed): nothing of it stays in the library.

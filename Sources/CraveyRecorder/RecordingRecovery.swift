@@ -17,7 +17,11 @@ public enum RecordingRecovery {
     /// command line opens.
     public static let media = Library.MediaRecovery(
         recoverPartial: { library, path in try recover(path, into: library) },
-        inspect: { path in try inspect(path) })
+        inspect: { path in try inspect(path) },
+        measure: { path in
+            let loudness = try Loudness.measure(file: path)
+            return (loudness.integrated, loudness.truePeak, loudness.playbackGain)
+        })
 
     /// Recovers one temporary recording. Returns nil only when the file holds no complete packet
     /// at all; any other failure (a full or read-only disk, an I/O error) throws, and the file is
@@ -47,7 +51,7 @@ public enum RecordingRecovery {
         return try library.save(
             final, thumbnail: thumb, kind: kind, draft: .init(title: Validation.recoveredTitle(for: startedAt)),
             duration: min(info.duration, Validation.maxDuration),
-            media: MediaFacts(info, waveform: waveform(of: final.path)),
+            media: MediaFacts(info, sound: try? SoundAnalysis(file: final.path)),
             id: id, createdAt: startedAt)
     }
 
@@ -60,24 +64,21 @@ public enum RecordingRecovery {
             return nil
         }
         guard info.duration > 0, info.audioCodec != nil || info.videoCodec != nil else { return nil }
-        return (info.duration, MediaFacts(info, waveform: waveform(of: path)))
-    }
-
-    /// The waveform of a finished file, decoded again (the recorder that measured it live is gone).
-    static func waveform(of path: String) -> [UInt8] {
-        guard let decoder = try? AudioDecoder(path: path) else { return [] }
-        var builder = WaveformBuilder(sampleRate: decoder.sampleRate)
-        while let block = try? decoder.read(frames: 4800), !block.isEmpty {
-            builder.add(block.map { Float($0) / 32768 })
-        }
-        return builder.finish()
+        return (info.duration, MediaFacts(info, sound: info.audioCodec != nil ? try? SoundAnalysis(file: path) : nil))
     }
 }
 
 extension MediaFacts {
     /// The facts a probe read from a finished file, with what only the recorder knows.
-    init(_ info: MediaInfo, waveform: [UInt8] = [], avOffset: Double? = nil) {
+    init(_ info: MediaInfo, waveform: [UInt8] = [], avOffset: Double? = nil, loudness: Loudness? = nil) {
         self.init(width: info.width, height: info.height, fps: info.fps, sampleRate: info.sampleRate,
-                  channels: info.channels, waveform: waveform, avOffset: avOffset)
+                  channels: info.channels, waveform: waveform, avOffset: avOffset,
+                  loudness: loudness?.integrated, truePeak: loudness?.truePeak, playbackGain: loudness?.playbackGain)
+    }
+
+    /// The facts of a finished file, with the waveform and loudness read from its sound (a silent
+    /// video has neither: nil).
+    init(_ info: MediaInfo, sound: SoundAnalysis?, avOffset: Double? = nil) {
+        self.init(info, waveform: sound?.waveform ?? [], avOffset: avOffset, loudness: sound?.loudness)
     }
 }

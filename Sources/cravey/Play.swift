@@ -18,7 +18,9 @@ extension Cravey {
                 Keys: space pauses and resumes, ← and → skip 15 seconds, q or Esc stops. A play counts when \
                 it ends or is stopped. A video plays in the terminal (24-bit colour half blocks, its pictures \
                 following the sound; frames are dropped, never shown late, when the terminal is slow); \
-                --audio-only plays just its sound.
+                --audio-only plays just its sound. Every recording plays at one level (-16 LUFS, measured \
+                with EBU R128; peaks limited under -1 dBTP, never clipped); --original-level plays it as \
+                recorded.
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -37,6 +39,9 @@ extension Cravey {
 
         @Flag(help: "Play only the sound of a video.")
         var audioOnly = false
+
+        @Flag(help: "Play at the level it was recorded at, not raised or lowered to the common level.")
+        var originalLevel = false
 
         func validate() throws {
             if top == (key != nil) { throw ValidationError("give a recording, or --top") }
@@ -59,9 +64,10 @@ extension Cravey {
                 recording = try lib.recording(idOrTitle: key!)
             }
             let path = try lib.file(of: recording)
+            let level = originalLevel ? PlaybackLevel.original : Loudness.level(of: recording, path: path, library: lib)
             let player: any Playback
             do {
-                player = try Player.open(path: path, duration: recording.duration, speaker: speaker)
+                player = try Player.open(path: path, duration: recording.duration, speaker: speaker, level: level)
             } catch let error as MediaError {
                 throw CraveyFailure(message: "cannot play '\(recording.shownTitle)': \(error)")
             }
@@ -76,7 +82,7 @@ extension Cravey {
                 Terminal.printNote("this play was not counted: \(error)")
             }
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
-                Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0)")
+                Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(level.gain)")
             }
             if !Terminal.stdoutIsTerminal {
                 print("\(ending == .finished ? "Played" : "Stopped") '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyMedia
+import CraveyPlayer
 import Foundation
 
 extension Cravey {
@@ -45,6 +47,7 @@ extension Cravey {
             if let ch = r.media.channels { media += ch == 1 ? " mono" : " \(ch) ch" }
             lines.append(media)
             if let offset = r.media.avOffset { lines.append(String(format: "  a/v sync   worst offset %.0f ms", offset * 1000)) }
+            if let loudness = Show.loudnessLine(r) { lines.append("  loudness   " + loudness) }
             lines.append("  file       " + Terminal.safe((try? lib.file(of: r)) ?? "(refused: \(r.filePath))"))
             if r.thumbnailPath != nil {
                 lines.append("  thumbnail  " + Terminal.safe(((try? lib.thumbnail(of: r)) ?? nil) ?? "(refused: \(r.thumbnailPath ?? ""))"))
@@ -61,6 +64,21 @@ extension Cravey {
                     FileHandle.standardOutput.write(Data(("\n" + picture).utf8))
                 }
             }
+        }
+
+        /// "-31.2 LUFS, true peak -9.8 dBTP; played at +15.2 dB (peaks limited)".
+        static func loudnessLine(_ r: Recording) -> String? {
+            guard r.media.sampleRate != nil else { return nil }
+            guard let peak = r.media.truePeak else {
+                return "not measured yet (measured when first played, or by 'cravey check --repair')"
+            }
+            let level = PlaybackLevel(loudness: r.media.loudness, truePeak: peak, gain: r.media.playbackGain)
+            guard let lufs = r.media.loudness else {
+                return "too quiet to measure (under -70 LUFS); played as recorded"
+            }
+            let peakText = peak <= Loudness.floor ? "no peak" : String(format: "true peak %.1f dBTP", peak)
+            return String(format: "%.1f LUFS, ", lufs) + peakText + "; played at \(level.gainText)"
+                + (level.limits ? " (peaks limited under -1 dBTP)" : "")
         }
     }
 }

@@ -11,7 +11,7 @@ final class StoreTests: XCTestCase {
         let tables = try library.store.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
-        XCTAssertEqual(tables, ["grdb_migrations", "pendingSave", "recording", "recording_kind_newest",
+        XCTAssertEqual(tables, ["grdb_migrations", "pendingReplace", "pendingSave", "recording", "recording_kind_newest",
                                 "recording_newest", "recording_purpose_newest", "recording_top"])
         let journal = try library.store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         XCTAssertEqual(journal, "wal")
