@@ -11,6 +11,9 @@ final class CaptureHandOff: @unchecked Sendable {
     private var zero: Int64?
     private var covered: Int64 = 0
     private var end: Int64?
+    /// Pauses on the monotonic clock: from the end of the last sound kept to the start of the
+    /// first sound kept after (end nil while paused).
+    private var pauses: [(start: Int64, end: Int64?)] = []
 
     /// Sound side: the recording's zero (kept from the first call) and how far the sound reaches
     /// now, in microseconds from it.
@@ -23,6 +26,31 @@ final class CaptureHandOff: @unchecked Sendable {
 
     /// Sound side: the sound stopped; the pictures end where it reached.
     func soundEnded() { lock.withLock { end = covered } }
+
+    /// Sound side: the recording paused after sound that ended at `nanoseconds`.
+    func pauseBegan(at nanoseconds: Int64) { lock.withLock { pauses.append((nanoseconds, nil)) } }
+
+    /// Sound side: it resumed with sound that starts at `nanoseconds`.
+    func pauseEnded(at nanoseconds: Int64) {
+        lock.withLock {
+            guard let last = pauses.indices.last, pauses[last].end == nil else { return }
+            pauses[last].end = max(nanoseconds, pauses[last].start)
+        }
+    }
+
+    /// Picture side: a frame's capture time with the pauses before it taken out (the clock the
+    /// recording follows), or nil for a frame captured during a pause (it is left out).
+    func recordingClock(ofFrameAt nanoseconds: Int64) -> Int64? {
+        lock.withLock {
+            var shift: Int64 = 0
+            for pause in pauses {
+                if nanoseconds < pause.start { break }
+                guard let end = pause.end, nanoseconds >= end else { return nil }
+                shift += end - pause.start
+            }
+            return nanoseconds - shift
+        }
+    }
 
     /// Where the sound ended, once it has.
     var soundEnd: Int64? { lock.withLock { end } }

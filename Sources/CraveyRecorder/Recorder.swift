@@ -45,6 +45,8 @@ public final class Recorder: @unchecked Sendable {
         /// Seconds of media the input has been below -60 dBFS without a break.
         public var silentSeconds: Double = 0
         public var clipped = false
+        /// Paused: nothing is recorded, and the elapsed time and the cap stand still.
+        public var paused = false
         public var stopReason: StopReason?
         public var hasAudio = true
         /// The camera mode in use and the size written (nil without a camera).
@@ -112,6 +114,7 @@ public final class Recorder: @unchecked Sendable {
     let state = NSLock()
     var current = Status()
     var stopRequested: StopReason?
+    var pauseRequested = false
     var audioInput: AudioInput?
     var videoInput: VideoInput?
     var writer: MediaWriter?
@@ -203,6 +206,16 @@ public final class Recorder: @unchecked Sendable {
     /// Asks the capture threads to stop after the block or frame they are reading; the recording is kept.
     public func requestStop(_ reason: StopReason) {
         state.withLock { if stopRequested == nil { stopRequested = reason } }
+    }
+
+    /// Pauses or resumes the recording: the file has no gap, the time paused is not counted, and
+    /// sound and pictures stay together across it. Returns whether it is now paused.
+    @discardableResult
+    public func togglePause() -> Bool {
+        state.withLock {
+            pauseRequested.toggle()
+            return pauseRequested
+        }
     }
 
     public var status: Status { state.withLock { current } }

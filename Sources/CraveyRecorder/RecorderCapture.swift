@@ -19,8 +19,14 @@ extension Recorder {
         var silentSamples = 0
         var written = 0
         var reason: StopReason = .user
+        // Pauses: blocks read while paused are dropped; with pictures, the time paused is taken
+        // out of the capture clock (`pausedTotal`), so the sync and the pictures never see it.
+        var paused = false
+        var pausedTotal: Int64 = 0
+        var lastKeptEnd: Int64?
         while true {
-            if let requested = state.withLock({ stopRequested }) { reason = requested; break }
+            let (requested, wantsPause) = state.withLock { (stopRequested, pauseRequested) }
+            if let requested { reason = requested; break }
             if written >= maxSamples { reason = .cap; break }
             var block: ArraySlice<Float>
             do {
@@ -33,12 +39,28 @@ extension Recorder {
                 if let gone = input.deviceGone { reason = .deviceGone("the microphone went away (\(gone.message))"); break }
                 continue
             }
-            var silence = 0
             var clock: (nanoseconds: Int64, delay: Int)?
             if withVideo {
-                // The sound follows the pictures' clock; the first block fixes the recording's zero.
                 let now = input.clock()
-                clock = now
+                let blockEnd = now.nanoseconds - Int64(Double(now.delay) / Double(input.sampleRate) * 1e9)
+                if wantsPause {
+                    if !paused { handOff.pauseBegan(at: lastKeptEnd ?? blockEnd) }
+                } else if paused {
+                    let blockStart = blockEnd - Int64(Double(block.count) / Double(input.sampleRate) * 1e9)
+                    pausedTotal += max(0, blockStart - (lastKeptEnd ?? blockStart))
+                    handOff.pauseEnded(at: blockStart)
+                }
+                if !wantsPause { lastKeptEnd = blockEnd }
+                clock = (now.nanoseconds - pausedTotal, now.delay)
+            }
+            if wantsPause != paused {
+                paused = wantsPause
+                state.withLock { current.paused = wantsPause; current.level = .silence }
+            }
+            if paused { continue }
+            var silence = 0
+            if let now = clock {
+                // The sound follows the pictures' clock; the first block fixes the recording's zero.
                 let plan = sync.plan(frames: block.count, nanoseconds: now.nanoseconds, delay: now.delay)
                 silence = plan.silence
                 if plan.adjust != 0 { block = ClockSync.resample(block, to: block.count + plan.adjust)[...] }
@@ -101,6 +123,7 @@ extension Recorder {
         var frameInterval = Int64(1_000_000 / max(1, input.fps))
         var lastPosition: Int64 = -1
         var stopSeenAt: UInt64?
+        var silentPaused: (now: Bool, lastKept: Int64?, total: Int64) = (false, nil, 0)
         while true {
             let requested = state.withLock { stopRequested }
             let soundEnd = handOff.soundEnd
@@ -129,11 +152,31 @@ extension Recorder {
                 }
                 continue
             }
+            // Pauses: with sound, the sound thread marks them on the clock and frames inside one
+            // are left out; a silent video pauses here, taking the time paused out of its clock.
+            var captured = frame.timestampNanoseconds
+            if withAudio {
+                guard let clock = handOff.recordingClock(ofFrameAt: captured) else { continue }
+                captured = clock
+            } else {
+                let wantsPause = state.withLock { pauseRequested }
+                if wantsPause != silentPaused.now {
+                    silentPaused.now = wantsPause
+                    if !wantsPause, let last = silentPaused.lastKept {
+                        // Resumed: this frame follows the last one kept by one frame interval.
+                        silentPaused.total += max(0, captured - last - frameInterval * 1000)
+                    }
+                    state.withLock { current.paused = wantsPause }
+                }
+                if wantsPause { continue }
+                silentPaused.lastKept = captured
+                captured -= silentPaused.total
+            }
             // Zero is the first sample's time; without sound, the first frame's.
-            guard let zero = handOff.zero(orFirstFrame: withAudio ? nil : frame.timestampNanoseconds) else {
+            guard let zero = handOff.zero(orFirstFrame: withAudio ? nil : captured) else {
                 continue  // the sound has not started yet
             }
-            let position = CaptureHandOff.position(ofFrameAt: frame.timestampNanoseconds, zero: zero)
+            let position = CaptureHandOff.position(ofFrameAt: captured, zero: zero)
             if position < 0 { continue }
             if !withAudio && position + frameInterval / 2 > maxMicroseconds {
                 reason = .cap

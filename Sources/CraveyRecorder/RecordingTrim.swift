@@ -65,9 +65,15 @@ public enum Clock {
         return Double(minutes) * 60 + seconds
     }
 
-    /// `m:ss.s`.
+    /// `m:ss` with the fraction as far as it goes, to the millisecond: `0:01.25`, `1:05`.
     public static func text(_ seconds: Double) -> String {
-        let tenths = Int((seconds * 10).rounded())
-        return String(format: "%d:%02d.%d", tenths / 600, tenths / 10 % 60, tenths % 10)
+        let ms = Int((max(0, seconds) * 1000).rounded())
+        var text = String(format: "%d:%02d", ms / 60_000, ms / 1000 % 60)
+        if ms % 1000 != 0 {
+            var fraction = String(format: "%03d", ms % 1000)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
+        return text
     }
 }

@@ -22,6 +22,9 @@ extension Cravey {
         @Flag(help: "Keep the first 2 minutes of a longer file instead of refusing it.")
         var trim = false
 
+        @Flag(help: "Leave out the silence at the start and end (the threshold follows the file's own level; 0.2 s of margin is kept).")
+        var trimSilence = false
+
         @Flag(help: "Print the new recording as JSON.")
         var json = false
 
@@ -32,7 +35,7 @@ extension Cravey {
             let lib = try library.open()
             let saved: Recording
             do {
-                saved = try MediaImport.importFile(file, into: lib, draft: draft, trim: trim)
+                saved = try MediaImport.importFile(file, into: lib, draft: draft, trim: trim, trimSilence: trimSilence)
             } catch let failure as MediaImport.Failure {
                 throw CraveyFailure(message: failure.description)
             }

@@ -34,7 +34,8 @@ final class LiveMeter {
             if column == peakColumn && status.level.peak > -60 { bar += "|" } else { bar += column < filled ? "█" : "░" }
         }
         let clip = status.level.clipped ? Terminal.style(" CLIP", "1;31") : (status.clipped ? Terminal.dim(" clipped") : "")
-        lines.append("\(Terminal.style("●", "31")) REC  \(Format.clock(status.elapsed)) / \(Format.clock(maxSeconds))   "
+        let state = status.paused ? "\(Terminal.style("‖", "1;33")) PAUSED" : "\(Terminal.style("●", "31")) REC "
+        lines.append("\(state) \(Format.clock(status.elapsed)) / \(Format.clock(maxSeconds))   "
                      + "\(Format.clock(max(0, status.remaining))) left   \(Terminal.dim(device))")
         if let mode = status.cameraMode {
             let size = status.videoSize.map { $0.width == mode.width && $0.height == mode.height ? "" : " → \($0.width)x\($0.height)" } ?? ""
@@ -48,8 +49,10 @@ final class LiveMeter {
                          + String(format: "%6.1f dBFS  peak %6.1f", max(rms, -99), max(status.level.peak, -99)) + clip)
             lines.append("      " + Format.sparkline(Array(status.waveform.suffix(width + 12)), columns: width + 12))
         }
-        var note = "Enter or q to stop · Ctrl-C also stops and keeps it"
-        if status.remaining <= 10 && status.remaining > 0 {
+        var note = "Enter or q to stop · p or space pauses · Ctrl-C also stops and keeps it"
+        if status.paused {
+            note = Terminal.style("Paused — p or space resumes; nothing is recorded meanwhile", "1;33")
+        } else if status.remaining <= 10 && status.remaining > 0 {
             note = Terminal.style("\(Int(status.remaining.rounded(.up))) seconds left", "1;33")
         } else if status.hasAudio && status.silentSeconds >= 3 {
             note = Terminal.style("No sound for \(Int(status.silentSeconds)) s — is the microphone muted?", "1;33")

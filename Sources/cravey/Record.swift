@@ -22,7 +22,9 @@ extension Cravey {
                 its id is printed (--json prints the whole row). A video is H.264 + AAC in .mov, at most \
                 1280x720; when the camera cannot be used, cravey offers to record sound only \
                 (--fallback audio accepts without asking); when the microphone cannot, a silent video \
-                (--no-audio).
+                (--no-audio). While recording, p or space (or SIGUSR1) pauses and resumes (the file has \
+                no gap, and the time paused does not count towards the 2 minutes). After it stops, listening back \
+                offers to trim the silence at the start and end; --trim-silence trims it without asking.
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -55,6 +57,9 @@ extension Cravey {
         var countdown: Int = 0
 
         @OptionGroup var details: DetailOptions
+
+        @Flag(help: "Trim the silence at the start and end without asking (the threshold follows the take's own level; 0.2 s of margin is kept).")
+        var trimSilence = false
 
         @Flag(name: [.short, .long], help: "Save without asking.")
         var yes = false
@@ -98,7 +103,7 @@ extension Cravey {
                 devices: .init(kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest, fallbackToAudio: fallback == .audio),
                 mayAsk: Terminal.stdinIsTerminal && !yes)
             let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
-                                        interactive: interactive, json: json)
+                                        interactive: interactive, json: json, trimSilence: trimSilence)
             try session.run(countdown: countdown)
         }
     }

@@ -27,13 +27,16 @@ final class RecordSession: @unchecked Sendable {
     let interactive: Bool
     let json: Bool
     let display: Bool
+    let trimSilence: Bool
     private let saveLock = NSLock()
     private var take: Recorder.Take?
     private var finished = false
     private var signalSources: [DispatchSourceSignal] = []
     private var rawMode: Terminal.RawMode?
 
-    init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool) {
+    init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool,
+         trimSilence: Bool = false) {
+        self.trimSilence = trimSilence
         self.library = library
         self.plan = plan
         self.maxSeconds = maxSeconds
@@ -85,8 +88,9 @@ final class RecordSession: @unchecked Sendable {
             Terminal.printNote(note)
         }
         saveLock.withLock { self.take = take }
+        if trimSilence { trimmingSilence(of: take) }
         if interactive {
-            try review(take)
+            try review(saveLock.withLock { self.take } ?? take)
         } else {
             try saveOnce(draft)
         }
@@ -162,11 +166,38 @@ final class RecordSession: @unchecked Sendable {
         }
     }
 
-/// Preview, details, then Save or Discard.
-    private func review(_ take: Recorder.Take) throws {
+    /// Trims the silence at the take's ends (when there is any worth trimming: 0.1 s or more);
+    /// says how much. The take stays as it was if trimming fails.
+    @discardableResult
+    private func trimmingSilence(of take: Recorder.Take) -> Recorder.Take {
+        guard let speech = take.speech, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.1 else { return take }
+        do {
+            let trimmed = try recorder.trimmed(take, to: speech)
+            let replaced = saveLock.withLock { () -> Bool in
+                guard !finished else { return false }
+                self.take = trimmed
+                return true
+            }
+            guard replaced else { return take }
+            Terminal.printNote(String(format: "trimmed %.1f s of silence at the start and %.1f s at the end", ends.start, ends.end)
+                               + ": now \(Format.duration(trimmed.duration))")
+            return trimmed
+        } catch {
+            Terminal.printNote("could not trim the silence (\(error)); keeping the whole take")
+            return take
+        }
+    }
+
+    /// Preview, the offer to trim silence, details, then Save or Discard.
+    private func review(_ first: Recorder.Take) throws {
+        var take = first
         let err = FileHandle.standardError
         err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
         preview(take)
+        if !trimSilence, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.5,
+           Terminal.confirm(String(format: "Trim the silence: %.1f s at the start and %.1f s at the end?", ends.start, ends.end)) {
+            take = trimmingSilence(of: take)
+        }
         var details = draft
         details.title = ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ") {
             $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)
@@ -230,7 +261,8 @@ final class RecordSession: @unchecked Sendable {
         if display { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
     }
 
-    /// Enter or q stops the recording (the terminal is in raw mode while recording).
+    /// Enter or q stops the recording, p or space pauses and resumes it (the terminal is in raw
+    /// mode while recording).
     private func startKeyReader() {
         guard Terminal.stdinIsTerminal else { return }
         let thread = Thread { [self] in
@@ -242,6 +274,9 @@ final class RecordSession: @unchecked Sendable {
                 if byte == 10 || byte == 13 || byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") {
                     recorder.requestStop(.user)
                     return
+                }
+                if byte == UInt8(ascii: "p") || byte == UInt8(ascii: "P") || byte == UInt8(ascii: " ") {
+                    recorder.togglePause()
                 }
             }
         }
@@ -271,5 +306,13 @@ final class RecordSession: @unchecked Sendable {
             source.resume()
             signalSources.append(source)
         }
+        // SIGUSR1 pauses and resumes, like p at the keyboard (for scripts and other programs).
+        signal(SIGUSR1, SIG_IGN)
+        let pauser = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        pauser.setEventHandler { [self] in
+            if recorder.isRunning { recorder.togglePause() }
+        }
+        pauser.resume()
+        signalSources.append(pauser)
     }
 }
