@@ -38,6 +38,9 @@ final class CaptureHandOff: @unchecked Sendable {
         }
     }
 
+    /// Whether the last pause has not ended yet (on the sound's side).
+    var pauseIsOpen: Bool { lock.withLock { pauses.last.map { $0.end == nil } ?? false } }
+
     /// Picture side: a frame's capture time with the pauses before it taken out (the clock the
     /// recording follows), or nil for a frame captured during a pause (it is left out).
     func recordingClock(ofFrameAt nanoseconds: Int64) -> Int64? {

@@ -156,7 +156,18 @@ extension Recorder {
             // are left out; a silent video pauses here, taking the time paused out of its clock.
             var captured = frame.timestampNanoseconds
             if withAudio {
-                guard let clock = handOff.recordingClock(ofFrameAt: captured) else { continue }
+                var clock = handOff.recordingClock(ofFrameAt: captured)
+                if clock == nil, handOff.pauseIsOpen, !state.withLock({ pauseRequested }) {
+                    // Resuming: the sound marks where the pause ended with its next block; wait for
+                    // it (briefly) rather than drop the frames that follow the resume.
+                    let start = monotonicNanoseconds()
+                    while clock == nil, handOff.pauseIsOpen, monotonicNanoseconds() - start < 500_000_000 {
+                        usleep(2_000)
+                        clock = handOff.recordingClock(ofFrameAt: captured)
+                    }
+                    clock = handOff.recordingClock(ofFrameAt: captured)
+                }
+                guard let clock else { continue }
                 captured = clock
             } else {
                 let wantsPause = state.withLock { pauseRequested }

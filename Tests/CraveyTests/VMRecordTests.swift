@@ -161,6 +161,39 @@ final class VMRecordTests: XCTestCase {
         XCTAssertLessThanOrEqual(row["avOffset"] as? Double ?? 1, 0.040)
     }
 
+    func testPauseKeepsSoundAndPicturesTogether() throws {
+        // Paused for 2.5 s (SIGUSR1, as p at the keyboard) two seconds in; stopped by the 6 s cap.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cravey)
+        process.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "6",
+                             "--yes", "--json"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        waitForRecordingFile()
+        usleep(2_000_000)
+        kill(process.processIdentifier, SIGUSR1)
+        usleep(2_500_000)
+        kill(process.processIdentifier, SIGUSR1)
+        let started = Date()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let row = try json(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let file = root + "/" + (row["filePath"] as? String ?? "")
+        let audio = try XCTUnwrap(try ffprobe(file).streams.first { $0["codec_type"] as? String == "audio" })
+        let audioEnd = Double(audio["duration"] as? String ?? "") ?? 0
+        XCTAssertEqual(audioEnd, 6, accuracy: 0.001, "the cap counts recorded sound only, exact to the sample")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 2.5, "it went on recording after the pause")
+        let times = try videoTimes(file)
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        let interval = (times.last! - times.first!) / Double(times.count - 1)
+        print("pause: sound ends at \(audioEnd) s, pictures at \(times.last! + interval / 2) s, largest gap between pictures \(gaps.max() ?? 0) s, stored worst offset \(row["avOffset"] ?? "none")")
+        XCTAssertLessThan(gaps.max() ?? 1, 0.2, "no gap in the pictures where the pause was")
+        XCTAssertEqual(audioEnd, times.last! + interval / 2, accuracy: 0.040, "sound and pictures end together")
+        XCTAssertLessThanOrEqual(row["avOffset"] as? Double ?? 1, 0.040)
+    }
+
     func testDroppedFramesKeepTimeAndDoNotStall() throws {
         try camera("percentage_of_dropped_buffers", "20")
         defer { try? camera("percentage_of_dropped_buffers", "0") }

@@ -3,10 +3,24 @@
 // the thumbnail, timing each stage. For Tests/bench/video.sh.
 //
 //   writer-bench VIDEO.yuyv WIDTH HEIGHT FPS AUDIO.s16 SECONDS PRESET THREADS OUTDIR
+//
+// `writer-bench loudness FILE` instead measures a file as a save does (`SoundAnalysis`: waveform,
+// EBU R128 loudness and true peak, playback gain), for Tests/bench/loudness.sh.
 import CraveyMedia
 import Foundation
 
 let args = CommandLine.arguments
+if args.count == 3 && args[1] == "loudness" {
+    do {
+        let analysis = try SoundAnalysis(file: args[2])
+        let l = analysis.loudness
+        print(String(format: "I: %.1f LUFS  true peak: %.1f dBTP  gain: %+.1f dB", l.integrated ?? -99, l.truePeak, l.playbackGain ?? 0))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
 guard args.count == 10, let width = Int(args[2]), let height = Int(args[3]), let fps = Int(args[4]),
       let seconds = Int(args[6]) else {
     FileHandle.standardError.write(Data("usage: writer-bench VIDEO.yuyv WIDTH HEIGHT FPS AUDIO.s16 SECONDS PRESET THREADS OUTDIR\n".utf8))
