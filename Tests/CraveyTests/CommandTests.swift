@@ -181,7 +181,9 @@ final class CommandTests: XCTestCase {
         XCTAssertTrue(found.stdout.contains("Recordings/video_stray.mov"), found.stdout)
         let report = try json(try cravey("check", "--repair", "--json").stdout) as! [String: Any]
         XCTAssertEqual(report["recordings"] as? Int, 2)
-        XCTAssertEqual((report["findings"] as? [String])?.count, 2)
+        // Two problems repaired; the seeded rows (opaque bytes, saved without a loudness) stay unmeasured.
+        let findings = report["findings"] as? [String] ?? []
+        XCTAssertEqual(findings.filter { !$0.contains("loudness") }.count, 2, "\(findings)")
         XCTAssertTrue(try cravey("check").stdout.contains("Library OK: 2 recordings"))
     }
 

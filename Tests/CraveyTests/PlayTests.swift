@@ -39,7 +39,8 @@ final class PlayTests: XCTestCase {
     func testSamplesReachingTheSpeakerMatchTheRecording() throws {
         let id = try recordFixture()
         let out = base + "/speaker.raw"
-        let result = try runProcess(cravey, ["play", id, "--speaker", "cravey_capture", "--library", root],
+        // As recorded: the samples at the speaker are the recording's.
+        let result = try runProcess(cravey, ["play", id, "--speaker", "cravey_capture", "--original-level", "--library", root],
                                     environment: env(["CRAVEY_ALSA_OUTFILE": out]))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "Played 'Phrase' (0:04)\n")
@@ -49,6 +50,12 @@ final class PlayTests: XCTestCase {
         XCTAssertEqual(rmsDecibels(heard), rmsDecibels(decoded), accuracy: 1.0)
         XCTAssertEqual(rmsDecibels(heard), rmsDecibels(try readS16(phraseFixture)), accuracy: 1.0)
         XCTAssertEqual(try row(id)["playCount"] as? Int, 1, "a completed play counts once")
+        // At the common level (the default): the same samples, raised by the stored gain.
+        let leveled = base + "/leveled.raw"
+        XCTAssertEqual(try runProcess(cravey, ["play", id, "--speaker", "cravey_capture", "--library", root],
+                                      environment: env(["CRAVEY_ALSA_OUTFILE": leveled])).status, 0)
+        let gain = try XCTUnwrap(try row(id)["playbackGain"] as? Double)
+        XCTAssertEqual(rmsDecibels(try readS16(leveled)), rmsDecibels(decoded) + gain, accuracy: 1.0)
         XCTAssertNotNil(try row(id)["lastPlayedAt"] as? String)
     }
 
