@@ -10,6 +10,7 @@
 
 struct CEBUR128_meter {
     ebur128_state *state;
+    int true_peak;
 };
 
 static int CEBUR128_errno(int error) {
@@ -20,12 +21,13 @@ static int CEBUR128_errno(int error) {
     }
 }
 
-int CEBUR128_meter_open(unsigned long rate, CEBUR128_meter **out) {
+int CEBUR128_meter_open(unsigned long rate, int true_peak, CEBUR128_meter **out) {
     *out = NULL;
     if (rate < 8000 || rate > 384000) return -EINVAL;
     CEBUR128_meter *meter = calloc(1, sizeof(*meter));
     if (!meter) return -ENOMEM;
-    meter->state = ebur128_init(1, rate, EBUR128_MODE_I | EBUR128_MODE_TRUE_PEAK);
+    meter->true_peak = true_peak;
+    meter->state = ebur128_init(1, rate, EBUR128_MODE_I | (true_peak ? EBUR128_MODE_TRUE_PEAK : 0));
     if (!meter->state) {
         free(meter);
         return -ENOMEM;
@@ -41,7 +43,7 @@ int CEBUR128_meter_add(CEBUR128_meter *meter, const float *samples, size_t frame
 
 int CEBUR128_meter_result(CEBUR128_meter *meter, double *lufs, double *true_peak_db) {
     double peak = 0;
-    int error = ebur128_true_peak(meter->state, 0, &peak);
+    int error = meter->true_peak ? ebur128_true_peak(meter->state, 0, &peak) : EBUR128_SUCCESS;
     if (error != EBUR128_SUCCESS) return CEBUR128_errno(error);
     *true_peak_db = peak > 0 ? 20 * log10(peak) : -HUGE_VAL;
     double loudness = -HUGE_VAL;

@@ -12,15 +12,16 @@
 /// A running measurement of one mono signal.
 typedef struct CEBUR128_meter CEBUR128_meter;
 
-/// Starts a measurement at `rate` Hz (mono). Returns 0 or -ENOMEM / -EINVAL.
-int CEBUR128_meter_open(unsigned long rate, CEBUR128_meter **out);
+/// Starts a measurement at `rate` Hz (mono); with `true_peak`, the true peak is measured too (4x
+/// oversampling: most of the meter's cost). Returns 0 or -ENOMEM / -EINVAL.
+int CEBUR128_meter_open(unsigned long rate, int true_peak, CEBUR128_meter **out);
 
 /// Adds `frames` samples in [-1, 1]. Returns 0 or a negative errno.
 int CEBUR128_meter_add(CEBUR128_meter *meter, const float *samples, size_t frames);
 
 /// Integrated loudness (LUFS) and true peak (dBTP) of everything added. Returns 0, or -ENODATA
 /// when the signal is too short or too quiet to have a loudness (below the -70 LUFS gate); the
-/// true peak is set in both cases (-HUGE_VAL for digital silence).
+/// true peak is set in both cases (-HUGE_VAL for digital silence, or when not measured).
 int CEBUR128_meter_result(CEBUR128_meter *meter, double *lufs, double *true_peak_db);
 
 void CEBUR128_meter_free(CEBUR128_meter *meter);
