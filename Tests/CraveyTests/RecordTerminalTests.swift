@@ -194,4 +194,33 @@ final class RecordTerminalTests: XCTestCase {
         let duration = try XCTUnwrap(row["duration"] as? Double)
         XCTAssertEqual(duration, 3.0, accuracy: 0.6, "5 s of wall time, 2 of them paused")
     }
+
+    func testThePreviewOffersToTrimTheSilenceAtTheEnds() throws {
+        // The microphone hears 1.5 s of silence, 3 s of tone, then silence.
+        let tone = base + "/tone.raw"
+        try makeTone(tone, seconds: 3)
+        let shaped = base + "/shaped.raw"
+        let padded = try runProcess("/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", tone,
+                                                     "-t", "raw", shaped, "pad", "1.5", "30"])
+        XCTAssertEqual(padded.status, 0, padded.stderr)
+        let fifo = base + "/mic.fifo"
+        feeder = try pacedFIFO(fifo, feeding: shaped)
+        let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
+            + "CRAVEY_ALSA_OUTFILE=/dev/null \(shellQuote(cravey)) record audio --mic cravey_file --speaker cravey_capture "
+            + "--library \(shellQuote(root)); echo EXIT=$?; sleep 60"
+        let tmux = try TmuxSession(command)
+        try tmux.waitFor("0:06 / 2:00", timeout: 20)
+        try tmux.send("Enter")
+        let offer = try tmux.waitFor("Trim the silence:", timeout: 30)
+        XCTAssertTrue(offer.contains("at the start") && offer.contains("at the end?"), offer)
+        try tmux.send("y", literal: true)
+        try tmux.send("Enter")
+        let trimmed = try tmux.waitFor("Title (Enter for")
+        XCTAssertTrue(trimmed.contains("trimmed"), trimmed)
+        for _ in 0..<4 { try tmux.send("Enter"); usleep(300_000) }  // title, notes, purpose, save
+        let done = try tmux.waitFor("EXIT=", timeout: 20)
+        XCTAssertTrue(done.contains("EXIT=0"), done)
+        let duration = try XCTUnwrap(try listed().first?["duration"] as? Double)
+        XCTAssertEqual(duration, 3.4, accuracy: 0.15, "the tone and 0.2 s each side")
+    }
 }
