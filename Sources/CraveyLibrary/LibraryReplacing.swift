@@ -42,9 +42,7 @@ extension Library {
 
             let lock = try lockLibrary()
             defer { lock.release() }
-            try files.sync(staged.path, site: "replace.fsync.file")
-            if let thumbnail { try files.sync(thumbnail.path, site: "replace.fsync.thumb") }
-            _ = fchmod(staged.lock.fd, 0o600)
+            try makeDurable(staged, thumbnail: thumbnail, step: "replace")
             try store.notePendingReplace(recording.id)
             let incoming = files.path(FileStore.incomingDir)
             let keptFile = incoming + "/" + Staging.name(.previous, id: recording.id, kind: recording.kind)

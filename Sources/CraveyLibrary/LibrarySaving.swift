@@ -13,9 +13,9 @@ extension Library {
     /// it, so `recover` in another process leaves it alone until it is saved or discarded.
     public final class StagedFile: @unchecked Sendable {
         public let path: String
-        let lock: FileLock
+        fileprivate let lock: FileLock
 
-        init(path: String, lock: FileLock) {
+        fileprivate init(path: String, lock: FileLock) {
             self.path = path
             self.lock = lock
         }
@@ -86,9 +86,7 @@ extension Library {
 
             let lock = try lockLibrary()
             defer { lock.release() }
-            try files.sync(staged.path, site: "save.fsync.file")
-            if let thumbnail { try files.sync(thumbnail.path, site: "save.fsync.thumb") }
-            _ = fchmod(staged.lock.fd, 0o600)
+            try makeDurable(staged, thumbnail: thumbnail, step: "save")
             let finalPaths = [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
             try store.notePendingSave(finalPaths)
             do {
@@ -106,6 +104,14 @@ extension Library {
             }
             return recording
         }
+    }
+
+    /// fsync of a staged file and its thumbnail (sites `<step>.fsync.file` / `.thumb`), and the
+    /// file made private: what goes into `Recordings/` is on disk before any rename.
+    func makeDurable(_ staged: StagedFile, thumbnail: StagedFile?, step: String) throws {
+        try files.sync(staged.path, site: step + ".fsync.file")
+        if let thumbnail { try files.sync(thumbnail.path, site: step + ".fsync.thumb") }
+        _ = fchmod(staged.lock.fd, 0o600)
     }
 
     private func undoPendingSave(_ paths: [String]) throws {
