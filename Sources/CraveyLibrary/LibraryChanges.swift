@@ -29,9 +29,23 @@ extension Library {
         try wrap { try store.recordPlay(id: id, at: date) }
     }
 
-    /// Stores a loudness measurement made after the save (a recording from before measuring).
-    public func recordLoudness(_ id: UUID, loudness: Double?, truePeak: Double, playbackGain: Double?) throws {
-        try wrap { try store.setLoudness(id: id, loudness: loudness, truePeak: truePeak, playbackGain: playbackGain) }
+    /// Measures the loudness of a recording saved before cravey measured it (through the floor
+    /// above's `MediaRecovery.measure`) and stores it. Nil when it cannot be measured. Storing is
+    /// best effort: on a read-only library the measurement is still returned, for this use.
+    public func measureLoudness(_ recording: Recording) -> Recording? {
+        guard let file = try? files.file(of: recording), let measured = measured(recording, file: file) else { return nil }
+        try? wrap { try store.setLoudness(measured) }
+        return measured
+    }
+
+    /// The recording with its file's loudness, measured; nil when it cannot be.
+    func measured(_ recording: Recording, file: String) -> Recording? {
+        guard let measure = media?.measure, let result = try? measure(file) else { return nil }
+        var measured = recording
+        measured.media.loudness = result.loudness
+        measured.media.truePeak = result.truePeak
+        measured.media.playbackGain = result.gain
+        return measured
     }
 
     /// Deletes a recording's file, thumbnail and row together (see the type's doc).

@@ -37,8 +37,8 @@ extension Library {
                 }
                 owned.insert(row.filePath)
                 if !row.media.isMeasured {
-                    if repair, let measure = media?.measure, let result = try? measure(full) {
-                        try store.setLoudness(id: row.id, loudness: result.loudness, truePeak: result.truePeak, playbackGain: result.gain)
+                    if repair, let measured = measured(row, file: full) {
+                        try store.setLoudness(measured)
                         report.measured.append("\(row.id)")
                     } else {
                         report.unmeasured.append("\(row.id)")

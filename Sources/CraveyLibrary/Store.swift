@@ -353,10 +353,11 @@ struct Store: Sendable {
     }
 
     /// Stores a recording's loudness measurement (taken later than its save).
-    func setLoudness(id: UUID, loudness: Double?, truePeak: Double, playbackGain: Double?) throws {
+    func setLoudness(_ recording: Recording) throws {
+        let m = recording.media
         try writer.write { db in
             try db.execute(sql: "UPDATE recording SET loudness = ?, truePeak = ?, playbackGain = ? WHERE id = ?",
-                           arguments: [loudness, truePeak, playbackGain, id.uuidString])
+                           arguments: [m.loudness, m.truePeak, m.playbackGain, recording.id.uuidString])
         }
     }
 

@@ -58,6 +58,14 @@ public final class LoudnessMeter: @unchecked Sendable {
     }
 }
 
+/// A span of a media file, in seconds from its start.
+public struct MediaSpan: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+    public init(start: Double, end: Double) { self.start = start; self.end = end }
+    public var length: Double { end - start }
+}
+
 /// One pass over a finished file's sound: the waveform for display, the loudness for playback,
 /// and where the sound rises above its own background (for trimming silence at the ends).
 public struct SoundAnalysis: Sendable {
@@ -72,8 +80,9 @@ public struct SoundAnalysis: Sendable {
     static let sampleRate = 48_000
 
     /// Reads the file's sound once (twice when the limiter will shape its peaks, to measure the
-    /// loudness that comes out of it).
-    public init(file path: String) throws {
+    /// loudness that comes out of it; `playbackGain: false` leaves the gain out, for a file that
+    /// is only looked at, not saved).
+    public init(file path: String, playbackGain: Bool = true) throws {
         var builder = WaveformBuilder(sampleRate: Self.sampleRate)
         let meter = try LoudnessMeter(sampleRate: Self.sampleRate)
         var levels = Levels(window: Int(Double(Self.sampleRate) * Self.windowSeconds))
@@ -88,7 +97,9 @@ public struct SoundAnalysis: Sendable {
         loudness = try meter.result()
         duration = Double(total) / Double(Self.sampleRate)
         windowLevels = levels.finish()
-        loudness.playbackGain = try loudness.integrated.map { try Self.playbackGain(path, loudness: $0, truePeak: loudness.truePeak) }
+        if playbackGain, let integrated = loudness.integrated {
+            loudness.playbackGain = try Self.playbackGain(path, loudness: integrated, truePeak: loudness.truePeak)
+        }
     }
 
     private static func decode(_ path: String, _ body: ([Float]) throws -> Void) throws {
@@ -119,7 +130,7 @@ public struct SoundAnalysis: Sendable {
     /// follows the take (30 dB under its speaking level, the 95th percentile of its windows, and
     /// never under -70 dBFS), so a quiet laptop mic and a loud headset trim alike. Nil when
     /// nothing rises above it (all silence).
-    public func speechSpan(margin: Double = 0.2) -> (start: Double, end: Double)? {
+    public func speechSpan(margin: Double = 0.2) -> MediaSpan? {
         guard !windowLevels.isEmpty else { return nil }
         let sorted = windowLevels.sorted()
         let speaking = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
@@ -129,7 +140,7 @@ public struct SoundAnalysis: Sendable {
               let last = windowLevels.lastIndex(where: { $0 > threshold }) else { return nil }
         let start = max(0, Double(first) * Self.windowSeconds - margin)
         let end = min(duration, Double(last + 1) * Self.windowSeconds + margin)
-        return (start, end)
+        return MediaSpan(start: start, end: end)
     }
 
     /// RMS per fixed window, in dBFS.

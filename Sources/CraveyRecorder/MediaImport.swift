@@ -60,8 +60,8 @@ public enum MediaImport {
         guard info.audioCodec != nil || isVideo else { throw Failure.noSound(path) }
         guard info.duration > 0 else { throw Failure.notMedia(path) }
         var span = MediaSpan(start: 0, end: info.duration)
-        if trimSilence, info.audioCodec != nil, let speech = try? SoundAnalysis(file: path).speechSpan() {
-            span = MediaSpan(start: speech.start, end: speech.end)
+        if trimSilence, info.audioCodec != nil, let speech = try? SoundAnalysis(file: path, playbackGain: false).speechSpan() {
+            span = speech
         }
         // Encoders pad the last frame (an MP3 of 2:00 says 120.03 s): up to 0.1 s over is 2:00.
         if span.length > Validation.maxDuration + 0.1 && !trim { throw Failure.tooLong(path, span.length) }

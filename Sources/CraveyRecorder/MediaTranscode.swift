@@ -2,14 +2,6 @@ import CraveyLibrary
 import CraveyMedia
 import Foundation
 
-/// A span of a media file, in seconds from its start.
-public struct MediaSpan: Sendable, Equatable {
-    public var start: Double
-    public var end: Double
-    public init(start: Double, end: Double) { self.start = start; self.end = end }
-    public var length: Double { end - start }
-}
-
 /// Encodes a media file, or a span of it, the way cravey writes recordings (AAC in .m4a, or
 /// H.264 + AAC in .mov at most 1280×720), then reads the result's waveform and loudness (of the
 /// file as encoded, which is what is played): what import, trimming silence and `trim` share. Sound is cut exactly to the sample; pictures follow the sound (the

@@ -269,7 +269,7 @@ public final class Recorder: @unchecked Sendable {
                         waveform: builder.finish(), stopReason: reason, finalFile: final, thumbnail: thumbnail,
                         frames: writer.videoFramesWritten, droppedFrames: status.droppedFrames,
                         avOffset: camera != nil && microphone != nil ? sync.reportedWorstOffset : nil,
-                        loudness: sound?.loudness, speech: sound?.speechSpan().map { MediaSpan(start: $0.start, end: $0.end) },
+                        loudness: sound?.loudness, speech: sound?.speechSpan(),
                         part: part)
         } catch {
             library.discard(final)

@@ -64,7 +64,7 @@ extension Cravey {
                 recording = try lib.recording(idOrTitle: key!)
             }
             let path = try lib.file(of: recording)
-            let level = originalLevel ? PlaybackLevel.original : Loudness.level(of: recording, path: path, library: lib)
+            let level = originalLevel ? PlaybackLevel.original : PlaybackLevel.of(recording, in: lib)
             let player: any Playback
             do {
                 player = try Player.open(path: path, duration: recording.duration, speaker: speaker, level: level)

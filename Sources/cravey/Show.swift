@@ -1,7 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
-import CraveyPlayer
 import Foundation
 
 extension Cravey {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyMedia
 import CraveyRecorder
 
 extension Cravey {
