@@ -3,10 +3,11 @@
 // cravey — short audio/video messages to your future self, recorded and played from the shell.
 //
 // The targets are floors, bottom up; a target depends only on floors below it:
-//   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128 — C shims over libasound, libv4l2, the FFmpeg libraries,
-//                       SDL2 and libebur128 (loudness)
+//   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128, CDBus — C shims over libasound, libv4l2, the FFmpeg
+//                       libraries, SDL2, libebur128 (loudness) and libdbus-1 (desktop notifications)
 //   2. CraveyMedia    — audio and video input and output, level meter, loudness, limiter, writer,
 //                       decoders, thumbnailer, probe and remux, the video window, device diagnostics
+//      CraveyDesktop  — a desktop notification (the check-in reminder)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
 //      CraveyRecorder — capture threads on one clock, cap, finalize, crash recovery of takes, import
 //      CraveyPlayer   — playback to ALSA with pause and skip, and the clock video frames follow
@@ -35,8 +36,13 @@ let package = Package(
         ),
         .target(name: "CSDL", linkerSettings: [.linkedLibrary("SDL2")]),
         .target(name: "CEBUR128", linkerSettings: [.linkedLibrary("ebur128")]),
+        // libdbus-1 keeps a header per architecture: its flags come from pkg-config.
+        .systemLibrary(name: "CDBusSystem", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "CDBus", dependencies: ["CDBusSystem"]),
         // Floor 2: the Swift media layer (no C type escapes it).
         .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL", "CEBUR128"]),
+        // Floor 2 too: the desktop (a notification on the session bus), for reminders.
+        .target(name: "CraveyDesktop", dependencies: ["CDBus"]),
         // Floor 3: the library, the recorder and the player.
         .target(
             name: "CraveyLibrary",
@@ -55,6 +61,7 @@ let package = Package(
                 "CraveyRecorder",
                 "CraveyPlayer",
                 "CraveyMedia",
+                "CraveyDesktop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,7 +7,7 @@ public enum RecordingExport {
     public static let columns = [
         "id", "createdAt", "kind", "title", "notes", "purpose", "duration", "filePath", "thumbnailPath",
         "playCount", "lastPlayedAt", "modifiedAt", "sizeBytes", "width", "height", "fps", "sampleRate",
-        "channels", "avOffset", "loudness", "truePeak", "playbackGain",
+        "channels", "avOffset", "loudness", "truePeak", "playbackGain", "checkinDay", "mood", "prompt",
     ]
 
     /// JSON for one row; the waveform (peaks 0–255) only when asked, as it is long.
@@ -96,6 +96,9 @@ public enum RecordingExport {
             ("loudness", optNum(r.media.loudness)),
             ("truePeak", optNum(r.media.truePeak)),
             ("playbackGain", optNum(r.media.playbackGain)),
+            ("checkinDay", opt(r.checkIn?.day)),
+            ("mood", opt(r.checkIn?.mood.rawValue)),
+            ("prompt", opt(r.checkIn?.prompt)),
         ]
     }
 

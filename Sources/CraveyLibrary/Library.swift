@@ -162,17 +162,18 @@ public final class Library: @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// Recordings newest first, optionally filtered. Rows whose file has vanished are not listed.
-    public func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil) throws -> [Recording] {
-        try wrap { try store.recordings(kind: kind, purpose: purpose).filter(hasFile) }
+    /// Messages newest first, optionally filtered (check-ins are not messages; `includingCheckIns`
+    /// lists every row, as an export does). Rows whose file has vanished are not listed.
+    public func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, includingCheckIns: Bool = false) throws -> [Recording] {
+        try wrap { try store.recordings(kind: kind, purpose: purpose, section: includingCheckIns ? .all : .messages).filter(hasFile) }
     }
 
-    /// The `limit` most played recordings (playCount desc, lastPlayedAt desc, newest).
+    /// The `limit` most played messages (playCount desc, lastPlayedAt desc, newest).
     public func top(_ limit: Int = 3) throws -> [Recording] {
         let limit = min(max(limit, 0), 1_000_000)  // any count from the command line, without overflow
         return try wrap {
             var result = try store.top(limit).filter(hasFile)
-            if result.count < limit, try store.count() > result.count {
+            if result.count < limit, try store.messageCount() > result.count {
                 result = try store.top(limit + 1000).filter(hasFile).prefix(limit).map { $0 }
             }
             return result
@@ -256,7 +257,7 @@ public final class Library: @unchecked Sendable {
     }
 
     /// Whether a row's file is there: its own canonical name, a regular file (one lstat a row).
-    private func hasFile(_ recording: Recording) -> Bool {
+    func hasFile(_ recording: Recording) -> Bool {
         recording.filePath == recording.canonicalFilePath && files.isRegularFile(files.path(recording.filePath))
     }
 

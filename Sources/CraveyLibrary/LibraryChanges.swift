@@ -11,7 +11,8 @@ extension Library {
     /// Sets title, notes and purpose with the library's limits (blank title → automatic title).
     @discardableResult
     public func edit(_ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??) throws -> Recording {
-        try wrap {
+        try refuseChanging(recording)
+        return try wrap {
             var updated = recording
             if let title { updated.title = try Validation.title(title, createdAt: recording.createdAt) }
             if let notes { updated.notes = try Validation.notes(notes) }
@@ -20,6 +21,13 @@ extension Library {
             try store.updateDetails(id: recording.id, title: updated.title, notes: updated.notes,
                                     purpose: updated.purpose, at: updated.modifiedAt)
             return updated
+        }
+    }
+
+    /// A day's check-in is kept as it was saved: it is never edited or trimmed (it may be deleted).
+    public func refuseChanging(_ recording: Recording) throws {
+        if let checkIn = recording.checkIn {
+            throw LibraryError.invalid(field: "recording", reason: "it is the check-in of \(checkIn.day), kept as it was saved; nothing was changed")
         }
     }
 

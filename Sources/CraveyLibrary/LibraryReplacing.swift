@@ -28,6 +28,7 @@ extension Library {
             _ = unlink(staged.path)
             if let thumbnail { _ = unlink(thumbnail.path) }
         }
+        try refuseChanging(recording)
         return try wrap {
             let file = try files.file(of: recording)
             let oldThumb = try files.thumbnail(of: recording)

@@ -74,7 +74,7 @@ extension Library {
             let createdAt = createdAt.truncatedToMilliseconds
             var facts = media
             facts.sizeBytes = files.size(staged.path) ?? 0
-            let recording = Recording(
+            var recording = Recording(
                 id: id, createdAt: createdAt, kind: kind,
                 title: try Validation.title(draft.title, createdAt: createdAt),
                 notes: try Validation.notes(draft.notes), purpose: draft.purpose,
@@ -96,7 +96,7 @@ extension Library {
                     try files.sync(files.path(FileStore.thumbnailsDir), site: "save.fsync.dir")
                 }
                 try files.sync(files.path(FileStore.recordingsDir), site: "save.fsync.dir")
-                try store.insertRecording(recording)
+                recording = try store.insertRecording(recording)
             } catch {
                 // The row is not there: take the files back out (recover does it if this fails too).
                 try? undoPendingSave(finalPaths)

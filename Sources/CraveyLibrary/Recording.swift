@@ -33,11 +33,13 @@ public struct Recording: Sendable, Equatable, Identifiable {
     public var lastPlayedAt: Date?
     public var modifiedAt: Date
     public var media: MediaFacts
+    /// Set when this recording is a day's check-in (kept apart from the messages).
+    public var checkIn: CheckIn?
 
     public init(
         id: UUID, createdAt: Date, kind: Kind, title: String, notes: String?, purpose: Purpose?,
         duration: Double, filePath: String, thumbnailPath: String?, playCount: Int = 0,
-        lastPlayedAt: Date? = nil, modifiedAt: Date, media: MediaFacts
+        lastPlayedAt: Date? = nil, modifiedAt: Date, media: MediaFacts, checkIn: CheckIn? = nil
     ) {
         self.id = id
         self.createdAt = createdAt.truncatedToMilliseconds
@@ -52,6 +54,7 @@ public struct Recording: Sendable, Equatable, Identifiable {
         self.lastPlayedAt = lastPlayedAt?.truncatedToMilliseconds
         self.modifiedAt = modifiedAt.truncatedToMilliseconds
         self.media = media
+        self.checkIn = checkIn
     }
 
     /// The library's file name for a recording: `audio_<UUID>.m4a` / `video_<UUID>.mov`.

@@ -129,6 +129,35 @@ struct Store: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v3: check-ins") { db in
+            // A day's check-in is a recording marked with its local day (unique: one a day), the
+            // mood chosen and the prompt shown. Messages are the rows without a day.
+            try db.execute(sql: """
+                ALTER TABLE recording ADD COLUMN checkinDay TEXT;
+                ALTER TABLE recording ADD COLUMN mood TEXT CHECK (mood IN ('low', 'down', 'okay', 'happy', 'amazing'));
+                ALTER TABLE recording ADD COLUMN prompt TEXT;
+                CREATE UNIQUE INDEX recording_checkin ON recording(checkinDay);
+
+                -- What a day's check-in flow has seen: the prompt chosen for the day (the same all
+                -- day), whether the greeting was shown, whether it was put off ("Later"), and the
+                -- recording being made for it (with its mood): when that recording is saved, by
+                -- the flow or by recovery after a crash, its row becomes the day's entry.
+                CREATE TABLE checkinDay (
+                  day TEXT PRIMARY KEY NOT NULL,
+                  prompt TEXT,
+                  greetedAt TEXT,
+                  postponedAt TEXT,
+                  pendingId TEXT UNIQUE,
+                  pendingMood TEXT CHECK (pendingMood IN ('low', 'down', 'okay', 'happy', 'amazing'))
+                );
+
+                -- The user's settings (the name in the greeting).
+                CREATE TABLE setting (
+                  key TEXT PRIMARY KEY NOT NULL,
+                  value TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 
@@ -138,14 +167,27 @@ struct Store: Sendable {
     private static let listColumns = """
         id, createdAt, kind, title, notes, purpose, duration, filePath, thumbnailPath, playCount,
         lastPlayedAt, modifiedAt, sizeBytes, width, height, fps, sampleRate, channels, avOffset,
-        loudness, truePeak, playbackGain
+        loudness, truePeak, playbackGain, checkinDay, mood, prompt
         """
     /// Every column, the waveform last.
     private static let allColumns = listColumns + ", waveform"
 
-    func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil) throws -> [Recording] {
+    /// Which rows a listing covers.
+    enum Section {
+        case messages, checkIns, all
+
+        var clause: String? {
+            switch self {
+            case .messages: return "checkinDay IS NULL"
+            case .checkIns: return "checkinDay IS NOT NULL"
+            case .all: return nil
+            }
+        }
+    }
+
+    func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, section: Section = .messages) throws -> [Recording] {
         try writer.read { db in
-            var clauses: [String] = []
+            var clauses: [String] = section.clause.map { [$0] } ?? []
             var arguments: StatementArguments = []
             if let kind { clauses.append("kind = ?"); arguments += [kind.rawValue] }
             if let purpose { clauses.append("purpose = ?"); arguments += [purpose.rawValue] }
@@ -164,7 +206,7 @@ struct Store: Sendable {
     func top(_ limit: Int) throws -> [Recording] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
-                SELECT \(Self.allColumns) FROM recording
+                SELECT \(Self.allColumns) FROM recording WHERE checkinDay IS NULL
                 ORDER BY playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC LIMIT ?
                 """, arguments: [limit]).map(Recording.init(row:))
         }
@@ -192,7 +234,7 @@ struct Store: Sendable {
             let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
             return try Row.fetchAll(
-                db, sql: "SELECT \(Self.listColumns) FROM recording WHERE title LIKE ? ESCAPE '\\' ORDER BY createdAt DESC LIMIT 50",
+                db, sql: "SELECT \(Self.listColumns) FROM recording WHERE title LIKE ? ESCAPE '\\' AND checkinDay IS NULL ORDER BY createdAt DESC LIMIT 50",
                 arguments: [escaped + "%"]
             ).map(Recording.init(row:))
         }
@@ -205,6 +247,10 @@ struct Store: Sendable {
 
     func count() throws -> Int {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0 }
+    }
+
+    func messageCount() throws -> Int {
+        try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM recording WHERE checkinDay IS NULL") ?? 0 }
     }
 
     /// File and thumbnail paths of every row.
@@ -269,13 +315,30 @@ struct Store: Sendable {
         }
     }
 
-    /// Commits a new recording's row and clears its save intents in the same transaction.
-    func insertRecording(_ recording: Recording) throws {
+    /// Commits a new recording's row and clears its save intents in the same transaction. When a
+    /// day's check-in was begun with this recording (`beginCheckIn`), the row becomes that day's
+    /// entry in the same transaction (whoever saves it: the flow, or recovery after a crash).
+    /// Returns the row as stored.
+    @discardableResult
+    func insertRecording(_ recording: Recording) throws -> Recording {
         try writer.write { db in
-            try recording.insert(into: db)
+            var row = recording
+            if row.checkIn == nil, let pending = try Row.fetchOne(
+                db, sql: "SELECT day, pendingMood, prompt FROM checkinDay WHERE pendingId = ?", arguments: [row.id.uuidString]),
+               let mood = (pending["pendingMood"] as String?).flatMap(CheckIn.Mood.init(rawValue:)),
+               try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)", arguments: [pending["day"]]) ?? false) {
+                row.checkIn = CheckIn(day: pending["day"], mood: mood, prompt: pending["prompt"])
+                row.title = "Check-in " + (pending["day"] as String)
+            }
+            try row.insert(into: db)
+            if row.checkIn != nil {
+                try db.execute(sql: "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
+                               arguments: [row.id.uuidString])
+            }
             try db.execute(sql: "DELETE FROM pendingSave WHERE path IN (?, ?)",
                            arguments: [recording.filePath, recording.thumbnailPath])
             try faults.hit("save.commit.row")
+            return row
         }
     }
 
@@ -292,7 +355,10 @@ struct Store: Sendable {
 
     func deleteAllRecordings() throws {
         try writer.write { db in
-            try db.execute(sql: "DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace;")
+            try db.execute(sql: """
+                DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
+                DELETE FROM setting;
+                """)
             try faults.hit("purge.commit")
         }
     }
@@ -401,8 +467,8 @@ extension Recording {
             }
         }
         func date(_ index: Int) -> Date? { text(index).flatMap(StoredDate.date) }
-        let waveform: Data? = row.count > 22 ? {
-            if case let .blob(data) = (row[22] as DatabaseValue).storage { return data }
+        let waveform: Data? = row.count > 25 ? {
+            if case let .blob(data) = (row[25] as DatabaseValue).storage { return data }
             return nil
         }() : nil
         self.init(
@@ -422,21 +488,24 @@ extension Recording {
                 sizeBytes: Int64(integer(12) ?? 0), width: integer(13), height: integer(14), fps: number(15),
                 sampleRate: integer(16), channels: integer(17), waveform: waveform.map { [UInt8]($0) } ?? [],
                 avOffset: number(18), loudness: number(19), truePeak: number(20),
-                playbackGain: number(21)))
+                playbackGain: number(21)),
+            checkIn: text(22).map { day in
+                CheckIn(day: day, mood: text(23).flatMap(CheckIn.Mood.init(rawValue:)) ?? .okay, prompt: text(24))
+            })
     }
 
     func insert(into db: Database) throws {
         try db.execute(sql: """
             INSERT INTO recording (id, createdAt, kind, title, notes, purpose, duration, filePath,
               thumbnailPath, playCount, lastPlayedAt, modifiedAt, sizeBytes, width, height, fps,
-              sampleRate, channels, waveform, avOffset, loudness, truePeak, playbackGain)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              sampleRate, channels, waveform, avOffset, loudness, truePeak, playbackGain, checkinDay, mood, prompt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [
                 id.uuidString, StoredDate.text(createdAt), kind.rawValue, title, notes, purpose?.rawValue, duration,
                 filePath, thumbnailPath, playCount, lastPlayedAt.map(StoredDate.text), StoredDate.text(modifiedAt),
                 media.sizeBytes, media.width, media.height,
                 media.fps, media.sampleRate, media.channels, Data(media.waveform), media.avOffset,
-                media.loudness, media.truePeak, media.playbackGain,
+                media.loudness, media.truePeak, media.playbackGain, checkIn?.day, checkIn?.mood.rawValue, checkIn?.prompt,
             ])
     }
 }

@@ -149,6 +149,10 @@ public enum Validation {
            text("thumbnailPath") != "Recordings/Thumbnails/" + Recording.thumbnailName(id: id, kind: kind) {
             return "thumbnailPath is not this recording's thumbnail"
         }
+        if let day = values["checkinDay"], !day.isNull {
+            guard text("checkinDay").flatMap(CheckIn.components(of:)) != nil else { return "checkinDay is not a date" }
+            guard text("mood").flatMap(CheckIn.Mood.init(rawValue:)) != nil else { return "a check-in without a mood" }
+        }
         return nil
     }
 

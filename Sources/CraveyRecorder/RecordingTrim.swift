@@ -35,6 +35,7 @@ public enum RecordingTrim {
     /// sample; pictures from the one shown at the start) and replaces the old one atomically,
     /// with a new thumbnail, waveform and loudness; title, notes, dates and play count stay.
     public static func trim(_ recording: Recording, in library: Library, to span: MediaSpan) throws -> Recording {
+        try library.refuseChanging(recording)
         try check(span, duration: recording.duration)
         let source = try library.file(of: recording)
         let info = try MediaFile.probe(source)

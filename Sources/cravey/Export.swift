@@ -12,7 +12,7 @@ extension Cravey {
         enum FileFormat: String, ExpressibleByArgument, CaseIterable { case csv, json }
 
         static let configuration = CommandConfiguration(
-            abstract: "Export the recordings' metadata (no media) to cravey_export_YYYY-MM-DD.csv or .json.")
+            abstract: "Export the metadata of the recordings and check-ins (no media) to cravey_export_YYYY-MM-DD.csv or .json.")
 
         @OptionGroup var library: LibraryOptions
 
@@ -26,7 +26,7 @@ extension Cravey {
         var force = false
 
         func run() throws {
-            let recordings = try library.open().recordings()
+            let recordings = try library.open().recordings(includingCheckIns: true)
             let text = format == .csv ? RecordingExport.csv(recordings) : RecordingExport.jsonArray(recordings) + "\n"
             if output == "-" {
                 print(text, terminator: "")

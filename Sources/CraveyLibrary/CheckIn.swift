@@ -1,0 +1,165 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A daily check-in: one short spoken entry for a local calendar day, with the day's mood and
+/// prompt. It is stored as a recording (same files, same atomic rules) marked with its day, and
+/// kept apart from the messages: listings of messages never include it.
+public struct CheckIn: Sendable, Equatable {
+    /// How the day feels, overall; from low to amazing.
+    public enum Mood: String, Sendable, CaseIterable, Codable {
+        case low, down, okay, happy, amazing
+
+        /// "Low", "Down", …
+        public var label: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+
+        /// The mood from its name (any case) or its place, 1–5.
+        public init?(text: String) {
+            let key = text.trimmingCharacters(in: .whitespaces).lowercased()
+            if let number = Int(key), (1...5).contains(number) {
+                self = Self.allCases[number - 1]
+            } else if let mood = Mood(rawValue: key) {
+                self = mood
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// The local day, `YYYY-MM-DD`: the day the recording started.
+    public var day: String
+    public var mood: Mood
+    /// The day's question, as it was shown.
+    public var prompt: String?
+
+    public init(day: String, mood: Mood, prompt: String?) {
+        self.day = day
+        self.mood = mood
+        self.prompt = prompt
+    }
+
+    /// The calm, open questions a day's check-in asks (one a day). None asks for a score or an
+    /// explanation; each can be answered with a sentence.
+    public static let prompts = [
+        "What stayed with you today?",
+        "What is one thing you are glad you did today?",
+        "What felt heavy today, and what felt light?",
+        "Who did you think about today?",
+        "What would you like to let go of tonight?",
+        "What gave you a little energy today?",
+        "What did you notice today that you usually miss?",
+        "What are you looking forward to, even a little?",
+        "What was the quietest moment of your day?",
+        "What would you tell a friend who had your day?",
+        "What did your body need today?",
+        "What made you smile, even briefly?",
+        "What was harder than expected today?",
+        "What was easier than expected today?",
+        "What is on your mind right now?",
+        "Where did you feel most like yourself today?",
+        "What are you grateful for this evening?",
+        "What small thing went right today?",
+        "What would make tomorrow a little kinder?",
+        "What did you learn about yourself today?",
+        "What sound, smell or sight do you remember from today?",
+        "What did you say no to, or wish you had?",
+        "Who helped you today, even without knowing it?",
+        "What are you proud of, however small?",
+        "What would you like to remember about this week?",
+        "How did you look after yourself today?",
+        "What surprised you today?",
+        "What do you want to carry into tomorrow?",
+        "What was a moment of calm today?",
+        "If today had a colour, what would it be, and why?",
+    ]
+
+    /// The local calendar day of `date`, `YYYY-MM-DD`.
+    public static func day(of date: Date) -> String {
+        let parts = localParts(date)
+        return String(format: "%04d-%02d-%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
+    }
+
+    /// `date` in local time, broken down.
+    public static func localParts(_ date: Date) -> tm {
+        var seconds = time_t(date.millisecondsSince1970 >= 0 ? date.millisecondsSince1970 / 1000
+                                                            : (date.millisecondsSince1970 - 999) / 1000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return parts
+    }
+
+    /// The year, month and day of a `YYYY-MM-DD` text that names a real date; nil otherwise.
+    public static func components(of day: String) -> (year: Int, month: Int, day: Int)? {
+        let fields = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard day.utf8.count == 10, fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
+              fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let year = Int(fields[0]), let month = Int(fields[1]), let dayOfMonth = Int(fields[2]),
+              year >= 1970, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(dayOfMonth)
+        else { return nil }
+        return (year, month, dayOfMonth)
+    }
+
+    /// Days in a month of the Gregorian calendar.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// The weekday (0 = Sunday) of a real date.
+    public static func weekday(year: Int, month: Int, day: Int) -> Int {
+        // Zeller's congruence, shifted so that 0 is Sunday.
+        let m = month < 3 ? month + 12 : month
+        let y = month < 3 ? year - 1 : year
+        let h = (day + (13 * (m + 1)) / 5 + y + y / 4 - y / 100 + y / 400) % 7
+        return (h + 6) % 7
+    }
+
+    /// "Saturday, 21 November": how a day is shown to people.
+    public static func displayDay(_ day: String) -> String {
+        guard let (year, month, dayOfMonth) = components(of: day) else { return day }
+        let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        return "\(weekdays[weekday(year: year, month: month, day: dayOfMonth)]), \(dayOfMonth) \(monthNames[month - 1])"
+    }
+
+    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                                    "September", "October", "November", "December"]
+}
+
+extension Validation {
+    /// A check-in day given by the user: a real `YYYY-MM-DD` date, not after `today`.
+    public static func checkInDay(_ text: String, today: String) throws -> String {
+        let day = text.trimmingCharacters(in: .whitespaces)
+        guard CheckIn.components(of: day) != nil else {
+            throw LibraryError.invalid(field: "date", reason: "'\(text.prefix(40))' is not a date written as YYYY-MM-DD")
+        }
+        guard day <= today else {
+            throw LibraryError.invalid(field: "date", reason: "\(day) is in the future (today is \(today)); a check-in is for today or a day that has passed")
+        }
+        return day
+    }
+
+    /// A mood given by the user: its name or its place (1–5).
+    public static func mood(_ text: String) throws -> CheckIn.Mood {
+        guard let mood = CheckIn.Mood(text: text) else {
+            throw LibraryError.invalid(field: "mood", reason: "'\(text.prefix(40))' is not one of low, down, okay, happy, amazing")
+        }
+        return mood
+    }
+
+    /// The name shown in the check-in's greeting: 1–40 characters, no control characters.
+    public static func name(_ text: String) throws -> String {
+        let name = text.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.count <= 40 else {
+            throw LibraryError.invalid(field: "name", reason: "must be 1 to 40 characters")
+        }
+        guard !name.unicodeScalars.contains(where: isUnsafe) else {
+            throw LibraryError.invalid(field: "name", reason: "must not contain control characters")
+        }
+        return name
+    }
+}

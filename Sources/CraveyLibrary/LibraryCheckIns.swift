@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+
+/// Daily check-ins: the state of a day's flow, its entry, and the user's settings.
+///
+/// An entry is saved exactly like a message (`save`, with its atomic rules); what makes it the
+/// day's entry is `beginCheckIn`, noted before recording starts: the save of that recording,
+/// by the flow or by recovery after a crash, turns its row into the entry in the same
+/// transaction. One entry a day (a unique index); an entry is never edited.
+extension Library {
+    /// What a day's check-in flow has seen so far.
+    public struct CheckInDay: Sendable {
+        public var day: String
+        /// The day's question, once chosen.
+        public var prompt: String?
+        /// Whether the greeting was answered (Start or Later) that day.
+        public var greeted: Bool
+        /// Whether it was put off ("Later"): not asked again, and no reminder, that day.
+        public var postponed: Bool
+        /// The day's entry, once saved.
+        public var entry: Recording?
+    }
+
+    public func checkInDay(_ day: String) throws -> CheckInDay {
+        try wrap {
+            let row = try store.writer.read { db in
+                try Row.fetchOne(db, sql: "SELECT prompt, greetedAt, postponedAt FROM checkinDay WHERE day = ?", arguments: [day])
+            }
+            return CheckInDay(day: day, prompt: row?["prompt"], greeted: (row?["greetedAt"] as String?) != nil,
+                              postponed: (row?["postponedAt"] as String?) != nil, entry: try checkIn(on: day))
+        }
+    }
+
+    /// The day's entry, if it has one (and its file is there).
+    public func checkIn(on day: String) throws -> Recording? {
+        try wrap {
+            try store.writer.read { db in
+                try Row.fetchOne(db, sql: "SELECT id FROM recording WHERE checkinDay = ?", arguments: [day])
+            }.flatMap { UUID(uuidString: $0["id"]) }.flatMap { try store.recording(id: $0) }.flatMap { hasFile($0) ? $0 : nil }
+        }
+    }
+
+    /// Every entry, newest day first; `month` (`YYYY-MM`) keeps that month's.
+    public func checkIns(month: String? = nil) throws -> [Recording] {
+        try wrap {
+            try store.recordings(section: .checkIns).filter(hasFile)
+                .filter { month == nil || $0.checkIn!.day.hasPrefix(month! + "-") }
+                .sorted { $0.checkIn!.day > $1.checkIn!.day }
+        }
+    }
+
+    /// The day's question: chosen once (at random, not one of the six days before), then the same all day.
+    public func prompt(for day: String) throws -> String {
+        try wrap {
+            let lock = try lockLibrary()
+            defer { lock.release() }
+            return try store.writer.write { db in
+                if let chosen = try String.fetchOne(db, sql: "SELECT prompt FROM checkinDay WHERE day = ? AND prompt IS NOT NULL", arguments: [day]) {
+                    return chosen
+                }
+                let recent = Set(try String.fetchAll(
+                    db, sql: "SELECT prompt FROM checkinDay WHERE prompt IS NOT NULL AND day < ? ORDER BY day DESC LIMIT 6", arguments: [day]))
+                let fresh = CheckIn.prompts.filter { !recent.contains($0) }
+                let chosen = (fresh.isEmpty ? CheckIn.prompts : fresh).randomElement()!
+                try db.execute(sql: "INSERT INTO checkinDay (day, prompt) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET prompt = excluded.prompt",
+                               arguments: [day, chosen])
+                return chosen
+            }
+        }
+    }
+
+    /// The greeting was answered: Start, or Later (`postponed`).
+    public func noteGreeted(_ day: String, postponed: Bool, at date: Date = Date()) throws {
+        try changeDay(day) { db in
+            try db.execute(sql: "UPDATE checkinDay SET greetedAt = coalesce(greetedAt, ?) WHERE day = ?", arguments: [StoredDate.text(date), day])
+            if postponed {
+                try db.execute(sql: "UPDATE checkinDay SET postponedAt = ? WHERE day = ?", arguments: [StoredDate.text(date), day])
+            }
+        }
+    }
+
+    /// Notes that recording `id` is the day's check-in, with its mood and the question shown
+    /// (before recording starts): its save makes it the entry. Refused when the day has an entry.
+    public func beginCheckIn(_ day: String, mood: CheckIn.Mood, prompt: String, recording id: UUID) throws {
+        if try checkIn(on: day) != nil { throw LibraryError.invalid(field: "date", reason: Self.alreadyCheckedIn(day)) }
+        try changeDay(day) { db in
+            try db.execute(sql: "UPDATE checkinDay SET pendingId = ?, pendingMood = ?, prompt = coalesce(prompt, ?) WHERE day = ?",
+                           arguments: [id.uuidString, mood.rawValue, prompt, day])
+        }
+    }
+
+    /// The recording begun for a day was discarded: the day may be recorded again.
+    public func abandonCheckIn(recording id: UUID) throws {
+        try wrap {
+            try store.writer.write { db in
+                try db.execute(sql: "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
+                               arguments: [id.uuidString])
+            }
+        }
+    }
+
+    static func alreadyCheckedIn(_ day: String) -> String {
+        "\(day) has its check-in already (one a day; an entry is kept as it was saved)"
+    }
+
+    /// Runs `body` on the day's state row (made if missing) in one transaction, under the lock.
+    private func changeDay(_ day: String, _ body: @escaping (Database) throws -> Void) throws {
+        try wrap {
+            let lock = try lockLibrary()
+            defer { lock.release() }
+            try store.writer.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO checkinDay (day) VALUES (?)", arguments: [day])
+                try body(db)
+            }
+        }
+    }
+
+    // MARK: - Settings
+
+    /// The user's settings; `name` is shown in the check-in's greeting.
+    public enum Setting: String, Sendable, CaseIterable {
+        case name
+    }
+
+    public func setting(_ key: Setting) throws -> String? {
+        try wrap { try store.writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) } }
+    }
+
+    /// Sets (or with nil, clears) a setting.
+    public func setSetting(_ key: Setting, to value: String?) throws {
+        try wrap {
+            let lock = try lockLibrary()
+            defer { lock.release() }
+            try store.writer.write { db in
+                if let value {
+                    try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                   arguments: [key.rawValue, value])
+                } else {
+                    try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.rawValue])
+                }
+            }
+        }
+    }
+}

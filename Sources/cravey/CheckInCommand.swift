@@ -1,0 +1,157 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMedia
+import CraveyRecorder
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Cravey {
+    /// `cravey checkin`: the daily voice check-in, and its list, entries, calendar and reminder.
+    struct CheckInCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "checkin",
+            abstract: "A calm spoken check-in, once a day: a mood, one question, a short voice entry.",
+            discussion: """
+                'cravey checkin' at a terminal walks through five steps: a greeting (Enter starts, l \
+                is for later), the day's mood (←/→ or 1–5, Enter confirms), one question for the day \
+                (Enter when ready, b goes back), the recording (Enter, q, Ctrl-C stop and keep it; d \
+                discards, after asking) and the close (p listens back, Enter is done). One entry a \
+                day; an entry is kept as it was saved. Check-ins are kept apart from the messages: \
+                'list', 'top' and 'play --top' never show them.
+                """,
+            subcommands: [Today.self, List.self, Show.self, Play.self, Calendar.self, Remind.self, Notify.self],
+            defaultSubcommand: Today.self)
+    }
+}
+
+extension Cravey.CheckInCommand {
+    /// Today's check-in (or a past day's, with --date): the flow at a terminal, or a scripted entry with --mood.
+    struct Today: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "today",
+            abstract: "Check in for today (the default).",
+            discussion: """
+                With --mood (needed without a terminal) nothing is asked: it records until --max-seconds, \
+                the 2-minute cap, the input's end, or Ctrl-C/SIGTERM/SIGHUP (which keep it), saves the \
+                entry and prints it.
+                """)
+
+        @OptionGroup var library: LibraryOptions
+
+        @Option(help: "How the day feels: low, down, okay, happy or amazing (1–5). Records without asking.")
+        var mood: String?
+
+        @Option(help: ArgumentHelp("Check in for a past day (YYYY-MM-DD; never a future one).", valueName: "date"))
+        var date: String?
+
+        @Option(help: ArgumentHelp("ALSA capture device (see 'cravey devices').", valueName: "name"))
+        var mic: String = "default"
+
+        @Option(help: ArgumentHelp("ALSA playback device, for listening back.", valueName: "name"))
+        var speaker: String = "default"
+
+        @Option(help: ArgumentHelp("Stop after this many seconds (more than 0, at most 120).", valueName: "seconds"))
+        var maxSeconds: Double = 120
+
+        @Flag(help: "Print the saved entry as JSON.")
+        var json = false
+
+        func validate() throws {
+            guard maxSeconds.isFinite, maxSeconds > 0, maxSeconds <= Validation.maxDuration else {
+                throw ValidationError("--max-seconds must be more than 0 and at most 120 (got \(maxSeconds))")
+            }
+        }
+
+        func run() throws {
+            // Bad input is refused before anything is opened or recorded.
+            let chosenMood = try mood.map(Validation.mood)
+            let today = CheckIn.day(of: LocalClock.now())
+            let fixedDay = try date.map { try Validation.checkInDay($0, today: today) }
+            guard chosenMood != nil || (Terminal.stdinIsTerminal && Terminal.stderrIsTerminal) else {
+                throw CraveyFailure(message: "without a terminal, say how the day feels: --mood low|down|okay|happy|amazing")
+            }
+            let lib = try library.open()
+            guard let chosenMood else {
+                try CheckInFlow(library: lib, fixedDay: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds).run()
+                return
+            }
+            let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
+            if try lib.checkIn(on: day) != nil { throw CraveyFailure(message: Self.already(day)) }
+            let saved = try CheckInRecording.record(library: lib, day: day, mood: chosenMood, mic: mic, maxSeconds: maxSeconds,
+                                                    following: fixedDay == nil)
+            if json {
+                print(RecordingExport.jsonObject(saved, includeWaveform: false))
+            } else {
+                let checkIn = saved.checkIn
+                print("Saved for \(checkIn?.day == today ? "today" : CheckIn.displayDay(checkIn?.day ?? day)): "
+                      + "\(checkIn?.mood.label ?? chosenMood.label), \(Format.duration(saved.duration)) (\(saved.id.uuidString))")
+            }
+        }
+
+        static func already(_ day: String) -> String {
+            "\(day) has its check-in already (one a day, kept as it was saved): 'cravey checkin play \(day)' plays it"
+        }
+    }
+}
+
+/// Recording a check-in without screens (`--mood`): the entry is begun for its day before the
+/// microphone opens, so a crash leaves a take that recovery saves as that day's entry.
+enum CheckInRecording {
+    /// Records until the cap, the input's end or a stop signal, and saves. With `following`,
+    /// the day is the one at the moment recording starts (it may have turned since the command
+    /// began); a recording that crosses midnight keeps its start's day.
+    static func record(library: Library, day: String, mood: CheckIn.Mood, mic: String, maxSeconds: Double,
+                       following: Bool) throws -> Recording {
+        let recorder = Recorder(library: library, microphone: mic, maxSeconds: maxSeconds)
+        let day = following ? CheckIn.day(of: LocalClock.now()) : day
+        if try library.checkIn(on: day) != nil { throw CraveyFailure(message: Cravey.CheckInCommand.Today.already(day)) }
+        try library.beginCheckIn(day, mood: mood, prompt: library.prompt(for: day), recording: recorder.id)
+        let signals = StopSignals { signo in recorder.requestStop(.signal(signo)) }
+        defer { signals.cancel() }
+        do {
+            try recorder.start()
+        } catch {
+            try? library.abandonCheckIn(recording: recorder.id)
+            throw CraveyFailure(message: "\(error)")
+        }
+        Terminal.printNote("recording the check-in of \(day) from \(recorder.deviceDescription) (Ctrl-C or SIGTERM stop and keep it)")
+        recorder.waitUntilStopped()
+        let take: Recorder.Take
+        do {
+            take = try recorder.finish()
+        } catch {
+            try? library.abandonCheckIn(recording: recorder.id)
+            throw CraveyFailure(message: "\(error)")
+        }
+        do {
+            return try recorder.save(take, draft: Library.Draft())
+        } catch {
+            throw CraveyFailure(message: "could not save the check-in: \(error); the next cravey command will recover it")
+        }
+    }
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP handled on a queue instead of ending the process (they stop a
+/// recording and keep it) until `cancel`.
+final class StopSignals: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(_ handler: @escaping @Sendable (Int32) -> Void) {
+        for signo in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signo, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+            source.setEventHandler { handler(signo) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        sources = []
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMedia
+import CraveyPlayer
+import Foundation
+
+extension Cravey.CheckInCommand {
+    /// `cravey checkin list`: the entries, newest day first.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the check-ins, newest first: date, mood, length, first words.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let entries = try library.open().checkIns()
+            if output.json {
+                print(RecordingExport.jsonArray(entries))
+                return
+            }
+            if entries.isEmpty {
+                print("No check-ins yet. 'cravey checkin' takes less than a minute.")
+                return
+            }
+            print(Terminal.dim(Terminal.fit("DATE", 28) + Terminal.fit("MOOD", 9) + Terminal.fit("LENGTH", 8) + "FIRST WORDS"))
+            for entry in entries {
+                guard let checkIn = entry.checkIn else { continue }
+                print(Terminal.fit(CheckIn.displayDay(checkIn.day) + " " + checkIn.day.prefix(4), 28)
+                      + Mood.colored(checkIn.mood, Terminal.fit(checkIn.mood.label, 9))
+                      + Terminal.fit(Format.duration(entry.duration), 8) + Terminal.dim("transcript unavailable"))
+            }
+        }
+    }
+
+    /// `cravey checkin show DATE`.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one day's check-in.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Argument(help: ArgumentHelp("The day (YYYY-MM-DD), or 'today'.", valueName: "date"))
+        var date: String
+
+        func run() throws {
+            let lib = try library.open()
+            let entry = try Self.entry(date, in: lib)
+            if output.json {
+                print(RecordingExport.jsonObject(entry, includeWaveform: true))
+                return
+            }
+            let checkIn = entry.checkIn!
+            var lines = [
+                Terminal.bold("Check-in of \(CheckIn.displayDay(checkIn.day)) \(checkIn.day.prefix(4))"),
+                "  mood       " + Mood.colored(checkIn.mood, checkIn.mood.label),
+                "  question   " + Terminal.safe(checkIn.prompt ?? "—"),
+                "  length     \(Format.duration(entry.duration)) (\(String(format: "%.3f", entry.duration)) s)",
+                "  recorded   \(Validation.displayDate(entry.createdAt))",
+                "  id         \(entry.id.uuidString)",
+            ]
+            if let loudness = Cravey.Show.loudnessLine(entry) { lines.append("  loudness   " + loudness) }
+            lines.append("  transcript unavailable")
+            if !entry.media.waveform.isEmpty { lines.append("  " + Terminal.dim(Format.sparkline(entry.media.waveform, columns: 60))) }
+            print(lines.joined(separator: "\n"))
+        }
+
+        /// The entry of `date` ("today" or YYYY-MM-DD), or a one-line error.
+        static func entry(_ date: String, in library: Library) throws -> Recording {
+            let today = CheckIn.day(of: LocalClock.now())
+            let day = date.lowercased() == "today" ? today : try Validation.checkInDay(date, today: today)
+            guard let entry = try library.checkIn(on: day) else {
+                throw CraveyFailure(message: "no check-in on \(day)")
+            }
+            return entry
+        }
+    }
+
+    /// `cravey checkin play DATE`: plays a day's entry (not counted: check-ins are not ranked).
+    struct Play: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Play one day's check-in.")
+
+        @OptionGroup var library: LibraryOptions
+
+        @Argument(help: ArgumentHelp("The day (YYYY-MM-DD), or 'today'.", valueName: "date"))
+        var date: String
+
+        @Option(help: ArgumentHelp("ALSA playback device.", valueName: "name"))
+        var speaker: String = "default"
+
+        @Flag(help: "Play at the level it was recorded at.")
+        var originalLevel = false
+
+        func run() throws {
+            let lib = try library.open()
+            let entry = try Show.entry(date, in: lib)
+            let path = try lib.file(of: entry)
+            let level = originalLevel ? PlaybackLevel.original : PlaybackLevel.of(entry, in: lib)
+            let player: any Playback
+            do {
+                player = try Player.open(path: path, duration: entry.duration, speaker: speaker, level: level)
+            } catch let error as MediaError {
+                throw CraveyFailure(message: "cannot play the check-in of \(entry.checkIn?.day ?? date): \(error)")
+            }
+            let title = "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))"
+            let ending = PlaySession(title: title, kind: .audio, duration: entry.duration, waveform: entry.media.waveform,
+                                     player: player).run(handlingSignals: true)
+            if !Terminal.stdoutIsTerminal {
+                print("\(ending == .finished ? "Played" : "Stopped") the check-in of \(entry.checkIn?.day ?? date) (\(Format.duration(entry.duration)))")
+            }
+        }
+    }
+}
+
+/// How moods are shown: a colour on a terminal (never with NO_COLOR), a letter otherwise.
+enum Mood {
+    static func color(_ mood: CheckIn.Mood) -> String {
+        switch mood {
+        case .low: return "34"      // blue
+        case .down: return "36"     // cyan
+        case .okay: return "37"     // white
+        case .happy: return "32"    // green
+        case .amazing: return "33"  // yellow
+        }
+    }
+
+    static func letter(_ mood: CheckIn.Mood) -> Character { Character(mood.label.prefix(1).uppercased()) }
+
+    static func colored(_ mood: CheckIn.Mood, _ text: String) -> String { Terminal.style(text, color(mood)) }
+}

@@ -1,0 +1,292 @@
+import CraveyLibrary
+import CraveyMedia
+import CraveyPlayer
+import CraveyRecorder
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The check-in at a terminal: five screens, no branching — greeting, mood, the day's question,
+/// the recording, the close. Each screen is drawn whole on stderr; keys are read raw.
+final class CheckInFlow: @unchecked Sendable {
+    let library: Library
+    /// The day asked for with --date; nil for today.
+    let fixedDay: String?
+    let mic: String
+    let speaker: String
+    let maxSeconds: Double
+    private let lock = NSLock()
+    private var recorder: Recorder?
+    private var rawMode: Terminal.RawMode?
+
+    init(library: Library, fixedDay: String?, mic: String, speaker: String, maxSeconds: Double) {
+        self.library = library
+        self.fixedDay = fixedDay
+        self.mic = mic
+        self.speaker = speaker
+        self.maxSeconds = maxSeconds
+    }
+
+    enum Key: Equatable {
+        case enter, left, right, escape, character(Character), none
+    }
+
+    func run() throws {
+        rawMode = Terminal.RawMode()
+        write("\u{1B}[?25l")
+        defer { leave() }
+        // Ctrl-C, SIGTERM, SIGHUP: while recording they stop and keep it; elsewhere they leave
+        // (nothing is changed by leaving before a recording).
+        let signals = StopSignals { [self] signo in
+            if let recorder = lock.withLock({ self.recorder }), recorder.isRunning {
+                recorder.requestStop(.signal(signo))
+            } else if lock.withLock({ self.recorder }) == nil {
+                leave()
+                exit(0)
+            }
+        }
+        defer { signals.cancel() }
+
+        var day = fixedDay ?? CheckIn.day(of: LocalClock.now())
+        if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
+        if fixedDay == nil, try !library.checkInDay(day).greeted {
+            switch greeting(day) {
+            case .start: try library.noteGreeted(day, postponed: false)
+            case .later:
+                try library.noteGreeted(day, postponed: true)
+                screen(["", "  Later, then. No reminder today.", ""])
+                return
+            case .leave: return
+            }
+        }
+        var mood: CheckIn.Mood?
+        while true {
+            guard let chosen = chooseMood(mood) else { return }
+            mood = chosen
+            let prompt = try library.prompt(for: day)
+            switch ready(prompt) {
+            case .back: continue
+            case .leave: return
+            case .ready: break
+            }
+            // The day is the one at the moment recording starts.
+            if fixedDay == nil { day = CheckIn.day(of: LocalClock.now()) }
+            if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
+            if let saved = try record(day: day, mood: chosen, prompt: prompt) { return try close(saved, already: false) }
+            // Discarded: the day may be recorded again, starting from the question.
+        }
+    }
+
+    private func leave() {
+        write("\u{1B}[?25h")
+        rawMode = nil
+    }
+
+    // MARK: - Screens
+
+    private enum GreetingAnswer { case start, later, leave }
+
+    private func greeting(_ day: String) -> GreetingAnswer {
+        let name = (try? library.setting(.name)).flatMap { $0 }.map(Terminal.safe)
+        let hello = LocalClock.greeting(at: LocalClock.now()) + (name.map { ", \($0)." } ?? ".")
+        screen([
+            "", "  " + Terminal.dim(CheckIn.displayDay(day)), "",
+            "  " + Terminal.bold(hello), "  Take a moment for yourself", "",
+            "  " + keyHint("Enter", "Start") + "     " + keyHint("l", "Later"),
+        ])
+        while true {
+            switch readKey() {
+            case .enter: return .start
+            case .character("l"), .character("L"): return .later
+            case .character("q"), .escape: return .leave
+            default: continue
+            }
+        }
+    }
+
+    private func chooseMood(_ initial: CheckIn.Mood?) -> CheckIn.Mood? {
+        var selected = initial
+        let moods = CheckIn.Mood.allCases
+        while true {
+            let row = moods.map { mood -> String in
+                mood == selected ? Terminal.style("[ \(mood.label) ]", "1;36") : "  \(mood.label)  "
+            }.joined(separator: " ")
+            screen([
+                "", "  " + Terminal.bold("How does today feel, overall?"), "",
+                "  " + row, "",
+                "  " + Terminal.dim("←/→ or 1–5 to choose · Enter to confirm"),
+            ])
+            switch readKey() {
+            case .left:
+                selected = selected.map { moods[max(0, moods.firstIndex(of: $0)! - 1)] } ?? .okay
+            case .right:
+                selected = selected.map { moods[min(moods.count - 1, moods.firstIndex(of: $0)! + 1)] } ?? .okay
+            case let .character(c) where c.isNumber:
+                if let mood = CheckIn.Mood(text: String(c)) { selected = mood }
+            case .enter:
+                if let selected { return selected }
+            case .character("q"), .escape: return nil
+            default: continue
+            }
+        }
+    }
+
+    private enum ReadyAnswer { case ready, back, leave }
+
+    private func ready(_ prompt: String) -> ReadyAnswer {
+        screen([
+            "", "  " + Terminal.dim("Just one question for today"), "",
+            "  " + Terminal.bold(prompt), "",
+            "  " + keyHint("Enter", "I'm ready") + "     " + keyHint("b", "Back"),
+        ])
+        while true {
+            switch readKey() {
+            case .enter: return .ready
+            case .character("b"), .character("B"): return .back
+            case .character("q"), .escape: return .leave
+            default: continue
+            }
+        }
+    }
+
+    /// Records the entry (voice only) with a timer and a calm waveform; nil when discarded.
+    private func record(day: String, mood: CheckIn.Mood, prompt: String) throws -> Recording? {
+        let recorder = Recorder(library: library, microphone: mic, maxSeconds: maxSeconds)
+        try library.beginCheckIn(day, mood: mood, prompt: prompt, recording: recorder.id)
+        do {
+            try recorder.start()
+        } catch {
+            try? library.abandonCheckIn(recording: recorder.id)
+            throw CraveyFailure(message: "\(error)")
+        }
+        lock.withLock { self.recorder = recorder }
+        var asking = false
+        var discarded = false
+        while recorder.isRunning {
+            let status = recorder.status
+            let wave = Format.sparkline(Array(status.waveform.suffix(48)), columns: 48)
+            var lines = [
+                "", "  " + Terminal.dim(prompt), "",
+                "  " + Terminal.style("●", "2;31") + " " + Terminal.bold(Format.clock(status.elapsed)),
+                "  " + Terminal.style(wave.isEmpty ? " " : wave, "2;36"), "",
+            ]
+            if asking {
+                lines += ["  " + Terminal.bold("Discard today's entry?"), "",
+                          "  " + keyHint("d", "Discard") + "     " + keyHint("Enter", "Keep recording")]
+            } else {
+                lines += ["  You can stop anytime", "",
+                          "  " + keyHint("Enter", "Stop and keep") + "     " + keyHint("d", "Discard")]
+            }
+            screen(lines)
+            switch readKey(timeoutMilliseconds: 50) {
+            case .enter where asking, .escape where asking, .character("k") where asking:
+                asking = false
+            case .character("d") where asking, .character("D") where asking:
+                discarded = true
+                recorder.requestStop(.user)
+            case .character("d"), .character("D"):
+                asking = true
+            case .enter, .character("q"), .character("Q"):
+                recorder.requestStop(.user)
+            default: break
+            }
+        }
+        let take: Recorder.Take
+        do {
+            take = try recorder.finish()
+        } catch {
+            try? library.abandonCheckIn(recording: recorder.id)
+            lock.withLock { self.recorder = nil }
+            throw CraveyFailure(message: "\(error)")
+        }
+        if discarded {
+            recorder.discard(take)
+            try library.abandonCheckIn(recording: recorder.id)
+            lock.withLock { self.recorder = nil }
+            return nil
+        }
+        do {
+            return try recorder.save(take, draft: Library.Draft())
+        } catch {
+            throw CraveyFailure(message: "could not save the check-in: \(error); the next cravey command will recover it")
+        }
+    }
+
+    /// "Saved for today", the day and mood, listening back, the transcript's place, Done.
+    private func close(_ entry: Recording, already: Bool) throws {
+        let checkIn = entry.checkIn
+        let today = CheckIn.day(of: LocalClock.now())
+        let heading = already ? (checkIn?.day == today ? "You checked in today" : "Checked in")
+                              : (checkIn?.day == today ? "Saved for today" : "Saved")
+        while true {
+            screen([
+                "", "  " + Terminal.bold(heading),
+                "  " + CheckIn.displayDay(checkIn?.day ?? today) + " · " + (checkIn?.mood.label ?? "") + " · " + Format.duration(entry.duration),
+                "",
+                "  " + Terminal.dim("Transcript unavailable"), "",
+                "  " + keyHint("p", "Listen back") + "     " + keyHint("Enter", "Done"),
+            ])
+            switch readKey() {
+            case .enter, .character("q"), .escape: return
+            case .character("p"), .character("P"): listen(to: entry)
+            default: continue
+            }
+        }
+    }
+
+    /// Plays the entry (it is not counted as a play: entries have no ranking).
+    private func listen(to entry: Recording) {
+        do {
+            let path = try library.file(of: entry)
+            let player = try Player.open(path: path, duration: entry.duration, speaker: speaker,
+                                         level: PlaybackLevel.of(entry, in: library))
+            write("\u{1B}[H\u{1B}[2J")
+            _ = PlaySession(title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))", kind: .audio, duration: entry.duration,
+                            waveform: entry.media.waveform, player: player).run(handlingSignals: false)
+        } catch {
+            screen(["", "  cannot play it back: \(error)", "", "  " + keyHint("Enter", "Back")])
+            while readKey() != .enter {}
+        }
+    }
+
+    // MARK: - Terminal
+
+    private func keyHint(_ key: String, _ action: String) -> String { Terminal.style(key, "1") + "  " + action }
+
+    /// Clears the screen and draws `lines`.
+    private func screen(_ lines: [String]) {
+        write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n")
+    }
+
+    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+
+    /// The next key; `.none` after `timeoutMilliseconds` (-1 waits). End of input leaves.
+    private func readKey(timeoutMilliseconds: Int32 = -1) -> Key {
+        var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return .none }
+        var byte: UInt8 = 0
+        guard read(STDIN_FILENO, &byte, 1) == 1 else {
+            // The terminal is gone: a recording stops and is kept, anything else leaves.
+            if let recorder = lock.withLock({ self.recorder }) { recorder.requestStop(.user); return .none }
+            leave()
+            exit(0)
+        }
+        switch byte {
+        case 10, 13: return .enter
+        case 27:
+            var next = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&next, 1, 30) > 0 else { return .escape }
+            var sequence = [UInt8](repeating: 0, count: 2)
+            let count = read(STDIN_FILENO, &sequence, 2)
+            guard count == 2, sequence[0] == UInt8(ascii: "[") || sequence[0] == UInt8(ascii: "O") else { return .none }
+            if sequence[1] == UInt8(ascii: "C") { return .right }
+            if sequence[1] == UInt8(ascii: "D") { return .left }
+            return .none
+        default:
+            return byte < 128 ? .character(Character(Unicode.Scalar(byte))) : .none
+        }
+    }
+}
