@@ -63,12 +63,19 @@ final class CheckInFlow: @unchecked Sendable {
             }
         }
         var mood: CheckIn.Mood?
+        var choosing = true
         while true {
-            guard let chosen = chooseMood(mood) else { return }
-            mood = chosen
+            if choosing {
+                guard let chosen = chooseMood(mood) else { return }
+                mood = chosen
+                choosing = false
+            }
+            guard let chosen = mood else { return }
             let prompt = try library.prompt(for: day)
             switch ready(prompt) {
-            case .back: continue
+            case .back:
+                choosing = true
+                continue
             case .leave: return
             case .ready: break
             }
