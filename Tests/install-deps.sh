@@ -11,11 +11,16 @@ packages=(
   libsdl2-dev
   # loudness (EBU R128) for playback at one level
   libebur128-dev
+  # the check-in reminder's desktop notification (D-Bus)
+  libdbus-1-dev
   # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng for fixtures,
   # pv to pace a FIFO like a real microphone, script (util-linux) and tmux for terminal tests
   ffmpeg sox espeak-ng pv tmux util-linux sqlite3 alsa-utils
   # the fault campaign: valgrind for invalid memory accesses, strace for the order of durable steps
   valgrind strace
+  # the reminder tests: a private session bus, its monitor, a notification server (python3-gi),
+  # systemd-analyze for the timer units
+  dbus-daemon dbus-bin python3-gi systemd
   # the install test reads the installed manual page
   man-db
   # a display server without a screen, for the video window test (python3 drives its window)

@@ -36,6 +36,9 @@ extension Cravey {
                 "  plays      \(r.playCount)" + (r.lastPlayedAt.map { ", last \(Validation.displayDate($0))" } ?? ""),
                 "  purpose    \(r.purpose?.rawValue ?? "—")",
             ]
+            if let checkIn = r.checkIn {
+                lines.append("  check-in   \(CheckIn.displayDay(checkIn.day)) \(checkIn.day.prefix(4)), \(checkIn.mood.label) (kept as it was saved)")
+            }
             if let notes = r.notes.map(Terminal.safeLines) {
                 lines.append("  notes      " + notes.replacingOccurrences(of: "\n", with: "\n             "))
             }
