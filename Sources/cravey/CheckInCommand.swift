@@ -79,8 +79,8 @@ extension Cravey.CheckInCommand {
                 try CheckInFlow(library: lib, fixedDay: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds).run()
                 return
             }
+            // `record` refuses a day that has its entry, before the microphone opens.
             let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
-            if try lib.checkIn(on: day) != nil { throw CraveyFailure(message: Self.already(day)) }
             let saved = try CheckInRecording.record(library: lib, day: day, mood: chosenMood, mic: mic, maxSeconds: maxSeconds,
                                                     following: fixedDay == nil)
             if json {

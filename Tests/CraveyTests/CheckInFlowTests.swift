@@ -48,6 +48,18 @@ final class CheckInFlowTests: XCTestCase {
                                + "--library \(shellQuote(root)) \(arguments); echo EXIT=$?; sleep 60")
     }
 
+    /// `cravey checkin ARGS` without a terminal, recording from a paced microphone until signalled.
+    func startScripted(_ arguments: [String], now: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cravey)
+        process.arguments = ["checkin"] + arguments + ["--mic", "cravey_file", "--library", root]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment(now: now, mic: try pacedMic())) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     func run(_ arguments: [String], now: String = "2026-11-21T10:00:00", mic: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         try runProcess(cravey, arguments + ["--library", root], environment: environment(now: now, mic: mic ?? base + "/tone.raw"))
     }
@@ -200,13 +212,7 @@ final class CheckInFlowTests: XCTestCase {
                 try flow.send("Enter")
                 try flow.waitFor("EXIT=0")
             } else {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: cravey)
-                process.arguments = ["checkin", "--mood", "okay", "--date", day, "--mic", "cravey_file", "--library", root]
-                process.environment = ProcessInfo.processInfo.environment.merging(environment(now: "2026-11-21T10:00:00", mic: try pacedMic())) { $1 }
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
+                let process = try startScripted(["--mood", "okay", "--date", day], now: "2026-11-21T10:00:00")
                 usleep(2_000_000)
                 kill(process.processIdentifier, SIGHUP)
                 process.waitUntilExit()
@@ -272,13 +278,7 @@ final class CheckInFlowTests: XCTestCase {
     }
 
     func testAKilledCheckInIsRecoveredAsThatDaysEntry() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cravey)
-        process.arguments = ["checkin", "--mood", "happy", "--mic", "cravey_file", "--library", root]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment(now: "2026-11-20T22:00:00", mic: try pacedMic())) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try startScripted(["--mood", "happy"], now: "2026-11-20T22:00:00")
         usleep(3_500_000)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
