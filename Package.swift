@@ -3,10 +3,12 @@
 // cravey — short audio/video messages to your future self, recorded and played from the shell.
 //
 // The targets are floors, bottom up; a target depends only on floors below it:
-//   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128, CDBus — C shims over libasound, libv4l2, the FFmpeg
-//                       libraries, SDL2, libebur128 (loudness) and libdbus-1 (desktop notifications)
+//   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128, CDBus, CSphinx — C shims over libasound, libv4l2, the
+//                       FFmpeg libraries, SDL2, libebur128 (loudness), libdbus-1 (desktop
+//                       notifications) and PocketSphinx (offline speech recognition)
 //   2. CraveyMedia    — audio and video input and output, level meter, loudness, limiter, writer,
-//                       decoders, thumbnailer, probe and remux, the video window, device diagnostics
+//                       decoders, thumbnailer, probe and remux, the video window, device diagnostics,
+//                       speech recognition (transcripts with word times)
 //      CraveyDesktop  — a desktop notification (the check-in reminder)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
 //      CraveyRecorder — capture threads on one clock, cap, finalize, crash recovery of takes, import
@@ -39,8 +41,13 @@ let package = Package(
         // libdbus-1 keeps a header per architecture: its flags come from pkg-config.
         .systemLibrary(name: "CDBusSystem", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "CDBus", dependencies: ["CDBusSystem"]),
+        // PocketSphinx and SphinxBase keep headers per architecture too.
+        .systemLibrary(
+            name: "CSphinxSystem", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]
+        ),
+        .target(name: "CSphinx", dependencies: ["CSphinxSystem"]),
         // Floor 2: the Swift media layer (no C type escapes it).
-        .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL", "CEBUR128"]),
+        .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL", "CEBUR128", "CSphinx"]),
         // Floor 2 too: the desktop (a notification on the session bus), for reminders.
         .target(name: "CraveyDesktop", dependencies: ["CDBus"]),
         // Floor 3: the library, the recorder and the player.

@@ -13,9 +13,12 @@ packages=(
   libebur128-dev
   # the check-in reminder's desktop notification (D-Bus)
   libdbus-1-dev
-  # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng for fixtures,
-  # pv to pace a FIFO like a real microphone, script (util-linux) and tmux for terminal tests
-  ffmpeg sox espeak-ng pv tmux util-linux sqlite3 alsa-utils
+  # offline transcripts: PocketSphinx and its US English model (read from disk, never fetched)
+  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us
+  # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng/flite for fixtures
+  # (spoken sentences), pv to pace a FIFO like a real microphone, script (util-linux) and tmux for
+  # terminal tests, pocketsphinx's own CLI as the transcript benchmark's anchor
+  ffmpeg sox espeak-ng flite pocketsphinx pv tmux util-linux sqlite3 alsa-utils
   # the fault campaign: valgrind for invalid memory accesses, strace for the order of durable steps
   valgrind strace
   # the reminder tests: a private session bus, its monitor, a notification server (python3-gi),

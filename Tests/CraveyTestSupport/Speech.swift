@@ -1,0 +1,36 @@
+import Foundation
+
+/// A sentence of a spoken fixture and where it was placed, in seconds.
+public struct SpokenSentence: Decodable {
+    public let text: String
+    public let start: Double
+    public let end: Double
+}
+
+/// Speaks the first `sentences` lines of Media/speech-corpus.txt with espeak-ng into a WAV file
+/// (0.8 s between sentences) and returns the file and where each sentence is.
+public func makeSpeech(_ path: String, sentences: Int) throws -> [SpokenSentence] {
+    let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py",
+                                                     repositoryRoot + "/Media/speech-corpus.txt", path, "--first", String(sentences)])
+    guard result.status == 0 else { throw NSError(domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    struct Layout: Decodable { let sentences: [SpokenSentence] }
+    let json = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).deletingPathExtension + ".json"))
+    return try JSONDecoder().decode(Layout.self, from: json).sentences
+}
+
+/// Word error rate: word-level edit distance from `reference` to `hypothesis` over the
+/// reference's length.
+public func wordErrorRate(reference: String, hypothesis: String) -> Double {
+    let r = reference.lowercased().split(whereSeparator: \.isWhitespace)
+    let h = hypothesis.lowercased().split(whereSeparator: \.isWhitespace)
+    guard !r.isEmpty else { return h.isEmpty ? 0 : 1 }
+    var previous = Array(0...h.count)
+    for i in 1...r.count {
+        var current = [i] + Array(repeating: 0, count: h.count)
+        for j in stride(from: 1, through: h.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r[i - 1] == h[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return Double(previous[h.count]) / Double(r.count)
+}
