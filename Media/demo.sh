@@ -40,6 +40,8 @@ else
     "$cravey" record audio --mic cravey_file --max-seconds 4 --title "$title" --purpose motivational
 fi
 
+echo "== cravey transcribe --all (offline: PocketSphinx's US English model, nothing leaves the machine)"
+"$cravey" transcribe --all
 echo "== cravey list"
 "$cravey" list
 echo "== cravey show (the newest message, with its thumbnail on a terminal)"

@@ -9,6 +9,16 @@ public enum RecordingExport {
         "playCount", "lastPlayedAt", "modifiedAt", "sizeBytes", "width", "height", "fps", "sampleRate",
         "channels", "avOffset", "loudness", "truePeak", "playbackGain", "checkinDay", "mood", "prompt",
     ]
+    /// Columns an export adds after `columns`: the transcript (text, null when none was made),
+    /// its state, engine and model; JSON also carries its words with their times.
+    public static let transcriptColumns = ["transcript", "transcriptState", "transcriptEngine", "transcriptModel"]
+
+    /// A JSON string literal, escaped as the rows' strings are (for other outputs about recordings).
+    public static func jsonString(_ s: String) -> String {
+        var out: [UInt8] = []
+        appendJSONString(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
 
     /// JSON for one row; the waveform (peaks 0–255) only when asked, as it is long.
     public static func jsonObject(_ recording: Recording, includeWaveform: Bool) -> String {
@@ -18,23 +28,24 @@ public enum RecordingExport {
     }
 
     /// A JSON array of rows, one per line.
-    public static func jsonArray(_ recordings: [Recording], includeWaveform: Bool = false) -> String {
+    /// With `transcripts` (an export), each object also has the transcript columns.
+    public static func jsonArray(_ recordings: [Recording], includeWaveform: Bool = false, transcripts: [UUID: Transcript]? = nil) -> String {
         if recordings.isEmpty { return "[]" }
         var out: [UInt8] = []
         out.reserveCapacity(recordings.count * 600)
         out.append(contentsOf: "[\n".utf8)
         for (i, recording) in recordings.enumerated() {
             out.append(contentsOf: i == 0 ? "  ".utf8 : ",\n  ".utf8)
-            appendJSON(recording, includeWaveform: includeWaveform, to: &out)
+            appendJSON(recording, includeWaveform: includeWaveform, transcripts: transcripts, to: &out)
         }
         out.append(contentsOf: "\n]".utf8)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends one row as a JSON object to a byte buffer (listings write thousands of them).
-    static func appendJSON(_ recording: Recording, includeWaveform: Bool, to out: inout [UInt8]) {
+    static func appendJSON(_ recording: Recording, includeWaveform: Bool, transcripts: [UUID: Transcript]? = nil, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        for (i, field) in values(recording).enumerated() {
+        for (i, field) in values(recording, transcripts: transcripts).enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             appendJSONString(field.key, to: &out)
             out.append(UInt8(ascii: ":"))
@@ -44,6 +55,10 @@ public enum RecordingExport {
             case let .number(v): out.append(contentsOf: (v.isFinite ? String(v) : "null").utf8)
             case let .string(v): appendJSONString(v, to: &out)
             }
+        }
+        if let transcripts {
+            out.append(contentsOf: ",\"transcriptWords\":".utf8)
+            out.append(contentsOf: (transcripts[recording.id].map { $0.state == .done ? $0.wordsJSON : "null" } ?? "null").utf8)
         }
         if includeWaveform {
             out.append(contentsOf: ",\"waveform\":[".utf8)
@@ -57,10 +72,11 @@ public enum RecordingExport {
     }
 
     /// RFC 4180 CSV with a header line; fields with commas, quotes or line breaks are quoted.
-    public static func csv(_ recordings: [Recording]) -> String {
-        var out = columns.joined(separator: ",") + "\r\n"
+    /// With `transcripts` (an export), the transcript columns follow.
+    public static func csv(_ recordings: [Recording], transcripts: [UUID: Transcript]? = nil) -> String {
+        var out = (columns + (transcripts == nil ? [] : transcriptColumns)).joined(separator: ",") + "\r\n"
         for recording in recordings {
-            out += values(recording).map { csvField($0.value) }.joined(separator: ",") + "\r\n"
+            out += values(recording, transcripts: transcripts).map { csvField($0.value) }.joined(separator: ",") + "\r\n"
         }
         return out
     }
@@ -69,11 +85,26 @@ public enum RecordingExport {
         case string(String), number(Double), integer(Int64), null
     }
 
-    static func values(_ r: Recording) -> [(key: String, value: Value)] {
+    static func values(_ r: Recording, transcripts: [UUID: Transcript]? = nil) -> [(key: String, value: Value)] {
         func opt(_ s: String?) -> Value { s.map(Value.string) ?? .null }
         func optInt(_ i: Int?) -> Value { i.map { .integer(Int64($0)) } ?? .null }
         func optNum(_ d: Double?) -> Value { d.map(Value.number) ?? .null }
-        return [
+        var transcriptValues: [(key: String, value: Value)] = []
+        if let transcripts {
+            let t = transcripts[r.id]
+            transcriptValues = [
+                ("transcript", opt(t?.state == .done ? t?.text : nil)),
+                ("transcriptState", .string(t?.state.rawValue ?? "none")),
+                ("transcriptEngine", opt(t?.engine)),
+                ("transcriptModel", opt(t?.model)),
+            ]
+        }
+        return rowValues(r, opt, optInt, optNum) + transcriptValues
+    }
+
+    private static func rowValues(_ r: Recording, _ opt: (String?) -> Value, _ optInt: (Int?) -> Value,
+                                  _ optNum: (Double?) -> Value) -> [(key: String, value: Value)] {
+        [
             ("id", .string(r.id.uuidString)),
             ("createdAt", .string(isoDate(r.createdAt))),
             ("kind", .string(r.kind.rawValue)),

@@ -7,7 +7,8 @@ import Glibc
 /// `check`: finding and repairing damage done from outside the library's own operations.
 extension Library {
     /// Checks the whole library: everything `recoverInterrupted` does, plus invalid rows, rows
-    /// whose file is missing, recordings no row lists, missing thumbnails and loose permissions.
+    /// whose file is missing, recordings no row lists, missing thumbnails, loose permissions and a
+    /// search index out of step with the rows.
     /// With `repair`, fixes them: rows are removed or rebuilt, files are listed again or moved to
     /// `Quarantine/`; no file is ever deleted, and files cravey did not make are left alone.
     public func check(repair: Bool) throws -> Report {
@@ -94,6 +95,8 @@ extension Library {
                 }
             }
             report.loosePermissions = loose
+            report.searchIndex = try store.searchIndexProblems()
+            if repair && !report.searchIndex.isEmpty { try store.rebuildSearchIndex() }
             if repair { try files.sync(files.path(FileStore.recordingsDir), site: "check.fsync.dir") }
             return report
         }

@@ -39,6 +39,9 @@ extension Library {
         public var unmeasured: [String] = []
         /// Recordings measured by this check.
         public var measured: [String] = []
+        /// The search index or the transcripts out of step with the recordings (`--repair`
+        /// rebuilds the index from the rows and removes transcripts of recordings that are gone).
+        public var searchIndex: [String] = []
         /// Why the database was rebuilt from the files, when it was.
         public var rebuiltDatabase: String?
         /// Whether the problems listed were also fixed.
@@ -49,7 +52,7 @@ extension Library {
         /// Problems that `check --repair` fixes (foreign files and deferred steps are not among them).
         public var hasProblems: Bool {
             !(rowsWithoutFile.isEmpty && filesWithoutRow.isEmpty && rowsOutsideLibrary.isEmpty && invalidRows.isEmpty
-              && missingThumbnails.isEmpty && loosePermissions.isEmpty)
+              && missingThumbnails.isEmpty && loosePermissions.isEmpty && searchIndex.isEmpty)
         }
 
         /// One line per finding, for people.
@@ -79,6 +82,7 @@ extension Library {
             add(rowsOutsideLibrary, repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)")
             add(missingThumbnails, repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)")
             add(loosePermissions, repaired ? "made private" : "not private (should be 0700/0600)\(fix)")
+            add(searchIndex, repaired ? "rebuilt the search index" : "search index\(fix)")
             add(foreignFiles, "not made by cravey, left alone")
             add(unmeasured, "loudness not measured yet (measured when played, or by 'cravey check --repair')")
             add(measured, "measured loudness")
@@ -296,6 +300,8 @@ extension Library {
                 modifiedAt: created, media: found)
             try Validation.check(recording)
             try store.insertRecording(recording)
+            files.makePrivate(full, mode: 0o600)
+            if let thumb = recording.thumbnailPath { files.makePrivate(files.path(thumb), mode: 0o600) }
             report.relisted.append("\(relative) as '\(recording.title)'")
         }
     }

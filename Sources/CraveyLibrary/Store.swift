@@ -158,17 +158,67 @@ struct Store: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v4: transcripts") { db in
+            try db.execute(sql: Self.transcriptSchema)
+            try db.execute(sql: "INSERT INTO recordingSearch (rowid, title, notes, transcript) SELECT rowid, title, coalesce(notes, ''), '' FROM recording")
+        }
         return migrator
     }
+
+    /// The transcripts and the search index over titles, notes and transcripts (migration v4).
+    private static let transcriptSchema = """
+        -- A recording's transcript, an automatic draft made after its save: 'done' (its text, a
+        -- line per stretch of speech, and its words with their times as JSON [[word, start, end]])
+        -- or 'unavailable' (the recognizer failed; the problem is kept and it is tried again
+        -- later). A recording without a row has no transcript yet. Deleted with its recording.
+        CREATE TABLE transcript (
+          recordingId TEXT PRIMARY KEY NOT NULL REFERENCES recording(id) ON DELETE CASCADE,
+          state TEXT NOT NULL CHECK (state IN ('done', 'unavailable')),
+          text TEXT NOT NULL DEFAULT '',
+          words TEXT NOT NULL DEFAULT '[]',
+          engine TEXT NOT NULL,
+          model TEXT NOT NULL,
+          madeAt TEXT NOT NULL,
+          problem TEXT
+        );
+
+        -- Full-text search: one row per recording, with the recording's rowid, kept in step by the
+        -- triggers below inside the same transactions as the rows they follow.
+        CREATE VIRTUAL TABLE recordingSearch USING fts5(
+          title, notes, transcript, tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER recording_search_insert AFTER INSERT ON recording BEGIN
+          INSERT INTO recordingSearch (rowid, title, notes, transcript) VALUES (new.rowid, new.title, coalesce(new.notes, ''), '');
+        END;
+        CREATE TRIGGER recording_search_update AFTER UPDATE OF title, notes ON recording BEGIN
+          UPDATE recordingSearch SET title = new.title, notes = coalesce(new.notes, '') WHERE rowid = new.rowid;
+        END;
+        CREATE TRIGGER recording_search_delete AFTER DELETE ON recording BEGIN
+          DELETE FROM recordingSearch WHERE rowid = old.rowid;
+          DELETE FROM transcript WHERE recordingId = old.id;
+        END;
+        CREATE TRIGGER transcript_search_insert AFTER INSERT ON transcript BEGIN
+          UPDATE recordingSearch SET transcript = new.text WHERE rowid = (SELECT rowid FROM recording WHERE id = new.recordingId);
+        END;
+        CREATE TRIGGER transcript_search_update AFTER UPDATE OF text ON transcript BEGIN
+          UPDATE recordingSearch SET transcript = new.text WHERE rowid = (SELECT rowid FROM recording WHERE id = new.recordingId);
+        END;
+        CREATE TRIGGER transcript_search_delete AFTER DELETE ON transcript BEGIN
+          UPDATE recordingSearch SET transcript = '' WHERE rowid = (SELECT rowid FROM recording WHERE id = old.recordingId);
+        END;
+        """
 
     // MARK: - Reading
 
     /// Every column but the waveform, for listings, in the order `Recording(row:)` reads them.
-    private static let listColumns = """
+    static let listColumns = """
         id, createdAt, kind, title, notes, purpose, duration, filePath, thumbnailPath, playCount,
         lastPlayedAt, modifiedAt, sizeBytes, width, height, fps, sampleRate, channels, avOffset,
         loudness, truePeak, playbackGain, checkinDay, mood, prompt
         """
+    /// `listColumns` read from a table aliased `r` (for joins).
+    static let listColumnsQualified = listColumns.split(separator: ",")
+        .map { "r." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
     /// Every column, the waveform last.
     private static let allColumns = listColumns + ", waveform"
 
@@ -357,7 +407,7 @@ struct Store: Sendable {
         try writer.write { db in
             try db.execute(sql: """
                 DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
-                DELETE FROM setting;
+                DELETE FROM setting; DELETE FROM transcript; DELETE FROM recordingSearch;
                 """)
             try faults.hit("purge.commit")
         }

@@ -90,6 +90,7 @@ extension Cravey.CheckInCommand {
                 print("Saved for \(checkIn?.day == today ? "today" : CheckIn.displayDay(checkIn?.day ?? day)): "
                       + "\(checkIn?.mood.label ?? chosenMood.label), \(Format.duration(saved.duration)) (\(saved.id.uuidString))")
             }
+            Transcribing.afterSave(lib, saved: saved, quiet: json)
         }
 
         static func already(_ day: String) -> String {

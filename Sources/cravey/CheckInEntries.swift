@@ -13,7 +13,8 @@ extension Cravey.CheckInCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let entries = try library.open().checkIns()
+            let lib = try library.open()
+            let entries = try lib.checkIns()
             if output.json {
                 print(RecordingExport.jsonArray(entries))
                 return
@@ -23,12 +24,22 @@ extension Cravey.CheckInCommand {
                 return
             }
             print(Terminal.dim(Terminal.fit("DATE", 28) + Terminal.fit("MOOD", 9) + Terminal.fit("LENGTH", 8) + "FIRST WORDS"))
+            let width = max(12, Terminal.columns - 46)
             for entry in entries {
                 guard let checkIn = entry.checkIn else { continue }
                 print(Terminal.fit(CheckIn.displayDay(checkIn.day) + " " + checkIn.day.prefix(4), 28)
                       + Mood.colored(checkIn.mood, Terminal.fit(checkIn.mood.label, 9))
-                      + Terminal.fit(Format.duration(entry.duration), 8) + Terminal.dim("transcript unavailable"))
+                      + Terminal.fit(Format.duration(entry.duration), 8)
+                      + Self.firstWords(try lib.transcript(of: entry.id), width: width))
             }
+        }
+
+        /// The start of the transcript, or why there is none (dim).
+        static func firstWords(_ transcript: Transcript?, width: Int) -> String {
+            guard let transcript else { return Terminal.dim("transcript not made yet") }
+            guard transcript.state == .done else { return Terminal.dim("transcript unavailable") }
+            guard !transcript.words.isEmpty else { return Terminal.dim("(no speech heard)") }
+            return Terminal.fit(Terminal.safe(transcript.words.map(\.text).joined(separator: " ")), width)
         }
     }
 
@@ -46,7 +57,9 @@ extension Cravey.CheckInCommand {
             let lib = try library.open()
             let entry = try Self.entry(date, in: lib)
             if output.json {
-                print(RecordingExport.jsonObject(entry, includeWaveform: true))
+                var object = RecordingExport.jsonObject(entry, includeWaveform: true)
+                object.removeLast()
+                print(object + ",\"transcript\":" + ((try lib.transcript(of: entry.id)).map(Cravey.Show.transcriptJSON) ?? "null") + "}")
                 return
             }
             let checkIn = entry.checkIn!
@@ -59,8 +72,8 @@ extension Cravey.CheckInCommand {
                 "  id         \(entry.id.uuidString)",
             ]
             if let loudness = Cravey.Show.loudnessLine(entry) { lines.append("  loudness   " + loudness) }
-            lines.append("  transcript unavailable")
             if !entry.media.waveform.isEmpty { lines.append("  " + Terminal.dim(Format.sparkline(entry.media.waveform, columns: 60))) }
+            lines += Cravey.Show.transcriptLines(try lib.transcript(of: entry.id), id: entry.id)
             print(lines.joined(separator: "\n"))
         }
 

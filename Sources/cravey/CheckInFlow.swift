@@ -228,12 +228,21 @@ final class CheckInFlow: @unchecked Sendable {
         let today = CheckIn.day(of: LocalClock.now())
         let heading = already ? (checkIn?.day == today ? "You checked in today" : "Checked in")
                               : (checkIn?.day == today ? "Saved for today" : "Saved")
+        let top = ["", "  " + Terminal.bold(heading),
+                   "  " + CheckIn.displayDay(checkIn?.day ?? today) + " · " + (checkIn?.mood.label ?? "") + " · " + Format.duration(entry.duration),
+                   ""]
+        var transcript = try? library.transcript(of: entry.id)
+        if transcript == nil && !already && Transcriber.automatic() {
+            // The entry is saved; its transcript is made here (q skips: it is made later).
+            let outcome = Transcriber(library: library).transcribe(entry) { fraction in
+                screen(top + ["  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")])
+                return readKey(timeoutMilliseconds: 0) != .character("q")
+            }
+            if outcome != .stopped { transcript = try? library.transcript(of: entry.id) }
+        }
+        let preview = Cravey.Show.transcriptPreview(transcript ?? nil, count: 3, width: max(30, min(80, Terminal.columns) - 4))
         while true {
-            screen([
-                "", "  " + Terminal.bold(heading),
-                "  " + CheckIn.displayDay(checkIn?.day ?? today) + " · " + (checkIn?.mood.label ?? "") + " · " + Format.duration(entry.duration),
-                "",
-                "  " + Terminal.dim("Transcript unavailable"), "",
+            screen(top + preview.map { "  " + $0 } + ["",
                 "  " + keyHint("p", "Listen back") + "     " + keyHint("Enter", "Done"),
             ])
             switch readKey() {

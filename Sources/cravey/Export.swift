@@ -26,8 +26,11 @@ extension Cravey {
         var force = false
 
         func run() throws {
-            let recordings = try library.open().recordings(includingCheckIns: true)
-            let text = format == .csv ? RecordingExport.csv(recordings) : RecordingExport.jsonArray(recordings) + "\n"
+            let opened = try library.open()
+            let recordings = try opened.recordings(includingCheckIns: true)
+            let transcripts = try opened.allTranscripts()
+            let text = format == .csv ? RecordingExport.csv(recordings, transcripts: transcripts)
+                : RecordingExport.jsonArray(recordings, transcripts: transcripts) + "\n"
             if output == "-" {
                 print(text, terminator: "")
                 return

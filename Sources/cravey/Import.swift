@@ -44,6 +44,7 @@ extension Cravey {
             } else {
                 print("Imported '\(saved.shownTitle)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
             }
+            Transcribing.afterSave(lib, saved: saved, quiet: json)
         }
     }
 }

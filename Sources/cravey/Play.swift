@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import CraveyPlayer
+import CraveyRecorder
 import Dispatch
 import Foundation
 
@@ -43,9 +44,39 @@ extension Cravey {
         @Flag(help: "Play at the level it was recorded at, not raised or lowered to the common level.")
         var originalLevel = false
 
+        @Option(help: ArgumentHelp("Start at this time: seconds, or m:ss (e.g. 0:42, as 'cravey search' shows).", valueName: "time"))
+        var from: String?
+
+        @Option(help: ArgumentHelp("Start at the first time this word is said (from the transcript).", valueName: "word"))
+        var fromWord: String?
+
         func validate() throws {
             if top == (key != nil) { throw ValidationError("give a recording, or --top") }
             guard rank >= 1 else { throw ValidationError("--rank starts at 1") }
+            if from != nil && fromWord != nil { throw ValidationError("give --from or --from-word, not both") }
+            if let from, Clock.parse(from) == nil {
+                throw ValidationError("--from must be seconds or m:ss, e.g. 42 or 0:42 (got '\(from)')")
+            }
+        }
+
+        /// Where to start: --from, or the first time --from-word is said (a one-line error when
+        /// the recording is shorter, or the word is not in its transcript).
+        func start(of recording: Recording, in lib: Library) throws -> Double {
+            if let from {
+                let seconds = Clock.parse(from) ?? 0
+                guard seconds < recording.duration else {
+                    throw CraveyFailure(message: "--from \(from) is past the end of '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
+                }
+                return seconds
+            }
+            guard let word = fromWord else { return 0 }
+            guard let transcript = try lib.transcript(of: recording.id), transcript.state == .done else {
+                throw CraveyFailure(message: "'\(recording.shownTitle)' has no transcript yet ('cravey transcribe \(recording.id.uuidString.prefix(8))' makes it)")
+            }
+            guard let time = transcript.firstTime(of: SearchTerms.words(word)) else {
+                throw CraveyFailure(message: "'\(word)' is not in the transcript of '\(recording.shownTitle)'")
+            }
+            return time
         }
 
         func run() throws {
@@ -64,6 +95,7 @@ extension Cravey {
                 recording = try lib.recording(idOrTitle: key!)
             }
             let path = try lib.file(of: recording)
+            let startAt = try start(of: recording, in: lib)
             let level = originalLevel ? PlaybackLevel.original : PlaybackLevel.of(recording, in: lib)
             let player: any Playback
             do {
@@ -72,6 +104,7 @@ extension Cravey {
                 throw CraveyFailure(message: "cannot play '\(recording.shownTitle)': \(error)")
             }
             let (video, window) = recording.kind == .video && !audioOnly ? PlaySession.pictures(of: path, title: recording.shownTitle) : (nil, nil)
+            if startAt > 0 { player.skip(startAt) }
             let session = PlaySession(title: recording.shownTitle, kind: recording.kind, duration: recording.duration,
                                       waveform: recording.media.waveform, player: player, video: video, window: window)
             let ending = session.run(handlingSignals: true)

@@ -105,6 +105,7 @@ extension Cravey {
             let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
                                         interactive: interactive, json: json, trimSilence: trimSilence)
             try session.run(countdown: countdown)
+            Transcribing.afterSave(lib, saved: session.saved, quiet: json)
         }
     }
 }

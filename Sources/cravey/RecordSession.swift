@@ -31,6 +31,8 @@ final class RecordSession: @unchecked Sendable {
     private let saveLock = NSLock()
     private var take: Recorder.Take?
     private var finished = false
+    /// The recording as saved, once it is.
+    private(set) var saved: Recording?
     private var signalSources: [DispatchSourceSignal] = []
     private var rawMode: Terminal.RawMode?
 
@@ -137,6 +139,7 @@ final class RecordSession: @unchecked Sendable {
             } catch {
                 throw CraveyFailure(message: "could not save the recording: \(error)" + keptNote)
             }
+            self.saved = saved
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
                 // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
                 let status = recorder.status

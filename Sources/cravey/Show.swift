@@ -23,8 +23,12 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let r = try lib.recording(matching: id)
+            let transcript = try lib.transcript(of: r.id)
             if output.json {
-                print(RecordingExport.jsonObject(r, includeWaveform: true))
+                var object = RecordingExport.jsonObject(r, includeWaveform: true)
+                object.removeLast()
+                object += ",\"transcript\":" + (transcript.map(Show.transcriptJSON) ?? "null") + "}"
+                print(object)
                 return
             }
             var lines = [
@@ -58,6 +62,7 @@ extension Cravey {
             if !r.media.waveform.isEmpty {
                 lines.append("  " + Terminal.dim(Format.sparkline(r.media.waveform, columns: 60)))
             }
+            lines += Show.transcriptLines(transcript, id: r.id)
             print(lines.joined(separator: "\n"))
             // The thumbnail, drawn in the terminal (not into pipes, and not without colour).
             if let path = (try? lib.thumbnail(of: r)) ?? nil, Terminal.stdoutIsTerminal, Terminal.useColor {
@@ -66,6 +71,65 @@ extension Cravey {
                     FileHandle.standardOutput.write(Data(("\n" + picture).utf8))
                 }
             }
+        }
+
+        /// The transcript under its heading, wrapped to the terminal, each line with the time of its
+        /// first word; or why there is none.
+        static func transcriptLines(_ transcript: Transcript?, id: UUID) -> [String] {
+            let heading = "  " + Terminal.bold("Transcript (automatic draft)")
+            guard let transcript else {
+                return ["", heading, "  not made yet: 'cravey transcribe \(id.uuidString.prefix(8))' makes it"]
+            }
+            if transcript.state == .unavailable {
+                return ["", heading, "  unavailable: \(Terminal.safe(transcript.problem ?? "the recognizer failed")); 'cravey transcribe \(id.uuidString.prefix(8))' tries again"]
+            }
+            if transcript.words.isEmpty { return ["", heading, "  (no speech heard)"] }
+            var lines = ["", heading]
+            let width = max(30, min(100, Terminal.columns) - 10)
+            var start = 0
+            for line in transcript.text.split(separator: "\n") {
+                let count = line.split(separator: " ").count
+                let time = start < transcript.words.count ? Format.clock(transcript.words[start].start) : ""
+                for (index, wrapped) in wrap(Terminal.safe(String(line)), width: width).enumerated() {
+                    lines.append("  " + Terminal.dim((index == 0 ? time : "").padding(toLength: 6, withPad: " ", startingAt: 0)) + wrapped)
+                }
+                start += count
+            }
+            lines.append("  " + Terminal.dim("\(transcript.engine), \(transcript.model)"))
+            return lines
+        }
+
+        /// The first `count` lines of the transcript, wrapped to `width`, or why there is none
+        /// (for the check-in's close screen).
+        static func transcriptPreview(_ transcript: Transcript?, count: Int, width: Int) -> [String] {
+            guard let transcript else { return [Terminal.dim("Transcript not made yet ('cravey transcribe --all' makes it)")] }
+            guard transcript.state == .done else { return [Terminal.dim("Transcript unavailable")] }
+            guard !transcript.words.isEmpty else { return [Terminal.dim("Transcript: no speech heard")] }
+            let lines = transcript.text.split(separator: "\n").flatMap { wrap(Terminal.safe(String($0)), width: width) }
+            return [Terminal.dim("Transcript (automatic draft)")] + lines.prefix(count) + (lines.count > count ? [Terminal.dim("…")] : [])
+        }
+
+        /// Words of `text` in lines of at most `width` characters.
+        static func wrap(_ text: String, width: Int) -> [String] {
+            var lines: [String] = [], current = ""
+            for word in text.split(separator: " ") {
+                if !current.isEmpty && current.count + 1 + word.count > width {
+                    lines.append(current)
+                    current = ""
+                }
+                current += (current.isEmpty ? "" : " ") + word
+            }
+            if !current.isEmpty { lines.append(current) }
+            return lines
+        }
+
+        /// {state, text, words: [[word, start, end]], engine, model, madeAt, problem}.
+        static func transcriptJSON(_ t: Transcript) -> String {
+            let words = t.words.map { "[\(RecordingExport.jsonString($0.text)),\(String(format: "%.3f", $0.start)),\(String(format: "%.3f", $0.end))]" }
+            return "{\"state\":\(RecordingExport.jsonString(t.state.rawValue)),\"text\":\(RecordingExport.jsonString(t.text)),"
+                + "\"words\":[\(words.joined(separator: ","))],\"engine\":\(RecordingExport.jsonString(t.engine)),"
+                + "\"model\":\(RecordingExport.jsonString(t.model)),\"madeAt\":\(RecordingExport.jsonString(RecordingExport.isoDate(t.madeAt))),"
+                + "\"problem\":\(t.problem.map(RecordingExport.jsonString) ?? "null")}"
         }
 
         /// "-31.2 LUFS, true peak -9.8 dBTP; played at +15.2 dB (peaks limited)".

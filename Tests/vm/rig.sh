@@ -118,7 +118,7 @@ run() {
   rm -f "$results/booted" "$results/status" "$results/output.log"
   {
     echo "cd $(printf '%q' "$repo") || exit 90"
-    echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1"
+    echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1 CRAVEY_TRANSCRIBE=$(printf '%q' "${CRAVEY_TRANSCRIBE:-}")"
     printf '%q ' "$@"; echo
   } > "$results/command.sh"
   local start=$SECONDS

@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+
+/// Transcripts and search: storing what the recognizer made, finding recordings by their words.
+extension Library {
+    /// The recording's transcript; nil when none was made yet.
+    public func transcript(of id: UUID) throws -> Transcript? {
+        try wrap { try store.transcript(of: id) }
+    }
+
+    /// Every transcript, by recording (for an export).
+    public func allTranscripts() throws -> [UUID: Transcript] {
+        try wrap { try store.allTranscripts() }
+    }
+
+    /// Recordings (messages and check-ins) that need a transcript: none made yet, or the last try
+    /// failed. Oldest first, so a backlog is worked through in order. Rows whose file is missing
+    /// are left out.
+    public func recordingsNeedingTranscripts() throws -> [Recording] {
+        try wrap { try store.recordingsNeedingTranscripts() }.filter(hasFile)
+    }
+
+    /// Stores a transcript (made, or noted unavailable) in place of the one before. Returns false
+    /// when the recording is gone (deleted while it was transcribed): nothing is stored.
+    @discardableResult
+    public func storeTranscript(_ transcript: Transcript) throws -> Bool {
+        try wrap { try store.storeTranscript(transcript) }
+    }
+
+    /// Recordings whose title, notes or transcript hold every word of `query`, best first (a
+    /// title match weighs most, then notes, then the transcript). Rows whose file is missing are
+    /// left out.
+    public func search(_ query: String, limit: Int = 50) throws -> [SearchHit] {
+        let terms = SearchTerms.words(query)
+        guard !terms.isEmpty else { throw LibraryError.invalid(field: "search", reason: "give at least one word to look for") }
+        return try wrap { try store.search(terms, limit: limit) }.filter { hasFile($0.recording) }
+    }
+}
+
+extension Store {
+    func transcript(of id: UUID) throws -> Transcript? {
+        try writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM transcript WHERE recordingId = ?", arguments: [id.uuidString]).map(Transcript.init(row:))
+        }
+    }
+
+    func allTranscripts() throws -> [UUID: Transcript] {
+        try writer.read { db in
+            var result: [UUID: Transcript] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM transcript") {
+                let transcript = Transcript(row: row)
+                result[transcript.recordingId] = transcript
+            }
+            return result
+        }
+    }
+
+    func recordingsNeedingTranscripts() throws -> [Recording] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.listColumnsQualified) FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id
+                WHERE t.recordingId IS NULL OR t.state = 'unavailable' ORDER BY r.createdAt, r.id
+                """).map(Recording.init(row:))
+        }
+    }
+
+    func storeTranscript(_ transcript: Transcript) throws -> Bool {
+        try writer.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?)",
+                                    arguments: [transcript.recordingId.uuidString]) ?? false else { return false }
+            try db.execute(sql: """
+                INSERT INTO transcript (recordingId, state, text, words, engine, model, madeAt, problem)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (recordingId) DO UPDATE SET state = excluded.state, text = excluded.text, words = excluded.words,
+                  engine = excluded.engine, model = excluded.model, madeAt = excluded.madeAt, problem = excluded.problem
+                """, arguments: [transcript.recordingId.uuidString, transcript.state.rawValue, transcript.text, transcript.wordsJSON,
+                                 transcript.engine, transcript.model, StoredDate.text(transcript.madeAt), transcript.problem])
+            try faults.hit("transcript.commit")
+            return true
+        }
+    }
+
+    func search(_ terms: [String], limit: Int) throws -> [SearchHit] {
+        let mark = (String(SearchHit.markStart), String(SearchHit.markEnd))
+        return try writer.read { db in
+            // bm25 weights: title 10, notes 5, transcript 1 (lower is better).
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT \(Self.listColumnsQualified),
+                  snippet(recordingSearch, 0, ?, ?, '…', 12) AS titleSnippet,
+                  snippet(recordingSearch, 1, ?, ?, '…', 12) AS notesSnippet,
+                  snippet(recordingSearch, 2, ?, ?, '…', 12) AS transcriptSnippet,
+                  t.words AS words
+                FROM recordingSearch s JOIN recording r ON r.rowid = s.rowid
+                LEFT JOIN transcript t ON t.recordingId = r.id AND t.state = 'done'
+                WHERE recordingSearch MATCH ?
+                ORDER BY bm25(recordingSearch, 10.0, 5.0, 1.0), r.createdAt DESC
+                LIMIT ?
+                """, arguments: [mark.0, mark.1, mark.0, mark.1, mark.0, mark.1, SearchTerms.ftsQuery(terms), limit])
+            return rows.map { row in
+                let recording = Recording(row: row)
+                let snippets: [(String, String?)] = [("transcript", row["transcriptSnippet"]), ("title", row["titleSnippet"]), ("notes", row["notesSnippet"])]
+                let (field, snippet) = snippets.first { $0.1?.contains(SearchHit.markStart) == true } ?? ("title", recording.title)
+                let words = (row["words"] as String?).map(Transcript.words(fromJSON:)) ?? []
+                let time = words.first { word in terms.contains { SearchTerms.matches(word.text, $0) } }?.start
+                // A transcript's lines are stretches of speech: one line of text in a snippet.
+                return SearchHit(recording: recording, snippet: (snippet ?? "").replacingOccurrences(of: "\n", with: " "),
+                                 field: field, time: time)
+            }
+        }
+    }
+}
+
+extension Store {
+    /// What is out of step between the recordings, their transcripts and the search index.
+    func searchIndexProblems() throws -> [String] {
+        try writer.read { db in
+            var problems: [String] = []
+            let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM transcript WHERE recordingId NOT IN (SELECT id FROM recording)") ?? 0
+            if orphans > 0 { problems.append("\(orphans) transcript(s) of recordings that are gone") }
+            let missing = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM recording r LEFT JOIN recordingSearch s ON s.rowid = r.rowid
+                LEFT JOIN transcript t ON t.recordingId = r.id
+                WHERE s.rowid IS NULL OR s.title IS NOT r.title OR s.notes IS NOT coalesce(r.notes, '')
+                  OR s.transcript IS NOT coalesce(t.text, '')
+                """) ?? 0
+            if missing > 0 { problems.append("\(missing) recording(s) missing or out of date in it") }
+            let stray = try Int.fetchOne(db, sql: "SELECT count(*) FROM recordingSearch WHERE rowid NOT IN (SELECT rowid FROM recording)") ?? 0
+            if stray > 0 { problems.append("\(stray) entr(ies) for recordings that are gone") }
+            return problems
+        }
+    }
+
+    /// Makes the search index again from the rows, and forgets transcripts of recordings that
+    /// are gone, in one transaction.
+    func rebuildSearchIndex() throws {
+        try writer.write { db in
+            try db.execute(sql: """
+                DELETE FROM transcript WHERE recordingId NOT IN (SELECT id FROM recording);
+                DELETE FROM recordingSearch;
+                INSERT INTO recordingSearch (rowid, title, notes, transcript)
+                  SELECT r.rowid, r.title, coalesce(r.notes, ''), coalesce(t.text, '')
+                  FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id;
+                """)
+        }
+    }
+}
+
+extension Transcript {
+    init(row: Row) {
+        self.init(recordingId: UUID(uuidString: row["recordingId"] ?? "") ?? UUID(),
+                  state: State(rawValue: row["state"] ?? "") ?? .unavailable,
+                  text: row["text"] ?? "", words: Self.words(fromJSON: row["words"] ?? "[]"),
+                  engine: row["engine"] ?? "", model: row["model"] ?? "",
+                  madeAt: StoredDate.date(row["madeAt"] ?? "") ?? Date(timeIntervalSince1970: 0), problem: row["problem"])
+    }
+}
