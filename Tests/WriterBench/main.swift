@@ -6,6 +6,9 @@
 //
 // `writer-bench loudness FILE` instead measures a file as a save does (`SoundAnalysis`: waveform,
 // EBU R128 loudness and true peak, playback gain), for Tests/bench/loudness.sh.
+// `writer-bench transcribe FILE` recognizes a file's speech as a transcript is made (model load,
+// decode to 16 kHz, cut at pauses, PocketSphinx) and prints its words on one line, for
+// Tests/bench/transcribe.sh.
 import CraveyMedia
 import Foundation
 
@@ -15,6 +18,16 @@ if args.count == 3 && args[1] == "loudness" {
         let analysis = try SoundAnalysis(file: args[2])
         let l = analysis.loudness
         print(String(format: "I: %.1f LUFS  true peak: %.1f dBTP  gain: %+.1f dB", l.integrated ?? -99, l.truePeak, l.playbackGain ?? 0))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(1)
+    }
+}
+if args.count == 3 && args[1] == "transcribe" {
+    do {
+        let speech = try SpeechRecognizer().recognize(path: args[2])
+        print(speech?.words.map(\.word).joined(separator: " ") ?? "")
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
