@@ -157,7 +157,7 @@ final class CommandTests: XCTestCase {
         let csvPath = base + "/" + name!
         XCTAssertEqual(try mode(csvPath), 0o600)
         let rows = parseCSV(try String(contentsOfFile: csvPath, encoding: .utf8))
-        XCTAssertEqual(rows.first, RecordingExport.columns)
+        XCTAssertEqual(rows.first, RecordingExport.columns + RecordingExport.transcriptColumns)
         XCTAssertEqual(rows.count, 4)
         let started = rows.first { $0[3] == "Why I started" }!
         XCTAssertEqual(started[4], "Day one,\nwith \"quotes\"", "CSV quoting round-trips")
