@@ -101,7 +101,7 @@ extension Store {
                 let snippets: [(String, String?)] = [("transcript", row["transcriptSnippet"]), ("title", row["titleSnippet"]), ("notes", row["notesSnippet"])]
                 let (field, snippet) = snippets.first { $0.1?.contains(SearchHit.markStart) == true } ?? ("title", recording.title)
                 let words = (row["words"] as String?).map(Transcript.words(fromJSON:)) ?? []
-                let time = words.first { word in terms.contains { SearchTerms.matches(word.text, $0) } }?.start
+                let time = Transcript.firstTime(of: terms, in: words)
                 // A transcript's lines are stretches of speech: one line of text in a snippet.
                 return SearchHit(recording: recording, snippet: (snippet ?? "").replacingOccurrences(of: "\n", with: " "),
                                  field: field, time: time)

@@ -45,13 +45,15 @@ public struct Transcript: Sendable, Equatable {
         self.problem = problem
     }
 
-    /// The time of the first word that `term` finds (the way search matches words), if any.
-    public func firstTime(of terms: [String]) -> Double? {
+    /// The time of the first word one of `terms` finds (the way search matches words), if any.
+    public func firstTime(of terms: [String]) -> Double? { Self.firstTime(of: terms, in: words) }
+
+    static func firstTime(of terms: [String], in words: [Word]) -> Double? {
         words.first { word in terms.contains { SearchTerms.matches(word.text, $0) } }?.start
     }
 
-    /// The words as stored: JSON [[word, start, end], ...] with times to the millisecond.
-    var wordsJSON: String {
+    /// The words as stored and exported: JSON [[word, start, end], ...], times to the millisecond.
+    public var wordsJSON: String {
         let items = words.map { word -> String in
             let escaped = word.text.unicodeScalars.map { scalar -> String in
                 switch scalar {

@@ -125,9 +125,8 @@ extension Cravey {
 
         /// {state, text, words: [[word, start, end]], engine, model, madeAt, problem}.
         static func transcriptJSON(_ t: Transcript) -> String {
-            let words = t.words.map { "[\(RecordingExport.jsonString($0.text)),\(String(format: "%.3f", $0.start)),\(String(format: "%.3f", $0.end))]" }
-            return "{\"state\":\(RecordingExport.jsonString(t.state.rawValue)),\"text\":\(RecordingExport.jsonString(t.text)),"
-                + "\"words\":[\(words.joined(separator: ","))],\"engine\":\(RecordingExport.jsonString(t.engine)),"
+            "{\"state\":\(RecordingExport.jsonString(t.state.rawValue)),\"text\":\(RecordingExport.jsonString(t.text)),"
+                + "\"words\":\(t.wordsJSON),\"engine\":\(RecordingExport.jsonString(t.engine)),"
                 + "\"model\":\(RecordingExport.jsonString(t.model)),\"madeAt\":\(RecordingExport.jsonString(RecordingExport.isoDate(t.madeAt))),"
                 + "\"problem\":\(t.problem.map(RecordingExport.jsonString) ?? "null")}"
         }
