@@ -23,6 +23,7 @@ struct Cravey: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            Transcribing.afterCommand()
         } catch let error as LibraryError {
             Terminal.fail(error.description)
         } catch let error as MediaError {

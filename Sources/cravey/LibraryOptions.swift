@@ -19,6 +19,9 @@ struct LibraryOptions: ParsableArguments {
             Terminal.printNote("waiting for another cravey process to finish with the library…")
         })
         for line in opened.openingReport.lines { Terminal.printNote(line) }
+        if !(opened.openingReport.recoveredRecordings.isEmpty && opened.openingReport.relisted.isEmpty) {
+            Transcribing.recovered.append(opened)
+        }
         return opened
     }
 }

@@ -40,6 +40,17 @@ struct Transcribing {
         _ = Transcribing(library: library, quiet: quiet).run(queue)
     }
 
+    /// Libraries this command opened whose opening recovered recordings (a crash's takes, or
+    /// recordings listed again): their transcripts are made when the command is done, never
+    /// before it (a play in a hard moment does not wait for them).
+    nonisolated(unsafe) static var recovered: [Library] = []
+
+    /// Called once the command has done its work: the recovered recordings' transcripts.
+    static func afterCommand() {
+        for library in recovered { afterSave(library, saved: nil) }
+        recovered = []
+    }
+
     /// Transcribes `recordings` in order; stops at the first skip. Returns each outcome.
     @discardableResult
     func run(_ recordings: [Recording]) -> [(Recording, Transcriber.Outcome)] {

@@ -276,6 +276,36 @@ final class TranscriptTests: XCTestCase {
         XCTAssertFalse(try run(["check"]).stdout.contains("search index"))
     }
 
+    func testARecordingRecoveredAfterAKillGetsItsTranscriptOnceTheCommandIsDone() throws {
+        // A recording of the spoken sentences from a microphone paced like a real one, SIGKILLed.
+        let raw = base + "/mic-speech.raw"
+        XCTAssertEqual(try runProcess("/usr/bin/sox", [speech, "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw]).status, 0)
+        let fifo = base + "/mic.fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let feeder = try pacedFIFO(fifo, feeding: raw)
+        defer { feeder.terminate() }
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: cravey)
+        recorder.arguments = ["record", "audio", "--mic", "cravey_file", "--yes", "--library", root]
+        recorder.environment = ProcessInfo.processInfo.environment.merging(
+            ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": fifo, "CRAVEY_TRANSCRIBE": "now"]) { $1 }
+        recorder.standardOutput = FileHandle.nullDevice
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        sleep(9)
+        kill(recorder.processIdentifier, SIGKILL)
+        recorder.waitUntilExit()
+        // The next command (a listing) recovers it, lists it, and then makes its transcript.
+        let listed = try run(["list"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stderr.contains("recovered an interrupted recording"), listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("Recovered recording"), listed.stdout)
+        let id = ((try json(["list"]) as! [[String: Any]]).first!["id"] as! String)
+        let t = try XCTUnwrap(transcript(id))
+        XCTAssertEqual(t["state"] as? String, "done")
+        XCTAssertTrue((t["text"] as? String ?? "").contains("remember why you started"), "\(t)")
+    }
+
     func testACheckInShowsTheStartOfItsTranscript() throws {
         // The scripted check-in records the spoken sentences from the file plugin until they end.
         let raw = base + "/mic-speech.raw"
