@@ -54,18 +54,8 @@ public struct Transcript: Sendable, Equatable {
 
     /// The words as stored and exported: JSON [[word, start, end], ...], times to the millisecond.
     public var wordsJSON: String {
-        let items = words.map { word -> String in
-            let escaped = word.text.unicodeScalars.map { scalar -> String in
-                switch scalar {
-                case "\"": return "\\\""
-                case "\\": return "\\\\"
-                case _ where scalar.value < 0x20: return String(format: "\\u%04x", scalar.value)
-                default: return String(scalar)
-                }
-            }.joined()
-            return "[\"\(escaped)\",\(Self.milliseconds(word.start)),\(Self.milliseconds(word.end))]"
-        }
-        return "[" + items.joined(separator: ",") + "]"
+        "[" + words.map { "[\(RecordingExport.jsonString($0.text)),\(Self.milliseconds($0.start)),\(Self.milliseconds($0.end))]" }
+            .joined(separator: ",") + "]"
     }
 
     static func milliseconds(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

@@ -1,7 +1,5 @@
 import ArgumentParser
 import CraveyLibrary
-import CraveyMedia
-import CraveyPlayer
 import Foundation
 
 extension Cravey.CheckInCommand {
@@ -25,12 +23,13 @@ extension Cravey.CheckInCommand {
             }
             print(Terminal.dim(Terminal.fit("DATE", 28) + Terminal.fit("MOOD", 9) + Terminal.fit("LENGTH", 8) + "FIRST WORDS"))
             let width = max(12, Terminal.columns - 46)
+            let transcripts = try lib.allTranscripts()
             for entry in entries {
                 guard let checkIn = entry.checkIn else { continue }
                 print(Terminal.fit(CheckIn.displayDay(checkIn.day) + " " + checkIn.day.prefix(4), 28)
                       + Mood.colored(checkIn.mood, Terminal.fit(checkIn.mood.label, 9))
                       + Terminal.fit(Format.duration(entry.duration), 8)
-                      + Self.firstWords(try lib.transcript(of: entry.id), width: width))
+                      + Self.firstWords(transcripts[entry.id], width: width))
             }
         }
 
@@ -56,10 +55,9 @@ extension Cravey.CheckInCommand {
         func run() throws {
             let lib = try library.open()
             let entry = try Self.entry(date, in: lib)
+            let transcript = try lib.transcript(of: entry.id)
             if output.json {
-                var object = RecordingExport.jsonObject(entry, includeWaveform: true)
-                object.removeLast()
-                print(object + ",\"transcript\":" + ((try lib.transcript(of: entry.id)).map(Cravey.Show.transcriptJSON) ?? "null") + "}")
+                print(Cravey.Show.json(entry, transcript: transcript))
                 return
             }
             let checkIn = entry.checkIn!
@@ -73,7 +71,7 @@ extension Cravey.CheckInCommand {
             ]
             if let loudness = Cravey.Show.loudnessLine(entry) { lines.append("  loudness   " + loudness) }
             if !entry.media.waveform.isEmpty { lines.append("  " + Terminal.dim(Format.sparkline(entry.media.waveform, columns: 60))) }
-            lines += Cravey.Show.transcriptLines(try lib.transcript(of: entry.id), id: entry.id)
+            lines += Cravey.Show.transcriptLines(transcript, id: entry.id)
             print(lines.joined(separator: "\n"))
         }
 
@@ -106,17 +104,9 @@ extension Cravey.CheckInCommand {
         func run() throws {
             let lib = try library.open()
             let entry = try Show.entry(date, in: lib)
-            let path = try lib.file(of: entry)
-            let level = originalLevel ? PlaybackLevel.original : PlaybackLevel.of(entry, in: lib)
-            let player: any Playback
-            do {
-                player = try Player.open(path: path, duration: entry.duration, speaker: speaker, level: level)
-            } catch let error as MediaError {
-                throw CraveyFailure(message: "cannot play the check-in of \(entry.checkIn?.day ?? date): \(error)")
-            }
-            let title = "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))"
-            let ending = PlaySession(title: title, kind: .audio, duration: entry.duration, waveform: entry.media.waveform,
-                                     player: player).run(handlingSignals: true)
+            let ending = try PlaySession.open(entry, in: lib, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
+                                              what: "the check-in of \(entry.checkIn?.day ?? date)", speaker: speaker,
+                                              originalLevel: originalLevel).run(handlingSignals: true)
             if !Terminal.stdoutIsTerminal {
                 print("\(ending == .finished ? "Played" : "Stopped") the check-in of \(entry.checkIn?.day ?? date) (\(Format.duration(entry.duration)))")
             }

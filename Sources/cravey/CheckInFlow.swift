@@ -1,6 +1,4 @@
 import CraveyLibrary
-import CraveyMedia
-import CraveyPlayer
 import CraveyRecorder
 import Dispatch
 import Foundation
@@ -256,14 +254,12 @@ final class CheckInFlow: @unchecked Sendable {
     /// Plays the entry (it is not counted as a play: entries have no ranking).
     private func listen(to entry: Recording) {
         do {
-            let path = try library.file(of: entry)
-            let player = try Player.open(path: path, duration: entry.duration, speaker: speaker,
-                                         level: PlaybackLevel.of(entry, in: library))
+            let session = try PlaySession.open(entry, in: library, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
+                                               what: "it back", speaker: speaker)
             write("\u{1B}[H\u{1B}[2J")
-            _ = PlaySession(title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))", kind: .audio, duration: entry.duration,
-                            waveform: entry.media.waveform, player: player).run(handlingSignals: false)
+            _ = session.run(handlingSignals: false)
         } catch {
-            screen(["", "  cannot play it back: \(error)", "", "  " + keyHint("Enter", "Back")])
+            screen(["", "  " + ((error as? CraveyFailure)?.message ?? "cannot play it back: \(error)"), "", "  " + keyHint("Enter", "Back")])
             while readKey() != .enter {}
         }
     }

@@ -94,19 +94,11 @@ extension Cravey {
             } else {
                 recording = try lib.recording(idOrTitle: key!)
             }
-            let path = try lib.file(of: recording)
             let startAt = try start(of: recording, in: lib)
-            let level = originalLevel ? PlaybackLevel.original : PlaybackLevel.of(recording, in: lib)
-            let player: any Playback
-            do {
-                player = try Player.open(path: path, duration: recording.duration, speaker: speaker, level: level)
-            } catch let error as MediaError {
-                throw CraveyFailure(message: "cannot play '\(recording.shownTitle)': \(error)")
-            }
-            let (video, window) = recording.kind == .video && !audioOnly ? PlaySession.pictures(of: path, title: recording.shownTitle) : (nil, nil)
+            let session = try PlaySession.open(recording, in: lib, title: recording.shownTitle, what: "'\(recording.shownTitle)'",
+                                               speaker: speaker, originalLevel: originalLevel, pictures: !audioOnly)
+            let player = session.player
             if startAt > 0 { player.skip(startAt) }
-            let session = PlaySession(title: recording.shownTitle, kind: recording.kind, duration: recording.duration,
-                                      waveform: recording.media.waveform, player: player, video: video, window: window)
             let ending = session.run(handlingSignals: true)
             do {
                 try lib.recordPlay(recording.id)
@@ -115,7 +107,7 @@ extension Cravey {
                 Terminal.printNote("this play was not counted: \(error)")
             }
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
-                Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(level.gain)")
+                Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0)")
             }
             if !Terminal.stdoutIsTerminal {
                 print("\(ending == .finished ? "Played" : "Stopped") '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")

@@ -18,6 +18,8 @@ final class PlaySession: @unchecked Sendable {
     let player: any Playback
     let video: TerminalVideo?
     let window: WindowVideo?
+    /// The level a saved recording plays at (nil for a take's preview).
+    private(set) var level: PlaybackLevel?
     private var signalSources: [DispatchSourceSignal] = []
 
     init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback,
@@ -29,6 +31,26 @@ final class PlaySession: @unchecked Sendable {
         self.player = player
         self.video = video
         self.window = window
+    }
+
+    /// A session for a saved recording: its player at the common level (or as recorded), and a
+    /// video's pictures unless only its sound is wanted. A player that cannot open is one line
+    /// naming `what` ("'Walk'", "the check-in of 2026-11-21").
+    static func open(_ recording: Recording, in library: Library, title: String, what: String, speaker: String,
+                     originalLevel: Bool = false, pictures wantsPictures: Bool = false) throws -> PlaySession {
+        let path = try library.file(of: recording)
+        let level = originalLevel ? PlaybackLevel.original : PlaybackLevel.of(recording, in: library)
+        let player: any Playback
+        do {
+            player = try Player.open(path: path, duration: recording.duration, speaker: speaker, level: level)
+        } catch let error as MediaError {
+            throw CraveyFailure(message: "cannot play \(what): \(error)")
+        }
+        let (video, window) = recording.kind == .video && wantsPictures ? pictures(of: path, title: title) : (nil, nil)
+        let session = PlaySession(title: title, kind: recording.kind, duration: recording.duration,
+                                  waveform: recording.media.waveform, player: player, video: video, window: window)
+        session.level = level
+        return session
     }
 
     /// Where a video's pictures go (`PictureOutput.choose`): a window, else the terminal, else

@@ -25,10 +25,7 @@ extension Cravey {
             let r = try lib.recording(matching: id)
             let transcript = try lib.transcript(of: r.id)
             if output.json {
-                var object = RecordingExport.jsonObject(r, includeWaveform: true)
-                object.removeLast()
-                object += ",\"transcript\":" + (transcript.map(Show.transcriptJSON) ?? "null") + "}"
-                print(object)
+                print(Show.json(r, transcript: transcript))
                 return
             }
             var lines = [
@@ -121,6 +118,13 @@ extension Cravey {
             }
             if !current.isEmpty { lines.append(current) }
             return lines
+        }
+
+        /// The row (with its waveform) and, as "transcript", the transcript object or null.
+        static func json(_ r: Recording, transcript: Transcript?) -> String {
+            var object = RecordingExport.jsonObject(r, includeWaveform: true)
+            object.removeLast()  // the closing brace
+            return object + ",\"transcript\":" + (transcript.map(transcriptJSON) ?? "null") + "}"
         }
 
         /// {state, text, words: [[word, start, end]], engine, model, madeAt, problem}.

@@ -34,8 +34,7 @@ struct Transcribing {
     static func afterSave(_ library: Library, saved: Recording?, quiet: Bool = false) {
         guard Transcriber.automatic() else { return }
         let waiting = (try? library.recordingsNeedingTranscripts()) ?? []
-        let first = saved.map { saved in waiting.filter { $0.id == saved.id } } ?? []
-        let queue = first + waiting.filter { $0.id != saved?.id }
+        let queue = waiting.filter { $0.id == saved?.id } + waiting.filter { $0.id != saved?.id }
         guard !queue.isEmpty else { return }
         _ = Transcribing(library: library, quiet: quiet).run(queue)
     }

@@ -41,9 +41,7 @@ final class SpeechRecognizerTests: XCTestCase {
     func testLongSpeechIsNotCutShort() throws {
         // 60 s of speech: fed as one utterance, the recognizer would keep only its first words.
         let path = directory + "/long.wav"
-        let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py",
-                                                         repositoryRoot + "/Media/speech-corpus.txt", path, "--seconds", "60", "--gap", "0.4"])
-        XCTAssertEqual(result.status, 0, result.stderr)
+        try makeSpeech(path, seconds: 60, gap: 0.4)
         let speech = try XCTUnwrap(try SpeechRecognizer().recognize(path: path))
         XCTAssertGreaterThan(speech.words.count, 100, speech.text)
         XCTAssertGreaterThan(speech.words.last!.end, 55)

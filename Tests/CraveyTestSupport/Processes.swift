@@ -171,13 +171,16 @@ public func makeTone(_ path: String, seconds: Int, volume: Double = 0.5) throws 
 
 /// A FIFO at `fifo` moved at real-time pace (48 kHz mono S16 = 96000 bytes/s) by pv: fed from
 /// `source` (a paced microphone for the `file` plugin's infile), or, without a source, drained
-/// to /dev/null (a paced speaker for its outfile). Terminate the returned process when done.
-public func pacedFIFO(_ fifo: String, feeding source: String? = nil) throws -> Process {
+/// to /dev/null (a paced speaker for its outfile). With `repeating`, the source is fed again each
+/// time the FIFO is opened anew (a discarded take, then a new one). Terminate the returned process
+/// when done (a repeating feeder's pv is found by the FIFO's path in its command line).
+public func pacedFIFO(_ fifo: String, feeding source: String? = nil, repeating: Bool = false) throws -> Process {
     unlink(fifo)
     guard mkfifo(fifo, 0o600) == 0 else { throw NSError(domain: "mkfifo", code: Int(errno)) }
     let pv = Process()
     pv.executableURL = URL(fileURLWithPath: "/bin/sh")
-    pv.arguments = ["-c", source.map { "exec pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
+    let feed = source.map { "pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
+    pv.arguments = ["-c", feed.map { repeating ? "while :; do \($0) || sleep 0.05; done" : "exec " + $0 }
                         ?? "exec pv -q -B 4096 -L 96000 \(shellQuote(fifo)) > /dev/null"]  // a small buffer: what is drained is what is "heard"
     try pv.run()
     return pv

@@ -18,6 +18,20 @@ public func makeSpeech(_ path: String, sentences: Int) throws -> [SpokenSentence
     return try JSONDecoder().decode(Layout.self, from: json).sentences
 }
 
+/// Speaks Media/speech-corpus.txt's sentences again and again into a WAV file `seconds` long,
+/// `gap` seconds apart.
+public func makeSpeech(_ path: String, seconds: Int, gap: Double = 0.8) throws {
+    let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
+                                                     path, "--seconds", String(seconds), "--gap", String(gap)])
+    guard result.status == 0 else { throw NSError(domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+}
+
+/// The sound of `wav` as the `file` plugin's microphone reads it: raw 48 kHz mono S16_LE.
+public func microphoneRaw(from wav: String, to raw: String) throws {
+    let result = try runProcess("/usr/bin/sox", [wav, "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
+    guard result.status == 0 else { throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+}
+
 /// Word error rate: word-level edit distance from `reference` to `hypothesis` over the
 /// reference's length.
 public func wordErrorRate(reference: String, hypothesis: String) -> Double {

@@ -27,12 +27,7 @@ final class CheckInFlowTests: XCTestCase {
     /// opened anew (a discarded take, then a new one).
     func pacedMic() throws -> String {
         let fifo = base + "/mic-\(feeders.count).fifo"
-        guard mkfifo(fifo, 0o600) == 0 else { throw NSError(domain: "mkfifo", code: Int(errno)) }
-        let feeder = Process()
-        feeder.executableURL = URL(fileURLWithPath: "/bin/sh")
-        feeder.arguments = ["-c", "while :; do pv -q -L 96000 \(shellQuote(base + "/tone.raw")) > \(shellQuote(fifo)) || sleep 0.05; done"]
-        try feeder.run()
-        feeders.append(feeder)
+        feeders.append(try pacedFIFO(fifo, feeding: base + "/tone.raw", repeating: true))
         return fifo
     }
 

@@ -27,6 +27,18 @@ final class TranscriptTests: XCTestCase {
         try runProcess(cravey, arguments + ["--library", root], environment: ["CRAVEY_TRANSCRIBE": "now", "NO_COLOR": "1"].merging(environment) { $1 })
     }
 
+    /// `cravey ARGS` in the background (output dropped), to be killed.
+    func start(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cravey)
+        process.arguments = arguments + ["--library", root]
+        process.environment = ProcessInfo.processInfo.environment.merging(["CRAVEY_TRANSCRIBE": "now"].merging(environment) { $1 }) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     func json(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Any {
         let out = try run(arguments + ["--json"], environment)
         XCTAssertEqual(out.status, 0, out.stderr)
@@ -156,9 +168,7 @@ final class TranscriptTests: XCTestCase {
 
     func testQSkipsTheTranscriptInATerminalAndItIsMadeLater() throws {
         let long = base + "/long.wav"
-        let made = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
-                                                       long, "--seconds", "110"])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try makeSpeech(long, seconds: 110)
         let tmux = try TmuxSession("env CRAVEY_TRANSCRIBE=now NO_COLOR=1 \(shellQuote(cravey)) import \(shellQuote(long)) --title Long "
                                    + "--library \(shellQuote(root)); echo EXIT=$?; sleep 60")
         defer { tmux.close() }
@@ -250,15 +260,9 @@ final class TranscriptTests: XCTestCase {
         // A kill by a signal in the middle of the recognition (no library step yet): nothing stored.
         try FileManager.default.removeItem(atPath: root)
         let long = base + "/long.wav"
-        XCTAssertEqual(try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
-                                                          long, "--seconds", "60"]).status, 0)
+        try makeSpeech(long, seconds: 60)
         let longId = try importSpeech([], ["CRAVEY_TRANSCRIBE": "later"], file: long)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cravey)
-        process.arguments = ["transcribe", "--all", "--library", root]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try start(["transcribe", "--all"])
         usleep(1_500_000)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -279,19 +283,12 @@ final class TranscriptTests: XCTestCase {
     func testARecordingRecoveredAfterAKillGetsItsTranscriptOnceTheCommandIsDone() throws {
         // A recording of the spoken sentences from a microphone paced like a real one, SIGKILLed.
         let raw = base + "/mic-speech.raw"
-        XCTAssertEqual(try runProcess("/usr/bin/sox", [speech, "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw]).status, 0)
+        try microphoneRaw(from: speech, to: raw)
         let fifo = base + "/mic.fifo"
-        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let feeder = try pacedFIFO(fifo, feeding: raw)
         defer { feeder.terminate() }
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: cravey)
-        recorder.arguments = ["record", "audio", "--mic", "cravey_file", "--yes", "--library", root]
-        recorder.environment = ProcessInfo.processInfo.environment.merging(
-            ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": fifo, "CRAVEY_TRANSCRIBE": "now"]) { $1 }
-        recorder.standardOutput = FileHandle.nullDevice
-        recorder.standardError = FileHandle.nullDevice
-        try recorder.run()
+        let recorder = try start(["record", "audio", "--mic", "cravey_file", "--yes"],
+                                 ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": fifo])
         sleep(9)
         kill(recorder.processIdentifier, SIGKILL)
         recorder.waitUntilExit()
@@ -309,7 +306,7 @@ final class TranscriptTests: XCTestCase {
     func testACheckInShowsTheStartOfItsTranscript() throws {
         // The scripted check-in records the spoken sentences from the file plugin until they end.
         let raw = base + "/mic-speech.raw"
-        XCTAssertEqual(try runProcess("/usr/bin/sox", [speech, "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw]).status, 0)
+        try microphoneRaw(from: speech, to: raw)
         let alsa = ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": raw, "CRAVEY_NOW": "2026-11-21T10:00:00"]
         let saved = try run(["checkin", "--mood", "happy", "--mic", "cravey_file"], alsa)
         XCTAssertEqual(saved.status, 0, saved.stderr)
@@ -320,11 +317,7 @@ final class TranscriptTests: XCTestCase {
         XCTAssertTrue(shown.contains("doctor"), shown)
         // The close screen of the flow shows its first three lines.
         let fifo = base + "/mic.fifo"
-        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
-        let feeder = Process()
-        feeder.executableURL = URL(fileURLWithPath: "/bin/sh")
-        feeder.arguments = ["-c", "while :; do pv -q -L 96000 \(shellQuote(raw)) > \(shellQuote(fifo)) || sleep 0.05; done"]
-        try feeder.run()
+        let feeder = try pacedFIFO(fifo, feeding: raw, repeating: true)
         defer { feeder.terminate() }
         let env = ["CRAVEY_TRANSCRIBE=now", "NO_COLOR=1", "ALSA_CONFIG_PATH=" + shellQuote(testALSAConfig), "CRAVEY_ALSA_INFILE=" + shellQuote(fifo),
                    "CRAVEY_NOW=2026-11-22T10:00:00"].joined(separator: " ")
