@@ -300,7 +300,10 @@ final class TranscriptTests: XCTestCase {
         let id = ((try json(["list"]) as! [[String: Any]]).first!["id"] as! String)
         let t = try XCTUnwrap(transcript(id))
         XCTAssertEqual(t["state"] as? String, "done")
-        XCTAssertTrue((t["text"] as? String ?? "").contains("remember why you started"), "\(t)")
+        // The take starts wherever the microphone was when recording began, so its first word may be
+        // cut: what follows is asserted.
+        let text = t["text"] as? String ?? ""
+        XCTAssertTrue(text.contains("started this journey") && text.contains("hard things"), "\(t)")
     }
 
     func testACheckInShowsTheStartOfItsTranscript() throws {
