@@ -4,8 +4,9 @@
 //
 // The targets are floors, bottom up; a target depends only on floors below it:
 //   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128, CDBus, CSphinx — C shims over libasound, libv4l2, the
-//                       FFmpeg libraries, SDL2, libebur128 (loudness), libdbus-1 (desktop
-//                       notifications) and PocketSphinx (offline speech recognition)
+//                       FFmpeg libraries, SDL2, libebur128 (loudness), sd-bus (desktop
+//                       notifications) and PocketSphinx (offline speech recognition), each opening
+//                       its libraries on first use through CLoader
 //   2. CraveyMedia    — audio and video input and output, level meter, loudness, limiter, writer,
 //                       decoders, thumbnailer, probe and remux, the video window, device diagnostics,
 //                       speech recognition (transcripts with word times)
@@ -29,23 +30,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
-        // Floor 1: C shims, one concern each.
-        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
-        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
-        .target(
-            name: "CFFmpeg",
-            linkerSettings: ["avformat", "avcodec", "swresample", "swscale", "avutil"].map { .linkedLibrary($0) }
-        ),
-        .target(name: "CSDL", linkerSettings: [.linkedLibrary("SDL2")]),
-        .target(name: "CEBUR128", linkerSettings: [.linkedLibrary("ebur128")]),
-        // libdbus-1 keeps a header per architecture: its flags come from pkg-config.
-        .systemLibrary(name: "CDBusSystem", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "CDBus", dependencies: ["CDBusSystem"]),
-        // PocketSphinx and SphinxBase keep headers per architecture too.
-        .systemLibrary(
-            name: "CSphinxSystem", pkgConfig: "pocketsphinx", providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev"])]
-        ),
-        .target(name: "CSphinx", dependencies: ["CSphinxSystem"]),
+        // Floor 1: C shims, one concern each. None links its library: each opens it on its first call
+        // through CLoader, so the commands that only read the library start without them.
+        .target(name: "CLoader"),
+        .target(name: "CALSA", dependencies: ["CLoader"]),
+        .target(name: "CV4L2", dependencies: ["CLoader"]),
+        .target(name: "CFFmpeg", dependencies: ["CLoader"]),
+        .target(name: "CSDL", dependencies: ["CLoader"]),
+        .target(name: "CEBUR128", dependencies: ["CLoader"]),
+        .target(name: "CDBus", dependencies: ["CLoader"]),
+        // PocketSphinx's headers include one another by bare name: `forward/` points those names at
+        // them (SphinxBase's are found in the multiarch include directory).
+        .target(name: "CSphinx", dependencies: ["CLoader"], cSettings: [.headerSearchPath("forward")]),
         // Floor 2: the Swift media layer (no C type escapes it).
         .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL", "CEBUR128", "CSphinx"]),
         // Floor 2 too: the desktop (a notification on the session bus), for reminders.

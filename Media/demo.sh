@@ -14,8 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash Tests/install-deps.sh
-swift build -c release --product cravey
-cravey=$(swift build -c release --show-bin-path)/cravey
+swift build -c release --static-swift-stdlib --product cravey
+cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
 export CRAVEY_LIBRARY=${CRAVEY_LIBRARY:-$(mktemp -d)/cravey-demo}
 echo "== library: $CRAVEY_LIBRARY"
 title="Remember why you started"

@@ -4,15 +4,16 @@
 set -euo pipefail
 
 packages=(
-  # build: SQLite for the library, ALSA, V4L2 and the FFmpeg libraries for capture and encoding
+  # build: SQLite for the library, ALSA, V4L2 and the FFmpeg libraries for capture and encoding (the
+  # headers; the executable opens the media libraries only when a command first needs them)
   libsqlite3-dev libasound2-dev libv4l-dev
   libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
   # the playback window for videos
   libsdl2-dev
   # loudness (EBU R128) for playback at one level
   libebur128-dev
-  # the check-in reminder's desktop notification (D-Bus)
-  libdbus-1-dev
+  # the check-in reminder's desktop notification (D-Bus, through sd-bus)
+  libsystemd-dev
   # offline transcripts: PocketSphinx and its US English model (read from disk, never fetched)
   libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us
   # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng/flite for fixtures

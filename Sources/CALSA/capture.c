@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 // alsa-lib prints its own diagnostics to stderr; cravey reports every failure itself, in one
 // line, from the error code, so the library's printing is switched off.

@@ -4,6 +4,7 @@
 #include <alsa/asoundlib.h>
 #include <errno.h>
 #include <stdlib.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 struct CALSA_playback {
     snd_pcm_t *pcm;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 struct CEBUR128_meter {
     ebur128_state *state;

@@ -8,6 +8,7 @@
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>
 #include <libswresample/swresample.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 struct CFFmpeg_decoder {
     AVFormatContext *format;

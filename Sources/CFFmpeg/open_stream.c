@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "CFFmpeg.h"
+#include "libraries.h"  // last: calls below go through the table of functions
 
 // "file:" + path, so that no part of a file name is read as another protocol.
 static char *file_url(const char *path) {

@@ -6,6 +6,7 @@
 #include <libavformat/avformat.h>
 #include <stdio.h>
 #include <string.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 int CFFmpeg_probe(const char *path, CFFmpeg_probe_info *info) {
     CFFmpeg_quiet_logs();

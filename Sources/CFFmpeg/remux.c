@@ -6,6 +6,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/channel_layout.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 int CFFmpeg_aac_priming(int sample_rate) {
     CFFmpeg_quiet_logs();  // an encoder closed without frames prints "Qavg: nan" otherwise

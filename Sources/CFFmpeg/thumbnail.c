@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 // Stage: encode one yuvj420p frame as JPEG and write it to a file.
 static int write_jpeg(const AVFrame *frame, const char *path) {

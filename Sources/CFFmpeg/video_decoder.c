@@ -7,6 +7,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 struct CFFmpeg_video_decoder {
     AVFormatContext *format;

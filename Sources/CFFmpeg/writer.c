@@ -13,6 +13,7 @@
 #include <libswscale/swscale.h>
 #include <pthread.h>
 #include <string.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 // One encoded stream: its encoder, a reusable frame and packet (mux.c's OutputStream).
 typedef struct {

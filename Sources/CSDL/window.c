@@ -3,6 +3,7 @@
 
 #include <SDL2/SDL.h>
 #include <stdlib.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 struct CSDL_window {
     SDL_Window *window;

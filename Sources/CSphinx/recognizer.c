@@ -1,7 +1,7 @@
 // A PocketSphinx decoder over one model directory, fed one utterance at a time.
 #include "CSphinx.h"
 
-#include <pocketsphinx.h>
+#include <pocketsphinx/pocketsphinx.h>
 #include <sphinxbase/err.h>
 
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "libraries.h"  // last: calls below go through the table of functions
 
 const int CSphinx_sample_rate = 16000;
 

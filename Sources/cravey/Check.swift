@@ -5,6 +5,7 @@ extension Cravey {
     /// `cravey check [--repair]`: make sure rows and files agree.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check that every recording has its file and every file its recording; --repair fixes what it finds.")
 
         @OptionGroup var library: LibraryOptions

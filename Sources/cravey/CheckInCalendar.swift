@@ -6,6 +6,7 @@ extension Cravey.CheckInCommand {
     /// `cravey checkin calendar [YYYY-MM]`: a month with each day's mood, today highlighted.
     struct Calendar: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "calendar",
             abstract: "A month's calendar with each day's mood.",
             discussion: """
                 On a colour terminal a day with a check-in is shown in its mood's colour and today in \

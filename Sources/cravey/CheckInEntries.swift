@@ -5,7 +5,9 @@ import Foundation
 extension Cravey.CheckInCommand {
     /// `cravey checkin list`: the entries, newest day first.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the check-ins, newest first: date, mood, length, first words.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the check-ins, newest first: date, mood, length, first words.")
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
@@ -44,7 +46,9 @@ extension Cravey.CheckInCommand {
 
     /// `cravey checkin show DATE`.
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one day's check-in.")
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show one day's check-in.")
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
@@ -88,7 +92,9 @@ extension Cravey.CheckInCommand {
 
     /// `cravey checkin play DATE`: plays a day's entry (not counted: check-ins are not ranked).
     struct Play: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Play one day's check-in.")
+        static let configuration = CommandConfiguration(
+            commandName: "play",
+            abstract: "Play one day's check-in.")
 
         @OptionGroup var library: LibraryOptions
 

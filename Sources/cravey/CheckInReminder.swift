@@ -11,6 +11,7 @@ extension Cravey.CheckInCommand {
     /// `cravey checkin remind HH:MM | --off`: a systemd user timer that runs `checkin notify`.
     struct Remind: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remind",
             abstract: "Remind me every day at a time (a systemd user timer); --off removes it.",
             discussion: """
                 Writes cravey-checkin.timer and cravey-checkin.service to ${XDG_CONFIG_HOME:-~/.config}/systemd/user \
@@ -61,6 +62,7 @@ extension Cravey.CheckInCommand {
     /// `cravey checkin notify`: what the reminder runs.
     struct Notify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "notify",
             abstract: "Show a desktop notification when today has no check-in yet (what the reminder runs).")
 
         @OptionGroup var library: LibraryOptions

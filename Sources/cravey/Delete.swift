@@ -4,7 +4,9 @@ import CraveyLibrary
 extension Cravey {
     /// `cravey delete ID`: delete one recording, its file and thumbnail.
     struct Delete: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a recording permanently.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a recording permanently.")
 
         @OptionGroup var library: LibraryOptions
 

@@ -7,6 +7,7 @@ extension Cravey {
     /// `cravey devices`: the microphones and cameras cravey can record from.
     struct Devices: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "devices",
             abstract: "List the microphones (ALSA) and cameras (V4L2) cravey can record from; * marks the defaults.")
 
         @OptionGroup var output: OutputOptions

@@ -11,6 +11,7 @@ extension Cravey {
     /// `cravey doctor`: can cravey record right now, and if not, why and what to do.
     struct Doctor: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "doctor",
             abstract: "Check the microphone, the camera, disk space and the library, and say what to fix.")
 
         @OptionGroup var library: LibraryOptions

@@ -5,6 +5,7 @@ extension Cravey {
     /// `cravey edit ID`: change a recording's title, notes or purpose.
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a recording's title, notes or purpose.",
             discussion: "A blank title gives the automatic title 'Recording <date>'. Titles are 1–40 characters, notes at most 200.")
 

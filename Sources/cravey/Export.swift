@@ -12,6 +12,7 @@ extension Cravey {
         enum FileFormat: String, ExpressibleByArgument, CaseIterable { case csv, json }
 
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export the metadata of the recordings and check-ins (no media) to cravey_export_YYYY-MM-DD.csv or .json.")
 
         @OptionGroup var library: LibraryOptions

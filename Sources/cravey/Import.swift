@@ -7,6 +7,7 @@ extension Cravey {
     /// `cravey import FILE`: bring an audio or video file (a voice memo, another recorder's clip) into the library.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import an audio or video file (any format FFmpeg reads, at most 2 minutes) as a recording.",
             discussion: """
                 It is re-encoded like a recording: sound to AAC (.m4a); video to H.264 + AAC (.mov) at \

@@ -4,7 +4,9 @@ import CraveyLibrary
 extension Cravey {
     /// `cravey list`: every recording, newest first.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List recordings, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List recordings, newest first.")
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions

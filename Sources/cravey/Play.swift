@@ -14,6 +14,7 @@ extension Cravey {
     /// `cravey play`: play a recording — above all one of the most played — when it is needed.
     struct Play: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "play",
             abstract: "Play a recording (by id, unique start of an id, or start of a title), or one of the top three.",
             discussion: """
                 Keys: space pauses and resumes, ← and → skip 15 seconds, q or Esc stops. A play counts when \

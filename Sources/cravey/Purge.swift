@@ -4,7 +4,9 @@ import CraveyLibrary
 extension Cravey {
     /// `cravey purge`: delete every recording and its files, all or nothing.
     struct Purge: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete all recordings and their files.")
+        static let configuration = CommandConfiguration(
+            commandName: "purge",
+            abstract: "Delete all recordings and their files.")
 
         @OptionGroup var library: LibraryOptions
 

@@ -14,6 +14,7 @@ extension Cravey {
     /// `cravey record audio|video`: record a message from the microphone (and camera) into the library.
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "record",
             abstract: "Record a message to your future self (at most 120 seconds).",
             discussion: """
                 Stop with Enter, q, Ctrl-C, SIGTERM or SIGHUP: every one of them keeps the recording. \

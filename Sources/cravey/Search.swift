@@ -7,6 +7,7 @@ extension Cravey {
     /// and their notes.
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Find recordings and check-ins by the words in their transcripts, titles and notes.",
             discussion: """
                 Every word must appear (a word also finds longer ones it starts, and its forms: walk \

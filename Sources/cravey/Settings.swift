@@ -6,6 +6,7 @@ extension Cravey {
     /// `cravey settings [name [NAME | --clear]]`: the user's settings, kept in the library.
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "settings",
             abstract: "Show or change settings: 'cravey settings name Ben' (the name in the check-in's greeting).",
             discussion: "Without arguments, prints every setting. 'cravey settings name --clear' forgets the name.")
 

@@ -7,6 +7,7 @@ extension Cravey {
     /// `cravey show ID`: everything the library knows about one recording.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show one recording's details.",
             discussion: """
                 On a terminal, a video's thumbnail is drawn below the details: with kitty's graphics \

@@ -5,6 +5,7 @@ extension Cravey {
     /// `cravey top [N]`: the most played recordings, the ones to reach for in a hard moment.
     struct Top: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "top",
             abstract: "Show the most played recordings (by plays, then last played, then newest).")
 
         @OptionGroup var library: LibraryOptions

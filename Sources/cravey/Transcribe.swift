@@ -7,6 +7,7 @@ extension Cravey {
     /// `cravey transcribe ID | --all`: make transcripts now.
     struct Transcribe: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "transcribe",
             abstract: "Make a recording's transcript now, or every one still to be made (--all).",
             discussion: """
                 Transcripts are automatic drafts, made offline on this machine (PocketSphinx, US English \

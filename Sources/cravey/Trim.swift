@@ -7,6 +7,7 @@ extension Cravey {
     /// `cravey trim ID --start T --end T`: keep exactly one span of a saved recording.
     struct Trim: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "trim",
             abstract: "Keep exactly one span of a recording (times as seconds or m:ss).",
             discussion: """
                 The sound is cut to the sample; a video is encoded again from its cut points, so its first \

@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-5}
-swift build -c release --product cravey >/dev/null
-cravey=$(swift build -c release --show-bin-path)/cravey
+swift build -c release --static-swift-stdlib --product cravey >/dev/null
+cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ffmpeg -v error -y -f lavfi -i "sine=f=330:r=44100:d=120" -ac 2 "$work/in.wav"

@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-5}
-swift build -c release --product writer-bench >/dev/null
-bench=$(swift build -c release --show-bin-path)/writer-bench
+swift build -c release --static-swift-stdlib --product writer-bench >/dev/null
+bench=$(swift build -c release --static-swift-stdlib --show-bin-path)/writer-bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A spoken 120 s message at a laptop microphone's level (peaks limited) and at a headset's.

@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-10}
-swift build -c release --product cravey >/dev/null
-cravey=$(swift build -c release --show-bin-path)/cravey
+swift build -c release --static-swift-stdlib --product cravey >/dev/null
+cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export ALSA_CONFIG_PATH=$PWD/Media/alsa/cravey-test.conf

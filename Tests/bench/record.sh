@@ -8,8 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
-swift build -c release --product cravey >/dev/null
-cravey=$(swift build -c release --show-bin-path)/cravey
+swift build -c release --static-swift-stdlib --product cravey >/dev/null
+cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
 work=$(mktemp -d)
 trap 'rm -rf "$work"; pkill -P $$ pv 2>/dev/null || true' EXIT
 bash Media/make-fixtures.sh "$work"

@@ -9,8 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
-swift build -c release --product writer-bench >/dev/null
-bench=$(swift build -c release --show-bin-path)/writer-bench
+swift build -c release --static-swift-stdlib --product writer-bench >/dev/null
+bench=$(swift build -c release --static-swift-stdlib --show-bin-path)/writer-bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -9,8 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-120}
-swift build -c release --product writer-bench >/dev/null
-bench=$(swift build -c release --show-bin-path)/writer-bench
+swift build -c release --static-swift-stdlib --product writer-bench >/dev/null
+bench=$(swift build -c release --static-swift-stdlib --show-bin-path)/writer-bench
 work=$(mktemp -d /dev/shm/cravey-video-bench.XXXXXX 2>/dev/null || mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # 10 s of moving test picture (looped by both), and the tone.
@@ -71,8 +71,8 @@ fi
 # In the VM rig (real vivid + snd-aloop drivers, emulated CPU): start latency (command → first
 # frame written) and frames dropped at 640x360@30, cravey record video, 10 s, 3 runs.
 if [ "${CRAVEY_BENCH_VM:-1}" = 1 ] && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
-  swift build -c release --product cravey >/dev/null
-  cravey=$(swift build -c release --show-bin-path)/cravey
+  swift build -c release --static-swift-stdlib --product cravey >/dev/null
+  cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
   vmwork=$(mktemp -d)  # on the host's disk: the VM sees it through its read-only root share
   trap 'rm -rf "$work" "$vmwork"' EXIT
   cp "$work/tone.raw" "$vmwork/tone.raw"

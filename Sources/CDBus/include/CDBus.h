@@ -1,8 +1,8 @@
-// CDBus: the thin C layer between cravey and libdbus-1, for one call: a desktop notification.
+// CDBus: the thin C layer between cravey and sd-bus (libsystemd), for one call: a desktop notification.
 //
-// Why a shim: a D-Bus method call in libdbus is a sequence of typed appends into iterators
+// Why a shim: a D-Bus method call is a signature and typed arguments
 // (strings, a uint32, an empty string array, an empty a{sv} dictionary, an int32) and errors come
-// back in a DBusError struct that must be freed. Here one function makes the call on the user's
+// back in an sd_bus_error that must be freed. Here one function makes the call on the user's
 // session bus and returns 0 or a negative errno, with the bus's own message copied out. Every
 // function is prefixed CDBus_. The session bus is a local socket: nothing leaves the machine.
 #ifndef CDBUS_H

@@ -1,2 +1,0 @@
-// libdbus-1's header, found through pkg-config (its include directories are per architecture).
-#include <dbus/dbus.h>

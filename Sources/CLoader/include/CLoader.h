@@ -1,0 +1,75 @@
+// CLoader: a shim's shared libraries, opened the first time one of its functions is called.
+//
+// Why a shim: most cravey commands (list, top, show, edit, delete, purge, export, check, search)
+// touch only the SQLite library, yet linking FFmpeg, SDL, ALSA, V4L2, PocketSphinx, libebur128
+// and libdbus made every start map about 180 shared objects (tens of milliseconds, tens of MB).
+// So the executable links none of them: each shim lists the functions it calls (its private
+// `libraries.h`), and the first call through that list opens the libraries with dlopen and fills
+// the table with dlsym. A function missing from a shim's list does not link, which keeps the
+// lists complete.
+#ifndef CLOADER_H
+#define CLOADER_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+/// The libraries of one shim and the functions resolved from them.
+typedef struct CLoader_set {
+    const char *what;               // what the libraries are, for the error line ("FFmpeg")
+    const char *package;            // the Debian package that installs them, for the error line
+    const char *const *libraries;   // sonames, NULL-terminated, opened in order
+    const char *const *names;       // the functions, in the order of `slots`
+    void **slots;                   // filled with the functions' addresses
+    size_t count;
+    pthread_mutex_t lock;
+    int loaded;                     // 1 once every slot is filled (read with acquire order)
+    int status;                     // 0, or a negative errno once loading failed
+    char error[512];                // why it failed: dlerror's text
+} CLoader_set;
+
+/// Initializer for a set's fixed part (the rest starts zeroed).
+#define CLOADER_SET(what_, package_, libraries_, names_, slots_, count_) \
+    { .what = (what_), .package = (package_), .libraries = (libraries_), .names = (names_), \
+      .slots = (void **)(slots_), .count = (count_), .lock = PTHREAD_MUTEX_INITIALIZER }
+
+/// In a shim's libraries.h, after `FUNCTIONS(X)` lists its functions: the table's type (one pointer
+/// per function, typed from the library's own declaration) and the names of the table and the set.
+#define CLOADER_SLOT(name) __typeof__(name) *name;
+#define CLOADER_DECLARE(prefix, functions) \
+    struct prefix##_functions { functions(CLOADER_SLOT) }; \
+    extern struct prefix##_functions prefix##_functions; \
+    extern CLoader_set prefix##_libraries;
+
+/// A call through the table (loading the libraries first if needed).
+#define CLOADER_CALL(prefix, name) (CLoader_require(&prefix##_libraries), prefix##_functions.name)
+
+/// In a shim's libraries.c: the table and its set, given what the libraries are, the Debian
+/// package(s) that install them and their sonames.
+#define CLOADER_NAME(name) #name,
+#define CLOADER_DEFINE(prefix, functions, what_, package_, ...) \
+    struct prefix##_functions prefix##_functions; \
+    static const char *const prefix##_names[] = { functions(CLOADER_NAME) }; \
+    static const char *const prefix##_sonames[] = { __VA_ARGS__, NULL }; \
+    CLoader_set prefix##_libraries = CLOADER_SET(what_, package_, prefix##_sonames, prefix##_names, \
+        &prefix##_functions, sizeof prefix##_names / sizeof prefix##_names[0]);
+
+/// Opens the set's libraries and resolves its functions once. 0, or -ENOENT when a library or a
+/// function is missing (`CLoader_error` says which); a failure is remembered, not retried.
+int CLoader_load(CLoader_set *set);
+
+/// dlerror's text for the set's failure ("" when it loaded).
+const char *CLoader_error(const CLoader_set *set);
+
+/// For the calls through the table: loads the set the first time, and when that fails writes one
+/// line to stderr ("cravey: cannot load FFmpeg: …; install libavcodec59 …") and exits with 1.
+/// Nothing has been recorded when it happens: the first call of a shim opens its device or file.
+static inline void CLoader_require(CLoader_set *set) {
+    if (__builtin_expect(!__atomic_load_n(&set->loaded, __ATOMIC_ACQUIRE), 0)) {
+        extern void CLoader_require_slow(CLoader_set *set);
+        CLoader_require_slow(set);
+    }
+}
+
+void CLoader_require_slow(CLoader_set *set);
+
+#endif

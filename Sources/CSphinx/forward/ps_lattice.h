@@ -1,0 +1,3 @@
+// PocketSphinx's headers include one another as <ps_lattice.h>, from their own directory; this
+// forwards to it, so no per-machine include path is needed.
+#include <pocketsphinx/ps_lattice.h>

@@ -1,0 +1,96 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// The library commands start without the media libraries: the executable links none of FFmpeg,
+/// SDL2, ALSA, V4L2, libebur128, sd-bus or PocketSphinx, and a shim opens its libraries on its
+/// first call. Checked with the dynamic loader's own log (LD_DEBUG=files names every object it
+/// opens), so an import — which needs FFmpeg — is the control that the log shows them.
+final class StartupTests: XCTestCase {
+    let cravey = productPath("cravey")
+    var base = ""
+    var root: String { base + "/lib" }
+    static let media = ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample", "libasound",
+                        "libv4l2", "libSDL2", "libebur128", "libsystemd", "libpocketsphinx", "libsphinxbase"]
+
+    override func setUpWithError() throws {
+        base = FileManager.default.temporaryDirectory.path + "/cravey-startup-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
+
+    /// The media libraries the dynamic loader opened while running `cravey args`.
+    func loaded(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, libraries: Set<String>, stdout: String) {
+        var environment = env
+        environment["LD_DEBUG"] = "files"
+        let result = try runProcess(cravey, args + ["--library", root], environment: environment, directory: base)
+        var names = Set<String>()
+        for line in result.stderr.split(separator: "\n") where line.contains("file=") {
+            guard let file = line.split(separator: " ").first(where: { $0.hasPrefix("file=") }) else { continue }
+            let path = file.dropFirst("file=".count)
+            let name = path.split(separator: "/").last.map(String.init) ?? String(path)
+            if let lib = Self.media.first(where: { name.hasPrefix($0 + ".") || name.hasPrefix($0 + "-") }) { names.insert(lib) }
+        }
+        return (result.status, names, result.stdout)
+    }
+
+    func tone(seconds: Int) throws -> String {
+        let path = base + "/tone.wav"
+        let sox = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", path, "synth", "\(seconds)", "sine", "440"])
+        XCTAssertEqual(sox.status, 0, sox.stderr)
+        return path
+    }
+
+    func testLibraryCommandsOpenNoMediaLibraryAndImportOpensFFmpeg() throws {
+        let wav = try tone(seconds: 2)
+        let imported = try loaded(["import", wav, "--title", "A tone to find"], env: ["CRAVEY_TRANSCRIBE": "later"])
+        XCTAssertEqual(imported.status, 0)
+        XCTAssertTrue(imported.libraries.isSuperset(of: ["libavformat", "libavcodec", "libebur128"]),
+                      "the control: an import opens FFmpeg and libebur128 (\(imported.libraries))")
+        XCTAssertFalse(imported.libraries.contains("libSDL2"), "an import opens no window library")
+        let listed = try JSONSerialization.jsonObject(with: Data(try loaded(["list", "--json"]).stdout.utf8)) as? [[String: Any]]
+        let id = try XCTUnwrap(listed?.first?["id"] as? String)
+        let commands: [[String]] = [
+            ["list"], ["list", "--json"], ["top"], ["top", "--json"], ["show", id], ["show", id, "--json"],
+            ["edit", id, "--notes", "kept"], ["search", "tone"], ["check"], ["check", "--repair"],
+            ["export", "--format", "csv", "--output", base + "/out.csv"], ["checkin", "list"], ["checkin", "calendar"],
+            ["delete", id, "--yes"], ["purge", "--yes"],
+        ]
+        for command in commands {
+            let run = try loaded(command)
+            XCTAssertEqual(run.status, 0, command.joined(separator: " "))
+            XCTAssertEqual(run.libraries, [], "cravey \(command.joined(separator: " ")) opened \(run.libraries.sorted())")
+        }
+    }
+
+    func testAMissingMediaLibraryIsOneLineAndChangesNothing() throws {
+        let wav = try tone(seconds: 1)
+        XCTAssertEqual(try loaded(["list"]).status, 0)  // makes the library
+        // A libavformat.so.59 that is not FFmpeg (no functions in it), found first through
+        // LD_LIBRARY_PATH: the shim opens it and finds nothing it calls.
+        let fake = base + "/fake"
+        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
+        try "int not_ffmpeg = 1;\n".write(toFile: fake + "/empty.c", atomically: true, encoding: .utf8)
+        let cc = try runProcess("/usr/bin/cc", ["-shared", "-fPIC", "-o", fake + "/libavformat.so.59",
+                                                "-Wl,-soname,libavformat.so.59", fake + "/empty.c"])
+        XCTAssertEqual(cc.status, 0, cc.stderr)
+        let run = try runProcess(cravey, ["import", wav, "--title", "Never", "--library", root],
+                                 environment: ["LD_LIBRARY_PATH": fake, "CRAVEY_TRANSCRIBE": "later"])
+        XCTAssertEqual(run.status, 1)
+        let lines = run.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.hasPrefix("cravey: cannot load FFmpeg ("), run.stderr)
+        XCTAssertTrue(run.stderr.contains("undefined symbol: av"), run.stderr)
+        XCTAssertTrue(run.stderr.contains("install libavformat59"), run.stderr)
+        // Nothing changed: no row, no file.
+        XCTAssertEqual(try runProcess(cravey, ["list", "--json", "--library", root]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "[]")
+        let files = (FileManager.default.enumerator(atPath: root + "/Recordings")?.allObjects as? [String] ?? [])
+            .filter { !$0.hasSuffix("Thumbnails") }
+        XCTAssertEqual(files, [])
+        let check = try runProcess(cravey, ["check", "--library", root])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        // The library commands still work with the broken FFmpeg on the path.
+        XCTAssertEqual(try runProcess(cravey, ["list", "--library", root], environment: ["LD_LIBRARY_PATH": fake]).status, 0)
+    }
+}
