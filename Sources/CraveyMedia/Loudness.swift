@@ -83,11 +83,43 @@ public struct SoundAnalysis: Sendable {
     /// loudness that comes out of it; `playbackGain: false` leaves the gain out, for a file that
     /// is only looked at, not saved).
     public init(file path: String, playbackGain: Bool = true) throws {
+        let source: Source = { body in
+            let decoder = try AudioDecoder(path: path, sampleRate: Self.sampleRate, channels: 1, floats: true)
+            while true {
+                let block = try decoder.readFloats(frames: 4800)
+                if block.isEmpty { break }
+                try body(block)
+            }
+        }
+        try self.init(playbackGain: playbackGain, first: source, again: source)
+    }
+
+    /// The same for a sound given as it is decoded (48 kHz mono): `next` hands out its blocks until
+    /// nil, and `whole` the complete sound if it must be read again (for the playback gain). An
+    /// import measures what it encodes while it decodes it, instead of decoding its file again.
+    public init(next: () -> [Float]?, whole: () -> [Float], playbackGain: Bool = true) throws {
+        try self.init(playbackGain: playbackGain, first: { body in
+            while let block = next() { try body(block) }
+        }, again: { body in
+            let samples = whole()
+            var start = 0
+            while start < samples.count {
+                let end = min(samples.count, start + 4800)
+                try body(Array(samples[start..<end]))
+                start = end
+            }
+        })
+    }
+
+    /// A sound given block by block, as many times as asked for.
+    typealias Source = (_ body: ([Float]) throws -> Void) throws -> Void
+
+    private init(playbackGain: Bool, first: Source, again: Source) throws {
         var builder = WaveformBuilder(sampleRate: Self.sampleRate)
         let meter = try LoudnessMeter(sampleRate: Self.sampleRate)
         var levels = Levels(window: Int(Double(Self.sampleRate) * Self.windowSeconds))
         var total = 0
-        try Self.decode(path) { block in
+        try first { block in
             builder.add(block)
             try meter.add(block)
             levels.add(block)
@@ -98,28 +130,19 @@ public struct SoundAnalysis: Sendable {
         duration = Double(total) / Double(Self.sampleRate)
         windowLevels = levels.finish()
         if playbackGain, let integrated = loudness.integrated {
-            loudness.playbackGain = try Self.playbackGain(path, loudness: integrated, truePeak: loudness.truePeak)
-        }
-    }
-
-    private static func decode(_ path: String, _ body: ([Float]) throws -> Void) throws {
-        let decoder = try AudioDecoder(path: path, sampleRate: sampleRate, channels: 1, floats: true)
-        while true {
-            let block = try decoder.readFloats(frames: 4800)
-            if block.isEmpty { break }
-            try body(block)
+            loudness.playbackGain = try Self.playbackGain(again, loudness: integrated, truePeak: loudness.truePeak)
         }
     }
 
     /// The gain that brings the sound to the target loudness as it comes out of the limiter: where
     /// the limiter turns peaks down, the sound is a little quieter than the gain alone says, so it
     /// is measured through the limiter and the gain corrected once.
-    static func playbackGain(_ path: String, loudness: Double, truePeak: Double) throws -> Double {
+    static func playbackGain(_ source: Source, loudness: Double, truePeak: Double) throws -> Double {
         let gain = PlaybackLevel.gain(forLoudness: loudness)
         guard truePeak + gain > PlaybackLevel.truePeakCeiling else { return gain }
         var limiter = Limiter(gainDecibels: gain, ceilingDecibels: PlaybackLevel.sampleCeiling, sampleRate: sampleRate)
         let meter = try LoudnessMeter(sampleRate: sampleRate, truePeak: false)
-        try decode(path) { try meter.add(limiter.process($0)) }
+        try source { try meter.add(limiter.process($0)) }
         try meter.add(limiter.flush())
         guard let limited = try meter.result().integrated else { return gain }
         return min(PlaybackLevel.maxGain, max(PlaybackLevel.minGain, gain + PlaybackLevel.target - limited))

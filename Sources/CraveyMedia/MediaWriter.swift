@@ -10,6 +10,7 @@ public final class MediaWriter: @unchecked Sendable {
     public let path: String
     public let sampleRate: Int
     private let inputFrameBytes: Int
+    private let channels: Int
 
     public init(audioPath path: String, sampleRate: Int, channels: Int = 1, fragmented: Bool = true) throws {
         var pointer: OpaquePointer?
@@ -19,6 +20,7 @@ public final class MediaWriter: @unchecked Sendable {
         writer = pointer
         self.path = path
         self.sampleRate = sampleRate
+        self.channels = channels
         inputFrameBytes = 0
     }
 
@@ -51,6 +53,7 @@ public final class MediaWriter: @unchecked Sendable {
         writer = pointer
         self.path = path
         self.sampleRate = sampleRate ?? 0
+        channels = 1
         inputFrameBytes = (inputIsYUYV ? PixelLayout.yuyv : .yuv420p).bytes(width: inputWidth, height: inputHeight)
     }
 
@@ -80,6 +83,17 @@ public final class MediaWriter: @unchecked Sendable {
         let result = samples.withContiguousStorageIfAvailable { buffer in
             CFFmpeg_writer_write_audio(writer, buffer.baseAddress, Int32(buffer.count))
         } ?? Array(samples).withUnsafeBufferPointer { CFFmpeg_writer_write_audio(writer, $0.baseAddress, Int32($0.count)) }
+        guard result == 0 else { throw MediaError.ffmpeg(result, "encode audio") }
+    }
+
+    /// Encodes a whole sound at once on `threads` threads (stretches encoded side by side and written
+    /// in order, as one encoder writes them): for an import, whose sound is all there before it is
+    /// encoded. Only on an audio writer that has been given nothing yet; then `finish`.
+    public func writeAll(_ samples: [Float], threads: Int) throws {
+        let frames = Int64(samples.count / max(1, channels))
+        let result = samples.withUnsafeBufferPointer {
+            CFFmpeg_writer_write_audio_parallel(writer, $0.baseAddress, frames, Int32(threads))
+        }
         guard result == 0 else { throw MediaError.ffmpeg(result, "encode audio") }
     }
 

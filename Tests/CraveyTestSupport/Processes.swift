@@ -185,3 +185,16 @@ public func pacedFIFO(_ fifo: String, feeding source: String? = nil, repeating: 
     try pv.run()
     return pv
 }
+
+/// Integrated loudness (LUFS) and true peak (dBTP) of a file, by the ffmpeg CLI's ebur128 filter.
+public func ebur128(_ path: String) throws -> (lufs: Double, truePeak: Double) {
+    let result = try runProcess("/usr/bin/ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
+    let summary = result.stderr.components(separatedBy: "Summary:").last ?? ""
+    func value(after label: String) throws -> Double {
+        guard let range = summary.range(of: label),
+              let number = Double(summary[range.upperBound...].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        else { throw NSError(domain: "ebur128", code: 1, userInfo: [NSLocalizedDescriptionKey: "no \(label) in: \(summary)"]) }
+        return number
+    }
+    return (try value(after: "I:"), try value(after: "Peak:"))
+}

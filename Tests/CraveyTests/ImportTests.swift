@@ -55,6 +55,51 @@ final class ImportTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [])
     }
 
+    /// A sound over 22 s is encoded in two stretches on two threads, each with an AAC encoder of its
+    /// own. It must come out as one encoder makes it: as long as the source, as close to it
+    /// as the ffmpeg CLI's own encoding at the same settings (whole and each half), no click where
+    /// the stretches meet, and the loudness stored (measured on the samples while they were
+    /// encoded) that of the file as encoded.
+    func testALongSoundEncodedInTwoStretchesIsAsGoodAsOneEncoder() throws {
+        let spoken = base + "/spoken.wav", source = base + "/speech48k.wav", reference = base + "/reference.m4a"
+        try makeSpeech(spoken, seconds: 40, gap: 0.5)
+        for (args, what) in [(["-i", spoken, "-ar", "48000", "-ac", "1", source], "48 kHz source"),
+                             (["-i", source, "-c:a", "aac", "-b:a", "96k", reference], "ffmpeg's encoding")] {
+            let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y"] + args)
+            XCTAssertEqual(made.status, 0, what + ": " + made.stderr)
+        }
+        let result = try importFile(source, ["--title", "Forty seconds"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let row = try XCTUnwrap(result.row)
+        let file = root + "/" + (row["filePath"] as! String)
+        let original = try decodeAudio(source), ours = try decodeAudio(file), theirs = try decodeAudio(reference)
+        XCTAssertEqual(ours.count, theirs.count, "as long as one encoder's")
+        XCTAssertEqual(Double(ours.count), Double(original.count), accuracy: 5, "as long as the source (0.1 ms)")
+        func snr(_ coded: [Float], _ range: Range<Int>) -> Double {
+            var signal = 0.0, noise = 0.0
+            for i in range {
+                signal += Double(original[i]) * Double(original[i])
+                noise += Double(coded[i] - original[i]) * Double(coded[i] - original[i])
+            }
+            return 10 * log10(signal / max(noise, 1e-12))
+        }
+        let seam = original.count / 2 / 1024 * 1024  // where the writer cuts two stretches
+        for (range, what, tolerance) in [(0..<original.count, "whole", 0.5), (0..<seam, "first half", 1.0),
+                                         (seam..<original.count, "second half", 1.0)] {
+            XCTAssertGreaterThan(snr(ours, range), snr(theirs, range) - tolerance, what)
+        }
+        func worstBlockError(_ coded: [Float], around center: Int) -> Double {
+            stride(from: center - 8 * 1024, to: center + 8 * 1024, by: 1024).map { start in
+                (sqrt((start..<start + 1024).reduce(0.0) { $0 + pow(Double(coded[$1] - original[$1]), 2) } / 1024))
+            }.max() ?? 0
+        }
+        XCTAssertLessThanOrEqual(worstBlockError(ours, around: seam), 1.5 * worstBlockError(theirs, around: seam) + 0.002,
+                                 "no click where the stretches meet")
+        let file128 = try ebur128(file)
+        XCTAssertEqual(row["loudness"] as? Double ?? 0, file128.lufs, accuracy: 0.5)
+        XCTAssertEqual(row["truePeak"] as? Double ?? 0, file128.truePeak, accuracy: 0.5)
+    }
+
     func testTooLongIsRefusedOrTrimmed() throws {
         let long = try make("long.wav", seconds: 121)
         let refused = try importFile(long)

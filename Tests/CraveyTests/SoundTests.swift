@@ -41,16 +41,7 @@ final class SoundTests: XCTestCase {
         return out
     }
 
-    /// Integrated loudness and true peak of a file, by the ffmpeg CLI's ebur128 filter.
-    func measured(_ path: String) throws -> (lufs: Double, truePeak: Double) {
-        let result = try runProcess("/usr/bin/ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
-        let summary = result.stderr.components(separatedBy: "Summary:").last ?? ""
-        func value(after label: String) -> Double? {
-            guard let range = summary.range(of: label) else { return nil }
-            return Double(summary[range.upperBound...].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
-        }
-        return (try XCTUnwrap(value(after: "I:"), summary), try XCTUnwrap(value(after: "Peak:"), summary))
-    }
+    func measured(_ path: String) throws -> (lufs: Double, truePeak: Double) { try ebur128(path) }
 
     /// Plays a recording to the capture file; returns what reached the speaker, as a WAV.
     func played(_ id: String, _ extra: [String] = []) throws -> (wav: String, samples: [Float]) {
@@ -104,13 +95,15 @@ final class SoundTests: XCTestCase {
         XCTAssertTrue(checked.stdout.contains("loudness not measured yet"), checked.stdout)
         // Played: measured on the way and stored.
         XCTAssertEqual(try measured(try played(first["id"] as! String).wav).lufs, -16, accuracy: 1)
+        // An import measures the samples it encodes, a later measurement the file as encoded: AAC
+        // at 96 kb/s moves speech's loudness by well under 0.1 LU.
         let again = try json(try run(["show", first["id"] as! String, "--json"]).stdout)
-        XCTAssertEqual(again["loudness"] as? Double ?? 0, first["loudness"] as? Double ?? 1, accuracy: 0.01)
+        XCTAssertEqual(again["loudness"] as? Double ?? 0, first["loudness"] as? Double ?? 1, accuracy: 0.1)
         // Repaired: check measures the rest.
         let repaired = try run(["check", "--repair"])
         XCTAssertTrue(repaired.stdout.contains("measured loudness: \(second["id"] as! String)"), repaired.stdout)
         let after = try json(try run(["show", second["id"] as! String, "--json"]).stdout)
-        XCTAssertEqual(after["playbackGain"] as? Double ?? 0, second["playbackGain"] as? Double ?? 1, accuracy: 0.01)
+        XCTAssertEqual(after["playbackGain"] as? Double ?? 0, second["playbackGain"] as? Double ?? 1, accuracy: 0.1)
     }
 
     func testImportTrimsSilenceAtTheEnds() throws {

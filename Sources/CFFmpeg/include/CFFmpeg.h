@@ -71,6 +71,14 @@ int64_t CFFmpeg_writer_video_frames(const CFFmpeg_writer *writer);
 /// count: pts never come from a clock). Returns 0 or a negative AVERROR.
 int CFFmpeg_writer_write_audio(CFFmpeg_writer *writer, const float *samples, int frames);
 
+/// Encodes a whole sound already in memory (`frames` frames of interleaved floats) on `parts`
+/// threads: each encodes one stretch with an AAC encoder of its own, fed from a little before its
+/// stretch to a little after (so its first kept frame has the same history and its last the same
+/// look-ahead as in one encoder), and the packets are written in order as one encoder writes them.
+/// Only for an audio-only writer that has been given nothing yet (an import); then finish.
+/// Returns 0 or a negative AVERROR.
+int CFFmpeg_writer_write_audio_parallel(CFFmpeg_writer *writer, const float *samples, int64_t frames, int parts);
+
 /// Flushes buffered bytes to the file (so a following fsync makes them durable).
 int CFFmpeg_writer_flush(CFFmpeg_writer *writer);
 
