@@ -56,6 +56,7 @@
     X(av_strerror) \
     X(av_write_trailer) \
     X(avcodec_alloc_context3) \
+    X(avcodec_find_decoder) \
     X(avcodec_find_encoder) \
     X(avcodec_find_encoder_by_name) \
     X(avcodec_flush_buffers) \
@@ -131,6 +132,7 @@ CLOADER_DECLARE(CFFmpeg, CFFMPEG_FUNCTIONS)
 #define av_strerror CLOADER_CALL(CFFmpeg, av_strerror)
 #define av_write_trailer CLOADER_CALL(CFFmpeg, av_write_trailer)
 #define avcodec_alloc_context3 CLOADER_CALL(CFFmpeg, avcodec_alloc_context3)
+#define avcodec_find_decoder CLOADER_CALL(CFFmpeg, avcodec_find_decoder)
 #define avcodec_find_encoder CLOADER_CALL(CFFmpeg, avcodec_find_encoder)
 #define avcodec_find_encoder_by_name CLOADER_CALL(CFFmpeg, avcodec_find_encoder_by_name)
 #define avcodec_flush_buffers CLOADER_CALL(CFFmpeg, avcodec_flush_buffers)

@@ -14,6 +14,8 @@
 #include "libraries.h"  // last: calls below go through the table of functions
 
 const uint32_t CV4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
+const uint32_t CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+const uint32_t CV4L2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;
 
 typedef struct {
     void *start;
@@ -218,6 +220,7 @@ int CV4L2_dequeue(CV4L2_device *d, int timeout_ms, CV4L2_frame *frame) {
     if (err < 0) return err;
     frame->data = d->buffers[b.index].start;
     frame->bytes_used = b.bytesused;
+    frame->length = d->buffers[b.index].length;
     frame->index = b.index;
     frame->sequence = b.sequence;
     frame->timestamp_ns = (int64_t)b.timestamp.tv_sec * 1000000000LL + (int64_t)b.timestamp.tv_usec * 1000LL;

@@ -10,6 +10,9 @@ public struct CameraMode: Sendable, Equatable, Hashable, Codable, CustomStringCo
     /// The camera's fourcc, e.g. "YUYV" or "MJPG" (frames reach cravey as YUV 4:2:0 either way).
     public var pixelFormat: String
 
+    /// JPEG pictures (MJPG or JPEG), decoded by cravey with FFmpeg.
+    public var isJPEG: Bool { pixelFormat == "MJPG" || pixelFormat == "JPEG" }
+
     public init(width: Int, height: Int, fps: Double, pixelFormat: String) {
         self.width = width
         self.height = height
@@ -36,10 +39,13 @@ public struct CameraMode: Sendable, Equatable, Hashable, Codable, CustomStringCo
         let capHeight = min(preferred?.height ?? maxHeight, maxHeight)
         let fitting = modes.filter { $0.width <= capWidth && $0.height <= capHeight }
         // Bigger is better; at the same size, the rate nearest 30 fps (60 fps doubles the
-        // encoder's work for a talking head).
+        // encoder's work for a talking head); then raw pictures over JPEG ones (no decoding, no
+        // JPEG artifacts). So a webcam's MJPEG 1280×720 at 30 fps wins over its YUYV 1280×720 at
+        // 10 fps (below 24 fps), and YUYV wins where both run at 30.
         func rank(_ a: CameraMode, _ b: CameraMode) -> Bool {
             if a.pixels != b.pixels { return a.pixels < b.pixels }
-            return abs(a.fps - 30) > abs(b.fps - 30)
+            if abs(a.fps - 30) != abs(b.fps - 30) { return abs(a.fps - 30) > abs(b.fps - 30) }
+            return a.isJPEG && !b.isJPEG
         }
         if let smooth = fitting.filter({ $0.fps >= 24 }).max(by: rank) { return smooth }
         if let any = fitting.max(by: rank) { return any }
@@ -176,65 +182,154 @@ public struct VideoFrame: Sendable {
     public var sequence: UInt32
 }
 
+/// A captured frame where it lies: the camera's mmap buffer (a raw format, converted in place by
+/// libv4l2), or the MJPEG decoder's picture. Valid until the next call to `nextView` (the buffer
+/// goes back to the driver then): the recorder hands it to the encoder's converter without copying.
+public struct VideoFrameView {
+    public var bytes: UnsafeRawBufferPointer
+    public var width: Int
+    public var height: Int
+    public var timestampNanoseconds: Int64
+    public var sequence: UInt32
+}
+
 /// A camera streaming frames: negotiated mode, small mmap ring, frames with monotonic timestamps.
 /// Dropped frames show as gaps in the sequence numbers; frames the driver marks as corrupt are
-/// skipped and counted. When the camera goes away the stream just ends.
+/// skipped and counted. MJPEG cameras are read in their own format and decoded with FFmpeg's
+/// MJPEG decoder; every other format reaches cravey as YUV 4:2:0 through libv4l2. When the camera
+/// goes away, or sends nothing usable for a while, the stream just ends (`ended` says why).
 public final class VideoInput: @unchecked Sendable {
     private let device: CameraDevice
     public let mode: CameraMode
     public let width: Int
     public let height: Int
     public let fps: Double
+    /// Whether frames are JPEG pictures decoded here (MJPG/JPEG modes).
+    public let decodesJPEG: Bool
     public private(set) var framesDelivered = 0
     public private(set) var framesDropped = 0
     public private(set) var corruptFrames = 0
-    /// Set when the camera went away (unplugged, disconnected): no more frames will come.
+    /// Pictures that did not decode (a JPEG the decoder refused).
+    public private(set) var undecodableFrames = 0
+    /// Set when the stream ended: the camera went away (`isDeviceGone`), or it sent no picture that
+    /// decodes for `stallSeconds` (then its message says what came instead).
     public private(set) var ended: MediaError?
     private var lastSequence: UInt32?
+    private var held: UInt32?
+    private var jpeg: OpaquePointer?
+    private var lastPicture: Date
+    private var lastDecodeError: Int32?
+    /// How long the stream may go without a good picture: pictures that arrive but do not decode
+    /// end it after `stallSeconds`, and no picture at all after twice that (a camera may take a
+    /// moment to send its first frame).
+    public var stallSeconds: TimeInterval = 2
 
-    /// Opens `path` and starts streaming `mode` (see `CameraMode.best`) as YUV 4:2:0.
-    public init(path: String, mode: CameraMode, buffers: Int = 4) throws {
+    /// Opens `path` and starts streaming `mode` (see `CameraMode.best`).
+    public init(path: String, mode: CameraMode, buffers: Int = 6) throws {
         device = try CameraDevice(path: path)
+        decodesJPEG = mode.isJPEG
+        let native = mode.pixelFormat == "JPEG" ? CV4L2_PIX_FMT_JPEG : CV4L2_PIX_FMT_MJPEG
         var format = CV4L2_format()
-        var result = CV4L2_set_format(device.pointer, UInt32(mode.width), UInt32(mode.height), CV4L2_PIX_FMT_YUV420,
-                                      UInt32(mode.fps.rounded()), &format)
+        var result = CV4L2_set_format(device.pointer, UInt32(mode.width), UInt32(mode.height),
+                                      decodesJPEG ? native : CV4L2_PIX_FMT_YUV420, UInt32(mode.fps.rounded()), &format)
         guard result == 0 else { throw MediaError.system(result, "set camera mode \(mode) on \(path)") }
         width = Int(format.width)
         height = Int(format.height)
         fps = format.interval_numerator > 0 ? Double(format.interval_denominator) / Double(format.interval_numerator) : mode.fps
         self.mode = mode
+        if decodesJPEG {
+            var decoder: OpaquePointer?
+            result = CFFmpeg_camera_jpeg_open(Int32(width), Int32(height), &decoder)
+            guard result == 0 else { throw MediaError.ffmpeg(result, "open an MJPEG decoder for \(path)") }
+            jpeg = decoder
+        }
         result = CV4L2_start(device.pointer, UInt32(buffers))
         guard result == 0 else { throw VideoInput.openError(result, path, starting: true) }
+        lastPicture = Date()
     }
 
-    /// The next good frame, or nil on timeout or when the camera went away (then `ended` is set).
+    deinit { CFFmpeg_camera_jpeg_free(jpeg) }
+
+    /// The next good frame, copied (see `nextView` for the frame where it lies), or nil on timeout
+    /// or when the stream ended.
     public func next(timeout: TimeInterval = 1) throws -> VideoFrame? {
+        guard let view = try nextView(timeout: timeout) else { return nil }
+        return VideoFrame(data: [UInt8](view.bytes), width: view.width, height: view.height,
+                          timestampNanoseconds: view.timestampNanoseconds, sequence: view.sequence)
+    }
+
+    /// The next good frame where it lies (valid until the next call), or nil on timeout or when the
+    /// stream ended (then `ended` is set).
+    public func nextView(timeout: TimeInterval = 1) throws -> VideoFrameView? {
+        if let index = held {
+            held = nil
+            CV4L2_requeue(device.pointer, index)
+        }
         let deadline = Date() + timeout
         while ended == nil {
+            if let stalled = stall() {
+                ended = stalled
+                return nil
+            }
             var frame = CV4L2_frame()
-            let wait = max(0, Int32(deadline.timeIntervalSinceNow * 1000))
+            let wait = max(0, Int32(min(deadline.timeIntervalSinceNow, 0.25) * 1000))
             let result = CV4L2_dequeue(device.pointer, wait, &frame)
             if result == -EINTR { continue }
-            if result == 0 { return nil }
+            if result == 0 {
+                if Date() >= deadline { return nil }
+                continue
+            }
             if result < 0 {
                 let error = MediaError.system(result, "read camera \(device.path)")
                 guard error.isDeviceGone else { throw error }
                 ended = error
                 return nil
             }
-            defer { CV4L2_requeue(device.pointer, frame.index) }
             if let last = lastSequence, frame.sequence > last + 1 { framesDropped += Int(frame.sequence - last - 1) }
             lastSequence = frame.sequence
-            if frame.error != 0 {
-                corruptFrames += 1
+            guard frame.error == 0, let bytes = picture(of: frame) else {
+                if frame.error != 0 { corruptFrames += 1 }
+                CV4L2_requeue(device.pointer, frame.index)
                 continue
             }
+            held = frame.index
+            framesDelivered += 1
+            lastPicture = Date()
+            return VideoFrameView(bytes: bytes, width: width, height: height, timestampNanoseconds: frame.timestamp_ns,
+                                  sequence: frame.sequence)
+        }
+        return nil
+    }
+
+    /// The frame's YUV 4:2:0 picture: the buffer itself, or the JPEG decoded (nil when it does not).
+    private func picture(of frame: CV4L2_frame) -> UnsafeRawBufferPointer? {
+        guard let jpeg else {
             let size = PixelLayout.yuv420p.bytes(width: width, height: height)
             let bytes = min(Int(frame.bytes_used == 0 ? UInt32(size) : frame.bytes_used), size)
-            let data = [UInt8](UnsafeRawBufferPointer(start: frame.data, count: bytes))
-            framesDelivered += 1
-            return VideoFrame(data: data, width: width, height: height, timestampNanoseconds: frame.timestamp_ns,
-                              sequence: frame.sequence)
+            return UnsafeRawBufferPointer(start: frame.data, count: bytes)
+        }
+        var picture: UnsafePointer<UInt8>?
+        var count: Int64 = 0
+        let result = CFFmpeg_camera_jpeg_decode(jpeg, frame.data, Int(frame.bytes_used), frame.length, &picture, &count)
+        guard result == 0, let picture else {
+            undecodableFrames += 1
+            lastDecodeError = result
+            return nil
+        }
+        return UnsafeRawBufferPointer(start: picture, count: Int(count))
+    }
+
+    /// Why the stream must end for want of pictures, once it has gone too long without one.
+    private func stall() -> MediaError? {
+        let quiet = Date().timeIntervalSince(lastPicture)
+        if let code = lastDecodeError, undecodableFrames > 0, quiet > stallSeconds {
+            let why = MediaError.ffmpeg(code, "decode").message
+            return MediaError(source: .system, code: -EBADMSG, operation: "read camera \(device.path)",
+                              message: "its \(mode.pixelFormat) pictures could not be decoded for \(Int(quiet)) s (\(why))")
+        }
+        if quiet > 2 * stallSeconds {
+            return MediaError(source: .system, code: -ETIMEDOUT, operation: "read camera \(device.path)",
+                              message: "it sent no picture for \(Int(quiet)) s")
         }
         return nil
     }

@@ -137,16 +137,18 @@ extension Recorder {
                 if now - stopSeenAt! > 1_000_000_000 { break }
                 if let soundEnd, lastPosition + frameInterval >= soundEnd { break }
             }
-            let frame: VideoFrame?
+            // The frame stays in the camera's buffer (or the MJPEG decoder's picture) until the next
+            // call: the writer's converter reads it there.
+            let frame: VideoFrameView?
             do {
-                frame = try input.next(timeout: 0.25)
+                frame = try input.nextView(timeout: 0.25)
             } catch {
                 fail(error)
                 break
             }
             guard let frame else {
                 if let gone = input.ended {
-                    reason = .deviceGone("the camera went away (\(gone.message))")
+                    reason = .deviceGone(gone.isDeviceGone ? "the camera went away (\(gone.message))" : "the camera stopped: \(gone.message)")
                     requestStop(reason)
                     break
                 }
@@ -202,7 +204,7 @@ extension Recorder {
                 if position >= maxMicroseconds { continue }
             }
             do {
-                try writer.writeVideo(frame.data, at: position)
+                try writer.writeVideo(frame.bytes, at: position)
                 if !withAudio && monotonicNanoseconds() - lastSync > 1_000_000_000 {
                     try writer.flush()
                     try part.sync()
@@ -215,7 +217,7 @@ extension Recorder {
             if lastPosition >= 0 { frameInterval = (frameInterval * 7 + (position - lastPosition)) / 8 }
             lastPosition = position
             let written = writer.videoFramesWritten
-            let dropped = input.framesDropped + input.corruptFrames
+            let dropped = input.framesDropped + input.corruptFrames + input.undecodableFrames
             state.withLock {
                 if current.firstFrameAt == nil { current.firstFrameAt = monotonicNanoseconds() }
                 current.frames = written
@@ -223,7 +225,7 @@ extension Recorder {
                 current.videoSeconds = Double(position) / 1e6
             }
         }
-        let dropped = input.framesDropped + input.corruptFrames
+        let dropped = input.framesDropped + input.corruptFrames + input.undecodableFrames
         state.withLock { current.droppedFrames = dropped }
         videoInput = nil  // closes the camera
         finishThread(reason)

@@ -53,8 +53,9 @@ struct Transcribing {
     /// Transcribes `recordings` in order; stops at the first skip. Returns each outcome.
     @discardableResult
     func run(_ recordings: [Recording]) -> [(Recording, Transcriber.Outcome)] {
-        var raw = skippable ? Terminal.RawMode() : nil
-        defer { raw = nil }
+        // The terminal stays raw (keys read one by one) until this returns.
+        let raw = skippable ? Terminal.RawMode() : nil
+        defer { withExtendedLifetime(raw) {} }
         // Ctrl-C, SIGTERM and SIGHUP skip too (what is saved stays saved).
         let stop = StopFlag()
         let sources = [SIGINT, SIGTERM, SIGHUP].map { signo -> DispatchSourceSignal in

@@ -31,4 +31,14 @@ final class CameraModeTests: XCTestCase {
         XCTAssertEqual(CameraMode.best(of: [mode(3840, 2160, 30), mode(1920, 1080, 30)]), mode(1920, 1080, 30))
         XCTAssertNil(CameraMode.best(of: []))
     }
+
+    func testMJPEGAt30BeatsYUYVAt10AndRawWinsATie() {
+        // Most laptop webcams: 720p at 30 fps only as MJPEG, YUYV 720p at 10 fps.
+        XCTAssertEqual(CameraMode.best(of: [mode(1280, 720, 10), mode(1280, 720, 30, "MJPG"), mode(640, 480, 30)]),
+                       mode(1280, 720, 30, "MJPG"))
+        // The same size and rate in both: the raw pictures (nothing to decode), in either order.
+        XCTAssertEqual(CameraMode.best(of: [mode(1280, 720, 30, "MJPG"), mode(1280, 720, 30)]), mode(1280, 720, 30))
+        XCTAssertEqual(CameraMode.best(of: [mode(1280, 720, 30), mode(1280, 720, 30, "MJPG")]), mode(1280, 720, 30))
+        XCTAssertTrue(mode(640, 480, 30, "MJPG").isJPEG && mode(640, 480, 30, "JPEG").isJPEG && !mode(640, 480, 30).isJPEG)
+    }
 }

@@ -2,8 +2,10 @@
 # The VM device rig: real kernel drivers for tests on a machine without camera or sound card.
 #
 # Boots Debian's own kernel (package linux-image-amd64) under qemu with software emulation,
-# loads `vivid` (a virtual webcam: /dev/video0) and `snd-aloop` (a loopback sound card: what is
-# played on hw:Loopback,0,N is captured on hw:Loopback,1,N), shares this machine's root
+# loads `vivid` (a virtual webcam: /dev/video0), `v4l2loopback` (a camera whose frames a program
+# writes: /dev/video1 to /dev/video6, fed MJPEG by ffmpeg like a USB webcam; built here from Debian's
+# v4l2loopback-dkms source against that kernel's headers) and `snd-aloop` (a loopback sound card:
+# what is played on hw:Loopback,0,N is captured on hw:Loopback,1,N), shares this machine's root
 # read-only over 9p and chroots into it — so the binaries built here run unchanged — and runs one
 # command. A second 9p share carries its output back.
 #
@@ -27,7 +29,7 @@ die() { echo "vm rig: $*" >&2; exit 3; }
 
 need_packages() {
   local missing=()
-  for p in qemu-system-x86 busybox-static cpio kmod v4l-utils; do
+  for p in qemu-system-x86 busybox-static cpio kmod v4l-utils make gcc-12; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -38,11 +40,36 @@ need_packages() {
 }
 
 # Bump when the initramfs recipe below changes, so cached images are rebuilt.
-recipe=4
+recipe=6
 # The modules the guest loads, in the order given (dependencies are resolved by modprobe).
 modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop)
 # vivid as a webcam: one device, video capture only, one webcam input.
 vivid_options="n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0"
+# v4l2loopback as webcams /dev/video1 … /dev/video6, each showing only its capture side once a
+# writer has started. Six, because a node takes a writer once per boot (v4l2loopback 0.12 refuses a
+# second writer's format on a node that has been a camera): each test feeds a node of its own.
+loopback_options="devices=6 video_nr=1,2,3,4,5,6 exclusive_caps=1,1,1,1,1,1 card_label=$(printf 'Loopback-MJPEG-Webcam%.0s,' 1 2 3 4 5)Loopback-MJPEG-Webcam"
+
+# Builds v4l2loopback for the guest's kernel into the initramfs: Debian's headers for that kernel,
+# its kbuild tools and the v4l2loopback-dkms source, unpacked (not installed) and built as an
+# external module. Loaded last: it needs only videodev, which vivid's chain loads.
+build_loopback() {
+  local version=$1 root=$2 kbuild=$cache/kbuild
+  local abi=${version%-amd64} series=${version%%-*}
+  series=${series%.*}  # 6.1.0 → 6.1
+  rm -rf "$kbuild" && mkdir -p "$kbuild/root"
+  (cd "$kbuild" && apt-get download "linux-headers-$version" "linux-headers-$abi-common" "linux-kbuild-$series" \
+    v4l2loopback-dkms >/dev/null 2>&1) || die "apt-get download of linux-headers-$version and v4l2loopback-dkms failed"
+  for deb in "$kbuild"/*.deb; do dpkg-deb -x "$deb" "$kbuild/root"; done
+  local headers=$kbuild/root/usr/src/linux-headers-$version src
+  # The headers' Makefile includes the common part from /usr/src: point it at the unpacked copy.
+  echo "include $kbuild/root/usr/src/linux-headers-$abi-common/Makefile" > "$headers/Makefile"
+  src=$(ls -d "$kbuild"/root/usr/src/v4l2loopback-* | head -1)
+  make -s -C "$headers" M="$src" modules > "$kbuild/build.log" 2>&1 \
+    || die "building v4l2loopback failed: $(tail -n 5 "$kbuild/build.log")"
+  cp "$src/v4l2loopback.ko" "$root/modules/v4l2loopback.ko"
+  echo v4l2loopback.ko >> "$root/modules/order"
+}
 
 prepare() {
   need_packages
@@ -75,6 +102,7 @@ prepare() {
       echo "$name" >> "$root/modules/order"
     done
   done
+  build_loopback "$version" "$root"
   cat > "$root/init" <<INIT
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -83,6 +111,7 @@ ifconfig lo 127.0.0.1 up   # Foundation's run loop needs the loopback interface
 for ko in \$(cat /modules/order); do
   case \$ko in
     vivid.ko*) insmod /modules/\$ko $vivid_options ;;
+    v4l2loopback.ko) insmod /modules/\$ko $loopback_options ;;
     *) insmod /modules/\$ko ;;
   esac || echo "rig: cannot load \$ko"
 done

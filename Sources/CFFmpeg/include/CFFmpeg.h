@@ -166,4 +166,20 @@ typedef struct {
 /// (AVERROR_INVALIDDATA for a file that is not media).
 int CFFmpeg_probe(const char *path, CFFmpeg_probe_info *info);
 
+/// A camera's MJPEG frames, decoded with FFmpeg's MJPEG decoder into tightly packed yuv420p of
+/// the recording's size (every chroma sampling and picture size a webcam sends).
+typedef struct CFFmpeg_camera_jpeg CFFmpeg_camera_jpeg;
+
+/// A decoder whose pictures come out `width`×`height` (those of the camera mode).
+int CFFmpeg_camera_jpeg_open(int width, int height, CFFmpeg_camera_jpeg **out);
+
+/// Decodes one JPEG picture of `bytes` bytes in a buffer of `capacity` bytes (the camera's mmap
+/// buffer is read in place when it has room for the decoder's padding). `*yuv420p` then points at
+/// the picture (valid until the next call). Returns 0, or a negative AVERROR: AVERROR_INVALIDDATA
+/// for a picture that does not decode.
+int CFFmpeg_camera_jpeg_decode(CFFmpeg_camera_jpeg *decoder, const void *data, size_t bytes, size_t capacity,
+                               const uint8_t **yuv420p, int64_t *picture_bytes);
+
+void CFFmpeg_camera_jpeg_free(CFFmpeg_camera_jpeg *decoder);
+
 #endif

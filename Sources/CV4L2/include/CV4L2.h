@@ -1,11 +1,11 @@
 // CV4L2: the thin C layer between cravey and V4L2 cameras, through libv4l2.
 //
 // Why a shim: V4L2 is ioctl requests (VIDIOC_* macros Swift cannot import), unions and mmap'd
-// buffers; libv4l2 adds conversion of every camera format (YUYV, MJPEG, NV12, …) to the one we
-// ask for. This layer keeps those structs in C and offers one function per stage, like the
-// kernel's capture.c: open (+QUERYCAP), enumerate, set format, start (mmap ring + STREAMON),
-// dequeue (poll + DQBUF), requeue, stop, close. Every function is prefixed CV4L2_, loops on
-// EINTR, and returns a negative errno on failure.
+// buffers; libv4l2 adds conversion of camera formats (YUYV, NV12, …) to the one we ask for
+// (JPEG is taken natively: see CV4L2_PIX_FMT_MJPEG). This layer keeps those structs in C and
+// offers one function per stage, like the kernel's capture.c: open (+QUERYCAP), enumerate, set
+// format, start (mmap ring + STREAMON), dequeue (poll + DQBUF), requeue, stop, close. Every
+// function is prefixed CV4L2_, loops on EINTR, and returns a negative errno on failure.
 #ifndef CV4L2_H
 #define CV4L2_H
 
@@ -14,6 +14,10 @@
 
 /// The pixel format cravey asks libv4l2 for: planar YUV 4:2:0 ("YU12").
 extern const uint32_t CV4L2_PIX_FMT_YUV420;
+/// Motion JPEG ("MJPG") and plain JPEG ("JPEG") frames: asked for natively (libv4l2 passes a format
+/// the camera has through untouched) and decoded with FFmpeg, which reads every sampling webcams send.
+extern const uint32_t CV4L2_PIX_FMT_MJPEG;
+extern const uint32_t CV4L2_PIX_FMT_JPEG;
 
 typedef struct CV4L2_device CV4L2_device;
 
@@ -62,6 +66,7 @@ int CV4L2_start(CV4L2_device *device, unsigned buffers);
 typedef struct {
     const void *data;
     uint32_t bytes_used;
+    size_t length;           ///< the buffer's size (room after bytes_used)
     uint32_t index;
     uint32_t sequence;       ///< the driver's frame counter: gaps are dropped frames
     int64_t timestamp_ns;    ///< CLOCK_MONOTONIC time of the frame
