@@ -227,7 +227,9 @@ public final class VideoInput: @unchecked Sendable {
     /// Opens `path` and starts streaming `mode` (see `CameraMode.best`).
     public init(path: String, mode: CameraMode, buffers: Int = 6) throws {
         device = try CameraDevice(path: path)
-        decodesJPEG = mode.isJPEG
+        // CRAVEY_JPEG_DECODER=libv4l2 leaves JPEG to libv4l2's conversion, as before cravey decoded
+        // it itself: the webcam benchmark's comparison (libv4l2 refuses many webcams' pictures).
+        decodesJPEG = mode.isJPEG && ProcessInfo.processInfo.environment["CRAVEY_JPEG_DECODER"] != "libv4l2"
         let native = mode.pixelFormat == "JPEG" ? CV4L2_PIX_FMT_JPEG : CV4L2_PIX_FMT_MJPEG
         var format = CV4L2_format()
         var result = CV4L2_set_format(device.pointer, UInt32(mode.width), UInt32(mode.height),

@@ -51,6 +51,13 @@ q_top="SELECT * FROM recording ORDER BY playCount DESC, lastPlayedAt DESC, creat
 
 echo "median of $runs runs, whole processes (release build)"
 row "cravey --version (process start)" "$(median "$cravey" --version)" "sqlite3 (start)" "$(median sqlite3 "$work/10k/library.sqlite" "SELECT 1")"
+# An empty library: what every start costs (targets: at most 5× the sqlite3 CLI, 25 MiB).
+"$cravey" list --library "$work/empty" >/dev/null
+e_cravey=$(median "$cravey" list --json --library "$work/empty")
+e_sqlite=$(median sqlite3 -json "$work/empty/library.sqlite" "$q_list")
+row "cravey list --json   (empty)" "$e_cravey" "sqlite3 -json list query" "$e_sqlite"
+e_peak=$( { /usr/bin/time -f '%M' "$cravey" list --json --library "$work/empty" >/dev/null; } 2>&1 | tail -1)
+printf '%-34s %10.2f ×   (target ≤ 5×);  peak RSS %d KiB (target ≤ 25600)\n' "  ratio, empty library" "$(echo "$e_cravey/$e_sqlite" | bc -l)" "$e_peak"
 row "cravey list --json   (10,000)" "$(median "$cravey" list --json --library "$work/10k")" "sqlite3 -json list query" "$(median sqlite3 -json "$work/10k/library.sqlite" "$q_list")"
 row "cravey list          (10,000)" "$(median "$cravey" list --library "$work/10k")" "" ""
 row "cravey top           (10,000)" "$(median "$cravey" top --library "$work/10k")" "sqlite3 top query" "$(median sqlite3 "$work/10k/library.sqlite" "$q_top")"

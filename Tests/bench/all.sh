@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Every benchmark of Tests/bench in one run, each figure side by side with its anchor (the sqlite3
+# CLI, ffmpeg, ffplay, mpv, ffmpeg's asr filter) and their ratio, measured in the same run:
+#   library.sh    list/top/show start-up and queries vs sqlite3 (empty library: ≤ 5×, ≤ 25 MiB)
+#   play.sh       first sample at the speaker vs ffplay and mpv (target < 0.15 s)
+#   import.sh     120 s WAV/MP3 import vs ffmpeg -c:a aac (target ≤ 0.75×)
+#   record.sh     audio recording CPU and RSS vs ffmpeg -f alsa
+#   loudness.sh   a save's loudness measurement vs ffmpeg -af ebur128
+#   video.sh      720p30 encoding (the recorder's writer) vs ffmpeg libx264
+#   webcam.sh     webcam recording (MJPEG, YUYV) in the VM rig vs ffmpeg -f v4l2
+#   transcribe.sh word error rate and speed vs ffmpeg's asr filter
+# Usage: Tests/bench/all.sh [quick]   (quick: fewer runs and a 30 s video; needs root for the VM)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=5 video=120
+[ "${1:-}" = quick ] && runs=3 video=30
+bash Tests/install-deps.sh >/dev/null
+swift build -c release --static-swift-stdlib --product cravey >/dev/null
+swift build -c release --static-swift-stdlib --product writer-bench >/dev/null
+section() { printf '\n=== %s\n' "$1"; }
+started=$SECONDS
+section "library commands (library.sh $((runs * 3)))"; bash Tests/bench/library.sh $((runs * 3))
+section "playback start (play.sh $((runs * 2)))"; bash Tests/bench/play.sh $((runs * 2))
+section "import (import.sh $runs)"; bash Tests/bench/import.sh "$runs"
+section "audio recording (record.sh $runs)"; bash Tests/bench/record.sh "$runs"
+section "loudness at save (loudness.sh $runs)"; bash Tests/bench/loudness.sh "$runs"
+section "video encoding (video.sh $video)"; CRAVEY_BENCH_TABLE=0 bash Tests/bench/video.sh "$video"
+section "webcam recording in the VM (webcam.sh)"; bash Tests/bench/webcam.sh
+section "transcripts (transcribe.sh $runs)"; bash Tests/bench/transcribe.sh "$runs"
+printf '\nall benchmarks: %d s\n' $((SECONDS - started))

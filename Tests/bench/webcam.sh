@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Webcam benchmark, in the VM rig (real drivers, emulated CPU: absolute figures are several times a
+# laptop's, the ratios are what to read): `cravey record video` next to the ffmpeg CLI recording the
+# same stream (`ffmpeg -f v4l2 -input_format … -f alsa …`, libx264 with cravey's settings, AAC 96k),
+# whole processes, 8 s each: CPU-seconds per recorded second, peak RSS, frames kept.
+#   MJPEG 640x360@30 (4:2:0) and 1280x720@30 (4:2:2) from v4l2loopback, fed by ffmpeg;
+#   MJPEG 640x480@30 (4:2:0): cravey's FFmpeg decoding next to libv4l2's own conversion;
+#   YUYV 640x360@30 from vivid (converted by libv4l2 in its buffer, handed to the encoder's
+#   converter from there: no copy in between).
+# Usage: Tests/bench/webcam.sh   (root: the VM rig)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+swift build -c release --static-swift-stdlib --product cravey >/dev/null
+cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
+work=$(mktemp -d)  # on the host's disk: the VM sees it through its read-only root share
+trap 'rm -rf "$work"' EXIT
+sox -n -r 48000 -c 1 -b 16 -e signed-integer -t raw "$work/tone.raw" synth 300 sine 440 vol 0.5
+read -r preset crf threads params < <(sed -n 's/.*VideoEncoderSettings(preset: "\([a-z]*\)", crf: \([0-9]*\), threads: \([0-9]*\), x264Params: "\([^"]*\)").*/\1 \2 \3 \4/p' Sources/CraveyMedia/VideoFormat.swift)
+cat > "$work/vm.sh" <<'VM'
+#!/bin/bash
+# Runs inside the VM. Each loopback node takes one writer per boot: every run feeds a node of its own.
+set -u
+cravey=$1 tone=$2 preset=$3 crf=$4 threads=$5 params=$6
+t=/dev/shm/tmp secs=8 node=0
+aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 1 -t raw "$tone" &
+clip() {  # clip W H SAMPLING: 4 s of moving test picture as MJPEG
+  ffmpeg -v error -y -f lavfi -i "testsrc2=s=$1x$2:r=30" -t 4 -c:v mjpeg -pix_fmt "$3" -q:v 5 "$t/$1x$2-$3.mkv"
+  echo "$t/$1x$2-$3.mkv"
+}
+feed() {  # feed CLIP: the next loopback node, fed in real time; prints the node
+  node=$((node + 1))
+  ffmpeg -v error -re -stream_loop -1 -i "$1" -c:v copy -f v4l2 "/dev/video$node" </dev/null >/dev/null 2>&1 &
+  for _ in $(seq 100); do v4l2-ctl -d "/dev/video$node" --list-formats 2>/dev/null | grep -q MJPG && break; sleep 0.3; done
+  echo "/dev/video$node"
+}
+measure() {  # measure LABEL CMD…: "LABEL cpu_per_s rss_kib frames"
+  local label=$1; shift
+  /usr/bin/time -f '%U %S %M' -o "$t/time" "$@" > "$t/out" 2> "$t/err"
+  local frames
+  frames=$(sed -n 's/.*recorded \([0-9]*\) frames.*/\1/p' "$t/err")
+  [ -n "$frames" ] || frames=$(ffprobe -v error -count_packets -select_streams v -show_entries stream=nb_read_packets -of csv=p=0 "$t/ff.mov" 2>/dev/null)
+  awk -v l="$label" -v s=$secs -v f="${frames:-0}" '{printf "%s %.3f %d %s\n", l, ($1 + $2) / s, $3, f}' "$t/time"
+}
+ffrec() {  # ffrec INPUT_FORMAT SIZE FPS NODE
+  rm -f "$t/ff.mov"
+  ffmpeg -nostdin -v error -y -f v4l2 -input_format "$1" -video_size "$2" -framerate "$3" -i "$4" \
+    -f alsa -channels 1 -sample_rate 48000 -i hw:Loopback,1,0 -t $secs \
+    -c:v libx264 -preset "$preset" -crf "$crf" -threads "$threads" ${params:+-x264-params "$params"} -g 30 -bf 0 -pix_fmt yuv420p \
+    -c:a aac -b:a 96k "$t/ff.mov"
+}
+crrec() {  # crrec NODE [SIZE]
+  "$cravey" record video --camera "$1" ${2:+--size "$2"} --mic hw:Loopback,1,0 --max-seconds $secs --yes --library "$t/lib$RANDOM"
+}
+small=$(clip 640 360 yuvj420p); large=$(clip 1280 720 yuvj422p); middle=$(clip 640 480 yuvj420p)
+measure "mjpeg-360p-cravey" crrec "$(feed "$small")"
+measure "mjpeg-360p-ffmpeg" ffrec mjpeg 640x360 30 "$(feed "$small")"
+measure "mjpeg-720p-cravey" crrec "$(feed "$large")"
+measure "mjpeg-720p-ffmpeg" ffrec mjpeg 1280x720 30 "$(feed "$large")"
+measure "mjpeg-480p-cravey" crrec "$(feed "$middle")"
+n=$(feed "$middle"); CRAVEY_JPEG_DECODER=libv4l2 measure "mjpeg-480p-libv4l2" crrec "$n"
+measure "yuyv-360p-cravey" crrec /dev/video0 640x360
+measure "yuyv-360p-ffmpeg" ffrec yuyv422 640x360 30 /dev/video0
+VM
+sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
+$sudo_ bash Tests/vm/rig.sh run "$work/results" -- /bin/bash "$work/vm.sh" "$cravey" "$work/tone.raw" "$preset" "$crf" "$threads" "$params" \
+  2>/dev/null > "$work/figures"
+get() { awk -v l="$1" -v k="$2" '$1 == l {print $k}' "$work/figures"; }
+row() {  # row TITLE A B: CPU, RSS and frames of run A next to run B, with the ratios
+  printf '%-34s %7.3f %7.3f %6.2f   %7d %7d %5.2f   %4s %4s\n' "$1" "$(get "$2" 2)" "$(get "$3" 2)" \
+    "$(echo "$(get "$2" 2)/$(get "$3" 2)" | bc -l)" "$(get "$2" 3)" "$(get "$3" 3)" "$(echo "$(get "$2" 3)/$(get "$3" 3)" | bc -l)" \
+    "$(get "$2" 4)" "$(get "$3" 4)"
+}
+echo "webcam recording in the VM rig, 8 s each, x264 $preset crf $crf threads $threads, release build (emulated CPU)"
+printf '%-34s %23s   %21s   %9s\n' "" "CPU-s per recorded s" "peak RSS (KiB)" "frames"
+printf '%-34s %7s %7s %6s   %7s %7s %5s   %4s %4s\n' "" "cravey" "anchor" "ratio" "cravey" "anchor" "ratio" "crv" "anc"
+row "MJPEG 640x360@30 vs ffmpeg" mjpeg-360p-cravey mjpeg-360p-ffmpeg
+row "MJPEG 1280x720@30 4:2:2 vs ffmpeg" mjpeg-720p-cravey mjpeg-720p-ffmpeg
+row "MJPEG 640x480: FFmpeg vs libv4l2" mjpeg-480p-cravey mjpeg-480p-libv4l2
+row "YUYV 640x360@30 (vivid) vs ffmpeg" yuyv-360p-cravey yuyv-360p-ffmpeg
