@@ -20,14 +20,17 @@ scratch=(--scratch-path "${CRAVEY_INSTALL_SCRATCH:-.build}")
 static=(); [ "$configuration" = release ] && static=(--static-swift-stdlib)
 
 bash Tests/install-deps.sh
-swift build "${scratch[@]}" "${static[@]}" -c "$configuration" --product cravey
-bin="$(swift build "${scratch[@]}" "${static[@]}" -c "$configuration" --show-bin-path)/cravey"
-
-# The manual page, from the command definitions themselves.
+# The manual page, from the command definitions themselves. First: the plugin builds the program
+# its own way (without the runtime linked in), in the same build folder as the one installed.
+marker=$(mktemp)
+trap 'rm -f "$marker"' EXIT
 swift package "${scratch[@]}" generate-manual --configuration "$configuration" >/dev/null
-page=$(find "${CRAVEY_INSTALL_SCRATCH:-.build}/plugins" -name cravey.1 -newer "$bin" -print -quit 2>/dev/null || true)
+page=$(find "${CRAVEY_INSTALL_SCRATCH:-.build}/plugins" -name cravey.1 -newer "$marker" -print -quit 2>/dev/null || true)
 [ -n "$page" ] || page=$(find "${CRAVEY_INSTALL_SCRATCH:-.build}/plugins" -name cravey.1 -print -quit)
 [ -n "$page" ] || { echo "install: the manual page was not generated" >&2; exit 1; }
+
+swift build "${scratch[@]}" "${static[@]}" -c "$configuration" --product cravey
+bin="$(swift build "${scratch[@]}" "${static[@]}" -c "$configuration" --show-bin-path)/cravey"
 
 install -d -m 0755 "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"

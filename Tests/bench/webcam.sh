@@ -19,23 +19,27 @@ read -r preset crf threads params < <(sed -n 's/.*VideoEncoderSettings(preset: "
 cat > "$work/vm.sh" <<'VM'
 #!/bin/bash
 # Runs inside the VM. Each loopback node takes one writer per boot: every run feeds a node of its own.
+# (A feeder keeps running until the VM powers off.)
 set -u
 cravey=$1 tone=$2 preset=$3 crf=$4 threads=$5 params=$6
-t=/dev/shm/tmp secs=8 node=0
+t=/dev/shm/tmp secs=8
+export CRAVEY_TRANSCRIBE=later  # the transcript after a save is transcribe.sh's to measure
 aplay -q -D hw:Loopback,0,0 -f S16_LE -r 48000 -c 1 -t raw "$tone" &
 clip() {  # clip W H SAMPLING: 4 s of moving test picture as MJPEG
   ffmpeg -v error -y -f lavfi -i "testsrc2=s=$1x$2:r=30" -t 4 -c:v mjpeg -pix_fmt "$3" -q:v 5 "$t/$1x$2-$3.mkv"
   echo "$t/$1x$2-$3.mkv"
 }
-feed() {  # feed CLIP: the next loopback node, fed in real time; prints the node
-  node=$((node + 1))
+feed() {  # feed CLIP N: loopback node N fed in real time; prints the node
+  local node=$2
   ffmpeg -v error -re -stream_loop -1 -i "$1" -c:v copy -f v4l2 "/dev/video$node" </dev/null >/dev/null 2>&1 &
   for _ in $(seq 100); do v4l2-ctl -d "/dev/video$node" --list-formats 2>/dev/null | grep -q MJPG && break; sleep 0.3; done
   echo "/dev/video$node"
 }
-measure() {  # measure LABEL CMD…: "LABEL cpu_per_s rss_kib frames"
+measure() {  # measure LABEL FUNCTION ARGS…: "LABEL cpu_per_s rss_kib frames" (the function in a bash of its own)
   local label=$1; shift
-  /usr/bin/time -f '%U %S %M' -o "$t/time" "$@" > "$t/out" 2> "$t/err"
+  /usr/bin/time -f '%U %S %M' -o "$t/time" bash -c '"$@"' _ "$@" > "$t/out" 2> "$t/err" || echo "FAILED $label: $(tail -n 3 "$t/err" | tr '\n' ' ')"
+  sed -i '/^Command /d' "$t/time"
+  pkill -f -- "-c:v copy -f v4l2" || true  # the feeder: nothing else runs beside the next measurement
   local frames
   frames=$(sed -n 's/.*recorded \([0-9]*\) frames.*/\1/p' "$t/err")
   [ -n "$frames" ] || frames=$(ffprobe -v error -count_packets -select_streams v -show_entries stream=nb_read_packets -of csv=p=0 "$t/ff.mov" 2>/dev/null)
@@ -51,19 +55,22 @@ ffrec() {  # ffrec INPUT_FORMAT SIZE FPS NODE
 crrec() {  # crrec NODE [SIZE]
   "$cravey" record video --camera "$1" ${2:+--size "$2"} --mic hw:Loopback,1,0 --max-seconds $secs --yes --library "$t/lib$RANDOM"
 }
+export -f ffrec crrec
+export cravey t secs preset crf threads params
 small=$(clip 640 360 yuvj420p); large=$(clip 1280 720 yuvj422p); middle=$(clip 640 480 yuvj420p)
-measure "mjpeg-360p-cravey" crrec "$(feed "$small")"
-measure "mjpeg-360p-ffmpeg" ffrec mjpeg 640x360 30 "$(feed "$small")"
-measure "mjpeg-720p-cravey" crrec "$(feed "$large")"
-measure "mjpeg-720p-ffmpeg" ffrec mjpeg 1280x720 30 "$(feed "$large")"
-measure "mjpeg-480p-cravey" crrec "$(feed "$middle")"
-n=$(feed "$middle"); CRAVEY_JPEG_DECODER=libv4l2 measure "mjpeg-480p-libv4l2" crrec "$n"
+measure "mjpeg-360p-cravey" crrec "$(feed "$small" 1)"
+measure "mjpeg-360p-ffmpeg" ffrec mjpeg 640x360 30 "$(feed "$small" 2)"
+measure "mjpeg-720p-cravey" crrec "$(feed "$large" 3)"
+measure "mjpeg-720p-ffmpeg" ffrec mjpeg 1280x720 30 "$(feed "$large" 4)"
+measure "mjpeg-480p-cravey" crrec "$(feed "$middle" 5)"
+n=$(feed "$middle" 6); CRAVEY_JPEG_DECODER=libv4l2 measure "mjpeg-480p-libv4l2" crrec "$n"
 measure "yuyv-360p-cravey" crrec /dev/video0 640x360
 measure "yuyv-360p-ffmpeg" ffrec yuyv422 640x360 30 /dev/video0
 VM
 sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
 $sudo_ bash Tests/vm/rig.sh run "$work/results" -- /bin/bash "$work/vm.sh" "$cravey" "$work/tone.raw" "$preset" "$crf" "$threads" "$params" \
-  2>/dev/null > "$work/figures"
+  2> "$work/errors" > "$work/figures" || { cat "$work/errors" >&2; exit 1; }
+grep "^FAILED" "$work/figures" >&2 || true
 get() { awk -v l="$1" -v k="$2" '$1 == l {print $k}' "$work/figures"; }
 row() {  # row TITLE A B: CPU, RSS and frames of run A next to run B, with the ratios
   printf '%-34s %7.3f %7.3f %6.2f   %7d %7d %5.2f   %4s %4s\n' "$1" "$(get "$2" 2)" "$(get "$3" 2)" \
