@@ -217,7 +217,8 @@ public final class VideoInput: @unchecked Sendable {
     private var lastSequence: UInt32?
     private var held: UInt32?
     private var jpeg: OpaquePointer?
-    private var lastPicture: Date
+    /// When the last good picture came (the stream's first read, before one has).
+    private var lastPicture: Date?
     private var lastDecodeError: Int32?
     /// How long the stream may go without a good picture: pictures that arrive but do not decode
     /// end it after `stallSeconds`, and no picture at all after twice that (a camera may take a
@@ -247,7 +248,6 @@ public final class VideoInput: @unchecked Sendable {
         }
         result = CV4L2_start(device.pointer, UInt32(buffers))
         guard result == 0 else { throw VideoInput.openError(result, path, starting: true) }
-        lastPicture = Date()
     }
 
     deinit { CFFmpeg_camera_jpeg_free(jpeg) }
@@ -268,6 +268,7 @@ public final class VideoInput: @unchecked Sendable {
             CV4L2_requeue(device.pointer, index)
         }
         let deadline = Date() + timeout
+        if lastPicture == nil { lastPicture = Date() }
         while ended == nil {
             if let stalled = stall() {
                 ended = stalled
@@ -323,7 +324,7 @@ public final class VideoInput: @unchecked Sendable {
 
     /// Why the stream must end for want of pictures, once it has gone too long without one.
     private func stall() -> MediaError? {
-        let quiet = Date().timeIntervalSince(lastPicture)
+        let quiet = Date().timeIntervalSince(lastPicture ?? Date())
         if let code = lastDecodeError, undecodableFrames > 0, quiet > stallSeconds {
             let why = MediaError.ffmpeg(code, "decode").message
             return MediaError(source: .system, code: -EBADMSG, operation: "read camera \(device.path)",

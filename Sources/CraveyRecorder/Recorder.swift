@@ -143,8 +143,13 @@ public final class Recorder: @unchecked Sendable {
     /// be opened, so that the caller can offer the other kind of recording.
     public func start() throws {
         // The library first: nothing is captured until there is somewhere to keep it (a busy or
-        // read-only library is a clear error before any device opens).
+        // read-only library is a clear error before any device opens). Then the media libraries,
+        // before a camera starts streaming into its few buffers.
         let part = try library.stage(.part, id: id, kind: kind)
+        do { try MediaLibraries.openForRecording(video: camera != nil) } catch {
+            library.discard(part)
+            throw error
+        }
         // The camera next: it is the slow one to start, and its frames before the first sample
         // are simply not used.
         var video: VideoInput?

@@ -288,7 +288,7 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual(row["kind"] as? String, "video")
         let file = root + "/" + (row["filePath"] as? String ?? "")
         XCTAssertEqual(try ffprobe(file).codecs, ["h264"])
-        XCTAssertEqual(try ffprobe(file).duration, 2.0, accuracy: 0.1)
+        XCTAssertEqual(try ffprobe(file).duration, 2.0, accuracy: 0.1, result.stderr)
         XCTAssertNotNil(row["thumbnailPath"] as? String)
         XCTAssertEqual(try listed().count, 2)
     }

@@ -18,4 +18,9 @@
 int CDBus_notify(const char *app_name, const char *summary, const char *body, int expire_ms, int timeout_ms,
                  unsigned *id, char *message, size_t message_size);
 
+/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
+/// devices start streaming): 0, or -ENOENT with the loader's reason in CDBus_load_error().
+int CDBus_load(void);
+const char *CDBus_load_error(void);
+
 #endif

@@ -182,4 +182,9 @@ int CFFmpeg_camera_jpeg_decode(CFFmpeg_camera_jpeg *decoder, const void *data, s
 
 void CFFmpeg_camera_jpeg_free(CFFmpeg_camera_jpeg *decoder);
 
+/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
+/// devices start streaming): 0, or -ENOENT with the loader's reason in CFFmpeg_load_error().
+int CFFmpeg_load(void);
+const char *CFFmpeg_load_error(void);
+
 #endif

@@ -44,14 +44,17 @@ typedef struct CLoader_set {
 #define CLOADER_CALL(prefix, name) (CLoader_require(&prefix##_libraries), prefix##_functions.name)
 
 /// In a shim's libraries.c: the table and its set, given what the libraries are, the Debian
-/// package(s) that install them and their sonames.
+/// package(s) that install them and their sonames; and the shim's public `<prefix>_load()` and
+/// `<prefix>_load_error()`, for a caller that opens the libraries ahead of their first use.
 #define CLOADER_NAME(name) #name,
 #define CLOADER_DEFINE(prefix, functions, what_, package_, ...) \
     struct prefix##_functions prefix##_functions; \
     static const char *const prefix##_names[] = { functions(CLOADER_NAME) }; \
     static const char *const prefix##_sonames[] = { __VA_ARGS__, NULL }; \
     CLoader_set prefix##_libraries = CLOADER_SET(what_, package_, prefix##_sonames, prefix##_names, \
-        &prefix##_functions, sizeof prefix##_names / sizeof prefix##_names[0]);
+        &prefix##_functions, sizeof prefix##_names / sizeof prefix##_names[0]); \
+    int prefix##_load(void) { return CLoader_load(&prefix##_libraries); } \
+    const char *prefix##_load_error(void) { return CLoader_error(&prefix##_libraries); }
 
 /// Opens the set's libraries and resolves its functions once. 0, or -ENOENT when a library or a
 /// function is missing (`CLoader_error` says which); a failure is remembered, not retried.

@@ -39,4 +39,9 @@ int CSphinx_word(const CSphinx_recognizer *recognizer, int index, char *text, si
 
 void CSphinx_free(CSphinx_recognizer *recognizer);
 
+/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
+/// devices start streaming): 0, or -ENOENT with the loader's reason in CSphinx_load_error().
+int CSphinx_load(void);
+const char *CSphinx_load_error(void);
+
 #endif
