@@ -2,7 +2,7 @@
 //
 // Why a shim: most cravey commands (list, top, show, edit, delete, purge, export, check, search)
 // touch only the SQLite library, yet linking FFmpeg, SDL, ALSA, V4L2, PocketSphinx, libebur128
-// and libdbus made every start map about 180 shared objects (tens of milliseconds, tens of MB).
+// and sd-bus made every start map about 180 shared objects (tens of milliseconds, tens of MB).
 // So the executable links none of them: each shim lists the functions it calls (its private
 // `libraries.h`), and the first call through that list opens the libraries with dlopen and fills
 // the table with dlsym. A function missing from a shim's list does not link, which keeps the
