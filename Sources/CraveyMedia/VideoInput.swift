@@ -205,7 +205,7 @@ public final class VideoInput: @unchecked Sendable {
     public let height: Int
     public let fps: Double
     /// Whether frames are JPEG pictures decoded here (MJPG/JPEG modes).
-    public let decodesJPEG: Bool
+    private let decodesJPEG: Bool
     public private(set) var framesDelivered = 0
     public private(set) var framesDropped = 0
     public private(set) var corruptFrames = 0
@@ -223,7 +223,7 @@ public final class VideoInput: @unchecked Sendable {
     /// How long the stream may go without a good picture: pictures that arrive but do not decode
     /// end it after `stallSeconds`, and no picture at all after twice that (a camera may take a
     /// moment to send its first frame).
-    public var stallSeconds: TimeInterval = 2
+    private let stallSeconds: TimeInterval = 2
 
     /// Opens `path` and starts streaming `mode` (see `CameraMode.best`).
     public init(path: String, mode: CameraMode, buffers: Int = 6) throws {
