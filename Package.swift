@@ -12,16 +12,18 @@
 //                       speech recognition (transcripts with word times)
 //      CraveyDesktop  — a desktop notification (the check-in reminder)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
-//      CraveyRecorder — capture threads on one clock, cap, finalize, crash recovery of takes, import
+//      CraveyRecorder — capture threads on one clock, cap, stop, finalize
 //      CraveyPlayer   — playback to ALSA with pause and skip, and the clock video frames follow
-//   4. cravey         — the command-line executable
+//   4. CraveyMessages — the use cases that join the library to the media: saving, trimming and
+//                       discarding a take, import, trim, recovery of interrupted takes,
+//                       transcripts, the level a recording plays at
+//   5. cravey         — the command-line executable: commands, the terminal toolkit and screens
 // Tests mirror the modules; `library-driver` (drives library operations in a child process so the
 // tests can SIGKILL it at chosen points) and `writer-bench` (the video benchmark) are test-only.
 import PackageDescription
 
 let package = Package(
     name: "cravey",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "cravey", targets: ["cravey"]),
     ],
@@ -56,11 +58,14 @@ let package = Package(
         ),
         .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),
         .target(name: "CraveyPlayer", dependencies: ["CraveyMedia"]),
-        // Floor 4: the executable.
+        // Floor 4: the application layer.
+        .target(name: "CraveyMessages", dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyRecorder", "CraveyPlayer"]),
+        // Floor 5: the executable.
         .executableTarget(
             name: "cravey",
             dependencies: [
                 "CraveyLibrary",
+                "CraveyMessages",
                 "CraveyRecorder",
                 "CraveyPlayer",
                 "CraveyMedia",

@@ -14,10 +14,11 @@ public enum PictureOutput: Sendable, Equatable {
 
 /// The clock a playback follows, one rule for `cravey play` and the recording preview: the sound
 /// at the speaker when the file has sound, else (a silent video) a clock of its own.
+/// Whether the file has sound is handed down (the library's row or the take knows it), so the file
+/// is opened once, by the sound's decoder.
 public enum Player {
-    public static func open(path: String, duration: Double, speaker: String, level: PlaybackLevel? = nil) throws -> any Playback {
-        let hasSound = (try? MediaFile.probe(path)).map { $0.audioCodec != nil } ?? true
-        return hasSound ? try AudioPlayer(path: path, duration: duration, speaker: speaker, level: level) : SilentPlayer(duration: duration)
+    public static func open(path: String, duration: Double, hasSound: Bool, speaker: String, level: PlaybackLevel? = nil) throws -> any Playback {
+        hasSound ? try AudioPlayer(path: path, duration: duration, speaker: speaker, level: level) : SilentPlayer(duration: duration)
     }
 }
 

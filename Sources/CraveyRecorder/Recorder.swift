@@ -68,32 +68,27 @@ public final class Recorder: @unchecked Sendable {
         public var remaining: Double { max(0, maxSeconds - elapsed) }
     }
 
-    /// A finished take, finalized but not yet in the library.
-    public struct Take: Sendable {
+    /// A finished capture: the fragmented file finalized into a regular `.m4a` / `.mov` in the
+    /// library's staging area, with what only the capture knows. Not in the library yet: the
+    /// fragmented file stays until the take is saved or discarded, so a crash meanwhile recovers it.
+    public struct Capture: Sendable {
         public let id: UUID
         public let kind: Recording.Kind
         public let startedAt: Date
-        public let duration: Double
         public let info: MediaInfo
+        /// Peaks measured while recording (see `WaveformBuilder`).
         public let waveform: [UInt8]
         public let stopReason: StopReason
-        public let finalFile: Library.StagedFile
-        /// The JPEG of the frame at 1.0 s (video), when it could be made.
-        public let thumbnail: Library.StagedFile?
-        /// Frames in the file, and the worst A/V offset measured while recording (video).
+        /// The finalized file.
+        public let file: Library.StagedFile
+        /// The fragmented file it was captured into.
+        public let part: Library.StagedFile
+        /// Frames in the file, frames the camera dropped, and the worst A/V offset measured (video).
         public let frames: Int
         public let droppedFrames: Int
         public let avOffset: Double?
-        /// The sound's loudness, and the span between the silences at its ends (nil: no sound, or
-        /// nothing but silence).
-        public let loudness: Loudness?
-        public let speech: MediaSpan?
-        fileprivate let part: Library.StagedFile
-
-        /// Seconds of silence trimming would leave out at the start and at the end.
-        public var silenceAtEnds: (start: Double, end: Double)? {
-            speech.map { ($0.start, max(0, duration - $0.end)) }
-        }
+        /// Whether a microphone was recorded.
+        public let hasSound: Bool
     }
 
     public let library: Library
@@ -246,10 +241,9 @@ public final class Recorder: @unchecked Sendable {
 
     // MARK: - After recording
 
-    /// Finalizes the stopped recording: drains the encoders, remuxes the fragmented file into a
-    /// regular `.m4a` / `.mov` (in the library's temporary area), reads its real duration, and for
-    /// a video makes the thumbnail.
-    public func finish() throws -> Take {
+    /// Finalizes the stopped recording: drains the encoders and remuxes the fragmented file into a
+    /// regular `.m4a` / `.mov` (in the library's staging area), whose real duration is read from it.
+    public func finish() throws -> Capture {
         waitUntilStopped()
         guard let writer, let part else { throw RecorderError.notStarted }
         let (reason, status, failure) = state.withLock { (current.stopReason ?? .user, current, self.failure) }
@@ -263,22 +257,17 @@ public final class Recorder: @unchecked Sendable {
         try writer.finish()
         try library.faults.hit("record.finalize.encoded")
         let final = try library.stage(.final, id: id, kind: kind)
-        var thumbnail: Library.StagedFile?
         do {
             try MediaFile.remux(part.path, to: final.path)
             try library.faults.hit("record.finalize.remuxed")
             let info = try MediaFile.probe(final.path)
-            if kind == .video { thumbnail = library.stageThumbnail(of: final.path, id: id) }
-            let sound = microphone != nil ? try? SoundAnalysis(file: final.path) : nil
-            return Take(id: id, kind: kind, startedAt: startedAt, duration: info.duration, info: info,
-                        waveform: builder.finish(), stopReason: reason, finalFile: final, thumbnail: thumbnail,
-                        frames: writer.videoFramesWritten, droppedFrames: status.droppedFrames,
-                        avOffset: camera != nil && microphone != nil ? sync.reportedWorstOffset : nil,
-                        loudness: sound?.loudness, speech: sound?.speechSpan(),
-                        part: part)
+            return Capture(id: id, kind: kind, startedAt: startedAt, info: info, waveform: builder.finish(),
+                           stopReason: reason, file: final, part: part, frames: writer.videoFramesWritten,
+                           droppedFrames: status.droppedFrames,
+                           avOffset: camera != nil && microphone != nil ? sync.reportedWorstOffset : nil,
+                           hasSound: microphone != nil)
         } catch {
             library.discard(final)
-            if let thumbnail { library.discard(thumbnail) }
             throw error
         }
     }
@@ -286,49 +275,4 @@ public final class Recorder: @unchecked Sendable {
     /// Where the recording is written while it is captured (kept there if finishing or saving
     /// fails: the next cravey command recovers it).
     public var temporaryFile: String? { part?.path }
-
-    /// Saves a take into the library atomically, then removes the temporary recording.
-    public func save(_ take: Take, draft: Library.Draft) throws -> Recording {
-        let info = take.info
-        let saved = try library.save(
-            take.finalFile, thumbnail: take.thumbnail, kind: take.kind, draft: draft, duration: take.duration,
-            media: MediaFacts(info, waveform: take.waveform, avOffset: take.avOffset, loudness: take.loudness),
-            id: take.id, createdAt: take.startedAt)
-        try library.faults.hit("record.saved")
-        library.discard(take.part)
-        return saved
-    }
-
-    /// The take cut to `span` (the silence at its ends left out): encoded again from the finished
-    /// file, sound exact to the sample and pictures following it. The untrimmed file is dropped;
-    /// the temporary recording stays until the save, as for any take.
-    public func trimmed(_ take: Take, to span: MediaSpan) throws -> Take {
-        let staged = try library.stage(.edit, id: take.id, kind: take.kind)
-        let encoded: MediaTranscode.Result
-        let info: MediaInfo
-        var thumbnail: Library.StagedFile?
-        do {
-            encoded = take.kind == .video
-                ? try MediaTranscode.video(from: take.finalFile.path, info: take.info, span: span, to: staged.path)
-                : try MediaTranscode.audio(from: take.finalFile.path, span: span, to: staged.path)
-            info = try MediaFile.probe(staged.path)
-            if take.kind == .video { thumbnail = library.stageThumbnail(of: staged.path, id: take.id, role: .editThumbnail) }
-        } catch {
-            library.discard(staged)
-            throw error
-        }
-        library.discard(take.finalFile)
-        if let old = take.thumbnail { library.discard(old) }
-        return Take(id: take.id, kind: take.kind, startedAt: take.startedAt, duration: info.duration, info: info,
-                    waveform: encoded.waveform, stopReason: take.stopReason, finalFile: staged, thumbnail: thumbnail,
-                    frames: encoded.frames, droppedFrames: take.droppedFrames, avOffset: take.avOffset,
-                    loudness: encoded.loudness, speech: MediaSpan(start: 0, end: info.duration), part: take.part)
-    }
-
-    /// Throws the take away (after the user confirmed): nothing of it stays in the library.
-    public func discard(_ take: Take) {
-        library.discard(take.finalFile)
-        if let thumbnail = take.thumbnail { library.discard(thumbnail) }
-        library.discard(take.part)
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
+import CraveyMessages
 import CraveyRecorder
 import Dispatch
 import Foundation
@@ -121,15 +122,15 @@ enum CheckInRecording {
         }
         Terminal.printNote("recording the check-in of \(day) from \(recorder.deviceDescription) (Ctrl-C or SIGTERM stop and keep it)")
         recorder.waitUntilStopped()
-        let take: Recorder.Take
+        let take: Take
         do {
-            take = try recorder.finish()
+            take = try Take.finish(recorder)
         } catch {
             try? library.abandonCheckIn(recording: recorder.id)
             throw CraveyFailure(message: "\(error)")
         }
         do {
-            return try recorder.save(take, draft: Library.Draft())
+            return try take.save(draft: Library.Draft())
         } catch {
             throw CraveyFailure(message: "could not save the check-in: \(error); the next cravey command will recover it")
         }

@@ -1,4 +1,5 @@
 import CraveyLibrary
+import CraveyMessages
 import CraveyRecorder
 import Dispatch
 import Foundation
@@ -199,22 +200,22 @@ final class CheckInFlow: @unchecked Sendable {
             default: break
             }
         }
-        let take: Recorder.Take
+        let take: Take
         do {
-            take = try recorder.finish()
+            take = try Take.finish(recorder)
         } catch {
             try? library.abandonCheckIn(recording: recorder.id)
             lock.withLock { self.recorder = nil }
             throw CraveyFailure(message: "\(error)")
         }
         if discarded {
-            recorder.discard(take)
+            take.discard()
             try library.abandonCheckIn(recording: recorder.id)
             lock.withLock { self.recorder = nil }
             return nil
         }
         do {
-            return try recorder.save(take, draft: Library.Draft())
+            return try take.save(draft: Library.Draft())
         } catch {
             throw CraveyFailure(message: "could not save the check-in: \(error); the next cravey command will recover it")
         }

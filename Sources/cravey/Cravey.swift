@@ -1,7 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
-import CraveyRecorder
+import CraveyMessages
 import Foundation
 
 /// The root command: short audio and video messages to your future self.

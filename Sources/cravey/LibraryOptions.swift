@@ -1,6 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
-import CraveyRecorder
+import CraveyMessages
 import Foundation
 
 /// `--library DIR`, shared by every command that touches the library.

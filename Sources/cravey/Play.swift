@@ -2,7 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import CraveyPlayer
-import CraveyRecorder
+import CraveyMessages
 import Dispatch
 import Foundation
 
@@ -55,7 +55,7 @@ extension Cravey {
             if top == (key != nil) { throw ValidationError("give a recording, or --top") }
             guard rank >= 1 else { throw ValidationError("--rank starts at 1") }
             if from != nil && fromWord != nil { throw ValidationError("give --from or --from-word, not both") }
-            if let from, Clock.parse(from) == nil {
+            if let from, Timecode.parse(from) == nil {
                 throw ValidationError("--from must be seconds or m:ss, e.g. 42 or 0:42 (got '\(from)')")
             }
         }
@@ -64,7 +64,7 @@ extension Cravey {
         /// the recording is shorter, or the word is not in its transcript).
         func start(of recording: Recording, in lib: Library) throws -> Double {
             if let from {
-                let seconds = Clock.parse(from) ?? 0
+                let seconds = Timecode.parse(from) ?? 0
                 guard seconds < recording.duration else {
                     throw CraveyFailure(message: "--from \(from) is past the end of '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
                 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
+import CraveyMessages
 import CraveyPlayer
 import Dispatch
 import Foundation
@@ -38,18 +39,17 @@ final class PlaySession: @unchecked Sendable {
     /// naming `what` ("'Walk'", "the check-in of 2026-11-21").
     static func open(_ recording: Recording, in library: Library, title: String, what: String, speaker: String,
                      originalLevel: Bool = false, pictures wantsPictures: Bool = false) throws -> PlaySession {
-        let path = try library.file(of: recording)
-        let level = originalLevel ? PlaybackLevel.original : PlaybackLevel.of(recording, in: library)
-        let player: any Playback
+        let playing: Playing
         do {
-            player = try Player.open(path: path, duration: recording.duration, speaker: speaker, level: level)
+            playing = try Playing(recording, in: library, speaker: speaker, originalLevel: originalLevel)
         } catch let error as MediaError {
             throw CraveyFailure(message: "cannot play \(what): \(error)")
         }
+        let path = playing.path
         let (video, window) = recording.kind == .video && wantsPictures ? pictures(of: path, title: title) : (nil, nil)
         let session = PlaySession(title: title, kind: recording.kind, duration: recording.duration,
-                                  waveform: recording.media.waveform, player: player, video: video, window: window)
-        session.level = level
+                                  waveform: recording.media.waveform, player: playing.player, video: video, window: window)
+        session.level = playing.level
         return session
     }
 

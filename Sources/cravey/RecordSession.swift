@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import CraveyPlayer
+import CraveyMessages
 import CraveyRecorder
 import Dispatch
 import Foundation
@@ -29,7 +30,7 @@ final class RecordSession: @unchecked Sendable {
     let display: Bool
     let trimSilence: Bool
     private let saveLock = NSLock()
-    private var take: Recorder.Take?
+    private var take: Take?
     private var finished = false
     /// The recording as saved, once it is.
     private(set) var saved: Recording?
@@ -73,9 +74,9 @@ final class RecordSession: @unchecked Sendable {
         if case let .deviceGone(message)? = status.stopReason {
             Terminal.printNote("\(message); keeping what was recorded")
         }
-        let take: Recorder.Take
+        let take: Take
         do {
-            take = try recorder.finish()
+            take = try Take.finish(recorder)
         } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
         } catch {
@@ -135,7 +136,7 @@ final class RecordSession: @unchecked Sendable {
             finished = true
             let saved: Recording
             do {
-                saved = try recorder.save(take, draft: draft)
+                saved = try take.save(draft: draft)
             } catch {
                 throw CraveyFailure(message: "could not save the recording: \(error)" + keptNote)
             }
@@ -165,17 +166,17 @@ final class RecordSession: @unchecked Sendable {
         saveLock.withLock {
             guard !finished, let take else { return }
             finished = true
-            recorder.discard(take)
+            take.discard()
         }
     }
 
     /// Trims the silence at the take's ends (when there is any worth trimming: 0.1 s or more);
     /// says how much. The take stays as it was if trimming fails.
     @discardableResult
-    private func trimmingSilence(of take: Recorder.Take) -> Recorder.Take {
+    private func trimmingSilence(of take: Take) -> Take {
         guard let speech = take.speech, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.1 else { return take }
         do {
-            let trimmed = try recorder.trimmed(take, to: speech)
+            let trimmed = try take.trimmed(to: speech)
             let replaced = saveLock.withLock { () -> Bool in
                 guard !finished else { return false }
                 self.take = trimmed
@@ -192,7 +193,7 @@ final class RecordSession: @unchecked Sendable {
     }
 
     /// Preview, the offer to trim silence, details, then Save or Discard.
-    private func review(_ first: Recorder.Take) throws {
+    private func review(_ first: Take) throws {
         var take = first
         let err = FileHandle.standardError
         err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
@@ -226,10 +227,11 @@ final class RecordSession: @unchecked Sendable {
 
     /// Plays the take back (a preview: it never counts as a play). Without a usable speaker, shows
     /// the waveform and says why.
-    private func preview(_ take: Recorder.Take) {
+    private func preview(_ take: Take) {
         do {
             // A silent video previews on its own clock; a video shows its pictures as `play` does.
-            let player = try Player.open(path: take.finalFile.path, duration: take.duration, speaker: speaker)
+            let player = try Player.open(path: take.finalFile.path, duration: take.duration, hasSound: take.info.audioCodec != nil,
+                                         speaker: speaker)
             let (video, window) = take.kind == .video ? PlaySession.pictures(of: take.finalFile.path, title: "Preview") : (nil, nil)
             rawMode = Terminal.RawMode()
             _ = PlaySession(title: "Preview", kind: take.kind, duration: take.duration, waveform: take.waveform, player: player,

@@ -1,5 +1,5 @@
 import CraveyLibrary
-import CraveyRecorder
+import CraveyMessages
 import Dispatch
 import Foundation
 

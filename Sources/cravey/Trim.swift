@@ -1,7 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
-import CraveyRecorder
+import CraveyMessages
 
 extension Cravey {
     /// `cravey trim ID --start T --end T`: keep exactly one span of a saved recording.
@@ -31,7 +31,7 @@ extension Cravey {
         func validate() throws {
             if start == nil && end == nil { throw ValidationError("give --start, --end or both") }
             for (name, value) in [("--start", start), ("--end", end)] {
-                if let value, Clock.parse(value) == nil {
+                if let value, Timecode.parse(value) == nil {
                     throw ValidationError("\(name) must be seconds (42, 4.5) or minutes:seconds (1:05), not '\(Terminal.safe(value))'")
                 }
             }
@@ -40,17 +40,17 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
-            let span = MediaSpan(start: start.flatMap(Clock.parse) ?? 0, end: end.flatMap(Clock.parse) ?? recording.duration)
+            let span = MediaSpan(start: start.flatMap(Timecode.parse) ?? 0, end: end.flatMap(Timecode.parse) ?? recording.duration)
             let trimmed: Recording
             do {
                 trimmed = try RecordingTrim.trim(recording, in: lib, to: span)
-            } catch let failure as RecordingTrim.Failure {
+            } catch let failure as RecordingTrim.BadSpan {
                 throw CraveyFailure(message: "cannot trim '\(recording.shownTitle)': \(failure)")
             }
             if output.json {
                 print(RecordingExport.jsonObject(trimmed, includeWaveform: false))
             } else {
-                print("Trimmed '\(trimmed.shownTitle)' to \(Clock.text(span.start))–\(Clock.text(span.end)): "
+                print("Trimmed '\(trimmed.shownTitle)' to \(Timecode.text(span.start))–\(Timecode.text(span.end)): "
                       + "now \(Format.duration(trimmed.duration)) (\(String(format: "%.3f", trimmed.duration)) s).")
             }
         }

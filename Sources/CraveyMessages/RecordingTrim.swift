@@ -5,14 +5,9 @@ import Foundation
 /// Cutting a recording to a span: a saved one (`cravey trim`, replacing its file atomically), or
 /// a take before it is saved (trimming the silence at its ends).
 public enum RecordingTrim {
-    public enum Failure: Error, CustomStringConvertible {
-        case badSpan(String)
-
-        public var description: String {
-            switch self {
-            case let .badSpan(reason): return reason
-            }
-        }
+    /// A span that does not fit the recording, and why.
+    public struct BadSpan: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// The shortest recording a trim may leave, seconds.
@@ -21,13 +16,13 @@ public enum RecordingTrim {
     /// Checks a span against a recording of `duration` seconds: start before end, both inside it.
     public static func check(_ span: MediaSpan, duration: Double) throws {
         guard span.start >= 0, span.end > span.start else {
-            throw Failure.badSpan("the start must come before the end")
+            throw BadSpan(description: "the start must come before the end")
         }
         guard span.end <= duration + 0.001 else {
-            throw Failure.badSpan("the end is past the recording's end (it lasts \(Clock.text(duration)))")
+            throw BadSpan(description: "the end is past the recording's end (it lasts \(Timecode.text(duration)))")
         }
         guard span.length >= minimumLength else {
-            throw Failure.badSpan(String(format: "a trim keeps at least %.1f s", minimumLength))
+            throw BadSpan(description: String(format: "a trim keeps at least %.1f s", minimumLength))
         }
     }
 
@@ -55,7 +50,7 @@ public enum RecordingTrim {
 }
 
 /// Times as people write them: seconds ("42", "4.5") or minutes and seconds ("1:05", "0:42.5").
-public enum Clock {
+public enum Timecode {
     public static func parse(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isNumber || $0 == "." } }) else {
