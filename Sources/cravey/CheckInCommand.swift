@@ -112,7 +112,7 @@ enum CheckInRecording {
         let day = following ? CheckIn.day(of: LocalClock.now()) : day
         if try library.checkIn(on: day) != nil { throw CraveyFailure(message: Cravey.CheckInCommand.Today.already(day)) }
         try library.beginCheckIn(day, mood: mood, prompt: library.prompt(for: day), recording: recorder.id)
-        let signals = StopSignals { signo in recorder.requestStop(.signal(signo)) }
+        let signals = StopSignals(onStop: { signo in recorder.requestStop(.signal(signo)) })
         defer { signals.cancel() }
         do {
             try recorder.start()
@@ -139,21 +139,3 @@ enum CheckInRecording {
 
 /// Ctrl-C, SIGTERM and SIGHUP handled on a queue instead of ending the process (they stop a
 /// recording and keep it) until `cancel`.
-final class StopSignals: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
-
-    init(_ handler: @escaping @Sendable (Int32) -> Void) {
-        for signo in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler { handler(signo) }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
-        sources = []
-    }
-}

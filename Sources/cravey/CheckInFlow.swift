@@ -19,7 +19,7 @@ final class CheckInFlow: @unchecked Sendable {
     let maxSeconds: Double
     private let lock = NSLock()
     private var recorder: Recorder?
-    private var rawMode: Terminal.RawMode?
+    private var rawMode: RawMode?
 
     init(library: Library, fixedDay: String?, mic: String, speaker: String, maxSeconds: Double) {
         self.library = library
@@ -29,24 +29,20 @@ final class CheckInFlow: @unchecked Sendable {
         self.maxSeconds = maxSeconds
     }
 
-    enum Key: Equatable {
-        case enter, left, right, escape, character(Character), none
-    }
-
     func run() throws {
-        rawMode = Terminal.RawMode()
-        write("\u{1B}[?25l")
+        rawMode = RawMode()
+        Drawing.cursor(visible: false)
         defer { leave() }
         // Ctrl-C, SIGTERM, SIGHUP: while recording they stop and keep it; elsewhere they leave
         // (nothing is changed by leaving before a recording).
-        let signals = StopSignals { [self] signo in
+        let signals = StopSignals(onStop: { [self] signo in
             if let recorder = lock.withLock({ self.recorder }), recorder.isRunning {
                 recorder.requestStop(.signal(signo))
             } else if lock.withLock({ self.recorder }) == nil {
                 leave()
                 exit(0)
             }
-        }
+        })
         defer { signals.cancel() }
 
         var day = fixedDay ?? CheckIn.day(of: LocalClock.now())
@@ -87,8 +83,8 @@ final class CheckInFlow: @unchecked Sendable {
     }
 
     private func leave() {
-        write("\u{1B}[?25h")
-        rawMode = nil
+        Drawing.cursor(visible: true)
+        rawMode?.release()
     }
 
     // MARK: - Screens
@@ -269,37 +265,17 @@ final class CheckInFlow: @unchecked Sendable {
 
     private func keyHint(_ key: String, _ action: String) -> String { Terminal.style(key, "1") + "  " + action }
 
-    /// Clears the screen and draws `lines`.
-    private func screen(_ lines: [String]) {
-        write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n")
-    }
+    private func screen(_ lines: [String]) { Drawing.screen(lines) }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 
-    /// The next key; `.none` after `timeoutMilliseconds` (-1 waits). End of input leaves.
-    private func readKey(timeoutMilliseconds: Int32 = -1) -> Key {
-        var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, timeoutMilliseconds) > 0 else { return .none }
-        var byte: UInt8 = 0
-        guard read(STDIN_FILENO, &byte, 1) == 1 else {
-            // The terminal is gone: a recording stops and is kept, anything else leaves.
-            if let recorder = lock.withLock({ self.recorder }) { recorder.requestStop(.user); return .none }
-            leave()
-            exit(0)
-        }
-        switch byte {
-        case 10, 13: return .enter
-        case 27:
-            var next = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&next, 1, 30) > 0 else { return .escape }
-            var sequence = [UInt8](repeating: 0, count: 2)
-            let count = read(STDIN_FILENO, &sequence, 2)
-            guard count == 2, sequence[0] == UInt8(ascii: "[") || sequence[0] == UInt8(ascii: "O") else { return .none }
-            if sequence[1] == UInt8(ascii: "C") { return .right }
-            if sequence[1] == UInt8(ascii: "D") { return .left }
-            return .none
-        default:
-            return byte < 128 ? .character(Character(Unicode.Scalar(byte))) : .none
-        }
+    /// The next key; nil after `timeoutMilliseconds` (-1 waits). The end of input stops a
+    /// recording (which is kept) and otherwise leaves.
+    private func readKey(timeoutMilliseconds: Int32 = -1) -> Key? {
+        let key = KeyReader.shared.next(waiting: timeoutMilliseconds)
+        guard key == .inputEnded else { return key }
+        if let recorder = lock.withLock({ self.recorder }) { recorder.requestStop(.user); return nil }
+        leave()
+        exit(0)
     }
 }

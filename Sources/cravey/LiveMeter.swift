@@ -15,7 +15,7 @@ import Glibc
 final class LiveMeter {
     let maxSeconds: Double
     let device: String
-    private var drawnLines = 0
+    private var block = LiveBlock()
 
     init(maxSeconds: Double, device: String) {
         self.maxSeconds = maxSeconds
@@ -58,10 +58,7 @@ final class LiveMeter {
             note = Terminal.style("No sound for \(Int(status.silentSeconds)) s — is the microphone muted?", "1;33")
         }
         lines.append(note)
-        var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines { out += "\r\u{1B}[2K" + line + "\n" }
-        drawnLines = lines.count
-        FileHandle.standardError.write(Data(out.utf8))
+        block.draw(lines, to: .standardError)
     }
 
 }

@@ -21,7 +21,6 @@ final class PlaySession: @unchecked Sendable {
     let window: WindowVideo?
     /// The level a saved recording plays at (nil for a take's preview).
     private(set) var level: PlaybackLevel?
-    private var signalSources: [DispatchSourceSignal] = []
 
     init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback,
          video: TerminalVideo? = nil, window: WindowVideo? = nil) {
@@ -73,13 +72,8 @@ final class PlaySession: @unchecked Sendable {
     /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
     /// the playback (the record flow handles its own signals).
     func run(handlingSignals: Bool) -> AudioPlayer.Ending {
-        for signo in handlingSignals ? [SIGINT, SIGTERM, SIGHUP] : [] {
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler { [player] in player.dismiss() }
-            source.resume()
-            signalSources.append(source)
-        }
+        let signals = handlingSignals ? StopSignals(onStop: { [player] _ in player.dismiss() }) : nil
+        defer { signals?.cancel() }
         player.start()
         defer {
             if let window, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
@@ -93,17 +87,16 @@ final class PlaySession: @unchecked Sendable {
                 window.update(player)
             }
         }
-        var raw = Terminal.stdinIsTerminal ? Terminal.RawMode() : nil
+        let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         // Hide the cursor; a video gets the alternate screen, so the shell's screen comes back after.
         FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049h\u{1B}[2J" : "") + "\u{1B}[?25l").utf8))
         defer {
-            raw = nil
+            raw?.release()
             FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049l" : "") + "\u{1B}[?25h\n").utf8))
             if let video, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
                 Terminal.printNote("timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)")
             }
         }
-        _ = raw
         var drawn = 0
         // A video redraws as often as frames can come; the sound-only screen 25 times a second.
         let tick: DispatchTimeInterval = video != nil || window != nil ? .milliseconds(10) : .milliseconds(40)
@@ -125,12 +118,7 @@ final class PlaySession: @unchecked Sendable {
 
     private func handleKeys() {
         guard Terminal.stdinIsTerminal else { return }
-        var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, 0) > 0 else { return }
-        var bytes = [UInt8](repeating: 0, count: 16)
-        let n = read(STDIN_FILENO, &bytes, bytes.count)
-        guard n > 0 else { return }
-        for key in PlayerKey.keys(inTerminalInput: Array(bytes[0..<n])) { key.apply(to: player) }
+        for key in KeyReader.shared.pending() { PlayerKey(key)?.apply(to: player) }
     }
 
     /// Draws title, waveform with cursor, position / duration and a progress bar, in place.
@@ -180,5 +168,18 @@ final class TerminalVideo {
     func draw(at position: Double) -> String? {
         guard let picture = pictures.picture(at: position) else { return nil }
         return "\u{1B}[H" + TerminalImage.halfBlocks(picture, lineEnd: "\r\n")
+    }
+}
+
+extension PlayerKey {
+    /// The player's key for a key at the terminal: space, ← and →, q or Esc.
+    init?(_ key: Key) {
+        switch key {
+        case .character(" "): self = .pauseResume
+        case .left: self = .back
+        case .right: self = .forward
+        case .character("q"), .character("Q"), .escape: self = .stop
+        default: return nil
+        }
     }
 }

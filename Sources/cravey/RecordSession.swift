@@ -34,8 +34,7 @@ final class RecordSession: @unchecked Sendable {
     private var finished = false
     /// The recording as saved, once it is.
     private(set) var saved: Recording?
-    private var signalSources: [DispatchSourceSignal] = []
-    private var rawMode: Terminal.RawMode?
+    private var signals: StopSignals?
 
     init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool,
          trimSilence: Bool = false) {
@@ -56,7 +55,7 @@ final class RecordSession: @unchecked Sendable {
         installSignalHandlers()
         if countdown > 0 { try runCountdown(countdown) }
         try start()
-        if Terminal.stdinIsTerminal { rawMode = Terminal.RawMode() }
+        let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         startKeyReader()
         if display {
             let meter = LiveMeter(maxSeconds: recorder.maxSeconds, device: recorder.deviceDescription)
@@ -69,7 +68,7 @@ final class RecordSession: @unchecked Sendable {
             Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
             recorder.waitUntilStopped()
         }
-        rawMode = nil
+        raw?.release()
         let status = recorder.status
         if case let .deviceGone(message)? = status.stopReason {
             Terminal.printNote("\(message); keeping what was recorded")
@@ -233,11 +232,11 @@ final class RecordSession: @unchecked Sendable {
             let player = try Player.open(path: take.finalFile.path, duration: take.duration, hasSound: take.info.audioCodec != nil,
                                          speaker: speaker)
             let (video, window) = take.kind == .video ? PlaySession.pictures(of: take.finalFile.path, title: "Preview") : (nil, nil)
-            rawMode = Terminal.RawMode()
+            let raw = RawMode()
+            defer { raw?.release() }
             _ = PlaySession(title: "Preview", kind: take.kind, duration: take.duration, waveform: take.waveform, player: player,
                             video: video, window: window)
                 .run(handlingSignals: false)
-            rawMode = nil
         } catch {
             let summary = Format.sparkline(take.waveform, columns: 50)
             FileHandle.standardError.write(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
@@ -271,17 +270,17 @@ final class RecordSession: @unchecked Sendable {
     private func startKeyReader() {
         guard Terminal.stdinIsTerminal else { return }
         let thread = Thread { [self] in
-            var byte: UInt8 = 0
             while recorder.isRunning {
-                var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 100) > 0 else { continue }
-                guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
-                if byte == 10 || byte == 13 || byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") {
+                switch KeyReader.shared.next(waiting: 100) {
+                case .enter?, .character("q")?, .character("Q")?:
                     recorder.requestStop(.user)
                     return
-                }
-                if byte == UInt8(ascii: "p") || byte == UInt8(ascii: "P") || byte == UInt8(ascii: " ") {
+                case .character("p")?, .character("P")?, .character(" ")?:
                     recorder.togglePause()
+                case .inputEnded?:
+                    return
+                default:
+                    continue
                 }
             }
         }
@@ -289,35 +288,24 @@ final class RecordSession: @unchecked Sendable {
     }
 
     /// Ctrl-C, SIGTERM and SIGHUP stop the recording and keep it; during the prompts they save it
-    /// with the details given so far.
+    /// with the details given so far. SIGUSR1 pauses and resumes, like p at the keyboard (for
+    /// scripts and other programs).
     private func installSignalHandlers() {
-        for signo in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler { [self] in
-                if recorder.isRunning {
-                    recorder.requestStop(.signal(signo))
-                    return
-                }
-                rawMode = nil
-                guard saveLock.withLock({ take != nil && !finished }) else { return }
-                do {
-                    try saveOnce(draft)
-                    exit(0)
-                } catch {
-                    Terminal.fail("\(error)")
-                }
+        signals = StopSignals(onStop: { [self] signo in
+            if recorder.isRunning {
+                recorder.requestStop(.signal(signo))
+                return
             }
-            source.resume()
-            signalSources.append(source)
-        }
-        // SIGUSR1 pauses and resumes, like p at the keyboard (for scripts and other programs).
-        signal(SIGUSR1, SIG_IGN)
-        let pauser = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
-        pauser.setEventHandler { [self] in
+            RawMode.restore()
+            guard saveLock.withLock({ take != nil && !finished }) else { return }
+            do {
+                try saveOnce(draft)
+                exit(0)
+            } catch {
+                Terminal.fail("\(error)")
+            }
+        }, onPause: { [self] in
             if recorder.isRunning { recorder.togglePause() }
-        }
-        pauser.resume()
-        signalSources.append(pauser)
+        })
     }
 }

@@ -67,31 +67,6 @@ enum Terminal {
             .joined(separator: "\n")
     }
 
-    /// The terminal in raw mode (keys arrive one by one, unechoed) until this is released;
-    /// restored on every exit path, including exit() from a signal handler.
-    final class RawMode {
-        nonisolated(unsafe) private static var saved: termios?
-
-        init?() {
-            var attributes = termios()
-            guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return nil }
-            if Self.saved == nil {
-                Self.saved = attributes
-                atexit { RawMode.restore() }
-            }
-            var raw = attributes
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        }
-
-        deinit { Self.restore() }
-
-        static func restore() {
-            guard var attributes = saved else { return }
-            tcsetattr(STDIN_FILENO, TCSANOW, &attributes)
-        }
-    }
-
     static func fail(_ message: String, code: Int32 = 1) -> Never {
         printNote(message)
         exit(code == 0 ? 1 : code)

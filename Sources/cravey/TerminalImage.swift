@@ -27,19 +27,10 @@ enum TerminalImage {
     /// Only when both ends are a terminal, and never waiting more than 0.1 s.
     static func answersSixel() -> Bool {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, ProcessInfo.processInfo.environment["TMUX"] == nil else { return false }
-        let raw = Terminal.RawMode()
-        defer { _ = raw }
+        let raw = RawMode()
+        defer { raw?.release() }
         FileHandle.standardOutput.write(Data("\u{1B}[c".utf8))
-        var reply = [UInt8]()
-        let deadline = Date() + 0.1
-        while Date() < deadline {
-            var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 20) > 0 else { continue }
-            var byte: UInt8 = 0
-            guard read(STDIN_FILENO, &byte, 1) == 1 else { break }
-            reply.append(byte)
-            if byte == UInt8(ascii: "c") { break }
-        }
+        let reply = KeyReader.shared.reply(until: UInt8(ascii: "c"), within: 100)
         let text = String(decoding: reply, as: UTF8.self)
         guard text.hasPrefix("\u{1B}[?") else { return false }
         return text.dropFirst(3).dropLast().split(separator: ";").contains("4")

@@ -1,6 +1,5 @@
 import CraveyLibrary
 import CraveyMessages
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -54,26 +53,19 @@ struct Transcribing {
     @discardableResult
     func run(_ recordings: [Recording]) -> [(Recording, Transcriber.Outcome)] {
         // The terminal stays raw (keys read one by one) until this returns.
-        let raw = skippable ? Terminal.RawMode() : nil
-        defer { withExtendedLifetime(raw) {} }
+        let raw = skippable ? RawMode() : nil
+        defer { raw?.release() }
         // Ctrl-C, SIGTERM and SIGHUP skip too (what is saved stays saved).
-        let stop = StopFlag()
-        let sources = [SIGINT, SIGTERM, SIGHUP].map { signo -> DispatchSourceSignal in
-            signal(signo, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
-            source.setEventHandler { stop.set() }
-            source.resume()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
+        let signals = StopSignals()
+        defer { signals.cancel() }
         var outcomes: [(Recording, Transcriber.Outcome)] = []
         for (index, recording) in recordings.enumerated() {
             let label = recordings.count > 1 ? " (\(index + 1) of \(recordings.count))" : ""
             let outcome = transcriber.transcribe(recording) { fraction in
                 if showsProgress { drawProgress(recording, fraction, label) }
-                return !stop.isSet && !(skippable && skipPressed())
+                return !signals.stopRequested && !(skippable && skipPressed())
             }
-            if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if showsProgress { Drawing.clearLine() }
             outcomes.append((recording, outcome))
             report(recording, outcome)
             if outcome == .stopped { break }
@@ -102,24 +94,11 @@ struct Transcribing {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let hint = skippable ? "   " + Terminal.dim("q skip") : ""
         let line = "Transcribing '\(Terminal.safe(recording.shownTitle))'\(label)  \(bar) \(Int(fraction * 100)) %" + hint
-        FileHandle.standardError.write(Data(("\r" + Terminal.fit(line, max(20, Terminal.columns - 1)) + "\u{1B}[K").utf8))
-    }
-
-    private final class StopFlag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stopped = false
-        func set() { lock.withLock { stopped = true } }
-        var isSet: Bool { lock.withLock { stopped } }
+        Drawing.progressLine(line)
     }
 
     /// Whether q, Q or Esc is waiting in the terminal's input (other keys are dropped).
     private func skipPressed() -> Bool {
-        var poller = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        while poll(&poller, 1, 0) > 0 {
-            var byte: UInt8 = 0
-            guard read(STDIN_FILENO, &byte, 1) == 1 else { return false }
-            if byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") || byte == 27 { return true }
-        }
-        return false
+        KeyReader.shared.pending().contains { $0.isQuit }
     }
 }

@@ -4,15 +4,9 @@ import CraveyTestSupport
 import Foundation
 import XCTest
 
-/// The player floor's pure parts: keys, the picture-output rule, the silent clock, and which
+/// The player floor's pure parts: the window's keys, the picture-output rule, the silent clock, and which
 /// frame is due when (decoded from a test video made with the ffmpeg CLI).
 final class PlayerTests: XCTestCase {
-    func testTerminalKeysSeveralInOneRead() {
-        XCTAssertEqual(PlayerKey.keys(inTerminalInput: Array(" \u{1B}[C\u{1B}[Dq".utf8)), [.pauseResume, .forward, .back, .stop])
-        XCTAssertEqual(PlayerKey.keys(inTerminalInput: [0x1B]), [.stop], "Esc alone stops")
-        XCTAssertEqual(PlayerKey.keys(inTerminalInput: Array("xyz".utf8)), [])
-    }
-
     func testWindowKeysAreTheSameKeys() {
         XCTAssertEqual(PlayerKey(window: .character(" ")), .pauseResume)
         XCTAssertEqual(PlayerKey(window: .character("q")), .stop)

@@ -1,0 +1,84 @@
+import CraveyPlayer
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+@testable import cravey
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal toolkit every screen shares: keys decoded from the bytes a terminal sends, the one
+/// key reader over a real file descriptor, and raw mode given back after a signal.
+final class TerminalToolkitTests: XCTestCase {
+    func testKeysDecodedFromTerminalBytes() {
+        XCTAssertEqual(Key.keys(in: Array(" \u{1B}[C\u{1B}[Dq".utf8)), [.character(" "), .right, .left, .character("q")],
+                       "several keys in one read")
+        XCTAssertEqual(Key.keys(in: Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}OD".utf8)), [.up, .down, .right, .left], "CSI and SS3 arrows")
+        XCTAssertEqual(Key.keys(in: Array("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~".utf8)),
+                       [.pageUp, .pageDown, .home, .end, .home, .end])
+        XCTAssertEqual(Key.keys(in: [0x1B]), [.escape], "Esc alone")
+        XCTAssertEqual(Key.keys(in: [0x1B, 0x1B]), [.escape, .escape])
+        XCTAssertEqual(Key.keys(in: [13, 10, 9, 127, 8]), [.enter, .enter, .tab, .backspace, .backspace])
+        XCTAssertEqual(Key.keys(in: Array("0123456789".utf8)).compactMap(\.digit), Array(0...9))
+        XCTAssertEqual(Key.keys(in: Array("é💪".utf8)), [.character("é"), .character("💪")], "UTF-8 characters whole")
+        XCTAssertEqual(Key.keys(in: Array("\u{1B}[1;5Cx".utf8)), [.right, .character("x")], "modifiers ignored, the arrow kept")
+        XCTAssertEqual(Key.keys(in: Array("\u{1B}[99zx".utf8)), [.character("x")], "an unknown sequence is dropped whole")
+        XCTAssertEqual(Key.keys(in: Array("a\u{1B}[".utf8)), [.character("a")], "a sequence cut short is dropped")
+        XCTAssertEqual(Key.keys(in: [0x01, 0x02, 0xFF, UInt8(ascii: "z")]), [.character("z")], "control bytes and bad UTF-8 are not keys")
+        XCTAssertTrue(Key.escape.isQuit && Key.character("q").isQuit && Key.character("Q").isQuit)
+        XCTAssertFalse(Key.enter.isQuit)
+        XCTAssertEqual(Key.character("C").letter, "c")
+    }
+
+    func testThePlayerKeysAreTerminalKeys() {
+        XCTAssertEqual(Key.keys(in: Array(" \u{1B}[C\u{1B}[Dqxyz".utf8)).compactMap(PlayerKey.init),
+                       [.pauseResume, .forward, .back, .stop])
+        XCTAssertEqual(PlayerKey(Key.escape), .stop, "Esc alone stops")
+    }
+
+    /// Over a pipe: an escape sequence written in two pieces is one key; a lone Esc is Esc once
+    /// nothing follows it; the end of input is a key of its own, every time after.
+    func testTheKeyReaderJoinsSplitSequencesAndSeesTheEnd() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let reader = KeyReader(fd: fds[0])
+        XCTAssertNil(reader.next(waiting: 20), "nothing typed: nil after the wait")
+        let writeEnd = fds[1]
+        write(writeEnd, "\u{1B}[", 2)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { _ = write(writeEnd, "Dq", 2) }
+        XCTAssertEqual(reader.next(waiting: 500), .left)
+        XCTAssertEqual(reader.next(waiting: 0), .character("q"))
+        write(fds[1], "\u{1B}", 1)
+        XCTAssertEqual(reader.next(waiting: 500), .escape)
+        write(fds[1], "ab", 2)
+        usleep(20_000)
+        XCTAssertEqual(reader.pending(), [.character("a"), .character("b")])
+        close(fds[1])
+        XCTAssertEqual(reader.next(waiting: 500), .inputEnded)
+        XCTAssertEqual(reader.next(waiting: 0), .inputEnded)
+        close(fds[0])
+    }
+
+    /// A screen in raw mode (the check-in's greeting) stopped by SIGTERM: the shell after it finds
+    /// the terminal as it was (canonical input, echo on).
+    func testRawModeIsRestoredAfterASignal() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/cravey-toolkit-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let before = base + "/before", after = base + "/after", pid = base + "/pid"
+        let command = "echo $$ > \(pid); exec \(shellQuote(productPath("cravey"))) checkin --library \(shellQuote(base + "/lib"))"
+        let tmux = try TmuxSession("stty -a > \(before); sh -c \(shellQuote(command)); stty -a > \(after); echo DONE; sleep 30")
+        defer { tmux.close() }
+        _ = try tmux.waitFor("Take a moment for yourself")
+        let raw = try runProcess("/bin/sh", ["-c", "stty -a < /proc/$(cat \(pid))/fd/0"]).stdout
+        XCTAssertTrue(raw.contains("-icanon") && raw.contains("-echo "), "raw while the screen is up: \(raw)")
+        _ = try runProcess("/bin/sh", ["-c", "kill -TERM $(cat \(pid))"])
+        _ = try tmux.waitFor("DONE")
+        let settings = try String(contentsOfFile: after, encoding: .utf8)
+        XCTAssertFalse(settings.contains("-icanon"), settings)
+        XCTAssertFalse(settings.contains("-echo "), settings)
+        XCTAssertEqual(settings, try String(contentsOfFile: before, encoding: .utf8), "the terminal's settings as before")
+    }
+}
