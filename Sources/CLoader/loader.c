@@ -54,11 +54,16 @@ int CLoader_load(CLoader_set *set) {
     return status;
 }
 
-const char *CLoader_error(const CLoader_set *set) { return set->loaded ? "" : set->error; }
+const char *CLoader_message(CLoader_set *set) {
+    if (CLoader_load(set) == 0) return "";
+    pthread_mutex_lock(&set->lock);
+    snprintf(set->message, sizeof set->message, "cannot load %s (%s); install %s", set->what, set->error, set->package);
+    pthread_mutex_unlock(&set->lock);
+    return set->message;
+}
 
 void CLoader_require_slow(CLoader_set *set) {
     if (CLoader_load(set) == 0) return;
-    fprintf(stderr, "%s: cannot load %s (%s); install %s\n", program_invocation_short_name, set->what,
-            set->error, set->package);
-    exit(1);
+    fprintf(stderr, "%s: %s\n", program_invocation_short_name, CLoader_message(set));
+    abort();
 }

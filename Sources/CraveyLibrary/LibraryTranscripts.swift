@@ -98,13 +98,15 @@ extension Store {
                 """, arguments: [mark.0, mark.1, mark.0, mark.1, mark.0, mark.1, SearchTerms.ftsQuery(terms), limit])
             return rows.map { row in
                 let recording = Recording(row: row)
-                let snippets: [(String, String?)] = [("transcript", row["transcriptSnippet"]), ("title", row["titleSnippet"]), ("notes", row["notesSnippet"])]
-                let (field, snippet) = snippets.first { $0.1?.contains(SearchHit.markStart) == true } ?? ("title", recording.title)
+                let snippets: [(SearchHit.Field, String?)] = [
+                    (.transcript, row["transcriptSnippet"]), (.title, row["titleSnippet"]), (.notes, row["notesSnippet"]),
+                ]
+                let (field, marked) = snippets.first { $0.1?.contains(SearchHit.markStart) == true } ?? (.title, recording.title)
                 let words = (row["words"] as String?).map(Transcript.words(fromJSON:)) ?? []
                 let time = Transcript.firstTime(of: terms, in: words)
                 // A transcript's lines are stretches of speech: one line of text in a snippet.
-                return SearchHit(recording: recording, snippet: (snippet ?? "").replacingOccurrences(of: "\n", with: " "),
-                                 field: field, time: time)
+                let (snippet, matches) = SearchHit.unmarked(marked ?? "")
+                return SearchHit(recording: recording, field: field, snippet: snippet, matches: matches, time: time)
             }
         }
     }

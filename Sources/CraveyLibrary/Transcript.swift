@@ -103,13 +103,51 @@ public enum SearchTerms {
 /// A recording a search found: where it matched, a snippet around the match, and the time of
 /// the first matching word in its transcript (nil when the match is in the title or notes only).
 public struct SearchHit: Sendable {
+    /// Where the words matched.
+    public enum Field: String, Sendable, Codable {
+        case title, notes, transcript
+    }
+
     public var recording: Recording
-    /// The text around the match; the matched words are marked by `SearchHit.markStart`/`markEnd`.
+    public var field: Field
+    /// The text around the match, on one line.
     public var snippet: String
-    /// "title", "notes" or "transcript".
-    public var field: String
+    /// Where the matched words are in `snippet`.
+    public var matches: [Range<String.Index>]
+    /// The first matching spoken word's time, seconds (nil: none in the transcript).
     public var time: Double?
 
-    /// The marks around a matched word in `snippet` (characters no stored text can hold).
-    public static let markStart: Character = "\u{1}", markEnd: Character = "\u{2}"
+    public init(recording: Recording, field: Field, snippet: String, matches: [Range<String.Index>], time: Double?) {
+        self.recording = recording
+        self.field = field
+        self.snippet = snippet
+        self.matches = matches
+        self.time = time
+    }
+
+    /// The matched words, in order.
+    public var matchedWords: [String] { matches.map { String(snippet[$0]) } }
+
+    /// The marks SQLite's snippet() puts around a matched word (characters no stored text can
+    /// hold); read back into `matches` and never handed out.
+    static let markStart: Character = "\u{1}", markEnd: Character = "\u{2}"
+
+    /// A marked snippet read into its plain text and the ranges of its marked words.
+    static func unmarked(_ marked: String) -> (String, [Range<String.Index>]) {
+        var plain = ""
+        var matches: [Range<String.Index>] = []
+        var start: String.Index?
+        for character in marked {
+            switch character {
+            case markStart: start = plain.endIndex
+            case markEnd:
+                if let from = start { matches.append(from..<plain.endIndex) }
+                start = nil
+            case "\n": plain.append(" ")
+            default: plain.append(character)
+            }
+        }
+        // Indices taken while building are valid in the finished string (appends only).
+        return (plain, matches)
+    }
 }

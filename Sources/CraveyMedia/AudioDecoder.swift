@@ -10,6 +10,7 @@ public final class AudioDecoder: @unchecked Sendable {
     public let floats: Bool
 
     public init(path: String, sampleRate: Int = 48_000, channels: Int = 1, floats: Bool = false) throws {
+        try SharedLibrary.ffmpeg.load()
         var pointer: OpaquePointer?
         self.floats = floats
         let result = CFFmpeg_decoder_open(path, Int32(sampleRate), Int32(channels), floats ? 1 : 0, &pointer)

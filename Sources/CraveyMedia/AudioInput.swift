@@ -17,6 +17,7 @@ public final class AudioInput: @unchecked Sendable {
 
     /// Opens and starts capturing from `device` at `sampleRate` (or the nearest rate it offers).
     public init(device: String = "default", sampleRate: Int = 48_000) throws {
+        try SharedLibrary.alsa.load()
         var pointer: OpaquePointer?
         let result = CALSA_capture_open(device, UInt32(sampleRate), &pointer)
         guard result == 0, let pointer else {
@@ -88,6 +89,7 @@ public struct AudioDevice: Sendable, Equatable, Codable {
 
     /// All PCMs ALSA knows (cards, plugins, `default`), from snd_device_name_hint.
     public static func all() throws -> [AudioDevice] {
+        try SharedLibrary.alsa.load()
         var list: UnsafeMutablePointer<CALSA_hint>?
         var count = 0
         let result = CALSA_hints(&list, &count)

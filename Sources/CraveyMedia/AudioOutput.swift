@@ -9,6 +9,7 @@ public final class AudioOutput: @unchecked Sendable {
     public let channels: Int
 
     public init(device: String = "default", sampleRate: Int = 48_000, channels: Int = 1) throws {
+        try SharedLibrary.alsa.load()
         var pointer: OpaquePointer?
         let result = CALSA_playback_open(device, UInt32(sampleRate), UInt32(channels), &pointer)
         guard result == 0, let pointer else {

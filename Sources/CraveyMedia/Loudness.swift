@@ -34,6 +34,7 @@ public final class LoudnessMeter: @unchecked Sendable {
 
     /// `truePeak: false` measures the loudness alone (several times faster).
     public init(sampleRate: Int, truePeak: Bool = true) throws {
+        try SharedLibrary.ebur128.load()
         var pointer: OpaquePointer?
         let result = CEBUR128_meter_open(UInt(sampleRate), truePeak ? 1 : 0, &pointer)
         guard result == 0, let pointer else { throw MediaError.system(result, "measure loudness") }

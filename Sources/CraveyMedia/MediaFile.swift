@@ -21,6 +21,7 @@ public enum MediaFile {
 
     /// Reads duration, codecs and stream facts. Throws for files that are not media.
     public static func probe(_ path: String) throws -> MediaInfo {
+        try SharedLibrary.ffmpeg.load()
         var info = CFFmpeg_probe_info()
         let result = CFFmpeg_probe(path, &info)
         guard result == 0 else { throw MediaError.ffmpeg(result, "read \(path)") }
@@ -43,6 +44,7 @@ public enum MediaFile {
     /// complete packet. Returns how many packets were kept; throws `.invalidData` when none were.
     @discardableResult
     public static func remux(_ input: String, to output: String) throws -> Int {
+        try SharedLibrary.ffmpeg.load()
         var packets: Int64 = 0
         let result = CFFmpeg_remux(input, output, aacPriming, &packets)
         guard result == 0 else { throw MediaError.ffmpeg(result, "finalize \(input)") }
@@ -55,6 +57,7 @@ public enum Thumbnailer {
     /// Writes the frame shown at `seconds` (the last frame of a shorter video) as a JPEG `width`
     /// pixels wide, keeping the aspect ratio.
     public static func make(from video: String, at seconds: Double = 1.0, width: Int = 320, to jpeg: String) throws {
+        try SharedLibrary.ffmpeg.load()
         let result = CFFmpeg_thumbnail(video, seconds, Int32(width), jpeg)
         guard result == 0 else { throw MediaError.ffmpeg(result, "make a thumbnail of \(video)") }
     }

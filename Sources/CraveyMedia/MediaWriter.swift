@@ -13,6 +13,7 @@ public final class MediaWriter: @unchecked Sendable {
     private let channels: Int
 
     public init(audioPath path: String, sampleRate: Int, channels: Int = 1, fragmented: Bool = true) throws {
+        try SharedLibrary.ffmpeg.load()
         var pointer: OpaquePointer?
         let bitRate = channels == 1 ? 96_000 : 160_000
         let result = CFFmpeg_writer_open_audio(path, Int32(sampleRate), Int32(channels), Int32(bitRate), fragmented ? 1 : 0, &pointer)
@@ -29,6 +30,7 @@ public final class MediaWriter: @unchecked Sendable {
     /// unless that is nil (a silent video).
     public init(videoPath path: String, inputWidth: Int, inputHeight: Int, inputIsYUYV: Bool = false, size: VideoSize, fps: Int,
                 sampleRate: Int?, encoder: VideoEncoderSettings = .default, fragmented: Bool = true) throws {
+        try SharedLibrary.ffmpeg.load()
         var config = CFFmpeg_video_config()
         config.in_yuyv = inputIsYUYV ? 1 : 0
         config.in_width = Int32(inputWidth)

@@ -11,6 +11,7 @@ public struct Picture: Sendable, Equatable {
 
     /// The pixel size of an image or of a video's frames.
     public static func size(of path: String) throws -> (width: Int, height: Int) {
+        try SharedLibrary.ffmpeg.load()
         let info = try MediaFile.probe(path)
         guard let width = info.width, let height = info.height else {
             throw MediaError.ffmpeg(CFFmpeg_AVERROR_INVALIDDATA, "read picture \(path)")
@@ -20,6 +21,7 @@ public struct Picture: Sendable, Equatable {
 
     /// The picture shown at `seconds` of a video (0 for an image), scaled to exactly `width`×`height`.
     public init(path: String, at seconds: Double = 0, width: Int, height: Int) throws {
+        try SharedLibrary.ffmpeg.load()
         var pixels = [UInt8](repeating: 0, count: max(1, PixelLayout.rgb24.bytes(width: width, height: height)))
         let result = pixels.withUnsafeMutableBufferPointer {
             CFFmpeg_picture_rgb(path, seconds, Int32(width), Int32(height), $0.baseAddress)

@@ -38,6 +38,7 @@ public final class SpeechRecognizer {
 
     /// Loads the model in `modelDirectory` (about half a second).
     public init(modelDirectory: String = SpeechRecognizer.standardModelDirectory) throws {
+        try SharedLibrary.speech.load()
         var pointer: OpaquePointer?
         let result = CSphinx_open(modelDirectory, &pointer)
         guard result == 0, let pointer else { throw MediaError.system(result, "load the speech model in \(modelDirectory)") }

@@ -15,6 +15,7 @@ public final class VideoDecoder: @unchecked Sendable {
 
     /// Opens the first video stream of `path`, delivered at `width`×`height` (nil: its own size).
     public init(path: String, width: Int? = nil, height: Int? = nil, rgb: Bool) throws {
+        try SharedLibrary.ffmpeg.load()
         var pointer: OpaquePointer?
         let result = CFFmpeg_video_decoder_open(path, Int32(width ?? 0), Int32(height ?? 0), rgb ? 1 : 0, &pointer)
         guard result == 0, let pointer else { throw MediaError.ffmpeg(result, "decode video of \(path)") }

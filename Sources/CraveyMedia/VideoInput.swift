@@ -66,6 +66,7 @@ public struct CameraInfo: Sendable, Equatable, Codable {
 
     /// Opens `path` only long enough to read its capabilities and modes.
     public init(path: String) throws {
+        try SharedLibrary.v4l2.load()
         let device = try CameraDevice(path: path)
         self.path = path
         card = device.card
@@ -107,6 +108,7 @@ public struct CameraInfo: Sendable, Equatable, Codable {
     /// record in. Throws a clear error when there is no such camera or it offers no usable mode.
     /// `largest` caps the size (e.g. 640x360 for smaller files).
     public static func choose(_ key: String?, largest: (width: Int, height: Int)? = nil) throws -> (camera: CameraInfo, mode: CameraMode) {
+        try SharedLibrary.v4l2.load()
         let info: CameraInfo
         if let key {
             info = try find(key)
@@ -227,6 +229,7 @@ public final class VideoInput: @unchecked Sendable {
 
     /// Opens `path` and starts streaming `mode` (see `CameraMode.best`).
     public init(path: String, mode: CameraMode, buffers: Int = 6) throws {
+        try SharedLibrary.v4l2.load()
         device = try CameraDevice(path: path)
         // CRAVEY_JPEG_DECODER=libv4l2 leaves JPEG to libv4l2's conversion, as before cravey decoded
         // it itself: the webcam benchmark's comparison (libv4l2 refuses many webcams' pictures).

@@ -30,6 +30,7 @@ public final class VideoWindow: @unchecked Sendable {
 
     /// Opens a window for `width`×`height` frames.
     public init(title: String, width: Int, height: Int) throws {
+        try SharedLibrary.sdl.load()
         var pointer: OpaquePointer?
         guard CSDL_window_open(title, Int32(width), Int32(height), &pointer) == 0, let pointer else {
             throw MediaError(source: .system, code: -ENODEV, operation: "open a window", message: String(cString: CSDL_error()))

@@ -28,6 +28,8 @@ struct Cravey: ParsableCommand {
             Terminal.fail(error.description)
         } catch let error as MediaError {
             Terminal.fail(error.description)
+        } catch let error as MissingLibrary {
+            Terminal.fail(error.description)
         } catch let error as CraveyFailure {
             Terminal.fail(error.message, code: error.code)
         } catch {

@@ -48,22 +48,22 @@ extension Cravey {
                 let what = r.checkIn.map { "check-in \($0.day)" } ?? r.shownTitle
                 let at = hit.time.map { " at " + Format.clock($0) } ?? ""
                 print("\(Format.icon(r.kind)) \(r.id.uuidString.prefix(8))  \(Terminal.bold(Terminal.safe(what)))\(at)  \(Terminal.dim(Validation.displayDate(r.createdAt)))")
-                print("   \(hit.field): " + Self.highlighted(hit.snippet))
+                print("   \(hit.field.rawValue): " + Self.highlighted(hit))
             }
         }
 
         /// The snippet with its matched words marked: reverse video on a colour terminal, else
         /// [brackets].
-        static func highlighted(_ snippet: String) -> String {
+        static func highlighted(_ hit: SearchHit) -> String {
             var out = ""
-            for character in snippet {
-                switch character {
-                case SearchHit.markStart: out += Terminal.useColor ? "\u{1B}[7m" : "["
-                case SearchHit.markEnd: out += Terminal.useColor ? "\u{1B}[27m" : "]"
-                default: out += Terminal.safe(String(character))
-                }
+            var position = hit.snippet.startIndex
+            for match in hit.matches {
+                out += Terminal.safe(String(hit.snippet[position..<match.lowerBound]))
+                out += (Terminal.useColor ? "\u{1B}[7m" : "[") + Terminal.safe(String(hit.snippet[match]))
+                    + (Terminal.useColor ? "\u{1B}[27m" : "]")
+                position = match.upperBound
             }
-            return out.replacingOccurrences(of: "\n", with: " ")
+            return out + Terminal.safe(String(hit.snippet[position...]))
         }
 
         /// [{id, title, kind, checkinDay, createdAt, field, snippet, match, at}]: `snippet` plain,
@@ -71,24 +71,15 @@ extension Cravey {
         static func json(_ hits: [SearchHit]) -> String {
             let objects = hits.map { hit -> String in
                 let r = hit.recording
-                let plain = String(hit.snippet.filter { $0 != SearchHit.markStart && $0 != SearchHit.markEnd })
-                var matched: [String] = []
-                var current: String?
-                for character in hit.snippet {
-                    if character == SearchHit.markStart { current = "" } else if character == SearchHit.markEnd {
-                        if let word = current { matched.append(word) }
-                        current = nil
-                    } else if current != nil { current!.append(character) }
-                }
                 let fields: [(String, String)] = [
                     ("id", RecordingExport.jsonString(r.id.uuidString)),
                     ("title", RecordingExport.jsonString(r.title)),
                     ("kind", RecordingExport.jsonString(r.kind.rawValue)),
                     ("checkinDay", r.checkIn.map { RecordingExport.jsonString($0.day) } ?? "null"),
                     ("createdAt", RecordingExport.jsonString(RecordingExport.isoDate(r.createdAt))),
-                    ("field", RecordingExport.jsonString(hit.field)),
-                    ("snippet", RecordingExport.jsonString(plain)),
-                    ("match", "[" + matched.map(RecordingExport.jsonString).joined(separator: ",") + "]"),
+                    ("field", RecordingExport.jsonString(hit.field.rawValue)),
+                    ("snippet", RecordingExport.jsonString(hit.snippet)),
+                    ("match", "[" + hit.matchedWords.map(RecordingExport.jsonString).joined(separator: ",") + "]"),
                     ("at", hit.time.map { String(format: "%.2f", $0) } ?? "null"),
                 ]
                 return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"

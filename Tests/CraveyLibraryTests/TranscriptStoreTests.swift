@@ -33,10 +33,11 @@ final class TranscriptStoreTests: XCTestCase {
         // Both found; the title match ranks first; the transcript match has the word's time.
         let hits = try lib.search("sister")
         XCTAssertEqual(hits.map(\.recording.id), [call.id, walk.id])
-        XCTAssertEqual(hits.map(\.field), ["title", "transcript"])
+        XCTAssertEqual(hits.map(\.field), [.title, .transcript])
         XCTAssertNil(hits[0].time)
         XCTAssertEqual(hits[1].time ?? 0, 3.3, accuracy: 0.001)
-        XCTAssertTrue(hits[1].snippet.contains("\u{1}sister\u{2}"), hits[1].snippet)
+        XCTAssertTrue(hits[1].matchedWords.contains("sister"), hits[1].snippet)
+        XCTAssertEqual(hits[1].field, .transcript)
         XCTAssertFalse(hits[1].snippet.contains("\n"))
         XCTAssertEqual(try lib.search("walking").map(\.recording.id), [walk.id], "forms of a word")
         XCTAssertEqual(try lib.search("wal").map(\.recording.id), [walk.id], "the start of a word")

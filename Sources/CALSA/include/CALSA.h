@@ -74,9 +74,9 @@ typedef struct {
 int CALSA_hints(CALSA_hint **out, size_t *count);
 void CALSA_hints_free(CALSA_hint *hints, size_t count);
 
-/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
-/// devices start streaming): 0, or -ENOENT with the loader's reason in CALSA_load_error().
+/// Opens this shim's libraries (the Swift floor calls it before its first call into the shim):
+/// 0, or -ENOENT with the line for the user in CALSA_load_message().
 int CALSA_load(void);
-const char *CALSA_load_error(void);
+const char *CALSA_load_message(void);
 
 #endif

@@ -18,9 +18,9 @@
 int CDBus_notify(const char *app_name, const char *summary, const char *body, int expire_ms, int timeout_ms,
                  unsigned *id, char *message, size_t message_size);
 
-/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
-/// devices start streaming): 0, or -ENOENT with the loader's reason in CDBus_load_error().
+/// Opens this shim's libraries (the Swift floor calls it before its first call into the shim):
+/// 0, or -ENOENT with the line for the user in CDBus_load_message().
 int CDBus_load(void);
-const char *CDBus_load_error(void);
+const char *CDBus_load_message(void);
 
 #endif

@@ -26,9 +26,9 @@ int CEBUR128_meter_result(CEBUR128_meter *meter, double *lufs, double *true_peak
 
 void CEBUR128_meter_free(CEBUR128_meter *meter);
 
-/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
-/// devices start streaming): 0, or -ENOENT with the loader's reason in CEBUR128_load_error().
+/// Opens this shim's libraries (the Swift floor calls it before its first call into the shim):
+/// 0, or -ENOENT with the line for the user in CEBUR128_load_message().
 int CEBUR128_load(void);
-const char *CEBUR128_load_error(void);
+const char *CEBUR128_load_message(void);
 
 #endif

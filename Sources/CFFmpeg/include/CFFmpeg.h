@@ -182,9 +182,9 @@ int CFFmpeg_camera_jpeg_decode(CFFmpeg_camera_jpeg *decoder, const void *data, s
 
 void CFFmpeg_camera_jpeg_free(CFFmpeg_camera_jpeg *decoder);
 
-/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
-/// devices start streaming): 0, or -ENOENT with the loader's reason in CFFmpeg_load_error().
+/// Opens this shim's libraries (the Swift floor calls it before its first call into the shim):
+/// 0, or -ENOENT with the line for the user in CFFmpeg_load_message().
 int CFFmpeg_load(void);
-const char *CFFmpeg_load_error(void);
+const char *CFFmpeg_load_message(void);
 
 #endif

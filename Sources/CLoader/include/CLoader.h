@@ -25,6 +25,7 @@ typedef struct CLoader_set {
     int loaded;                     // 1 once every slot is filled (read with acquire order)
     int status;                     // 0, or a negative errno once loading failed
     char error[512];                // why it failed: dlerror's text
+    char message[1024];             // the line for the user: what, why, and what to install
 } CLoader_set;
 
 /// Initializer for a set's fixed part (the rest starts zeroed).
@@ -45,7 +46,8 @@ typedef struct CLoader_set {
 
 /// In a shim's libraries.c: the table and its set, given what the libraries are, the Debian
 /// package(s) that install them and their sonames; and the shim's public `<prefix>_load()` and
-/// `<prefix>_load_error()`, for a caller that opens the libraries ahead of their first use.
+/// `<prefix>_load_message()`: the Swift floor calls `_load()` before its first call into the shim
+/// and turns a failure into an error carrying the message.
 #define CLOADER_NAME(name) #name,
 #define CLOADER_DEFINE(prefix, functions, what_, package_, ...) \
     struct prefix##_functions prefix##_functions; \
@@ -54,18 +56,20 @@ typedef struct CLoader_set {
     CLoader_set prefix##_libraries = CLOADER_SET(what_, package_, prefix##_sonames, prefix##_names, \
         &prefix##_functions, sizeof prefix##_names / sizeof prefix##_names[0]); \
     int prefix##_load(void) { return CLoader_load(&prefix##_libraries); } \
-    const char *prefix##_load_error(void) { return CLoader_error(&prefix##_libraries); }
+    const char *prefix##_load_message(void) { return CLoader_message(&prefix##_libraries); }
 
 /// Opens the set's libraries and resolves its functions once. 0, or -ENOENT when a library or a
 /// function is missing (`CLoader_error` says which); a failure is remembered, not retried.
 int CLoader_load(CLoader_set *set);
 
-/// dlerror's text for the set's failure ("" when it loaded).
-const char *CLoader_error(const CLoader_set *set);
+/// The set's failure as one line for the user ("cannot load FFmpeg (…); install libavcodec59 …"),
+/// "" when it loaded.
+const char *CLoader_message(CLoader_set *set);
 
-/// For the calls through the table: loads the set the first time, and when that fails writes one
-/// line to stderr ("cravey: cannot load FFmpeg: …; install libavcodec59 …") and exits with 1.
-/// Nothing has been recorded when it happens: the first call of a shim opens its device or file.
+/// For the calls through the table: loads the set the first time. The Swift floor loads every set
+/// (and reports a failure as an error) before it calls into it, so this finds the set loaded; a
+/// call that reached a set that failed to load is a bug in the shim's caller, and stops the
+/// process with the message rather than calling through an empty slot.
 static inline void CLoader_require(CLoader_set *set) {
     if (__builtin_expect(!__atomic_load_n(&set->loaded, __ATOMIC_ACQUIRE), 0)) {
         extern void CLoader_require_slow(CLoader_set *set);

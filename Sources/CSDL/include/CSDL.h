@@ -34,9 +34,9 @@ void CSDL_window_close(CSDL_window *window);
 /// SDL's message for the last failure.
 const char *CSDL_error(void);
 
-/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
-/// devices start streaming): 0, or -ENOENT with the loader's reason in CSDL_load_error().
+/// Opens this shim's libraries (the Swift floor calls it before its first call into the shim):
+/// 0, or -ENOENT with the line for the user in CSDL_load_message().
 int CSDL_load(void);
-const char *CSDL_load_error(void);
+const char *CSDL_load_message(void);
 
 #endif

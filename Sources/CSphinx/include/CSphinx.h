@@ -39,9 +39,9 @@ int CSphinx_word(const CSphinx_recognizer *recognizer, int index, char *text, si
 
 void CSphinx_free(CSphinx_recognizer *recognizer);
 
-/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
-/// devices start streaming): 0, or -ENOENT with the loader's reason in CSphinx_load_error().
+/// Opens this shim's libraries (the Swift floor calls it before its first call into the shim):
+/// 0, or -ENOENT with the line for the user in CSphinx_load_message().
 int CSphinx_load(void);
-const char *CSphinx_load_error(void);
+const char *CSphinx_load_message(void);
 
 #endif

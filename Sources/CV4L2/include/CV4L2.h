@@ -83,9 +83,9 @@ int CV4L2_requeue(CV4L2_device *device, uint32_t index);
 /// Stops streaming and unmaps the buffers (also done by close).
 int CV4L2_stop(CV4L2_device *device);
 
-/// Opens this shim's libraries now rather than at the first call (a recorder does it before its
-/// devices start streaming): 0, or -ENOENT with the loader's reason in CV4L2_load_error().
+/// Opens this shim's libraries (the Swift floor calls it before its first call into the shim):
+/// 0, or -ENOENT with the line for the user in CV4L2_load_message().
 int CV4L2_load(void);
-const char *CV4L2_load_error(void);
+const char *CV4L2_load_message(void);
 
 #endif
