@@ -101,6 +101,10 @@ let package = Package(
             dependencies: ["CraveyPlayer", "CraveyMedia", "CraveyTestSupport"]
         ),
         .testTarget(
+            name: "CraveyMessagesTests",
+            dependencies: ["CraveyMessages", "CraveyRecorder", "CraveyLibrary", "CraveyMedia", "CraveyTestSupport"]
+        ),
+        .testTarget(
             name: "CraveyRecorderTests",
             dependencies: ["CraveyRecorder"]
         ),

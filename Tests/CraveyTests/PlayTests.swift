@@ -36,6 +36,23 @@ final class PlayTests: XCTestCase {
         return try JSONSerialization.jsonObject(with: Data(out.utf8)) as! [String: Any]
     }
 
+    /// The row says what a play needs (length, sound, level): the message's file is opened once,
+    /// by the sound's decoder (counted in the system calls; `play --top` too).
+    func testPlayingAnAudioMessageOpensItsFileOnce() throws {
+        let id = try recordFixture()
+        let file = try row(id)["filePath"] as! String
+        for arguments in [["play", id], ["play", "--top"]] {
+            let trace = base + "/trace-\(arguments.count)"
+            let result = try runProcess("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", trace, cravey]
+                                        + arguments + ["--speaker", "cravey_capture", "--library", root],
+                                        environment: env(["CRAVEY_ALSA_OUTFILE": base + "/speaker.raw"]))
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+                .filter { $0.contains(file.split(separator: "/").last!) && !$0.contains("ENOENT") }
+            XCTAssertEqual(opens.count, 1, "\(arguments): \(opens.joined(separator: "\n"))")
+        }
+    }
+
     func testSamplesReachingTheSpeakerMatchTheRecording() throws {
         let id = try recordFixture()
         let out = base + "/speaker.raw"

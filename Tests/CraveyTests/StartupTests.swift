@@ -64,17 +64,40 @@ final class StartupTests: XCTestCase {
         }
     }
 
+    /// A directory holding a shared object named `soname` with none of the library's functions,
+    /// to put first on LD_LIBRARY_PATH: the shim opens it and finds nothing it calls.
+    func fakeLibrary(_ soname: String) throws -> String {
+        let fake = base + "/fake-" + soname
+        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
+        try "int not_the_library = 1;\n".write(toFile: fake + "/empty.c", atomically: true, encoding: .utf8)
+        let cc = try runProcess("/usr/bin/cc", ["-shared", "-fPIC", "-o", fake + "/" + soname, "-Wl,-soname," + soname, fake + "/empty.c"])
+        XCTAssertEqual(cc.status, 0, cc.stderr)
+        return fake
+    }
+
+    /// A display but no usable SDL2: the video plays without its window (the sound, and the
+    /// pictures in the terminal where there is one), and the play counts.
+    func testAVideoPlaysWithoutAWindowWhenSDLCannotLoad() throws {
+        let clip = base + "/clip.mp4"
+        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1",
+                                                      "-f", "lavfi", "-i", "sine=d=1", "-c:v", "libx264", "-c:a", "aac", "-shortest", clip])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let imported = try runProcess(cravey, ["import", clip, "--title", "Clip", "--library", root], environment: ["CRAVEY_TRANSCRIBE": "later"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let run = try runProcess(cravey, ["play", "Clip", "--speaker", "cravey_capture", "--library", root], environment: [
+            "LD_LIBRARY_PATH": try fakeLibrary("libSDL2-2.0.so.0"), "DISPLAY": ":7", "ALSA_CONFIG_PATH": testALSAConfig,
+            "CRAVEY_ALSA_OUTFILE": base + "/speaker.raw",
+        ])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("no window (cannot load SDL2 ("), run.stderr)
+        XCTAssertTrue(run.stdout.contains("Played 'Clip'"), run.stdout)
+        XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: base + "/speaker.raw")[.size] as? Int) ?? 0, 0)
+    }
+
     func testAMissingMediaLibraryIsOneLineAndChangesNothing() throws {
         let wav = try tone(seconds: 1)
         XCTAssertEqual(try loaded(["list"]).status, 0)  // makes the library
-        // A libavformat.so.59 that is not FFmpeg (no functions in it), found first through
-        // LD_LIBRARY_PATH: the shim opens it and finds nothing it calls.
-        let fake = base + "/fake"
-        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
-        try "int not_ffmpeg = 1;\n".write(toFile: fake + "/empty.c", atomically: true, encoding: .utf8)
-        let cc = try runProcess("/usr/bin/cc", ["-shared", "-fPIC", "-o", fake + "/libavformat.so.59",
-                                                "-Wl,-soname,libavformat.so.59", fake + "/empty.c"])
-        XCTAssertEqual(cc.status, 0, cc.stderr)
+        let fake = try fakeLibrary("libavformat.so.59")
         let run = try runProcess(cravey, ["import", wav, "--title", "Never", "--library", root],
                                  environment: ["LD_LIBRARY_PATH": fake, "CRAVEY_TRANSCRIBE": "later"])
         XCTAssertEqual(run.status, 1)
