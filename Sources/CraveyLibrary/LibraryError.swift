@@ -36,7 +36,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
         case let .unsafePath(path):
             return "refusing to touch '\(path)': it is not inside the library"
         case let .missingFile(path):
-            return "the file of this recording is missing: \(path) (run 'cravey check --repair')"
+            return "the file of this recording is missing: \(path)"
         case let .system(operation, path, code):
             return "\(operation) \(path): \(String(cString: strerror(code)))"
         case let .injectedFault(site):

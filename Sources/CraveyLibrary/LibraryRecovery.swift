@@ -56,7 +56,10 @@ extension Library {
         }
 
         /// One line per finding, for people.
-        public var lines: [String] {
+        public var lines: [String] { lines(repairCommand: nil) }
+
+        /// The findings, one line each; a problem `repairCommand` would repair names it.
+        public func lines(repairCommand: String?) -> [String] {
             var out: [String] = []
             func add(_ items: [String], _ label: String) { for item in items { out.append("\(label): \(item)") } }
             if let rebuiltDatabase {
@@ -71,7 +74,7 @@ extension Library {
             add(undoneDeletes, "undid an interrupted delete")
             if let purge { out.append(purge) }
             add(deferred, "could not finish now (will try again)")
-            let fix = repaired ? "" : " (run 'cravey check --repair')"
+            let fix = repaired ? "" : repairCommand.map { " (run '\($0)')" } ?? ""
             add(invalidRows, repaired ? "removed an invalid row (its file, if any, is listed again)" : "invalid row\(fix)")
             add(rowsWithoutFile, repaired ? "removed a row whose file was missing" : "row whose file is missing\(fix)")
             if rebuiltDatabase == nil {
@@ -84,7 +87,7 @@ extension Library {
             add(loosePermissions, repaired ? "made private" : "not private (should be 0700/0600)\(fix)")
             add(searchIndex, repaired ? "rebuilt the search index" : "search index\(fix)")
             add(foreignFiles, "not made by cravey, left alone")
-            add(unmeasured, "loudness not measured yet (measured when played, or by 'cravey check --repair')")
+            add(unmeasured, "loudness not measured yet (measured when played" + (repairCommand.map { ", or by '\($0)')" } ?? ")"))
             add(measured, "measured loudness")
             return out
         }

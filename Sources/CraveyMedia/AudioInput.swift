@@ -28,13 +28,13 @@ public final class AudioInput: @unchecked Sendable {
                                  message: "the device is busy (another program is using it)")
             case ENOENT:
                 throw MediaError(source: .alsa, code: result, operation: operation,
-                                 message: "ALSA has no such device (see 'cravey devices')")
+                                 message: "ALSA has no such device")
             case EINVAL:
                 throw MediaError(source: .alsa, code: result, operation: operation,
                                  message: "the device cannot record (it has no capture side, or no format cravey can use)")
             case EACCES, EPERM:
                 throw MediaError(source: .alsa, code: result, operation: operation,
-                                 message: "permission denied (see udev-notes.md: the 'audio' group)")
+                                 message: "permission denied")
             default:
                 throw MediaError.alsa(result, operation)
             }

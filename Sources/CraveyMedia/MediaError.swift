@@ -69,6 +69,42 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
         return MediaError(source: .ffmpeg, code: code, operation: operation,
                           message: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
+}
 
+/// A camera that cannot be chosen or that stopped sending pictures: cravey's own findings, not a
+/// system call's (so they carry no error code).
+public enum CameraTrouble: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No V4L2 capture device at all.
+    case noneFound
+    /// No camera has that node or card name.
+    case noSuchCamera(String)
+    /// The camera at the path offers no mode cravey can record.
+    case noUsableMode(String)
+    /// Its pictures stopped decoding (the decoder's reason) for this long.
+    case undecodable(path: String, format: String, seconds: Int, reason: String)
+    /// It sent no picture for this long.
+    case silent(path: String, seconds: Int)
 
+    /// What was being done.
+    public var operation: String {
+        switch self {
+        case .noneFound: return "find a camera"
+        case let .noSuchCamera(key): return "find camera '\(key)'"
+        case let .noUsableMode(path): return "choose a mode of \(path)"
+        case let .undecodable(path, _, _, _), let .silent(path, _): return "read camera \(path)"
+        }
+    }
+
+    /// What went wrong.
+    public var message: String {
+        switch self {
+        case .noneFound: return "no camera found (no V4L2 capture device)"
+        case .noSuchCamera: return "no camera has that node or name"
+        case .noUsableMode: return "the camera offers no mode cravey can record"
+        case let .undecodable(_, format, seconds, reason): return "its \(format) pictures could not be decoded for \(seconds) s (\(reason))"
+        case let .silent(_, seconds): return "it sent no picture for \(seconds) s"
+        }
+    }
+
+    public var description: String { "\(operation): \(message)" }
 }

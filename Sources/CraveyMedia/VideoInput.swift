@@ -100,8 +100,7 @@ public struct CameraInfo: Sendable, Equatable, Codable {
         if key.hasPrefix("/") { return try CameraInfo(path: key) }
         let cameras = all()
         if let match = cameras.first(where: { $0.card.lowercased().hasPrefix(key.lowercased()) }) { return match }
-        throw MediaError(source: .system, code: -ENOENT, operation: "find camera '\(key)'",
-                         message: "no camera has that node or name (see 'cravey devices')")
+        throw CameraTrouble.noSuchCamera(key)
     }
 
     /// The camera a `--camera` value names (or the default front webcam, for nil) and the mode to
@@ -113,16 +112,10 @@ public struct CameraInfo: Sendable, Equatable, Codable {
         if let key {
             info = try find(key)
         } else {
-            guard let front else {
-                throw MediaError(source: .system, code: -ENOENT, operation: "find a camera",
-                                 message: "no camera found (no V4L2 capture device; see 'cravey devices' and 'cravey doctor')")
-            }
+            guard let front else { throw CameraTrouble.noneFound }
             info = front
         }
-        guard let mode = CameraMode.best(of: info.modes, preferred: largest) else {
-            throw MediaError(source: .system, code: -EINVAL, operation: "choose a mode of \(info.path)",
-                             message: "the camera offers no mode cravey can record")
-        }
+        guard let mode = CameraMode.best(of: info.modes, preferred: largest) else { throw CameraTrouble.noUsableMode(info.path) }
         return (info, mode)
     }
 
@@ -213,9 +206,16 @@ public final class VideoInput: @unchecked Sendable {
     public private(set) var corruptFrames = 0
     /// Pictures that did not decode (a JPEG the decoder refused).
     public private(set) var undecodableFrames = 0
-    /// Set when the stream ended: the camera went away (`isDeviceGone`), or it sent no picture that
-    /// decodes for `stallSeconds` (then its message says what came instead).
-    public private(set) var ended: MediaError?
+    /// Why the stream ended, once it has.
+    public enum Ending: Sendable {
+        /// The camera went away (unplugged, driver gone).
+        case gone(MediaError)
+        /// It sent no picture that decodes for `stallSeconds` (or none at all for twice that).
+        case stalled(CameraTrouble)
+    }
+
+    /// Set when the stream ended.
+    public private(set) var ended: Ending?
     private var lastSequence: UInt32?
     private var held: UInt32?
     private var jpeg: OpaquePointer?
@@ -274,7 +274,7 @@ public final class VideoInput: @unchecked Sendable {
         if lastPicture == nil { lastPicture = Date() }
         while ended == nil {
             if let stalled = stall() {
-                ended = stalled
+                ended = .stalled(stalled)
                 return nil
             }
             var frame = CV4L2_frame()
@@ -288,7 +288,7 @@ public final class VideoInput: @unchecked Sendable {
             if result < 0 {
                 let error = MediaError.system(result, "read camera \(device.path)")
                 guard error.isDeviceGone else { throw error }
-                ended = error
+                ended = .gone(error)
                 return nil
             }
             if let last = lastSequence, frame.sequence > last + 1 { framesDropped += Int(frame.sequence - last - 1) }
@@ -326,17 +326,13 @@ public final class VideoInput: @unchecked Sendable {
     }
 
     /// Why the stream must end for want of pictures, once it has gone too long without one.
-    private func stall() -> MediaError? {
+    private func stall() -> CameraTrouble? {
         let quiet = Date().timeIntervalSince(lastPicture ?? Date())
         if let code = lastDecodeError, undecodableFrames > 0, quiet > stallSeconds {
             let why = MediaError.ffmpeg(code, "decode").message
-            return MediaError(source: .system, code: -EBADMSG, operation: "read camera \(device.path)",
-                              message: "its \(mode.pixelFormat) pictures could not be decoded for \(Int(quiet)) s (\(why))")
+            return .undecodable(path: device.path, format: mode.pixelFormat, seconds: Int(quiet), reason: why)
         }
-        if quiet > 2 * stallSeconds {
-            return MediaError(source: .system, code: -ETIMEDOUT, operation: "read camera \(device.path)",
-                              message: "it sent no picture for \(Int(quiet)) s")
-        }
+        if quiet > 2 * stallSeconds { return .silent(path: device.path, seconds: Int(quiet)) }
         return nil
     }
 
@@ -345,7 +341,7 @@ public final class VideoInput: @unchecked Sendable {
         let message: String
         switch -code {
         case ENOENT: message = "no such device node"
-        case EACCES, EPERM: message = "permission denied (see udev-notes.md: the 'video' group and uaccess)"
+        case EACCES, EPERM: message = "permission denied"
         case EBUSY: message = "the camera is busy (another program is using it)"
         case ENOTTY: message = "not a V4L2 device"
         case ENODEV: message = "this V4L2 node cannot capture video"

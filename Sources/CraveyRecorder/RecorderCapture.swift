@@ -147,8 +147,11 @@ extension Recorder {
                 break
             }
             guard let frame else {
-                if let gone = input.ended {
-                    reason = .deviceGone(gone.isDeviceGone ? "the camera went away (\(gone.message))" : "the camera stopped: \(gone.message)")
+                if let ending = input.ended {
+                    switch ending {
+                    case let .gone(error): reason = .deviceGone("the camera went away (\(error.message))")
+                    case let .stalled(trouble): reason = .deviceGone("the camera stopped: \(trouble.message)")
+                    }
                     requestStop(reason)
                     break
                 }

@@ -28,27 +28,29 @@ public enum RecordingStart {
     /// What can still be recorded when a device cannot be used.
     public enum Fallback: Sendable, Equatable {
         case soundOnly, silentVideo
+    }
 
-        /// The question for the user.
-        public var question: String { self == .soundOnly ? "Record sound only instead?" : "Record a silent video instead?" }
-        /// The option that accepts it beforehand, for a refusal where nobody could be asked.
-        public var option: String {
-            self == .soundOnly ? "pass --fallback audio to record sound only" : "pass --no-audio to record a silent video"
-        }
+    /// Which device could not be used, and the error that said so (the command line words it).
+    public enum Trouble: Sendable {
+        /// The camera at `path` failed to open or start.
+        case camera(path: String, MediaError)
+        /// The microphone `name` failed to open.
+        case microphone(name: String, MediaError)
+        /// No camera could be chosen: none, no such one, or none with a usable mode.
+        case noCamera(any Error)
     }
 
     /// A device could not be used, and what could replace it was declined (or nothing could).
-    public struct Refusal: Error, CustomStringConvertible {
-        public let why: String
+    public struct Refusal: Error {
+        public let trouble: Trouble
         public let declined: Fallback?
-        public var description: String { why }
     }
 
-    /// Starts a recorder for `plan`. When a device cannot be used, `offer(why, fallback, accepted)`
+    /// Starts a recorder for `plan`. When a device cannot be used, `offer(trouble, fallback, accepted)`
     /// is told why and what could be recorded instead — `accepted` is true when the plan accepted
     /// it beforehand — and returns whether to go on with it.
     public static func start(library: Library, plan: Plan, maxSeconds: Double,
-                             offer: (_ why: String, _ fallback: Fallback, _ accepted: Bool) -> Bool) throws -> Recorder {
+                             offer: (_ trouble: Trouble, _ fallback: Fallback, _ accepted: Bool) -> Bool) throws -> Recorder {
         var mic = plan.mic
         var useCamera = plan.kind == .video
         while true {
@@ -64,25 +66,23 @@ public enum RecordingStart {
             } catch let error as RecorderError {
                 switch error {
                 case let .camera(problem):
-                    let path = camera?.path ?? plan.camera ?? ""
-                    let why = "cannot use the camera \(path): \(DeviceProblem.brief(problem, nodes: camera.map { [$0.path] } ?? []))"
-                    guard mic != nil else { throw Refusal(why: why, declined: nil) }
-                    guard offer(why, .soundOnly, plan.fallbackToAudio) else { throw Refusal(why: why, declined: .soundOnly) }
+                    let trouble = Trouble.camera(path: camera?.path ?? plan.camera ?? "", problem)
+                    guard mic != nil else { throw Refusal(trouble: trouble, declined: nil) }
+                    guard offer(trouble, .soundOnly, plan.fallbackToAudio) else { throw Refusal(trouble: trouble, declined: .soundOnly) }
                     useCamera = false
                 case let .microphone(problem):
-                    let nodes = DeviceAccess.alsaCardAndDevice(mic ?? "").map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) } ?? []
-                    let why = "cannot record from '\(mic ?? "")': \(DeviceProblem.brief(problem, nodes: nodes))"
-                    guard useCamera else { throw Refusal(why: why, declined: nil) }
-                    guard offer(why, .silentVideo, false) else { throw Refusal(why: why, declined: .silentVideo) }
+                    let trouble = Trouble.microphone(name: mic ?? "", problem)
+                    guard useCamera else { throw Refusal(trouble: trouble, declined: nil) }
+                    guard offer(trouble, .silentVideo, false) else { throw Refusal(trouble: trouble, declined: .silentVideo) }
                     mic = nil
                 default:
                     throw error
                 }
-            } catch let error as MediaError where useCamera && camera == nil {
-                // No camera to choose (none, or the named one is not there).
-                let why = "cannot use a camera: \(error.message)"
-                guard mic != nil else { throw Refusal(why: why, declined: nil) }
-                guard offer(why, .soundOnly, plan.fallbackToAudio) else { throw Refusal(why: why, declined: .soundOnly) }
+            } catch where useCamera && camera == nil && (error is CameraTrouble || error is MediaError) {
+                // No camera to choose (none, the named one is not there, or it has no usable mode).
+                let trouble = Trouble.noCamera(error)
+                guard mic != nil else { throw Refusal(trouble: trouble, declined: nil) }
+                guard offer(trouble, .soundOnly, plan.fallbackToAudio) else { throw Refusal(trouble: trouble, declined: .soundOnly) }
                 useCamera = false
             }
         }

@@ -8,6 +8,9 @@ extension Cravey {
             commandName: "check",
             abstract: "Check that every recording has its file and every file its recording; --repair fixes what it finds.")
 
+        /// What a person types to repair what a check finds (named in the findings it repairs).
+        static let repairCommand = "cravey check --repair"
+
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
@@ -20,9 +23,9 @@ extension Cravey {
             let count = try lib.count()
             if output.json {
                 struct Result: Encodable { var ok, repaired: Bool; var recordings: Int; var findings: [String] }
-                try JSONOutput.print(Result(ok: !report.hasProblems || repair, repaired: repair, recordings: count, findings: report.lines))
+                try JSONOutput.print(Result(ok: !report.hasProblems || repair, repaired: repair, recordings: count, findings: report.lines(repairCommand: Self.repairCommand)))
             } else {
-                for line in report.lines { print(Terminal.safe(line)) }
+                for line in report.lines(repairCommand: Self.repairCommand) { print(Terminal.safe(line)) }
                 if !report.hasProblems || repair {
                     print("Library OK: \(count) recording\(count == 1 ? "" : "s"), every one with its file.")
                 }

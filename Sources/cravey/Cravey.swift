@@ -25,6 +25,7 @@ struct Cravey: ParsableCommand {
             try command.run()
             Transcribing.afterCommand()
         } catch let error as LibraryError {
+            if case .missingFile = error { Terminal.fail(error.description + " (run '\(Check.repairCommand)')") }
             Terminal.fail(error.description)
         } catch let error as MediaError {
             Terminal.fail(error.description)

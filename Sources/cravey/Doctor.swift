@@ -120,7 +120,7 @@ extension Cravey {
             if problems == 0 {
                 return Finding(ok: true, subject: "library", detail: "\(count) recording\(count == 1 ? "" : "s"), every one with its file")
             }
-            return Finding(ok: false, subject: "library", detail: "\(problems) problem\(problems == 1 ? "" : "s") (\(report.lines.first ?? ""))",
+            return Finding(ok: false, subject: "library", detail: "\(problems) problem\(problems == 1 ? "" : "s") (\(report.lines(repairCommand: Check.repairCommand).first ?? ""))",
                            fix: "run 'cravey check --repair'")
         }
     }

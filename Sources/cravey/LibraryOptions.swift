@@ -18,7 +18,7 @@ struct LibraryOptions: ParsableArguments {
         let opened = try Library(root: root, media: RecordingRecovery.media, onLockWait: {
             Terminal.printNote("waiting for another cravey process to finish with the library…")
         })
-        for line in opened.openingReport.lines { Terminal.printNote(line) }
+        for line in opened.openingReport.lines(repairCommand: Cravey.Check.repairCommand) { Terminal.printNote(line) }
         if !(opened.openingReport.recoveredRecordings.isEmpty && opened.openingReport.relisted.isEmpty) {
             Transcribing.recovered.append(opened)
         }

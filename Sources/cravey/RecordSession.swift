@@ -102,11 +102,11 @@ final class RecordSession: @unchecked Sendable {
     /// cannot be used, says why and offers what can still be recorded.
     private func start() throws {
         do {
-            recorder = try RecordingStart.start(library: library, plan: plan.devices, maxSeconds: maxSeconds) { why, fallback, accepted in
-                offer(why, fallback.question, accepted: accepted)
+            recorder = try RecordingStart.start(library: library, plan: plan.devices, maxSeconds: maxSeconds) { trouble, fallback, accepted in
+                offer(DeviceProblem.line(trouble), fallback.question, accepted: accepted)
             }
         } catch let refusal as RecordingStart.Refusal {
-            throw CraveyFailure(message: refusal.why + (refusal.declined.map { Self.hint(plan, $0.option) } ?? ""))
+            throw CraveyFailure(message: DeviceProblem.line(refusal.trouble) + (refusal.declined.map { Self.hint(plan, $0.option) } ?? ""))
         } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
         }

@@ -1,20 +1,22 @@
+import CraveyMedia
+import CraveyRecorder
 import Foundation
 
 /// Why a microphone or camera cannot be used right now, in a user's words, and what to do about
 /// it: the one place `cravey doctor`'s findings and `cravey record`'s refusals and fallback offers
 /// come from. It looks the way an administrator would (device modes and groups before error
 /// codes, the processes holding a busy device), through `DeviceAccess`.
-public struct DeviceProblem: Sendable, Equatable {
+struct DeviceProblem: Sendable, Equatable {
     /// What is wrong ("busy: held by arecord (pid 412)").
-    public var detail: String
+    var detail: String
     /// What to do, with a pointer into udev-notes.md.
-    public var fix: String
+    var fix: String
 
     static let audioGroupFix = "join group 'audio' (sudo usermod -aG audio $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")"
     static let videoGroupFix = "join group 'video' (sudo usermod -aG video $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")"
 
     /// The microphone `name` failed to open with `error`.
-    public static func microphone(_ name: String, _ error: MediaError) -> DeviceProblem {
+    static func microphone(_ name: String, _ error: MediaError) -> DeviceProblem {
         let card = DeviceAccess.alsaCardAndDevice(name)
         let nodes = (card.map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) }
             ?? DeviceAccess.soundCaptureNodes()) + (card.map { ["/dev/snd/controlC\($0.card)"] } ?? [])
@@ -42,7 +44,7 @@ public struct DeviceProblem: Sendable, Equatable {
     }
 
     /// The camera at `path` failed to open or stream with `error`.
-    public static func camera(_ path: String, _ error: MediaError) -> DeviceProblem {
+    static func camera(_ path: String, _ error: MediaError) -> DeviceProblem {
         switch error.kind {
         case .busy:
             return DeviceProblem(detail: "busy: held by \(holders([path]))",
@@ -62,7 +64,7 @@ public struct DeviceProblem: Sendable, Equatable {
     }
 
     /// No camera was found: unreadable video nodes, or none at all.
-    public static func noCamera() -> DeviceProblem {
+    static func noCamera() -> DeviceProblem {
         let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }
         if let unreadable = nodes.map({ "/dev/" + $0 }).compactMap(DeviceAccess.permissionProblem).first {
             return DeviceProblem(detail: "permission denied: \(unreadable)", fix: videoGroupFix)
@@ -73,17 +75,52 @@ public struct DeviceProblem: Sendable, Equatable {
 
     /// The short form, for a refusal or an offer while recording: a busy device names its holder,
     /// a permission problem what is missing; anything else is the library's own message.
-    public static func brief(_ error: MediaError, nodes: [String]) -> String {
+    static func brief(_ error: MediaError, nodes: [String]) -> String {
         if error.kind == .busy {
             let holders = DeviceAccess.holders(of: nodes)
             return "the device is busy" + (holders.isEmpty ? " (another program is using it)" : ", held by " + holders.map(\.description).joined(separator: ", "))
         }
         if let problem = nodes.compactMap(DeviceAccess.permissionProblem).first { return "permission denied: \(problem)" }
-        return error.message
+        switch error.kind {
+        case .permission: return error.message + " (see udev-notes.md: the '\(nodes.contains { $0.hasPrefix("/dev/snd") } ? "audio" : "video")' group)"
+        case .missing where !nodes.contains(where: { $0.hasPrefix("/dev/video") }): return error.message + " (see 'cravey devices')"
+        default: return error.message
+        }
+    }
+
+    /// The one line for a device a recording could not use (`RecordingStart.Trouble`).
+    static func line(_ trouble: RecordingStart.Trouble) -> String {
+        switch trouble {
+        case let .camera(path, error):
+            return "cannot use the camera \(path): \(brief(error, nodes: [path]))"
+        case let .microphone(name, error):
+            let nodes = DeviceAccess.alsaCardAndDevice(name).map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) } ?? []
+            return "cannot record from '\(name)': \(brief(error, nodes: nodes))"
+        case let .noCamera(error):
+            switch error {
+            case CameraTrouble.noneFound:
+                return "cannot use a camera: no camera found (no V4L2 capture device; see 'cravey devices' and 'cravey doctor')"
+            case let CameraTrouble.noSuchCamera(key):
+                return "cannot use a camera: \(CameraTrouble.noSuchCamera(key).message) (see 'cravey devices')"
+            case let trouble as CameraTrouble:
+                return "cannot use a camera: \(trouble.message)"
+            case let error as MediaError:
+                return "cannot use a camera: \(error.message)"
+            default:
+                return "cannot use a camera: \(error)"
+            }
+        }
     }
 
     private static func holders(_ nodes: [String]) -> String {
         let holders = DeviceAccess.holders(of: nodes)
         return holders.isEmpty ? "another program" : holders.map(\.description).joined(separator: ", ")
     }
+}
+
+extension RecordingStart.Fallback {
+    /// The question for the user.
+    var question: String { self == .soundOnly ? "Record sound only instead?" : "Record a silent video instead?" }
+    /// The option that accepts it beforehand, for a refusal where nobody could be asked.
+    var option: String { self == .soundOnly ? "pass --fallback audio to record sound only" : "pass --no-audio to record a silent video" }
 }
