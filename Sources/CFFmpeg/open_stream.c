@@ -25,7 +25,6 @@ static AVDictionary *file_protocol_only(void) {
     return options;
 }
 
-int CFFmpeg_AVERROR(int errnum) { return AVERROR(errnum); }
 const int CFFmpeg_AVERROR_INVALIDDATA = AVERROR_INVALIDDATA;
 
 void CFFmpeg_strerror(int error, char *buffer, size_t size) {

@@ -9,6 +9,7 @@
 #include <pocketsphinx/pocketsphinx.h>
 #include <sphinxbase/err.h>
 
+// cmd_ln_int_r is what SphinxBase's cmd_ln_int32_r macro calls.
 #define CSPHINX_FUNCTIONS(X) \
     X(cmd_ln_free_r) \
     X(cmd_ln_init) \

@@ -77,17 +77,18 @@ public struct CheckIn: Sendable, Equatable {
 
     /// The local calendar day of `date`, `YYYY-MM-DD`.
     public static func day(of date: Date) -> String {
-        let parts = localParts(date)
-        return String(format: "%04d-%02d-%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
+        let parts = localCalendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
-    /// `date` in local time, broken down.
-    public static func localParts(_ date: Date) -> tm {
-        var seconds = time_t(date.millisecondsSince1970 >= 0 ? date.millisecondsSince1970 / 1000
-                                                            : (date.millisecondsSince1970 - 999) / 1000)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        return parts
+    /// The hour (0–23) of `date` in local time.
+    public static func localHour(of date: Date) -> Int { localCalendar.component(.hour, from: date) }
+
+    /// The Gregorian calendar in the local time zone (TZ).
+    public static var localCalendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        return calendar
     }
 
     /// The year, month and day of a `YYYY-MM-DD` text that names a real date; nil otherwise.
@@ -112,11 +113,10 @@ public struct CheckIn: Sendable, Equatable {
 
     /// The weekday (0 = Sunday) of a real date.
     public static func weekday(year: Int, month: Int, day: Int) -> Int {
-        // Zeller's congruence, shifted so that 0 is Sunday.
-        let m = month < 3 ? month + 12 : month
-        let y = month < 3 ? year - 1 : year
-        let h = (day + (13 * (m + 1)) / 5 + y + y / 4 - y / 100 + y / 400) % 7
-        return (h + 6) % 7
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) ?? Date(timeIntervalSince1970: 0)
+        return calendar.component(.weekday, from: date) - 1
     }
 
     /// "Saturday, 21 November": how a day is shown to people.

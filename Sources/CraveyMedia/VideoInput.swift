@@ -201,7 +201,6 @@ public final class VideoInput: @unchecked Sendable {
     public let fps: Double
     /// Whether frames are JPEG pictures decoded here (MJPG/JPEG modes).
     private let decodesJPEG: Bool
-    public private(set) var framesDelivered = 0
     public private(set) var framesDropped = 0
     public private(set) var corruptFrames = 0
     /// Pictures that did not decode (a JPEG the decoder refused).
@@ -299,7 +298,6 @@ public final class VideoInput: @unchecked Sendable {
                 continue
             }
             held = frame.index
-            framesDelivered += 1
             lastPicture = Date()
             return VideoFrameView(bytes: bytes, width: width, height: height, timestampNanoseconds: frame.timestamp_ns,
                                   sequence: frame.sequence)

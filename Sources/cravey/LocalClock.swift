@@ -34,7 +34,7 @@ enum LocalClock {
 
     /// "Good morning" (5–12), "Good afternoon" (12–17), "Good evening" (17–21), "Good night" (21–5).
     static func greeting(at date: Date) -> String {
-        let hour = Int(CheckIn.localParts(date).tm_hour)
+        let hour = CheckIn.localHour(of: date)
         switch hour {
         case 5..<12: return "Good morning"
         case 12..<17: return "Good afternoon"

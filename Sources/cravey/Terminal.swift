@@ -1,4 +1,5 @@
 import CraveyLibrary
+import CraveyMessages
 import Foundation
 
 #if canImport(Glibc)
@@ -129,16 +130,10 @@ enum Format {
     static func icon(_ kind: Recording.Kind) -> String { kind == .audio ? "🎙️" : "🎬" }
 
     /// `m:ss`, rounding to the nearest second but never showing 0:00 for a real clip.
-    static func duration(_ seconds: Double) -> String {
-        let whole = max(1, Int(seconds.rounded()))
-        return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
-    }
+    static func duration(_ seconds: Double) -> String { Timecode.text(Double(max(1, Int(seconds.rounded())))) }
 
     /// `m:ss` truncating (for running clocks).
-    static func clock(_ seconds: Double) -> String {
-        let whole = max(0, Int(seconds))
-        return "\(whole / 60):" + (whole % 60 < 10 ? "0" : "") + "\(whole % 60)"
-    }
+    static func clock(_ seconds: Double) -> String { Timecode.text(Double(max(0, Int(seconds)))) }
 
     static func plays(_ count: Int) -> String { count == 1 ? "1 play" : "\(count) plays" }
 

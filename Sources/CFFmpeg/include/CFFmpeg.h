@@ -2,8 +2,9 @@
 //
 // Why a shim: FFmpeg's API is pointer juggling (AVFormatContext → AVStream → AVCodecParameters,
 // `uint8_t **data` planes, AVERROR macros) that Swift imports badly. This layer owns every FFmpeg
-// object and offers a few whole operations: a fragmented writer fed with float samples, an
-// in-process remux that finalizes (or recovers) a fragmented file, and a probe. Errors are
+// object and offers a few whole operations: a fragmented writer (AAC, and H.264 from raw or
+// camera frames), an in-process remux that finalizes (or recovers) a fragmented file, a probe, a
+// thumbnailer, audio and video decoders, and the camera's MJPEG decoder. Errors are
 // negative AVERROR codes; CFFmpeg_strerror gives FFmpeg's text for them. Functions are prefixed
 // CFFmpeg_, one per stage, in the style of FFmpeg's doc/examples/mux.c.
 #ifndef CFFMPEG_H
@@ -12,8 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// AVERROR(e) for a positive errno value (the macro cannot be imported into Swift).
-int CFFmpeg_AVERROR(int errnum);
 /// AVERROR_INVALIDDATA: not media, or nothing playable in it.
 extern const int CFFmpeg_AVERROR_INVALIDDATA;
 /// FFmpeg's message for an error code, written to `buffer`.
@@ -27,7 +26,7 @@ typedef enum { CFFmpeg_PIXELS_YUV420P = 0, CFFmpeg_PIXELS_RGB24 = 1, CFFmpeg_PIX
 /// yuv420p), which w·h·3/2 gets wrong. Negative AVERROR for an impossible size.
 int64_t CFFmpeg_frame_bytes(CFFmpeg_pixels layout, int width, int height);
 
-/// A media file being written: AAC audio (and, later, H.264 video) in an MP4-family container.
+/// A media file being written: AAC audio and/or H.264 video in an MP4-family container.
 typedef struct CFFmpeg_writer CFFmpeg_writer;
 
 /// Opens `path` for writing AAC-LC audio of `channels` float channels at `sample_rate`.
