@@ -5,22 +5,18 @@ import XCTest
 /// `cravey checkin` end to end: the five screens in a real terminal (tmux) with a microphone
 /// paced like a real one (the ALSA file plugin over a FIFO), the clock injected through
 /// CRAVEY_NOW; the scripted path's rules; recovery of a killed entry; export, purge and check.
-final class CheckInFlowTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class CheckInFlowTests: CommandTestCase {
     var feeders: [Process] = []
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-checkin-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
         try makeTone(base + "/tone.raw", seconds: 40)
     }
 
     override func tearDownWithError() throws {
         for feeder in feeders { feeder.terminate() }
         _ = try? runProcess("/usr/bin/pkill", ["-f", base + "/mic-"])
-        try? FileManager.default.removeItem(atPath: base)
+        try super.tearDownWithError()
     }
 
     /// A FIFO microphone paced at real time, fed with the tone; fed again each time it is
@@ -62,7 +58,7 @@ final class CheckInFlowTests: XCTestCase {
     func json(_ arguments: [String], now: String = "2026-11-21T10:00:00") throws -> Any {
         let out = try run(arguments + ["--json"], now: now)
         XCTAssertEqual(out.status, 0, out.stderr)
-        return try JSONSerialization.jsonObject(with: Data(out.stdout.utf8))
+        return try json(out.stdout)
     }
 
     func entries() throws -> [[String: Any]] { try json(["checkin", "list"]) as! [[String: Any]] }

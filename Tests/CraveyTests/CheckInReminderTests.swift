@@ -5,19 +5,16 @@ import XCTest
 /// The check-in reminder: the systemd user units (checked by systemd-analyze verify) and the
 /// notification call on a private session bus (dbus-daemon --session), watched by dbus-monitor and
 /// answered by a small notification server.
-final class CheckInReminderTests: XCTestCase {
-    var base = ""
-    let cravey = productPath("cravey")
+final class CheckInReminderTests: CommandTestCase {
     var processes: [Process] = []
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-remind-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
 
     override func tearDownWithError() throws {
         for process in processes.reversed() where process.isRunning { process.terminate(); process.waitUntilExit() }
-        try? FileManager.default.removeItem(atPath: base)
+        try super.tearDownWithError()
     }
 
     func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:], output: String) throws -> Process {

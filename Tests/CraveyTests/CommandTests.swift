@@ -5,16 +5,11 @@ import Foundation
 import XCTest
 
 /// End-to-end: the built `cravey` binary against a seeded temporary library.
-final class CommandTests: XCTestCase {
-    var base = ""
-    var root = ""
+final class CommandTests: CommandTestCase {
     var seeded: [Recording] = []
-    let cravey = productPath("cravey")
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-e2e-\(UUID().uuidString.prefix(8))"
-        root = base + "/lib"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
         let media = base + "/media.bin"
         try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: media))
         let library = try Library(root: root)
@@ -35,8 +30,6 @@ final class CommandTests: XCTestCase {
         try library.recordPlay(seeded[2].id)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
-
     @discardableResult
     func cravey(_ args: String..., env: [String: String] = [:], status expected: Int32 = 0,
                 file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -48,8 +41,6 @@ final class CommandTests: XCTestCase {
         }
         return result
     }
-
-    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
     func testListNewestFirstWithFilters() throws {
         let table = try cravey("list").stdout

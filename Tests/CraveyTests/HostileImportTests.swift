@@ -6,17 +6,11 @@ import XCTest
 /// invalid memory accesses under valgrind), URLs, FIFOs, a crafted WAV that makes FFmpeg's demuxer
 /// crawl, a zip named .mp4, slow and Motion-JPEG videos. Each either imports correctly or is
 /// refused with one line, leaving the library as it was.
-final class HostileImportTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class HostileImportTests: CommandTestCase {
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-hostile-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
 
     func ffmpeg(_ arguments: [String]) throws {
         let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y"] + arguments)

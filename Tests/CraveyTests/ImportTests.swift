@@ -3,17 +3,11 @@ import Foundation
 import XCTest
 
 /// `cravey import`: files made with the ffmpeg CLI, re-encoded through cravey's writer.
-final class ImportTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class ImportTests: CommandTestCase {
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-import-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
 
     /// A 330 Hz tone at -6 dBFS of `seconds`, in the format the file name's extension asks for.
     func make(_ name: String, seconds: Double, extra: [String] = []) throws -> String {

@@ -6,17 +6,11 @@ import XCTest
 /// `cravey play` through real libasound: the speaker is ALSA's `file` plugin (`cravey_capture`),
 /// which writes what reaches it to a file — or to a FIFO read at real-time pace, which makes it
 /// behave like a real speaker for key and signal tests.
-final class PlayTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class PlayTests: CommandTestCase {
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-play-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
 
     func env(_ extra: [String: String] = [:]) -> [String: String] {
         ["ALSA_CONFIG_PATH": testALSAConfig].merging(extra) { $1 }

@@ -4,20 +4,16 @@ import XCTest
 
 /// The interactive record flow in a real terminal (tmux): live meter, Enter to stop, prompts
 /// that re-ask on bad input, Discard's confirmation, Save, and the terminal mode restored.
-final class RecordTerminalTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class RecordTerminalTests: CommandTestCase {
     var feeder: Process?
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-tty-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
 
     override func tearDownWithError() throws {
         feeder?.terminate()
-        try? FileManager.default.removeItem(atPath: base)
+        try super.tearDownWithError()
     }
 
     /// Starts `cravey record audio` in tmux from a microphone paced like a real one

@@ -5,18 +5,12 @@ import XCTest
 
 /// `cravey record audio` end to end, through real libasound with the `file`-plugin devices of
 /// Media/alsa, checked with the ffmpeg CLI.
-final class RecordTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class RecordTests: CommandTestCase {
     static let aacFrame = 1024.0 / 48_000
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-rec-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
 
     func alsaEnvironment(infile: String) -> [String: String] {
         ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": infile]

@@ -6,15 +6,11 @@ import XCTest
 
 /// `cravey show` draws a video's thumbnail in the terminal: half blocks with 24-bit colour, kitty
 /// graphics, or sixel. The thumbnail is red above and blue below, so a drawing can be checked.
-final class ShowPictureTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class ShowPictureTests: CommandTestCase {
     var id = ""
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-pic-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
         let thumb = base + "/thumb.jpg", video = base + "/clip.mov"
         var result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=red:s=320x90", "-f", "lavfi", "-i",
                                                         "color=blue:s=320x90", "-filter_complex", "vstack", "-frames:v", "1", thumb])
@@ -25,8 +21,6 @@ final class ShowPictureTests: XCTestCase {
         id = try library.save(copying: video, thumbnail: thumb, kind: .video, draft: .init(title: "Day 30"), duration: 1,
                               media: MediaFacts(width: 320, height: 180, fps: 25)).id.uuidString
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
 
     func show(_ graphics: String) throws -> String {
         let line = "\(shellQuote(cravey)) show \(id) --library \(shellQuote(root))"

@@ -5,26 +5,18 @@ import XCTest
 /// Sound that helps in a hard moment, end to end through the built `cravey`: playback at one
 /// level (what reaches the speaker, read back through ALSA's file plugin and measured with the
 /// ffmpeg CLI's own EBU R128 meter), silence trimming, exact trims and their atomicity.
-final class SoundTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class SoundTests: CommandTestCase {
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-sound-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: base)
+        try super.tearDownWithError()
     }
 
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         try runProcess(cravey, arguments + ["--library", root], environment: environment)
-    }
-
-    func json(_ text: String) throws -> [String: Any] {
-        try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
     }
 
     /// Spoken words (espeak-ng) at a chosen loudness: `gain` dB after normalizing the peak to 0 dBFS.
@@ -58,7 +50,7 @@ final class SoundTests: XCTestCase {
     func imported(_ file: String, _ extra: [String] = []) throws -> [String: Any] {
         let result = try run(["import", file, "--json"] + extra)
         XCTAssertEqual(result.status, 0, result.stderr)
-        return try json(result.stdout)
+        return try jsonObject(result.stdout)
     }
 
     func testQuietAndLoudRecordingsReachTheSpeakerAtTheSameLevelWithoutClipping() throws {
@@ -97,12 +89,12 @@ final class SoundTests: XCTestCase {
         XCTAssertEqual(try measured(try played(first["id"] as! String).wav).lufs, -16, accuracy: 1)
         // An import measures the samples it encodes, a later measurement the file as encoded: AAC
         // at 96 kb/s moves speech's loudness by well under 0.1 LU.
-        let again = try json(try run(["show", first["id"] as! String, "--json"]).stdout)
+        let again = try jsonObject(try run(["show", first["id"] as! String, "--json"]).stdout)
         XCTAssertEqual(again["loudness"] as? Double ?? 0, first["loudness"] as? Double ?? 1, accuracy: 0.1)
         // Repaired: check measures the rest.
         let repaired = try run(["check", "--repair"])
         XCTAssertTrue(repaired.stdout.contains("measured loudness: \(second["id"] as! String)"), repaired.stdout)
-        let after = try json(try run(["show", second["id"] as! String, "--json"]).stdout)
+        let after = try jsonObject(try run(["show", second["id"] as! String, "--json"]).stdout)
         XCTAssertEqual(after["playbackGain"] as? Double ?? 0, second["playbackGain"] as? Double ?? 1, accuracy: 0.1)
     }
 
@@ -132,7 +124,7 @@ final class SoundTests: XCTestCase {
                              environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": mic])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("trimmed"), result.stderr)
-        let row = try json(result.stdout)
+        let row = try jsonObject(result.stdout)
         let duration = try XCTUnwrap(row["duration"] as? Double)
         XCTAssertLessThan(duration, phrase + 0.5, "the 3.5 s of silence are gone (the phrase is \(phrase) s)")
         XCTAssertGreaterThan(duration, phrase * 0.8)
@@ -148,7 +140,7 @@ final class SoundTests: XCTestCase {
         let source = try decodeAudio(root + "/" + (row["filePath"] as! String))
         let trimmed = try run(["trim", id, "--start", "0:01.25", "--end", "3.5", "--json"])
         XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
-        let after = try json(trimmed.stdout)
+        let after = try jsonObject(trimmed.stdout)
         XCTAssertEqual(after["duration"] as? Double ?? 0, 2.25, accuracy: 1024.0 / 48_000, "±1 audio frame")
         let file = root + "/" + (after["filePath"] as! String)
         XCTAssertEqual(try ffprobe(file).duration, 2.25, accuracy: 1024.0 / 48_000)
@@ -172,7 +164,7 @@ final class SoundTests: XCTestCase {
             XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
             XCTAssertTrue(refused.stderr.contains(text), refused.stderr)
         }
-        XCTAssertEqual(try json(try run(["show", id, "--json"]).stdout)["duration"] as? Double ?? 0, 2.25, accuracy: 0.03)
+        XCTAssertEqual(try jsonObject(try run(["show", id, "--json"]).stdout)["duration"] as? Double ?? 0, 2.25, accuracy: 0.03)
     }
 
     func testTrimAVideoStartsAtTheRightPictureAndKeepsSync() throws {
@@ -186,7 +178,7 @@ final class SoundTests: XCTestCase {
         let id = row["id"] as! String
         let trimmed = try run(["trim", id, "--start", "1.5", "--end", "4", "--json"])
         XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
-        let after = try json(trimmed.stdout)
+        let after = try jsonObject(trimmed.stdout)
         let file = root + "/" + (after["filePath"] as! String)
         let probe = try ffprobe(file)
         XCTAssertEqual(probe.duration, 2.5, accuracy: 0.05)
@@ -221,8 +213,8 @@ final class SoundTests: XCTestCase {
         let pristine = base + "/pristine"
         let row = try runProcess(cravey, ["import", try speech("kill", gain: -12), "--json", "--library", pristine])
         XCTAssertEqual(row.status, 0, row.stderr)
-        let id = try json(row.stdout)["id"] as! String
-        let oldDuration = try json(row.stdout)["duration"] as! Double
+        let id = try jsonObject(row.stdout)["id"] as! String
+        let oldDuration = try jsonObject(row.stdout)["duration"] as! Double
         let name = "Recordings/audio_\(id).m4a"
         let oldBytes = try Data(contentsOf: URL(fileURLWithPath: pristine + "/" + name))
         var sawOld = 0, sawNew = 0, step = 1
@@ -233,7 +225,7 @@ final class SoundTests: XCTestCase {
                                         environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
             let listed = try runProcess(cravey, ["show", id, "--json", "--library", lib])
             XCTAssertEqual(listed.status, 0, "step \(step): the recording is listed: \(listed.stderr)")
-            let now = try json(listed.stdout)
+            let now = try jsonObject(listed.stdout)
             let bytes = try Data(contentsOf: URL(fileURLWithPath: lib + "/" + name))
             let duration = now["duration"] as? Double ?? 0
             if bytes == oldBytes {

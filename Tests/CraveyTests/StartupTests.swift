@@ -6,19 +6,13 @@ import XCTest
 /// SDL2, ALSA, V4L2, libebur128, sd-bus or PocketSphinx, and a shim opens its libraries on its
 /// first call. Checked with the dynamic loader's own log (LD_DEBUG=files names every object it
 /// opens), so an import — which needs FFmpeg — is the control that the log shows them.
-final class StartupTests: XCTestCase {
-    let cravey = productPath("cravey")
-    var base = ""
-    var root: String { base + "/lib" }
+final class StartupTests: CommandTestCase {
     static let media = ["libavformat", "libavcodec", "libavutil", "libswscale", "libswresample", "libasound",
                         "libv4l2", "libSDL2", "libebur128", "libsystemd", "libpocketsphinx", "libsphinxbase"]
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-startup-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
-
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
 
     /// The media libraries the dynamic loader opened while running `cravey args`.
     func loaded(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, libraries: Set<String>, stdout: String) {

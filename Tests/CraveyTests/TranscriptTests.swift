@@ -5,22 +5,18 @@ import XCTest
 /// Transcripts and search end to end, through the built binary: spoken sentences at known places
 /// (flite, Media/make-speech.py) imported, recorded through ALSA's file plugin and checked in;
 /// made, skipped, deferred, failed, deleted, purged, killed.
-final class TranscriptTests: XCTestCase {
-    var base = ""
-    var root: String { base + "/lib" }
-    let cravey = productPath("cravey")
+final class TranscriptTests: CommandTestCase {
     var sentences: [SpokenSentence] = []
     var speech: String { base + "/speech.wav" }
 
     override func setUpWithError() throws {
-        base = FileManager.default.temporaryDirectory.path + "/cravey-transcript-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
         sentences = try makeSpeech(speech, sentences: 6)
     }
 
     override func tearDownWithError() throws {
         _ = try? runProcess("/usr/bin/pkill", ["-f", base + "/mic"])
-        try? FileManager.default.removeItem(atPath: base)
+        try super.tearDownWithError()
     }
 
     func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -42,7 +38,7 @@ final class TranscriptTests: XCTestCase {
     func json(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Any {
         let out = try run(arguments + ["--json"], environment)
         XCTAssertEqual(out.status, 0, out.stderr)
-        return try JSONSerialization.jsonObject(with: Data(out.stdout.utf8))
+        return try json(out.stdout)
     }
 
     func importSpeech(_ extra: [String] = [], _ environment: [String: String] = [:], file: String? = nil) throws -> String {
