@@ -18,17 +18,25 @@ import Glibc
 final class MessagesTests: XCTestCase {
     var base = ""
     var library: Library!
+    /// The ALSA variables as they were: set for these tests only, since every test of the package
+    /// runs in one process.
+    var savedEnvironment: [String: String?] = [:]
 
     override func setUpWithError() throws {
         base = FileManager.default.temporaryDirectory.path + "/cravey-messages-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         library = try Library(root: base + "/lib", media: RecordingRecovery.media)
         try makeTone(base + "/tone.raw", seconds: 5)
-        setenv("ALSA_CONFIG_PATH", testALSAConfig, 1)
-        setenv("CRAVEY_ALSA_INFILE", base + "/tone.raw", 1)
+        for (name, value) in ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": base + "/tone.raw"] {
+            savedEnvironment[name] = ProcessInfo.processInfo.environment[name]
+            setenv(name, value, 1)
+        }
     }
 
     override func tearDownWithError() throws {
+        for (name, value) in savedEnvironment {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
         library = nil
         try? FileManager.default.removeItem(atPath: base)
     }
