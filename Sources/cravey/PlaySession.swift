@@ -19,6 +19,8 @@ final class PlaySession: @unchecked Sendable {
     let player: any Playback
     let video: TerminalVideo?
     let window: WindowVideo?
+    /// The status lines, redrawn in place (without a picture above them).
+    private var block = LiveBlock()
     /// The level a saved recording plays at (nil for a take's preview).
     private(set) var level: PlaybackLevel?
 
@@ -97,20 +99,19 @@ final class PlaySession: @unchecked Sendable {
                 Terminal.printNote("timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)")
             }
         }
-        var drawn = 0
         // A video redraws as often as frames can come; the sound-only screen 25 times a second.
         let tick: DispatchTimeInterval = video != nil || window != nil ? .milliseconds(10) : .milliseconds(40)
         var lastStatus: UInt64 = 0
         while true {
             if let ending = player.wait(timeout: .now() + tick) {
-                drawn = render(drawn)
+                render()
                 return ending
             }
             handleKeys()
             window?.update(player)
             // The status lines 25 times a second; a terminal video as often as its frames come.
             if video != nil || monotonicNanoseconds() - lastStatus > 40_000_000 {
-                drawn = render(drawn)
+                render()
                 lastStatus = monotonicNanoseconds()
             }
         }
@@ -122,7 +123,7 @@ final class PlaySession: @unchecked Sendable {
     }
 
     /// Draws title, waveform with cursor, position / duration and a progress bar, in place.
-    private func render(_ drawn: Int) -> Int {
+    private func render() {
         let width = 60
         let position = player.position
         let fraction = duration > 0 ? min(1, position / duration) : 0
@@ -140,16 +141,11 @@ final class PlaySession: @unchecked Sendable {
             Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
             Terminal.dim("space pause · ← → 15 s · q quit"),
         ]
-        var out: String
-        if let video {
-            // The picture due now (if a new one is), then the status lines below it.
-            out = (video.draw(at: position) ?? "") + "\u{1B}[\(video.rows + 1);1H"
-        } else {
-            out = drawn > 0 ? "\u{1B}[\(drawn)A" : ""
-        }
+        guard let video else { return block.draw(lines, to: .standardOutput) }
+        // The picture due now (if a new one is), then the status lines below it.
+        var out = (video.draw(at: position) ?? "") + "\u{1B}[\(video.rows + 1);1H"
         for line in lines { out += "\r\u{1B}[2K" + line + "\n" }
         FileHandle.standardOutput.write(Data(out.utf8))
-        return lines.count
     }
 }
 
