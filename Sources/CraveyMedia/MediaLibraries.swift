@@ -16,7 +16,7 @@ public struct MissingLibrary: Error, CustomStringConvertible {
 /// library never loads them). Every entry point of this floor loads the library it calls into
 /// first, so a missing or broken one is a `MissingLibrary` error at that point, never a call into
 /// an empty slot.
-public enum SharedLibrary: CaseIterable, Sendable {
+public enum SharedLibrary: Sendable {
     case alsa, ffmpeg, v4l2, ebur128, speech, sdl
 
     /// Opens the library (once; later calls are free). Throws `MissingLibrary` when it cannot.

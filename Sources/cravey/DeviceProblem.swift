@@ -75,27 +75,26 @@ struct DeviceProblem: Sendable, Equatable {
 
     /// The short form, for a refusal or an offer while recording: a busy device names its holder,
     /// a permission problem what is missing; anything else is the library's own message.
-    static func brief(_ error: MediaError, nodes: [String]) -> String {
+    /// `hints` say where to look for a kind of problem the error alone leaves open.
+    static func brief(_ error: MediaError, nodes: [String], hints: [MediaError.Kind: String] = [:]) -> String {
         if error.kind == .busy {
             let holders = DeviceAccess.holders(of: nodes)
             return "the device is busy" + (holders.isEmpty ? " (another program is using it)" : ", held by " + holders.map(\.description).joined(separator: ", "))
         }
         if let problem = nodes.compactMap(DeviceAccess.permissionProblem).first { return "permission denied: \(problem)" }
-        switch error.kind {
-        case .permission: return error.message + " (see udev-notes.md: the '\(nodes.contains { $0.hasPrefix("/dev/snd") } ? "audio" : "video")' group)"
-        case .missing where !nodes.contains(where: { $0.hasPrefix("/dev/video") }): return error.message + " (see 'cravey devices')"
-        default: return error.message
-        }
+        return error.message + (hints[error.kind].map { " (\($0))" } ?? "")
     }
 
     /// The one line for a device a recording could not use (`RecordingStart.Trouble`).
     static func line(_ trouble: RecordingStart.Trouble) -> String {
         switch trouble {
         case let .camera(path, error):
-            return "cannot use the camera \(path): \(brief(error, nodes: [path]))"
+            return "cannot use the camera \(path): "
+                + brief(error, nodes: [path], hints: [.permission: "see udev-notes.md: the 'video' group and uaccess"])
         case let .microphone(name, error):
             let nodes = DeviceAccess.alsaCardAndDevice(name).map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) } ?? []
-            return "cannot record from '\(name)': \(brief(error, nodes: nodes))"
+            return "cannot record from '\(name)': "
+                + brief(error, nodes: nodes, hints: [.permission: "see udev-notes.md: the 'audio' group", .missing: "see 'cravey devices'"])
         case let .noCamera(error):
             switch error {
             case CameraTrouble.noneFound:

@@ -1,6 +1,6 @@
 /// One key pressed at the terminal, as every screen reads it: arrows, page keys, Enter, Esc,
-/// Backspace, Tab, and any other character (letters, digits, space, punctuation, emoji). `end`
-/// says the terminal's input is gone (closed, or the terminal hung up).
+/// Backspace, Tab, and any other character (letters, digits, space, punctuation, emoji).
+/// `inputEnded` says the terminal's input is gone (closed, or the terminal hung up).
 enum Key: Equatable, Sendable {
     case enter, escape, backspace, tab
     case up, down, left, right, home, end, pageUp, pageDown

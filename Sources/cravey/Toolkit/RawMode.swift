@@ -52,9 +52,6 @@ final class RawMode: @unchecked Sendable {
 
     deinit { release() }
 
-    /// Whether the terminal is raw now.
-    static var isActive: Bool { lock.withLock { holders > 0 } }
-
     /// Puts the terminal's own settings back now, whoever holds raw mode (on the way out).
     static func restore() {
         lock.withLock {
