@@ -2,6 +2,7 @@
 // send-packet / receive-frame style, with sample-exact seeking.
 #include "CFFmpeg.h"
 #include "open_stream.h"
+#include "picture.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -27,7 +28,22 @@ struct CFFmpeg_decoder {
     int pending_offset;
     int pending_capacity;
     int eof;
+    // The picture caught on the way (CFFmpeg_decoder_catch_picture): the video's packets met while
+    // the sound is read are decoded until the frame shown at `picture_at`.
+    AVCodecContext *video;
+    int video_stream;
+    int64_t picture_at;
+    AVFrame *picture, *video_frame;
+    int have_picture, picture_found;
 };
+
+// Stage: decode one of the video's packets (NULL: drain) for the caught picture.
+static void offer_video(CFFmpeg_decoder *d, const AVPacket *pkt) {
+    if (!d->video || d->picture_found) return;
+    if (avcodec_send_packet(d->video, pkt) < 0 && pkt) return;  // a damaged picture: the next may do
+    while (!d->picture_found && avcodec_receive_frame(d->video, d->video_frame) == 0)
+        d->picture_found = CFFmpeg_picture_pick(d->picture, d->video_frame, d->picture_at, &d->have_picture);
+}
 
 int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, int as_float, CFFmpeg_decoder **out) {
     CFFmpeg_quiet_logs();
@@ -57,6 +73,7 @@ int CFFmpeg_decoder_open(const char *path, int sample_rate, int channels, int as
     }
     if ((err = swr_init(d->resampler)) < 0) goto fail;
     if (!(d->packet = av_packet_alloc()) || !(d->frame = av_frame_alloc())) { err = AVERROR(ENOMEM); goto fail; }
+    d->video_stream = -1;
     *out = d;
     return 0;
 fail:
@@ -109,6 +126,8 @@ static int refill(CFFmpeg_decoder *d) {
         if (d->packet->stream_index == d->stream) {
             err = avcodec_send_packet(d->codec, d->packet);
             if (err < 0 && err != AVERROR_INVALIDDATA) { av_packet_unref(d->packet); return err; }
+        } else if (d->packet->stream_index == d->video_stream) {
+            offer_video(d, d->packet);
         }
         av_packet_unref(d->packet);
     }
@@ -177,10 +196,43 @@ int CFFmpeg_decoder_seek(CFFmpeg_decoder *d, double seconds) {
 
 int64_t CFFmpeg_decoder_position(const CFFmpeg_decoder *d) { return d->position; }
 
+int CFFmpeg_decoder_catch_picture(CFFmpeg_decoder *d, double seconds) {
+    const AVCodec *codec = NULL;
+    int index = av_find_best_stream(d->format, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (index < 0) return index;
+    AVStream *st = d->format->streams[index];
+    if (st->disposition & AV_DISPOSITION_ATTACHED_PIC) return AVERROR_STREAM_NOT_FOUND;
+    int err = 0;
+    if (!(d->video = avcodec_alloc_context3(codec)) || !(d->picture = av_frame_alloc()) || !(d->video_frame = av_frame_alloc()))
+        err = AVERROR(ENOMEM);
+    if (err == 0) err = avcodec_parameters_to_context(d->video, st->codecpar);
+    if (err == 0) {
+        d->video->thread_count = 1;
+        err = avcodec_open2(d->video, codec, NULL);
+    }
+    if (err < 0) {
+        avcodec_free_context(&d->video);
+        return err;
+    }
+    d->video_stream = index;
+    d->picture_at = CFFmpeg_picture_target(st, seconds);
+    return 0;
+}
+
+int CFFmpeg_decoder_write_picture(CFFmpeg_decoder *d, int width, const char *jpeg_path) {
+    if (!d->video) return AVERROR_STREAM_NOT_FOUND;
+    offer_video(d, NULL);  // a video shorter than the time: its last frame
+    if (!d->have_picture) return AVERROR_INVALIDDATA;
+    return CFFmpeg_picture_write_jpeg(d->picture, width, jpeg_path);
+}
+
 void CFFmpeg_decoder_free(CFFmpeg_decoder *d) {
     if (!d) return;
     av_packet_free(&d->packet);
     av_frame_free(&d->frame);
+    av_frame_free(&d->picture);
+    av_frame_free(&d->video_frame);
+    avcodec_free_context(&d->video);
     swr_free(&d->resampler);
     avcodec_free_context(&d->codec);
     avformat_close_input(&d->format);

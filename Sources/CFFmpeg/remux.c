@@ -6,6 +6,8 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/channel_layout.h>
+#include <stdio.h>
+#include <string.h>
 #include "libraries.h"  // last: calls below go through the table of functions
 
 int CFFmpeg_aac_priming(int sample_rate) {
@@ -22,14 +24,66 @@ int CFFmpeg_aac_priming(int sample_rate) {
     return priming;
 }
 
-// One stream of a remux: where it goes, how far it is shifted, and the packet held back so that
-// its duration can be trimmed to the stream's end once we know it is the last.
+// One stream of a remux: where it goes, how far it is shifted, the packet held back so that its
+// duration can be trimmed to the stream's end once we know it is the last, and what was written
+// (output time base), from which the facts of the finished file are told without reading it again.
 typedef struct {
     int out_index;
     int64_t shift;      // subtracted from input timestamps (input time base)
     int64_t end;        // end of the stream's media (input time base), or AV_NOPTS_VALUE
     AVPacket *held;
+    int64_t written, first_pts, last_end, first_dts, last_dts_end;
 } RemuxStream;
+
+// Stage: note a packet about to be written (timestamps already in the output time base).
+static void note_written(RemuxStream *rs, const AVPacket *pkt) {
+    int64_t pts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
+    int64_t dts = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pts;
+    if (pts == AV_NOPTS_VALUE) return;
+    if (rs->written == 0 || pts < rs->first_pts) rs->first_pts = pts;
+    if (rs->written == 0 || dts < rs->first_dts) rs->first_dts = dts;
+    if (rs->written == 0 || pts + pkt->duration > rs->last_end) rs->last_end = pts + pkt->duration;
+    if (rs->written == 0 || dts + pkt->duration > rs->last_dts_end) rs->last_dts_end = dts + pkt->duration;
+    rs->written++;
+}
+
+// Stage: the finished file's facts, as a probe of it reads them: each stream lasts from its first
+// presented sample (or 0, where the priming before it is marked as skipped) to the end of its last
+// packet; a video's rate is its frames over the span of their timestamps; the file lasts as long
+// as its longest stream.
+static void describe_output(const AVFormatContext *in, const AVFormatContext *out, const RemuxStream *streams,
+                            unsigned nb, CFFmpeg_probe_info *info) {
+    memset(info, 0, sizeof *info);
+    snprintf(info->format, sizeof info->format, "%s", in->iformat->name);  // the same demuxer reads both
+    for (unsigned i = 0; i < nb; i++) {
+        const RemuxStream *rs = &streams[i];
+        if (rs->out_index < 0 || rs->written == 0) continue;
+        const AVStream *os = out->streams[rs->out_index];
+        const AVCodecParameters *par = os->codecpar;
+        // A track that does not start at 0 (the AAC priming marked as skipped) gets an edit list,
+        // which holds its length in milliseconds, rounded down: what any reader of the file (and
+        // the probe) finds. Other tracks last as long as their samples.
+        double tb = av_q2d(os->time_base);
+        int64_t span = rs->last_end - FFMAX(0, rs->first_pts);
+        double duration = rs->first_pts != 0 ? (double)(span * 1000 * os->time_base.num / os->time_base.den) / 1000.0 : span * tb;
+        if (par->codec_type == AVMEDIA_TYPE_AUDIO && !info->has_audio) {
+            info->has_audio = 1;
+            snprintf(info->audio_codec, sizeof info->audio_codec, "%s", avcodec_get_name(par->codec_id));
+            info->sample_rate = par->sample_rate;
+            info->channels = par->ch_layout.nb_channels;
+        } else if (par->codec_type == AVMEDIA_TYPE_VIDEO && !info->has_video) {
+            info->has_video = 1;
+            snprintf(info->video_codec, sizeof info->video_codec, "%s", avcodec_get_name(par->codec_id));
+            info->width = par->width;
+            info->height = par->height;
+            int64_t span = rs->last_dts_end - rs->first_dts;
+            if (span > 0) info->fps = rs->written / (span * tb);
+        } else {
+            continue;
+        }
+        if (duration > info->duration) info->duration = duration;
+    }
+}
 
 static int write_held(AVFormatContext *out, AVFormatContext *in, RemuxStream *rs, int in_index, int last, int64_t *packets) {
     AVPacket *pkt = rs->held;
@@ -42,12 +96,13 @@ static int write_held(AVFormatContext *out, AVFormatContext *in, RemuxStream *rs
     pkt->stream_index = rs->out_index;
     av_packet_rescale_ts(pkt, is->time_base, os->time_base);
     pkt->pos = -1;
+    note_written(rs, pkt);
     int err = av_interleaved_write_frame(out, pkt);  // takes the packet's reference
     if (err >= 0) (*packets)++;
     return err;
 }
 
-int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets) {
+int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets, CFFmpeg_probe_info *info) {
     CFFmpeg_quiet_logs();
     *packets = 0;
     AVFormatContext *in = NULL, *out = NULL;
@@ -96,7 +151,7 @@ int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int6
         if (streams[i].held && (err = write_held(out, in, &streams[i], (int)i, 1, packets)) < 0) goto done;
     if (*packets == 0) { err = AVERROR_INVALIDDATA; goto done; }
     if ((err = av_write_trailer(out)) < 0) goto done;
-    err = avio_closep(&out->pb);
+    if ((err = avio_closep(&out->pb)) == 0) describe_output(in, out, streams, nb, info);
 done:
     av_packet_free(&pkt);
     for (unsigned i = 0; streams && i < nb; i++) av_packet_free(&streams[i].held);

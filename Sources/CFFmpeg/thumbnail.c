@@ -2,6 +2,7 @@
 // See include/CFFmpeg.h.
 #include "CFFmpeg.h"
 #include "open_stream.h"
+#include "picture.h"
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -57,20 +58,14 @@ static int decode_frame_at(const char *path, double seconds, AVFrame *best) {
     int index = CFFmpeg_open_stream(path, AVMEDIA_TYPE_VIDEO, 1, &fmt, &dec);
     if (index < 0) { err = index; goto done; }
     AVStream *st = fmt->streams[index];
-    int64_t target = av_rescale_q((int64_t)(seconds * AV_TIME_BASE), AV_TIME_BASE_Q, st->time_base);
-    if (st->start_time != AV_NOPTS_VALUE) target += st->start_time;
+    int64_t target = CFFmpeg_picture_target(st, seconds);
     if (seconds > 0) avformat_seek_file(fmt, index, INT64_MIN, target, target, AVSEEK_FLAG_BACKWARD);  // else from the start
     // Decode until the frame shown at the target; keep the latest frame in case the video ends first.
     int found = 0, have = 0, draining = 0;
     while (!found) {
         err = avcodec_receive_frame(dec, frame);
         if (err == 0) {
-            int64_t pts = frame->best_effort_timestamp;
-            if (have && pts != AV_NOPTS_VALUE && pts > target) { found = 1; break; }  // `best` is shown at the target
-            av_frame_unref(best);
-            av_frame_move_ref(best, frame);
-            have = 1;
-            if (pts != AV_NOPTS_VALUE && pts == target) found = 1;
+            found = CFFmpeg_picture_pick(best, frame, target, &have);
             continue;
         }
         if (err == AVERROR_EOF) break;
@@ -100,22 +95,44 @@ static int scale_into(const AVFrame *in, AVFrame *out) {
     return 0;
 }
 
-int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path) {
-    CFFmpeg_quiet_logs();
-    AVFrame *best = av_frame_alloc(), *out = av_frame_alloc();
-    int err = (best && out) ? 0 : AVERROR(ENOMEM);
-    if (err < 0 || (err = decode_frame_at(video_path, seconds, best)) < 0) goto done;
-    int height = (int)((int64_t)best->height * width / best->width) & ~1;
+int64_t CFFmpeg_picture_target(const AVStream *st, double seconds) {
+    int64_t target = av_rescale_q((int64_t)(seconds * AV_TIME_BASE), AV_TIME_BASE_Q, st->time_base);
+    return st->start_time != AV_NOPTS_VALUE ? target + st->start_time : target;
+}
+
+int CFFmpeg_picture_pick(AVFrame *best, AVFrame *frame, int64_t target, int *have) {
+    int64_t pts = frame->best_effort_timestamp;
+    if (*have && pts != AV_NOPTS_VALUE && pts > target) {  // `best` is shown at the target
+        av_frame_unref(frame);
+        return 1;
+    }
+    av_frame_unref(best);
+    av_frame_move_ref(best, frame);
+    *have = 1;
+    return pts != AV_NOPTS_VALUE && pts == target;
+}
+
+int CFFmpeg_picture_write_jpeg(const AVFrame *picture, int width, const char *jpeg_path) {
+    AVFrame *out = av_frame_alloc();
+    if (!out) return AVERROR(ENOMEM);
+    int height = (int)((int64_t)picture->height * width / picture->width) & ~1;
     out->format = AV_PIX_FMT_YUVJ420P;
     out->width = width;
     out->height = height > 0 ? height : 2;
-    if ((err = av_frame_get_buffer(out, 0)) < 0) goto done;
-    if ((err = scale_into(best, out)) < 0) goto done;
+    int err = av_frame_get_buffer(out, 0);
+    if (err == 0) err = scale_into(picture, out);
     out->pts = 0;
-    err = write_jpeg(out, jpeg_path);
-done:
-    av_frame_free(&best);
+    if (err == 0) err = write_jpeg(out, jpeg_path);
     av_frame_free(&out);
+    return err;
+}
+
+int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const char *jpeg_path) {
+    CFFmpeg_quiet_logs();
+    AVFrame *best = av_frame_alloc();
+    int err = best ? 0 : AVERROR(ENOMEM);
+    if (err == 0 && (err = decode_frame_at(video_path, seconds, best)) == 0) err = CFFmpeg_picture_write_jpeg(best, width, jpeg_path);
+    av_frame_free(&best);
     return err;
 }
 

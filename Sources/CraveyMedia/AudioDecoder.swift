@@ -50,4 +50,18 @@ public final class AudioDecoder: @unchecked Sendable {
 
     /// Samples (per channel) from the start to the next one `read` returns.
     public var position: Int { Int(CFFmpeg_decoder_position(decoder)) }
+
+    /// Also catches the video's picture shown at `seconds` while the sound is read (before the
+    /// first read), for `writePicture`: the thumbnail of a video then needs no second opening.
+    public func catchPicture(at seconds: Double) throws {
+        let result = CFFmpeg_decoder_catch_picture(decoder, seconds)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "decode a picture") }
+    }
+
+    /// Writes the caught picture (the last one of a shorter video) `width` pixels wide as a JPEG;
+    /// call once the sound has been read to its end.
+    public func writePicture(width: Int = 320, to jpeg: String) throws {
+        let result = CFFmpeg_decoder_write_picture(decoder, Int32(width), jpeg)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "make a thumbnail") }
+    }
 }

@@ -84,16 +84,32 @@ public struct SoundAnalysis: Sendable {
     /// loudness that comes out of it; `playbackGain: false` leaves the gain out, for a file that
     /// is only looked at, not saved).
     public init(file path: String, playbackGain: Bool = true) throws {
+        try self.init(file: path, playbackGain: playbackGain, thumbnail: nil)
+    }
+
+    /// The same for a video, whose thumbnail (the picture at 1.0 s, or the last of a shorter video,
+    /// 320 px wide) is written to `thumbnail` in the same pass; `thumbnailWritten` says whether it
+    /// could be (a video whose pictures do not decode still has its sound read).
+    public init(file path: String, playbackGain: Bool = true, thumbnail: String?) throws {
+        var written = false
+        var first = true  // the thumbnail comes with the first pass; a second (the limiter's) skips it
         let source: Source = { body in
             let decoder = try AudioDecoder(path: path, sampleRate: Self.sampleRate, channels: 1, floats: true)
+            let catching = first && thumbnail != nil && (try? decoder.catchPicture(at: 1.0)) != nil
+            first = false
             while true {
                 let block = try decoder.readFloats(frames: 4800)
                 if block.isEmpty { break }
                 try body(block)
             }
+            if catching, let thumbnail { written = (try? decoder.writePicture(to: thumbnail)) != nil }
         }
         try self.init(playbackGain: playbackGain, first: source, again: source)
+        thumbnailWritten = written
     }
+
+    /// Whether the thumbnail asked of `init(file:playbackGain:thumbnail:)` was written.
+    public private(set) var thumbnailWritten = false
 
     /// The same for a sound given as it is decoded (48 kHz mono): `next` hands out its blocks until
     /// nil, and `whole` the complete sound if it must be read again (for the playback gain). An

@@ -25,10 +25,29 @@ public enum MediaFile {
         var info = CFFmpeg_probe_info()
         let result = CFFmpeg_probe(path, &info)
         guard result == 0 else { throw MediaError.ffmpeg(result, "read \(path)") }
+        return MediaInfo(info)
+    }
+
+    /// Copies a (fragmented, possibly truncated) file into a regular one at `output`, keeping every
+    /// complete packet. Returns how many packets were kept and the facts of the file written (what
+    /// a probe of it reads, told from what was written); throws `.invalidData` when nothing was kept.
+    @discardableResult
+    public static func remux(_ input: String, to output: String) throws -> (packets: Int, info: MediaInfo) {
+        try SharedLibrary.ffmpeg.load()
+        var packets: Int64 = 0
+        var info = CFFmpeg_probe_info()
+        let result = CFFmpeg_remux(input, output, aacPriming, &packets, &info)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "finalize \(input)") }
+        return (Int(packets), MediaInfo(info))
+    }
+}
+
+extension MediaInfo {
+    init(_ info: CFFmpeg_probe_info) {
         func text<T>(_ tuple: T) -> String {
             withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        return MediaInfo(
+        self.init(
             duration: info.duration,
             audioCodec: info.has_audio != 0 ? text(info.audio_codec) : nil,
             videoCodec: info.has_video != 0 ? text(info.video_codec) : nil,
@@ -38,17 +57,6 @@ public enum MediaFile {
             height: info.has_video != 0 ? Int(info.height) : nil,
             fps: info.has_video != 0 && info.fps > 0 ? info.fps : nil,
             container: text(info.format))
-    }
-
-    /// Copies a (fragmented, possibly truncated) file into a regular one at `output`, keeping every
-    /// complete packet. Returns how many packets were kept; throws `.invalidData` when none were.
-    @discardableResult
-    public static func remux(_ input: String, to output: String) throws -> Int {
-        try SharedLibrary.ffmpeg.load()
-        var packets: Int64 = 0
-        let result = CFFmpeg_remux(input, output, aacPriming, &packets)
-        guard result == 0 else { throw MediaError.ffmpeg(result, "finalize \(input)") }
-        return Int(packets)
     }
 }
 

@@ -31,8 +31,7 @@ public enum RecordingRecovery {
         let final = try library.stage(.final, id: id, kind: kind)
         let info: MediaInfo
         do {
-            try MediaFile.remux(path, to: final.path)
-            info = try MediaFile.probe(final.path)
+            info = try MediaFile.remux(path, to: final.path).info
         } catch let error as MediaError where error.kind == .invalidData {
             library.discard(final)
             return nil  // nothing playable: the library removes the temporary file
@@ -47,11 +46,11 @@ public enum RecordingRecovery {
         var modified = stat()
         let endedAt = stat(path, &modified) == 0 ? Date(timeIntervalSince1970: Double(modified.st_mtim.tv_sec)) : Date()
         let startedAt = endedAt.addingTimeInterval(-info.duration)
-        let thumb = kind == .video ? library.stageThumbnail(of: final.path, id: id) : nil
+        let (sound, thumb) = library.readFinished(final.path, id: id, kind: kind, hasSound: info.audioCodec != nil)
         return try library.save(
             final, thumbnail: thumb, kind: kind, draft: .init(title: Validation.recoveredTitle(for: startedAt)),
             duration: min(info.duration, Validation.maxDuration),
-            media: MediaFacts(info, sound: try? SoundAnalysis(file: final.path)),
+            media: MediaFacts(info, sound: sound),
             id: id, createdAt: startedAt)
     }
 

@@ -33,13 +33,12 @@ public struct Take: Sendable {
         speech.map { ($0.start, max(0, duration - $0.end)) }
     }
 
-    /// Finishes `recorder`'s capture and reads what the save needs from the finished file: the
-    /// thumbnail of a video, and the sound's loudness and speech span (one decode).
+    /// Finishes `recorder`'s capture and reads what the save needs from the finished file in one
+    /// pass: the sound's loudness and speech span, and the thumbnail of a video.
     public static func finish(_ recorder: Recorder) throws -> Take {
         let capture = try recorder.finish()
         let library = recorder.library
-        let thumbnail = capture.kind == .video ? library.stageThumbnail(of: capture.file.path, id: capture.id) : nil
-        let sound = capture.hasSound ? try? SoundAnalysis(file: capture.file.path) : nil
+        let (sound, thumbnail) = library.readFinished(capture.file.path, id: capture.id, kind: capture.kind, hasSound: capture.hasSound)
         return Take(library: library, id: capture.id, kind: capture.kind, startedAt: capture.startedAt,
                     duration: capture.info.duration, info: capture.info, waveform: capture.waveform,
                     stopReason: capture.stopReason, finalFile: capture.file, thumbnail: thumbnail,

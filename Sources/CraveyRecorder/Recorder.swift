@@ -242,7 +242,8 @@ public final class Recorder: @unchecked Sendable {
     // MARK: - After recording
 
     /// Finalizes the stopped recording: drains the encoders and remuxes the fragmented file into a
-    /// regular `.m4a` / `.mov` (in the library's staging area), whose real duration is read from it.
+    /// regular `.m4a` / `.mov` (in the library's staging area); the remux tells the file's facts
+    /// (its real duration, codecs, size and rate) from what it wrote.
     public func finish() throws -> Capture {
         waitUntilStopped()
         guard let writer, let part else { throw RecorderError.notStarted }
@@ -258,9 +259,8 @@ public final class Recorder: @unchecked Sendable {
         try library.faults.hit("record.finalize.encoded")
         let final = try library.stage(.final, id: id, kind: kind)
         do {
-            try MediaFile.remux(part.path, to: final.path)
+            let (_, info) = try MediaFile.remux(part.path, to: final.path)
             try library.faults.hit("record.finalize.remuxed")
-            let info = try MediaFile.probe(final.path)
             return Capture(id: id, kind: kind, startedAt: startedAt, info: info, waveform: builder.finish(),
                            stopReason: reason, file: final, part: part, frames: writer.videoFramesWritten,
                            droppedFrames: status.droppedFrames,

@@ -34,7 +34,7 @@ final class VideoWriterTests: XCTestCase {
         }
         try writer.finish()
         let final = dir + "/\(name).mov"
-        try MediaFile.remux(part, to: final)
+        _ = try remuxChecked(part, to: final)
         return final
     }
 
@@ -109,6 +109,26 @@ final class VideoWriterTests: XCTestCase {
         let reference = try grayAverage(path, seek: 1.0, size: "320:180")
         XCTAssertEqual(try grayAverage(jpeg), reference, accuracy: 2, "the frame at 1.0 s (frame 30)")
         XCTAssertNotEqual(try grayAverage(jpeg), try grayAverage(path, seek: 0, size: "320:180"), accuracy: 10)
+    }
+
+    /// A finished take's sound and thumbnail come from one reading of the file: the picture caught
+    /// while the sound is decoded is the thumbnailer's own, byte for byte (the frame at 1.0 s, or
+    /// the last of a shorter video), and the sound's facts are those of a pass without it.
+    func testThumbnailCaughtWhileTheSoundIsReadIsTheThumbnailersOwn() throws {
+        for (name, frames) in [("long", 90), ("brief", 15)] {
+            let path = try writeVideo(name, frames: frames)
+            let alone = dir + "/\(name)-alone.jpg", caught = dir + "/\(name)-caught.jpg"
+            try Thumbnailer.make(from: path, to: alone)
+            let sound = try SoundAnalysis(file: path, thumbnail: caught)
+            XCTAssertTrue(sound.thumbnailWritten, name)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: caught)), try Data(contentsOf: URL(fileURLWithPath: alone)), name)
+            let plain = try SoundAnalysis(file: path)
+            XCTAssertEqual(sound.waveform, plain.waveform, name)
+            XCTAssertEqual(sound.loudness, plain.loudness, name)
+            XCTAssertEqual(sound.windowLevels, plain.windowLevels, name)
+        }
+        let audio = try writeVideo("silent", frames: 40, audio: false)
+        XCTAssertThrowsError(try SoundAnalysis(file: audio, thumbnail: dir + "/none.jpg"), "a silent video has no sound to read")
     }
 
     func testShortClipThumbnailIsTheLastFrame() throws {

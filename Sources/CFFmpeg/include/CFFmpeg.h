@@ -95,9 +95,11 @@ void CFFmpeg_writer_free(CFFmpeg_writer *writer);
 /// packets. A fragmented file has no edit list, so the AAC encoder's priming samples
 /// (`audio_priming`, see CFFmpeg_aac_priming) are marked to be skipped again, and each stream's
 /// last packet is trimmed to the stream's recorded length: the result lasts exactly as many
-/// samples as were written. `packets` receives how many packets were kept. Returns 0,
-/// AVERROR_INVALIDDATA when nothing in the input is playable, or another negative AVERROR.
-int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets);
+/// samples as were written. `packets` receives how many packets were kept and `info` the facts of
+/// the file written, as CFFmpeg_probe would read them from it. Returns 0, AVERROR_INVALIDDATA
+/// when nothing in the input is playable, or another negative AVERROR.
+typedef struct CFFmpeg_probe_info CFFmpeg_probe_info;
+int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets, CFFmpeg_probe_info *info);
 
 /// The priming samples (encoder delay) of FFmpeg's AAC encoder at `sample_rate`, mono.
 int CFFmpeg_aac_priming(int sample_rate);
@@ -117,6 +119,13 @@ int CFFmpeg_decoder_read(CFFmpeg_decoder *decoder, void *samples, int max_frames
 int CFFmpeg_decoder_seek(CFFmpeg_decoder *decoder, double seconds);
 /// The position of the next sample read, in output samples from the start.
 int64_t CFFmpeg_decoder_position(const CFFmpeg_decoder *decoder);
+/// Also catches the video's picture shown at `seconds` while the sound is read (its packets pass
+/// by anyway), so a finished video's thumbnail needs no second opening of the file. 0, or
+/// AVERROR_STREAM_NOT_FOUND without a video stream. Call before the first read.
+int CFFmpeg_decoder_catch_picture(CFFmpeg_decoder *decoder, double seconds);
+/// Once the sound has been read to its end: writes the caught picture (the last one of a video
+/// shorter than the time) `width` pixels wide as a JPEG, like CFFmpeg_thumbnail.
+int CFFmpeg_decoder_write_picture(CFFmpeg_decoder *decoder, int width, const char *jpeg_path);
 void CFFmpeg_decoder_free(CFFmpeg_decoder *decoder);
 
 /// A media file's pictures, decoded and scaled (libswscale) to the size and layout the caller
@@ -147,7 +156,7 @@ int CFFmpeg_thumbnail(const char *video_path, double seconds, int width, const c
 int CFFmpeg_picture_rgb(const char *path, double seconds, int width, int height, uint8_t *rgb);
 
 /// What a probe found in a media file.
-typedef struct {
+struct CFFmpeg_probe_info {
     double duration;        ///< seconds: the longest stream
     int has_audio;
     int has_video;
@@ -159,7 +168,7 @@ typedef struct {
     int height;
     double fps;
     char format[64];        ///< container short name
-} CFFmpeg_probe_info;
+};
 
 /// Opens a media file and reads its streams' facts. Returns 0 or a negative AVERROR
 /// (AVERROR_INVALIDDATA for a file that is not media).
