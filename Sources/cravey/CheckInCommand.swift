@@ -85,7 +85,7 @@ extension Cravey.CheckInCommand {
             let saved = try CheckInRecording.record(library: lib, day: day, mood: chosenMood, mic: mic, maxSeconds: maxSeconds,
                                                     following: fixedDay == nil)
             if json {
-                print(RecordingExport.jsonObject(saved, includeWaveform: false))
+                try JSONOutput.print(saved)
             } else {
                 let checkIn = saved.checkIn
                 print("Saved for \(checkIn?.day == today ? "today" : CheckIn.displayDay(checkIn?.day ?? day)): "

@@ -61,7 +61,7 @@ extension Cravey.CheckInCommand {
             let entry = try Self.entry(date, in: lib)
             let transcript = try lib.transcript(of: entry.id)
             if output.json {
-                print(Cravey.Show.json(entry, transcript: transcript))
+                try JSONOutput.print(RecordingDetail(entry, transcript: transcript))
                 return
             }
             let checkIn = entry.checkIn!

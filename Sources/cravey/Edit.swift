@@ -33,7 +33,7 @@ extension Cravey {
             let newPurpose: Recording.Purpose?? = clearPurpose ? .some(nil) : try details.purpose.map { try Validation.purpose($0) }
             let updated = try lib.edit(recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose)
             if output.json {
-                print(RecordingExport.jsonObject(updated, includeWaveform: false))
+                try JSONOutput.print(updated)
             } else {
                 print("Updated '\(updated.shownTitle)' (\(updated.id.uuidString.prefix(8))).")
             }

@@ -41,7 +41,7 @@ extension Cravey {
                 throw CraveyFailure(message: failure.description)
             }
             if json {
-                print(RecordingExport.jsonObject(saved, includeWaveform: false))
+                try JSONOutput.print(saved)
             } else {
                 print("Imported '\(saved.shownTitle)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
             }

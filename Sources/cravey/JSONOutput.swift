@@ -1,13 +1,11 @@
+import CraveyLibrary
 import Foundation
 
-/// `--json` output of commands other than the recording listings, through `Codable`: one JSON
-/// document on stdout. (Recordings use `RecordingExport`, which writes thousands of rows fast and
-/// escapes direction overrides and C1 controls that JSONEncoder leaves raw.)
+/// `--json` output through `Encodable`: one JSON document on stdout, escaped so that it cannot
+/// drive a terminal (`JSONText`). The listings of recordings write their rows with the library's
+/// byte writer instead (measured: thousands of rows), which escapes the same characters.
 enum JSONOutput {
     static func print<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        FileHandle.standardOutput.write(try JSONText.data(value) + Data("\n".utf8))
     }
 }

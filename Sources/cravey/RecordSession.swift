@@ -146,7 +146,7 @@ final class RecordSession: @unchecked Sendable {
                 Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds())")
             }
             if json {
-                print(RecordingExport.jsonObject(saved, includeWaveform: false))
+                try JSONOutput.print(saved)
             } else if interactive {
                 print("Saved '\(saved.shownTitle)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
             } else {

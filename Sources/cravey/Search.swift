@@ -36,7 +36,7 @@ extension Cravey {
             let query = words.joined(separator: " ")
             let hits = try library.open().search(query, limit: limit)
             if json {
-                print(Self.json(hits))
+                try JSONOutput.print(hits.map(Found.init))
                 return
             }
             guard !hits.isEmpty else {
@@ -66,25 +66,30 @@ extension Cravey {
             return out + Terminal.safe(String(hit.snippet[position...]))
         }
 
-        /// [{id, title, kind, checkinDay, createdAt, field, snippet, match, at}]: `snippet` plain,
+        /// {id, title, kind, checkinDay, createdAt, field, snippet, match, at}: `snippet` plain,
         /// `match` the words matched in it, `at` the first matching word's time (null if none).
-        static func json(_ hits: [SearchHit]) -> String {
-            let objects = hits.map { hit -> String in
+        struct Found: Encodable {
+            var id, title, kind, createdAt, field, snippet: String
+            var checkinDay: String?
+            var match: [String]
+            var at: Double?
+
+            init(_ hit: SearchHit) {
                 let r = hit.recording
-                let fields: [(String, String)] = [
-                    ("id", RecordingExport.jsonString(r.id.uuidString)),
-                    ("title", RecordingExport.jsonString(r.title)),
-                    ("kind", RecordingExport.jsonString(r.kind.rawValue)),
-                    ("checkinDay", r.checkIn.map { RecordingExport.jsonString($0.day) } ?? "null"),
-                    ("createdAt", RecordingExport.jsonString(RecordingExport.isoDate(r.createdAt))),
-                    ("field", RecordingExport.jsonString(hit.field.rawValue)),
-                    ("snippet", RecordingExport.jsonString(hit.snippet)),
-                    ("match", "[" + hit.matchedWords.map(RecordingExport.jsonString).joined(separator: ",") + "]"),
-                    ("at", hit.time.map { String(format: "%.2f", $0) } ?? "null"),
-                ]
-                return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+                (id, title, kind, createdAt) = (r.id.uuidString, r.title, r.kind.rawValue, RecordingExport.isoDate(r.createdAt))
+                (field, snippet, checkinDay, match) = (hit.field.rawValue, hit.snippet, r.checkIn?.day, hit.matchedWords)
+                at = hit.time.map { ($0 * 100).rounded() / 100 }
             }
-            return objects.isEmpty ? "[]" : "[\n  " + objects.joined(separator: ",\n  ") + "\n]"
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: JSONKey.self)
+                for (key, value) in [("id", id), ("title", title), ("kind", kind), ("createdAt", createdAt), ("field", field), ("snippet", snippet)] {
+                    try container.encode(value, forKey: JSONKey(key))
+                }
+                try container.encode(checkinDay, forKey: JSONKey("checkinDay"))
+                try container.encode(match, forKey: JSONKey("match"))
+                try container.encode(at, forKey: JSONKey("at"))
+            }
         }
     }
 }

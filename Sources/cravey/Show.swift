@@ -26,7 +26,7 @@ extension Cravey {
             let r = try lib.recording(matching: id)
             let transcript = try lib.transcript(of: r.id)
             if output.json {
-                print(Show.json(r, transcript: transcript))
+                try JSONOutput.print(RecordingDetail(r, transcript: transcript))
                 return
             }
             var lines = [
@@ -119,21 +119,6 @@ extension Cravey {
             }
             if !current.isEmpty { lines.append(current) }
             return lines
-        }
-
-        /// The row (with its waveform) and, as "transcript", the transcript object or null.
-        static func json(_ r: Recording, transcript: Transcript?) -> String {
-            var object = RecordingExport.jsonObject(r, includeWaveform: true)
-            object.removeLast()  // the closing brace
-            return object + ",\"transcript\":" + (transcript.map(transcriptJSON) ?? "null") + "}"
-        }
-
-        /// {state, text, words: [[word, start, end]], engine, model, madeAt, problem}.
-        static func transcriptJSON(_ t: Transcript) -> String {
-            "{\"state\":\(RecordingExport.jsonString(t.state.rawValue)),\"text\":\(RecordingExport.jsonString(t.text)),"
-                + "\"words\":\(t.wordsJSON),\"engine\":\(RecordingExport.jsonString(t.engine)),"
-                + "\"model\":\(RecordingExport.jsonString(t.model)),\"madeAt\":\(RecordingExport.jsonString(RecordingExport.isoDate(t.madeAt))),"
-                + "\"problem\":\(t.problem.map(RecordingExport.jsonString) ?? "null")}"
         }
 
         /// "-31.2 LUFS, true peak -9.8 dBTP; played at +15.2 dB (peaks limited)".

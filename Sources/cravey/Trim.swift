@@ -48,7 +48,7 @@ extension Cravey {
                 throw CraveyFailure(message: "cannot trim '\(recording.shownTitle)': \(failure)")
             }
             if output.json {
-                print(RecordingExport.jsonObject(trimmed, includeWaveform: false))
+                try JSONOutput.print(trimmed)
             } else {
                 print("Trimmed '\(trimmed.shownTitle)' to \(Timecode.text(span.start))–\(Timecode.text(span.end)): "
                       + "now \(Format.duration(trimmed.duration)) (\(String(format: "%.3f", trimmed.duration)) s).")
