@@ -21,18 +21,18 @@ extension Library {
             var badRows: [Int64] = []
             for raw in try store.rawRows() {
                 if let problem = Validation.problem(inRow: raw.values) {
-                    report.invalidRows.append("\(raw.label): \(problem)")
+                    report.add(.invalidRow, "\(raw.label): \(problem)")
                     badRows.append(raw.rowID)
                     continue
                 }
                 let row = raw.recording
                 guard let full = try? files.file(of: row) else {
-                    report.rowsOutsideLibrary.append("\(row.id) → \(row.filePath)")
+                    report.add(.rowOutsideLibrary, "\(row.id) → \(row.filePath)")
                     badRows.append(raw.rowID)
                     continue
                 }
                 guard files.isRegularFile(full) else {
-                    report.rowsWithoutFile.append("\(row.id) → \(row.filePath)")
+                    report.add(.rowWithoutFile, "\(row.id) → \(row.filePath)")
                     badRows.append(raw.rowID)
                     continue
                 }
@@ -40,16 +40,16 @@ extension Library {
                 if !row.media.isMeasured {
                     if repair, let measured = measured(row, file: full) {
                         try store.setLoudness(measured)
-                        report.measured.append("\(row.id)")
+                        report.add(.measured, "\(row.id)")
                     } else {
-                        report.unmeasured.append("\(row.id)")
+                        report.add(.unmeasured, "\(row.id)")
                     }
                 }
                 if let thumb = row.thumbnailPath {
                     if let thumbFull = (try? files.thumbnail(of: row)) ?? nil, files.isRegularFile(thumbFull) {
                         owned.insert(thumb)
                     } else {
-                        report.missingThumbnails.append("\(row.id) → \(thumb)")
+                        report.add(.missingThumbnail, "\(row.id) → \(thumb)")
                         if repair { try store.clearThumbnail(id: row.id.uuidString) }
                     }
                 }
@@ -62,9 +62,9 @@ extension Library {
                     if relative == FileStore.thumbnailsDir || owned.contains(relative) { continue }
                     if let owner = Recording.owner(ofFileName: name), files.isRegularFile(files.path(relative)),
                        owner.isThumbnail == (dir == FileStore.thumbnailsDir) {
-                        if owner.isThumbnail { strayThumbnails.append(relative) } else { report.filesWithoutRow.append(relative) }
+                        if owner.isThumbnail { strayThumbnails.append(relative) } else { report.add(.fileWithoutRow, relative) }
                     } else {
-                        report.foreignFiles.append(relative)
+                        report.add(.foreignFile, relative)
                     }
                 }
             }
@@ -76,7 +76,7 @@ extension Library {
                     try quarantine(thumb, into: &report)
                 }
             } else {
-                report.filesWithoutRow += strayThumbnails
+                for thumb in strayThumbnails { report.add(.fileWithoutRow, thumb) }
             }
             var loose: [String] = []
             for dir in ["", FileStore.recordingsDir, FileStore.thumbnailsDir, FileStore.incomingDir, FileStore.trashDir] {
@@ -94,9 +94,10 @@ extension Library {
                     if repair { files.makePrivate(full, mode: 0o600) }
                 }
             }
-            report.loosePermissions = loose
-            report.searchIndex = try store.searchIndexProblems()
-            if repair && !report.searchIndex.isEmpty { try store.rebuildSearchIndex() }
+            for path in loose { report.add(.loosePermissions, path) }
+            let index = try store.searchIndexProblems()
+            for problem in index { report.add(.searchIndex, problem) }
+            if repair && !index.isEmpty { try store.rebuildSearchIndex() }
             if repair { try files.sync(files.path(FileStore.recordingsDir), site: "check.fsync.dir") }
             return report
         }

@@ -9,88 +9,82 @@ import Glibc
 /// It acts only on files cravey can prove it made (its own names in its own
 /// directories); anything else found in the library is reported and left where it is.
 extension Library {
-    /// What recovery or a check found, and what it did about it.
+    /// What recovery or a check found, and what it did about it: findings of a kind, each about
+    /// one subject (a recording, a file or a row), in the order they were found. The command line
+    /// words them.
     public struct Report: Sendable, Equatable {
-        public var removedTemporaryFiles: [String] = []
-        public var finishedDeletes: [String] = []
-        public var undoneDeletes: [String] = []
-        public var purge: String?
-        public var undoneSaves: [String] = []
-        /// Trims whose new row did not commit: the recording is back as it was.
-        public var undoneReplaces: [String] = []
-        public var rowsWithoutFile: [String] = []
-        /// cravey recordings (by name) that no row lists.
-        public var filesWithoutRow: [String] = []
-        public var rowsOutsideLibrary: [String] = []
-        public var invalidRows: [String] = []
-        public var missingThumbnails: [String] = []
-        public var loosePermissions: [String] = []
-        public var recoveredRecordings: [String] = []
-        public var unrecoverable: [String] = []
-        /// Files no row owns that were listed again, rebuilt from the file.
-        public var relisted: [String] = []
-        /// Files that look like cravey's but cannot be listed, moved to `Quarantine/`.
-        public var quarantined: [String] = []
-        /// Files cravey did not make: never touched, only mentioned by `check`.
-        public var foreignFiles: [String] = []
-        /// Steps of recovery that could not be done now (a read-only or full disk): tried again later.
-        public var deferred: [String] = []
-        /// Recordings whose loudness is not measured yet (`--repair` measures them).
-        public var unmeasured: [String] = []
-        /// Recordings measured by this check.
-        public var measured: [String] = []
-        /// The search index or the transcripts out of step with the recordings (`--repair`
-        /// rebuilds the index from the rows and removes transcripts of recordings that are gone).
-        public var searchIndex: [String] = []
+        /// The kinds of finding, in the order a report lists them.
+        public enum Kind: String, Sendable, CaseIterable {
+            /// An interrupted recording saved from its temporary file ("<id> '<title>'").
+            case recoveredRecording
+            /// An interrupted recording that could not be saved now: kept, tried again later.
+            case unrecoverable
+            case removedTemporaryFile
+            /// The file of a save whose row did not commit, removed.
+            case undoneSave
+            case finishedDelete
+            /// A trim whose new row did not commit: the recording is back as it was.
+            case undoneReplace
+            case undoneDelete
+            /// An interrupted purge undone (rows remained) or finished (none did); no subject.
+            case undonePurge, finishedPurge
+            /// A step that could not be done now (a read-only or full disk): tried again later.
+            case deferred
+            case invalidRow
+            case rowWithoutFile
+            /// A cravey recording (by its name) that no row lists.
+            case fileWithoutRow
+            /// A file no row owned, listed again from what the file holds ("<path> as '<title>'").
+            case relisted
+            /// A file that looks like cravey's but cannot be listed, moved to `Quarantine/`.
+            case quarantined
+            case rowOutsideLibrary
+            case missingThumbnail
+            case loosePermissions
+            /// The search index or the transcripts out of step with the recordings.
+            case searchIndex
+            /// A file cravey did not make: never touched, only mentioned.
+            case foreignFile
+            /// A recording whose loudness is not measured yet (`repair` measures it).
+            case unmeasured
+            /// A recording measured by this check.
+            case measured
+
+            /// Problems a check with `repair` fixes (foreign files and deferred steps are not).
+            public var isProblem: Bool {
+                switch self {
+                case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .invalidRow, .missingThumbnail, .loosePermissions, .searchIndex: true
+                default: false
+                }
+            }
+        }
+
+        public struct Finding: Sendable, Equatable {
+            public var kind: Kind
+            public var subject: String
+        }
+
+        public private(set) var findings: [Finding] = []
         /// Why the database was rebuilt from the files, when it was.
         public var rebuiltDatabase: String?
-        /// Whether the problems listed were also fixed.
+        /// Whether the problems found were also fixed.
         public var repaired = false
 
-        public var isEmpty: Bool { lines.isEmpty }
+        public init() {}
 
-        /// Problems that `check --repair` fixes (foreign files and deferred steps are not among them).
-        public var hasProblems: Bool {
-            !(rowsWithoutFile.isEmpty && filesWithoutRow.isEmpty && rowsOutsideLibrary.isEmpty && invalidRows.isEmpty
-              && missingThumbnails.isEmpty && loosePermissions.isEmpty && searchIndex.isEmpty)
-        }
+        init(_ kind: Kind, _ subject: String) { add(kind, subject) }
 
-        /// One line per finding, for people.
-        public var lines: [String] { lines(repairCommand: nil) }
+        mutating func add(_ kind: Kind, _ subject: String = "") { findings.append(Finding(kind: kind, subject: subject)) }
 
-        /// The findings, one line each; a problem `repairCommand` would repair names it.
-        public func lines(repairCommand: String?) -> [String] {
-            var out: [String] = []
-            func add(_ items: [String], _ label: String) { for item in items { out.append("\(label): \(item)") } }
-            if let rebuiltDatabase {
-                out.append("\(rebuiltDatabase); rebuilt it from the recordings' files (\(relisted.count) listed again as 'Recovered recording <date>': titles, notes and play counts were lost)")
-            }
-            add(recoveredRecordings, "recovered an interrupted recording")
-            add(unrecoverable, "could not recover an interrupted recording (kept; will try again)")
-            add(removedTemporaryFiles, "removed a leftover temporary file")
-            add(undoneSaves, "removed the file of a save that did not finish")
-            add(finishedDeletes, "finished an interrupted delete")
-            add(undoneReplaces, "undid an interrupted trim (the recording is as it was)")
-            add(undoneDeletes, "undid an interrupted delete")
-            if let purge { out.append(purge) }
-            add(deferred, "could not finish now (will try again)")
-            let fix = repaired ? "" : repairCommand.map { " (run '\($0)')" } ?? ""
-            add(invalidRows, repaired ? "removed an invalid row (its file, if any, is listed again)" : "invalid row\(fix)")
-            add(rowsWithoutFile, repaired ? "removed a row whose file was missing" : "row whose file is missing\(fix)")
-            if rebuiltDatabase == nil {
-                add(filesWithoutRow, repaired ? "found a recording no row listed" : "recording no row lists\(fix)")
-                add(relisted, "listed again")
-            }
-            add(quarantined, "moved to Quarantine/ (looks like cravey's but cannot be played)")
-            add(rowsOutsideLibrary, repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)")
-            add(missingThumbnails, repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)")
-            add(loosePermissions, repaired ? "made private" : "not private (should be 0700/0600)\(fix)")
-            add(searchIndex, repaired ? "rebuilt the search index" : "search index\(fix)")
-            add(foreignFiles, "not made by cravey, left alone")
-            add(unmeasured, "loudness not measured yet (measured when played" + (repairCommand.map { ", or by '\($0)')" } ?? ")"))
-            add(measured, "measured loudness")
-            return out
-        }
+        /// The subjects of the findings of `kind`, in the order found.
+        public func subjects(_ kind: Kind) -> [String] { findings.filter { $0.kind == kind }.map(\.subject) }
+
+        public var isEmpty: Bool { findings.isEmpty && rebuiltDatabase == nil }
+
+        public var hasProblems: Bool { findings.contains { $0.kind.isProblem } }
+
+        /// How many problems (see `Kind.isProblem`) were found.
+        public var problemCount: Int { findings.count { $0.kind.isProblem } }
     }
 
     /// What the library cannot do by itself, reading media files: given by the floor above
@@ -128,7 +122,7 @@ extension Library {
         let pending = try wrap { try store.pendingSaves() }
         if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty { return Report() }
         guard isWritable else {
-            return Report(deferred: ["an interrupted operation (the library is read-only)"])
+            return Report(.deferred, "an interrupted operation (the library is read-only)")
         }
         return try wrap {
             let lock = try lockLibrary()
@@ -141,17 +135,17 @@ extension Library {
         var report = Report()
         /// Runs one step; its failure is reported, and the other steps still run.
         func step(_ what: String, _ body: () throws -> Void) {
-            do { try wrap(body) } catch { report.deferred.append("\(what): \(Self.describe(error))") }
+            do { try wrap(body) } catch { report.add(.deferred, "\(what): \(Self.describe(error))") }
         }
         let recordings = files.path(FileStore.recordingsDir)
         if files.exists(files.path(FileStore.purgingDir)) {
             step("an interrupted purge") {
                 if try store.count() > 0 {
                     try undoPurge()
-                    report.purge = "undid an interrupted purge (nothing was deleted)"
+                    report.add(.undonePurge)
                 } else {
                     try finishPurge()
-                    report.purge = "finished an interrupted purge"
+                    report.add(.finishedPurge)
                 }
             }
         }
@@ -160,7 +154,7 @@ extension Library {
                 if try !store.rowExists(forPath: path), let full = try? files.resolve(path),
                    Recording.owner(ofFileName: (path as NSString).lastPathComponent) != nil {
                     try files.unlink(full, site: "recover.save.unlink")
-                    report.undoneSaves.append(path)
+                    report.add(.undoneSave, path)
                 }
                 try store.forgetPendingSave(path)
             }
@@ -173,7 +167,7 @@ extension Library {
                     continue
                 }
                 try undoReplace(id, kind: row.kind)
-                report.undoneReplaces.append("\(id.uuidString) '\(row.title)'")
+                report.add(.undoneReplace, "\(id.uuidString) '\(row.title)'")
             }
         }
         let trash = files.path(FileStore.trashDir)
@@ -183,10 +177,10 @@ extension Library {
                                                             : FileStore.recordingsDir + "/" + name
                 if try store.rowExists(forPath: original) {
                     try files.rename(trash + "/" + name, files.path(original), site: "recover.trash.restore")
-                    report.undoneDeletes.append(original)
+                    report.add(.undoneDelete, original)
                 } else {
                     try files.unlink(trash + "/" + name, site: "recover.trash.unlink")
-                    report.finishedDeletes.append(original)
+                    report.add(.finishedDelete, original)
                 }
             }
         }
@@ -201,7 +195,7 @@ extension Library {
         for name in names where !isPart(name) || files.size(incoming + "/" + name) == 0 {
             step("a leftover temporary file") {
                 try files.unlink(incoming + "/" + name, site: "recover.incoming.unlink")
-                report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name)
+                report.add(.removedTemporaryFile, FileStore.incomingDir + "/" + name)
             }
         }
         for name in names where isPart(name) && files.exists(incoming + "/" + name) {
@@ -214,14 +208,14 @@ extension Library {
                 }
                 guard let recoverPartial = media?.recoverPartial else { continue }  // left for a cravey that can
                 if let saved = try recoverPartial(self, full) {
-                    report.recoveredRecordings.append("\(saved.id.uuidString) '\(saved.title)'")
+                    report.add(.recoveredRecording, "\(saved.id.uuidString) '\(saved.title)'")
                 } else {
-                    report.removedTemporaryFiles.append(FileStore.incomingDir + "/" + name + " (nothing playable)")
+                    report.add(.removedTemporaryFile, FileStore.incomingDir + "/" + name + " (nothing playable)")
                 }
                 try files.unlink(full, site: "recover.incoming.unlink")
             } catch {
                 // Kept for another try; the rest of the library is still usable.
-                report.unrecoverable.append("\(FileStore.incomingDir)/\(name): \(Self.describe(error))")
+                report.add(.unrecoverable, "\(FileStore.incomingDir)/\(name): \(Self.describe(error))")
             }
         }
         step("syncing Recordings/") { try files.sync(recordings, site: "recover.fsync.dir") }
@@ -285,7 +279,7 @@ extension Library {
             do {
                 facts = try inspect(full)
             } catch {
-                report.unrecoverable.append("\(relative): \(Self.describe(error))")
+                report.add(.unrecoverable, "\(relative): \(Self.describe(error))")
                 continue
             }
             guard let facts, facts.duration > 0 else {
@@ -305,7 +299,7 @@ extension Library {
             try store.insertRecording(recording)
             files.makePrivate(full, mode: 0o600)
             if let thumb = recording.thumbnailPath { files.makePrivate(files.path(thumb), mode: 0o600) }
-            report.relisted.append("\(relative) as '\(recording.title)'")
+            report.add(.relisted, "\(relative) as '\(recording.title)'")
         }
     }
 
@@ -314,6 +308,6 @@ extension Library {
         let dir = files.path(FileStore.quarantineDir)
         try files.makeDirectory(dir, site: "check.quarantine")
         try files.rename(files.path(relative), dir + "/" + (relative as NSString).lastPathComponent, site: "check.quarantine")
-        report.quarantined.append(relative)
+        report.add(.quarantined, relative)
     }
 }

@@ -115,8 +115,7 @@ extension Cravey {
         func checkLibrary(_ lib: Library) throws -> Finding {
             let report = try lib.check(repair: false)
             let count = try lib.count()
-            let problems = report.rowsWithoutFile.count + report.filesWithoutRow.count + report.rowsOutsideLibrary.count
-                + report.invalidRows.count + report.missingThumbnails.count + report.loosePermissions.count
+            let problems = report.problemCount
             if problems == 0 {
                 return Finding(ok: true, subject: "library", detail: "\(count) recording\(count == 1 ? "" : "s"), every one with its file")
             }

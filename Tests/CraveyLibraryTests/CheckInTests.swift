@@ -110,7 +110,7 @@ final class CheckInTests: XCTestCase {
             try db.execute(sql: "UPDATE recording SET checkinDay = '2026-13-45' WHERE id = ?", arguments: [id.uuidString])
         }
         let report = try lib.check(repair: false)
-        XCTAssertTrue(report.invalidRows.contains { $0.contains("checkinDay is not a date") }, "\(report.lines)")
+        XCTAssertTrue(report.subjects(.invalidRow).contains { $0.contains("checkinDay is not a date") }, "\(report.findings)")
     }
 
     func testDaysAndWeekdays() throws {
