@@ -17,6 +17,7 @@
 //   4. CraveyMessages — the use cases that join the library to the media: saving, trimming and
 //                       discarding a take, import, trim, recovery of interrupted takes,
 //                       transcripts, the level a recording plays at
+//      CraveyTracker  — the craving and use logs (in the library's database), their rules and links
 //   5. cravey         — the command-line executable: commands, the terminal toolkit and screens
 // Tests mirror the modules; `library-driver` (drives library operations in a child process so the
 // tests can SIGKILL it at chosen points) and `writer-bench` (the video benchmark) are test-only.
@@ -60,12 +61,19 @@ let package = Package(
         .target(name: "CraveyPlayer", dependencies: ["CraveyMedia"]),
         // Floor 4: the application layer.
         .target(name: "CraveyMessages", dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyRecorder", "CraveyPlayer"]),
+        // Floor 4 too: the craving and use logs and the figures drawn from them, in the library's
+        // database (no media).
+        .target(
+            name: "CraveyTracker",
+            dependencies: ["CraveyLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // Floor 5: the executable.
         .executableTarget(
             name: "cravey",
             dependencies: [
                 "CraveyLibrary",
                 "CraveyMessages",
+                "CraveyTracker",
                 "CraveyRecorder",
                 "CraveyPlayer",
                 "CraveyMedia",
@@ -99,6 +107,10 @@ let package = Package(
         .testTarget(
             name: "CraveyPlayerTests",
             dependencies: ["CraveyPlayer", "CraveyMedia", "CraveyTestSupport"]
+        ),
+        .testTarget(
+            name: "CraveyTrackerTests",
+            dependencies: ["CraveyTracker", "CraveyLibrary", "CraveyLibraryFixtures", "CraveyTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "CraveyMessagesTests",

@@ -69,18 +69,27 @@ public enum RecordingExport {
     /// RFC 4180 CSV with a header line; fields with commas, quotes or line breaks are quoted.
     /// With `transcripts` (an export), the transcript columns follow.
     public static func csv(_ recordings: [Recording], transcripts: [UUID: Transcript]? = nil) -> String {
-        var out = (columns + (transcripts == nil ? [] : transcriptColumns)).joined(separator: ",") + "\r\n"
-        for recording in recordings {
-            out += values(recording, transcripts: transcripts).map { csvField($0.value) }.joined(separator: ",") + "\r\n"
+        csv(header: columns + (transcripts == nil ? [] : transcriptColumns),
+            rows: recordings.map { Dictionary(uniqueKeysWithValues: values($0, transcripts: transcripts).map { ($0.key, $0.value) }) })
+    }
+
+    /// RFC 4180 CSV of rows given by column name under `header` (a column a row does not have is an
+    /// empty cell), cells protected as every export's are.
+    public static func csv(header: [String], rows: [[String: Value]]) -> String {
+        var out = header.joined(separator: ",") + "\r\n"
+        for row in rows {
+            out += header.map { csvField(row[$0] ?? .null) }.joined(separator: ",") + "\r\n"
         }
         return out
     }
 
-    enum Value {
+    /// A cell of an export.
+    public enum Value: Sendable, Equatable {
         case string(String), number(Double), integer(Int64), null
     }
 
-    static func values(_ r: Recording, transcripts: [UUID: Transcript]? = nil) -> [(key: String, value: Value)] {
+    /// A row's cells in column order (with the transcript's when `transcripts` is given).
+    public static func values(_ r: Recording, transcripts: [UUID: Transcript]? = nil) -> [(key: String, value: Value)] {
         func opt(_ s: String?) -> Value { s.map(Value.string) ?? .null }
         func optInt(_ i: Int?) -> Value { i.map { .integer(Int64($0)) } ?? .null }
         func optNum(_ d: Double?) -> Value { d.map(Value.number) ?? .null }
@@ -268,7 +277,7 @@ extension Transcript.Word: Encodable {
 }
 
 extension RecordingExport.Value: Encodable {
-    func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

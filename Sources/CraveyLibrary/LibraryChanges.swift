@@ -84,8 +84,8 @@ extension Library {
         }
     }
 
-    /// Deletes every recording, all or nothing (see the type's doc). Files in `Recordings/` that
-    /// cravey did not make stay where they are.
+    /// Deletes every recording and every craving and use log, all or nothing (see the type's doc).
+    /// Files in `Recordings/` that cravey did not make stay where they are.
     public func purge() throws {
         try wrap {
             let lock = try lockLibrary()

@@ -140,7 +140,7 @@ extension Library {
         let recordings = files.path(FileStore.recordingsDir)
         if files.exists(files.path(FileStore.purgingDir)) {
             step("an interrupted purge") {
-                if try store.count() > 0 {
+                if try store.storedCount() > 0 {  // the rows' deletion did not commit: nothing was deleted
                     try undoPurge()
                     report.add(.undonePurge)
                 } else {

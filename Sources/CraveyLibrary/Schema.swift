@@ -94,8 +94,93 @@ extension Store {
             try db.execute(sql: Self.transcriptSchema)
             try db.execute(sql: "INSERT INTO recordingSearch (rowid, title, notes, transcript) SELECT rowid, title, coalesce(notes, ''), '' FROM recording")
         }
+        migrator.registerMigration("v5: cravings and use") { db in
+            try db.execute(sql: Self.logSchema)
+        }
         return migrator
     }
+
+    /// The craving and use logs (migration v5). Every range and set is a CHECK, so no program
+    /// writing the file can store a log cravey would refuse (`check` still reads every row: a
+    /// program can switch the checks off). Times are instants (UTC, milliseconds) with the UTC
+    /// offset of the place they were logged in, so a log keeps its wall-clock hour across a
+    /// change of clocks or of time zone. Triggers are a set written as names in a fixed order,
+    /// separated by commas ('' for none).
+    private static let logSchema = """
+        CREATE TABLE craving (
+          id TEXT PRIMARY KEY NOT NULL,
+          at TEXT NOT NULL,
+          utcOffset INTEGER NOT NULL CHECK (utcOffset BETWEEN -64800 AND 64800),
+          intensity INTEGER NOT NULL CHECK (intensity BETWEEN 1 AND 10),
+          triggers TEXT NOT NULL DEFAULT '' CHECK (\(triggerCheck)),
+          location TEXT CHECK (location IN ('home', 'work', 'social', 'outside', 'car')),
+          notes TEXT CHECK (length(notes) BETWEEN 1 AND 500),
+          -- The message played during the craving; cleared when that recording is deleted.
+          recordingId TEXT REFERENCES recording(id) ON DELETE SET NULL,
+          createdAt TEXT NOT NULL,
+          modifiedAt TEXT NOT NULL
+        );
+        CREATE INDEX craving_newest ON craving(at DESC, id DESC);
+        CREATE INDEX craving_recording ON craving(recordingId);
+
+        CREATE TABLE usage (
+          id TEXT PRIMARY KEY NOT NULL,
+          at TEXT NOT NULL,
+          utcOffset INTEGER NOT NULL CHECK (utcOffset BETWEEN -64800 AND 64800),
+          -- bowls (also joints and blunts) 0.5–5 in halves; vape 1–10 pulls; dab 1–5 dabs;
+          -- edible 5–100 mg THC in fives.
+          method TEXT NOT NULL CHECK (method IN ('bowls', 'vape', 'dab', 'edible')),
+          amount REAL NOT NULL CHECK (
+            (method = 'bowls' AND amount BETWEEN 0.5 AND 5 AND amount * 2 = CAST(amount * 2 AS INTEGER))
+            OR (method = 'vape' AND amount BETWEEN 1 AND 10 AND amount = CAST(amount AS INTEGER))
+            OR (method = 'dab' AND amount BETWEEN 1 AND 5 AND amount = CAST(amount AS INTEGER))
+            OR (method = 'edible' AND amount BETWEEN 5 AND 100 AND amount / 5 = CAST(amount / 5 AS INTEGER))),
+          triggers TEXT NOT NULL DEFAULT '' CHECK (\(triggerCheck)),
+          location TEXT CHECK (location IN ('home', 'work', 'social', 'outside', 'car')),
+          notes TEXT CHECK (length(notes) BETWEEN 1 AND 500),
+          moodAfter INTEGER CHECK (moodAfter BETWEEN 1 AND 10),
+          -- The craving this use followed; cleared when that craving is deleted on its own.
+          cravingId TEXT REFERENCES craving(id) ON DELETE SET NULL,
+          createdAt TEXT NOT NULL,
+          modifiedAt TEXT NOT NULL
+        );
+        CREATE INDEX usage_newest ON usage(at DESC, id DESC);
+        CREATE INDEX usage_craving ON usage(cravingId);
+
+        -- Search over the logs' notes, kept in step by the triggers below.
+        CREATE VIRTUAL TABLE logSearch USING fts5(
+          notes, kind UNINDEXED, logId UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        CREATE TRIGGER craving_search_insert AFTER INSERT ON craving WHEN new.notes IS NOT NULL BEGIN
+          INSERT INTO logSearch (notes, kind, logId) VALUES (new.notes, 'craving', new.id);
+        END;
+        CREATE TRIGGER craving_search_update AFTER UPDATE OF notes ON craving BEGIN
+          DELETE FROM logSearch WHERE kind = 'craving' AND logId = old.id;
+          INSERT INTO logSearch (notes, kind, logId) SELECT new.notes, 'craving', new.id WHERE new.notes IS NOT NULL;
+        END;
+        CREATE TRIGGER craving_search_delete AFTER DELETE ON craving BEGIN
+          DELETE FROM logSearch WHERE kind = 'craving' AND logId = old.id;
+        END;
+        CREATE TRIGGER usage_search_insert AFTER INSERT ON usage WHEN new.notes IS NOT NULL BEGIN
+          INSERT INTO logSearch (notes, kind, logId) VALUES (new.notes, 'use', new.id);
+        END;
+        CREATE TRIGGER usage_search_update AFTER UPDATE OF notes ON usage BEGIN
+          DELETE FROM logSearch WHERE kind = 'use' AND logId = old.id;
+          INSERT INTO logSearch (notes, kind, logId) SELECT new.notes, 'use', new.id WHERE new.notes IS NOT NULL;
+        END;
+        CREATE TRIGGER usage_search_delete AFTER DELETE ON usage BEGIN
+          DELETE FROM logSearch WHERE kind = 'use' AND logId = old.id;
+        END;
+        """
+
+    /// Triggers hold nothing but names from the set, each followed by a comma once one is added
+    /// at the end (the code writes each once, in the set's order; `check` reads that too).
+    /// Spelled out so that the migration never changes with the code.
+    private static let triggerCheck = """
+        triggers = '' OR replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(triggers || ',', \
+        'hungry,', ''), 'angry,', ''), 'anxious,', ''), 'lonely,', ''), 'tired,', ''), 'sad,', ''), 'bored,', ''), \
+        'social,', ''), 'habit,', ''), 'paraphernalia,', '') = ''
+        """
 
     /// The transcripts and the search index over titles, notes and transcripts (migration v4).
     private static let transcriptSchema = """

@@ -160,6 +160,13 @@ struct Store: Sendable {
         try writer.read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording)") ?? false) }
     }
 
+    /// Recordings and logs together: what a purge deletes.
+    func storedCount() throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recording) + (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0
+        }
+    }
+
     func count() throws -> Int {
         try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0 }
     }
@@ -271,6 +278,7 @@ struct Store: Sendable {
     func deleteAllRecordings() throws {
         try writer.write { db in
             try db.execute(sql: """
+                DELETE FROM usage; DELETE FROM craving; DELETE FROM logSearch;
                 DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
                 DELETE FROM setting; DELETE FROM transcript; DELETE FROM recordingSearch;
                 """)

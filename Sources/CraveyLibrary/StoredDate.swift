@@ -7,8 +7,8 @@ import Glibc
 /// Dates as the store keeps them: ISO 8601 text in UTC to the millisecond
 /// (`2025-10-25T15:42:07.123Z`). The text sorts like the dates, reads well in `sqlite3`, and
 /// converts back to exactly the same `Date` (whole milliseconds), so rows round-trip.
-enum StoredDate {
-    static func text(_ date: Date) -> String {
+package enum StoredDate {
+    package static func text(_ date: Date) -> String {
         let ms = date.millisecondsSince1970
         var seconds = time_t(ms >= 0 ? ms / 1000 : (ms - 999) / 1000)
         let millis = Int32(ms - Int64(seconds) * 1000)
@@ -35,7 +35,7 @@ enum StoredDate {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         let digits = Array(text.utf8)
         guard digits.count == 24 else { return nil }
         func number(_ from: Int, _ count: Int) -> Int32? {

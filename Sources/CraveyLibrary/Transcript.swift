@@ -80,7 +80,7 @@ public enum SearchTerms {
 
     /// The FTS5 query for `words`: every word must appear, each as a quoted string (so nothing
     /// the user types is taken as query syntax), also as the start of a longer word.
-    static func ftsQuery(_ words: [String]) -> String {
+    package static func ftsQuery(_ words: [String]) -> String {
         words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "") + "\"*" }.joined(separator: " ")
     }
 
@@ -130,10 +130,10 @@ public struct SearchHit: Sendable {
 
     /// The marks SQLite's snippet() puts around a matched word (characters no stored text can
     /// hold); read back into `matches` and never handed out.
-    static let markStart: Character = "\u{1}", markEnd: Character = "\u{2}"
+    package static let markStart: Character = "\u{1}", markEnd: Character = "\u{2}"
 
     /// A marked snippet read into its plain text and the ranges of its marked words.
-    static func unmarked(_ marked: String) -> (String, [Range<String.Index>]) {
+    package static func unmarked(_ marked: String) -> (String, [Range<String.Index>]) {
         var plain = ""
         var matches: [Range<String.Index>] = []
         var start: String.Index?

@@ -11,10 +11,12 @@ final class StoreTests: XCTestCase {
         let tables = try library.store.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
-        XCTAssertEqual(tables, ["checkinDay", "grdb_migrations", "pendingReplace", "pendingSave", "recording", "recordingSearch",
+        XCTAssertEqual(tables, ["checkinDay", "craving", "craving_newest", "craving_recording", "grdb_migrations", "logSearch",
+                                "logSearch_config", "logSearch_content", "logSearch_data", "logSearch_docsize", "logSearch_idx",
+                                "pendingReplace", "pendingSave", "recording", "recordingSearch",
                                 "recordingSearch_config", "recordingSearch_content", "recordingSearch_data", "recordingSearch_docsize",
                                 "recordingSearch_idx", "recording_checkin", "recording_kind_newest", "recording_newest",
-                                "recording_purpose_newest", "recording_top", "setting", "transcript"])
+                                "recording_purpose_newest", "recording_top", "setting", "transcript", "usage", "usage_craving", "usage_newest"])
         let journal = try library.store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         XCTAssertEqual(journal, "wal")
         try temp.add(library)

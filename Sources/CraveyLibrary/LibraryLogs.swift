@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+
+/// The database's door for the tracker (the craving and use logs live in the same database and
+/// are bound by the same rules): writes under the library's lock in one transaction, fsynced
+/// before it returns, with the fault seam at `site` just before the commit.
+extension Library {
+    /// Runs `body` in one write transaction under the library lock. Errors that `body` throws
+    /// itself (a log that is not there, a refused link) come back as they are; the database's
+    /// own are worded as the library words them.
+    package func writeLogs<T>(site: String, _ body: (Database) throws -> T) throws -> T {
+        var own: Error?
+        do {
+            return try wrap {
+                let lock = try lockLibrary()
+                defer { lock.release() }
+                return try store.writer.write { db in
+                    do {
+                        let result = try body(db)
+                        try faults.hit(site)
+                        return result
+                    } catch let error where !(error is DatabaseError) && !(error is LibraryError) {
+                        own = error
+                        throw error
+                    }
+                }
+            }
+        } catch {
+            throw own ?? error
+        }
+    }
+
+    /// Reads from a snapshot of the database (readers never wait for the lock).
+    package func readLogs<T>(_ body: (Database) throws -> T) throws -> T {
+        var own: Error?
+        do {
+            return try wrap {
+                try store.writer.read { db in
+                    do { return try body(db) } catch let error where !(error is DatabaseError) && !(error is LibraryError) {
+                        own = error
+                        throw error
+                    }
+                }
+            }
+        } catch {
+            throw own ?? error
+        }
+    }
+}

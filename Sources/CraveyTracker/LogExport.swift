@@ -1,0 +1,87 @@
+import CraveyLibrary
+import Foundation
+
+/// Logs as JSON (through `Encodable`, for `--json` and export) and as CSV cells (export): the same
+/// keys in both.
+extension Craving: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        for (key, value) in exportValues { try container.encode(value, forKey: JSONKey(key)) }
+        try container.encode(triggers.map(\.rawValue), forKey: JSONKey("triggers"))
+    }
+
+    /// The cells of a craving (triggers as their names, comma-separated).
+    public var exportValues: [(String, RecordingExport.Value)] {
+        LogExport.common(id: id, kind: "craving", time: time, createdAt: createdAt, modifiedAt: modifiedAt) + [
+            ("intensity", .integer(Int64(intensity))),
+            ("band", .string(band.rawValue)),
+            ("location", LogExport.optional(location?.rawValue)),
+            ("notes", LogExport.optional(notes)),
+            ("recordingId", LogExport.optional(recordingId?.uuidString)),
+        ]
+    }
+}
+
+extension Usage: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: JSONKey.self)
+        for (key, value) in exportValues { try container.encode(value, forKey: JSONKey(key)) }
+        try container.encode(triggers.map(\.rawValue), forKey: JSONKey("triggers"))
+    }
+
+    public var exportValues: [(String, RecordingExport.Value)] {
+        LogExport.common(id: id, kind: "use", time: time, createdAt: createdAt, modifiedAt: modifiedAt) + [
+            ("method", .string(method.rawValue)),
+            ("amount", .number(amount)),
+            ("unit", .string(method.unit)),
+            ("location", LogExport.optional(location?.rawValue)),
+            ("notes", LogExport.optional(notes)),
+            ("moodAfter", moodAfter.map { .integer(Int64($0)) } ?? .null),
+            ("cravingId", LogExport.optional(cravingId?.uuidString)),
+        ]
+    }
+}
+
+extension LogEntry: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        switch self {
+        case let .craving(c): try c.encode(to: encoder)
+        case let .use(u): try u.encode(to: encoder)
+        }
+    }
+}
+
+public enum LogExport {
+    /// The CSV columns of logs, in order, after `record`; recordings' own columns follow them in
+    /// an export (`id`, `createdAt`, `modifiedAt` and `notes` are shared).
+    public static let columns = [
+        "id", "at", "localTime", "utcOffset", "intensity", "band", "method", "amount", "unit", "triggers", "location",
+        "moodAfter", "recordingId", "cravingId", "notes", "createdAt", "modifiedAt",
+    ]
+
+    /// A log's CSV cells by column.
+    public static func csvRow(_ entry: LogEntry) -> [String: RecordingExport.Value] {
+        let (values, triggers): ([(String, RecordingExport.Value)], [Trigger]) = switch entry {
+        case let .craving(c): (c.exportValues, c.triggers)
+        case let .use(u): (u.exportValues, u.triggers)
+        }
+        var row = Dictionary(values, uniquingKeysWith: { first, _ in first })
+        row["triggers"] = .string(triggers.map(\.rawValue).joined(separator: ","))
+        row["record"] = row.removeValue(forKey: "kind")
+        return row
+    }
+
+    static func common(id: UUID, kind: String, time: LogTime, createdAt: Date, modifiedAt: Date) -> [(String, RecordingExport.Value)] {
+        [
+            ("id", .string(id.uuidString)),
+            ("kind", .string(kind)),
+            ("at", .string(StoredDate.text(time.instant))),
+            ("localTime", .string(time.localText)),
+            ("utcOffset", .string(time.offsetText)),
+            ("createdAt", .string(StoredDate.text(createdAt))),
+            ("modifiedAt", .string(StoredDate.text(modifiedAt))),
+        ]
+    }
+
+    static func optional(_ text: String?) -> RecordingExport.Value { text.map { .string($0) } ?? .null }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// What the tracker refuses, each with a one-line message for the user.
+public enum TrackerError: Error, Equatable, CustomStringConvertible {
+    case invalid(field: String, reason: String)
+    case notFound(String)
+    case ambiguous(String, candidates: [String])
+    /// The craving a use follows (or is asked to follow) has a linked use: deleting it needs a choice.
+    case linkedUse(craving: String, uses: Int)
+
+    public var description: String {
+        switch self {
+        case let .invalid(field, reason):
+            return "invalid \(field): \(reason)"
+        case let .notFound(key):
+            return "no craving or use log matches '\(key)'"
+        case let .ambiguous(key, candidates):
+            let shown = candidates.prefix(5).joined(separator: ", ")
+            return "'\(key)' matches \(candidates.count) logs (\(shown)\(candidates.count > 5 ? ", …" : "")); give more of the id"
+        case let .linkedUse(craving, uses):
+            return "craving \(craving) has \(uses == 1 ? "a linked usage log" : "\(uses) linked usage logs")"
+        }
+    }
+}
