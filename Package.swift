@@ -122,7 +122,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyTests",
-            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyMedia", "CraveyTestSupport", "cravey"]
+            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyTracker", "CraveyMedia", "CraveyTestSupport", "cravey"]
         ),
     ]
 )

@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import CraveyMessages
+import CraveyTracker
 import Foundation
 
 /// The root command: short audio and video messages to your future self.
@@ -15,7 +16,7 @@ struct Cravey: ParsableCommand {
             ${XDG_DATA_HOME:-~/.local/share}/cravey; --library DIR or CRAVEY_LIBRARY to choose another).
             """,
         version: "0.1.0",
-        subcommands: [Record.self, Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Check.self, Devices.self, Doctor.self, Settings.self]
+        subcommands: [CravingCommand.self, UseCommand.self, LogCommand.self, Record.self, Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Check.self, Devices.self, Doctor.self, Settings.self]
     )
 
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
@@ -28,6 +29,8 @@ struct Cravey: ParsableCommand {
             if case .missingFile = error { Terminal.fail(error.description + " (run '\(Check.repairCommand)')") }
             Terminal.fail(error.description)
         } catch let error as MediaError {
+            Terminal.fail(error.description)
+        } catch let error as TrackerError {
             Terminal.fail(error.description)
         } catch let error as MissingLibrary {
             Terminal.fail(error.description)

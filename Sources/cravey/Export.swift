@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyTracker
 import Foundation
 
 #if canImport(Glibc)
@@ -13,7 +14,13 @@ extension Cravey {
 
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Export the metadata of the recordings and check-ins (no media) to cravey_export_YYYY-MM-DD.csv or .json.")
+            abstract: "Export every craving and use log and the recordings' metadata (no media) to cravey_export_YYYY-MM-DD.csv or .json.",
+            discussion: """
+                JSON is one object: {"cravings": [...], "usage": [...], "recordings": [...]}. CSV is one table \
+                whose first column, record, says what each row is (craving, use or recording); the columns \
+                after it are the union of theirs (a cell a row does not have is empty). Cells that a \
+                spreadsheet would run as a formula start with an apostrophe.
+                """)
 
         @OptionGroup var library: LibraryOptions
 
@@ -30,15 +37,44 @@ extension Cravey {
             let opened = try library.open()
             let recordings = try opened.recordings(includingCheckIns: true)
             let transcripts = try opened.allTranscripts()
-            let text = format == .csv ? RecordingExport.csv(recordings, transcripts: transcripts)
-                : RecordingExport.jsonArray(recordings, transcripts: transcripts) + "\n"
+            let logs = try Tracker(library: opened).entries()
+            let text = format == .csv ? try Self.csv(logs, recordings, transcripts) : try Self.json(logs, recordings, transcripts)
             if output == "-" {
                 print(text, terminator: "")
                 return
             }
             let path = output ?? "cravey_export_\(Self.today()).\(format.rawValue)"
             try RecordingExport.write(Data(text.utf8), to: path, replacing: force)
-            print("Exported \(recordings.count) recording\(recordings.count == 1 ? "" : "s") to \(Terminal.safe(path))")
+            let cravings = logs.filter { if case .craving = $0 { true } else { false } }.count
+            print("Exported \(Self.count(cravings, "craving")), \(Self.count(logs.count - cravings, "usage log")) and "
+                  + "\(Self.count(recordings.count, "recording")) to \(Terminal.safe(path))")
+        }
+
+        static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+        /// {"cravings": [...], "usage": [...], "recordings": [...]}: the logs through Encodable, the
+        /// recordings through the listings' writer (which escapes the same characters).
+        static func json(_ logs: [LogEntry], _ recordings: [Recording], _ transcripts: [UUID: Transcript]) throws -> String {
+            let cravings = logs.compactMap { if case let .craving(c) = $0 { c } else { nil } }
+            let uses = logs.compactMap { if case let .use(u) = $0 { u } else { nil } }
+            func array<T: Encodable>(_ items: [T]) throws -> String {
+                items.isEmpty ? "[]" : "[\n    " + (try items.map { String(decoding: try JSONText.data($0), as: UTF8.self) }).joined(separator: ",\n    ") + "\n  ]"
+            }
+            let listed = RecordingExport.jsonArray(recordings, transcripts: transcripts).replacingOccurrences(of: "\n", with: "\n  ")
+            return "{\n  \"cravings\": \(try array(cravings)),\n  \"usage\": \(try array(uses)),\n  \"recordings\": \(listed)\n}\n"
+        }
+
+        /// One table: `record` (craving, use, recording), then the logs' columns, then the
+        /// recordings' own.
+        static func csv(_ logs: [LogEntry], _ recordings: [Recording], _ transcripts: [UUID: Transcript]) throws -> String {
+            let recordingColumns = RecordingExport.columns + RecordingExport.transcriptColumns
+            let header = ["record"] + LogExport.columns + recordingColumns.filter { !LogExport.columns.contains($0) }
+            let recordingRows = recordings.map { recording -> [String: RecordingExport.Value] in
+                var row = Dictionary(RecordingExport.values(recording, transcripts: transcripts).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+                row["record"] = .string("recording")
+                return row
+            }
+            return RecordingExport.csv(header: header, rows: logs.map(LogExport.csvRow) + recordingRows)
         }
 
         /// Local date as YYYY-MM-DD.

@@ -95,9 +95,15 @@ extension Cravey {
             } else {
                 recording = try lib.recording(idOrTitle: key!)
             }
-            let startAt = try start(of: recording, in: lib)
+            try Self.play(recording, in: lib, from: try start(of: recording, in: lib), speaker: speaker,
+                          originalLevel: originalLevel, pictures: !audioOnly)
+        }
+
+        /// Plays a recording and counts the play (also the hard-moment offer after a craving).
+        static func play(_ recording: Recording, in lib: Library, from startAt: Double = 0, speaker: String = "default",
+                         originalLevel: Bool = false, pictures: Bool = true) throws {
             let session = try PlaySession.open(recording, in: lib, title: recording.shownTitle, what: "'\(recording.shownTitle)'",
-                                               speaker: speaker, originalLevel: originalLevel, pictures: !audioOnly)
+                                               speaker: speaker, originalLevel: originalLevel, pictures: pictures)
             let player = session.player
             if startAt > 0 { player.skip(startAt) }
             let ending = session.run(handlingSignals: true)

@@ -1,12 +1,14 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyTracker
 
 extension Cravey {
-    /// `cravey purge`: delete every recording and its files, all or nothing.
+    /// `cravey purge`: delete all data — every craving and use log, every recording and its files —
+    /// all or nothing.
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "purge",
-            abstract: "Delete all recordings and their files.")
+            abstract: "Delete all data: every craving and usage log, and every recording with its files.")
 
         @OptionGroup var library: LibraryOptions
 
@@ -16,11 +18,12 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let count = try lib.count()
+            let logs = try Tracker(library: lib).counts()
             try Terminal.requireConfirmation(
-                "Delete all \(count) recording\(count == 1 ? "" : "s") and their files? This cannot be undone.",
-                yes: yes, action: "delete all recordings")
+                "Delete All Data? This will permanently delete all cravings, usage logs, and recordings. This cannot be undone.",
+                yes: yes, action: "delete all data")
             try lib.purge()
-            print("Deleted \(count) recording\(count == 1 ? "" : "s").")
+            print("Deleted \(Export.count(count, "recording")), \(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log")).")
         }
     }
 }

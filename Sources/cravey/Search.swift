@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyTracker
 import Foundation
 
 extension Cravey {
@@ -34,12 +35,14 @@ extension Cravey {
 
         func run() throws {
             let query = words.joined(separator: " ")
-            let hits = try library.open().search(query, limit: limit)
+            let lib = try library.open()
+            let hits = try lib.search(query, limit: limit)
+            let logHits = try Tracker(library: lib).search(query, limit: limit)
             if json {
-                try JSONOutput.print(hits.map(Found.init))
+                try JSONOutput.print(hits.map { AnyFound.recording(Found($0)) } + logHits.map { AnyFound.log(LogFound($0)) })
                 return
             }
-            guard !hits.isEmpty else {
+            guard !hits.isEmpty || !logHits.isEmpty else {
                 print("Nothing matches '\(Terminal.safe(query))'.")
                 return
             }
@@ -48,22 +51,57 @@ extension Cravey {
                 let what = r.checkIn.map { "check-in \($0.day)" } ?? r.shownTitle
                 let at = hit.time.map { " at " + Format.clock($0) } ?? ""
                 print("\(Format.icon(r.kind)) \(r.id.uuidString.prefix(8))  \(Terminal.bold(Terminal.safe(what)))\(at)  \(Terminal.dim(Validation.displayDate(r.createdAt)))")
-                print("   \(hit.field.rawValue): " + Self.highlighted(hit))
+                print("   \(hit.field.rawValue): " + Self.highlighted(hit.snippet, hit.matches))
+            }
+            for hit in logHits {
+                let kind = if case .craving = hit.entry { "craving" } else { "use" }
+                print("📝 \(hit.entry.id.uuidString.prefix(8))  \(Terminal.bold(kind)) \(hit.entry.time.localText)")
+                print("   notes: " + Self.highlighted(hit.snippet, hit.matches))
             }
         }
 
         /// The snippet with its matched words marked: reverse video on a colour terminal, else
         /// [brackets].
-        static func highlighted(_ hit: SearchHit) -> String {
+        static func highlighted(_ snippet: String, _ matches: [Range<String.Index>]) -> String {
             var out = ""
-            var position = hit.snippet.startIndex
-            for match in hit.matches {
-                out += Terminal.safe(String(hit.snippet[position..<match.lowerBound]))
-                out += (Terminal.useColor ? "\u{1B}[7m" : "[") + Terminal.safe(String(hit.snippet[match]))
+            var position = snippet.startIndex
+            for match in matches {
+                out += Terminal.safe(String(snippet[position..<match.lowerBound]))
+                out += (Terminal.useColor ? "\u{1B}[7m" : "[") + Terminal.safe(String(snippet[match]))
                     + (Terminal.useColor ? "\u{1B}[27m" : "]")
                 position = match.upperBound
             }
-            return out + Terminal.safe(String(hit.snippet[position...]))
+            return out + Terminal.safe(String(snippet[position...]))
+        }
+
+        /// A hit in a recording or in a log's notes, as JSON: each says its `record`.
+        enum AnyFound: Encodable {
+            case recording(Found), log(LogFound)
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: JSONKey.self)
+                switch self {
+                case let .recording(found):
+                    try found.encode(to: encoder)
+                    try container.encode("recording", forKey: JSONKey("record"))
+                case let .log(found):
+                    try found.encode(to: encoder)
+                }
+            }
+        }
+
+        /// {record: craving|use, id, localTime, at, snippet, match}.
+        struct LogFound: Encodable {
+            var record, id, localTime, at, snippet: String
+            var match: [String]
+
+            init(_ hit: Tracker.Hit) {
+                record = if case .craving = hit.entry { "craving" } else { "use" }
+                (id, localTime) = (hit.entry.id.uuidString, hit.entry.time.localText)
+                at = RecordingExport.isoDate(hit.entry.time.instant)
+                snippet = hit.snippet
+                match = hit.matches.map { String(hit.snippet[$0]) }
+            }
         }
 
         /// {id, title, kind, checkinDay, createdAt, field, snippet, match, at}: `snippet` plain,

@@ -291,7 +291,7 @@ final class CheckInFlowTests: CommandTestCase {
         let row = try XCTUnwrap(csv.dropFirst().first)
         XCTAssertEqual(row[header.firstIndex(of: "checkinDay")!], "2026-11-21")
         XCTAssertEqual(row[header.firstIndex(of: "mood")!], "amazing")
-        let exported = try JSONSerialization.jsonObject(with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [[String: Any]]
+        let exported = (try JSONSerialization.jsonObject(with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [String: Any])["recordings"] as! [[String: Any]]
         XCTAssertEqual(exported.first?["mood"] as? String, "amazing")
         let check = try run(["check"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)

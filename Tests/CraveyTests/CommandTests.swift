@@ -1,5 +1,6 @@
 import CraveyLibraryFixtures
 import CraveyLibrary
+import CraveyTracker
 import CraveyTestSupport
 import Foundation
 import XCTest
@@ -148,16 +149,23 @@ final class CommandTests: CommandTestCase {
         let csvPath = base + "/" + name!
         XCTAssertEqual(try mode(csvPath), 0o600)
         let rows = parseCSV(try String(contentsOfFile: csvPath, encoding: .utf8))
-        XCTAssertEqual(rows.first, RecordingExport.columns + RecordingExport.transcriptColumns)
+        let header = try XCTUnwrap(rows.first)
+        XCTAssertEqual(header.first, "record")
+        XCTAssertEqual(Set(header), Set(["record"] + RecordingExport.columns + RecordingExport.transcriptColumns + LogExport.columns))
         XCTAssertEqual(rows.count, 4)
-        let started = rows.first { $0[3] == "Why I started" }!
-        XCTAssertEqual(started[4], "Day one,\nwith \"quotes\"", "CSV quoting round-trips")
-        XCTAssertEqual(started[9], "2")
+        func cell(_ row: [String], _ column: String) -> String { row[header.firstIndex(of: column)!] }
+        let started = rows.first { cell($0, "title") == "Why I started" }!
+        XCTAssertEqual(cell(started, "record"), "recording")
+        XCTAssertEqual(cell(started, "notes"), "Day one,\nwith \"quotes\"", "CSV quoting round-trips")
+        XCTAssertEqual(cell(started, "playCount"), "2")
         XCTAssertTrue(try String(contentsOfFile: csvPath, encoding: .utf8).contains("\"Day one,\nwith \"\"quotes\"\"\""))
         try cravey("export", "--format", "csv", status: 1)  // exists: refuses
         try cravey("export", "--format", "csv", "--force")
         try cravey("export", "--format", "json", "--output", base + "/out.json")
-        let exported = try json(try String(contentsOfFile: base + "/out.json", encoding: .utf8)) as! [[String: Any]]
+        let document = try json(try String(contentsOfFile: base + "/out.json", encoding: .utf8)) as! [String: Any]
+        XCTAssertEqual((document["cravings"] as? [Any])?.count, 0)
+        XCTAssertEqual((document["usage"] as? [Any])?.count, 0)
+        let exported = document["recordings"] as! [[String: Any]]
         XCTAssertEqual(Set(exported.map { $0["id"] as! String }), Set(seeded.map(\.id.uuidString)))
         XCTAssertNil(exported[0]["waveform"], "export is metadata only")
         try cravey("export", "--format", "xml", status: 64)

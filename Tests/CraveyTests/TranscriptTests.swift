@@ -220,7 +220,7 @@ final class TranscriptTests: CommandTestCase {
         let header = table[0]
         XCTAssertEqual(Array(header.suffix(4)), ["transcript", "transcriptState", "transcriptEngine", "transcriptModel"])
         XCTAssertTrue(table[1][header.firstIndex(of: "transcript")!].contains("doctor"), csv)
-        let exported = try JSONSerialization.jsonObject(with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [[String: Any]]
+        let exported = (try JSONSerialization.jsonObject(with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [String: Any])["recordings"] as! [[String: Any]]
         XCTAssertEqual((exported[0]["transcriptWords"] as? [[Any]])?.isEmpty, false)
 
         XCTAssertEqual(try run(["delete", gone, "--yes"]).status, 0)

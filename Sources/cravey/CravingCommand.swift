@@ -1,0 +1,74 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyTracker
+import Foundation
+
+extension Cravey {
+    /// `cravey craving`: a craving logged in seconds — one command, or one screen on a terminal.
+    struct CravingCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "craving",
+            abstract: "Log a craving: how strong (1–10), and optionally what set it off, where, and notes.",
+            discussion: """
+                With any argument, or without a terminal, it is logged at once ('cravey craving 7'). On a \
+                terminal with no arguments a one-screen form opens: Enter alone logs a 5, now. After a craving \
+                is logged on a terminal, one key plays one of your three most played messages.
+                """)
+
+        @OptionGroup var library: LibraryOptions
+
+        @Argument(help: "How strong, 1 (mild) to 10 (overwhelming); 5 when left out.")
+        var intensity: String?
+
+        @OptionGroup var details: LogDetails
+
+        @Option(help: ArgumentHelp("Then play message N of the three most played (1–3), and keep that it was played.", valueName: "N"))
+        var play: String?
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let lib = try library.open()
+            let tracker = Tracker(library: lib)
+            let scripted = intensity != nil || !details.isEmpty || play != nil || output.json || !Terminal.stdinIsTerminal
+            let draft: Tracker.CravingDraft
+            if scripted {
+                draft = Tracker.CravingDraft(
+                    intensity: try intensity.map { try wholeNumber($0, field: "intensity", in: Intensity.range) } ?? Intensity.standard,
+                    time: try details.time(), triggers: try details.triggerSet(), location: try details.place(), notes: details.notes)
+            } else {
+                guard let filled = try LogForm.craving() else {
+                    print("Nothing was logged.")
+                    return
+                }
+                draft = filled
+            }
+            let rank = try play.map { try wholeNumber($0, field: "--play", in: 1...3) }
+            let craving = try tracker.logCraving(draft)
+            warnIfOld(craving.time)
+            if output.json {
+                try JSONOutput.print(craving)
+            } else {
+                print("Craving logged ✓")
+                print("💪 Logged. Every moment of awareness counts.")
+            }
+            let top = try lib.top(3)
+            let choice: Recording?
+            if let rank {
+                guard top.count >= rank else {
+                    throw CraveyFailure(message: top.isEmpty ? "the craving is logged; there are no messages to play yet"
+                                        : "the craving is logged; there are only \(top.count) messages to play")
+                }
+                choice = top[rank - 1]
+            } else if !scripted || (Terminal.stdinIsTerminal && !output.json && intensity != nil) {
+                choice = LogForm.offerToPlay(top)
+            } else {
+                choice = nil
+            }
+            if let choice {
+                try Play.play(choice, in: lib)
+                try tracker.notePlayed(choice.id, during: craving.id)
+            }
+        }
+    }
+}

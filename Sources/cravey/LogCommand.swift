@@ -1,0 +1,249 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyTracker
+import Foundation
+
+extension Cravey {
+    /// `cravey log`: the cravings and uses logged, newest first; `show`, `edit` and `delete` one.
+    struct LogCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "log",
+            abstract: "List the cravings and uses logged (newest first); show, edit or delete one.",
+            subcommands: [List.self, Show.self, Edit.self, Delete.self],
+            defaultSubcommand: List.self)
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the logs, newest first.")
+
+            @OptionGroup var library: LibraryOptions
+
+            @Flag(help: "Only cravings.")
+            var cravings = false
+
+            @Flag(name: .customLong("use"), help: "Only uses.")
+            var uses = false
+
+            @Option(help: ArgumentHelp("Only logs since: 7d, 30d, 90d, or a date YYYY-MM-DD.", valueName: "when"))
+            var since: String?
+
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let bound = try since.map(Self.start)
+                let entries = try Tracker(library: try library.open()).entries(cravings: !uses || cravings, uses: !cravings || uses, since: bound)
+                if output.json {
+                    try JSONOutput.print(entries)
+                    return
+                }
+                guard !entries.isEmpty else {
+                    print(since == nil ? "Nothing logged yet. 'cravey craving' logs a craving, 'cravey use' a use." : "Nothing logged in that time.")
+                    return
+                }
+                for entry in entries { print(LogText.line(entry, width: Terminal.stdoutIsTerminal ? Terminal.columns : nil)) }
+            }
+
+            /// The start of `--since`: days back from now, or a local date's midnight.
+            static func start(_ text: String) throws -> Date {
+                let lowered = text.lowercased()
+                if lowered.hasSuffix("d"), let days = Int(lowered.dropLast()), days >= 1, days <= 36_500 {
+                    return Date().addingTimeInterval(-Double(days) * 86_400)
+                }
+                if let day = try? LogTime.parse(text + " 00:00") { return day.instant }
+                throw TrackerError.invalid(field: "--since", reason: "'\(Terminal.safe(text))' is not 7d, 30d, 90d (any number of days) or a past date YYYY-MM-DD")
+            }
+        }
+
+        struct Show: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one log in full.")
+
+            @OptionGroup var library: LibraryOptions
+
+            @Argument(help: "The log's id, or a unique start of it.")
+            var id: String
+
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let lib = try library.open()
+                let entry = try Tracker(library: lib).entry(matching: id)
+                if output.json {
+                    try JSONOutput.print(entry)
+                    return
+                }
+                for line in try LogText.details(entry, lib) { print(line) }
+            }
+        }
+
+        struct Edit: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "edit", abstract: "Change a log: any of the flags of 'cravey craving' or 'cravey use' ('none' clears a trigger or location, --notes '' the notes).")
+
+            @OptionGroup var library: LibraryOptions
+
+            @Argument(help: "The log's id, or a unique start of it.")
+            var id: String
+
+            @Option(help: ArgumentHelp("A craving's intensity, 1–10.", valueName: "N"))
+            var intensity: String?
+
+            @Option(help: ArgumentHelp("A use's method: bowls (joints, blunts), vape, dab, edible.", valueName: "method"))
+            var method: String?
+
+            @Option(help: ArgumentHelp("A use's amount, in its method's unit.", valueName: "amount"))
+            var amount: String?
+
+            @OptionGroup var details: LogDetails
+
+            @Option(help: ArgumentHelp("A use's mood after, 1–10 ('none' clears it).", valueName: "N"))
+            var moodAfter: String?
+
+            @Option(help: ArgumentHelp("The craving a use followed: id, 'last', or 'none'.", valueName: "id|last|none"))
+            var afterCraving: String?
+
+            @OptionGroup var output: OutputOptions
+
+            func run() throws {
+                let tracker = Tracker(library: try library.open())
+                let edited: LogEntry
+                switch try tracker.entry(matching: id) {
+                case .craving(var c):
+                    guard method == nil, amount == nil, moodAfter == nil, afterCraving == nil else {
+                        throw TrackerError.invalid(field: "edit", reason: "--method, --amount, --mood-after and --after-craving are for uses; this is a craving")
+                    }
+                    if let intensity { c.intensity = try wholeNumber(intensity, field: "intensity", in: Intensity.range) }
+                    try apply(&c.time, &c.triggers, &c.location, &c.notes)
+                    edited = .craving(try tracker.edit(c))
+                case .use(var u):
+                    guard intensity == nil else { throw TrackerError.invalid(field: "edit", reason: "--intensity is for cravings; this is a use") }
+                    if let method {
+                        let new = try CraveyTracker.Method.parse(method)
+                        if new != u.method && amount == nil { u.amount = new.amounts[0] }
+                        u.method = new
+                    }
+                    if let amount { u.amount = try u.method.parseAmount(amount) }
+                    if let moodAfter { u.moodAfter = moodAfter.lowercased() == "none" ? nil : try wholeNumber(moodAfter, field: "mood after", in: MoodAfter.range) }
+                    if let afterCraving {
+                        if afterCraving.lowercased() == "none" { u.cravingId = nil } else if afterCraving.lowercased() == "last" {
+                            u.cravingId = try tracker.lastCraving(before: u.time.instant)?.id
+                        } else {
+                            guard case let .craving(c) = try tracker.entry(matching: afterCraving) else {
+                                throw TrackerError.invalid(field: "--after-craving", reason: "'\(Terminal.safe(afterCraving))' is a use, not a craving")
+                            }
+                            u.cravingId = c.id
+                        }
+                    }
+                    try apply(&u.time, &u.triggers, &u.location, &u.notes)
+                    edited = .use(try tracker.edit(u))
+                }
+                if output.json { try JSONOutput.print(edited) } else { print("Updated: " + LogText.line(edited)) }
+            }
+
+            func apply(_ time: inout LogTime, _ triggers: inout [Trigger], _ location: inout Location?, _ notes: inout String?) throws {
+                if let at = details.at { time = try LogTime.parse(at) }
+                if !details.triggers.isEmpty { triggers = Trigger.allCases.filter(try details.triggerSet().contains) }
+                if details.location != nil { location = try details.place() }
+                if let text = details.notes { notes = text }
+            }
+        }
+
+        struct Delete: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a log (a use never changes its craving).")
+
+            @OptionGroup var library: LibraryOptions
+
+            @Argument(help: "The log's id, or a unique start of it.")
+            var id: String
+
+            @Flag(name: [.short, .long], help: "Do not ask for confirmation.")
+            var yes = false
+
+            @Flag(help: "Deleting a craving: delete the uses that followed it too.")
+            var withLinked = false
+
+            @Flag(help: "Deleting a craving: keep the uses that followed it (no longer linked).")
+            var keepLinked = false
+
+            func validate() throws {
+                if withLinked && keepLinked { throw ValidationError("give --with-linked or --keep-linked, not both") }
+            }
+
+            func run() throws {
+                let tracker = Tracker(library: try library.open())
+                let entry = try tracker.entry(matching: id)
+                switch entry {
+                case let .use(u):
+                    try Terminal.requireConfirmation("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
+                    try tracker.deleteUse(u.id)
+                    print("Deleted the use of \(u.time.localText).")
+                case let .craving(c):
+                    var linked: Tracker.LinkedUses? = withLinked ? .delete : keepLinked ? .keep : nil
+                    let uses = try tracker.uses(following: c.id)
+                    if !uses.isEmpty && linked == nil {
+                        // The question is the confirmation: yes deletes both, no only the craving.
+                        let question = "This craving has a linked usage log. Delete both?"
+                        guard Terminal.stdinIsTerminal else {
+                            throw CraveyFailure(message: "\(question) Say --with-linked (delete both) or --keep-linked (delete only the craving)")
+                        }
+                        FileHandle.standardError.write(Data("\(LogText.line(entry))\n\(question) [y]es / [n]o, only the craving / [c]ancel ".utf8))
+                        switch readLine()?.trimmingCharacters(in: .whitespaces).lowercased() {
+                        case "y", "yes": linked = .delete
+                        case "n", "no": linked = .keep
+                        default: throw CraveyFailure(message: "cancelled; nothing was changed")
+                        }
+                    } else {
+                        try Terminal.requireConfirmation("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
+                    }
+                    let deleted = try tracker.deleteCraving(c.id, linked: uses.isEmpty ? nil : linked)
+                    print("Deleted the craving of \(c.time.localText)" + (deleted > 0 ? " and the use that followed it." : "."))
+                }
+            }
+        }
+    }
+}
+
+/// How logs read in the terminal.
+enum LogText {
+    /// "2026-11-23 19:30  craving  7 strong       anxious, bored  home  first words…  1a2b3c4d".
+    /// Cut to `width` columns on a terminal; whole otherwise.
+    static func line(_ entry: LogEntry, width: Int? = nil) -> String {
+        let (kind, what, triggers, location): (String, String, [Trigger], Location?) = switch entry {
+        case let .craving(c): ("craving", "\(c.intensity) \(c.band.rawValue)", c.triggers, c.location)
+        case let .use(u): ("use", u.amountText + (u.method == .bowls ? "" : " \(u.method.rawValue)"), u.triggers, u.location)
+        }
+        var parts = [entry.time.localText, kind.padding(toLength: 7, withPad: " ", startingAt: 0), what.padding(toLength: 18, withPad: " ", startingAt: 0)]
+        parts.append(triggers.isEmpty ? "—" : triggers.map(\.rawValue).joined(separator: ", "))
+        if let location { parts.append("@" + location.rawValue) }
+        if let notes = entry.notes { parts.append("“" + Terminal.safe(String(notes.split(separator: " ").prefix(6).joined(separator: " "))) + (notes.split(separator: " ").count > 6 ? "…”" : "”")) }
+        parts.append(String(entry.id.uuidString.prefix(8)))
+        let text = parts.joined(separator: "  ")
+        guard let width, Terminal.width(text) > width else { return text }
+        return Terminal.fit(text, max(40, width - 1)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Every field of a log, one a line.
+    static func details(_ entry: LogEntry, _ lib: Library) throws -> [String] {
+        var lines: [String] = []
+        func add(_ label: String, _ value: String?) { if let value { lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) } }
+        switch entry {
+        case let .craving(c):
+            add("Craving", c.id.uuidString)
+            add("Time", "\(c.time.localText) (UTC\(c.time.offsetText))")
+            add("Intensity", "\(c.intensity) of 10, \(c.band.rawValue)")
+            add("Triggers", c.triggers.isEmpty ? "—" : c.triggers.map(\.label).joined(separator: ", "))
+            add("Location", c.location?.label ?? "—")
+            add("Played", try c.recordingId.map { id in (try? lib.recording(matching: id.uuidString)).map { "'\(Terminal.safe($0.shownTitle))'" } ?? id.uuidString })
+            add("Notes", c.notes.map(Terminal.safe))
+        case let .use(u):
+            add("Use", u.id.uuidString)
+            add("Time", "\(u.time.localText) (UTC\(u.time.offsetText))")
+            add("Method", u.method.label)
+            add("Amount", u.amountText)
+            add("Triggers", u.triggers.isEmpty ? "—" : u.triggers.map(\.label).joined(separator: ", "))
+            add("Location", u.location?.label ?? "—")
+            add("Mood after", u.moodAfter.map { "\($0) of 10" })
+            add("Followed", u.cravingId.map { "craving \($0.uuidString.prefix(8))" })
+            add("Notes", u.notes.map(Terminal.safe))
+        }
+        return lines
+    }
+}

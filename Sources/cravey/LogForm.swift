@@ -1,0 +1,237 @@
+import CraveyLibrary
+import CraveyTracker
+import Foundation
+
+/// The craving and use forms: one screen each, on the terminal toolkit. Every field has its
+/// default, so Enter alone logs (a craving of 5, now; bowls, 0.5, now); Esc, q (outside a text
+/// field) or Ctrl-C closes the form and nothing is logged.
+struct LogFormState {
+    enum Kind { case craving, use }
+
+    enum Field: Equatable {
+        case intensity, method, amount, time, triggers, location, moodAfter, notes
+    }
+
+    let kind: Kind
+    var intensity = Intensity.standard
+    var method = CraveyTracker.Method.bowls
+    var amountIndex = 0
+    var timeText = ""
+    var triggers = Set<Trigger>()
+    var triggerCursor = 0
+    var location: Location?
+    var locationCursor = 0
+    var moodAfter: Int?
+    var notes = ""
+    var focus = 0
+    /// Why the last Enter did not log (a time that cannot be read), shown under the form.
+    var problem: String?
+
+    init(kind: Kind) { self.kind = kind }
+
+    var fields: [Field] {
+        kind == .craving ? [.intensity, .time, .triggers, .location, .notes]
+            : [.method, .amount, .time, .triggers, .location, .moodAfter, .notes]
+    }
+
+    var field: Field { fields[focus] }
+    var amount: Double { method.amounts[min(amountIndex, method.amounts.count - 1)] }
+
+    enum Outcome: Equatable { case editing, save, close }
+
+    /// One key: moves between fields, changes the one in focus, saves or closes.
+    mutating func apply(_ key: Key) -> Outcome {
+        let typing = field == .notes || field == .time
+        switch key {
+        case .enter: return .save
+        case .escape, .inputEnded: return .close
+        case .character("q"), .character("Q") where !typing: return .close
+        case .up: focus = max(0, focus - 1)
+        case .down, .tab: focus = min(fields.count - 1, focus + 1)
+        case .left: step(-1)
+        case .right: step(1)
+        case .backspace where typing:
+            if field == .notes { _ = notes.popLast() } else { _ = timeText.popLast() }
+        case let .character(c) where typing:
+            if field == .notes { if notes.count < 500 && !c.unicodeScalars.contains(where: Validation.isUnsafe) { notes.append(c) } }
+            else if timeText.count < 20 { timeText.append(c) }
+        case .character(" "):
+            if field == .triggers { toggle(Trigger.allCases[triggerCursor]) }
+            if field == .location { location = location == Location.allCases[locationCursor] ? nil : Location.allCases[locationCursor] }
+        case let .character(c):
+            if let digit = key.digit {
+                if field == .intensity { intensity = digit == 0 ? 10 : digit }
+                if field == .moodAfter { moodAfter = digit == 0 ? 10 : digit }
+                if field == .amount, digit >= 1, digit <= method.amounts.count { amountIndex = digit - 1 }
+            } else if field == .method, let index = "bvde".firstIndex(of: c) {
+                setMethod(CraveyTracker.Method.allCases["bvde".distance(from: "bvde".startIndex, to: index)])
+            }
+        default: break
+        }
+        return .editing
+    }
+
+    private mutating func step(_ delta: Int) {
+        switch field {
+        case .intensity: intensity = min(10, max(1, intensity + delta))
+        case .method:
+            let all = CraveyTracker.Method.allCases
+            setMethod(all[(all.firstIndex(of: method)! + delta + all.count) % all.count])
+        case .amount: amountIndex = min(method.amounts.count - 1, max(0, amountIndex + delta))
+        case .triggers: triggerCursor = (triggerCursor + delta + Trigger.allCases.count) % Trigger.allCases.count
+        case .location: locationCursor = (locationCursor + delta + Location.allCases.count) % Location.allCases.count
+        case .moodAfter: moodAfter = moodAfter.map { min(10, max(1, $0 + delta)) } ?? (delta > 0 ? 1 : nil)
+        case .time, .notes: break
+        }
+    }
+
+    /// A new method starts at its first amount (its range and unit change with it).
+    private mutating func setMethod(_ new: CraveyTracker.Method) {
+        if new != method { amountIndex = 0 }
+        method = new
+    }
+
+    private mutating func toggle(_ trigger: Trigger) {
+        if triggers.contains(trigger) { triggers.remove(trigger) } else { triggers.insert(trigger) }
+    }
+
+    // MARK: - Drawing
+
+    func lines(width: Int) -> [String] {
+        let rule = Terminal.dim(String(repeating: "─", count: max(20, min(width - 1, 56))))
+        func label(_ text: String, _ f: Field) -> String {
+            let marker = field == f ? Terminal.accent("▸ ") : "  "
+            return marker + (field == f ? Terminal.bold(text) : text)
+        }
+        var out = [Terminal.bold(kind == .craving ? "Log Craving" : "Log Usage"), rule]
+        if kind == .craving {
+            let band = Intensity.band(intensity)
+            out.append(label("Intensity", .intensity) + "  ◀ " + Self.colour(band, String(intensity)) + " ▶  " + Self.colour(band, band.rawValue)
+                       + Terminal.dim("   ←/→ or 1–9, 0 for 10"))
+        } else {
+            let methods = CraveyTracker.Method.allCases.map { ($0 == method ? "● " : "○ ") + $0.label }.joined(separator: "   ")
+            out.append(label("Method", .method) + "  " + methods)
+            out.append(label("Amount", .amount) + "  ◀ " + Terminal.bold(Method.number(amount)) + " ▶  (\(method.unit))"
+                       + Terminal.dim("   \(Method.number(method.amounts.first!))–\(Method.number(method.amounts.last!))"))
+        }
+        out.append(label("Time", .time) + "  " + (timeText.isEmpty ? "Now" : Terminal.safe(timeText))
+                   + (field == .time ? Terminal.dim("   type HH:MM, yesterday HH:MM, -30m…") : ""))
+        out.append(rule)
+        out.append(label("Trigger (optional)", .triggers))
+        let chips = Trigger.allCases.enumerated().map { index, trigger -> String in
+            let chip = (triggers.contains(trigger) ? "[x] " : "[ ] ") + trigger.label
+            return field == .triggers && index == triggerCursor ? Terminal.style(chip, "7") : chip
+        }
+        out.append("    " + chips[0..<5].joined(separator: "  "))
+        out.append("    " + chips[5...].joined(separator: "  "))
+        out.append(label("Location (optional)", .location))
+        out.append("    " + Location.allCases.enumerated().map { index, place -> String in
+            let chip = (location == place ? "(•) " : "( ) ") + place.label
+            return field == .location && index == locationCursor ? Terminal.style(chip, "7") : chip
+        }.joined(separator: "  "))
+        if kind == .use {
+            out.append(label("Mood after (optional)", .moodAfter) + "  " + (moodAfter.map { "◀ \($0) ▶" } ?? Terminal.dim("—"))
+                       + Terminal.dim("   how do you feel now? 1–10"))
+        }
+        let counter = notes.count >= 400 ? Terminal.dim("  \(notes.count)/500") : ""
+        out.append(label("Notes (optional)", .notes) + counter)
+        out.append("    > " + Terminal.safe(String(notes.suffix(max(10, width - 8)))) + (field == .notes ? "▏" : ""))
+        out.append(rule)
+        out.append(Terminal.dim("Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"))
+        if let problem { out.append(Terminal.style(problem, "33")) }
+        return out
+    }
+
+    static func colour(_ band: Intensity.Band, _ text: String) -> String {
+        switch band {
+        case .mild: Terminal.style(text, "32")
+        case .moderate: Terminal.style(text, "33")
+        case .strong: Terminal.style(text, "38;5;208")
+        case .overwhelming: Terminal.style(text, "31")
+        }
+    }
+}
+
+/// The forms and the offers after a log, run on the terminal.
+enum LogForm {
+    /// The craving form; nil when it was closed without logging.
+    static func craving() throws -> Tracker.CravingDraft? {
+        guard let state = run(LogFormState(kind: .craving)) else { return nil }
+        return Tracker.CravingDraft(intensity: state.intensity, time: try time(state), triggers: state.triggers, location: state.location,
+                                    notes: state.notes)
+    }
+
+    /// The use form; nil when it was closed without logging.
+    static func use() throws -> Tracker.UsageDraft? {
+        guard let state = run(LogFormState(kind: .use)) else { return nil }
+        return Tracker.UsageDraft(method: state.method, amount: state.amount, time: try time(state), triggers: state.triggers,
+                                  location: state.location, notes: state.notes, moodAfter: state.moodAfter)
+    }
+
+    static func time(_ state: LogFormState) throws -> LogTime {
+        state.timeText.isEmpty ? LogTime(Date()) : try LogTime.parse(state.timeText)
+    }
+
+    /// Runs a form until it saves (a readable time) or closes.
+    static func run(_ start: LogFormState) -> LogFormState? {
+        guard let raw = RawMode() else { return nil }
+        defer { raw.release() }
+        let signals = StopSignals()
+        defer { signals.cancel() }
+        var state = start
+        var block = LiveBlock()
+        Drawing.cursor(visible: false)
+        defer { Drawing.cursor(visible: true) }
+        while true {
+            block.draw(state.lines(width: Terminal.columns), to: .standardError)
+            guard let key = KeyReader.shared.next(waiting: 200) else {
+                if signals.stopRequested { return nil }
+                continue
+            }
+            if signals.stopRequested { return nil }
+            switch state.apply(key) {
+            case .editing: state.problem = nil
+            case .close: return nil
+            case .save:
+                do {
+                    _ = try time(state)
+                    return state
+                } catch {
+                    state.problem = "\(error)"
+                }
+            }
+        }
+    }
+
+    /// After a craving on a terminal: one key plays one of the three most played messages.
+    static func offerToPlay(_ top: [Recording]) -> Recording? {
+        guard !top.isEmpty, let raw = RawMode() else { return nil }
+        defer { raw.release() }
+        let choices = top.enumerated().map { "\(Terminal.bold(String($0.offset + 1))) \(Terminal.safe($0.element.shownTitle))" }
+        FileHandle.standardError.write(Data(("Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n").utf8))
+        let signals = StopSignals()
+        defer { signals.cancel() }
+        while !signals.stopRequested {
+            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
+            if let digit = key.digit, (1...top.count).contains(digit) { return top[digit - 1] }
+            return nil
+        }
+        return nil
+    }
+
+    /// Before a use on a terminal: a craving in the 2 hours before it with no use yet may be the
+    /// one it followed. One key: y links them.
+    static func offerLink(to craving: Craving) -> Bool {
+        guard let raw = RawMode() else { return false }
+        defer { raw.release() }
+        FileHandle.standardError.write(Data(("Did this follow your craving at \(String(craving.time.localText.suffix(5))) (intensity \(craving.intensity))?  "
+            + "y: link them   Enter: no\n").utf8))
+        let signals = StopSignals()
+        defer { signals.cancel() }
+        while !signals.stopRequested {
+            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
+            return key.letter == "y"
+        }
+        return false
+    }
+}

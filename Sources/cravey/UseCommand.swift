@@ -1,0 +1,83 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyTracker
+import Foundation
+
+extension Cravey {
+    /// `cravey use`: a use logged in seconds — one command, or one screen on a terminal.
+    struct UseCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "use",
+            abstract: "Log a use: method and amount, and optionally what set it off, where, the mood after, and notes.",
+            discussion: """
+                Methods and amounts: bowls (joints, blunts) 0.5–5 in halves; vape 1–10 pulls; dab 1–5 dabs; \
+                edible 5–100 mg THC in fives. Left out: bowls, and the method's first amount. With any \
+                argument, or without a terminal, it is logged at once ('cravey use vape 3'); on a terminal \
+                with no arguments a one-screen form opens.
+                """)
+
+        @OptionGroup var library: LibraryOptions
+
+        @Argument(help: "bowls (or joints, blunts), vape, dab or edible.")
+        var method: String?
+
+        @Argument(help: "How much, in the method's unit.")
+        var amount: String?
+
+        @OptionGroup var details: LogDetails
+
+        @Option(help: ArgumentHelp("How you felt after, 1–10.", valueName: "N"))
+        var moodAfter: String?
+
+        @Option(help: ArgumentHelp("The craving this use followed: its id, or 'last' for the latest one.", valueName: "id|last"))
+        var afterCraving: String?
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let lib = try library.open()
+            let tracker = Tracker(library: lib)
+            let scripted = method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json || !Terminal.stdinIsTerminal
+            var draft: Tracker.UsageDraft
+            if scripted {
+                let how = try method.map(CraveyTracker.Method.parse) ?? .bowls
+                draft = Tracker.UsageDraft(
+                    method: how, amount: try amount.map(how.parseAmount), time: try details.time(),
+                    triggers: try details.triggerSet(), location: try details.place(), notes: details.notes,
+                    moodAfter: try moodAfter.map { try wholeNumber($0, field: "mood after", in: MoodAfter.range) })
+            } else {
+                guard let filled = try LogForm.use() else {
+                    print("Nothing was logged.")
+                    return
+                }
+                draft = filled
+            }
+            if let afterCraving {
+                draft.cravingId = try craving(afterCraving, before: draft.time.instant, tracker).id
+            } else if Terminal.stdinIsTerminal && !output.json, let recent = try tracker.unlinkedCraving(before: draft.time.instant),
+                      LogForm.offerLink(to: recent) {
+                draft.cravingId = recent.id
+            }
+            let use = try tracker.logUse(draft)
+            warnIfOld(use.time)
+            if output.json {
+                try JSONOutput.print(use)
+            } else {
+                print("Usage logged ✓")
+            }
+        }
+
+        func craving(_ key: String, before time: Date, _ tracker: Tracker) throws -> Craving {
+            if key.lowercased() == "last" {
+                guard let last = try tracker.lastCraving(before: time) else {
+                    throw TrackerError.invalid(field: "--after-craving", reason: "no craving was logged before this use")
+                }
+                return last
+            }
+            guard case let .craving(found) = try tracker.entry(matching: key) else {
+                throw TrackerError.invalid(field: "--after-craving", reason: "'\(Terminal.safe(key))' is a use, not a craving")
+            }
+            return found
+        }
+    }
+}
