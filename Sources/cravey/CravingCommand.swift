@@ -25,6 +25,9 @@ extension Cravey {
         @Option(help: ArgumentHelp("Then play message N of the three most played (1–3), and keep that it was played.", valueName: "N"))
         var play: String?
 
+        @Option(help: ArgumentHelp("ALSA playback device for the message played.", valueName: "name"))
+        var speaker: String = "default"
+
         @OptionGroup var output: OutputOptions
 
         func run() throws {
@@ -66,7 +69,7 @@ extension Cravey {
                 choice = nil
             }
             if let choice {
-                try Play.play(choice, in: lib)
+                try Play.play(choice, in: lib, speaker: speaker)
                 try tracker.notePlayed(choice.id, during: craving.id)
             }
         }

@@ -45,7 +45,7 @@ struct LogFormState {
         switch key {
         case .enter: return .save
         case .escape, .inputEnded: return .close
-        case .character("q"), .character("Q") where !typing: return .close
+        case .character("q") where !typing, .character("Q") where !typing: return .close
         case .up: focus = max(0, focus - 1)
         case .down, .tab: focus = min(fields.count - 1, focus + 1)
         case .left: step(-1)
