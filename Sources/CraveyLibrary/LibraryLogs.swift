@@ -3,27 +3,30 @@ import GRDB
 
 /// The database's door for the tracker (the craving and use logs live in the same database and
 /// are bound by the same rules): writes under the library's lock in one transaction, fsynced
-/// before it returns, with the fault seam at `site` just before the commit.
+/// before it returns, with the fault seam around each commit.
 extension Library {
-    /// Runs `body` in one write transaction under the library lock. Errors that `body` throws
+    /// Runs `body` in one write transaction under the library lock; the fault seam is passed at
+    /// `step.commit` (before the commit) and `step.committed` (after it). Errors that `body` throws
     /// itself (a log that is not there, a refused link) come back as they are; the database's
     /// own are worded as the library words them.
-    package func writeLogs<T>(site: String, _ body: (Database) throws -> T) throws -> T {
+    package func writeLogs<T>(step: String, _ body: (Database) throws -> T) throws -> T {
         var own: Error?
         do {
             return try wrap {
                 let lock = try lockLibrary()
                 defer { lock.release() }
-                return try store.writer.write { db in
+                let result = try store.writer.write { db in
                     do {
                         let result = try body(db)
-                        try faults.hit(site)
+                        try faults.hit(step + ".commit")
                         return result
                     } catch let error where !(error is DatabaseError) && !(error is LibraryError) {
                         own = error
                         throw error
                     }
                 }
+                try faults.hit(step + ".committed")
+                return result
             }
         } catch {
             throw own ?? error

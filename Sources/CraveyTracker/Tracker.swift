@@ -53,7 +53,7 @@ public struct Tracker: Sendable {
                               location: draft.location, notes: try LogRules.notes(draft.notes), recordingId: draft.recordingId,
                               createdAt: now, modifiedAt: now)
         try LogRules.check(craving)
-        return try library.writeLogs(site: "log.craving.commit") { db in
+        return try library.writeLogs(step: "log.craving") { db in
             try Self.requireRecording(craving.recordingId, db)
             try craving.insert(into: db)
             return craving
@@ -68,7 +68,7 @@ public struct Tracker: Sendable {
                         notes: try LogRules.notes(draft.notes), moodAfter: draft.moodAfter, cravingId: draft.cravingId,
                         createdAt: now, modifiedAt: now)
         try LogRules.check(use)
-        return try library.writeLogs(site: "log.use.commit") { db in
+        return try library.writeLogs(step: "log.use") { db in
             try Self.requireCraving(use.cravingId, db)
             try use.insert(into: db)
             return use
@@ -77,7 +77,7 @@ public struct Tracker: Sendable {
 
     /// Keeps which recording was played during a craving (the hard-moment offer after logging it).
     public func notePlayed(_ recordingId: UUID, during cravingId: UUID) throws {
-        try library.writeLogs(site: "log.played.commit") { db in
+        try library.writeLogs(step: "log.played") { db in
             try Self.requireRecording(recordingId, db)
             try db.execute(sql: "UPDATE craving SET recordingId = ? WHERE id = ?", arguments: [recordingId.uuidString, cravingId.uuidString])
             guard db.changesCount == 1 else { throw TrackerError.notFound(cravingId.uuidString) }
@@ -86,7 +86,7 @@ public struct Tracker: Sendable {
 
     /// Links a use to the craving it followed.
     public func link(use useId: UUID, toCraving cravingId: UUID) throws {
-        try library.writeLogs(site: "log.link.commit") { db in
+        try library.writeLogs(step: "log.link") { db in
             try Self.requireCraving(cravingId, db)
             try db.execute(sql: "UPDATE usage SET cravingId = ? WHERE id = ?", arguments: [cravingId.uuidString, useId.uuidString])
             guard db.changesCount == 1 else { throw TrackerError.notFound(useId.uuidString) }
@@ -103,7 +103,7 @@ public struct Tracker: Sendable {
         updated.triggers = Trigger.allCases.filter(Set(craving.triggers).contains)
         updated.modifiedAt = Date().truncatedToMilliseconds
         try LogRules.check(updated)
-        return try library.writeLogs(site: "log.edit.commit") { db in
+        return try library.writeLogs(step: "log.edit") { db in
             try Self.requireRecording(updated.recordingId, db)
             try db.execute(sql: """
                 UPDATE craving SET at = ?, utcOffset = ?, intensity = ?, triggers = ?, location = ?, notes = ?, recordingId = ?, modifiedAt = ?
@@ -124,7 +124,7 @@ public struct Tracker: Sendable {
         updated.triggers = Trigger.allCases.filter(Set(use.triggers).contains)
         updated.modifiedAt = Date().truncatedToMilliseconds
         try LogRules.check(updated)
-        return try library.writeLogs(site: "log.edit.commit") { db in
+        return try library.writeLogs(step: "log.edit") { db in
             try Self.requireCraving(updated.cravingId, db)
             try db.execute(sql: """
                 UPDATE usage SET at = ?, utcOffset = ?, method = ?, amount = ?, triggers = ?, location = ?, notes = ?, moodAfter = ?,
@@ -151,7 +151,7 @@ public struct Tracker: Sendable {
     /// Returns how many uses were deleted with it.
     @discardableResult
     public func deleteCraving(_ id: UUID, linked: LinkedUses?) throws -> Int {
-        try library.writeLogs(site: "log.delete.commit") { db in
+        try library.writeLogs(step: "log.delete") { db in
             let uses = try String.fetchAll(db, sql: "SELECT id FROM usage WHERE cravingId = ?", arguments: [id.uuidString])
             if !uses.isEmpty && linked == nil { throw TrackerError.linkedUse(craving: String(id.uuidString.prefix(8)), uses: uses.count) }
             if linked == .delete { try db.execute(sql: "DELETE FROM usage WHERE cravingId = ?", arguments: [id.uuidString]) }
@@ -166,7 +166,7 @@ public struct Tracker: Sendable {
 
     /// Deletes a use; the craving it followed is not changed.
     public func deleteUse(_ id: UUID) throws {
-        try library.writeLogs(site: "log.delete.commit") { db in
+        try library.writeLogs(step: "log.delete") { db in
             try db.execute(sql: "DELETE FROM usage WHERE id = ?", arguments: [id.uuidString])
             guard db.changesCount == 1 else { throw TrackerError.notFound(id.uuidString) }
         }

@@ -23,7 +23,7 @@ extension Tracker {
     /// Checks every log; with `repair`, clears dangling links and rebuilds the notes' search.
     public func check(repair: Bool) throws -> [Finding] {
         var findings: [Finding] = []
-        try library.writeLogs(site: "log.check.commit") { db in
+        try library.writeLogs(step: "log.check") { db in
             for row in try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM craving") {
                 for problem in Self.problems(inCraving: row) { findings.append(Finding(kind: .invalidLog, subject: "craving \(Self.label(row)): \(problem)")) }
             }

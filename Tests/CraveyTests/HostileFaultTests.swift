@@ -228,6 +228,73 @@ final class HostileFaultTests: FaultCampaign {
         let deleteCommit = index(delete, after: deleteDir, walSync, "a durable row deletion")
         let removed = index(delete, after: deleteCommit, { $0.contains("unlink") && $0.contains("/.trash/audio_") }, "the file removed")
         _ = index(delete, after: removed, printed("Deleted"), "the message")
+
+        // A craving and a use: their commits are durable before "logged ✓".
+        for (arguments, message) in [(["craving", "7"], "Craving logged"), (["use", "vape", "2"], "Usage logged")] {
+            let log = try trace(arguments)
+            _ = index(log, after: index(log, walSync, "a durable log commit"), printed(message), "the message after the commit")
+        }
+        Self.cases += 5
+    }
+
+    /// SIGKILL at every step of a log write (a craving, a use that follows it, an edit, a linked
+    /// delete): each log is wholly there or wholly absent, and there whenever "logged" was printed.
+    func testKillAtEveryStepOfALogWrite() throws {
+        let root = base + "/logs"
+        XCTAssertEqual(try run(["list"], root).status, 0)
+        func logs() throws -> [[String: Any]] {
+            let result = try run(["log", "--json"], root)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
+        }
+        var points = 0
+        let steps: [(arguments: [String], printed: String, change: Int)] = [
+            (["craving", "8", "--trigger", "anxious", "--notes", "kill me"], "Craving logged", 1),
+            (["use", "vape", "3", "--after-craving", "last"], "Usage logged", 1),
+        ]
+        for (arguments, printed, change) in steps {
+            var step = 1
+            while step < 20 {
+                let before = try logs().count
+                let result = try run(arguments, root, environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+                let after = try logs()
+                if result.status != -SIGKILL {
+                    XCTAssertEqual(result.status, 0, result.stderr)
+                    XCTAssertEqual(after.count, before + change)
+                    break
+                }
+                points += 1
+                Self.faults += 1
+                XCTAssertTrue([before, before + change].contains(after.count), "\(arguments) killed at step \(step): wholly there or absent")
+                if result.stdout.contains(printed) { XCTAssertEqual(after.count, before + change, "printed, so kept") }
+                for log in after where log["kind"] as? String == "craving" {
+                    XCTAssertEqual(log["notes"] as? String, "kill me", "no half-written craving")
+                }
+                XCTAssertEqual(try run(["check"], root).status, 0, "killed at step \(step): the library checks clean")
+                step += 1
+            }
+        }
+        // A linked delete killed at each step: both there, or both gone.
+        let craving = try XCTUnwrap(try logs().first { $0["kind"] as? String == "craving" }?["id"] as? String)
+        var step = 1
+        while step < 20 {
+            let before = try logs()
+            let linked = before.filter { $0["cravingId"] as? String == craving }.count
+            let result = try run(["log", "delete", craving, "--with-linked", "--yes"], root, environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+            let after = try logs()
+            if result.status != -SIGKILL {
+                XCTAssertEqual(result.status, 0, result.stderr)
+                XCTAssertEqual(after.count, before.count - 1 - linked)
+                break
+            }
+            points += 1
+            Self.faults += 1
+            XCTAssertTrue([before.count, before.count - 1 - linked].contains(after.count), "delete killed at step \(step)")
+            if after.count == before.count - 1 - linked { break }  // killed after its commit: done
+            step += 1
+        }
         Self.cases += 3
+        XCTAssertGreaterThanOrEqual(points, 4, "a kill before and after each commit")
+        print("log kill points: \(points)")
     }
 }

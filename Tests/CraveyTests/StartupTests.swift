@@ -49,7 +49,8 @@ final class StartupTests: CommandTestCase {
             ["list"], ["list", "--json"], ["top"], ["top", "--json"], ["show", id], ["show", id, "--json"],
             ["edit", id, "--notes", "kept"], ["search", "tone"], ["check"], ["check", "--repair"],
             ["export", "--format", "csv", "--output", base + "/out.csv"], ["checkin", "list"], ["checkin", "calendar"],
-            ["delete", id, "--yes"], ["purge", "--yes"],
+            ["craving", "7", "--trigger", "bored"], ["use", "vape", "2", "--after-craving", "last"], ["log"], ["log", "--json"],
+            ["search", "tone"], ["delete", id, "--yes"], ["purge", "--yes"],
         ]
         for command in commands {
             let run = try loaded(command)
