@@ -37,6 +37,38 @@ public enum RecordingExport {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends an object of `fields` (then string arrays) to a byte buffer, written and escaped as
+    /// the rows are: for other long listings (the logs).
+    package static func appendObject(_ fields: [(String, Value)], arrays: [(String, [String])] = [], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (i, (key, value)) in fields.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            appendJSONString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            appendValue(value, to: &out)
+        }
+        for (key, items) in arrays {
+            if !fields.isEmpty || key != arrays.first?.0 { out.append(UInt8(ascii: ",")) }
+            appendJSONString(key, to: &out)
+            out.append(contentsOf: ":[".utf8)
+            for (i, item) in items.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendJSONString(item, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendValue(_ value: Value, to out: inout [UInt8]) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case let .integer(v): out.append(contentsOf: String(v).utf8)
+        case let .number(v): out.append(contentsOf: (v.isFinite ? String(v) : "null").utf8)
+        case let .string(v): appendJSONString(v, to: &out)
+        }
+    }
+
     /// Appends one row as a JSON object to a byte buffer (listings write thousands of them).
     static func appendJSON(_ recording: Recording, includeWaveform: Bool, transcripts: [UUID: Transcript]? = nil, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
@@ -44,12 +76,7 @@ public enum RecordingExport {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             appendJSONString(field.key, to: &out)
             out.append(UInt8(ascii: ":"))
-            switch field.value {
-            case .null: out.append(contentsOf: "null".utf8)
-            case let .integer(v): out.append(contentsOf: String(v).utf8)
-            case let .number(v): out.append(contentsOf: (v.isFinite ? String(v) : "null").utf8)
-            case let .string(v): appendJSONString(v, to: &out)
-            }
+            appendValue(field.value, to: &out)
         }
         if let transcripts {
             out.append(contentsOf: ",\"transcriptWords\":".utf8)

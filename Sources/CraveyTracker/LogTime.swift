@@ -31,27 +31,48 @@ public struct LogTime: Sendable, Equatable {
 
     /// The wall clock where it was logged: "2026-03-29 08:15".
     public var localText: String {
-        let parts = local
-        return String(format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0)
+        let (year, month, day, minutes) = local
+        return "\(Self.digits(year, 4))-\(Self.digits(month))-\(Self.digits(day)) \(Self.digits(minutes / 60)):\(Self.digits(minutes % 60))"
     }
 
     /// "2026-03-29" where it was logged.
-    public var localDay: String { String(localText.prefix(10)) }
+    public var localDay: String {
+        let (year, month, day, _) = local
+        return "\(Self.digits(year, 4))-\(Self.digits(month))-\(Self.digits(day))"
+    }
 
     /// The hour of the day (0–23) where it was logged.
-    public var localHour: Int { local.hour ?? 0 }
+    public var localHour: Int { local.minutes / 60 }
 
     /// "+02:00".
     public var offsetText: String {
         let sign = utcOffset < 0 ? "-" : "+"
         let minutes = abs(utcOffset) / 60
-        return String(format: "%@%02d:%02d", sign, minutes / 60, minutes % 60)
+        return sign + Self.digits(minutes / 60) + ":" + Self.digits(minutes % 60)
     }
 
-    private var local: DateComponents {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: utcOffset) ?? .gmt
-        return calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+    /// `value` with leading zeros to `count` digits (String(format:) is slow in long listings).
+    private static func digits(_ value: Int, _ count: Int = 2) -> String {
+        let text = String(value)
+        return text.count >= count ? text : String(repeating: "0", count: count - text.count) + text
+    }
+
+    /// The local date and minute of the day: the instant moved by its offset, read in the
+    /// proleptic Gregorian calendar (days to civil date, as in H. Hinnant's `civil_from_days`).
+    /// Arithmetic, not Calendar: listings read tens of thousands of these.
+    private var local: (year: Int, month: Int, day: Int, minutes: Int) {
+        let seconds = Int((instant.timeIntervalSince1970).rounded(.down)) + utcOffset
+        let days = Int((Double(seconds) / 86_400).rounded(.down))
+        let minutes = (seconds - days * 86_400) / 60
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day, minutes)
     }
 
     /// Reads `--at`: `now`, `HH:MM` (today), `yesterday HH:MM`, `YYYY-MM-DD HH:MM`, or a time ago

@@ -32,7 +32,7 @@ extension Cravey {
                 let bound = try since.map(Self.start)
                 let entries = try Tracker(library: try library.open()).entries(cravings: !uses || cravings, uses: !cravings || uses, since: bound)
                 if output.json {
-                    try JSONOutput.print(entries)
+                    FileHandle.standardOutput.write(LogExport.jsonArray(entries) + Data("\n".utf8))
                     return
                 }
                 guard !entries.isEmpty else {

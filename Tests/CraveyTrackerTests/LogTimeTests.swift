@@ -74,4 +74,20 @@ final class LogTimeTests: XCTestCase {
             }
         }
     }
+
+    /// The wall clock is worked out by arithmetic (listings read thousands): it agrees with
+    /// Foundation's calendar everywhere, before 1970 and on leap days included.
+    func testTheWallClockAgreesWithTheCalendar() {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let instant = Date(timeIntervalSince1970: Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &generator)) + 0.25)
+            let offset = Int.random(in: -48...56, using: &generator) * 900
+            formatter.timeZone = TimeZone(secondsFromGMT: offset)
+            XCTAssertEqual(LogTime(instant: instant, utcOffset: offset).localText, formatter.string(from: instant), "\(instant) \(offset)")
+        }
+        XCTAssertEqual(LogTime(instant: date("2028-02-29 23:59:59", .gmt), utcOffset: 60).localText, "2028-03-01 00:00")
+    }
 }

@@ -186,6 +186,19 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(try tracker.search("walk").count, 1, "the rebuilt index finds the notes")
     }
 
+    /// The listing's byte writer and Encodable write the same objects (the same keys, values and
+    /// escaping).
+    func testTheListingWritesWhatEncodableWrites() throws {
+        _ = try tracker.logCraving(.init(intensity: 9, triggers: [.angry, .habit], location: .social, notes: "quote \" and é"))
+        _ = try tracker.logUse(.init(method: .bowls, amount: 2.5, moodAfter: 4))
+        let entries = try tracker.entries()
+        let fast = try JSONSerialization.jsonObject(with: LogExport.jsonArray(entries)) as! [[String: Any]]
+        let slow = try JSONSerialization.jsonObject(with: try JSONText.data(entries)) as! [[String: Any]]
+        XCTAssertEqual(fast.count, 2)
+        for (a, b) in zip(fast, slow) { XCTAssertEqual(NSDictionary(dictionary: a), NSDictionary(dictionary: b)) }
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: LogExport.jsonArray([])) as? [Any])?.count, 0)
+    }
+
     func testSearchAndPurge() throws {
         _ = try tracker.logCraving(.init(notes: "Walking past the old café"))
         _ = try tracker.logUse(.init(method: .edible, amount: 10, notes: "after work, tired"))
