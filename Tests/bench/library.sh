@@ -31,15 +31,7 @@ SQL
   sqlite3 "$dir/library.sqlite" "SELECT filePath FROM recording" | (cd "$dir" && xargs touch)
 }
 
-median() {  # median wall seconds of running "$@" $runs times
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
-    times+=($(( (t1 - t0) / 1000 )))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]/1e6}'
-}
+source Tests/bench/median.sh
 
 row() { printf '%-34s %10s s   %-28s %10s s\n' "$1" "$2" "$3" "$4"; }
 

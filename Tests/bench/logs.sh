@@ -12,15 +12,7 @@ cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() {  # median wall seconds of running "$@" $runs times
-  local times=()
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
-    times+=($(( (t1 - t0) / 1000 )))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]/1e6}'
-}
+source Tests/bench/median.sh
 row() { printf '%-36s %10s s   %-30s %10s s\n' "$1" "$2" "$3" "$4"; }
 
 export CRAVEY_TRANSCRIBE=later
