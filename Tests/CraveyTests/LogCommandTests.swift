@@ -159,8 +159,10 @@ final class LogCommandTests: CommandTestCase {
         XCTAssertEqual(try logs().count, 2, "Esc logs nothing")
     }
 
-    /// The use form: switching method changes the amount's range and unit.
+    /// The use form: switching method changes the amount's range and unit; a craving in the 2
+    /// hours before it with no use yet is offered as the one it followed.
     func testTheUseFormInATerminal() throws {
+        let craving = try jsonObject(try run(["craving", "6", "--at", "-40m", "--json"]).stdout)["id"] as! String
         let tmux = try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) use --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
         try tmux.waitFor("◀ 0.5 ▶  (bowls/joints)")
         try tmux.send("Down"); try tmux.send("Right"); try tmux.send("Right")
@@ -173,9 +175,12 @@ final class LogCommandTests: CommandTestCase {
         try tmux.send("7", literal: true)
         try tmux.waitFor("◀ 7 ▶")
         try tmux.send("Enter")
+        try tmux.waitFor("Did this follow your craving at")
+        try tmux.send("y", literal: true)
         try tmux.waitFor("Usage logged ✓")
         try tmux.waitFor("EXIT=0")
-        let use = try XCTUnwrap(try logs().first)
+        let use = try XCTUnwrap(try logs(["--use"]).first)
+        XCTAssertEqual(use["cravingId"] as? String, craving, "linked as offered")
         XCTAssertEqual(use["method"] as? String, "edible")
         XCTAssertEqual(use["amount"] as? Double, 15)
         XCTAssertEqual(use["moodAfter"] as? Int, 7)
@@ -216,6 +221,16 @@ final class LogCommandTests: CommandTestCase {
         XCTAssertEqual((document["cravings"] as? [[String: Any]])?.first?["intensity"] as? Int, 7)
         XCTAssertEqual((document["usage"] as? [[String: Any]])?.first?["triggers"] as? [String], ["bored", "social"])
         XCTAssertEqual((document["recordings"] as? [Any])?.count, 0)
+        // Both formats as Python's json and csv modules read them.
+        try run(["export", "--format", "json", "--output", base + "/out.json"])
+        try run(["export", "--format", "csv", "--output", base + "/out.csv"])
+        let python = try runProcess("/usr/bin/python3", ["-c", """
+            import csv, json, sys
+            data = json.load(open(sys.argv[1]))
+            rows = list(csv.reader(open(sys.argv[2], newline='')))
+            print(len(data['cravings']), len(data['usage']), len(data['recordings']), rows[0][0], sorted(r[0] for r in rows[1:]))
+            """, base + "/out.json", base + "/out.csv"])
+        XCTAssertEqual(python.stdout, "1 1 0 record ['craving', 'use']\n", python.stderr)
         let table = parseCSV(try run(["export", "--format", "csv", "--output", "-"]).stdout)
         let header = table[0]
         XCTAssertEqual(header.first, "record")
