@@ -33,10 +33,7 @@ enum LogRules {
 
     static func check(_ use: Usage) throws {
         guard use.method.allows(use.amount) else {
-            let amounts = use.method.amounts
-            let step = use.method == .bowls ? " in steps of 0.5" : use.method == .edible ? " in steps of 5" : ""
-            throw TrackerError.invalid(field: "amount", reason: "\(Method.number(use.amount)) is not an amount of \(use.method.rawValue) "
-                + "(\(Method.number(amounts.first!))–\(Method.number(amounts.last!)) \(use.method.unit)\(step))")
+            throw TrackerError.invalid(field: "amount", reason: "\(Method.number(use.amount)) is not an amount of \(use.method.rawValue) (\(use.method.rangeText))")
         }
         if let mood = use.moodAfter, !MoodAfter.range.contains(mood) {
             throw TrackerError.invalid(field: "mood after", reason: "\(mood) is not from 1 to 10")

@@ -78,6 +78,12 @@ public enum Method: String, CaseIterable, Sendable, Codable {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
+    /// "5–100 mg THC in steps of 5": what an amount of this method may be.
+    public var rangeText: String {
+        let step = self == .bowls ? " in steps of 0.5" : self == .edible ? " in steps of 5" : ""
+        return "\(Self.number(amounts.first!))–\(Self.number(amounts.last!)) \(unit)\(step)"
+    }
+
     /// Whether `amount` is one the method offers.
     public func allows(_ amount: Double) -> Bool { amounts.contains { abs($0 - amount) < 1e-9 } }
 }

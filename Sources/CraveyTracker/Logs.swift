@@ -67,22 +67,29 @@ public enum LogEntry: Sendable, Equatable {
 
 // MARK: - Rows
 
+/// What a craving's and a use's rows share, read leniently.
+enum LogRow {
+    static func common(_ row: Row) -> (UUID, LogTime, Date, Date) {
+        let id = (row["id"] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        let time = LogTime(instant: (row["at"] as String?).flatMap(StoredDate.date) ?? Date(timeIntervalSince1970: 0),
+                           utcOffset: row["utcOffset"] as Int? ?? 0)
+        let created = (row["createdAt"] as String?).flatMap(StoredDate.date) ?? time.instant
+        return (id, time, created, (row["modifiedAt"] as String?).flatMap(StoredDate.date) ?? created)
+    }
+}
+
 /// Rows are read by column name and leniently: a value another program stored that cravey would
 /// refuse is read as near as it can be (`check` reports it), never a crash.
 extension Craving {
     static let columns = "id, at, utcOffset, intensity, triggers, location, notes, recordingId, createdAt, modifiedAt"
 
     init(row: Row) {
-        id = (row["id"] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        time = LogTime(instant: (row["at"] as String?).flatMap(StoredDate.date) ?? Date(timeIntervalSince1970: 0),
-                       utcOffset: row["utcOffset"] as Int? ?? 0)
+        (id, time, createdAt, modifiedAt) = LogRow.common(row)
         intensity = row["intensity"] as Int? ?? Intensity.standard
         triggers = Trigger.set(row["triggers"] as String? ?? "")
         location = (row["location"] as String?).flatMap(Location.init(rawValue:))
         notes = row["notes"]
         recordingId = (row["recordingId"] as String?).flatMap(UUID.init(uuidString:))
-        createdAt = (row["createdAt"] as String?).flatMap(StoredDate.date) ?? time.instant
-        modifiedAt = (row["modifiedAt"] as String?).flatMap(StoredDate.date) ?? createdAt
     }
 
     func insert(into db: Database) throws {
@@ -97,9 +104,7 @@ extension Usage {
     static let columns = "id, at, utcOffset, method, amount, triggers, location, notes, moodAfter, cravingId, createdAt, modifiedAt"
 
     init(row: Row) {
-        id = (row["id"] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        time = LogTime(instant: (row["at"] as String?).flatMap(StoredDate.date) ?? Date(timeIntervalSince1970: 0),
-                       utcOffset: row["utcOffset"] as Int? ?? 0)
+        (id, time, createdAt, modifiedAt) = LogRow.common(row)
         method = (row["method"] as String?).flatMap(Method.init(rawValue:)) ?? .bowls
         amount = row["amount"] as Double? ?? method.amounts[0]
         triggers = Trigger.set(row["triggers"] as String? ?? "")
@@ -107,8 +112,6 @@ extension Usage {
         notes = row["notes"]
         moodAfter = row["moodAfter"]
         cravingId = (row["cravingId"] as String?).flatMap(UUID.init(uuidString:))
-        createdAt = (row["createdAt"] as String?).flatMap(StoredDate.date) ?? time.instant
-        modifiedAt = (row["modifiedAt"] as String?).flatMap(StoredDate.date) ?? createdAt
     }
 
     func insert(into db: Database) throws {

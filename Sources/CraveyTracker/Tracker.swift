@@ -84,15 +84,6 @@ public struct Tracker: Sendable {
         }
     }
 
-    /// Links a use to the craving it followed.
-    public func link(use useId: UUID, toCraving cravingId: UUID) throws {
-        try library.writeLogs(step: "log.link") { db in
-            try Self.requireCraving(cravingId, db)
-            try db.execute(sql: "UPDATE usage SET cravingId = ? WHERE id = ?", arguments: [cravingId.uuidString, useId.uuidString])
-            guard db.changesCount == 1 else { throw TrackerError.notFound(useId.uuidString) }
-        }
-    }
-
     // MARK: - Editing and deleting
 
     /// Stores `craving`'s new values (its id and creation time stay).

@@ -63,7 +63,7 @@ extension Cravey {
                                         : "the craving is logged; there are only \(top.count) messages to play")
                 }
                 choice = top[rank - 1]
-            } else if !scripted || (Terminal.stdinIsTerminal && !output.json && intensity != nil) {
+            } else if Terminal.stdinIsTerminal && !output.json {  // logged on a terminal: the hard-moment offer
                 choice = LogForm.offerToPlay(top)
             } else {
                 choice = nil

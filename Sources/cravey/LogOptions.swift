@@ -69,9 +69,7 @@ extension CraveyTracker.Method {
     /// An amount of this method given on the command line.
     func parseAmount(_ text: String) throws -> Double {
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, allows(value) else {
-            let step = self == .bowls ? " in steps of 0.5" : self == .edible ? " in steps of 5" : ""
-            throw TrackerError.invalid(field: "amount", reason: "'\(Terminal.safe(text))' is not an amount of \(rawValue) "
-                + "(\(Self.number(amounts.first!))–\(Self.number(amounts.last!)) \(unit)\(step))")
+            throw TrackerError.invalid(field: "amount", reason: "'\(Terminal.safe(text))' is not an amount of \(rawValue) (\(rangeText))")
         }
         return value
     }
