@@ -221,6 +221,21 @@ public struct Tracker: Sendable {
         }
     }
 
+    /// The craving a use names as the one it followed: `last` (the latest at or before `time`) or
+    /// an id or unique start of one.
+    public func craving(named key: String, before time: Date) throws -> Craving {
+        if key.lowercased() == "last" {
+            guard let last = try lastCraving(before: time) else {
+                throw TrackerError.invalid(field: "--after-craving", reason: "no craving was logged before this use")
+            }
+            return last
+        }
+        guard case let .craving(found) = try entry(matching: key) else {
+            throw TrackerError.invalid(field: "--after-craving", reason: "'\(key)' is a use, not a craving")
+        }
+        return found
+    }
+
     /// The latest craving at or before `time` (for `--after-craving last`).
     public func lastCraving(before time: Date) throws -> Craving? {
         try library.readLogs { db in

@@ -23,7 +23,8 @@ extension Tracker {
     /// Checks every log; with `repair`, clears dangling links and rebuilds the notes' search.
     public func check(repair: Bool) throws -> [Finding] {
         var findings: [Finding] = []
-        try library.writeLogs(step: "log.check") { db in
+        // Only a repair writes (and takes the lock): a plain check reads, on a read-only disk too.
+        let inspect = { (db: Database) throws in
             for row in try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM craving") {
                 for problem in Self.problems(inCraving: row) { findings.append(Finding(kind: .invalidLog, subject: "craving \(Self.label(row)): \(problem)")) }
             }
@@ -56,6 +57,7 @@ extension Tracker {
                 }
             }
         }
+        if repair { try library.writeLogs(step: "log.check", inspect) } else { try library.readLogs(inspect) }
         return findings
     }
 

@@ -123,14 +123,7 @@ extension Cravey {
                     if let amount { u.amount = try u.method.parseAmount(amount) }
                     if let moodAfter { u.moodAfter = moodAfter.lowercased() == "none" ? nil : try wholeNumber(moodAfter, field: "mood after", in: MoodAfter.range) }
                     if let afterCraving {
-                        if afterCraving.lowercased() == "none" { u.cravingId = nil } else if afterCraving.lowercased() == "last" {
-                            u.cravingId = try tracker.lastCraving(before: u.time.instant)?.id
-                        } else {
-                            guard case let .craving(c) = try tracker.entry(matching: afterCraving) else {
-                                throw TrackerError.invalid(field: "--after-craving", reason: "'\(Terminal.safe(afterCraving))' is a use, not a craving")
-                            }
-                            u.cravingId = c.id
-                        }
+                        u.cravingId = afterCraving.lowercased() == "none" ? nil : try tracker.craving(named: afterCraving, before: u.time.instant).id
                     }
                     try apply(&u.time, &u.triggers, &u.location, &u.notes)
                     edited = .use(try tracker.edit(u))

@@ -53,7 +53,7 @@ extension Cravey {
                 draft = filled
             }
             if let afterCraving {
-                draft.cravingId = try craving(afterCraving, before: draft.time.instant, tracker).id
+                draft.cravingId = try tracker.craving(named: afterCraving, before: draft.time.instant).id
             } else if Terminal.stdinIsTerminal && !output.json, let recent = try tracker.unlinkedCraving(before: draft.time.instant),
                       LogForm.offerLink(to: recent) {
                 draft.cravingId = recent.id
@@ -65,19 +65,6 @@ extension Cravey {
             } else {
                 print("Usage logged ✓")
             }
-        }
-
-        func craving(_ key: String, before time: Date, _ tracker: Tracker) throws -> Craving {
-            if key.lowercased() == "last" {
-                guard let last = try tracker.lastCraving(before: time) else {
-                    throw TrackerError.invalid(field: "--after-craving", reason: "no craving was logged before this use")
-                }
-                return last
-            }
-            guard case let .craving(found) = try tracker.entry(matching: key) else {
-                throw TrackerError.invalid(field: "--after-craving", reason: "'\(Terminal.safe(key))' is a use, not a craving")
-            }
-            return found
         }
     }
 }
