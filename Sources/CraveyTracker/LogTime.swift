@@ -52,27 +52,17 @@ public struct LogTime: Sendable, Equatable {
     }
 
     /// `value` with leading zeros to `count` digits (String(format:) is slow in long listings).
-    private static func digits(_ value: Int, _ count: Int = 2) -> String {
+    static func digits(_ value: Int, _ count: Int = 2) -> String {
         let text = String(value)
         return text.count >= count ? text : String(repeating: "0", count: count - text.count) + text
     }
 
-    /// The local date and minute of the day: the instant moved by its offset, read in the
-    /// proleptic Gregorian calendar (days to civil date, as in H. Hinnant's `civil_from_days`).
-    /// Arithmetic, not Calendar: listings read tens of thousands of these.
+    /// The local date and minute of the day: the instant moved by its offset.
     private var local: (year: Int, month: Int, day: Int, minutes: Int) {
         let seconds = Int((instant.timeIntervalSince1970).rounded(.down)) + utcOffset
         let days = Int((Double(seconds) / 86_400).rounded(.down))
-        let minutes = (seconds - days * 86_400) / 60
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day, minutes)
+        let (year, month, day) = LocalDay(number: days).civil
+        return (year, month, day, (seconds - days * 86_400) / 60)
     }
 
     /// Reads `--at`: `now`, `HH:MM` (today), `yesterday HH:MM`, `YYYY-MM-DD HH:MM`, or a time ago

@@ -1,0 +1,255 @@
+import CraveyLibrary
+import CraveyTracker
+import Foundation
+import XCTest
+
+/// The dashboard's figures and sentences on small data sets worked out by hand, read back from a
+/// real library database; local days in Berlin (clocks change on 2026-03-29 and 2026-10-25).
+final class ProgressTests: XCTestCase {
+    var base = ""
+    var tracker: Tracker!
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    override func setUpWithError() throws {
+        base = FileManager.default.temporaryDirectory.path + "/cravey-progress-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        tracker = Tracker(library: try Library(root: base + "/library"))
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: base) }
+
+    /// A wall-clock time ("2026-10-12 21:05") in Berlin, or in `zone`.
+    func at(_ text: String, in zone: TimeZone? = nil) throws -> LogTime {
+        try LogTime.parse(text, now: Date(timeIntervalSince1970: 4_000_000_000), timeZone: zone ?? berlin)
+    }
+
+    @discardableResult
+    func craving(_ intensity: Int, _ time: String, triggers: Set<Trigger> = [], place: Location? = nil) throws -> Craving {
+        try tracker.logCraving(.init(intensity: intensity, time: try at(time), triggers: triggers, location: place))
+    }
+
+    @discardableResult
+    func use(_ time: String, _ method: Method = .bowls, _ amount: Double? = nil, after craving: Craving? = nil, in zone: TimeZone? = nil,
+             triggers: Set<Trigger> = [], place: Location? = nil) throws -> Usage {
+        try tracker.logUse(.init(method: method, amount: amount, time: try at(time, in: zone), triggers: triggers, location: place, cravingId: craving?.id))
+    }
+
+    func progress(_ range: ProgressRange = .week, now: String) throws -> ProgressFigures {
+        ProgressFigures(try tracker.progressFacts(), range: range, now: try at(now).instant, timeZone: berlin)
+    }
+
+    func json(_ progress: ProgressFigures) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: JSONText.data(progress)) as! [String: Any]
+    }
+
+    /// No sentence judges: no warning, nothing broken or failed.
+    func assertKind(_ p: ProgressFigures, file: StaticString = #filePath, line: UInt = #line) {
+        for sentence in p.insights {
+            for word in ["fail", "broke", "warning", "relapse", "lost", "reset your"] {
+                XCTAssertFalse(sentence.lowercased().contains(word), sentence, file: file, line: line)
+            }
+        }
+    }
+
+    func testEmpty() throws {
+        let p = try progress(now: "2026-10-12 12:00")
+        XCTAssertEqual(p.summaryLine, "0 Cravings • 0 Usage Events")
+        XCTAssertEqual(p.summaryInsight, "Start logging to see your patterns! 💪")
+        XCTAssertEqual(p.intensityInsight, "Log your first craving to see intensity trends! 📈")
+        XCTAssertEqual(p.reductionInsight, "Track usage to see your reduction over time! 📉")
+        XCTAssertNil(p.currentStreak)
+        XCTAssertNil(p.longestStreak)
+        XCTAssertNil(p.daysInProgress)
+        XCTAssertNil(p.daysSinceLastUse)
+        XCTAssertEqual(p.from.text, "2026-10-06")
+        let j = try json(p)
+        XCTAssertEqual(j["range"] as? String, "7d")
+        for key in ["currentStreak", "longestStreak", "daysInProgress", "daysSinceLastUse"] { XCTAssertTrue(j[key] is NSNull, key) }
+        XCTAssertEqual(((j["intensity"] as? [String: Any])?["points"] as? [Any])?.count, 0)
+        XCTAssertTrue((j["resisted"] as? [String: Any])?["percent"] is NSNull)
+        XCTAssertTrue((j["reduction"] as? [String: Any])?["percent"] is NSNull)
+        XCTAssertEqual((j["timeOfDay"] as? [String: Any])?["hours"] as? [Int], Array(repeating: 0, count: 24))
+        XCTAssertEqual((j["weekdays"] as? [String: Any])?["days"] as? [Int], Array(repeating: 0, count: 7))
+        assertKind(p)
+    }
+
+    func testOneCraving() throws {
+        try craving(8, "2026-10-12 20:15")
+        let p = try progress(now: "2026-10-12 21:00")
+        XCTAssertEqual(p.summaryLine, "1 Craving • 0 Usage Events")
+        XCTAssertEqual(p.summaryInsight, "You're building awareness! 💪")
+        XCTAssertEqual(p.intensityInsight, ProgressFigures.keepLogging)
+        XCTAssertEqual(p.timeInsight, ProgressFigures.keepLogging)
+        XCTAssertEqual(p.currentStreak, 1, "today counts while it has no use")
+        XCTAssertEqual(p.currentStreakInsight, "Keep going!")
+        XCTAssertEqual(p.longestStreakText, "1 day (Oct 12)")
+        XCTAssertEqual(p.daysInProgress, 1)
+        XCTAssertEqual(p.resisted, 1)
+        XCTAssertEqual(p.resistedText, "1 craving resisted — each one counts")
+        XCTAssertEqual(p.reductionInsight, ProgressFigures.trackUsage)
+        XCTAssertEqual(p.hours[20], 1)
+        XCTAssertEqual(p.weekdays, [1, 0, 0, 0, 0, 0, 0], "2026-10-12 is a Monday")
+        assertKind(p)
+    }
+
+    func testTwoCravingsFallingRisingAndTheSame() throws {
+        // Friday 20:10 and Saturday 22:30, both anxious, both at home.
+        let first = try craving(8, "2026-10-16 20:10", triggers: [.anxious], place: .home)
+        let second = try craving(6, "2026-10-17 22:30", triggers: [.anxious], place: .home)
+        var p = try progress(now: "2026-10-18 09:00")
+        XCTAssertEqual(p.intensityInsight, "Your intensity dropped from 8/10 to 6/10. That's progress! 📉")
+        XCTAssertEqual(p.locationInsight, "Both cravings at Home. Environmental cues matter! 🏠")
+        XCTAssertEqual(p.triggerInsight, "Anxious triggered both cravings. This is your main pattern right now.")
+        XCTAssertEqual(p.triggers, [ProgressFigures.Share(name: "anxious", label: "Anxious", count: 2, percent: 100)])
+        XCTAssertEqual(p.timeInsight, "Most cravings: 8–11 PM")
+        XCTAssertEqual(p.weekdayInsight, "Highest: Friday, Saturday")
+        XCTAssertEqual(p.daysInProgress, 3)
+        XCTAssertEqual(p.currentStreak, 3)
+
+        _ = try tracker.edit({ var c = first; c.intensity = 6; return c }())
+        _ = try tracker.edit({ var c = second; c.intensity = 8; c.triggers = [.anxious, .social]; c.location = .work; return c }())
+        p = try progress(now: "2026-10-18 09:00")
+        XCTAssertEqual(p.intensityInsight, "Intensity increased to 8/10. Recovery isn't linear - you're learning. 💪")
+        XCTAssertEqual(p.triggerInsight, "Anxious triggered both cravings. This is your main pattern right now.")
+        XCTAssertEqual(p.triggers.map(\.percent), [67, 33], "shares of all triggers named")
+        XCTAssertEqual(p.locationInsight, "Most cravings at Home (50%). Environmental cues matter! 🏠")
+
+        _ = try tracker.edit({ var c = second; c.intensity = 6; c.triggers = [.bored]; return c }())
+        p = try progress(now: "2026-10-18 09:00")
+        XCTAssertEqual(p.intensityInsight, "Consistent intensity (6/10). Tracking helps you spot patterns over time.")
+        XCTAssertEqual(p.triggerInsight, "💡 Anxious and Bored are your main triggers")
+        assertKind(p)
+    }
+
+    func testTheTrendIsTheFirstQuarterAgainstTheLast() throws {
+        for (day, intensity) in [9, 7, 8, 6, 5, 4, 3, 5].enumerated() { try craving(intensity, "2026-10-\(10 + day) 12:00") }
+        let p = try progress(.month, now: "2026-10-18 12:00")
+        XCTAssertEqual(p.intensityTrend?.first, 8, "mean of 9 and 7")
+        XCTAssertEqual(p.intensityTrend?.last, 4, "mean of 3 and 5")
+        XCTAssertEqual(p.intensityInsight, "Your intensity dropped from 8/10 to 4/10. That's progress! 📉")
+    }
+
+    func testAWeekWithAUseOnDayThree() throws {
+        try craving(7, "2026-10-10 19:00")
+        try use("2026-10-12 21:00", .vape, 4)
+        let p = try progress(now: "2026-10-16 10:00")
+        XCTAssertEqual(p.currentStreak, 4, "Oct 13, 14, 15, 16")
+        XCTAssertEqual(p.longestStreak, ProgressFigures.Streak(days: 4, from: LocalDay(year: 2026, month: 10, day: 13), to: LocalDay(year: 2026, month: 10, day: 16)))
+        XCTAssertEqual(p.longestStreakText, "4 days (Oct 13–16)")
+        XCTAssertEqual(p.daysInProgress, 7)
+        XCTAssertEqual(p.daysSinceLastUseText, "4 days since your last logged use")
+        XCTAssertEqual(p.reduction, .firstWeek)
+        XCTAssertEqual(p.summaryLine, "1 Craving • 1 Usage Event")
+        XCTAssertEqual(p.methods, [ProgressFigures.Share(name: "vape", label: "Vape", count: 1, percent: 100)])
+        XCTAssertEqual(p.amounts.first?.method, .vape)
+        XCTAssertEqual(p.amounts.first?.points, [ProgressFigures.AmountPoint(day: LocalDay(year: 2026, month: 10, day: 12), amount: 4)])
+        XCTAssertEqual(p.amountsInsight, "In all: 4 pulls.")
+        // A use today: the streak is 0 days, said kindly; the longest stays.
+        try use("2026-10-16 09:00")
+        let q = try progress(now: "2026-10-16 10:00")
+        XCTAssertEqual(q.currentStreak, 0)
+        XCTAssertEqual(q.currentStreakInsight, "Every day is a fresh start. 💪")
+        XCTAssertEqual(q.longestStreakText, "3 days (Oct 13–15)")
+        XCTAssertEqual(q.daysSinceLastUseText, "Last use logged today")
+        XCTAssertEqual(q.daysInProgress, 7, "Days in ProgressFigures never resets")
+        assertKind(q)
+    }
+
+    func testDaysAcrossAChangeOfClocksAndTimeZones() throws {
+        // The clocks went back in Berlin on 2026-10-25 (that day had 25 hours).
+        try use("2026-10-23 23:30")
+        let p = try progress(now: "2026-10-27 00:30")
+        XCTAssertEqual(p.currentStreak, 4, "Oct 24, 25, 26 and 27: four days, though only 3 days and 2 hours passed")
+        XCTAssertEqual(p.daysSinceLastUse, 4)
+        XCTAssertEqual(p.daysInProgress, 5)
+        // A log's day is the one on its own clock: 22:00 in New York on Oct 26 was Oct 27 in Berlin.
+        try use("2026-10-26 22:00", in: TimeZone(identifier: "America/New_York")!)
+        let q = try progress(now: "2026-10-27 00:30")
+        XCTAssertEqual(q.daysSinceLastUse, 1)
+        XCTAssertEqual(q.currentStreak, 1, "Oct 27 has no use on its own clock")
+        XCTAssertEqual(q.longestStreakText, "2 days (Oct 24–25)")
+        // The clocks went forward on 2026-03-29 (23 hours): a craving at 23:30 that night is on the 29th.
+        try craving(5, "2026-03-29 23:30")
+        XCTAssertEqual(LocalDay(try at("2026-03-29 23:30")).text, "2026-03-29")
+        XCTAssertEqual(LocalDay(try at("2026-03-29 00:30")).text, "2026-03-29")
+        let r = try progress(.all, now: "2026-10-27 00:30")
+        XCTAssertEqual(r.from.text, "2026-03-29")
+        XCTAssertEqual(r.daysInProgress, 213, "Mar 29 to Oct 27, both counted")
+        XCTAssertEqual(r.longestStreakText, "208 days (Mar 29–Oct 22)")
+    }
+
+    func testResisted() throws {
+        let a = try craving(6, "2026-10-14 08:00")
+        let b = try craving(7, "2026-10-14 09:00")
+        try use("2026-10-14 14:30", after: b)  // linked, 5 h 30 later: b was not resisted
+        let c = try craving(8, "2026-10-14 15:00")
+        try use("2026-10-14 16:59")  // 1 h 59 m after c
+        let d = try craving(5, "2026-10-14 18:00")
+        try use("2026-10-14 20:01")  // 2 h 01 m after d: d was resisted
+        _ = (a, c, d)
+        let p = try progress(now: "2026-10-14 22:00")
+        XCTAssertEqual(p.resisted, 2, "a and d")
+        XCTAssertEqual(p.resistedPercent, 50)
+        XCTAssertEqual(p.resistedText, "2 cravings resisted — each one counts")
+        XCTAssertEqual(p.resistedInsight, "50% of your cravings passed without a use. That's strength! 💪")
+        // A use at exactly 2 hours is within the window.
+        let e = try craving(4, "2026-10-15 08:00")
+        try use("2026-10-15 10:00")
+        _ = e
+        XCTAssertEqual(try progress(now: "2026-10-15 22:00").resisted, 2)
+        let j = try json(try progress(now: "2026-10-15 22:00"))
+        XCTAssertEqual((j["resisted"] as? [String: Any])?["count"] as? Int, 2)
+        XCTAssertEqual((j["resisted"] as? [String: Any])?["percent"] as? Int, 40)
+    }
+
+    func testReduction() throws {
+        // First week (Oct 1–7): four uses. Last 7 days (Oct 15–21): three.
+        for day in [1, 2, 4, 6] { try use("2026-10-0\(day) 21:00", .edible, 10) }
+        try use("2026-10-10 21:00")
+        for day in [15, 18, 21] { try use("2026-10-\(day) 20:00", .edible, 5) }
+        let p = try progress(now: "2026-10-21 22:00")
+        XCTAssertEqual(p.reduction, .change(percent: -25, first: 4, last: 3))
+        XCTAssertEqual(p.reductionText, "−25% vs. your first week")
+        XCTAssertEqual(p.reductionInsight, "You're making real progress!")
+        XCTAssertEqual(p.amountsInsight, "You used 25% less this week compared to your first week. 📉")
+        XCTAssertEqual(p.uses, 3, "the 7-day range")
+        let j = try json(p)
+        let reduction = j["reduction"] as? [String: Any]
+        XCTAssertEqual(reduction?["percent"] as? Int, -25)
+        XCTAssertEqual(reduction?["firstWeek"] as? Int, 4)
+        XCTAssertEqual(reduction?["lastWeek"] as? Int, 3)
+        XCTAssertEqual(((j["amounts"] as? [String: Any])?["edible"] as? [[String: Any]])?.map { $0["day"] as? String },
+                       ["2026-10-15", "2026-10-18", "2026-10-21"])
+        XCTAssertEqual(p.methodInsight, "All Edible")
+        let all = try progress(.all, now: "2026-10-21 22:00")
+        XCTAssertEqual(all.methods.map(\.percent), [88, 13], "7 of 8 and 1 of 8, each rounded")
+        XCTAssertEqual(all.methodInsight, "Mostly Edible (88%)")
+        // More uses than in the first week: said without blame.
+        for day in [16, 17] { try use("2026-10-\(day) 20:00") }
+        let more = try progress(now: "2026-10-21 22:00")
+        XCTAssertEqual(more.reductionText, "+25% vs. your first week")
+        assertKind(more)
+    }
+
+    func testWindowsAndRanges() throws {
+        XCTAssertEqual(ProgressFigures.window(20), "8–11 PM")
+        XCTAssertEqual(ProgressFigures.window(10), "10 AM–1 PM")
+        XCTAssertEqual(ProgressFigures.window(22), "10 PM–1 AM")
+        XCTAssertEqual(ProgressFigures.window(0), "12–3 AM")
+        // 23:00, 00:30 and 01:15: the window spans midnight.
+        try craving(5, "2026-10-11 23:00")
+        try craving(5, "2026-10-12 00:30")
+        try craving(5, "2026-10-12 01:15")
+        try craving(5, "2026-09-01 12:00")  // outside 7 and 30 days
+        let p = try progress(now: "2026-10-12 12:00")
+        XCTAssertEqual(p.cravings, 3)
+        XCTAssertEqual(p.timeInsight, "Most cravings: 11 PM–2 AM")
+        XCTAssertEqual(try progress(.month, now: "2026-10-12 12:00").cravings, 3)
+        XCTAssertEqual(try progress(.quarter, now: "2026-10-12 12:00").cravings, 4)
+        XCTAssertEqual(try progress(.all, now: "2026-10-12 12:00").from.text, "2026-09-01")
+        XCTAssertEqual(try progress(now: "2026-12-30 12:00").intensityInsight, "No cravings logged in these 7 days.")
+        XCTAssertEqual(LocalDay(year: 2025, month: 12, day: 28).span(to: LocalDay(year: 2026, month: 1, day: 3), currentYear: 2026),
+                       "Dec 28, 2025–Jan 3, 2026")
+        XCTAssertEqual(LocalDay(year: 2026, month: 10, day: 28).span(to: LocalDay(year: 2026, month: 11, day: 3), currentYear: 2026), "Oct 28–Nov 3")
+    }
+}
