@@ -29,6 +29,8 @@ packages=(
   man-db
   # a display server without a screen, for the video window test (python3 drives its window)
   xvfb xauth python3
+  # the progress page rendered as a reader sees it (headless, its network log read)
+  chromium
 )
 
 missing=()

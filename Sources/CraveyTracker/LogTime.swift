@@ -44,6 +44,9 @@ public struct LogTime: Sendable, Equatable {
     /// The hour of the day (0–23) where it was logged.
     public var localHour: Int { local.minutes / 60 }
 
+    /// The minute of the day (0–1439) where it was logged.
+    public var localMinuteOfDay: Int { local.minutes }
+
     /// "+02:00".
     public var offsetText: String {
         let sign = utcOffset < 0 ? "-" : "+"

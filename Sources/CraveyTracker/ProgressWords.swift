@@ -121,7 +121,7 @@ extension ProgressFigures {
     }
 
     public var methodInsight: String {
-        guard let top = methods.first else { return everUsed ? "No use logged \(inRange)." : Self.trackUsage }
+        guard let top = methods.first else { return everUsed ? "No use logged \(inRange)." : "Track usage to see which methods you use. 🌿" }
         return methods.count == 1 ? "All \(top.label)" : "Mostly \(top.label) (\(top.percent)%)"
     }
 

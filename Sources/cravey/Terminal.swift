@@ -109,9 +109,22 @@ enum Terminal {
             || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
     }
 
-    /// `text` cut (with …) or padded to exactly `columns` terminal columns.
+    /// `text` cut (with …) or padded to exactly `columns` terminal columns. Colour sequences
+    /// (`ESC [ … m`) take no columns and are kept (a cut line ends with a reset).
     static func fit(_ text: String, _ columns: Int) -> String {
-        let widths = text.map(width)
+        var widths: [Int] = []
+        var inSequence = false
+        for character in text {
+            if inSequence {
+                widths.append(0)
+                if let ascii = character.asciiValue, ascii >= 0x40, ascii <= 0x7E, character != "[" { inSequence = false }
+            } else if character == "\u{1B}" {
+                widths.append(0)
+                inSequence = true
+            } else {
+                widths.append(width(character))
+            }
+        }
         let total = widths.reduce(0, +)
         if total <= columns { return text + String(repeating: " ", count: columns - total) }
         var out = ""
@@ -121,7 +134,7 @@ enum Terminal {
             out.append(character)
             used += w
         }
-        return out + "…" + String(repeating: " ", count: max(0, columns - used - 1))
+        return out + (text.contains("\u{1B}") ? "\u{1B}[0m" : "") + "…" + String(repeating: " ", count: max(0, columns - used - 1))
     }
 }
 

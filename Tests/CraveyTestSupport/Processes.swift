@@ -139,9 +139,9 @@ public final class TmuxSession {
         _ = try runProcess("/usr/bin/tmux", ["-L", socket, "send-keys", "-t", "0"] + (literal ? ["-l", keys] : [keys]))
     }
 
-    /// The visible screen, as text.
-    public func screen() throws -> String {
-        try runProcess("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p", "-t", "0"]).stdout
+    /// The visible screen, as text (with `escapes`, its colours and styles as escape sequences).
+    public func screen(escapes: Bool = false) throws -> String {
+        try runProcess("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : [])).stdout
     }
 
     /// Waits until the screen contains `text`; returns the screen (or fails after `timeout`).

@@ -1,0 +1,55 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyTracker
+import Foundation
+
+extension ProgressRange: ExpressibleByArgument {}
+
+extension Cravey {
+    /// `cravey progress`: the dashboard — patterns and progress from day 1.
+    struct ProgressCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "progress",
+            abstract: "See your patterns and progress: streaks, Days in Progress, intensity, triggers, places, times, methods, cravings resisted, reduction.",
+            discussion: """
+                On a terminal the dashboard opens as a screen: 1–4 or ←/→ change the range, ↑/↓ and PgUp/PgDn \
+                scroll, q leaves. Without a terminal the same sections are printed once. --json prints every figure; \
+                --html writes one self-contained page (charts included, nothing loaded from anywhere) to open in a \
+                browser or print.
+                """)
+
+        @OptionGroup var library: LibraryOptions
+
+        @Option(help: ArgumentHelp("The charts' range: 7d, 30d, 90d or all.", valueName: "range"))
+        var range: ProgressRange = .week
+
+        @Option(help: ArgumentHelp("Write the dashboard as one HTML page to this file.", valueName: "file"))
+        var html: String?
+
+        @Flag(help: "Replace the --html file if it exists.")
+        var force = false
+
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let facts = try Tracker(library: try library.open()).progressFacts()
+            let now = Date()
+            let figures = ProgressFigures(facts, range: range, now: now)
+            if output.json {
+                try JSONOutput.print(figures)
+            } else if let html {
+                try RecordingExport.write(Data(ProgressPage.html(figures).utf8), to: html, replacing: force)
+                print("Wrote your progress page to \(Terminal.safe(html))")
+            } else if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
+                ProgressScreen.run(range: range) { ProgressFigures(facts, range: $0, now: now) }
+            } else {
+                print(Self.plain(figures, width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))
+            }
+        }
+
+        /// The dashboard once, as text.
+        static func plain(_ figures: ProgressFigures, width: Int) -> String {
+            (ProgressView.header(figures.range, width: width) + ProgressView(figures, width: width).sections).joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CraveyTracker
+import Foundation
+
+/// The progress dashboard on a terminal: a screen of its own (the alternate screen, as a pager
+/// uses) whose title and range line stay at the top while the sections scroll beneath. 1–4 or
+/// ←/→ change the range and redraw, ↑/↓, PgUp/PgDn, Home/End scroll, q or Esc leaves; the
+/// terminal is given back as it was however the screen ends (a key, Ctrl-C, a hang-up).
+enum ProgressScreen {
+    /// What the screen shows now: the range, the scroll, the size it was drawn for.
+    struct State: Equatable {
+        var range: ProgressRange
+        var offset = 0
+
+        enum Outcome { case redraw, leave }
+
+        /// Applies a key; `page` is how many body rows fit; `bodyCount` how many there are.
+        mutating func apply(_ key: Key, page: Int, bodyCount: Int) -> Outcome {
+            let ranges = ProgressRange.allCases
+            let index = ranges.firstIndex(of: range) ?? 0
+            switch key {
+            case _ where key.isQuit, .inputEnded: return .leave
+            case .left: range = ranges[(index + ranges.count - 1) % ranges.count]
+            case .right, .tab: range = ranges[(index + 1) % ranges.count]
+            case .up: offset -= 1
+            case .down, .enter: offset += 1
+            case .pageUp: offset -= max(1, page - 1)
+            case .pageDown, .character(" "): offset += max(1, page - 1)
+            case .home: offset = 0
+            case .end: offset = bodyCount
+            default:
+                if let digit = key.digit, (1...ranges.count).contains(digit) { range = ranges[digit - 1] }
+            }
+            offset = max(0, min(offset, bodyCount - page))
+            return .redraw
+        }
+    }
+
+    /// The whole screen for `state` at a size: the header, the visible part of the sections, and
+    /// the keys line.
+    static func frame(_ figures: ProgressFigures, state: inout State, columns: Int, rows: Int) -> [String] {
+        let header = ProgressView.header(state.range, width: columns)
+        let body = ProgressView(figures, width: columns).sections
+        let page = max(1, rows - header.count - 1)
+        state.offset = max(0, min(state.offset, body.count - page))
+        let shown = Array(body.dropFirst(state.offset).prefix(page))
+        let more = body.count > page ? "  \(state.offset + 1)–\(state.offset + shown.count) of \(body.count)" : ""
+        let keys = Terminal.dim("1–4 ←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)
+        return (header + shown + Array(repeating: "", count: page - shown.count)).map { Terminal.fit($0, columns - 1) } + [keys]
+    }
+
+    /// Runs the screen until it is left. `figures` works out a range (from facts read once).
+    static func run(range: ProgressRange, figures: (ProgressRange) -> ProgressFigures) {
+        guard let raw = RawMode() else { return }
+        defer { raw.release() }
+        let signals = StopSignals()
+        defer { signals.cancel() }
+        let out = FileHandle.standardOutput
+        out.write(Data("\u{1B}[?1049h".utf8))
+        Drawing.cursor(visible: false, to: out)
+        defer {
+            Drawing.cursor(visible: true, to: out)
+            out.write(Data("\u{1B}[?1049l".utf8))
+        }
+        var state = State(range: range)
+        var current = figures(range)
+        var drawn: (State, Int, Int)?
+        var bodyCount = 0
+        while !signals.stopRequested {
+            let (columns, rows) = (Terminal.columns, Terminal.rows)
+            if drawn.map({ $0.0 != state || $0.1 != columns || $0.2 != rows }) ?? true {
+                if current.range != state.range { current = figures(state.range) }
+                let lines = frame(current, state: &state, columns: columns, rows: rows)
+                bodyCount = ProgressView(current, width: columns).sections.count
+                out.write(Data(("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J").utf8))
+                drawn = (state, columns, rows)
+            }
+            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
+            let page = max(1, rows - 4)
+            if state.apply(key, page: page, bodyCount: bodyCount) == .leave { return }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import CraveyTracker
+
+/// The progress dashboard as terminal lines, drawn to a width (at least 60 columns): the header
+/// that stays on screen (title, range line) and the sections in the dashboard's order, each with
+/// its chart and its sentence. Charts are characters (blocks, braille) and read the same without
+/// colour; colour only tints them.
+struct ProgressView {
+    let figures: ProgressFigures
+    let width: Int
+
+    init(_ figures: ProgressFigures, width: Int) {
+        self.figures = figures
+        self.width = max(60, width)
+    }
+
+    /// "📊 Progress" and the range line, the chosen range highlighted (in brackets alone without colour).
+    static func header(_ range: ProgressRange, width: Int) -> [String] {
+        let chips = ProgressRange.allCases.enumerated().map { index, chip -> String in
+            let name = "\(index + 1) \(chip.chip)"
+            if chip == range { return Terminal.useColor ? Terminal.style(" \(name) ", "7;1") : "[\(name)]" }
+            return Terminal.useColor ? " \(name) " : " \(name) "
+        }
+        return [Terminal.bold("📊 Progress"), chips.joined(separator: " "), Terminal.dim(String(repeating: "─", count: max(60, width) - 1))]
+    }
+
+    /// Every section, top to bottom.
+    var sections: [String] {
+        let f = figures
+        var out: [String] = []
+        func section(_ title: String, _ lines: [String], _ sentence: String?) {
+            if !out.isEmpty { out.append("") }
+            out.append(Terminal.bold(title))
+            out += lines.map { "  " + $0 }
+            if let sentence { out += Charts.wrap(sentence, width: width - 3).map { "  " + $0 } }
+        }
+        section("Summary", [Terminal.bold(f.summaryLine)], f.summaryInsight)
+        section("🔥 Current Streak", [Terminal.bold(f.currentStreak.map(ProgressFigures.days) ?? "—")], f.currentStreakInsight ?? ProgressFigures.startLogging)
+        section("📏 Longest Abstinence Streak", [f.longestStreakText ?? "—"], nil)
+        section("🌱 Days in Progress", [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")] + (f.daysSinceLastUseText.map { [$0] } ?? []),
+                f.daysInProgressInsight)
+        section("📈 Craving Intensity Over Time", intensityChart, f.intensityInsight)
+        section("📊 Amount Trends", amountRows, f.amountsInsight)
+        section("🧩 Trigger Breakdown", bars(f.triggers), f.triggerInsight)
+        section("📍 Location Patterns", bars(f.locations), f.locationInsight)
+        section("🕐 Time of Day Patterns", f.cravings > 0 ? hourColumns : [], f.timeInsight)
+        section("📅 Weekly Patterns", f.cravings > 0 ? weekdayBars : [], f.weekdayInsight)
+        section("🌿 Method Breakdown", bars(f.methods), f.methodInsight)
+        section("💪 Cravings Resisted", f.cravings > 0 ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : [],
+                f.resistedInsight)
+        section("📉 Usage Reduction", f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
+        return out
+    }
+
+    private var chartWidth: Int { width - 10 }
+
+    /// Where a moment falls across the range, 0 (the range's first midnight) to 1 (tonight's).
+    private func position(_ time: LogTime) -> Double {
+        let day = LocalDay(time)
+        let minutes = Double(time.localMinuteOfDay)
+        return (Double(day - figures.from) + minutes / 1_440) / Double(figures.today - figures.from + 1)
+    }
+
+    /// The range's first and last day under a chart `columns` wide that starts `indent` columns in.
+    private func axis(columns: Int, indent: Int) -> String {
+        let first = figures.from.short
+        let last = figures.today.short
+        return String(repeating: " ", count: indent) + first + String(repeating: " ", count: max(1, columns - first.count - last.count)) + last
+    }
+
+    /// Intensity 1–10 against time: the mean of the cravings in each dot column, joined.
+    private var intensityChart: [String] {
+        let height = 5
+        let f = figures
+        var rows: [String]
+        if f.intensity.isEmpty {
+            rows = Array(repeating: String(repeating: " ", count: chartWidth), count: height)
+        } else {
+            let columns = chartWidth * 2
+            var sums = [Double](repeating: 0, count: columns)
+            var counts = [Int](repeating: 0, count: columns)
+            for point in f.intensity {
+                let column = max(0, min(columns - 1, Int(position(point.time) * Double(columns))))
+                sums[column] += Double(point.intensity)
+                counts[column] += 1
+            }
+            let points = (0..<columns).compactMap { c -> (x: Double, y: Double)? in
+                counts[c] == 0 ? nil : (Double(c) / Double(columns - 1), (sums[c] / Double(counts[c]) - 1) / 9)
+            }
+            rows = Charts.line(points, width: chartWidth, height: height).map { Terminal.accent($0) }
+        }
+        let labels = ["10", "", "5", "", "1"]
+        return zip(labels, rows).map { label, row in String(repeating: " ", count: 3 - label.count) + label + " ┤" + row }
+            + ["    └" + String(repeating: "─", count: chartWidth), Terminal.dim(axis(columns: chartWidth, indent: 5))]
+    }
+
+    /// Each method's daily totals across the range, one row each, with its total.
+    private var amountRows: [String] {
+        let f = figures
+        guard !f.amounts.isEmpty else { return [] }
+        let labelWidth = 8
+        let totalWidth = 18
+        let columns = max(10, width - labelWidth - totalWidth - 6)
+        var rows: [String] = []
+        for (method, points) in f.amounts {
+            var sums = [Double?](repeating: nil, count: columns)
+            let days = Double(f.today - f.from + 1)
+            for point in points {
+                let column = max(0, min(columns - 1, Int(Double(point.day - f.from) / days * Double(columns))))
+                sums[column] = (sums[column] ?? 0) + point.amount
+            }
+            let name = method == .bowls ? "Bowls" : method.label
+            rows.append(Terminal.fit(name, labelWidth) + " " + Terminal.accent(Charts.sparkline(sums)) + "  "
+                        + method.amountText(points.reduce(0) { $0 + $1.amount }))
+        }
+        rows.append(Terminal.dim(axis(columns: columns, indent: labelWidth + 1)))
+        return rows
+    }
+
+    private func bars(_ shares: [ProgressFigures.Share]) -> [String] {
+        guard let top = shares.first else { return [] }
+        let labelWidth = min(24, shares.map { Terminal.width($0.label) }.max() ?? 8)
+        let barWidth = width - labelWidth - 12
+        return shares.map { share in
+            let (filled, track) = Charts.bar(Double(share.count) / Double(top.count), width: barWidth)
+            return Terminal.fit(share.label, labelWidth) + " " + Terminal.accent(filled) + Terminal.dim(track) + " " + Self.percent(share.percent)
+        }
+    }
+
+    private static func percent(_ value: Int) -> String {
+        let text = "\(value)%"
+        return String(repeating: " ", count: max(0, 4 - text.count)) + text
+    }
+
+    /// 24 columns, two characters each, midnight to midnight.
+    private var hourColumns: [String] {
+        let rows = Charts.columns(figures.hours.map(Double.init), height: 4, columnWidth: 2).map { "│" + Terminal.accent($0) }
+        var labels = [Character](repeating: " ", count: 49)
+        for (hour, name) in [(0, "12a"), (6, "6a"), (12, "12p"), (18, "6p")] {
+            for (i, c) in name.enumerated() { labels[1 + hour * 2 + i] = c }
+        }
+        return rows + ["└" + String(repeating: "─", count: 48), Terminal.dim(String(labels))]
+    }
+
+    private var weekdayBars: [String] {
+        let top = figures.weekdays.max() ?? 0
+        return figures.weekdays.enumerated().map { index, count in
+            let (filled, track) = Charts.bar(top > 0 ? Double(count) / Double(top) : 0, width: width - 16)
+            let name = String(LocalDay.weekdayNames[index].prefix(3))
+            return name + " " + Terminal.accent(filled) + Terminal.dim(track) + " " + String(repeating: " ", count: max(0, 4 - String(count).count)) + String(count)
+        }
+    }
+}
