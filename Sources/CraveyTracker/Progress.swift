@@ -137,13 +137,13 @@ public struct ProgressFigures: Sendable {
         currentYear = today.civil.year
 
         // The first day of tracking: the first log's, message's or check-in's.
-        var firstLogDay: Int?
-        for day in facts.cravings.lazy.map(\.day) + facts.uses.lazy.map(\.day) { firstLogDay = min(firstLogDay ?? day, day) }
+        var firstLogDay = facts.firstCravingDay
+        for use in facts.uses { firstLogDay = min(firstLogDay ?? use.day, use.day) }
         let recordingDay = facts.firstRecording.map { LocalDay($0, in: timeZone).number }
         let firstDay = [firstLogDay, recordingDay].compactMap { $0 }.min().map { min($0, today.number) }
         let from = range.days.map { today - ($0 - 1) } ?? LocalDay(number: firstDay ?? today.number)
         self.from = from
-        everCraved = !facts.cravings.isEmpty
+        everCraved = facts.firstCravingDay != nil
         everUsed = !facts.uses.isEmpty
 
         // Streaks and counters over every use up to today.

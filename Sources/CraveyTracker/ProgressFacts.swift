@@ -32,28 +32,51 @@ public struct ProgressFacts: Sendable {
     /// When the first message or check-in was added (Days in ProgressFigures counts from the first
     /// log, message or check-in).
     var firstRecording: Date?
+    /// The day of the first craving (all of them may not be read).
+    var firstCravingDay: Int?
 }
 
 extension Tracker {
-    /// The facts for `Progress`, from one snapshot of the database.
-    public func progressFacts() throws -> ProgressFacts {
+    /// The figures of `range` as of `now`, from one snapshot of the database.
+    public func progress(_ range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current) throws -> ProgressFigures {
+        let today = LocalDay(now, in: timeZone)
+        return ProgressFigures(try progressFacts(from: range.days.map { today - ($0 - 1) }), range: range, now: now, timeZone: timeZone)
+    }
+
+    /// The facts for `ProgressFigures`: every use (streaks and the first week need them all), and
+    /// the cravings from the day `from` on (all of them without it). Every column is a number
+    /// worked out by SQLite — the time in milliseconds, places and methods as
+    /// their index — so the only text read is a log's triggers.
+    public func progressFacts(from: LocalDay? = nil) throws -> ProgressFacts {
         try library.readLogs { db in
             var facts = ProgressFacts()
             let milliseconds = "CAST(round((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)"
+            // A log's day is on its own clock (at most 18 hours from UTC): every craving that can
+            // fall on `from` or later is read, and the figures keep those whose day does.
+            let since = from.map { StoredDate.text(Date(timeIntervalSince1970: Double($0.number) * 86_400 - 64_800)) } ?? ""
+            let linked = Set(try Int64.fetchAll(db, sql: "SELECT craving.rowid FROM usage JOIN craving ON craving.id = usage.cravingId"))
             let cravings = try Row.fetchCursor(db, sql: """
-                SELECT \(milliseconds), utcOffset, intensity, triggers, location,
-                       EXISTS (SELECT 1 FROM usage WHERE usage.cravingId = craving.id)
-                FROM craving ORDER BY at
-                """)
+                SELECT rowid, \(milliseconds), utcOffset, intensity, nullif(triggers, ''), \(Self.index("location", Location.allCases))
+                FROM craving WHERE at >= ? ORDER BY at
+                """, arguments: [since])
             while let row = try cravings.next() {
-                facts.cravings.append(.init(ms: row[0], utcOffset: row[1], intensity: row[2], triggers: Self.triggerBits(row[3]),
-                                            location: Self.locationIndex(row[4]), linked: row[5]))
+                facts.cravings.append(.init(ms: row[1], utcOffset: row[2], intensity: row[3], triggers: Self.triggerBits(row[4]),
+                                            location: row[5], linked: linked.contains(row[0])))
             }
-            let uses = try Row.fetchCursor(db, sql: "SELECT \(milliseconds), utcOffset, method, amount, triggers, location FROM usage ORDER BY at")
+            // The first day of logging is the earliest on any log's own clock.
+            facts.firstCravingDay = try Int.fetchOne(db, sql: """
+                SELECT min(CAST(floor(julianday(at) - 2440587.5 + utcOffset / 86400.0) AS INTEGER)) FROM craving
+                WHERE at <= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', min(at), '+36 hours') FROM craving)
+                """)
+            let methods = Method.allCases
+            let uses = try Row.fetchCursor(db, sql: """
+                SELECT \(milliseconds), utcOffset, \(Self.index("method", methods)), amount, nullif(triggers, ''), \(Self.index("location", Location.allCases))
+                FROM usage ORDER BY at
+                """)
             while let row = try uses.next() {
-                let method = (row[2] as String?).flatMap(Method.init(rawValue:)) ?? .bowls
+                let method = methods[max(0, row[2] as Int)]
                 facts.uses.append(.init(ms: row[0], utcOffset: row[1], method: method, amount: row[3] as Double? ?? method.amounts[0],
-                                        triggers: Self.triggerBits(row[4]), location: Self.locationIndex(row[5])))
+                                        triggers: Self.triggerBits(row[4]), location: row[5]))
             }
             facts.firstRecording = (try String.fetchOne(db, sql: "SELECT min(createdAt) FROM recording")).flatMap(StoredDate.date)
             return facts
@@ -61,12 +84,11 @@ extension Tracker {
     }
 
     private static let triggerIndex = Dictionary(uniqueKeysWithValues: Trigger.allCases.enumerated().map { (Substring($0.element.rawValue), $0.offset) })
-    private static let locationIndexes = Dictionary(uniqueKeysWithValues: Location.allCases.enumerated().map { ($0.element.rawValue, $0.offset) })
 
     /// The stored trigger text ("anxious,tired") as bits in `Trigger.allCases` order; names not in
     /// the set are left out.
     static func triggerBits(_ text: String?) -> UInt16 {
-        guard let text, !text.isEmpty else { return 0 }
+        guard let text else { return 0 }
         var bits: UInt16 = 0
         for name in text.split(separator: ",") {
             if let index = triggerIndex[name] { bits |= 1 << index }
@@ -74,7 +96,8 @@ extension Tracker {
         return bits
     }
 
-    static func locationIndex(_ text: String?) -> Int {
-        text.flatMap { locationIndexes[$0] } ?? -1
+    /// A column's value as its index in `values` (-1 for none or another).
+    private static func index<T: RawRepresentable>(_ column: String, _ values: [T]) -> String where T.RawValue == String {
+        "CASE \(column) " + values.enumerated().map { "WHEN '\($0.element.rawValue)' THEN \($0.offset)" }.joined(separator: " ") + " ELSE -1 END"
     }
 }

@@ -32,15 +32,16 @@ extension Cravey {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let facts = try Tracker(library: try library.open()).progressFacts()
+            let tracker = Tracker(library: try library.open())
             let now = Date()
-            let figures = ProgressFigures(facts, range: range, now: now)
+            let figures = try tracker.progress(range, now: now)
             if output.json {
                 try JSONOutput.print(figures)
             } else if let html {
                 try RecordingExport.write(Data(ProgressPage.html(figures).utf8), to: html, replacing: force)
                 print("Wrote your progress page to \(Terminal.safe(html))")
             } else if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
+                let facts = try tracker.progressFacts()
                 ProgressScreen.run(range: range) { ProgressFigures(facts, range: $0, now: now) }
             } else {
                 print(Self.plain(figures, width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))

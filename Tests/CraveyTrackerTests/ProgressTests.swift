@@ -35,7 +35,11 @@ final class ProgressTests: XCTestCase {
     }
 
     func progress(_ range: ProgressRange = .week, now: String) throws -> ProgressFigures {
-        ProgressFigures(try tracker.progressFacts(), range: range, now: try at(now).instant, timeZone: berlin)
+        let figures = try tracker.progress(range, now: try at(now).instant, timeZone: berlin)
+        // The figures from every craving are the same as from those the range reads.
+        let whole = ProgressFigures(try tracker.progressFacts(), range: range, now: try at(now).instant, timeZone: berlin)
+        XCTAssertEqual(try JSONText.data(whole), try JSONText.data(figures))
+        return figures
     }
 
     func json(_ progress: ProgressFigures) throws -> [String: Any] {
