@@ -73,7 +73,7 @@ enum ProgressPage {
         .figure { font-size: 24px; font-weight: 650; margin: 4px 0; }
         .insight { margin: 8px 0 0; }
         svg { display: block; width: 100%; height: auto; }
-        svg text { fill: var(--muted); font: 12px system-ui, sans-serif; }
+        svg text { fill: var(--muted); font: 13px system-ui, sans-serif; }
         .axis { stroke: var(--line); stroke-width: 1; }
         .grid { stroke: var(--track); stroke-width: 1; }
         .line { fill: none; stroke: var(--accent); stroke-width: 2.5; stroke-linejoin: round; stroke-linecap: round; }
