@@ -91,6 +91,11 @@ final class ProgressCommandTests: CommandTestCase {
         try run(["progress", "--html", page, "--force"])
         XCTAssertTrue(try String(contentsOfFile: page, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: page)[.posixPermissions] as? Int, 0o600)
+
+        // Only deleting all data starts Days in Progress again.
+        XCTAssertNotNil(try jsonObject(try run(["progress", "--json"]).stdout)["daysInProgress"] as? Int)
+        try run(["purge", "--yes"])
+        XCTAssertTrue(try jsonObject(try run(["progress", "--json"]).stdout)["daysInProgress"] is NSNull)
     }
 
     func screen(width: Int, color: Bool) throws -> TmuxSession {
@@ -128,8 +133,9 @@ final class ProgressCommandTests: CommandTestCase {
             try tmux.send("Home")
             try tmux.waitFor("\nSummary\n")
             try tmux.send("q", literal: true)
-            let after = try tmux.waitFor("EXIT=0")
-            XCTAssertTrue(after.contains("\nicanon"), "the terminal is back in canonical mode:\n\(after)")
+            try tmux.waitFor("EXIT=0")
+            let after = try tmux.waitFor("icanon")
+            XCTAssertFalse(after.contains("-icanon"), "the terminal is back in canonical mode:\n\(after)")
             tmux.close()
         }
         let colored = try screen(width: 80, color: true)

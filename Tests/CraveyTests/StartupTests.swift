@@ -49,7 +49,8 @@ final class StartupTests: CommandTestCase {
             ["list"], ["list", "--json"], ["top"], ["top", "--json"], ["show", id], ["show", id, "--json"],
             ["edit", id, "--notes", "kept"], ["search", "tone"], ["check"], ["check", "--repair"],
             ["export", "--format", "csv", "--output", base + "/out.csv"], ["checkin", "list"], ["checkin", "calendar"],
-            ["craving", "7", "--trigger", "bored"], ["use", "vape", "2", "--after-craving", "last"], ["log"], ["log", "--json"],
+            ["craving", "7", "--trigger", "bored"], ["use", "vape", "2", "--after-craving", "last"], ["log"], ["log", "--json"], ["progress"], ["progress", "--json", "--range", "all"],
+            ["progress", "--html", base + "/progress.html"],
             ["search", "tone"], ["delete", id, "--yes"], ["purge", "--yes"],
         ]
         for command in commands {
