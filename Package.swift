@@ -79,8 +79,11 @@ let package = Package(
                 "CraveyMedia",
                 "CraveyDesktop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+        // Writes the commit a build is made from into the executable (`cravey --version`).
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         // The video benchmark's writer: raw frames and samples in, the recorder's writer, remux
         // and thumbnailer out (Tests/bench/video.sh compares it with the ffmpeg CLI).
         .executableTarget(

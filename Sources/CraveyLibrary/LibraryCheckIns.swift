@@ -117,9 +117,13 @@ extension Library {
 
     // MARK: - Settings
 
-    /// The user's settings; `name` is shown in the check-in's greeting.
+    /// The user's settings: `name` is shown in the check-in's greeting and on the home screen,
+    /// `goal` is what brings them here, `welcomed` when the first run was shown (it is shown once,
+    /// and again only after all data is deleted, which deletes the settings too).
     public enum Setting: String, Sendable, CaseIterable {
         case name
+        case goal
+        case welcomed
     }
 
     public func setting(_ key: Setting) throws -> String? {

@@ -5,18 +5,18 @@ import CraveyMessages
 import CraveyTracker
 import Foundation
 
-/// The root command: short audio and video messages to your future self.
+/// The root command: private cannabis tracking and support.
 @main
 struct Cravey: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cravey",
-        abstract: "Record short audio and video messages to your future self, and play them back when you need them.",
+        abstract: "Private cannabis tracking and support: log cravings and use in seconds, see your progress, and record short messages to your future self to play in a hard moment.",
         discussion: """
-            Everything stays on this machine, in a private library (default \
+            'cravey' alone on a terminal opens the home screen. Everything stays on this machine, in a private library (default \
             ${XDG_DATA_HOME:-~/.local/share}/cravey; --library DIR or CRAVEY_LIBRARY to choose another).
             """,
-        version: "0.1.0",
-        subcommands: [CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, Record.self, Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Check.self, Devices.self, Doctor.self, Settings.self]
+        version: "0.1.0 (build \(buildCommit))",
+        subcommands: [CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self, Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Check.self, Devices.self, Doctor.self, Settings.self, PrivacyCommand.self]
     )
 
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
@@ -25,24 +25,32 @@ struct Cravey: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
             Transcribing.afterCommand()
-        } catch let error as LibraryError {
-            if case .missingFile = error { Terminal.fail(error.description + " (run '\(Check.repairCommand)')") }
-            Terminal.fail(error.description)
-        } catch let error as MediaError {
-            Terminal.fail(error.description)
-        } catch let error as TrackerError {
-            Terminal.fail(error.description)
-        } catch let error as MissingLibrary {
-            Terminal.fail(error.description)
-        } catch let error as CraveyFailure {
-            Terminal.fail(error.message, code: error.code)
         } catch {
+            guard let problem = problem(error) else { exit(withError: error) }  // --help, --version
+            Terminal.fail(problem.message, code: problem.code)
+        }
+    }
+
+    /// Bare `cravey`: the home screen on a terminal, else the help.
+    mutating func run() throws {
+        guard Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else { throw CleanExit.helpRequest(self) }
+        try HomeCommand.parse([]).run()
+    }
+
+    /// A failure as one line and an exit code; nil for what is not one (--help, --version).
+    static func problem(_ error: Error) -> (message: String, code: Int32)? {
+        switch error {
+        case let error as LibraryError:
+            if case .missingFile = error { return (error.description + " (run '\(Check.repairCommand)')", 1) }
+            return (error.description, 1)
+        case let error as MediaError: return (error.description, 1)
+        case let error as TrackerError: return (error.description, 1)
+        case let error as MissingLibrary: return (error.description, 1)
+        case let error as CraveyFailure: return (error.message, error.code)
+        default:
             let code = exitCode(for: error)
-            if code == .success || error is CleanExit {
-                exit(withError: error)  // --help, --version
-            }
-            let message = Cravey.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            Terminal.fail(message, code: code.rawValue)
+            if code == .success || error is CleanExit { return nil }
+            return (Cravey.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)", code.rawValue)
         }
     }
 }

@@ -10,10 +10,13 @@ struct LibraryOptions: ParsableArguments {
         valueName: "dir"))
     var library: String?
 
+    /// The library's directory, as chosen.
+    var root: String { library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot() }
+
     /// Opens the library, telling the user on stderr about anything an interrupted run left that
     /// opening it finished.
     func open() throws -> Library {
-        let root = library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot()
+        let root = self.root
         // Every library opened here can recover recordings a crash interrupted.
         let opened = try Library(root: root, media: RecordingRecovery.media, onLockWait: {
             Terminal.printNote("waiting for another cravey process to finish with the library…")

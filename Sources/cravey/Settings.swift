@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyTracker
 import Foundation
 
 extension Cravey {
@@ -7,35 +8,52 @@ extension Cravey {
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
-            abstract: "Show or change settings: 'cravey settings name Ben' (the name in the check-in's greeting).",
-            discussion: "Without arguments, prints every setting. 'cravey settings name --clear' forgets the name.")
+            abstract: "Settings: on a terminal a screen (goal, name, export, delete all data, privacy, version); or 'cravey settings goal cut-down', 'cravey settings name Ben'.",
+            discussion: """
+                Without arguments and without a terminal, prints every setting. Goals: quit, cut-down, monitor, \
+                harm-reduction, exploring. 'cravey settings name --clear' forgets the name.
+                """)
 
         @OptionGroup var library: LibraryOptions
 
-        @Argument(help: ArgumentHelp("The setting: name.", valueName: "setting"))
+        @Argument(help: ArgumentHelp("The setting: goal or name.", valueName: "setting"))
         var setting: String?
 
-        @Argument(help: ArgumentHelp("Its new value (1–40 characters).", valueName: "value"))
+        @Argument(help: ArgumentHelp("Its new value (a goal; a name of 1–40 characters).", valueName: "value"))
         var value: String?
 
         @Flag(help: "Forget the setting's value.")
         var clear = false
 
+        /// The settings a person sets (`welcomed` is the library's own).
+        static let shown: [Library.Setting] = [.goal, .name]
+
         func run() throws {
             let lib = try library.open()
             guard let setting else {
-                for key in Library.Setting.allCases {
+                if !clear, let screen = FullScreen() {
+                    if try SettingsScreen(library: lib, root: library.root, screen: screen).run() == "All data deleted" { print("All data deleted") }
+                    return
+                }
+                for key in Self.shown {
                     print("\(key.rawValue)  \(try lib.setting(key).map(Terminal.safe) ?? "(not set)")")
                 }
+                print("version  \(Cravey.configuration.version)")
                 return
             }
-            guard let key = Library.Setting(rawValue: setting) else {
-                throw CraveyFailure(message: "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there is: name)")
+            guard let key = Library.Setting(rawValue: setting), Self.shown.contains(key) else {
+                throw CraveyFailure(message: "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there are: goal, name)")
             }
             if clear {
                 guard value == nil else { throw CraveyFailure(message: "--clear takes no value") }
                 try lib.setSetting(key, to: nil)
                 print("Forgot the \(key.rawValue).")
+            } else if let value, key == .goal {
+                guard let goal = Goal(rawValue: value.lowercased()) else {
+                    throw CraveyFailure(message: "no goal called '\(Terminal.safe(String(value.prefix(40))))' (goals: \(Goal.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                try lib.setSetting(key, to: goal.rawValue)
+                print("goal: \(goal.label) — \(goal.line)")
             } else if let value {
                 let checked = try Validation.name(value)
                 try lib.setSetting(key, to: checked)

@@ -1,0 +1,150 @@
+import ArgumentParser
+import CraveyLibrary
+import CraveyMessages
+import CraveyTracker
+import Foundation
+
+extension Cravey {
+    /// `cravey home`: the daily hub (what bare `cravey` opens on a terminal).
+    struct HomeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "home",
+            abstract: "The daily hub: log a craving or a use, play your top three messages, record, progress, check-in, settings — one key each.",
+            discussion: "What 'cravey' alone opens on a terminal. The first time, it welcomes you first.")
+
+        @OptionGroup var library: LibraryOptions
+
+        func run() throws {
+            guard let screen = FullScreen() else {
+                throw CraveyFailure(message: "the home screen needs a terminal; every action is also a command (cravey --help)")
+            }
+            try Home(library: library, screen: screen).run()
+        }
+    }
+}
+
+/// The hub: each action runs the same code as its command (on the normal screen, as if typed) and
+/// comes back home with a one-line note of what happened.
+struct Home {
+    let library: LibraryOptions
+    let screen: FullScreen
+
+    enum Action: Equatable {
+        case craving, use, play(Int), record(Recording.Kind), progress, checkIn, settings, quit
+    }
+
+    /// The action a key asks for (`r` asks for a second key: audio or video).
+    static func action(for key: Key, top: Int) -> Action? {
+        if let digit = key.digit, (1...3).contains(digit), digit <= top { return .play(digit) }
+        switch key.letter {
+        case "c": return .craving
+        case "u": return .use
+        case "p": return .progress
+        case "k": return .checkIn
+        case "s": return .settings
+        case "q": return .quit
+        default: return key == .escape || key == .inputEnded ? .quit : nil
+        }
+    }
+
+    func run() throws {
+        let lib = try library.open()
+        var toast: String?
+        while true {
+            if try lib.setting(.welcomed) == nil {
+                guard try FirstRun.run(screen, library: lib) else { return }
+            }
+            let top = try lib.top(3)
+            let key = screen.ask(try Self.lines(lib, top: top, toast: toast))
+            toast = nil
+            var action = Self.action(for: key, top: top.count)
+            if key.letter == "r" {
+                let kind = screen.ask(try Self.lines(lib, top: top, toast: Terminal.bold("Record:") + "  a audio   v video   Esc cancel"))
+                action = kind.letter == "a" ? .record(.audio) : kind.letter == "v" ? .record(.video) : nil
+            }
+            guard let action else { continue }
+            if action == .quit { return }
+            toast = try perform(action, lib: lib, top: top)
+        }
+    }
+
+    /// Runs an action; returns its note for the home screen.
+    func perform(_ action: Action, lib: Library, top: [Recording]) throws -> String? {
+        let tracker = Tracker(library: lib)
+        let before = try tracker.counts()
+        let recordings = try lib.count()
+        let checkedIn = try lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil
+        switch action {
+        case .settings:
+            return try SettingsScreen(library: lib, root: library.root, screen: screen).run()
+        case .quit:
+            return nil
+        default:
+            break
+        }
+        let arguments: [String] = switch action {
+        case .craving: ["craving"]
+        case .use: ["use"]
+        case let .play(rank): ["play", "--top", "--rank", String(rank)]
+        case let .record(kind): ["record", kind.rawValue]
+        case .progress: ["progress"]
+        case .checkIn: ["checkin"]
+        case .settings, .quit: []
+        }
+        if let problem = run(arguments) { return problem }
+        let after = try tracker.counts()
+        switch action {
+        case .craving: return after.cravings > before.cravings ? "Craving logged ✓  💪 Every moment of awareness counts." : "Nothing was logged."
+        case .use: return after.uses > before.uses ? "Use logged ✓" : "Nothing was logged."
+        case let .play(rank): return "Played '\(top[rank - 1].shownTitle)' ✓"
+        case .record: return try lib.count() > recordings ? "Saved ✓" : "Nothing was recorded."
+        case .checkIn: return try !checkedIn && lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil ? "Check-in saved ✓" : nil
+        default: return nil
+        }
+    }
+
+    /// Runs a command as if typed (`cravey <arguments> --library <this library>`) on the normal
+    /// screen; nil when it succeeded, else its one-line error.
+    func run(_ arguments: [String]) -> String? {
+        screen.suspend {
+            do {
+                var command = try Cravey.parseAsRoot(arguments + ["--library", library.root])
+                try command.run()
+                Transcribing.afterCommand()
+                return nil
+            } catch {
+                return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
+            }
+        }
+    }
+
+    static func lines(_ lib: Library, top: [Recording], toast: String?) throws -> [String] {
+        let width = max(40, Terminal.columns - 1)
+        let rule = Terminal.dim(String(repeating: "─", count: min(width, 72)))
+        let name = try lib.setting(.name)
+        let progress = try Tracker(library: lib).progress(.week, now: LocalClock.now())
+        var status: [String] = []
+        if let days = progress.daysInProgress { status.append("Day \(days)") }
+        if let streak = progress.currentStreak, streak > 0, progress.everUsed { status.append("🔥 \(ProgressFigures.days(streak)) without use") }
+        var lines = [Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
+                     + (status.isEmpty ? "" : "   " + status.joined(separator: " · ")), rule,
+                     "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
+                     "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"), rule]
+        if top.isEmpty {
+            lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("r")]
+        } else {
+            lines.append("Quick Play:")
+            for (index, recording) in top.enumerated() {
+                lines.append("  " + Terminal.bold(String(index + 1)) + "  " + Format.icon(recording.kind) + " " + Terminal.safe(recording.shownTitle)
+                             + "  " + Terminal.dim(Format.duration(recording.duration) + " · " + Format.plays(recording.playCount)))
+            }
+            lines.append("  " + Terminal.bold("r") + "  + RECORD NEW")
+        }
+        let checkedIn = try lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil
+        lines += [rule,
+                  "  " + Terminal.bold("p") + " 📊 Progress   " + Terminal.bold("k") + " ☀️ Check-in " + (checkedIn ? "✓ done today" : "(not yet today)")
+                      + "   " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
+                  "", toast.map { Terminal.accent($0) } ?? ""]
+        return lines
+    }
+}

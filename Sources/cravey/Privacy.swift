@@ -1,0 +1,48 @@
+import ArgumentParser
+import CraveyLibrary
+import Foundation
+
+/// What cravey keeps, where, and who can read it — shown by `cravey privacy`, in settings, and in
+/// the README.
+enum Privacy {
+    static func statement(libraryPath: String) -> [String] {
+        [
+            "Your data is private and local-only.",
+            "",
+            "What is stored: your craving and use logs, your messages and check-ins (the sound and video",
+            "files, their titles, notes, play counts and transcripts), your goal and your name — all in one",
+            "library on this device: \(libraryPath)",
+            "",
+            "Nothing leaves this machine: cravey has no network code — no cloud sync, no analytics, no",
+            "accounts. Transcripts are made on this device; import reads local files only.",
+            "",
+            "Who can read it: only your user account. The library's folders are 0700 and its files 0600.",
+            "",
+            "Take it with you: cravey export --format csv|json (or Settings → Export data).",
+            "Delete everything: cravey purge (or Settings → Delete all data).",
+        ]
+    }
+
+    /// Where to report a problem or send feedback.
+    static let contact = [
+        "Contact & feedback",
+        "",
+        "Found a problem or have an idea? Open an issue in cravey's project repository (the address is",
+        "in its README), with what you did, what you saw, and the line 'cravey --version' prints.",
+        "Never attach your library: it is yours, and nobody needs it to help.",
+        "'cravey doctor' says what is wrong with a microphone or camera, 'cravey check' with the library.",
+    ]
+}
+
+extension Cravey {
+    /// `cravey privacy`: the privacy statement.
+    struct PrivacyCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "privacy", abstract: "What cravey keeps, where, and who can read it.")
+
+        @OptionGroup var library: LibraryOptions
+
+        func run() throws {
+            print(Privacy.statement(libraryPath: library.root).joined(separator: "\n"))
+        }
+    }
+}

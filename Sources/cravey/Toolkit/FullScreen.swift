@@ -1,0 +1,96 @@
+import Foundation
+
+/// A screen of its own on the terminal (the alternate screen, raw mode, the cursor hidden) for
+/// the hub and its pages: each page is drawn whole and answers with one key. A command run from
+/// it (a log form, a recording, a message playing) runs on the normal screen in between
+/// (`suspend`), with the terminal as it was, and the screen comes back after. Ctrl-C, a hang-up or
+/// the input closing leaves it (`Key.inputEnded`); the terminal is always given back.
+final class FullScreen {
+    private var raw: RawMode?
+    private var signals: StopSignals?
+    private let out = FileHandle.standardOutput
+    /// Whether a stop signal or the end of input closed the screen (every `ask` after returns
+    /// `.inputEnded`).
+    private(set) var closed = false
+
+    /// nil when standard input or output is not a terminal.
+    init?() {
+        guard Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else { return nil }
+        enter()
+    }
+
+    deinit { leave() }
+
+    private func enter() {
+        raw = RawMode()
+        signals = StopSignals()
+        out.write(Data("\u{1B}[?1049h".utf8))
+        Drawing.cursor(visible: false, to: out)
+    }
+
+    private func leave() {
+        guard raw != nil else { return }
+        Drawing.cursor(visible: true, to: out)
+        out.write(Data("\u{1B}[?1049l".utf8))
+        signals?.cancel()
+        signals = nil
+        raw?.release()
+        raw = nil
+    }
+
+    /// Draws `lines` from the top: plain text wider than the terminal is wrapped at spaces, a
+    /// styled line (a chart, a row of keys) is cut to the width.
+    func draw(_ lines: [String]) {
+        let columns = max(20, Terminal.columns - 1)
+        let rows = Terminal.rows
+        let wrapped = lines.flatMap { line in
+            line.contains("\u{1B}") || Terminal.width(line) <= columns ? [line] : Charts.wrap(line, width: columns)
+        }
+        let shown = wrapped.prefix(rows).map { Terminal.fit($0, columns) + "\u{1B}[K" }
+        out.write(Data(("\u{1B}[H" + shown.joined(separator: "\r\n") + "\u{1B}[J").utf8))
+    }
+
+    /// Draws `lines` and waits for a key; `.inputEnded` when the screen must close (a stop
+    /// signal, the terminal gone). A change of the terminal's size redraws.
+    func ask(_ lines: [String]) -> Key {
+        var size = (Terminal.columns, Terminal.rows)
+        draw(lines)
+        while !closed {
+            if signals?.stopRequested ?? true { break }
+            if let key = KeyReader.shared.next(waiting: 200) {
+                if key == .inputEnded || signals?.stopRequested ?? false { break }
+                return key
+            }
+            let now = (Terminal.columns, Terminal.rows)
+            if now != size {
+                size = now
+                draw(lines)
+            }
+        }
+        closed = true
+        return .inputEnded
+    }
+
+    /// Reads a line of text typed on the page (Enter ends it; Esc, or the screen closing, gives
+    /// nil — `closed` tells which), at most `limit`
+    /// characters; `page` draws the page around what is typed so far.
+    func readLine(limit: Int, initial: String = "", page: (String) -> [String]) -> String? {
+        var text = initial
+        while true {
+            switch ask(page(text)) {
+            case .enter: return text
+            case .escape, .inputEnded: return nil
+            case .backspace: if !text.isEmpty { text.removeLast() }
+            case let .character(c) where text.count < limit && !(c.asciiValue.map { $0 < 0x20 } ?? false): text.append(c)
+            default: break
+            }
+        }
+    }
+
+    /// Runs `body` on the normal screen with the terminal as it was, then comes back.
+    func suspend<T>(_ body: () throws -> T) rethrows -> T {
+        leave()
+        defer { enter() }
+        return try body()
+    }
+}
