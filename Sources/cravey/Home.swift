@@ -14,11 +14,17 @@ extension Cravey {
 
         @OptionGroup var library: LibraryOptions
 
+        @Option(help: ArgumentHelp("ALSA playback device for the messages played from home.", valueName: "name"))
+        var speaker: String = "default"
+
+        @Option(help: ArgumentHelp("ALSA capture device for the messages recorded from home.", valueName: "name"))
+        var mic: String = "default"
+
         func run() throws {
             guard let screen = FullScreen() else {
                 throw CraveyFailure(message: "the home screen needs a terminal; every action is also a command (cravey --help)")
             }
-            try Home(library: library, screen: screen).run()
+            try Home(library: library, screen: screen, speaker: speaker, mic: mic).run()
         }
     }
 }
@@ -28,6 +34,8 @@ extension Cravey {
 struct Home {
     let library: LibraryOptions
     let screen: FullScreen
+    var speaker = "default"
+    var mic = "default"
 
     enum Action: Equatable {
         case craving, use, play(Int), record(Recording.Kind), progress, checkIn, settings, quit
@@ -83,12 +91,12 @@ struct Home {
             break
         }
         let arguments: [String] = switch action {
-        case .craving: ["craving"]
+        case .craving: ["craving", "--speaker", speaker]
         case .use: ["use"]
-        case let .play(rank): ["play", "--top", "--rank", String(rank)]
-        case let .record(kind): ["record", kind.rawValue]
+        case let .play(rank): ["play", "--top", "--rank", String(rank), "--speaker", speaker]
+        case let .record(kind): ["record", kind.rawValue, "--mic", mic]
         case .progress: ["progress"]
-        case .checkIn: ["checkin"]
+        case .checkIn: ["checkin", "--mic", mic, "--speaker", speaker]
         case .settings, .quit: []
         }
         if let problem = run(arguments) { return problem }

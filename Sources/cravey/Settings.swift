@@ -31,8 +31,13 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             guard let setting else {
-                if !clear, let screen = FullScreen() {
-                    if try SettingsScreen(library: lib, root: library.root, screen: screen).run() == "All data deleted" { print("All data deleted") }
+                if !clear, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal {
+                    // The screen is given back before the last note is printed where it stays.
+                    let note = try { () throws -> String? in
+                        guard let screen = FullScreen() else { return nil }
+                        return try SettingsScreen(library: lib, root: library.root, screen: screen).run()
+                    }()
+                    if let note { print(note) }
                     return
                 }
                 for key in Self.shown {

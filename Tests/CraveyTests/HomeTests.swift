@@ -1,0 +1,217 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// Bare `cravey`, `cravey home`, the first run, settings and privacy, end to end in a real
+/// terminal (tmux): the first run through every step and every skip, the home keys (each action
+/// comes back home), Quick Play through ALSA's file plugin, settings (goal, export in both
+/// formats, delete all and its cancel), and the scripted forms.
+final class HomeTests: CommandTestCase {
+    var speakerOut: String { base + "/speaker.raw" }
+
+    /// `cravey` (or `cravey home …`) in tmux, started in `base`.
+    func start(_ arguments: String = "") throws -> TmuxSession {
+        let command = "cd \(shellQuote(base)) && env NO_COLOR=1 TZ=Europe/Berlin CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
+            + "CRAVEY_ALSA_OUTFILE=\(shellQuote(speakerOut)) CRAVEY_LIBRARY=\(shellQuote(root)) \(shellQuote(cravey)) \(arguments); "
+            + "echo EXIT=$?; stty -a | grep -o -- '-*icanon'; sleep 60"
+        return try TmuxSession(command, width: 100, height: 32)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try runProcess(cravey, arguments + ["--library", root], environment: ["NO_COLOR": "1", "CRAVEY_TRANSCRIBE": "later"])
+        if let status { XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line) }
+        return result
+    }
+
+    func settings() throws -> String { try run(["settings"]).stdout }
+
+    /// Leaves the hub with q: the shell gets a terminal in canonical mode back.
+    func quit(_ tmux: TmuxSession, file: StaticString = #filePath, line: UInt = #line) throws {
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+        XCTAssertFalse(try tmux.waitFor("icanon").contains("-icanon"), "canonical mode again", file: file, line: line)
+    }
+
+    func testTheFirstRunThroughEveryStep() throws {
+        let tmux = try start()
+        try tmux.waitFor("Private cannabis tracking and support")
+        try tmux.waitFor("All data stays on your device. No cloud sync.")
+        try tmux.send("Enter")
+        for title in ["Track Cravings", "Track Usage", "Record Motivational Content", "See Your Patterns"] {
+            try tmux.waitFor(title)
+            try tmux.send(title == "See Your Patterns" ? "Enter" : "Right")
+        }
+        try tmux.waitFor("What brings you here today?")
+        try tmux.send("Down"); try tmux.send("Enter")  // Cut down
+        try tmux.waitFor("What should we call you?")
+        try tmux.send("Ben", literal: true); try tmux.send("Enter")
+        let home = try tmux.waitFor("LOG CRAVING")
+        XCTAssertTrue(home.contains("Hi Ben"), home)
+        XCTAssertTrue(home.contains("💡 Tip: Record motivational content to play during cravings  →  r"), "the empty library's tip")
+        try quit(tmux)
+        XCTAssertTrue(try settings().contains("goal  cut-down"))
+        XCTAssertTrue(try settings().contains("name  Ben"))
+        // Shown once: the next run opens at home.
+        let again = try start("home")
+        try again.waitFor("LOG CRAVING")
+        XCTAssertFalse(try again.screen().contains("Get started"))
+        try quit(again)
+    }
+
+    func testTheFirstRunSkippedAtEveryStep() throws {
+        var tmux = try start()
+        try tmux.waitFor("Get started")
+        try tmux.send("s", literal: true)  // skip the tour
+        try tmux.waitFor("What brings you here today?")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("What should we call you?")
+        try tmux.send("Escape")
+        try tmux.waitFor("LOG CRAVING")
+        try quit(tmux)
+        XCTAssertTrue(try settings().contains("goal  (not set)"))
+        XCTAssertTrue(try settings().contains("name  (not set)"))
+        // Esc skips the tour; Ctrl-C before the end shows the first run again.
+        try run(["purge", "--yes"])
+        tmux = try start()
+        try tmux.waitFor("Get started")
+        try tmux.send("Enter")
+        try tmux.waitFor("Track Cravings")
+        try tmux.send("Escape")
+        try tmux.waitFor("What brings you here today?")
+        try tmux.send("C-c")
+        try tmux.waitFor("EXIT=0")
+        tmux = try start()
+        try tmux.waitFor("Get started")
+        tmux.close()
+    }
+
+    /// Welcomed, with one imported message ("Remember why", a 2 s tone).
+    func welcomedWithAMessage() throws {
+        let raw = base + "/tone.raw"
+        try makeTone(raw, seconds: 2)
+        XCTAssertEqual(try runProcess("/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", raw, base + "/tone.wav"]).status, 0)
+        try run(["import", base + "/tone.wav", "--title", "Remember why"])
+        let tmux = try start()
+        try tmux.waitFor("Get started")
+        try tmux.send("s", literal: true); try tmux.send("s", literal: true); try tmux.send("Escape")
+        try quit(tmux)
+    }
+
+    func testEveryHomeKeyComesBackHome() throws {
+        try welcomedWithAMessage()
+        let tmux = try start("home --speaker cravey_capture --mic cravey_file")
+        var home = try tmux.waitFor("Quick Play:")
+        XCTAssertTrue(home.contains("1  🎙️ Remember why"), home)
+        // 1: the top message plays at once, through the speaker, and counts.
+        try tmux.send("1", literal: true)
+        home = try tmux.waitFor("Played 'Remember why' ✓", timeout: 20)
+        XCTAssertTrue(home.contains("LOG CRAVING"))
+        let played = try json(try run(["top", "--json"]).stdout) as? [[String: Any]]
+        XCTAssertEqual(played?.first?["playCount"] as? Int, 1)
+        let samples = try readS16(speakerOut)
+        XCTAssertGreaterThan(samples.count, 48_000, "about 2 s came out of the speaker")
+        XCTAssertGreaterThan(rmsDecibels(samples), -40, "and they are the tone, not silence")
+        // c and u: the forms, then home with a note.
+        try tmux.send("c", literal: true)
+        try tmux.waitFor("Log Craving")
+        try tmux.send("Enter")
+        try tmux.waitFor("Play one of your messages?")
+        try tmux.send("Enter")
+        try tmux.waitFor("Craving logged ✓  💪 Every moment of awareness counts.")
+        try tmux.send("u", literal: true)
+        try tmux.waitFor("Log Usage")
+        try tmux.send("Enter")
+        let linkOffer = try tmux.waitFor("Enter")
+        if linkOffer.contains("link them") { try tmux.send("Enter") }
+        try tmux.waitFor("Use logged ✓")
+        XCTAssertEqual(try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap { ($0 as? [String: Any])?["cravings"] as? Int }, 1)
+        // p: progress, q back home.
+        try tmux.send("p", literal: true)
+        try tmux.waitFor("[1 7D]")
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("LOG CRAVING")
+        // r: a second key; Esc cancels.
+        try tmux.send("r", literal: true)
+        try tmux.waitFor("Record:  a audio   v video")
+        try tmux.send("Escape")
+        try tmux.waitFor("k ☀️ Check-in (not yet today)")
+        // s: settings, Esc back.
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("DATA MANAGEMENT")
+        try tmux.send("Escape")
+        try tmux.waitFor("LOG CRAVING")
+        try quit(tmux)
+    }
+
+    func testSettingsGoalExportAndDeleteAll() throws {
+        try welcomedWithAMessage()
+        try run(["craving", "6"])
+        let tmux = try start("settings")
+        try tmux.waitFor("DATA MANAGEMENT")
+        try tmux.send("g", literal: true)
+        try tmux.waitFor("Flexible goals")
+        try tmux.send("4", literal: true)
+        try tmux.waitFor("Goal: Harm reduction ✓")
+        let day = try run(["export", "--format", "json", "--output", "-"]).stdout.isEmpty ? "" : ExportDay.today
+        for (key, format) in [("c", "csv"), ("j", "json")] {
+            try tmux.send("e", literal: true)
+            try tmux.waitFor("Choose format:")
+            try tmux.send(key, literal: true)
+            try tmux.waitFor("Folder to write to")
+            try tmux.send("Enter")
+            try tmux.waitFor("Data exported ✓")
+            let path = base + "/cravey_export_\(day).\(format)"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(format == "csv" ? text.hasPrefix("record,") : (try json(text) as? [String: Any])?["cravings"] != nil, text)
+            XCTAssertTrue(text.contains("Remember why"))
+        }
+        // Delete all: Esc cancels and changes nothing; d deletes and the first run is back.
+        try tmux.send("d", literal: true)
+        try tmux.waitFor("Delete All Data?")
+        try tmux.waitFor("This will permanently delete all cravings, usage logs, and recordings.")
+        try tmux.send("Escape")
+        try tmux.waitFor("DATA MANAGEMENT")
+        XCTAssertEqual(try run(["top", "--json"]).stdout.contains("Remember why"), true)
+        try tmux.send("d", literal: true)
+        try tmux.waitFor("Delete All Data?")
+        try tmux.send("d", literal: true)
+        try tmux.waitFor("All data deleted")
+        try tmux.waitFor("EXIT=0")
+        XCTAssertEqual(try run(["top", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "[]")
+        XCTAssertEqual(try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap { ($0 as? [String: Any])?["cravings"] as? Int }, 0)
+        let next = try start()
+        try next.waitFor("Get started")
+        next.close()
+    }
+
+    func testScriptedSettingsPrivacyVersionAndHelp() throws {
+        XCTAssertEqual(try run(["settings", "goal", "harm-reduction"]).stdout, "goal: Harm reduction — I want to use more intentionally\n")
+        let bad = try run(["settings", "goal", "stop"], status: 1)
+        XCTAssertEqual(bad.stderr, "cravey: no goal called 'stop' (goals: quit, cut-down, monitor, harm-reduction, exploring)\n")
+        XCTAssertTrue(try settings().contains("goal  harm-reduction"))
+        XCTAssertEqual(try run(["settings", "welcomed", "x"], status: 1).stderr, "cravey: no setting called 'welcomed' (there are: goal, name)\n")
+        let privacy = try run(["privacy"]).stdout
+        XCTAssertTrue(privacy.hasPrefix("Your data is private and local-only.\n"), privacy)
+        XCTAssertTrue(privacy.contains(root), "names where the library is")
+        XCTAssertTrue(privacy.contains("0700") && privacy.contains("cravey export") && privacy.contains("cravey purge"))
+        let version = try runProcess(cravey, ["--version"]).stdout
+        let head = try runProcess("/usr/bin/git", ["-C", repositoryRoot, "rev-parse", "--short=12", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(version.hasPrefix("0.1.0 (build \(head)"), "\(version) names the commit \(head)")
+        // Without a terminal, bare cravey prints the help; home needs one.
+        let help = try runProcess(cravey, [], environment: ["CRAVEY_LIBRARY": root])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("USAGE: cravey"), help.stdout)
+        XCTAssertEqual(try run(["home"], status: 1).stderr.split(separator: "\n").count, 1)
+    }
+}
+
+/// Today as export names its file.
+enum ExportDay {
+    static var today: String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: Date())
+    }
+}
