@@ -125,7 +125,7 @@ final class ProgressCommandTests: CommandTestCase {
             try tmux.send("Left"); try tmux.send("Left")
             shown = try tmux.waitFor("[2 30D]")
             try tmux.send("NPage")
-            shown = try tmux.waitFor("of ")
+            shown = try tmux.waitFor("  26–")  // 30 rows: 26 for the sections; a page down moves 25
             rows = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             XCTAssertNotEqual(rows[3], "Summary", "scrolled")
             XCTAssertEqual(rows[0], "📊 Progress", "the header stays while the sections scroll")
