@@ -304,6 +304,12 @@ public struct ProgressFigures: Sendable {
         return weekdays.indices.filter { weekdays[$0] == most }
     }
 
+    /// Where a moment falls across the range: 0 at its first midnight, 1 at tonight's (the charts'
+    /// time axis).
+    public func position(_ time: LogTime) -> Double {
+        (Double(LocalDay(time) - from) + Double(time.localMinuteOfDay) / 1_440) / Double(today - from + 1)
+    }
+
     /// Resisted cravings as a whole percent of the range's cravings.
     public var resistedPercent: Int? {
         cravings == 0 ? nil : Int((Double(resisted) * 100 / Double(cravings)).rounded())

@@ -34,11 +34,7 @@ extension Cravey {
         var force = false
 
         func run() throws {
-            let opened = try library.open()
-            let recordings = try opened.recordings(includingCheckIns: true)
-            let transcripts = try opened.allTranscripts()
-            let logs = try Tracker(library: opened).entries()
-            let text = format == .csv ? try Self.csv(logs, recordings, transcripts) : try Self.json(logs, recordings, transcripts)
+            let (text, logs, recordings) = try Self.text(format, of: try library.open())
             if output == "-" {
                 print(text, terminator: "")
                 return
@@ -48,6 +44,15 @@ extension Cravey {
             let cravings = logs.filter { if case .craving = $0 { true } else { false } }.count
             print("Exported \(Self.count(cravings, "craving")), \(Self.count(logs.count - cravings, "usage log")) and "
                   + "\(Self.count(recordings.count, "recording")) to \(Terminal.safe(path))")
+        }
+
+        /// Everything exported, as `format`, with what it holds.
+        static func text(_ format: FileFormat, of library: Library) throws -> (text: String, logs: [LogEntry], recordings: [Recording]) {
+            let recordings = try library.recordings(includingCheckIns: true)
+            let transcripts = try library.allTranscripts()
+            let logs = try Tracker(library: library).entries()
+            let text = format == .csv ? try csv(logs, recordings, transcripts) : try json(logs, recordings, transcripts)
+            return (text, logs, recordings)
         }
 
         static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -90,16 +90,7 @@ struct Home {
         default:
             break
         }
-        let arguments: [String] = switch action {
-        case .craving: ["craving", "--speaker", speaker]
-        case .use: ["use"]
-        case let .play(rank): ["play", "--top", "--rank", String(rank), "--speaker", speaker]
-        case let .record(kind): ["record", kind.rawValue, "--mic", mic]
-        case .progress: ["progress"]
-        case .checkIn: ["checkin", "--mic", mic, "--speaker", speaker]
-        case .settings, .quit: []
-        }
-        if let problem = run(arguments) { return problem }
+        if let problem = run(Self.arguments(for: action, speaker: speaker, mic: mic)) { return problem }
         let after = try tracker.counts()
         switch action {
         case .craving: return after.cravings > before.cravings ? "Craving logged ✓  💪 Every moment of awareness counts." : "Nothing was logged."
@@ -108,6 +99,20 @@ struct Home {
         case .record: return try lib.count() > recordings ? "Saved ✓" : "Nothing was recorded."
         case .checkIn: return try !checkedIn && lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil ? "Check-in saved ✓" : nil
         default: return nil
+        }
+    }
+
+    /// The command line an action runs (without `--library`).
+    static func arguments(for action: Action, speaker: String, mic: String) -> [String] {
+        switch action {
+        case .craving: ["craving", "--speaker", speaker]
+        case .use: ["use"]
+        case let .play(rank): ["play", "--top", "--rank", String(rank), "--speaker", speaker]
+        case let .record(kind): ["record", kind.rawValue, "--mic", mic]
+        case .progress: ["progress"]
+        case .checkIn: ["checkin", "--mic", mic, "--speaker", speaker]
+        case .settings: ["settings"]
+        case .quit: []
         }
     }
 

@@ -106,11 +106,6 @@ enum ProgressPage {
         hour == 0 ? "12a" : hour == 12 ? "12p" : hour < 12 ? "\(hour)a" : "\(hour - 12)p"
     }
 
-    /// Where a moment falls across the range, 0 to 1.
-    private static func position(_ time: LogTime, _ f: ProgressFigures) -> Double {
-        (Double(LocalDay(time) - f.from) + Double(time.localMinuteOfDay) / 1_440) / Double(f.today - f.from + 1)
-    }
-
     /// Intensity 1–10 over the range: a line through the mean of each of up to 300 slices of time.
     static func intensityChart(_ f: ProgressFigures) -> String {
         let (w, h, left, bottom) = (720.0, 220.0, 34.0, 24.0)
@@ -129,7 +124,7 @@ enum ProgressPage {
         var sums = [Double](repeating: 0, count: slices)
         var counts = [Int](repeating: 0, count: slices)
         for point in f.intensity {
-            let slice = max(0, min(slices - 1, Int(position(point.time, f) * Double(slices))))
+            let slice = max(0, min(slices - 1, Int(f.position(point.time) * Double(slices))))
             sums[slice] += Double(point.intensity)
             counts[slice] += 1
         }

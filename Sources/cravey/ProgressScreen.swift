@@ -35,11 +35,10 @@ enum ProgressScreen {
         }
     }
 
-    /// The whole screen for `state` at a size: the header, the visible part of the sections, and
-    /// the keys line.
-    static func frame(_ figures: ProgressFigures, state: inout State, columns: Int, rows: Int) -> [String] {
+    /// The whole screen for `state` at a size: the header, the visible part of `body` (the
+    /// sections), and the keys line.
+    static func frame(_ body: [String], state: inout State, columns: Int, rows: Int) -> [String] {
         let header = ProgressView.header(state.range, width: columns)
-        let body = ProgressView(figures, width: columns).sections
         let page = max(1, rows - header.count - 1)
         state.offset = max(0, min(state.offset, body.count - page))
         let shown = Array(body.dropFirst(state.offset).prefix(page))
@@ -69,8 +68,9 @@ enum ProgressScreen {
             let (columns, rows) = (Terminal.columns, Terminal.rows)
             if drawn.map({ $0.0 != state || $0.1 != columns || $0.2 != rows }) ?? true {
                 if current.range != state.range { current = figures(state.range) }
-                let lines = frame(current, state: &state, columns: columns, rows: rows)
-                bodyCount = ProgressView(current, width: columns).sections.count
+                let body = ProgressView(current, width: columns).sections
+                bodyCount = body.count
+                let lines = frame(body, state: &state, columns: columns, rows: rows)
                 out.write(Data(("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J").utf8))
                 drawn = (state, columns, rows)
             }

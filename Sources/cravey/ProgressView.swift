@@ -53,13 +53,6 @@ struct ProgressView {
 
     private var chartWidth: Int { width - 10 }
 
-    /// Where a moment falls across the range, 0 (the range's first midnight) to 1 (tonight's).
-    private func position(_ time: LogTime) -> Double {
-        let day = LocalDay(time)
-        let minutes = Double(time.localMinuteOfDay)
-        return (Double(day - figures.from) + minutes / 1_440) / Double(figures.today - figures.from + 1)
-    }
-
     /// The range's first and last day under a chart `columns` wide that starts `indent` columns in.
     private func axis(columns: Int, indent: Int) -> String {
         let first = figures.from.short
@@ -79,7 +72,7 @@ struct ProgressView {
             var sums = [Double](repeating: 0, count: columns)
             var counts = [Int](repeating: 0, count: columns)
             for point in f.intensity {
-                let column = max(0, min(columns - 1, Int(position(point.time) * Double(columns))))
+                let column = max(0, min(columns - 1, Int(figures.position(point.time) * Double(columns))))
                 sums[column] += Double(point.intensity)
                 counts[column] += 1
             }

@@ -73,10 +73,7 @@ struct SettingsScreen {
         let folder = typed.isEmpty ? here : (typed as NSString).expandingTildeInPath
         let path = (folder as NSString).appendingPathComponent("cravey_export_\(Cravey.Export.today()).\(format.rawValue)")
         do {
-            let recordings = try library.recordings(includingCheckIns: true)
-            let transcripts = try library.allTranscripts()
-            let logs = try Tracker(library: library).entries()
-            let text = format == .csv ? try Cravey.Export.csv(logs, recordings, transcripts) : try Cravey.Export.json(logs, recordings, transcripts)
+            let text = try Cravey.Export.text(format, of: library).text
             try RecordingExport.write(Data(text.utf8), to: path, replacing: false)
             return "Data exported ✓ \(Terminal.safe(path))"
         } catch {

@@ -136,6 +136,11 @@ final class HomeTests: CommandTestCase {
         try tmux.waitFor("Record:  a audio   v video")
         try tmux.send("Escape")
         try tmux.waitFor("k ☀️ Check-in (not yet today)")
+        // k: the check-in's greeting; q leaves it, back home.
+        try tmux.send("k", literal: true)
+        try tmux.waitFor("Take a moment for yourself")
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("LOG CRAVING")
         // s: settings, Esc back.
         try tmux.send("s", literal: true)
         try tmux.waitFor("DATA MANAGEMENT")
