@@ -137,8 +137,9 @@ public struct ProgressFigures: Sendable {
         currentYear = today.civil.year
 
         // The first day of tracking: the first log's, message's or check-in's.
+        let dayOfUse = facts.uses.map(\.day)
         var firstLogDay = facts.firstCravingDay
-        for use in facts.uses { firstLogDay = min(firstLogDay ?? use.day, use.day) }
+        for day in dayOfUse { firstLogDay = min(firstLogDay ?? day, day) }
         let recordingDay = facts.firstRecording.map { LocalDay($0, in: timeZone).number }
         let firstDay = [firstLogDay, recordingDay].compactMap { $0 }.min().map { min($0, today.number) }
         let from = range.days.map { today - ($0 - 1) } ?? LocalDay(number: firstDay ?? today.number)
@@ -147,7 +148,7 @@ public struct ProgressFigures: Sendable {
         everUsed = !facts.uses.isEmpty
 
         // Streaks and counters over every use up to today.
-        let useDays = Array(Set(facts.uses.lazy.map(\.day).filter { $0 <= today.number })).sorted()
+        let useDays = Array(Set(dayOfUse.filter { $0 <= today.number })).sorted()
         if let firstDay {
             daysInProgress = today.number - firstDay + 1
             var best: Streak?
@@ -166,7 +167,7 @@ public struct ProgressFigures: Sendable {
             longestStreak = nil
             currentStreak = nil
         }
-        daysSinceLastUse = facts.uses.isEmpty ? nil : max(0, today.number - (facts.uses.lazy.map(\.day).max() ?? today.number))
+        daysSinceLastUse = dayOfUse.max().map { max(0, today.number - $0) }
 
         // The range's cravings.
         var points: [IntensityPoint] = []
@@ -212,8 +213,7 @@ public struct ProgressFigures: Sendable {
         var useCount = 0
         var methodCounts = [Int](repeating: 0, count: Method.allCases.count)
         var amounts = [[Int: Double]](repeating: [:], count: Method.allCases.count)
-        for use in facts.uses {
-            let day = use.day
+        for (use, day) in zip(facts.uses, dayOfUse) {
             guard day >= from.number else { continue }
             useCount += 1
             let method = Method.allCases.firstIndex(of: use.method) ?? 0
@@ -242,8 +242,8 @@ public struct ProgressFigures: Sendable {
         if facts.uses.isEmpty {
             reduction = .noUses
         } else if let first = firstLogDay, today.number - 6 > first + 6 {
-            let baseline = facts.uses.lazy.filter { (first...(first + 6)).contains($0.day) }.count
-            let last = facts.uses.lazy.filter { ((today.number - 6)...today.number).contains($0.day) }.count
+            let baseline = dayOfUse.lazy.filter { (first...(first + 6)).contains($0) }.count
+            let last = dayOfUse.lazy.filter { ((today.number - 6)...today.number).contains($0) }.count
             reduction = baseline == 0 ? .noBaseline(last: last)
                 : .change(percent: Int((Double(last - baseline) * 100 / Double(baseline)).rounded()), first: baseline, last: last)
         } else {

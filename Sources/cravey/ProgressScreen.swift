@@ -1,8 +1,7 @@
 import CraveyTracker
 import Foundation
 
-/// The progress dashboard on a terminal: a screen of its own (the alternate screen, as a pager
-/// uses) whose title and range line stay at the top while the sections scroll beneath. 1–4 or
+/// The progress dashboard on a terminal: a screen of its own (`FullScreen`) whose title and range line stay at the top while the sections scroll beneath. 1–4 or
 /// ←/→ change the range and redraw, ↑/↓, PgUp/PgDn, Home/End scroll, q or Esc leaves; the
 /// terminal is given back as it was however the screen ends (a key, Ctrl-C, a hang-up).
 enum ProgressScreen {
@@ -49,34 +48,18 @@ enum ProgressScreen {
 
     /// Runs the screen until it is left. `figures` works out a range (from facts read once).
     static func run(range: ProgressRange, figures: (ProgressRange) -> ProgressFigures) {
-        guard let raw = RawMode() else { return }
-        defer { raw.release() }
-        let signals = StopSignals()
-        defer { signals.cancel() }
-        let out = FileHandle.standardOutput
-        out.write(Data("\u{1B}[?1049h".utf8))
-        Drawing.cursor(visible: false, to: out)
-        defer {
-            Drawing.cursor(visible: true, to: out)
-            out.write(Data("\u{1B}[?1049l".utf8))
-        }
+        guard let screen = FullScreen() else { return }
         var state = State(range: range)
         var current = figures(range)
-        var drawn: (State, Int, Int)?
         var bodyCount = 0
-        while !signals.stopRequested {
-            let (columns, rows) = (Terminal.columns, Terminal.rows)
-            if drawn.map({ $0.0 != state || $0.1 != columns || $0.2 != rows }) ?? true {
-                if current.range != state.range { current = figures(state.range) }
-                let body = ProgressView(current, width: columns).sections
+        while true {
+            if current.range != state.range { current = figures(state.range) }
+            let key = screen.ask {
+                let body = ProgressView(current, width: Terminal.columns).sections
                 bodyCount = body.count
-                let lines = frame(body, state: &state, columns: columns, rows: rows)
-                out.write(Data(("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J").utf8))
-                drawn = (state, columns, rows)
+                return frame(body, state: &state, columns: Terminal.columns, rows: Terminal.rows)
             }
-            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
-            let page = max(1, rows - 4)
-            if state.apply(key, page: page, bodyCount: bodyCount) == .leave { return }
+            if state.apply(key, page: max(1, Terminal.rows - 4), bodyCount: bodyCount) == .leave { return }
         }
     }
 }

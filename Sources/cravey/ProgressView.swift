@@ -18,7 +18,7 @@ struct ProgressView {
         let chips = ProgressRange.allCases.enumerated().map { index, chip -> String in
             let name = "\(index + 1) \(chip.chip)"
             if chip == range { return Terminal.useColor ? Terminal.style(" \(name) ", "7;1") : "[\(name)]" }
-            return Terminal.useColor ? " \(name) " : " \(name) "
+            return " \(name) "
         }
         return [Terminal.bold("📊 Progress"), chips.joined(separator: " "), Terminal.dim(String(repeating: "─", count: max(60, width) - 1))]
     }
@@ -31,7 +31,7 @@ struct ProgressView {
             if !out.isEmpty { out.append("") }
             out.append(Terminal.bold(title))
             out += lines.map { "  " + $0 }
-            if let sentence { out += Charts.wrap(sentence, width: width - 3).map { "  " + $0 } }
+            if let sentence { out += Terminal.wrap(sentence, width: width - 3).map { "  " + $0 } }
         }
         section("Summary", [Terminal.bold(f.summaryLine)], f.summaryInsight)
         section("🔥 Current Streak", [Terminal.bold(f.currentStreak.map(ProgressFigures.days) ?? "—")], f.currentStreakInsight ?? ProgressFigures.startLogging)

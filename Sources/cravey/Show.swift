@@ -88,7 +88,7 @@ extension Cravey {
             for line in transcript.text.split(separator: "\n") {
                 let count = line.split(separator: " ").count
                 let time = start < transcript.words.count ? Format.clock(transcript.words[start].start) : ""
-                for (index, wrapped) in wrap(Terminal.safe(String(line)), width: width).enumerated() {
+                for (index, wrapped) in Terminal.wrap(Terminal.safe(String(line)), width: width).enumerated() {
                     lines.append("  " + Terminal.dim((index == 0 ? time : "").padding(toLength: 6, withPad: " ", startingAt: 0)) + wrapped)
                 }
                 start += count
@@ -103,22 +103,8 @@ extension Cravey {
             guard let transcript else { return [Terminal.dim("Transcript not made yet ('cravey transcribe --all' makes it)")] }
             guard transcript.state == .done else { return [Terminal.dim("Transcript unavailable")] }
             guard !transcript.words.isEmpty else { return [Terminal.dim("Transcript: no speech heard")] }
-            let lines = transcript.text.split(separator: "\n").flatMap { wrap(Terminal.safe(String($0)), width: width) }
+            let lines = transcript.text.split(separator: "\n").flatMap { Terminal.wrap(Terminal.safe(String($0)), width: width) }
             return [Terminal.dim("Transcript (automatic draft)")] + lines.prefix(count) + (lines.count > count ? [Terminal.dim("…")] : [])
-        }
-
-        /// Words of `text` in lines of at most `width` characters.
-        static func wrap(_ text: String, width: Int) -> [String] {
-            var lines: [String] = [], current = ""
-            for word in text.split(separator: " ") {
-                if !current.isEmpty && current.count + 1 + word.count > width {
-                    lines.append(current)
-                    current = ""
-                }
-                current += (current.isEmpty ? "" : " ") + word
-            }
-            if !current.isEmpty { lines.append(current) }
-            return lines
         }
 
         /// "-31.2 LUFS, true peak -9.8 dBTP; played at +15.2 dB (peaks limited)".

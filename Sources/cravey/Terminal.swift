@@ -109,6 +109,25 @@ enum Terminal {
             || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
     }
 
+    /// The words of `text` in lines of at most `width` terminal columns (a word wider than that
+    /// has a line of its own); no lines for no words.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        var used = 0
+        for word in text.split(separator: " ") {
+            let columns = self.width(String(word))
+            if !current.isEmpty && used + 1 + columns > width {
+                lines.append(current)
+                (current, used) = ("", 0)
+            }
+            current += (current.isEmpty ? "" : " ") + word
+            used += (used == 0 ? 0 : 1) + columns
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
     /// `text` cut (with …) or padded to exactly `columns` terminal columns. Colour sequences
     /// (`ESC [ … m`) take no columns and are kept (a cut line ends with a reset).
     static func fit(_ text: String, _ columns: Int) -> String {

@@ -75,21 +75,4 @@ enum Charts {
         }
         return cells.map { row in String(row.map { $0 == 0 ? " " : Character(Unicode.Scalar(0x2800 + UInt32($0))!) }) }
     }
-
-    /// `text` broken at spaces into lines of at most `width` terminal columns.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
-            let candidate = current.isEmpty ? word : current + " " + word
-            if Terminal.width(candidate) > width && !current.isEmpty {
-                lines.append(current)
-                current = word
-            } else {
-                current = candidate
-            }
-        }
-        lines.append(current)
-        return lines
-    }
 }

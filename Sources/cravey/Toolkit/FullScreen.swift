@@ -44,7 +44,7 @@ final class FullScreen {
         let columns = max(20, Terminal.columns - 1)
         let rows = Terminal.rows
         let wrapped = lines.flatMap { line in
-            line.contains("\u{1B}") || Terminal.width(line) <= columns ? [line] : Charts.wrap(line, width: columns)
+            line.contains("\u{1B}") || Terminal.width(line) <= columns ? [line] : Terminal.wrap(line, width: columns)
         }
         let shown = wrapped.prefix(rows).map { Terminal.fit($0, columns) + "\u{1B}[K" }
         out.write(Data(("\u{1B}[H" + shown.joined(separator: "\r\n") + "\u{1B}[J").utf8))
@@ -52,9 +52,12 @@ final class FullScreen {
 
     /// Draws `lines` and waits for a key; `.inputEnded` when the screen must close (a stop
     /// signal, the terminal gone). A change of the terminal's size redraws.
-    func ask(_ lines: [String]) -> Key {
+    func ask(_ lines: [String]) -> Key { ask { lines } }
+
+    /// As `ask(_:)`, the page made again for the new size when the terminal's size changes.
+    func ask(drawing lines: () -> [String]) -> Key {
         var size = (Terminal.columns, Terminal.rows)
-        draw(lines)
+        draw(lines())
         while !closed {
             if signals?.stopRequested ?? true { break }
             if let key = KeyReader.shared.next(waiting: 200) {
@@ -64,7 +67,7 @@ final class FullScreen {
             let now = (Terminal.columns, Terminal.rows)
             if now != size {
                 size = now
-                draw(lines)
+                draw(lines())
             }
         }
         closed = true
