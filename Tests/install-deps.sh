@@ -14,8 +14,9 @@ packages=(
   libebur128-dev
   # the check-in reminder's desktop notification (D-Bus, through sd-bus)
   libsystemd-dev
-  # offline transcripts: PocketSphinx and its US English model (read from disk, never fetched)
-  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us
+  # offline transcripts: PocketSphinx and its US English model (read from disk, never fetched), the
+  # fallback; Python's venv for the Whisper engine's private environment (Whisper/install.sh)
+  libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us python3-venv
   # tests, demo and benchmarks: the ffmpeg CLI to check files, sox/espeak-ng/flite for fixtures
   # (spoken sentences), pv to pace a FIFO like a real microphone, script (util-linux) and tmux for
   # terminal tests, pocketsphinx's own CLI as the transcript benchmark's anchor

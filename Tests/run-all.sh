@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash Tests/install-deps.sh
+# The Whisper engine next to the build, where cravey finds it (the transcript tests use the real one).
+bash Whisper/install.sh .build/whisper
 swift build --build-tests
 # Most tests record or import clips and check something else: their transcripts are left for
 # later, so they do not wait for the recognizer. The transcript tests turn it back on themselves.

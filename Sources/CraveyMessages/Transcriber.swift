@@ -2,21 +2,37 @@ import CraveyLibrary
 import CraveyMedia
 import Foundation
 
-/// Makes recordings' transcripts with the offline speech recognizer and stores them in the
+/// Makes recordings' transcripts with an offline speech recognizer and stores them in the
 /// library. A transcript is made after a recording is saved and never holds the save up: it may
 /// be stopped (it is then made later), and a failure is stored as "unavailable" and tried again
 /// later, never reported as the save's failure.
+///
+/// The engine is Whisper where it is installed and works; otherwise PocketSphinx, and the
+/// transcript stores which one made it. An installation that is there but broken (a model whose
+/// checksum does not match, a missing interpreter, a helper that fails) is told once
+/// (`fallback`), and the rest of the run uses PocketSphinx.
 public final class Transcriber {
     /// What became of one recording's transcript.
     public enum Outcome: Equatable {
         /// Made and stored (`words` of them).
         case made(words: Int)
-        /// The recognizer failed: stored as unavailable with this reason.
+        /// The recognizer failed: stored as unavailable with this reason (unless the recording
+        /// already had a transcript, which is kept).
         case unavailable(String)
         /// Stopped by the user: nothing stored, made later.
         case stopped
         /// The recording was deleted meanwhile: nothing stored.
         case gone
+    }
+
+    /// The speech recognizers cravey can use.
+    public enum Engine: String, CaseIterable, Sendable {
+        case whisper, pocketsphinx
+
+        /// The engine that made a stored transcript.
+        public static func of(_ transcript: Transcript) -> Engine {
+            transcript.engine.hasPrefix("PocketSphinx") ? .pocketsphinx : .whisper
+        }
     }
 
     /// When transcripts are made by themselves: after each save (`now`, the default) or only by
@@ -25,29 +41,73 @@ public final class Transcriber {
         environment["CRAVEY_TRANSCRIBE"] != "later"
     }
 
-    /// The model's directory: the standard one, or `CRAVEY_SPEECH_MODEL` (another model, or a
-    /// test's unreadable one).
+    /// PocketSphinx's model directory: the standard one, or `CRAVEY_SPEECH_MODEL` (another model,
+    /// or a test's unreadable one).
     public static func modelDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? SpeechRecognizer.standardModelDirectory
     }
 
     private let library: Library
     private let modelDirectory: String
-    private var recognizer: Result<SpeechRecognizer, Error>?
+    /// The engine asked for; nil: the best there is.
+    private let engine: Engine?
+    private var whisper: Result<WhisperRecognizer, WhisperError>?
+    private var pocketSphinx: Result<SpeechRecognizer, Error>?
 
-    public init(library: Library, modelDirectory: String = Transcriber.modelDirectory()) {
+    /// Why Whisper was wanted and PocketSphinx made the transcripts instead; nil while Whisper
+    /// works or is simply not installed (or turned off).
+    public private(set) var fallback: String?
+
+    public init(library: Library, engine: Engine? = nil, modelDirectory: String = Transcriber.modelDirectory(),
+                whisper: WhisperInstallation.Found = WhisperInstallation.find()) {
         self.library = library
+        self.engine = engine
         self.modelDirectory = modelDirectory
+        switch whisper {
+        case let .installed(installation): self.whisper = .success(WhisperRecognizer(installation))
+        case let .broken(directory, reason): self.whisper = .failure(WhisperError("the Whisper engine in \(directory) cannot be used: \(reason)"))
+        case .notInstalled: self.whisper = .failure(WhisperError("the Whisper engine is not installed"))
+        case .off: self.whisper = .failure(WhisperError("the Whisper engine is turned off (CRAVEY_WHISPER=off)"))
+        }
+        if engine == nil, case let .broken(directory, reason) = whisper {
+            fallback = "the Whisper engine in \(directory) cannot be used: \(reason)"
+        }
     }
+
+    /// The helper's process id while Whisper runs (tests watch it end).
+    public var whisperProcess: Int32? { try? whisper?.get().helperProcess }
+
+    /// Ends the Whisper helper, if one runs (it also ends when this object goes).
+    public func finish() { try? whisper?.get().stop() }
 
     /// Makes and stores `recording`'s transcript. `progress` hears the fraction done and returns
     /// false to stop.
     public func transcribe(_ recording: Recording, progress: (Double) -> Bool = { _ in true }) -> Outcome {
+        var used: SpeechEngine?
         let result: Result<RecognizedSpeech?, Error> = Result {
-            let file = try library.file(of: recording)
-            if recognizer == nil { recognizer = Result { try SpeechRecognizer(modelDirectory: modelDirectory) } }
-            return try recognizer!.get().recognize(path: file, progress: progress)
+            let samples = try SpeechSound.decode(path: try library.file(of: recording))
+            let spans = SpeechSegments.split(samples, rate: SpeechSound.rate)
+            if engine != .pocketsphinx, case let .success(whisper)? = whisper {
+                do {
+                    used = whisper
+                    return try whisper.recognize(samples, speech: spans, progress: progress)
+                } catch let error as WhisperError {
+                    // Asked for by name: its failure is the outcome. Otherwise PocketSphinx
+                    // makes this one and the rest.
+                    if engine == .whisper { throw error }
+                    self.whisper = .failure(error)
+                    fallback = error.description
+                }
+            } else if engine == .whisper, case let .failure(error)? = whisper {
+                throw error
+            }
+            if pocketSphinx == nil { pocketSphinx = Result { try SpeechRecognizer(modelDirectory: modelDirectory) } }
+            let recognizer = try pocketSphinx!.get()
+            used = recognizer
+            return try recognizer.recognize(samples, speech: spans, progress: progress)
         }
+        let engineName = used?.engine ?? (engine == .whisper ? "faster-whisper" : SpeechRecognizer.engine)
+        let modelName = used?.model ?? (engine == .whisper ? WhisperInstallation.model : SpeechRecognizer.model)
         let transcript: Transcript
         switch result {
         case .success(nil):
@@ -56,10 +116,12 @@ public final class Transcriber {
             transcript = Transcript(
                 recordingId: recording.id, state: .done, text: speech.text,
                 words: speech.words.map { Transcript.Word(text: $0.word, start: $0.start, end: $0.end) },
-                engine: SpeechRecognizer.engine, model: SpeechRecognizer.model)
+                engine: engineName, model: modelName)
         case let .failure(error):
+            // A failed redo keeps the transcript there was.
+            if (try? library.transcript(of: recording.id))??.state == .done { return .unavailable("\(error)") }
             transcript = Transcript(recordingId: recording.id, state: .unavailable, text: "", words: [],
-                                    engine: SpeechRecognizer.engine, model: SpeechRecognizer.model, problem: "\(error)")
+                                    engine: engineName, model: modelName, problem: "\(error)")
         }
         do {
             guard try library.storeTranscript(transcript) else { return .gone }

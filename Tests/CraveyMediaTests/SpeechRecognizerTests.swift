@@ -3,7 +3,8 @@ import CraveyTestSupport
 import Foundation
 import XCTest
 
-/// The recognizer on speech whose words and places are known (espeak-ng, Media/speech-corpus.txt).
+/// PocketSphinx, the fallback recognizer, on speech whose words and places are known (flite,
+/// Media/speech-corpus.txt).
 final class SpeechRecognizerTests: XCTestCase {
     private var directory: String!
 
@@ -32,9 +33,9 @@ final class SpeechRecognizerTests: XCTestCase {
         XCTAssertEqual(speech.lines.count, sentences.count, speech.text)
         // Word times: each line's first word starts, and last word ends, where the sentence does.
         for (line, sentence) in zip(speech.lines, sentences) {
-            XCTAssertEqual(line.first!.start, sentence.start, accuracy: 0.5, "\(sentence.text): \(line)")
-            XCTAssertEqual(line.last!.end, sentence.end, accuracy: 0.5, "\(sentence.text): \(line)")
-            XCTAssertEqual(line.map(\.start), line.map(\.start).sorted())
+            XCTAssertEqual(line.words.first!.start, sentence.start, accuracy: 0.5, "\(sentence.text): \(line)")
+            XCTAssertEqual(line.words.last!.end, sentence.end, accuracy: 0.5, "\(sentence.text): \(line)")
+            XCTAssertEqual(line.words.map(\.start), line.words.map(\.start).sorted())
         }
     }
 

@@ -7,11 +7,32 @@ public struct SpokenSentence: Decodable {
     public let end: Double
 }
 
-/// Speaks the first `sentences` lines of Media/speech-corpus.txt with espeak-ng into a WAV file
+/// Speaks the first `sentences` lines of Media/speech-corpus.txt with flite into a WAV file
 /// (0.8 s between sentences) and returns the file and where each sentence is.
 public func makeSpeech(_ path: String, sentences: Int) throws -> [SpokenSentence] {
     let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py",
                                                      repositoryRoot + "/Media/speech-corpus.txt", path, "--first", String(sentences)])
+    guard result.status == 0 else { throw NSError(domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    struct Layout: Decodable { let sentences: [SpokenSentence] }
+    let json = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).deletingPathExtension + ".json"))
+    return try JSONDecoder().decode(Layout.self, from: json).sentences
+}
+
+/// The words of `text` as they are said: lower-cased, without punctuation, numbers up to twenty in
+/// words.
+public func spokenWords(_ text: String) -> [String] {
+    let numbers = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                   "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+    return text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map { word in
+        Int(word).flatMap { $0 < numbers.count ? numbers[$0] : nil } ?? String(word)
+    }
+}
+
+/// Speaks Media/speech-corpus.txt's sentences with `voice` (flite or espeak-ng), `gap` seconds
+/// apart (the whole corpus, or until the file is `seconds` long), and returns where each is.
+public func makeSpeech(_ path: String, voice: String, gap: Double = 0.8, seconds: Int? = nil) throws -> [SpokenSentence] {
+    let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
+                                                     path, "--voice", voice, "--gap", String(gap)] + (seconds.map { ["--seconds", String($0)] } ?? []))
     guard result.status == 0 else { throw NSError(domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
     struct Layout: Decodable { let sentences: [SpokenSentence] }
     let json = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).deletingPathExtension + ".json"))
@@ -33,10 +54,11 @@ public func microphoneRaw(from wav: String, to raw: String) throws {
 }
 
 /// Word error rate: word-level edit distance from `reference` to `hypothesis` over the
-/// reference's length.
+/// reference's length, on the words as spoken: case and punctuation do not count ("Monday
+/// morning." is "monday morning"), and a number written as digits is its words ("7" is "seven").
 public func wordErrorRate(reference: String, hypothesis: String) -> Double {
-    let r = reference.lowercased().split(whereSeparator: \.isWhitespace)
-    let h = hypothesis.lowercased().split(whereSeparator: \.isWhitespace)
+    let r = spokenWords(reference)
+    let h = spokenWords(hypothesis)
     guard !r.isEmpty else { return h.isEmpty ? 0 : 1 }
     var previous = Array(0...h.count)
     for i in 1...r.count {

@@ -1,0 +1,171 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A helper program cravey runs and talks to through two pipes (its stdin and stdout; its stderr
+/// goes nowhere). It gets none of cravey's other open files, a clean signal state and its own
+/// process group (Ctrl-C at the terminal is cravey's to handle, not the helper's), and it is
+/// killed and reaped when this object goes.
+final class HelperProcess {
+    let pid: pid_t
+    private var input: Int32
+    private let output: Int32
+    private var pending: [UInt8] = []
+
+    /// What waiting for a line gave.
+    enum Read: Equatable {
+        case line(String)
+        /// Nothing yet within the wait.
+        case waiting
+        /// The helper closed its output: it ended.
+        case ended
+    }
+
+    init(executable: String, arguments: [String], environment: [String: String]) throws {
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { throw HelperError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw HelperError("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        // cravey's own ends stay cravey's (no later child gets them).
+        for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        defer { close(toChild[0]); close(fromChild[1]) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of cravey's crosses over (the library's database, its lock, the devices):
+        // every other descriptor open now is closed in the child.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        for fd in open.sorted() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            close(toChild[1]); close(fromChild[0])
+            throw HelperError("cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        input = toChild[1]
+        output = fromChild[0]
+    }
+
+    deinit {
+        kill()
+        if input >= 0 { close(input) }
+        close(output)
+    }
+
+    /// Writes all of `bytes` to the helper's input. A helper that ended is an error, never a
+    /// SIGPIPE that would end cravey: the signal is held back for this thread while it writes.
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var pipeSignal = sigset_t(), previous = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer {
+            // A SIGPIPE this write raised is taken off before the mask is restored.
+            var pending = sigset_t()
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var zero = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &zero)
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw HelperError(errno == EPIPE ? "the helper ended" : "cannot write to the helper: \(String(cString: strerror(errno)))")
+            }
+            offset += written
+        }
+    }
+
+    /// Ends the helper's input (it then finishes and exits by itself).
+    func closeInput() {
+        if input >= 0 { close(input) }
+        input = -1
+    }
+
+    /// The next line the helper writes, waiting at most `milliseconds` for it.
+    func readLine(waiting milliseconds: Int32) throws -> Read {
+        if let line = takeLine() { return .line(line) }
+        var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, milliseconds)
+        if ready < 0 {
+            if errno == EINTR { return .waiting }
+            throw HelperError("cannot read from the helper: \(String(cString: strerror(errno)))")
+        }
+        if ready == 0 { return .waiting }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
+        if count < 0 {
+            if errno == EINTR || errno == EAGAIN { return .waiting }
+            throw HelperError("cannot read from the helper: \(String(cString: strerror(errno)))")
+        }
+        if count == 0 {
+            if let line = takeLine() { return .line(line) }
+            return .ended
+        }
+        pending += chunk[0..<count]
+        return takeLine().map(Read.line) ?? .waiting
+    }
+
+    private func takeLine() -> String? {
+        guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let line = String(decoding: pending[..<newline], as: UTF8.self)
+        pending.removeSubrange(...newline)
+        return line
+    }
+
+    private var reaped = false
+    /// How the helper ended, once it has: its exit status, or 128 + the signal that ended it.
+    private(set) var status: Int32?
+
+    /// Kills the helper (if it still runs) and reaps it.
+    func kill() {
+        guard !reaped else { return }
+        _ = Glibc.kill(pid, SIGKILL)
+        wait()
+    }
+
+    /// Waits for the helper to end and reaps it.
+    func wait() {
+        guard !reaped else { return }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        reaped = true
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (macros).
+        status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+    }
+}
+
+/// A helper program could not be run or talked to.
+struct HelperError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
