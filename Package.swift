@@ -9,7 +9,8 @@
 //                       its libraries on first use through CLoader
 //   2. CraveyMedia    — audio and video input and output, level meter, loudness, limiter, writer,
 //                       decoders, thumbnailer, probe and remux, the video window, device diagnostics,
-//                       speech recognition (transcripts with word times)
+//                       speech recognition (transcripts with word times: Whisper through cravey's
+//                       helper program in its private environment, PocketSphinx as the fallback)
 //      CraveyDesktop  — a desktop notification (the check-in reminder)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
 //      CraveyRecorder — capture threads on one clock, cap, stop, finalize

@@ -14,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash Tests/install-deps.sh
+# The Whisper engine for transcripts, next to the build (the only download; cravey never fetches).
+bash Whisper/install.sh .build/whisper
 swift build -c release --static-swift-stdlib --product cravey
 cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
 export CRAVEY_LIBRARY=${CRAVEY_LIBRARY:-$(mktemp -d)/cravey-demo}
@@ -40,7 +42,7 @@ else
     "$cravey" record audio --mic cravey_file --max-seconds 4 --title "$title" --purpose motivational
 fi
 
-echo "== cravey transcribe --all (offline: PocketSphinx's US English model, nothing leaves the machine)"
+echo "== cravey transcribe --all (offline: Whisper tiny.en on this machine, nothing leaves it)"
 "$cravey" transcribe --all
 echo "== cravey list"
 "$cravey" list

@@ -5,6 +5,8 @@
 #   PREFIX/share/bash-completion/completions/cravey      bash completion
 #   PREFIX/share/zsh/site-functions/_cravey              zsh completion
 #   PREFIX/share/fish/vendor_completions.d/cravey.fish   fish completion
+#   PREFIX/lib/cravey/whisper/                           the Whisper engine for transcripts (a
+#                                                        private Python environment, ~550 MB)
 # Use: bash Media/install.sh [PREFIX]
 # It installs the Debian packages cravey needs (as root or through sudo), builds a release binary
 # and generates the manual page with swift-argument-parser's generate-manual plugin.
@@ -40,5 +42,13 @@ install -m 0644 "$page" "$prefix/share/man/man1/cravey.1"
 "$bin" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cravey"
 "$bin" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cravey.fish"
 
-echo "Installed cravey in $prefix/bin, its manual page (man cravey) and bash, zsh and fish completions."
+# The transcript engine. Without it (no PyPI here, another Python) cravey still works, with
+# PocketSphinx's drafts; the reason is said.
+if bash Whisper/install.sh "$prefix/lib/cravey/whisper"; then
+  engine="the Whisper engine for transcripts"
+else
+  engine="no Whisper engine (see above; transcripts are made with PocketSphinx)"
+fi
+
+echo "Installed cravey in $prefix/bin, its manual page (man cravey), bash, zsh and fish completions and $engine."
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Add $prefix/bin to your PATH to run it as 'cravey'." ;; esac

@@ -17,7 +17,13 @@ extension Library {
     /// failed. Oldest first, so a backlog is worked through in order. Rows whose file is missing
     /// are left out.
     public func recordingsNeedingTranscripts() throws -> [Recording] {
-        try wrap { try store.recordingsNeedingTranscripts() }.filter(hasFile)
+        try wrap { try store.recordingsNeedingTranscripts(engine: nil) }.filter(hasFile)
+    }
+
+    /// The same, and the recordings whose transcript an engine other than the one whose name
+    /// starts with `engine` made (to make them all again with it).
+    public func recordingsNeedingTranscripts(madeBy engine: String) throws -> [Recording] {
+        try wrap { try store.recordingsNeedingTranscripts(engine: engine) }.filter(hasFile)
     }
 
     /// Stores a transcript (made, or noted unavailable) in place of the one before. Returns false
@@ -55,12 +61,13 @@ extension Store {
         }
     }
 
-    func recordingsNeedingTranscripts() throws -> [Recording] {
+    func recordingsNeedingTranscripts(engine: String?) throws -> [Recording] {
         try writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT \(Self.listColumnsQualified) FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id
-                WHERE t.recordingId IS NULL OR t.state = 'unavailable' ORDER BY r.createdAt, r.id
-                """).map(Recording.init(row:))
+                WHERE t.recordingId IS NULL OR t.state = 'unavailable' OR (?1 IS NOT NULL AND substr(t.engine, 1, length(?1)) <> ?1)
+                ORDER BY r.createdAt, r.id
+                """, arguments: [engine]).map(Recording.init(row:))
         }
     }
 

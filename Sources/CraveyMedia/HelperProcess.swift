@@ -153,6 +153,24 @@ final class HelperProcess {
         wait()
     }
 
+    /// Ends the helper's input and lets it exit by itself; killed if it has not within `seconds`.
+    func finish(within seconds: Double) {
+        closeInput()
+        let deadline = Date().addingTimeInterval(seconds)
+        var raw: Int32 = 0
+        while !reaped && Date() < deadline {
+            let result = waitpid(pid, &raw, WNOHANG)
+            if result == pid {
+                reaped = true
+                status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+                return
+            }
+            if result < 0 && errno != EINTR { break }
+            usleep(10_000)
+        }
+        kill()
+    }
+
     /// Waits for the helper to end and reaps it.
     func wait() {
         guard !reaped else { return }

@@ -129,9 +129,15 @@ public final class WhisperRecognizer: SpeechEngine {
         }
     }
 
-    /// Ends the helper (it finishes nothing: a stop between recordings).
+    /// Ends the helper at once (a stop part way: what it was doing is dropped).
     public func stop() {
         helper?.kill()
+        helper = nil
+    }
+
+    /// Ends the helper once its work is done: its input closed, it exits by itself.
+    public func finish() {
+        helper?.finish(within: 1)
         helper = nil
     }
 

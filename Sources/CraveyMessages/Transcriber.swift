@@ -29,10 +29,8 @@ public final class Transcriber {
     public enum Engine: String, CaseIterable, Sendable {
         case whisper, pocketsphinx
 
-        /// The engine that made a stored transcript.
-        public static func of(_ transcript: Transcript) -> Engine {
-            transcript.engine.hasPrefix("PocketSphinx") ? .pocketsphinx : .whisper
-        }
+        /// How the engine's name starts in a stored transcript.
+        public var storedName: String { self == .whisper ? "faster-whisper" : "PocketSphinx" }
     }
 
     /// When transcripts are made by themselves: after each save (`now`, the default) or only by
@@ -58,11 +56,16 @@ public final class Transcriber {
     /// works or is simply not installed (or turned off).
     public private(set) var fallback: String?
 
+    /// `started`: a Whisper recognizer already started (whose helper answered), to use as it is.
     public init(library: Library, engine: Engine? = nil, modelDirectory: String = Transcriber.modelDirectory(),
-                whisper: WhisperInstallation.Found = WhisperInstallation.find()) {
+                whisper: WhisperInstallation.Found = WhisperInstallation.find(), started: WhisperRecognizer? = nil) {
         self.library = library
         self.engine = engine
         self.modelDirectory = modelDirectory
+        if let started {
+            self.whisper = .success(started)
+            return
+        }
         switch whisper {
         case let .installed(installation): self.whisper = .success(WhisperRecognizer(installation))
         case let .broken(directory, reason): self.whisper = .failure(WhisperError("the Whisper engine in \(directory) cannot be used: \(reason)"))
@@ -77,8 +80,9 @@ public final class Transcriber {
     /// The helper's process id while Whisper runs (tests watch it end).
     public var whisperProcess: Int32? { try? whisper?.get().helperProcess }
 
-    /// Ends the Whisper helper, if one runs (it also ends when this object goes).
-    public func finish() { try? whisper?.get().stop() }
+    /// Ends the Whisper helper, if one runs, once the work is done (it is killed if this object
+    /// goes first).
+    public func finish() { try? whisper?.get().finish() }
 
     /// Makes and stores `recording`'s transcript. `progress` hears the fraction done and returns
     /// false to stop.

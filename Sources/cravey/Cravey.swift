@@ -47,6 +47,8 @@ struct Cravey: ParsableCommand {
         case let error as TrackerError: return (error.description, 1)
         case let error as MissingLibrary: return (error.description, 1)
         case let error as CraveyFailure: return (error.message, error.code)
+        // A command that said what failed and chose its exit status: nothing more to say.
+        case is ExitCode: return nil
         default:
             let code = exitCode(for: error)
             if code == .success || error is CleanExit { return nil }

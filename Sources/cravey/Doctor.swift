@@ -12,7 +12,7 @@ extension Cravey {
     struct Doctor: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
-            abstract: "Check the microphone, the camera, disk space and the library, and say what to fix.")
+            abstract: "Check the microphone, the camera, disk space, the library and the transcript engine, and say what to fix.")
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
@@ -45,6 +45,7 @@ extension Cravey {
             let lib = try library.open()
             findings.append(checkDisk(lib.root))
             findings.append(try checkLibrary(lib))
+            findings.append(checkTranscripts())
             if output.json {
                 struct Result: Encodable { var ok: Bool; var findings: [Finding] }
                 try JSONOutput.print(Result(ok: findings.allSatisfy(\.ok), findings: findings))
@@ -110,6 +111,33 @@ extension Cravey {
             let enough = free > 200 * 1024 * 1024  // a 2-minute 720p message is ~30 MB, plus finalizing
             return Finding(ok: enough, subject: "disk", detail: "\(text) free for the library at \(root)",
                            fix: enough ? nil : "free some space: a 2-minute video message needs about 60 MB while it is saved")
+        }
+
+        /// The engine transcripts are made with: Whisper when it is installed and answers (its
+        /// helper started, the model's checksum checked and the model loaded), else PocketSphinx.
+        func checkTranscripts() -> Finding {
+            let subject = "transcripts"
+            switch WhisperInstallation.find() {
+            case let .installed(installation):
+                let whisper = WhisperRecognizer(installation)
+                defer { whisper.stop() }
+                do {
+                    try whisper.start()
+                    let load = whisper.loadSeconds.map { String(format: ", loads in %.1f s", $0) } ?? ""
+                    return Finding(ok: true, subject: subject,
+                                   detail: "Whisper tiny.en (\(whisper.engine)) in \(installation.directory), model checksum good\(load); offline")
+                } catch {
+                    return Finding(ok: false, subject: subject, detail: "the Whisper engine in \(installation.directory) does not work: \(error); PocketSphinx makes them meanwhile",
+                                   fix: "install it again: bash Whisper/install.sh \(installation.directory) (from cravey's source folder)")
+                }
+            case let .broken(directory, reason):
+                return Finding(ok: false, subject: subject, detail: "the Whisper engine in \(directory) cannot be used: \(reason); PocketSphinx makes them meanwhile",
+                               fix: "install it again: bash Whisper/install.sh \(directory) (from cravey's source folder)")
+            case .notInstalled:
+                return Finding(ok: true, subject: subject, detail: "PocketSphinx (Whisper, which writes far better drafts, is not installed: Media/install.sh installs it)")
+            case .off:
+                return Finding(ok: true, subject: subject, detail: "PocketSphinx (Whisper turned off by CRAVEY_WHISPER=off)")
+            }
         }
 
         func checkLibrary(_ lib: Library) throws -> Finding {

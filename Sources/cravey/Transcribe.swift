@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyMedia
 import CraveyMessages
 import Foundation
 
@@ -10,11 +11,14 @@ extension Cravey {
             commandName: "transcribe",
             abstract: "Make a recording's transcript now, or every one still to be made (--all).",
             discussion: """
-                Transcripts are automatic drafts, made offline on this machine (PocketSphinx, US English \
-                model): nothing is sent anywhere. They are made after each save and import (q skips; \
-                CRAVEY_TRANSCRIBE=later leaves them all for this command); one that was skipped or \
-                failed is made after the next save, or by --all. Given a recording, its transcript is \
-                made again.
+                Transcripts are automatic drafts, made offline on this machine: by Whisper (tiny.en, \
+                with punctuation and capitals) where its engine is installed, else by PocketSphinx \
+                (US English model); nothing is sent anywhere. They are made after each save and import \
+                (q skips; CRAVEY_TRANSCRIBE=later leaves them all for this command); one that was \
+                skipped or failed is made after the next save, or by --all. Given a recording, its \
+                transcript is made again. --engine chooses the engine: with --all, every transcript \
+                another engine made is made again with it; --upgrade is --engine whisper (the \
+                PocketSphinx drafts made again by Whisper). A failed redo keeps the transcript there was.
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -25,17 +29,29 @@ extension Cravey {
         @Flag(help: "Every recording and check-in without a transcript (or whose last try failed).")
         var all = false
 
+        @Option(help: "The engine: whisper or pocketsphinx (default: Whisper where it is installed).")
+        var engine: Transcriber.Engine?
+
+        @Flag(help: "With --all: also remake PocketSphinx's transcripts with Whisper.")
+        var upgrade = false
+
         @Flag(help: "Print the outcome as JSON.")
         var json = false
 
         func validate() throws {
             if all == (key != nil) { throw ValidationError("give a recording, or --all") }
+            if upgrade && !all { throw ValidationError("--upgrade goes with --all") }
+            if upgrade && engine == .pocketsphinx { throw ValidationError("--upgrade makes transcripts with Whisper, not PocketSphinx") }
         }
 
         func run() throws {
+            let engine = upgrade ? .whisper : engine
+            // Whisper by name is started first: if it cannot work, one line and nothing changes.
+            let whisper = engine == .whisper ? try Self.startWhisper() : nil
             let lib = try library.open()
-            let recordings = all ? try lib.recordingsNeedingTranscripts() : [try lib.recording(idOrTitle: key!)]
-            let outcomes = Transcribing(library: lib, quiet: true).run(recordings)
+            let recordings = try all ? engine.map { try lib.recordingsNeedingTranscripts(madeBy: $0.storedName) } ?? lib.recordingsNeedingTranscripts()
+                                     : [lib.recording(idOrTitle: key!)]
+            let outcomes = Transcribing(library: lib, quiet: true, engine: engine, whisper: whisper).run(recordings)
             var failed = 0
             var objects: [TranscribeOutcome] = []
             for (recording, outcome) in outcomes {
@@ -63,6 +79,21 @@ extension Cravey {
             }
             if failed > 0 { throw ExitCode(1) }
         }
+
+        /// Whisper asked for by name must be there and answer (its model checked and loaded).
+        static func startWhisper() throws -> WhisperRecognizer {
+            switch WhisperInstallation.find() {
+            case let .installed(installation):
+                let whisper = WhisperRecognizer(installation)
+                do { try whisper.start() } catch {
+                    throw CraveyFailure(message: "the Whisper engine in \(installation.directory) cannot be used: \(error)")
+                }
+                return whisper
+            case let .broken(directory, reason): throw CraveyFailure(message: "the Whisper engine in \(directory) cannot be used: \(reason)")
+            case .notInstalled: throw CraveyFailure(message: "the Whisper engine is not installed (bash Whisper/install.sh PREFIX/lib/cravey/whisper; 'cravey doctor' says where cravey looks)")
+            case .off: throw CraveyFailure(message: "the Whisper engine is turned off (CRAVEY_WHISPER=off)")
+            }
+        }
     }
 
     struct TranscribeOutcome: Encodable {
@@ -72,3 +103,5 @@ extension Cravey {
         let problem: String?
     }
 }
+
+extension Transcriber.Engine: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import CraveyLibrary
+import CraveyMedia
 import CraveyMessages
 import Foundation
 
@@ -19,9 +20,9 @@ struct Transcribing {
     /// One-line notes about what happened (not with --json, where stdout is the answer).
     private let quiet: Bool
 
-    init(library: Library, quiet: Bool = false) {
+    init(library: Library, quiet: Bool = false, engine: Transcriber.Engine? = nil, whisper: WhisperRecognizer? = nil) {
         self.library = library
-        transcriber = Transcriber(library: library)
+        transcriber = Transcriber(library: library, engine: engine, started: whisper)
         showsProgress = Terminal.stderrIsTerminal
         skippable = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal
         self.quiet = quiet
@@ -59,6 +60,9 @@ struct Transcribing {
         let signals = StopSignals()
         defer { signals.cancel() }
         var outcomes: [(Recording, Transcriber.Outcome)] = []
+        // The engine's helper ends with the run (it is started once for all of them).
+        defer { transcriber.finish() }
+        var toldFallback = false
         for (index, recording) in recordings.enumerated() {
             let label = recordings.count > 1 ? " (\(index + 1) of \(recordings.count))" : ""
             let outcome = transcriber.transcribe(recording) { fraction in
@@ -66,6 +70,11 @@ struct Transcribing {
                 return !signals.stopRequested && !(skippable && skipPressed())
             }
             if showsProgress { Drawing.clearLine() }
+            if let fallback = transcriber.fallback, !toldFallback {
+                // Said once, even with --json (stderr): the transcripts are PocketSphinx's drafts.
+                toldFallback = true
+                Terminal.printNote("\(fallback); transcripts are made with PocketSphinx instead ('cravey doctor')")
+            }
             outcomes.append((recording, outcome))
             report(recording, outcome)
             if outcome == .stopped { break }

@@ -2,8 +2,8 @@ import CraveyTestSupport
 import Foundation
 import XCTest
 
-/// `Media/install.sh`, the README's install command: cravey, its manual page and its shell
-/// completions under a prefix, each used the way a person would use them.
+/// `Media/install.sh`, the README's install command: cravey, its manual page, its shell
+/// completions and its transcript engine under a prefix, each used the way a person would use them.
 final class InstallTests: XCTestCase {
     func testInstallUnderAPrefix() throws {
         let base = FileManager.default.temporaryDirectory.path + "/cravey-install-\(UUID().uuidString.prefix(8))"
@@ -22,6 +22,10 @@ final class InstallTests: XCTestCase {
         let listed = try runProcess(cravey, ["list", "--library", base + "/lib"])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stdout.hasPrefix("No recordings yet"), listed.stdout)
+
+        // It finds its transcript engine next to it, in PREFIX/lib/cravey/whisper.
+        let doctor = try runProcess(cravey, ["doctor", "--mic", "null", "--library", base + "/lib"])
+        XCTAssertTrue(doctor.stdout.contains("✓ transcripts: Whisper tiny.en (faster-whisper") && doctor.stdout.contains(prefix + "/lib/cravey/whisper"), doctor.stdout)
 
         // man renders the page: its name, its synopsis and every command.
         let page = prefix + "/share/man/man1/cravey.1"

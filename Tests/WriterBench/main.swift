@@ -6,9 +6,9 @@
 //
 // `writer-bench loudness FILE` instead measures a file as a save does (`SoundAnalysis`: waveform,
 // EBU R128 loudness and true peak, playback gain), for Tests/bench/loudness.sh.
-// `writer-bench transcribe FILE` recognizes a file's speech as a transcript is made (model load,
-// decode to 16 kHz, cut at pauses, PocketSphinx) and prints its words on one line, for
-// Tests/bench/transcribe.sh.
+// `writer-bench transcribe FILE [whisper|pocketsphinx]` recognizes a file's speech as a transcript
+// is made (model load, decode to 16 kHz, cut at pauses, the engine) and prints its words on one
+// line, for Tests/bench/transcribe.sh.
 import CraveyMedia
 import Foundation
 
@@ -24,9 +24,20 @@ if args.count == 3 && args[1] == "loudness" {
         exit(1)
     }
 }
-if args.count == 3 && args[1] == "transcribe" {
+if (args.count == 3 || args.count == 4) && args[1] == "transcribe" {
     do {
-        let speech = try SpeechRecognizer().recognize(path: args[2])
+        let engine: SpeechEngine
+        if args.count == 4 && args[3] == "whisper" {
+            guard case let .installed(installation) = WhisperInstallation.find() else {
+                FileHandle.standardError.write(Data("no Whisper engine next to the build (bash Whisper/install.sh .build/whisper)\n".utf8))
+                exit(1)
+            }
+            engine = WhisperRecognizer(installation)
+        } else {
+            engine = try SpeechRecognizer()
+        }
+        let speech = try engine.recognize(path: args[2])
+        (engine as? WhisperRecognizer)?.finish()
         print(speech?.words.map(\.word).joined(separator: " ") ?? "")
         exit(0)
     } catch {
