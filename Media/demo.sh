@@ -43,7 +43,7 @@ else
 fi
 
 echo "== cravey transcribe --all (offline: Whisper tiny.en on this machine, nothing leaves it)"
-"$cravey" transcribe --all
+"$cravey" transcribe --all --wait
 echo "== cravey list"
 "$cravey" list
 echo "== cravey show (the newest message, with its thumbnail on a terminal)"

@@ -86,7 +86,7 @@ extension Library {
                     if repair { files.makePrivate(full, mode: 0o700) }
                 }
             }
-            let own = owned.sorted() + ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.lock"]
+            let own = owned.sorted() + ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.lock", Library.workerLockName]
             for relative in own {
                 let full = files.path(relative)
                 if let mode = files.mode(full), mode & 0o077 != 0 {

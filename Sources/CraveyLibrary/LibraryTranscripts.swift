@@ -33,6 +33,53 @@ extension Library {
         try wrap { try store.storeTranscript(transcript) }
     }
 
+    /// Puts recordings in the background worker's queue (those already in it keep their place;
+    /// `engine` replaces the engine asked for). Recordings deleted meanwhile are left out.
+    public func queueTranscripts(_ ids: [UUID], engine: String? = nil) throws {
+        guard !ids.isEmpty else { return }
+        try wrap { try store.queueTranscripts(ids, engine: engine, at: Date()) }
+    }
+
+    /// Takes a recording out of the queue without storing anything (a failed redo that keeps
+    /// the transcript there was).
+    public func dequeueTranscript(_ id: UUID) throws {
+        try wrap { try store.dequeueTranscript(id) }
+    }
+
+    /// The queue, oldest first: each recording with the engine asked for (nil: the best there
+    /// is). Rows whose file is missing are left out.
+    public func queuedTranscripts() throws -> [(recording: Recording, engine: String?)] {
+        try wrap { try store.queuedTranscripts() }.filter { hasFile($0.recording) }
+    }
+
+    /// How many transcripts wait, and since when the oldest has.
+    public func transcriptQueue() throws -> (count: Int, oldest: Date?) {
+        try wrap { try store.transcriptQueue() }
+    }
+
+    /// Whether the recording's transcript waits in the queue (or is being made).
+    public func isTranscriptQueued(_ id: UUID) throws -> Bool {
+        try wrap { try store.isTranscriptQueued(id) }
+    }
+
+    /// Which of `ids` wait in the queue.
+    public func queuedTranscriptIds() throws -> Set<UUID> {
+        try wrap { try store.queuedTranscriptIds() }
+    }
+
+    /// The background worker's lock file: one worker per library.
+    static let workerLockName = "transcripts.lock"
+
+    /// Takes the background worker's lock without waiting: nil when another worker holds it.
+    /// Held until the returned object goes. It is not the library lock: a worker holding it
+    /// blocks no change.
+    public func takeTranscriptWorkerLock() throws -> AnyObject? {
+        try FileLock(path: root + "/" + Self.workerLockName, wait: false)
+    }
+
+    /// Whether a background worker is making transcripts for this library now.
+    public var transcriptWorkerRuns: Bool { isLockedByOther(root + "/" + Self.workerLockName) }
+
     /// Recordings whose title, notes or transcript hold every word of `query`, best first (a
     /// title match weighs most, then notes, then the transcript). Rows whose file is missing are
     /// left out.
@@ -82,8 +129,55 @@ extension Store {
                   engine = excluded.engine, model = excluded.model, madeAt = excluded.madeAt, problem = excluded.problem
                 """, arguments: [transcript.recordingId.uuidString, transcript.state.rawValue, transcript.text, transcript.wordsJSON,
                                  transcript.engine, transcript.model, StoredDate.text(transcript.madeAt), transcript.problem])
+            // Made (or failed): out of the queue, in the same transaction.
+            try db.execute(sql: "DELETE FROM transcriptJob WHERE recordingId = ?", arguments: [transcript.recordingId.uuidString])
             try faults.hit("transcript.commit")
             return true
+        }
+    }
+
+    func queueTranscripts(_ ids: [UUID], engine: String?, at date: Date) throws {
+        try writer.write { db in
+            for id in ids {
+                try db.execute(sql: """
+                    INSERT INTO transcriptJob (recordingId, queuedAt, engine)
+                    SELECT id, ?, ? FROM recording WHERE id = ?
+                    ON CONFLICT (recordingId) DO UPDATE SET engine = excluded.engine
+                    """, arguments: [StoredDate.text(date), engine, id.uuidString])
+            }
+            try faults.hit("transcript.queue")
+        }
+    }
+
+    func dequeueTranscript(_ id: UUID) throws {
+        try writer.write { db in try db.execute(sql: "DELETE FROM transcriptJob WHERE recordingId = ?", arguments: [id.uuidString]) }
+    }
+
+    func queuedTranscripts() throws -> [(recording: Recording, engine: String?)] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.listColumnsQualified), j.engine AS jobEngine FROM transcriptJob j JOIN recording r ON r.id = j.recordingId
+                ORDER BY j.queuedAt, r.createdAt, r.id
+                """).map { (Recording(row: $0), $0["jobEngine"] as String?) }
+        }
+    }
+
+    func transcriptQueue() throws -> (count: Int, oldest: Date?) {
+        try writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT count(*) AS count, min(queuedAt) AS oldest FROM transcriptJob")
+            return (row?["count"] ?? 0, (row?["oldest"] as String?).flatMap(StoredDate.date))
+        }
+    }
+
+    func isTranscriptQueued(_ id: UUID) throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM transcriptJob WHERE recordingId = ?)", arguments: [id.uuidString]) ?? false
+        }
+    }
+
+    func queuedTranscriptIds() throws -> Set<UUID> {
+        try writer.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT recordingId FROM transcriptJob").compactMap(UUID.init(uuidString:)))
         }
     }
 

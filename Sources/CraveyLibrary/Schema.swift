@@ -97,8 +97,28 @@ extension Store {
         migrator.registerMigration("v5: cravings and use") { db in
             try db.execute(sql: Self.logSchema)
         }
+        migrator.registerMigration("v6: transcript queue") { db in
+            try db.execute(sql: Self.transcriptQueueSchema)
+        }
         return migrator
     }
+
+    /// The transcripts waiting for the background worker (migration v6).
+    private static let transcriptQueueSchema = """
+        -- A recording whose transcript is to be made by the background worker, oldest first: queued
+        -- after a save, an import, a trim, a recovery or a check-in, or by 'cravey transcribe'. The
+        -- row goes in the transaction that stores the transcript (made or unavailable), or with its
+        -- recording; a worker that dies leaves it here, to be made by the next one. 'engine' is
+        -- the engine asked for ('whisper' or 'pocketsphinx'), or NULL for the best there is.
+        CREATE TABLE transcriptJob (
+          recordingId TEXT PRIMARY KEY NOT NULL REFERENCES recording(id) ON DELETE CASCADE,
+          queuedAt TEXT NOT NULL,
+          engine TEXT CHECK (engine IN ('whisper', 'pocketsphinx'))
+        );
+        CREATE TRIGGER recording_transcript_job_delete AFTER DELETE ON recording BEGIN
+          DELETE FROM transcriptJob WHERE recordingId = old.id;
+        END;
+        """
 
     /// The craving and use logs (migration v5). Every range and set is a CHECK, so no program
     /// writing the file can store a log cravey would refuse (`check` still reads every row: a

@@ -280,7 +280,7 @@ struct Store: Sendable {
             try db.execute(sql: """
                 DELETE FROM usage; DELETE FROM craving; DELETE FROM logSearch;
                 DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
-                DELETE FROM setting; DELETE FROM transcript; DELETE FROM recordingSearch;
+                DELETE FROM setting; DELETE FROM transcript; DELETE FROM transcriptJob; DELETE FROM recordingSearch;
                 """)
             try faults.hit("purge.commit")
         }

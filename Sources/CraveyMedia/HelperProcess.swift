@@ -33,12 +33,34 @@ final class HelperProcess {
         // cravey's own ends stay cravey's (no later child gets them).
         for fd in [toChild[1], fromChild[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         defer { close(toChild[0]); close(fromChild[1]) }
+        let child: pid_t
+        do {
+            child = try Self.spawn(executable, arguments, environment, input: toChild[0], output: fromChild[1], newSession: false)
+        } catch {
+            close(toChild[1]); close(fromChild[0])
+            throw error
+        }
+        pid = child
+        input = toChild[1]
+        output = fromChild[0]
+    }
 
+    deinit {
+        kill()
+        if input >= 0 { close(input) }
+        close(output)
+    }
+
+    /// Starts `executable` with `input` and `output` as its stdin and stdout (-1: /dev/null), its
+    /// stderr to /dev/null, none of cravey's other descriptors, no blocked or caught signals, and
+    /// either its own process group or (`newSession`) its own session, detached from the terminal.
+    static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String],
+                      input: Int32, output: Int32, newSession: Bool) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        if input >= 0 { posix_spawn_file_actions_adddup2(&actions, input, 0) } else { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+        if output >= 0 { posix_spawn_file_actions_adddup2(&actions, output, 1) } else { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Nothing else of cravey's crosses over (the library's database, its lock, the devices):
         // every other descriptor open now is closed in the child.
@@ -54,27 +76,23 @@ final class HelperProcess {
         for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if newSession {
+            // glibc's POSIX_SPAWN_SETSID (a GNU extension Swift does not see): setsid() in the child.
+            flags |= 0x80
+        } else {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            throw HelperError("cannot start \(executable): \(String(cString: strerror(result)))")
-        }
-        pid = child
-        input = toChild[1]
-        output = fromChild[0]
-    }
-
-    deinit {
-        kill()
-        if input >= 0 { close(input) }
-        close(output)
+        guard result == 0 else { throw HelperError("cannot start \(executable): \(String(cString: strerror(result)))") }
+        return child
     }
 
     /// Writes all of `bytes` to the helper's input. A helper that ended is an error, never a
@@ -179,6 +197,21 @@ final class HelperProcess {
         reaped = true
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (macros).
         status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+    }
+}
+
+/// A program of cravey's own started in the background: its own session (no terminal, so closing
+/// the terminal does not stop it), no pipes, nothing of cravey's open. cravey does not wait for it.
+public enum BackgroundProcess {
+    /// Starts `executable` with `arguments` and `environment`; returns its process id.
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Int32 {
+        let child = try HelperProcess.spawn(executable, arguments, environment, input: -1, output: -1, newSession: true)
+        // Reaped by a thread of its own if cravey lives on (no zombie); else init takes it.
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        }
+        return child
     }
 }
 

@@ -33,10 +33,19 @@ public final class Transcriber {
         public var storedName: String { self == .whisper ? "faster-whisper" : "PocketSphinx" }
     }
 
-    /// When transcripts are made by themselves: after each save (`now`, the default) or only by
-    /// `cravey transcribe` (`later`), set by `CRAVEY_TRANSCRIBE`.
-    public static func automatic(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        environment["CRAVEY_TRANSCRIBE"] != "later"
+    /// How transcripts are made after a save, an import, a trim, a recovery or a check-in, set by
+    /// `CRAVEY_TRANSCRIBE`. They are queued in every case.
+    public enum Timing: String, Sendable {
+        /// By the background worker: the command returns at once (the default).
+        case background
+        /// In the foreground right after the save, with a progress line (q skips).
+        case now
+        /// Only queued: made by `cravey transcribe`.
+        case later
+    }
+
+    public static func timing(environment: [String: String] = ProcessInfo.processInfo.environment) -> Timing {
+        environment["CRAVEY_TRANSCRIBE"].flatMap(Timing.init(rawValue:)) ?? .background
     }
 
     /// PocketSphinx's model directory: the standard one, or `CRAVEY_SPEECH_MODEL` (another model,
@@ -122,8 +131,11 @@ public final class Transcriber {
                 words: speech.words.map { Transcript.Word(text: $0.word, start: $0.start, end: $0.end) },
                 engine: engineName, model: modelName)
         case let .failure(error):
-            // A failed redo keeps the transcript there was.
-            if (try? library.transcript(of: recording.id))??.state == .done { return .unavailable("\(error)") }
+            // A failed redo keeps the transcript there was (and is out of the queue).
+            if (try? library.transcript(of: recording.id))??.state == .done {
+                try? library.dequeueTranscript(recording.id)
+                return .unavailable("\(error)")
+            }
             transcript = Transcript(recordingId: recording.id, state: .unavailable, text: "", words: [],
                                     engine: engineName, model: modelName, problem: "\(error)")
         }

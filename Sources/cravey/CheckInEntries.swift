@@ -26,21 +26,23 @@ extension Cravey.CheckInCommand {
             print(Terminal.dim(Terminal.fit("DATE", 28) + Terminal.fit("MOOD", 9) + Terminal.fit("LENGTH", 8) + "FIRST WORDS"))
             let width = max(12, Terminal.columns - 46)
             let transcripts = try lib.allTranscripts()
+            let queued = Transcribing.onItsWay(in: lib)
             for entry in entries {
                 guard let checkIn = entry.checkIn else { continue }
                 print(Terminal.fit(CheckIn.displayDay(checkIn.day) + " " + checkIn.day.prefix(4), 28)
                       + Mood.colored(checkIn.mood, Terminal.fit(checkIn.mood.label, 9))
                       + Terminal.fit(Format.duration(entry.duration), 8)
-                      + Self.firstWords(transcripts[entry.id], width: width))
+                      + Self.firstWords(transcripts[entry.id], width: width, queued: queued.contains(entry.id)))
             }
         }
 
         /// The start of the transcript, or why there is none (dim).
-        static func firstWords(_ transcript: Transcript?, width: Int) -> String {
+        static func firstWords(_ transcript: Transcript?, width: Int, queued: Bool = false) -> String {
+            if queued && transcript?.state != .done { return Terminal.dim("transcript on its way") }
             guard let transcript else { return Terminal.dim("transcript not made yet") }
             guard transcript.state == .done else { return Terminal.dim("transcript unavailable") }
             guard !transcript.words.isEmpty else { return Terminal.dim("(no speech heard)") }
-            return Terminal.fit(Terminal.safe(transcript.words.map(\.text).joined(separator: " ")), width)
+            return Terminal.fit(Terminal.safe(transcript.text.replacingOccurrences(of: "\n", with: " ")), width)
         }
     }
 
@@ -75,7 +77,7 @@ extension Cravey.CheckInCommand {
             ]
             if let loudness = Cravey.Show.loudnessLine(entry) { lines.append("  loudness   " + loudness) }
             if !entry.media.waveform.isEmpty { lines.append("  " + Terminal.dim(Format.sparkline(entry.media.waveform, columns: 60))) }
-            lines += Cravey.Show.transcriptLines(transcript, id: entry.id)
+            lines += Cravey.Show.transcriptLines(transcript, id: entry.id, queued: Transcribing.onItsWay(entry.id, in: lib))
             print(lines.joined(separator: "\n"))
         }
 

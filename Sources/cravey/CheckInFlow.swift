@@ -227,15 +227,31 @@ final class CheckInFlow: @unchecked Sendable {
                    "  " + CheckIn.displayDay(checkIn?.day ?? today) + " · " + (checkIn?.mood.label ?? "") + " · " + Format.duration(entry.duration),
                    ""]
         var transcript = try? library.transcript(of: entry.id)
-        if transcript == nil && !already && Transcriber.automatic() {
-            // The entry is saved; its transcript is made here (q skips: it is made later).
-            let outcome = Transcriber(library: library).transcribe(entry) { fraction in
-                screen(top + ["  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")])
-                return readKey(timeoutMilliseconds: 0) != .character("q")
+        if transcript == nil && !already {
+            try? library.queueTranscripts([entry.id])
+            switch Transcriber.timing() {
+            case .now:
+                // Made here (q skips: it is made later).
+                let outcome = Transcriber(library: library).transcribe(entry) { fraction in
+                    screen(top + ["  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")])
+                    return readKey(timeoutMilliseconds: 0) != .character("q")
+                }
+                if outcome != .stopped { transcript = try? library.transcript(of: entry.id) }
+            case .background:
+                // Made by the background worker; shown if it is ready within a few seconds.
+                TranscriptWorker.start(for: library)
+                let deadline = Date().addingTimeInterval(Self.transcriptWait())
+                while Date() < deadline {
+                    screen(top + ["  " + Terminal.dim("Transcribing…") + "   " + keyHint("q", "Skip")])
+                    if let made = try? library.transcript(of: entry.id) { transcript = made; break }
+                    if readKey(timeoutMilliseconds: 200) == .character("q") { break }
+                }
+            case .later:
+                break
             }
-            if outcome != .stopped { transcript = try? library.transcript(of: entry.id) }
         }
-        let preview = Cravey.Show.transcriptPreview(transcript ?? nil, count: 3, width: max(30, min(80, Terminal.columns) - 4))
+        let queued = Transcribing.onItsWay(entry.id, in: library)
+        let preview = Cravey.Show.transcriptPreview(transcript ?? nil, count: 3, width: max(30, min(80, Terminal.columns) - 4), queued: queued)
         while true {
             screen(top + preview.map { "  " + $0 } + ["",
                 "  " + keyHint("p", "Listen back") + "     " + keyHint("Enter", "Done"),
@@ -246,6 +262,12 @@ final class CheckInFlow: @unchecked Sendable {
             default: continue
             }
         }
+    }
+
+    /// How long the close screen waits for the background worker's transcript, in seconds:
+    /// `CRAVEY_CHECKIN_TRANSCRIPT_WAIT`, else 5.
+    static func transcriptWait() -> Double {
+        ProcessInfo.processInfo.environment["CRAVEY_CHECKIN_TRANSCRIPT_WAIT"].flatMap(Double.init) ?? 5
     }
 
     /// Plays the entry (it is not counted as a play: entries have no ranking).

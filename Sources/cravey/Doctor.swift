@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
+import CraveyMessages
 import Foundation
 
 #if canImport(Glibc)
@@ -46,6 +47,7 @@ extension Cravey {
             findings.append(checkDisk(lib.root))
             findings.append(try checkLibrary(lib))
             findings.append(checkTranscripts())
+            findings.append(checkTranscriptQueue(lib))
             if output.json {
                 struct Result: Encodable { var ok: Bool; var findings: [Finding] }
                 try JSONOutput.print(Result(ok: findings.allSatisfy(\.ok), findings: findings))
@@ -138,6 +140,18 @@ extension Cravey {
             case .off:
                 return Finding(ok: true, subject: subject, detail: "PocketSphinx (Whisper turned off by CRAVEY_WHISPER=off)")
             }
+        }
+
+        /// The background worker's queue: how many wait, since when, and whether a worker runs.
+        func checkTranscriptQueue(_ lib: Library) -> Finding {
+            let queue = (try? lib.transcriptQueue()) ?? (count: 0, oldest: nil)
+            let runs = lib.transcriptWorkerRuns
+            guard queue.count > 0 else {
+                return Finding(ok: true, subject: "transcript queue", detail: "empty" + (runs ? "; a worker is finishing" : ""))
+            }
+            let age = queue.oldest.map { Format.duration(max(0, Date().timeIntervalSince($0))) } ?? "?"
+            return Finding(ok: true, subject: "transcript queue",
+                           detail: "\(queue.count) waiting, the oldest for \(age); " + (runs ? "a worker is making them" : Transcriber.timing() == .background ? "no worker ran: one is started now" : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(Transcriber.timing().rawValue))"))
         }
 
         func checkLibrary(_ lib: Library) throws -> Finding {

@@ -18,13 +18,14 @@ extension Cravey {
         var purpose: Recording.Purpose?
 
         func run() throws {
-            let recordings = try library.open().recordings(kind: kind, purpose: purpose)
+            let lib = try library.open()
+            let recordings = try lib.recordings(kind: kind, purpose: purpose)
             if output.json {
                 print(RecordingExport.jsonArray(recordings))
             } else if recordings.isEmpty {
                 print("No recordings\(kind != nil || purpose != nil ? " match" : " yet"). Record one with 'cravey record audio' or 'cravey record video'.")
             } else {
-                print(Format.table(recordings))
+                print(Format.table(recordings, onItsWay: Transcribing.onItsWay(in: lib)))
             }
         }
     }

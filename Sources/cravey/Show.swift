@@ -60,7 +60,7 @@ extension Cravey {
             if !r.media.waveform.isEmpty {
                 lines.append("  " + Terminal.dim(Format.sparkline(r.media.waveform, columns: 60)))
             }
-            lines += Show.transcriptLines(transcript, id: r.id)
+            lines += Show.transcriptLines(transcript, id: r.id, queued: Transcribing.onItsWay(r.id, in: lib))
             print(lines.joined(separator: "\n"))
             // The thumbnail, drawn in the terminal (not into pipes, and not without colour).
             if let path = (try? lib.thumbnail(of: r)) ?? nil, Terminal.stdoutIsTerminal, Terminal.useColor {
@@ -72,9 +72,12 @@ extension Cravey {
         }
 
         /// The transcript under its heading, wrapped to the terminal, each line with the time of its
-        /// first word; or why there is none.
-        static func transcriptLines(_ transcript: Transcript?, id: UUID) -> [String] {
+        /// first word; or why there is none (`queued`: it is on its way).
+        static func transcriptLines(_ transcript: Transcript?, id: UUID, queued: Bool = false) -> [String] {
             let heading = "  " + Terminal.bold("Transcript (automatic draft)")
+            if queued && transcript?.state != .done {
+                return ["", heading, "  transcript on its way: it is made in the background ('cravey transcribe \(id.uuidString.prefix(8)) --wait' makes it now)"]
+            }
             guard let transcript else {
                 return ["", heading, "  not made yet: 'cravey transcribe \(id.uuidString.prefix(8))' makes it"]
             }
@@ -86,7 +89,8 @@ extension Cravey {
             let width = max(30, min(100, Terminal.columns) - 10)
             var start = 0
             for line in transcript.text.split(separator: "\n") {
-                let count = line.split(separator: " ").count
+                // The words of a line: its tokens with a letter or a digit (punctuation alone is none).
+                let count = line.split(separator: " ").filter { $0.contains { $0.isLetter || $0.isNumber } }.count
                 let time = start < transcript.words.count ? Format.clock(transcript.words[start].start) : ""
                 for (index, wrapped) in Terminal.wrap(Terminal.safe(String(line)), width: width).enumerated() {
                     lines.append("  " + Terminal.dim((index == 0 ? time : "").padding(toLength: 6, withPad: " ", startingAt: 0)) + wrapped)
@@ -94,12 +98,16 @@ extension Cravey {
                 start += count
             }
             lines.append("  " + Terminal.dim("\(transcript.engine), \(transcript.model)"))
+            if queued { lines.append("  " + Terminal.dim("a new transcript is on its way")) }
             return lines
         }
 
         /// The first `count` lines of the transcript, wrapped to `width`, or why there is none
         /// (for the check-in's close screen).
-        static func transcriptPreview(_ transcript: Transcript?, count: Int, width: Int) -> [String] {
+        static func transcriptPreview(_ transcript: Transcript?, count: Int, width: Int, queued: Bool = false) -> [String] {
+            if queued && transcript?.state != .done {
+                return [Terminal.dim("Transcript on its way — ") + "cravey checkin show today"]
+            }
             guard let transcript else { return [Terminal.dim("Transcript not made yet ('cravey transcribe --all' makes it)")] }
             guard transcript.state == .done else { return [Terminal.dim("Transcript unavailable")] }
             guard !transcript.words.isEmpty else { return [Terminal.dim("Transcript: no speech heard")] }

@@ -170,7 +170,8 @@ enum Format {
     static func plays(_ count: Int) -> String { count == 1 ? "1 play" : "\(count) plays" }
 
     /// One table line per recording: icon, title, date, m:ss, plays, purpose (and id prefix).
-    static func table(_ recordings: [Recording]) -> String {
+    /// `onItsWay`: recordings whose transcript is being made in the background (said after them).
+    static func table(_ recordings: [Recording], onItsWay: Set<UUID> = []) -> String {
         var lines: [String] = []
         lines.reserveCapacity(recordings.count + 1)
         lines.append(Terminal.dim("   " + Terminal.fit("ID", 9) + Terminal.fit("TITLE", 41) + Terminal.fit("DATE", 24)
@@ -182,6 +183,7 @@ enum Format {
                 + Terminal.fit(duration(r.duration), 7)
                 + Terminal.fit(plays(r.playCount), 9)
                 + (r.purpose?.rawValue ?? "—")
+                + (onItsWay.contains(r.id) ? Terminal.dim("  · transcript on its way") : "")
             lines.append(line)
         }
         return lines.joined(separator: "\n")

@@ -13,10 +13,12 @@ extension Cravey {
             discussion: """
                 Transcripts are automatic drafts, made offline on this machine: by Whisper (tiny.en, \
                 with punctuation and capitals) where its engine is installed, else by PocketSphinx \
-                (US English model); nothing is sent anywhere. They are made after each save and import \
-                (q skips; CRAVEY_TRANSCRIBE=later leaves them all for this command); one that was \
-                skipped or failed is made after the next save, or by --all. Given a recording, its \
-                transcript is made again. --engine chooses the engine: with --all, every transcript \
+                (US English model); nothing is sent anywhere. After each save, import, trim, recovery \
+                and check-in the transcript is queued and made by a background worker (the command \
+                returns at once); CRAVEY_TRANSCRIBE=now makes it in the foreground with a progress \
+                line (q skips), CRAVEY_TRANSCRIBE=later only queues it. This command queues the \
+                recording's transcript (made again), or every one still to be made (--all), the same \
+                way; --wait makes them now, in the foreground. --engine chooses the engine: with --all, every transcript \
                 another engine made is made again with it; --upgrade is --engine whisper (the \
                 PocketSphinx drafts made again by Whisper). A failed redo keeps the transcript there was.
                 """)
@@ -35,22 +37,52 @@ extension Cravey {
         @Flag(help: "With --all: also remake PocketSphinx's transcripts with Whisper.")
         var upgrade = false
 
+        @Flag(help: "Make them now, in the foreground, with a progress line (instead of by the background worker).")
+        var wait = false
+
+        @Flag(help: .hidden)
+        var worker = false
+
         @Flag(help: "Print the outcome as JSON.")
         var json = false
 
         func validate() throws {
+            if worker { return }
             if all == (key != nil) { throw ValidationError("give a recording, or --all") }
             if upgrade && !all { throw ValidationError("--upgrade goes with --all") }
             if upgrade && engine == .pocketsphinx { throw ValidationError("--upgrade makes transcripts with Whisper, not PocketSphinx") }
         }
 
         func run() throws {
+            if worker {
+                let lib = try library.open()
+                // The worker starts no other worker when it is done.
+                Transcribing.opened = []
+                return try TranscriptWorker.run(lib)
+            }
             let engine = upgrade ? .whisper : engine
             // Whisper by name is started first: if it cannot work, one line and nothing changes.
             let whisper = engine == .whisper ? try Self.startWhisper() : nil
             let lib = try library.open()
             let recordings = try all ? engine.map { try lib.recordingsNeedingTranscripts(madeBy: $0.storedName) } ?? lib.recordingsNeedingTranscripts()
                                      : [lib.recording(idOrTitle: key!)]
+            let timing = wait ? .now : Transcriber.timing()
+            if timing != .now {
+                try lib.queueTranscripts(recordings.map(\.id), engine: engine?.rawValue)
+                whisper?.finish()
+                if timing == .background { TranscriptWorker.start(for: lib) }
+                if json {
+                    try JSONOutput.print(recordings.map { TranscribeOutcome(id: $0.id.uuidString, outcome: "queued", words: nil, problem: nil) })
+                } else if recordings.isEmpty {
+                    print("Every recording has its transcript.")
+                } else {
+                    let what = recordings.count == 1 ? "'\(Terminal.safe(recordings[0].shownTitle))'" : "\(recordings.count) recordings"
+                    print(timing == .background
+                          ? "Queued \(what) for transcripts, made in the background ('cravey show' shows each when it is ready; --wait makes them now)."
+                          : "Queued \(what) for transcripts (CRAVEY_TRANSCRIBE=later: 'cravey transcribe --all --wait' makes them).")
+                }
+                return
+            }
             let outcomes = Transcribing(library: lib, quiet: true, engine: engine, whisper: whisper).run(recordings)
             var failed = 0
             var objects: [TranscribeOutcome] = []

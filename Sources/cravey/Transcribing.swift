@@ -28,15 +28,38 @@ struct Transcribing {
         self.quiet = quiet
     }
 
-    /// After a save: the saved recording's transcript, then any the library is still waiting for
-    /// (skipped, failed, or recovered ones). Stops at the first skip. Does nothing when
-    /// transcripts are made only by `cravey transcribe`.
-    static func afterSave(_ library: Library, saved: Recording?, quiet: Bool = false) {
-        guard Transcriber.automatic() else { return }
+    /// After a save: the saved recording's transcript is queued, with any the library is still
+    /// waiting for (skipped, failed, or recovered ones), and made the way `CRAVEY_TRANSCRIBE`
+    /// says — by the background worker (the command returns at once), now in the foreground
+    /// (saved one first; stops at the first skip), or later.
+    /// `redo`: the saved recording's transcript is made again even if it has one (a trim).
+    static func afterSave(_ library: Library, saved: Recording?, quiet: Bool = false, redo: Bool = false) {
         let waiting = (try? library.recordingsNeedingTranscripts()) ?? []
-        let queue = waiting.filter { $0.id == saved?.id } + waiting.filter { $0.id != saved?.id }
+        let first = redo ? [saved].compactMap { $0 } : waiting.filter { $0.id == saved?.id }
+        let queue = first + waiting.filter { $0.id != saved?.id }
         guard !queue.isEmpty else { return }
-        _ = Transcribing(library: library, quiet: quiet).run(queue)
+        try? library.queueTranscripts(queue.map(\.id))
+        switch Transcriber.timing() {
+        case .background: TranscriptWorker.start(for: library)
+        case .now: _ = Transcribing(library: library, quiet: quiet).run(queue)
+        case .later: break
+        }
+    }
+
+    /// Whether the recording's transcript is on its way: queued, with a worker to make it (one
+    /// runs, or the background worker is how transcripts are made). Otherwise a queued one waits
+    /// for 'cravey transcribe' and is "not made yet".
+    static func onItsWay(_ id: UUID, in library: Library) -> Bool {
+        workerComing(library) && ((try? library.isTranscriptQueued(id)) ?? false)
+    }
+
+    /// The recordings whose transcripts are on their way.
+    static func onItsWay(in library: Library) -> Set<UUID> {
+        workerComing(library) ? (try? library.queuedTranscriptIds()) ?? [] : []
+    }
+
+    private static func workerComing(_ library: Library) -> Bool {
+        Transcriber.timing() == .background || library.transcriptWorkerRuns
     }
 
     /// Libraries this command opened whose opening recovered recordings (a crash's takes, or
@@ -44,10 +67,19 @@ struct Transcribing {
     /// before it (a play in a hard moment does not wait for them).
     nonisolated(unsafe) static var recovered: [Library] = []
 
-    /// Called once the command has done its work: the recovered recordings' transcripts.
+    /// Libraries this command opened: a worker is started for any whose queue waits (one that
+    /// was killed, or a machine that powered off, left it so).
+    nonisolated(unsafe) static var opened: [Library] = []
+
+    /// Called once the command has done its work: the recovered recordings' transcripts, and a
+    /// worker for a queue left waiting.
     static func afterCommand() {
         for library in recovered { afterSave(library, saved: nil) }
         recovered = []
+        if Transcriber.timing() == .background {
+            for library in opened { TranscriptWorker.start(for: library) }
+        }
+        opened = []
     }
 
     /// Transcribes `recordings` in order; stops at the first skip. Returns each outcome.

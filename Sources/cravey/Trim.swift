@@ -53,6 +53,8 @@ extension Cravey {
                 print("Trimmed '\(trimmed.shownTitle)' to \(Timecode.text(span.start))–\(Timecode.text(span.end)): "
                       + "now \(Format.duration(trimmed.duration)) (\(String(format: "%.3f", trimmed.duration)) s).")
             }
+            // The words and their times changed: the transcript is made again.
+            Transcribing.afterSave(lib, saved: trimmed, quiet: output.json, redo: true)
         }
     }
 }

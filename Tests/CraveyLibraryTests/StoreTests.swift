@@ -16,7 +16,7 @@ final class StoreTests: XCTestCase {
                                 "pendingReplace", "pendingSave", "recording", "recordingSearch",
                                 "recordingSearch_config", "recordingSearch_content", "recordingSearch_data", "recordingSearch_docsize",
                                 "recordingSearch_idx", "recording_checkin", "recording_kind_newest", "recording_newest",
-                                "recording_purpose_newest", "recording_top", "setting", "transcript", "usage", "usage_craving", "usage_newest"])
+                                "recording_purpose_newest", "recording_top", "setting", "transcript", "transcriptJob", "usage", "usage_craving", "usage_newest"])
         let journal = try library.store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         XCTAssertEqual(journal, "wal")
         try temp.add(library)

@@ -213,9 +213,11 @@ final class HomeTests: CommandTestCase {
 
 /// Today as export names its file.
 enum ExportDay {
+    /// Today where the home screen runs (TZ=Europe/Berlin), as an export names its file.
     static var today: String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
         formatter.dateFormat = "yyyy-MM-dd"
         return formatter.string(from: Date())
     }

@@ -73,7 +73,11 @@ final class ProgressCommandTests: CommandTestCase {
         XCTAssertEqual(((json["weekdays"] as? [String: Any])?["days"] as? [Int])?.count, 7)
         XCTAssertEqual((json["resisted"] as? [String: Any])?["count"] as? Int, 1)
         XCTAssertEqual((json["resisted"] as? [String: Any])?["percent"] as? Int, 50)
-        XCTAssertEqual(json["daysSinceLastUse"] as? Int, 0)
+        // The use was 2 h ago: today in Berlin, or yesterday when this runs in Berlin's first two hours.
+        var berlin = Calendar(identifier: .gregorian)
+        berlin.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        let sinceUse = berlin.dateComponents([.day], from: berlin.startOfDay(for: Date().addingTimeInterval(-7200)), to: berlin.startOfDay(for: Date())).day
+        XCTAssertEqual(json["daysSinceLastUse"] as? Int, sinceUse)
         XCTAssertTrue((json["reduction"] as? [String: Any])?["percent"] is NSNull, "not two weeks of logs yet")
         XCTAssertEqual((json["insights"] as? [String])?.count, 12)
 

@@ -5,57 +5,7 @@ import XCTest
 /// Transcripts and search end to end, through the built binary: spoken sentences at known places
 /// (flite, Media/make-speech.py) imported, recorded through ALSA's file plugin and checked in;
 /// made, skipped, deferred, failed, deleted, purged, killed.
-final class TranscriptTests: CommandTestCase {
-    var sentences: [SpokenSentence] = []
-    var speech: String { base + "/speech.wav" }
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        sentences = try makeSpeech(speech, sentences: 6)
-    }
-
-    override func tearDownWithError() throws {
-        _ = try? runProcess("/usr/bin/pkill", ["-f", base + "/mic"])
-        try super.tearDownWithError()
-    }
-
-    func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(cravey, arguments + ["--library", root], environment: ["CRAVEY_TRANSCRIBE": "now", "NO_COLOR": "1"].merging(environment) { $1 })
-    }
-
-    /// `cravey ARGS` in the background (output dropped), to be killed.
-    func start(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cravey)
-        process.arguments = arguments + ["--library", root]
-        process.environment = ProcessInfo.processInfo.environment.merging(["CRAVEY_TRANSCRIBE": "now"].merging(environment) { $1 }) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    func json(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Any {
-        let out = try run(arguments + ["--json"], environment)
-        XCTAssertEqual(out.status, 0, out.stderr)
-        return try json(out.stdout)
-    }
-
-    func importSpeech(_ extra: [String] = [], _ environment: [String: String] = [:], file: String? = nil) throws -> String {
-        let row = try json(["import", file ?? speech, "--title", "Six sentences"] + extra, environment) as! [String: Any]
-        return row["id"] as! String
-    }
-
-    func transcript(_ id: String) throws -> [String: Any]? {
-        (try json(["show", id]) as! [String: Any])["transcript"] as? [String: Any]
-    }
-
-    func sql(_ query: String) throws -> String {
-        let out = try runProcess("/usr/bin/sqlite3", [root + "/library.sqlite", query])
-        XCTAssertEqual(out.status, 0, out.stderr)
-        return out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
+final class TranscriptTests: TranscriptTestCase {
     /// The sentence spoken at `time`, if any.
     func sentence(at time: Double) -> SpokenSentence? { sentences.first { $0.start - 0.5 <= time && time <= $0.end + 0.5 } }
 
@@ -171,13 +121,13 @@ final class TranscriptTests: CommandTestCase {
         guard getuid() == 0 else { throw XCTSkip("unshare -n needs root (CI runs as root)") }
         let id = try importSpeech([], ["CRAVEY_TRANSCRIBE": "later"])
         let trace = base + "/network.trace"
-        let traced = try runProcess("/usr/bin/strace", ["-f", "-e", "trace=network", "-o", trace, cravey, "transcribe", id, "--library", root])
+        let traced = try runProcess("/usr/bin/strace", ["-f", "-e", "trace=network", "-o", trace, cravey, "transcribe", id, "--wait", "--library", root])
         XCTAssertEqual(traced.status, 0, traced.stderr)
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("socket(") || $0.contains("connect(") }
         XCTAssertFalse(calls.isEmpty, "strace saw the name service's local socket at least (the trace works)")
         for call in calls { XCTAssertTrue(call.contains("AF_UNIX"), "only local sockets: \(call)") }
         XCTAssertEqual(try sql("DELETE FROM transcript"), "")
-        let isolated = try runProcess("/usr/bin/unshare", ["-n", cravey, "transcribe", id, "--library", root])
+        let isolated = try runProcess("/usr/bin/unshare", ["-n", cravey, "transcribe", id, "--wait", "--library", root])
         XCTAssertEqual(isolated.status, 0, isolated.stderr)
         XCTAssertEqual(isolated.stderr, "")
         XCTAssertTrue((try transcript(id)?["engine"] as? String ?? "").hasPrefix("faster-whisper"), "Whisper made it with no network")
@@ -254,29 +204,6 @@ final class TranscriptTests: CommandTestCase {
         // transcribe ID makes it again.
         XCTAssertTrue(try run(["transcribe", String(first.prefix(8))]).stdout.contains("Transcribed 'Six sentences'"))
         XCTAssertNotEqual(try run(["transcribe"]).status, 0)
-    }
-
-    /// The Whisper helpers running now (their process ids).
-    func whisperHelpers(parent: Int32? = nil) -> [Int32] {
-        let found = (try? runProcess("/usr/bin/pgrep", ["-f", "cravey-whisper.py"] + (parent.map { ["-P", String($0)] } ?? [])).stdout) ?? ""
-        return found.split(separator: "\n").compactMap { Int32($0) }
-    }
-
-    func waitForWhisperHelper(of parent: Int32) throws -> Int32 {
-        for _ in 0..<100 {
-            if let helper = whisperHelpers(parent: parent).first { return helper }
-            usleep(50_000)
-        }
-        throw XCTSkip("no Whisper helper appeared")
-    }
-
-    /// Whether `pid` ends within two seconds.
-    func waitUntilGone(_ pid: Int32) -> Bool {
-        for _ in 0..<40 {
-            if kill(pid, 0) != 0 { return true }
-            usleep(50_000)
-        }
-        return false
     }
 
     func testQSkipsTheTranscriptInATerminalAndItIsMadeLater() throws {
@@ -442,20 +369,8 @@ final class TranscriptTests: CommandTestCase {
         let fifo = base + "/mic.fifo"
         let feeder = try pacedFIFO(fifo, feeding: raw, repeating: true)
         defer { feeder.terminate() }
-        let env = ["CRAVEY_TRANSCRIBE=now", "NO_COLOR=1", "ALSA_CONFIG_PATH=" + shellQuote(testALSAConfig), "CRAVEY_ALSA_INFILE=" + shellQuote(fifo),
-                   "CRAVEY_NOW=2026-11-22T10:00:00"].joined(separator: " ")
-        let tmux = try TmuxSession("env \(env) \(shellQuote(cravey)) checkin --mic cravey_file --library \(shellQuote(root)); echo EXIT=$?; sleep 60")
+        let (tmux, screen) = try checkInToItsClose(microphone: fifo, day: "2026-11-22", recordFor: "0:12")
         defer { tmux.close() }
-        try tmux.waitFor("Take a moment for yourself")
-        try tmux.send("Enter")
-        try tmux.waitFor("How does today feel")
-        try tmux.send("4", literal: true)
-        try tmux.send("Enter")
-        try tmux.waitFor("Just one question for today")
-        try tmux.send("Enter")
-        try tmux.waitFor("0:12", timeout: 30)
-        try tmux.send("Enter")
-        let screen = try tmux.waitFor("Listen back", timeout: 30)
         XCTAssertTrue(screen.contains("Transcript (automatic draft)"), screen)
         XCTAssertTrue(screen.contains("why you started"), screen)
         XCTAssertTrue(screen.contains("…"), "more than three lines: the rest is in 'checkin show'\n" + screen)

@@ -75,3 +75,21 @@ for seconds in 10 60 120; do
   printf '%-8s | %s %6d MB | %s %6d MB | %s %6d MB\n' "$seconds s" "$(row "${w[@]}")" "$(( $(med "${wr[@]}") / 1024 ))" \
     "$(row "${s[@]}")" "$(( $(med "${sr[@]}") / 1024 ))" "$(row "${f[@]}")" "$(( $(med "${fr[@]}") / 1024 ))"
 done
+
+# Save to prompt: `cravey import` of a 120 s message until the shell prompt is back — with the
+# transcript made in the foreground (CRAVEY_TRANSCRIBE=now, as before the background worker) and
+# by the background worker (the default).
+swift build -c release --static-swift-stdlib --product cravey >/dev/null
+cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
+echo
+printf '%-40s %12s %12s\n' "import of 120 s of speech, to the prompt" "now" "background"
+n=(); b=()
+for _ in $(seq "$runs"); do
+  rm -rf "$work/lib"
+  read -r t _ < <(measure env CRAVEY_TRANSCRIBE=now "$cravey" import "$work/s120.wav" --title Long --library "$work/lib"); n+=("$t")
+  rm -rf "$work/lib"
+  read -r t _ < <(measure env CRAVEY_TRANSCRIBE=background "$cravey" import "$work/s120.wav" --title Long --library "$work/lib"); b+=("$t")
+  # The worker finishes before the next run (it holds the library's files).
+  while pgrep -f "transcribe --worker --library $work/lib" >/dev/null; do sleep 0.2; done
+done
+printf '%-40s %9d ms %9d ms\n' "" "$(med "${n[@]}")" "$(med "${b[@]}")"

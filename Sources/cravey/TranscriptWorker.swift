@@ -1,0 +1,61 @@
+import CraveyLibrary
+import CraveyMedia
+import CraveyMessages
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The background transcript worker: a cravey process of its own (`cravey transcribe --worker`)
+/// that makes the queued transcripts one at a time, oldest first, and exits when the queue is
+/// empty. Started detached after a save (its own session: closing the terminal does not stop it),
+/// at low priority (nice 10, the idle I/O class). One per library: a second one finds the
+/// worker's lock taken and exits at once. It holds the library's lock only while it stores a
+/// finished transcript, so it never blocks a change; a recording deleted meanwhile wins (its
+/// transcript is dropped). Killed, or the machine powered off, it leaves the job queued: nothing
+/// is stored half-made, and the next cravey command starts a worker again.
+enum TranscriptWorker {
+    /// Starts a worker for `library` if transcripts wait and none runs. Never fails the command
+    /// that asks: a worker that cannot start leaves the queue for the next command.
+    static func start(for library: Library) {
+        guard !library.transcriptWorkerRuns, ((try? library.transcriptQueue().count) ?? 0) > 0 else { return }
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return }
+        // The fault seams are for the command under test, never for the worker it starts.
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CRAVEY_FAULT_") }
+        var command = [executable, "transcribe", "--worker", "--library", library.root]
+        // Low priority: the idle I/O class and nice 10 (util-linux's ionice and coreutils' nice,
+        // on every Debian system; without them the worker runs at the normal priority).
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ionice") && FileManager.default.isExecutableFile(atPath: "/usr/bin/nice") {
+            command = ["/usr/bin/ionice", "-c", "3", "/usr/bin/nice", "-n", "10"] + command
+        }
+        _ = try? BackgroundProcess.start(command[0], Array(command.dropFirst()), environment: environment)
+    }
+
+    /// The worker itself: makes every queued transcript, then exits. Returns at once when another
+    /// worker runs.
+    static func run(_ library: Library) throws {
+        var lock: AnyObject? = try library.takeTranscriptWorkerLock()
+        guard lock != nil else { return }
+        var transcribers: [Transcriber.Engine?: Transcriber] = [:]
+        defer { transcribers.values.forEach { $0.finish() } }
+        // Each job once per worker: one that fails stays failed until it is queued again.
+        var tried = Set<UUID>()
+        while true {
+            guard let job = try library.queuedTranscripts().first(where: { !tried.contains($0.recording.id) }) else {
+                // Queued just as this worker found nothing: a new command's worker saw this one
+                // still holding the lock and left. Take it on, unless another worker has.
+                lock = nil
+                guard try library.queuedTranscripts().contains(where: { !tried.contains($0.recording.id) }),
+                      let again = try library.takeTranscriptWorkerLock() else { return }
+                lock = again
+                continue
+            }
+            tried.insert(job.recording.id)
+            let engine = job.engine.flatMap(Transcriber.Engine.init(rawValue:))
+            let transcriber = transcribers[engine] ?? Transcriber(library: library, engine: engine)
+            transcribers[engine] = transcriber
+            _ = transcriber.transcribe(job.recording)
+        }
+    }
+}
