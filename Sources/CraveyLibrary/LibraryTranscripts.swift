@@ -40,6 +40,14 @@ extension Library {
         try wrap { try store.queueTranscripts(ids, engine: engine, at: Date()) }
     }
 
+    /// Queues every recording that has neither a transcript nor a job (saved just before a power
+    /// cut, say, so that its job was never written); returns how many. Reads first: nothing is
+    /// written when there is nothing to queue.
+    @discardableResult
+    public func queueUntranscribed() throws -> Int {
+        try wrap { try store.queueUntranscribed(at: Date()) }
+    }
+
     /// Takes a recording out of the queue without storing anything (a failed redo that keeps
     /// the transcript there was).
     public func dequeueTranscript(_ id: UUID) throws {
@@ -146,6 +154,17 @@ extension Store {
                     """, arguments: [StoredDate.text(date), engine, id.uuidString])
             }
             try faults.hit("transcript.queue")
+        }
+    }
+
+    func queueUntranscribed(at date: Date) throws -> Int {
+        let condition = "id NOT IN (SELECT recordingId FROM transcript) AND id NOT IN (SELECT recordingId FROM transcriptJob)"
+        let count = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM recording WHERE \(condition)") ?? 0 }
+        guard count > 0 else { return 0 }
+        return try writer.write { db in
+            try db.execute(sql: "INSERT INTO transcriptJob (recordingId, queuedAt) SELECT id, ? FROM recording WHERE \(condition)",
+                           arguments: [StoredDate.text(date)])
+            return db.changesCount
         }
     }
 

@@ -77,7 +77,10 @@ struct Transcribing {
         for library in recovered { afterSave(library, saved: nil) }
         recovered = []
         if Transcriber.timing() == .background {
-            for library in opened { TranscriptWorker.start(for: library) }
+            for library in opened {
+                _ = try? library.queueUntranscribed()
+                TranscriptWorker.start(for: library)
+            }
         }
         opened = []
     }

@@ -88,6 +88,12 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
         // The next command (any) starts a worker for the queue left waiting.
         XCTAssertEqual(try run(["list"]).status, 0)
         XCTAssertTrue(try eventually { try state(id) == "done" })
+        // A recording whose job was never written (a power cut between its save and its queueing):
+        // the next command queues it, and its worker makes it.
+        XCTAssertEqual(try sql("DELETE FROM transcript; DELETE FROM transcriptJob"), "")
+        XCTAssertTrue(eventually(5) { workers().isEmpty })
+        XCTAssertEqual(try run(["list"]).status, 0)
+        XCTAssertTrue(try eventually { try state(id) == "done" })
     }
 
     func testTwoCommandsAtOnceStartOneWorker() throws {
