@@ -134,6 +134,50 @@ final class VMRecordTests: XCTestCase {
         XCTAssertTrue(shown.stdout.contains("a/v sync"), shown.stdout)
     }
 
+    /// The demo's recording: the spoken phrase fed into the loopback (its second substream, the
+    /// tone keeps the first) by Media/loopback-feeder.py while an 8 s 320x180 video is recorded,
+    /// as Media/vm-record.sh does. The phrase must arrive whole: its level within 6 dB of its own,
+    /// no stretch of digital silence inside it (Media/check-phrase.py), and no underrun reported.
+    func testTheSpokenPhraseArrivesWhole() throws {
+        let flag = base + "/speak-now", log = base + "/feeder.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let feeder = Process()
+        feeder.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+        feeder.arguments = ["-n", "-10", "/usr/bin/python3", repositoryRoot + "/Media/loopback-feeder.py", phraseFixture, flag, "hw:Loopback,0,1"]
+            + (ProcessInfo.processInfo.environment["CRAVEY_FEEDER_OPTIONS"]?.split(separator: " ").map(String.init) ?? [])
+        feeder.standardError = FileHandle(forWritingAtPath: log)
+        try feeder.run()
+        defer { if feeder.isRunning { feeder.terminate() } }
+        sleep(1)
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: cravey)
+        recorder.arguments = ["record", "video", "--library", root, "--mic", "hw:Loopback,1,1", "--size", "320x180", "--max-seconds", "8", "--yes", "--json"]
+        let output = Pipe()
+        recorder.standardOutput = output
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        for _ in 0..<300 {
+            let parts = (try? FileManager.default.contentsOfDirectory(atPath: root + "/.incoming")) ?? []
+            if let part = parts.first(where: { $0.hasPrefix("rec_video_") }),
+               ((try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + part)[.size] as? Int) ?? 0) > 0 { break }
+            usleep(100_000)
+        }
+        FileManager.default.createFile(atPath: flag, contents: nil)
+        let row = output.fileHandleForReading.readDataToEndOfFile()
+        recorder.waitUntilExit()
+        XCTAssertEqual(recorder.terminationStatus, 0)
+        feeder.terminate()
+        feeder.waitUntilExit()
+        let reports = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(feeder.terminationStatus, 0, "the loopback underran while the phrase played: \(reports)")
+        let id = try XCTUnwrap(json(String(decoding: row, as: UTF8.self))["id"] as? String)
+        let shown = base + "/shown.json"
+        try runProcess(cravey, ["show", id, "--json", "--library", root]).stdout.write(toFile: shown, atomically: true, encoding: .utf8)
+        let check = try runProcess("/bin/sh", ["-c", "python3 \(shellQuote(repositoryRoot + "/Media/check-phrase.py")) \(shellQuote(root)) \(shellQuote(phraseFixture)) --sound-only < \(shellQuote(shown))"])
+        print("phrase in the VM: " + check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + check.stderr)
+        XCTAssertEqual(check.status, 0, check.stderr)
+    }
+
     func testMicrophoneDriftIsCorrected() throws {
         // The loopback microphone runs 0.1 % fast: 60 ms over a minute if nothing corrected it.
         // (The control exists for both ends of the cable; the capture end is device 1.)

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Checks that a recorded message holds the phrase that was spoken into it (the demo's own check).
+
+usage: cravey show ID --json | check-phrase.py LIBRARY PHRASE.raw [--sound-only]
+
+Two things, each failing with one line that names what went wrong:
+- its sound (decoded by the ffmpeg CLI): the level (RMS) of its loudest 4 s, the phrase's length,
+  is within 6 dB of the phrase's own, and nowhere in those 4 s is there a stretch of exact digital
+  silence longer than 50 ms (what a starved loopback hands over);
+- its words: the transcript holds at least half of the phrase's words (not with --sound-only,
+  where no transcript is made: inside the VM rig).
+"""
+import json, re, subprocess, sys
+
+PHRASE = "Remember why you started. You are stronger than this craving."
+
+
+def samples(path, raw=False):
+    source = ["-f", "s16le", "-ar", "48000", "-ac", "1"] if raw else []
+    out = subprocess.run(["ffmpeg", "-v", "error"] + source + ["-i", path, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"],
+                         check=True, stdout=subprocess.PIPE).stdout
+    import array
+    values = array.array("h")
+    values.frombytes(out[: len(out) // 2 * 2])
+    return values
+
+
+def rms_db(values):
+    if not values:
+        return -120.0
+    import math
+    mean = sum(v * v for v in values) / len(values)
+    return 10 * math.log10(mean / 32768.0 ** 2) if mean > 0 else -120.0
+
+
+def main():
+    library, phrase_path = sys.argv[1], sys.argv[2]
+    sound_only = "--sound-only" in sys.argv[3:]
+    shown = json.load(sys.stdin)
+    recorded = samples(library + "/" + shown["filePath"])
+    phrase = samples(phrase_path, raw=True)
+    span = len(phrase)
+    # The loudest span of the phrase's length, in 50 ms steps.
+    step = 2400
+    best, best_at = -200.0, 0
+    for at in range(0, max(1, len(recorded) - span + 1), step):
+        level = rms_db(recorded[at:at + span])
+        if level > best:
+            best, best_at = level, at
+    own = rms_db(phrase)
+    window = recorded[best_at:best_at + span]
+    longest = run = 0
+    for value in window:
+        run = run + 1 if value == 0 else 0
+        longest = max(longest, run)
+    problems = []
+    if abs(best - own) > 6:
+        problems.append("its loudest 4 s are %.1f dB against the phrase's %.1f dB" % (best, own))
+    if longest > 2400:
+        problems.append("it holds %d ms of exact digital silence inside the phrase (the microphone was starved)" % (longest * 1000 // 48000))
+    text = ((shown.get("transcript") or {}).get("text") or "")
+    heard = set(re.findall(r"[a-z']+", text.lower()))
+    words = re.findall(r"[a-z']+", PHRASE.lower())
+    found = [w for w in words if w in heard]
+    if not sound_only and len(found) * 2 < len(words):
+        problems.append("its transcript has %d of the phrase's %d words: %r" % (len(found), len(words), text.replace("\n", " ")))
+    if problems:
+        print("demo: the saved message does not hold the phrase: " + "; ".join(problems), file=sys.stderr)
+        return 1
+    print("   the message holds the phrase: %.1f dB (the phrase: %.1f dB), its longest gap %d ms%s"
+          % (best, own, longest * 1000 // 48000, "" if sound_only else ", transcript: " + text.replace("\n", " ")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
