@@ -178,11 +178,7 @@ final class HelperProcess {
         var raw: Int32 = 0
         while !reaped && Date() < deadline {
             let result = waitpid(pid, &raw, WNOHANG)
-            if result == pid {
-                reaped = true
-                status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-                return
-            }
+            if result == pid { return reaped(raw) }
             if result < 0 && errno != EINTR { break }
             usleep(10_000)
         }
@@ -194,8 +190,13 @@ final class HelperProcess {
         guard !reaped else { return }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        reaped(raw)
+    }
+
+    /// Notes the helper as reaped with waitpid's `raw` status (WIFEXITED / WEXITSTATUS / WTERMSIG,
+    /// which Swift does not import: they are macros).
+    private func reaped(_ raw: Int32) {
         reaped = true
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (macros).
         status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
 }

@@ -26,6 +26,16 @@ public struct WhisperInstallation: Sendable, Equatable {
         case notInstalled
         /// Turned off with CRAVEY_WHISPER=off.
         case off
+
+        /// Why Whisper cannot be used, in one line; nil when it is installed.
+        public var problem: String? {
+            switch self {
+            case .installed: return nil
+            case let .broken(directory, reason): return "the Whisper engine in \(directory) cannot be used: \(reason)"
+            case .notInstalled: return "the Whisper engine is not installed"
+            case .off: return "the Whisper engine is turned off (CRAVEY_WHISPER=off)"
+            }
+        }
     }
 
     /// Looks for the engine: `CRAVEY_WHISPER` (a directory, or `off`), else next to the running
@@ -72,7 +82,9 @@ public struct WhisperInstallation: Sendable, Equatable {
 /// network code of cravey's own is involved.
 public final class WhisperRecognizer: SpeechEngine {
     public let installation: WhisperInstallation
-    public private(set) var engine = "faster-whisper"
+    /// How the engine's name starts (the helper adds its version once it answers).
+    public static let engineName = "faster-whisper"
+    public private(set) var engine = WhisperRecognizer.engineName
     public var model: String { WhisperInstallation.model }
     /// Seconds the helper took to check and load the model (once it has).
     public private(set) var loadSeconds: Double?

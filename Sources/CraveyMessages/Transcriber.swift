@@ -30,7 +30,7 @@ public final class Transcriber {
         case whisper, pocketsphinx
 
         /// How the engine's name starts in a stored transcript.
-        public var storedName: String { self == .whisper ? "faster-whisper" : "PocketSphinx" }
+        public var storedName: String { self == .whisper ? WhisperRecognizer.engineName : "PocketSphinx" }
     }
 
     /// How transcripts are made after a save, an import, a trim, a recovery or a check-in, set by
@@ -75,19 +75,13 @@ public final class Transcriber {
             self.whisper = .success(started)
             return
         }
-        switch whisper {
-        case let .installed(installation): self.whisper = .success(WhisperRecognizer(installation))
-        case let .broken(directory, reason): self.whisper = .failure(WhisperError("the Whisper engine in \(directory) cannot be used: \(reason)"))
-        case .notInstalled: self.whisper = .failure(WhisperError("the Whisper engine is not installed"))
-        case .off: self.whisper = .failure(WhisperError("the Whisper engine is turned off (CRAVEY_WHISPER=off)"))
+        if case let .installed(installation) = whisper {
+            self.whisper = .success(WhisperRecognizer(installation))
+        } else {
+            self.whisper = .failure(WhisperError(whisper.problem ?? ""))
         }
-        if engine == nil, case let .broken(directory, reason) = whisper {
-            fallback = "the Whisper engine in \(directory) cannot be used: \(reason)"
-        }
+        if engine == nil, case .broken = whisper { fallback = whisper.problem }
     }
-
-    /// The helper's process id while Whisper runs (tests watch it end).
-    public var whisperProcess: Int32? { try? whisper?.get().helperProcess }
 
     /// Ends the Whisper helper, if one runs, once the work is done (it is killed if this object
     /// goes first).
@@ -119,7 +113,7 @@ public final class Transcriber {
             used = recognizer
             return try recognizer.recognize(samples, speech: spans, progress: progress)
         }
-        let engineName = used?.engine ?? (engine == .whisper ? "faster-whisper" : SpeechRecognizer.engine)
+        let engineName = used?.engine ?? (engine == .whisper ? WhisperRecognizer.engineName : SpeechRecognizer.engine)
         let modelName = used?.model ?? (engine == .whisper ? WhisperInstallation.model : SpeechRecognizer.model)
         let transcript: Transcript
         switch result {

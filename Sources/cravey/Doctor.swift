@@ -119,7 +119,8 @@ extension Cravey {
         /// helper started, the model's checksum checked and the model loaded), else PocketSphinx.
         func checkTranscripts() -> Finding {
             let subject = "transcripts"
-            switch WhisperInstallation.find() {
+            let found = WhisperInstallation.find()
+            switch found {
             case let .installed(installation):
                 let whisper = WhisperRecognizer(installation)
                 defer { whisper.stop() }
@@ -132,8 +133,8 @@ extension Cravey {
                     return Finding(ok: false, subject: subject, detail: "the Whisper engine in \(installation.directory) does not work: \(error); PocketSphinx makes them meanwhile",
                                    fix: "install it again: bash Whisper/install.sh \(installation.directory) (from cravey's source folder)")
                 }
-            case let .broken(directory, reason):
-                return Finding(ok: false, subject: subject, detail: "the Whisper engine in \(directory) cannot be used: \(reason); PocketSphinx makes them meanwhile",
+            case let .broken(directory, _):
+                return Finding(ok: false, subject: subject, detail: (found.problem ?? "") + "; PocketSphinx makes them meanwhile",
                                fix: "install it again: bash Whisper/install.sh \(directory) (from cravey's source folder)")
             case .notInstalled:
                 return Finding(ok: true, subject: subject, detail: "PocketSphinx (Whisper, which writes far better drafts, is not installed: Media/install.sh installs it)")

@@ -121,9 +121,10 @@ extension Cravey {
                     throw CraveyFailure(message: "the Whisper engine in \(installation.directory) cannot be used: \(error)")
                 }
                 return whisper
-            case let .broken(directory, reason): throw CraveyFailure(message: "the Whisper engine in \(directory) cannot be used: \(reason)")
-            case .notInstalled: throw CraveyFailure(message: "the Whisper engine is not installed (bash Whisper/install.sh PREFIX/lib/cravey/whisper; 'cravey doctor' says where cravey looks)")
-            case .off: throw CraveyFailure(message: "the Whisper engine is turned off (CRAVEY_WHISPER=off)")
+            case .notInstalled:
+                throw CraveyFailure(message: "the Whisper engine is not installed (bash Whisper/install.sh PREFIX/lib/cravey/whisper; 'cravey doctor' says where cravey looks)")
+            case let found:
+                throw CraveyFailure(message: found.problem ?? "the Whisper engine cannot be used")
             }
         }
     }
