@@ -28,6 +28,8 @@ packages=(
   dbus-daemon dbus-bin python3-gi systemd
   # the install test reads the installed manual page
   man-db
+  # recordings' own tags read by an MP4 reader that is not FFmpeg
+  mediainfo
   # a display server without a screen, for the video window test (python3 drives its window)
   xvfb xauth python3
   # the progress page rendered as a reader sees it (headless, its network log read)

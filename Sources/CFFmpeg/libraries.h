@@ -28,6 +28,7 @@
     X(av_channel_layout_copy) \
     X(av_channel_layout_default) \
     X(av_dict_free) \
+    X(av_dict_get) \
     X(av_dict_set) \
     X(av_find_best_stream) \
     X(av_frame_alloc) \
@@ -104,6 +105,7 @@ CLOADER_DECLARE(CFFmpeg, CFFMPEG_FUNCTIONS)
 #define av_channel_layout_copy CLOADER_CALL(CFFmpeg, av_channel_layout_copy)
 #define av_channel_layout_default CLOADER_CALL(CFFmpeg, av_channel_layout_default)
 #define av_dict_free CLOADER_CALL(CFFmpeg, av_dict_free)
+#define av_dict_get CLOADER_CALL(CFFmpeg, av_dict_get)
 #define av_dict_set CLOADER_CALL(CFFmpeg, av_dict_set)
 #define av_find_best_stream CLOADER_CALL(CFFmpeg, av_find_best_stream)
 #define av_frame_alloc CLOADER_CALL(CFFmpeg, av_frame_alloc)

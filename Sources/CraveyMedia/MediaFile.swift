@@ -42,6 +42,37 @@ public enum MediaFile {
     }
 }
 
+extension MediaFile {
+    /// Copies the finished file `input` to `output` packet for packet (timestamps and edit lists
+    /// unchanged) with `tags` as its file-level tags in place of the ones it had. Returns how many
+    /// packets were copied; a damaged or truncated input is refused.
+    @discardableResult
+    public static func retag(_ input: String, to output: String, tags: [(key: String, value: String)]) throws -> Int {
+        try SharedLibrary.ffmpeg.load()
+        var packets: Int64 = 0
+        let keys = tags.map { strdup($0.key)! }
+        let values = tags.map { strdup($0.value)! }
+        defer { (keys + values).forEach { free($0) } }
+        let result = keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
+            values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
+                CFFmpeg_retag(input, output, keyPointers.baseAddress, valuePointers.baseAddress, Int32(tags.count), &packets)
+            }
+        }
+        guard result == 0 else { throw MediaError.ffmpeg(result, "write the details into \(input)") }
+        return Int(packets)
+    }
+
+    /// One file-level tag of `path` (nil when the file has none by that name).
+    public static func tag(_ key: String, of path: String) throws -> String? {
+        try SharedLibrary.ffmpeg.load()
+        var value: UnsafeMutablePointer<CChar>?
+        let result = CFFmpeg_read_tag(path, key, &value)
+        guard result == 0 else { throw MediaError.ffmpeg(result, "read \(path)") }
+        defer { CFFmpeg_free(value) }
+        return value.map { String(cString: $0) }
+    }
+}
+
 extension MediaInfo {
     init(_ info: CFFmpeg_probe_info) {
         func text<T>(_ tuple: T) -> String {

@@ -3,7 +3,8 @@
 // Why a shim: FFmpeg's API is pointer juggling (AVFormatContext → AVStream → AVCodecParameters,
 // `uint8_t **data` planes, AVERROR macros) that Swift imports badly. This layer owns every FFmpeg
 // object and offers a few whole operations: a fragmented writer (AAC, and H.264 from raw or
-// camera frames), an in-process remux that finalizes (or recovers) a fragmented file, a probe, a
+// camera frames), an in-process remux that finalizes (or recovers) a fragmented file, a copy with
+// new tags (a recording's own description) and a tag reader, a probe, a
 // thumbnailer, audio and video decoders, and the camera's MJPEG decoder. Errors are
 // negative AVERROR codes; CFFmpeg_strerror gives FFmpeg's text for them. Functions are prefixed
 // CFFmpeg_, one per stage, in the style of FFmpeg's doc/examples/mux.c.
@@ -100,6 +101,21 @@ void CFFmpeg_writer_free(CFFmpeg_writer *writer);
 /// when nothing in the input is playable, or another negative AVERROR.
 typedef struct CFFmpeg_probe_info CFFmpeg_probe_info;
 int CFFmpeg_remux(const char *input, const char *output, int audio_priming, int64_t *packets, CFFmpeg_probe_info *info);
+
+/// Copies a finished file into `output` (same container, by extension) packet for packet, its
+/// timestamps and edit lists unchanged, with the file-level tags `keys[i]` = `values[i]` (UTF-8)
+/// in place of the ones it had. They are written as QuickTime metadata keys (`mdta`), which hold
+/// any name and any length; `title` and `comment` are what players show. `packets` receives how
+/// many packets were copied. Returns 0 or a negative AVERROR (a truncated input is refused).
+int CFFmpeg_retag(const char *input, const char *output, const char *const *keys, const char *const *values,
+                  int count, int64_t *packets);
+
+/// Reads one file-level tag: `*value` is a copy to release with CFFmpeg_free, or NULL when the
+/// file has no such tag. Returns 0 or a negative AVERROR.
+int CFFmpeg_read_tag(const char *path, const char *key, char **value);
+
+/// Releases memory this shim handed out.
+void CFFmpeg_free(void *pointer);
 
 /// The priming samples (encoder delay) of FFmpeg's AAC encoder at `sample_rate`, mono.
 int CFFmpeg_aac_priming(int sample_rate);
