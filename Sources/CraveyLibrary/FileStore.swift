@@ -33,9 +33,15 @@ struct FileStore: Sendable {
     /// Names cravey itself keeps at the library's top level; a directory holding anything else
     /// (and no `library.sqlite`) is not a library, and cravey will not make it one.
     static let ownTopLevelNames: Set<String> = [
-        "library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.sqlite-journal", "library.lock",
-        "Recordings", incomingDir, trashDir, purgingDir, quarantineDir, reserveFile, rebuildingMarker,
+        "library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.sqlite-journal", "library.sqlite.restoring", "library.lock",
+        "Recordings", incomingDir, trashDir, purgingDir, quarantineDir, reserveFile, rebuildingMarker, snapshotsDir,
+        backupLinksDir,
     ]
+    /// The database's daily snapshots (see `Library.snapshots`).
+    static let snapshotsDir = "Snapshots"
+    /// Second links to the recordings a backup is copying, so it copies them as they were when
+    /// its snapshot was taken (see `Library.backUp`).
+    static let backupLinksDir = ".backup"
     /// Present while the database is being rebuilt from the files (see `Library.init`).
     static let rebuildingMarker = ".rebuilding"
     /// A damaged database is kept as `library.sqlite.damaged-<seconds>` (with its -wal and -shm).

@@ -42,6 +42,12 @@ public final class Library: @unchecked Sendable {
     public var onLockWait: (@Sendable () -> Void)?
     /// Reading media for recovery, from the floor above (nil: the library does without).
     let media: MediaRecovery?
+    /// Whether changes take the day's snapshot first (not while the library is being opened).
+    var snapshotsEnabled = false
+    /// Whether this process has looked for the day's snapshot already.
+    var snapshotChecked = false
+    /// Why the day's snapshot could not be taken, when it could not.
+    public internal(set) var snapshotProblem: String?
 
     /// Opens the library at `root`, creating it (0700) if needed, and finishes any operation an
     /// earlier run left half-done. A lost or damaged database is rebuilt from the recordings' files.
@@ -74,27 +80,29 @@ public final class Library: @unchecked Sendable {
         }
         try files.prepare()
         var rebuild: String?
-        if !hasDatabase {
+        var restoredSnapshot: Snapshot?
+        // A database that is missing, empty or cut short while the library holds recordings or
+        // snapshots was lost: it is rebuilt from the newest good snapshot and the files.
+        let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
+        if let loss, !files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty {
+            restoredSnapshot = try Self.replaceLostDatabase(dbPath, files: files, faults: faults, keep: loss != "missing" && loss != "empty")
+            rebuild = "the library database was \(loss)"
+        } else if !hasDatabase {
             let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard fd >= 0 else { throw systemError("create", dbPath) }
-            close(fd)
-            if !files.craveyMediaFiles().isEmpty { rebuild = "the library database was missing" }
+            guard fd >= 0 || errno == EEXIST else { throw systemError("create", dbPath) }
+            if fd >= 0 { close(fd) }
         }
         do {
             store = try Self.openStore(dbPath, faults: faults)
         } catch Store.OpenFailure.corrupt(let message) {
-            // Never deleted: the damaged database is kept beside the new one for whoever wants it.
-            let kept = dbPath + FileStore.damagedSuffix + "\(Int(Date().timeIntervalSince1970))"
-            guard Glibc.rename(dbPath, kept) == 0 else { throw systemError("rename", dbPath) }
-            for suffix in ["-wal", "-shm"] { _ = Glibc.rename(dbPath + suffix, kept + suffix) }
-            let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard fd >= 0 else { throw systemError("create", dbPath) }
-            close(fd)
+            restoredSnapshot = try Self.replaceLostDatabase(dbPath, files: files, faults: faults, keep: true)
             store = try Self.openStore(dbPath, faults: faults)
-            rebuild = "the library database was damaged (\(message); kept as \((kept as NSString).lastPathComponent))"
+            rebuild = "the library database was damaged (\(message))"
         }
         files.keepReserve()
-        var report = try recoverInterrupted()
+        var report = Report()
+        report.restoredSnapshot = restoredSnapshot
+        report.merge(try recoverInterrupted())
         // A rebuild that was interrupted (or a database emptied from outside) is taken up again:
         // a database that lists nothing while Recordings/ holds cravey's recordings lost its rows.
         let marker = files.path(FileStore.rebuildingMarker)
@@ -115,12 +123,15 @@ public final class Library: @unchecked Sendable {
                 guard fd >= 0 else { throw systemError("create", marker) }
                 close(fd)
                 try files.sync(root, site: "rebuild.fsync.root")
+                try forgetRowsWithoutFiles(into: &report)
+                try refreshFromFiles(into: &report)
                 try relistOrphans(into: &report)
                 try files.unlink(marker, site: "rebuild.unlink")
                 try files.sync(root, site: "rebuild.fsync.root")
             }
         }
         openingReport = report
+        snapshotsEnabled = true
     }
 
     private static func openStore(_ path: String, faults: Faults) throws -> Store {
@@ -249,6 +260,7 @@ public final class Library: @unchecked Sendable {
             }
         }
         lockDepth += 1
+        if lockDepth == 1 { takeSnapshotIfDue() }  // before the day's first change
         return LockHold { [self] in
             lockDepth -= 1
             if lockDepth == 0 { heldLock = nil }

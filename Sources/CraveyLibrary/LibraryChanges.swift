@@ -18,9 +18,12 @@ extension Library {
             if let notes { updated.notes = try Validation.notes(notes) }
             if let purpose { updated.purpose = purpose }
             updated.modifiedAt = Date().truncatedToMilliseconds
+            let lock = try lockLibrary()
+            defer { lock.release() }
             try store.updateDetails(id: recording.id, title: updated.title, notes: updated.notes,
                                     purpose: updated.purpose, at: updated.modifiedAt)
-            return updated
+            writePendingTags()  // the file's own tags follow (see `writePendingTags`)
+            return (try? store.recording(id: updated.id)) ?? updated
         }
     }
 

@@ -36,6 +36,12 @@ extension Library {
             case fileWithoutRow
             /// A file no row owned, listed again from what the file holds ("<path> as '<title>'").
             case relisted
+            /// The same, with the details the file's own tags keep ("<path> as '<title>'").
+            case relistedFromTags
+            /// A row from a snapshot brought up to date from its newer file ("<path> as '<title>'").
+            case refreshed
+            /// A row from a snapshot whose file was deleted since ("<path> '<title>'").
+            case forgotten
             /// A file that looks like cravey's but cannot be listed, moved to `Quarantine/`.
             case quarantined
             case rowOutsideLibrary
@@ -67,6 +73,8 @@ extension Library {
         public private(set) var findings: [Finding] = []
         /// Why the database was rebuilt from the files, when it was.
         public var rebuiltDatabase: String?
+        /// The snapshot it was rebuilt from (nil: from the files alone).
+        public var restoredSnapshot: Snapshot?
         /// Whether the problems found were also fixed.
         public var repaired = false
 
@@ -75,6 +83,12 @@ extension Library {
         init(_ kind: Kind, _ subject: String) { add(kind, subject) }
 
         mutating func add(_ kind: Kind, _ subject: String = "") { findings.append(Finding(kind: kind, subject: subject)) }
+
+        mutating func merge(_ other: Report) {
+            findings += other.findings
+            rebuiltDatabase = rebuiltDatabase ?? other.rebuiltDatabase
+            restoredSnapshot = restoredSnapshot ?? other.restoredSnapshot
+        }
 
         /// The subjects of the findings of `kind`, in the order found.
         public func subjects(_ kind: Kind) -> [String] { findings.filter { $0.kind == kind }.map(\.subject) }
@@ -101,13 +115,23 @@ extension Library {
         /// A finished file's loudness (EBU R128 integrated loudness, nil when too quiet, true peak,
         /// and the gain that plays it at the common level), for rows saved before recordings were measured. Nil: they stay unmeasured.
         public var measure: (@Sendable (_ path: String) throws -> (loudness: Double?, truePeak: Double, gain: Double?))?
+        /// Copies a finished file to `output` with `tags` as its tags, the media unchanged; returns
+        /// false when the file cannot be read as media (it is not tagged), throws when it cannot be
+        /// done now. Nil: files keep the tags they have, and their rows say what is new.
+        public var writeTags: (@Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool)?
+        /// One tag of a finished file (nil when it has none).
+        public var readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)?
 
         public init(recoverPartial: (@Sendable (_ library: Library, _ path: String) throws -> Recording?)?,
                     inspect: @escaping @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?,
-                    measure: (@Sendable (_ path: String) throws -> (loudness: Double?, truePeak: Double, gain: Double?))? = nil) {
+                    measure: (@Sendable (_ path: String) throws -> (loudness: Double?, truePeak: Double, gain: Double?))? = nil,
+                    writeTags: (@Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool)? = nil,
+                    readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)? = nil) {
             self.recoverPartial = recoverPartial
             self.inspect = inspect
             self.measure = measure
+            self.writeTags = writeTags
+            self.readTag = readTag
         }
     }
 
@@ -120,7 +144,8 @@ extension Library {
         let trash = files.entries(files.path(FileStore.trashDir)).filter { Recording.owner(ofFileName: $0) != nil }
         let purging = files.exists(files.path(FileStore.purgingDir))
         let pending = try wrap { try store.pendingSaves() }
-        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty { return Report() }
+        let tags = try hasPendingTags()
+        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags { return Report() }
         guard isWritable else {
             return Report(.deferred, "an interrupted operation (the library is read-only)")
         }
@@ -219,6 +244,7 @@ extension Library {
             }
         }
         step("syncing Recordings/") { try files.sync(recordings, site: "recover.fsync.dir") }
+        for problem in writePendingTags() { report.add(.deferred, problem) }
         return report
     }
 
@@ -290,16 +316,27 @@ extension Library {
             found.sizeBytes = files.size(full) ?? 0
             let created = (files.modificationDate(full) ?? Date()).addingTimeInterval(-facts.duration).truncatedToMilliseconds
             let thumbRelative = FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind)
-            let recording = Recording(
+            var recording = Recording(
                 id: id, createdAt: created, kind: kind, title: Validation.recoveredTitle(for: created), notes: nil,
                 purpose: nil, duration: min(facts.duration, Validation.maxDuration), filePath: relative,
                 thumbnailPath: kind == .video && files.isRegularFile(files.path(thumbRelative)) ? thumbRelative : nil,
                 modifiedAt: created, media: found)
+            // The file's own description gives back what the row held (title, notes, purpose,
+            // dates, the check-in, the transcript); a description that does not pass the
+            // library's rules is not used.
+            let description = fileDescription(relative, id: id).flatMap { description in
+                (try? Validation.check(description.recording(over: recording))).map { description }
+            }
+            if let description {
+                recording = description.recording(over: recording)
+                if let day = recording.checkIn?.day, try store.checkInRecordingExists(day: day) { recording.checkIn = nil }
+            }
             try Validation.check(recording)
             try store.insertRecording(recording)
+            if let transcript = description?.storedTranscript() { _ = try store.storeTranscript(transcript) }
             files.makePrivate(full, mode: 0o600)
             if let thumb = recording.thumbnailPath { files.makePrivate(files.path(thumb), mode: 0o600) }
-            report.add(.relisted, "\(relative) as '\(recording.title)'")
+            report.add(description != nil ? .relistedFromTags : .relisted, "\(relative) as '\(recording.title)'")
         }
     }
 

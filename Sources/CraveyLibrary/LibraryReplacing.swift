@@ -68,7 +68,8 @@ extension Library {
             }
             try? files.unlink(keptFile, site: "replace.unlink.old")
             try? files.unlink(keptThumb, site: "replace.unlink.old")
-            return updated
+            writePendingTags()
+            return (try? store.recording(id: updated.id)) ?? updated
         }
     }
 

@@ -13,7 +13,7 @@ extension Library {
     /// it, so `recover` in another process leaves it alone until it is saved or discarded.
     public final class StagedFile: @unchecked Sendable {
         public let path: String
-        fileprivate let lock: FileLock
+        let lock: FileLock
 
         fileprivate init(path: String, lock: FileLock) {
             self.path = path
@@ -102,7 +102,8 @@ extension Library {
                 try? undoPendingSave(finalPaths)
                 throw error
             }
-            return recording
+            writePendingTags()
+            return (try? store.recording(id: recording.id)) ?? recording
         }
     }
 

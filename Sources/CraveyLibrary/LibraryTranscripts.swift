@@ -30,7 +30,9 @@ extension Library {
     /// when the recording is gone (deleted while it was transcribed): nothing is stored.
     @discardableResult
     public func storeTranscript(_ transcript: Transcript) throws -> Bool {
-        try wrap { try store.storeTranscript(transcript) }
+        let stored = try wrap { try store.storeTranscript(transcript) }
+        if stored && transcript.state == .done { writePendingTags() }  // the text goes into the file's tags too
+        return stored
     }
 
     /// Puts recordings in the background worker's queue (those already in it keep their place;

@@ -100,8 +100,44 @@ extension Store {
         migrator.registerMigration("v6: transcript queue") { db in
             try db.execute(sql: Self.transcriptQueueSchema)
         }
+        migrator.registerMigration("v7: files' own tags") { db in
+            try db.execute(sql: Self.pendingTagsSchema)
+            // Files saved before cravey wrote tags get theirs.
+            try db.execute(sql: "INSERT INTO pendingTags (recordingId, version) SELECT id, 1 FROM recording")
+        }
         return migrator
     }
+
+    /// The recordings whose file's tags are behind their row (migration v7).
+    private static let pendingTagsSchema = """
+        -- A recording whose file's own tags (its title, notes, purpose, dates, check-in and
+        -- transcript) are to be written again: noted by these triggers in the same transaction as
+        -- the change, removed once the file with its new tags has replaced the old one. 'version'
+        -- counts the changes, so a change made while the tags were being written is not lost.
+        CREATE TABLE pendingTags (
+          recordingId TEXT PRIMARY KEY NOT NULL REFERENCES recording(id) ON DELETE CASCADE,
+          version INTEGER NOT NULL
+        );
+        CREATE TRIGGER recording_tags_insert AFTER INSERT ON recording BEGIN
+          INSERT INTO pendingTags (recordingId, version) VALUES (new.id, 1)
+            ON CONFLICT (recordingId) DO UPDATE SET version = version + 1;
+        END;
+        CREATE TRIGGER recording_tags_update AFTER UPDATE OF title, notes, purpose, createdAt, modifiedAt, duration, checkinDay, mood, prompt ON recording BEGIN
+          INSERT INTO pendingTags (recordingId, version) VALUES (new.id, 1)
+            ON CONFLICT (recordingId) DO UPDATE SET version = version + 1;
+        END;
+        CREATE TRIGGER transcript_tags_insert AFTER INSERT ON transcript WHEN new.state = 'done' BEGIN
+          INSERT INTO pendingTags (recordingId, version) VALUES (new.recordingId, 1)
+            ON CONFLICT (recordingId) DO UPDATE SET version = version + 1;
+        END;
+        CREATE TRIGGER transcript_tags_update AFTER UPDATE ON transcript WHEN new.state = 'done' BEGIN
+          INSERT INTO pendingTags (recordingId, version) VALUES (new.recordingId, 1)
+            ON CONFLICT (recordingId) DO UPDATE SET version = version + 1;
+        END;
+        CREATE TRIGGER recording_tags_delete AFTER DELETE ON recording BEGIN
+          DELETE FROM pendingTags WHERE recordingId = old.id;
+        END;
+        """
 
     /// The transcripts waiting for the background worker (migration v6).
     private static let transcriptQueueSchema = """

@@ -22,6 +22,8 @@ public enum Staging {
         case previous
         /// The thumbnail as it was: `old_<UUID>_thumb.jpg`.
         case previousThumbnail
+        /// The recording's file with new tags, waiting to replace it: `tags_<UUID>.<ext>`.
+        case tagged
 
         /// The role's name prefix, and whether it names a thumbnail.
         var spelling: (prefix: String, thumbnail: Bool)? {
@@ -33,6 +35,7 @@ public enum Staging {
             case .editThumbnail: return ("edit_", true)
             case .previous: return ("old_", false)
             case .previousThumbnail: return ("old_", true)
+            case .tagged: return ("tags_", false)
             }
         }
     }
@@ -45,7 +48,7 @@ public enum Staging {
         return prefix + id.uuidString + (thumbnail ? "_thumb.jpg" : "." + kind.fileExtension)
     }
 
-    static let roles: [Role] = [.part, .final, .thumbnail, .edit, .editThumbnail, .previous, .previousThumbnail]
+    static let roles: [Role] = [.part, .final, .thumbnail, .edit, .editThumbnail, .previous, .previousThumbnail, .tagged]
 
     /// The role, recording and kind a temporary name stands for; nil for any other name.
     public static func parse(_ name: String) -> (role: Role, id: UUID, kind: Recording.Kind)? {

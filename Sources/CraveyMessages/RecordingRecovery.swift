@@ -21,7 +21,16 @@ public enum RecordingRecovery {
         measure: { path in
             let loudness = try Loudness.measure(file: path)
             return (loudness.integrated, loudness.truePeak, loudness.playbackGain)
-        })
+        },
+        writeTags: { input, output, tags in
+            do {
+                try MediaFile.retag(input, to: output, tags: tags)
+                return true
+            } catch let error as MediaError where error.kind == .invalidData {
+                return false
+            }
+        },
+        readTag: { path, key in try MediaFile.tag(key, of: path) })
 
     /// Recovers one temporary recording. Returns nil only when the file holds no complete packet
     /// at all; any other failure (a full or read-only disk, an I/O error) throws, and the file is

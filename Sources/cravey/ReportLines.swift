@@ -1,3 +1,4 @@
+import Foundation
 import CraveyLibrary
 
 /// How a recovery or check report reads: one line per finding, in the order of the kinds.
@@ -6,17 +7,41 @@ extension Library.Report {
     func lines(repairCommand: String?) -> [String] {
         var out: [String] = []
         if let rebuiltDatabase {
-            out.append("\(rebuiltDatabase); rebuilt it from the recordings' files (\(subjects(.relisted).count) listed again as 'Recovered recording <date>': titles, notes and play counts were lost)")
+            out.append(rebuildLine(rebuiltDatabase))
         }
         let fix = repaired ? "" : repairCommand.map { " (run '\($0)')" } ?? ""
         for kind in Kind.allCases {
-            if rebuiltDatabase != nil && (kind == .fileWithoutRow || kind == .relisted) { continue }  // said above
+            if rebuiltDatabase != nil && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten].contains(kind) { continue }  // said above
             for subject in subjects(kind) {
                 let label = Self.label(kind, repaired: repaired, fix: fix, repairCommand: repairCommand)
                 out.append(subject.isEmpty ? label : "\(label): \(subject)")
             }
         }
         return out
+    }
+
+    /// The rebuild in one line: from what, and what came back from the files.
+    private func rebuildLine(_ why: String) -> String {
+        let tagged = subjects(.relistedFromTags).count, bare = subjects(.relisted).count
+        var parts: [String] = []
+        if restoredSnapshot != nil {
+            let refreshed = subjects(.refreshed).count, forgotten = subjects(.forgotten).count
+            if refreshed > 0 { parts.append("\(refreshed) brought up to date from their files") }
+            if forgotten > 0 { parts.append("\(forgotten) deleted since") }
+        }
+        if tagged > 0 { parts.append("\(tagged) listed again with their own details") }
+        if bare > 0 { parts.append("\(bare) listed again as 'Recovered recording <date>'") }
+        let lost = restoredSnapshot != nil ? "play counts, logs and settings changed since the snapshot were lost"
+                                           : "play counts, logs and settings were lost"
+        let source = restoredSnapshot.map { "the snapshot of \($0.day) \(Self.clockTime($0.takenAt)) and the recordings' files" } ?? "the recordings' files"
+        return "\(why); rebuilt it from \(source) (" + (parts + [lost]).joined(separator: "; ") + ")"
+    }
+
+    private static func clockTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
     }
 
     private static func label(_ kind: Kind, repaired: Bool, fix: String, repairCommand: String?) -> String {
@@ -35,6 +60,9 @@ extension Library.Report {
         case .rowWithoutFile: repaired ? "removed a row whose file was missing" : "row whose file is missing\(fix)"
         case .fileWithoutRow: repaired ? "found a recording no row listed" : "recording no row lists\(fix)"
         case .relisted: "listed again"
+        case .relistedFromTags: "listed again with its own details"
+        case .refreshed: "brought up to date from its file"
+        case .forgotten: "forgot a recording deleted since the snapshot"
         case .quarantined: "moved to Quarantine/ (looks like cravey's but cannot be played)"
         case .rowOutsideLibrary: repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)"
         case .missingThumbnail: repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)"

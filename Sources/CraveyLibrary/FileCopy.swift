@@ -1,0 +1,80 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole-file copies and hashes, for snapshots, backups and restores: a copy is made under a name
+/// that did not exist (never over another file, never through a link), read and written in large
+/// blocks, hashed (SHA-256) as it goes, and fsynced before it is reported done.
+enum FileCopy {
+    static let blockSize = 1 << 20
+
+    /// Copies `source` to `destination` (created 0600, refusing one that exists); returns its size
+    /// and SHA-256 (lower-case hex). `site` names the fault-injection point before the fsync.
+    @discardableResult
+    static func copy(_ source: String, to destination: String, faults: Faults, site: String) throws -> (size: Int64, sha256: String) {
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard input >= 0 else { throw systemError("open", source) }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard output >= 0 else { throw systemError("create", destination) }
+        var closed = false
+        defer { if !closed { close(output) } }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = retryingEINTR { read(input, buffer.baseAddress, blockSize) }
+            guard count >= 0 else { throw systemError("read", source) }
+            if count == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            hasher.update(bufferPointer: chunk)
+            var written = 0
+            while written < count {
+                let n = retryingEINTR { write(output, chunk.baseAddress! + written, count - written) }
+                guard n > 0 else { throw systemError("write", destination) }
+                written += n
+            }
+            size += Int64(count)
+        }
+        try faults.hit(site)
+        guard retryingEINTR({ fsync(output) }) == 0 else { throw systemError("fsync", destination) }
+        closed = true
+        guard close(output) == 0 else { throw systemError("close", destination) }
+        return (size, hex(hasher.finalize()))
+    }
+
+    /// The size and SHA-256 of a file, read through.
+    static func sha256(_ path: String) throws -> (size: Int64, sha256: String) {
+        let input = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard input >= 0 else { throw systemError("open", path) }
+        defer { close(input) }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = retryingEINTR { read(input, buffer.baseAddress, blockSize) }
+            guard count >= 0 else { throw systemError("read", path) }
+            if count == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            size += Int64(count)
+        }
+        return (size, hex(hasher.finalize()))
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// fsync of a directory (or file) by path.
+    static func sync(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw systemError("open", path) }
+        defer { close(fd) }
+        guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", path) }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Rebuilding a lost database: from the newest good snapshot, then from the recordings' files
+/// (their own tags say what changed since, or what a recording no snapshot holds was).
+extension Library {
+    /// How a database file is lost or damaged, seen without opening it: "empty", "damaged (…)"
+    /// (not an SQLite file, or cut short of the length its header gives); nil when it looks whole.
+    static func damage(ofDatabase path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }  // opening it says why
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        if info.st_size == 0 { return "empty" }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 100) }
+        guard count == 100, Array(header[0..<16]) == Array("SQLite format 3\0".utf8) else {
+            return "damaged (it is not an SQLite database)"
+        }
+        func number(_ at: Int, _ width: Int) -> Int { header[at..<(at + width)].reduce(0) { $0 << 8 | Int($1) } }
+        let pageSize = number(16, 2) == 1 ? 65536 : number(16, 2)
+        let pages = number(28, 4)
+        // The header's page count is valid when its "valid for" number matches the change counter.
+        if pages > 0, number(92, 4) == number(24, 4), Int64(pages) * Int64(pageSize) > Int64(info.st_size) {
+            return "damaged (cut short: \(info.st_size) of \(Int64(pages) * Int64(pageSize)) bytes)"
+        }
+        return nil
+    }
+
+    /// Puts the newest good snapshot in place of a lost or damaged database (a damaged one, and
+    /// any write-ahead log left of a lost one, are kept beside it, never deleted); with no
+    /// snapshot, an empty database. The rebuild marker is made first, so a run killed after this
+    /// still lists the files again. Returns the snapshot used.
+    static func replaceLostDatabase(_ dbPath: String, files: FileStore, faults: Faults, keep: Bool) throws -> Snapshot? {
+        guard let lock = try FileLock(path: files.path("library.lock")) else { return nil }
+        _ = lock
+        let marker = files.path(FileStore.rebuildingMarker)
+        var info = stat()
+        let exists = lstat(dbPath, &info) == 0
+        if exists, damage(ofDatabase: dbPath) == nil, !keep || passesCheck(dbPath) {
+            return nil  // another cravey has put it back meanwhile
+        }
+        let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw systemError("create", marker) }
+        close(fd)
+        try files.sync(files.root, site: "rebuild.fsync.root")
+        let kept = dbPath + FileStore.damagedSuffix + "\(Int(Date().timeIntervalSince1970))"
+        if exists && keep {
+            try files.rename(dbPath, kept, site: "rebuild.keep")
+        } else if exists {
+            try files.unlink(dbPath, site: "rebuild.unlink.empty")
+        }
+        for suffix in ["-wal", "-shm"] where files.exists(dbPath + suffix) {
+            if files.size(dbPath + suffix) ?? 0 > 0 {
+                try files.rename(dbPath + suffix, kept + suffix, site: "rebuild.keep")
+            } else {
+                try files.unlink(dbPath + suffix, site: "rebuild.unlink.empty")
+            }
+        }
+        let snapshot = snapshots(in: files).first { isGoodSnapshot($0.path) }
+        if let snapshot {
+            let restoring = dbPath + ".restoring"
+            _ = unlink(restoring)
+            try FileCopy.copy(snapshot.path, to: restoring, faults: faults, site: "rebuild.copy")
+            try files.rename(restoring, dbPath, site: "rebuild.rename")
+        } else {
+            let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard fd >= 0 else { throw systemError("create", dbPath) }
+            close(fd)
+        }
+        try files.sync(files.root, site: "rebuild.fsync.root")
+        return snapshot
+    }
+
+    /// Whether a database file opens and passes SQLite's quick check.
+    static func passesCheck(_ path: String) -> Bool {
+        guard let queue = try? DatabaseQueue(path: path) else { return false }
+        defer { try? queue.close() }
+        return (try? queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] }) == true
+    }
+
+    /// Removes the rows (from a snapshot) whose files were deleted since it was taken.
+    func forgetRowsWithoutFiles(into report: inout Report) throws {
+        for recording in try store.recordings(section: .all) where !hasFile(recording) {
+            guard !files.exists(files.path(FileStore.trashDir) + "/" + (recording.filePath as NSString).lastPathComponent) else { continue }
+            try store.deleteRecording(id: recording.id)
+            report.add(.forgotten, "\(recording.filePath) '\(recording.title)'")
+        }
+    }
+
+    /// Brings the rows (from a snapshot) of files changed since up to date from the files' own
+    /// tags: details edited, a trim (its new length and sound), a transcript made.
+    func refreshFromFiles(into report: inout Report) throws {
+        guard media?.readTag != nil else { return }
+        for recording in try store.recordings(section: .all) where hasFile(recording) {
+            guard let description = fileDescription(recording.filePath, id: recording.id),
+                  let modified = StoredDate.date(description.modifiedAt) else { continue }
+            var changed = false
+            if modified > recording.modifiedAt {
+                var updated = description.recording(over: recording)
+                updated.checkIn = recording.checkIn  // a check-in's day is never changed
+                let file = files.path(recording.filePath)
+                if let inspect = media?.inspect, let facts = try? inspect(file), facts.duration > 0,
+                   abs(facts.duration - recording.duration) > 0.0005 {
+                    // A trim since the snapshot: its new length and sound.
+                    updated.duration = min(facts.duration, Validation.maxDuration)
+                    updated.media = facts.media
+                    updated.media.avOffset = recording.media.avOffset
+                    updated.media.sizeBytes = files.size(file) ?? 0
+                    if let measured = measured(updated, file: file) { updated = measured }
+                    try store.replaceMedia(updated)
+                }
+                if (try? Validation.check(updated)) != nil {
+                    try store.updateDetails(id: recording.id, title: updated.title, notes: updated.notes,
+                                            purpose: updated.purpose, at: updated.modifiedAt)
+                    changed = true
+                }
+            }
+            if let transcript = description.storedTranscript() {
+                let stored = try store.transcript(of: recording.id)
+                if stored == nil || stored!.state != .done || stored!.madeAt < transcript.madeAt {
+                    _ = try store.storeTranscript(transcript)
+                    changed = true
+                }
+            }
+            if changed {
+                let title = try store.recording(id: recording.id)?.title ?? recording.title
+                report.add(.refreshed, "\(recording.filePath) as '\(title)'")
+            }
+        }
+    }
+}
+
+extension Store {
+    /// Whether a check-in for `day` is listed already.
+    func checkInRecordingExists(day: String) throws -> Bool {
+        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)", arguments: [day]) ?? false }
+    }
+
+    /// Whether the library holds anything a user made: a recording, a log, a check-in day or a setting.
+    func holdsAnything() throws -> Bool {
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM recording) OR EXISTS (SELECT 1 FROM craving) OR EXISTS (SELECT 1 FROM usage)
+                  OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting)
+                """) ?? false
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Daily snapshots of the database inside the library, `Snapshots/library-YYYY-MM-DD.sqlite`
+/// (0600): a consistent copy (`VACUUM INTO`, made a plain rollback-journal file, integrity-checked,
+/// fsynced, then renamed into place) taken by the first change of a local day, before it. The
+/// last 7 are kept, and the newest of each week for 8 weeks. A lost or damaged database is
+/// rebuilt from the newest snapshot that passes its check (see `Library.init`), so it loses at
+/// most the changes since the start of the day — and the files' own tags give back those of
+/// recordings.
+extension Library {
+    public struct Snapshot: Sendable, Equatable {
+        /// The local day it was taken (its name).
+        public var day: String
+        public var path: String
+        /// When it was taken (its file's time).
+        public var takenAt: Date
+    }
+
+    static let snapshotPrefix = "library-", snapshotSuffix = ".sqlite"
+
+    /// The snapshots there are, newest first.
+    public func snapshots() -> [Snapshot] { Self.snapshots(in: files) }
+
+    static func snapshots(in files: FileStore) -> [Snapshot] {
+        let dir = files.path(FileStore.snapshotsDir)
+        return files.entries(dir).compactMap { name -> Snapshot? in
+            guard let day = snapshotDay(name), files.isRegularFile(dir + "/" + name) else { return nil }
+            return Snapshot(day: day, path: dir + "/" + name, takenAt: files.modificationDate(dir + "/" + name) ?? .distantPast)
+        }.sorted { $0.day > $1.day }
+    }
+
+    /// The day a snapshot's name stands for (nil for any other name).
+    static func snapshotDay(_ name: String) -> String? {
+        guard name.hasPrefix(snapshotPrefix), name.hasSuffix(snapshotSuffix) else { return nil }
+        let day = String(name.dropFirst(snapshotPrefix.count).dropLast(snapshotSuffix.count))
+        return LocalDate.parse(day) != nil ? day : nil
+    }
+
+    /// Takes today's snapshot if there is none yet. Called with the library lock held, before the
+    /// day's first change; a library with nothing in it is not copied. Best effort: a snapshot
+    /// that cannot be taken now (a full disk) is tried again by the next command.
+    func takeSnapshotIfDue(now: Date = Date()) {
+        guard snapshotsEnabled, !snapshotChecked, isWritable else { return }
+        snapshotChecked = true
+        let today = LocalDate.text(now)
+        let dir = files.path(FileStore.snapshotsDir)
+        let final = dir + "/" + Self.snapshotPrefix + today + Self.snapshotSuffix
+        guard !files.exists(final), !files.exists(files.path(FileStore.rebuildingMarker)),
+              (try? store.holdsAnything()) == true else { return }
+        do {
+            try takeSnapshot(to: final)
+            pruneSnapshots(today: today)
+        } catch {
+            snapshotProblem = Self.describe(error)
+        }
+    }
+
+    /// Why the last snapshot could not be taken (nil when it was, or none was due).
+    func takeSnapshot(to final: String) throws {
+        let dir = (final as NSString).deletingLastPathComponent
+        try files.makeDirectory(dir, site: "snapshot.mkdir")
+        let temporary = dir + "/." + (final as NSString).lastPathComponent + ".tmp"
+        for suffix in ["", "-journal"] { _ = unlink(temporary + suffix) }
+        defer { for suffix in ["", "-journal"] { _ = unlink(temporary + suffix) } }
+        try faults.hit("snapshot.copy")
+        try store.writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporary]) }
+        try Self.settle(temporary)
+        try files.sync(temporary, site: "snapshot.fsync.file")
+        files.makePrivate(temporary, mode: 0o600)
+        try files.rename(temporary, final, site: "snapshot.rename")
+        try files.sync(dir, site: "snapshot.fsync.dir")
+    }
+
+    /// Makes a copied database a plain file (rollback journal, no WAL beside it) and checks it.
+    static func settle(_ path: String) throws {
+        var config = Configuration()
+        config.label = "cravey snapshot"
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        try queue.writeWithoutTransaction { db in
+            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
+            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            guard check == ["ok"] else { throw LibraryError.database("the copy failed its check: \(check.prefix(3).joined(separator: "; "))") }
+        }
+        try queue.close()
+    }
+
+    /// Whether a snapshot is a sound cravey database (opened read-only, checked).
+    static func isGoodSnapshot(_ path: String) -> Bool {
+        var config = Configuration()
+        config.readonly = true
+        config.label = "cravey snapshot check"
+        guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
+        defer { try? queue.close() }
+        let good = try? queue.read { db -> Bool in
+            try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"]
+                && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'recording')") ?? false)
+        }
+        return good == true
+    }
+
+    /// Keeps the 7 newest snapshots and the newest of each of the last 8 weeks (Monday to
+    /// Sunday); removes the others (only files with a snapshot's name).
+    func pruneSnapshots(today: String) {
+        let all = snapshots()
+        for snapshot in all where !Self.keptSnapshotDays(all.map(\.day), today: today).contains(snapshot.day) {
+            try? files.unlink(snapshot.path, site: "snapshot.prune")
+        }
+    }
+
+    static func keptSnapshotDays(_ days: [String], today: String) -> Set<String> {
+        let newestFirst = days.sorted(by: >)
+        var kept = Set(newestFirst.prefix(7))
+        guard let todayNumber = LocalDate.parse(today) else { return kept }
+        var weeks = Set<Int>()
+        for day in newestFirst {
+            guard let number = LocalDate.parse(day), todayNumber - number < 56 else { continue }
+            let week = LocalDate.week(number)
+            if weeks.insert(week).inserted { kept.insert(day) }
+        }
+        return kept
+    }
+}
+
+/// Local calendar days as `YYYY-MM-DD` (the time zone of the user's clock, `TZ`), and as day
+/// numbers for counting.
+enum LocalDate {
+    static func text(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// Days since 1970-01-01 for a `YYYY-MM-DD` text; nil for anything else.
+    static func parse(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        // Days from civil (Howard Hinnant's algorithm).
+        let year = m <= 2 ? y - 1 : y
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yoe = year - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The week (Monday to Sunday) a day number falls in.
+    static func week(_ day: Int) -> Int {
+        // 1970-01-01 was a Thursday: Monday-based weeks start 3 days before it.
+        Int((Double(day + 3) / 7).rounded(.down))
+    }
+}
