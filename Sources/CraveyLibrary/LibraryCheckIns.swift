@@ -124,6 +124,8 @@ extension Library {
         case name
         case goal
         case welcomed
+        /// Where and when the last backup was written (JSON).
+        case lastBackup
     }
 
     public func setting(_ key: Setting) throws -> String? {

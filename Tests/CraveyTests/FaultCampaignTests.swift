@@ -207,9 +207,10 @@ final class FaultCampaignTests: FaultCampaign {
             if damage == "damaged" { try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: root + "/library.sqlite")) }
             let result = try run(["list", "--json"], root)
             XCTAssertEqual(result.status, 0, result.stderr)
-            XCTAssertTrue(result.stderr.contains("rebuilt it from the recordings' files"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("rebuilt it from the snapshot of") && result.stderr.contains("and the recordings' files"), result.stderr)
             let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
             XCTAssertEqual(Set(rows.map { $0["id"] as! String }), Set(baseline.saved.keys), "\(damage): every recording is listed again")
+            XCTAssertEqual(Set(rows.map { $0["title"] as! String }), ["Why I started", "Day 30"], "\(damage): with their own titles")
             let video = rows.first { $0["kind"] as? String == "video" }
             XCTAssertNotNil(video?["thumbnailPath"] as? String, "the thumbnail is found again")
             XCTAssertEqual(video?["duration"] as? Double ?? 0, 1.0, accuracy: 0.1)
