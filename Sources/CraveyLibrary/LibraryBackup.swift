@@ -45,10 +45,10 @@ extension Library {
         public var directory: String
         public var recordings: Int
         public var logs: Int
-        /// Files copied by this backup (with the database), and their bytes.
+        /// Recordings' files copied by this backup, and the bytes copied (with the database's).
         public var copied: Int
         public var copiedBytes: Int64
-        /// Files the last backup had already, not copied again.
+        /// Recordings' files the last backup had already, not copied again.
         public var unchanged: Int
         /// Files of the last backup no longer part of this one, removed.
         public var removed: Int
@@ -131,8 +131,10 @@ extension Library {
         }
 
         let stamp = Self.backupStamp(now)
-        var database = try place(databaseCopy, as: "Database/library-\(stamp).sqlite")
-        database.libraryPath = nil
+        let database = try place(databaseCopy, as: "Database/library-\(stamp).sqlite")
+        // The counts below are the recordings' files; the database is copied each time.
+        result.copied = 0
+        result.unchanged = 0
         var entries: [BackupManifest.Entry] = []
         for (relative, link) in sources {
             var entry = try place(link, as: relative)

@@ -26,6 +26,9 @@ extension Library {
     /// The snapshots there are, newest first.
     public func snapshots() -> [Snapshot] { Self.snapshots(in: files) }
 
+    /// Whether a snapshot opens and passes SQLite's check.
+    public func isGoodSnapshot(_ snapshot: Snapshot) -> Bool { Self.isGoodSnapshot(snapshot.path) }
+
     static func snapshots(in files: FileStore) -> [Snapshot] {
         let dir = files.path(FileStore.snapshotsDir)
         return files.entries(dir).compactMap { name -> Snapshot? in
@@ -60,7 +63,6 @@ extension Library {
         }
     }
 
-    /// Why the last snapshot could not be taken (nil when it was, or none was due).
     func takeSnapshot(to final: String) throws {
         let dir = (final as NSString).deletingLastPathComponent
         try files.makeDirectory(dir, site: "snapshot.mkdir")

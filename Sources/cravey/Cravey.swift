@@ -16,7 +16,7 @@ struct Cravey: ParsableCommand {
             ${XDG_DATA_HOME:-~/.local/share}/cravey; --library DIR or CRAVEY_LIBRARY to choose another).
             """,
         version: "0.1.0 (build \(buildCommit))",
-        subcommands: [CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self, Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Check.self, Devices.self, Doctor.self, Settings.self, PrivacyCommand.self]
+        subcommands: [CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self, Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self, Devices.self, Doctor.self, Settings.self, PrivacyCommand.self]
     )
 
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.

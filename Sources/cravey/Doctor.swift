@@ -48,6 +48,8 @@ extension Cravey {
             findings.append(try checkLibrary(lib))
             findings.append(checkTranscripts())
             findings.append(checkTranscriptQueue(lib))
+            findings.append(checkSnapshots(lib))
+            findings.append(checkBackup(lib))
             if output.json {
                 struct Result: Encodable { var ok: Bool; var findings: [Finding] }
                 try JSONOutput.print(Result(ok: findings.allSatisfy(\.ok), findings: findings))
@@ -153,6 +155,40 @@ extension Cravey {
             let age = queue.oldest.map { Format.duration(max(0, Date().timeIntervalSince($0))) } ?? "?"
             return Finding(ok: true, subject: "transcript queue",
                            detail: "\(queue.count) waiting, the oldest for \(age); " + (runs ? "a worker is making them" : Transcriber.timing() == .background ? "no worker ran: one is started now" : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(Transcriber.timing().rawValue))"))
+        }
+
+        /// The database's daily snapshot: the newest, and whether it passes its check.
+        func checkSnapshots(_ lib: Library) -> Finding {
+            let snapshots = lib.snapshots()
+            if let problem = lib.snapshotProblem {
+                return Finding(ok: false, subject: "snapshots", detail: "today's could not be taken: \(problem)", fix: "free some space; the next change tries again")
+            }
+            guard let newest = snapshots.first else {
+                return Finding(ok: true, subject: "snapshots", detail: "none yet (the first change of a day takes one)")
+            }
+            guard lib.isGoodSnapshot(newest) else {
+                return Finding(ok: false, subject: "snapshots", detail: "the newest (\(newest.day)) fails its check", fix: "\(Check.repairCommand), and keep a backup: cravey backup DIR")
+            }
+            return Finding(ok: true, subject: "snapshots",
+                           detail: "newest \(newest.day) (\(Self.age(newest.takenAt))), \(snapshots.count) kept: a lost database loses at most the day's changes")
+        }
+
+        /// The last backup's age and place.
+        func checkBackup(_ lib: Library) -> Finding {
+            guard let last = lib.lastBackup() else {
+                return Finding(ok: true, subject: "backup", detail: "none yet", fix: "cravey backup DIR (a USB disk, a share or a synced folder)")
+            }
+            let days = Date().timeIntervalSince(last.at) / 86_400
+            return Finding(ok: true, subject: "backup", detail: "last \(Self.age(last.at)) to \(last.directory)",
+                           fix: days > 7 ? "cravey backup \(last.directory)" : nil)
+        }
+
+        static func age(_ date: Date) -> String {
+            let seconds = max(0, Date().timeIntervalSince(date))
+            if seconds < 3600 { return "\(Int(seconds / 60)) min ago" }
+            if seconds < 86_400 { return "\(Int(seconds / 3600)) h ago" }
+            let days = Int(seconds / 86_400)
+            return "\(days) day\(days == 1 ? "" : "s") ago"
         }
 
         func checkLibrary(_ lib: Library) throws -> Finding {
