@@ -61,6 +61,12 @@ extension Library {
     public func backUp(to directory: String, now: Date = Date()) throws -> BackupResult {
         let dir = try backupDirectory(directory, create: true)
         let previous = Self.readManifest(in: dir)
+        // Copies an interrupted backup left under cravey's temporary names go first.
+        for sub in ["", "/Database", "/Recordings", "/Recordings/Thumbnails"] {
+            for name in files.entries(dir + sub) where name.hasSuffix(Self.partialSuffix) && Self.sizeOf(dir + sub + "/" + name) != nil {
+                _ = unlink(dir + sub + "/" + name)
+            }
+        }
         let links = files.path(FileStore.backupLinksDir)
         let databaseCopy = links + "/library.sqlite"
         var sources: [(relative: String, link: String)] = []
