@@ -64,7 +64,7 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try tag("title", of: file), "Day 31 ☀")
         XCTAssertEqual(try tag("comment", of: file), "a walk")
         XCTAssertEqual(try description(of: file)["purpose"] as? String, "milestone")
-        let mediainfo = try runProcess("/usr/bin/mediainfo", ["--Output=General;%Title%", file])
+        let mediainfo = try runProcess("/usr/bin/mediainfo", ["--Output=General;%title%", file])
         XCTAssertTrue(mediainfo.stdout.contains("Day 31 ☀"), mediainfo.stdout)
         XCTAssertEqual(try shown(video["id"] as! String, root)["sizeBytes"] as? Int, Int(try FileManager.default.attributesOfItem(atPath: file)[.size] as! UInt64),
                        "the row's size follows the file's")
@@ -230,7 +230,10 @@ final class SnapshotBackupTests: FaultCampaign {
             XCTAssertEqual(verified.status, 0, "killed at step \(step): \(verified.stdout) \(verified.stderr)")
             try assertIntact(baseline, "a backup killed at step \(step)")
             if killed.status != -SIGKILL {
-                XCTAssertEqual(killed.json["copied"] as? Int, 1, "only the new recording is copied: \(killed.json)")
+                // Only the new recording was copied: by this run, or by a killed one before it
+                // (then found there with its SHA-256 and kept).
+                XCTAssertLessThanOrEqual(killed.json["copied"] as? Int ?? 9, 1, "\(killed.json)")
+                XCTAssertEqual((killed.json["copied"] as? Int ?? 0) + (killed.json["unchanged"] as? Int ?? 0), 4, "\(killed.json)")
                 break
             }
             step += 1
