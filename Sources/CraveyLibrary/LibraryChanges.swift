@@ -84,6 +84,7 @@ extension Library {
             }
             // The row is gone: the delete has happened. Emptying the trash can be finished by recover.
             for move in moved { try? files.unlink(move.to, site: "delete.unlink") }
+            scrubSnapshots()
         }
     }
 
@@ -108,6 +109,9 @@ extension Library {
                 throw error
             }
             try? finishPurge()
+            // All data means the snapshots of it too.
+            for snapshot in snapshots() { try? files.unlink(snapshot.path, site: "purge.snapshot") }
+            try? store.forgetScrubs(store.pendingScrubs())
         }
     }
 }

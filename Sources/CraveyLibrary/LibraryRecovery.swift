@@ -145,7 +145,8 @@ extension Library {
         let purging = files.exists(files.path(FileStore.purgingDir))
         let pending = try wrap { try store.pendingSaves() }
         let tags = try hasPendingTags()
-        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags { return Report() }
+        let scrubs = try wrap { try !store.pendingScrubs().isEmpty }
+        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !scrubs { return Report() }
         guard isWritable else {
             return Report(.deferred, "an interrupted operation (the library is read-only)")
         }
@@ -245,6 +246,7 @@ extension Library {
         }
         step("syncing Recordings/") { try files.sync(recordings, site: "recover.fsync.dir") }
         for problem in writePendingTags() { report.add(.deferred, problem) }
+        if !scrubSnapshots() { report.add(.deferred, "removing deleted recordings from the snapshots") }
         return report
     }
 

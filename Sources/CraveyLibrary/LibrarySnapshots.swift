@@ -128,6 +128,50 @@ extension Library {
     }
 }
 
+
+/// A deleted recording leaves the snapshots too: deleted means deleted.
+extension Library {
+    /// Removes the rows of deleted recordings from every snapshot (its transcript and search entry
+    /// with it, the freed pages wiped), then forgets the note. Best effort: a snapshot that cannot
+    /// be changed now keeps the note for the next run.
+    @discardableResult
+    func scrubSnapshots() -> Bool {
+        guard isWritable, let ids = try? store.pendingScrubs(), !ids.isEmpty else { return true }
+        var clean = true
+        for snapshot in snapshots() {
+            do {
+                try faults.hit("scrub.snapshot")
+                let queue = try DatabaseQueue(path: snapshot.path)
+                try queue.writeWithoutTransaction { db in
+                    try db.inTransaction {
+                        for id in ids { try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id]) }
+                        return .commit
+                    }
+                    try db.execute(sql: "INSERT INTO recordingSearch (recordingSearch) VALUES ('optimize')")
+                    try db.execute(sql: "VACUUM")
+                }
+                try queue.close()
+            } catch {
+                clean = false
+            }
+        }
+        if clean { try? store.forgetScrubs(ids) }
+        return clean
+    }
+}
+
+extension Store {
+    func pendingScrubs() throws -> [String] {
+        try writer.read { db in try String.fetchAll(db, sql: "SELECT recordingId FROM pendingScrub") }
+    }
+
+    func forgetScrubs(_ ids: [String]) throws {
+        try writer.write { db in
+            for id in ids { try db.execute(sql: "DELETE FROM pendingScrub WHERE recordingId = ?", arguments: [id]) }
+        }
+    }
+}
+
 /// Local calendar days as `YYYY-MM-DD` (the time zone of the user's clock, `TZ`), and as day
 /// numbers for counting.
 enum LocalDate {

@@ -137,6 +137,15 @@ extension Store {
         CREATE TRIGGER recording_tags_delete AFTER DELETE ON recording BEGIN
           DELETE FROM pendingTags WHERE recordingId = old.id;
         END;
+
+        -- A deleted recording whose row (title, notes, transcript) is still to be removed from the
+        -- daily snapshots: noted in the delete's transaction, removed once every snapshot is clean.
+        CREATE TABLE pendingScrub (
+          recordingId TEXT PRIMARY KEY NOT NULL
+        );
+        CREATE TRIGGER recording_scrub_delete AFTER DELETE ON recording BEGIN
+          INSERT OR IGNORE INTO pendingScrub (recordingId) VALUES (old.id);
+        END;
         """
 
     /// The transcripts waiting for the background worker (migration v6).

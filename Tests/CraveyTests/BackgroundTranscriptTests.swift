@@ -60,7 +60,10 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
         let id = try importSpeech(nil, ["CRAVEY_TRANSCRIBE": "later"])
         XCTAssertTrue(try queued(id), "later: queued, no worker")
         XCTAssertTrue(workers().isEmpty)
-        // Every library step of the worker, killed there.
+        // Every library step of the worker, killed there (counted once the day's snapshot exists:
+        // the first change of a day takes it, not every worker).
+        XCTAssertEqual(try run(["transcribe", "--worker"]).status, 0)
+        XCTAssertEqual(try sql("DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"), "")
         let traced = try run(["transcribe", "--worker"], ["CRAVEY_FAULT_TRACE": "1"])
         let steps = traced.stderr.split(separator: "\n").filter { $0.hasPrefix("fault-site ") }.count
         XCTAssertGreaterThan(steps, 0, traced.stderr)

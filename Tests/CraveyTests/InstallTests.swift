@@ -39,7 +39,7 @@ final class InstallTests: XCTestCase {
         // bash-completion package sets it in an interactive shell; bash passes the command, the word
         // being completed and the one before it).
         let completion = prefix + "/share/bash-completion/completions/cravey"
-        let script = "shopt -s extglob; source \(shellQuote(completion)); COMP_WORDS=(cravey re); COMP_CWORD=1; COMP_LINE='cravey re'; COMP_POINT=9; _cravey cravey re cravey; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let script = "shopt -s extglob; source \(shellQuote(completion)); COMP_WORDS=(cravey rec); COMP_CWORD=1; COMP_LINE='cravey rec'; COMP_POINT=10; _cravey cravey rec cravey; printf '%s\\n' \"${COMPREPLY[@]}\""
         let completed = try runProcess("/bin/bash", ["-c", script])
         XCTAssertEqual(completed.status, 0, completed.stderr)
         XCTAssertEqual(completed.stdout.split(separator: "\n").map(String.init), ["record"], completed.stdout)

@@ -36,7 +36,8 @@ final class SnapshotBackupTests: FaultCampaign {
             let id = row["id"] as! String
             let show = try shown(id, root)
             let transcript = (show["transcript"] as? [String: Any])?["text"] as? String ?? "-"
-            result[id] = [show["title"], show["notes"], show["purpose"], show["createdAt"], show["checkinDay"], show["mood"], show["prompt"], transcript]
+            let duration = String(format: "%.2f", show["duration"] as? Double ?? -1)
+            result[id] = [show["title"], show["notes"], show["purpose"], show["createdAt"], show["checkinDay"], show["mood"], show["prompt"], transcript, duration]
                 .map { ($0 as? String) ?? "-" }.joined(separator: "|")
         }
         return result
@@ -114,7 +115,7 @@ final class SnapshotBackupTests: FaultCampaign {
     // MARK: - Snapshots and the rebuild
 
     func testALostDatabaseComesBackFromTheSnapshotAndTheFiles() throws {
-        let baseline = try makeLibrary(at: base + "/lib")
+        var baseline = try makeLibrary(at: base + "/lib")
         let root = baseline.root
         // The import above was the day's second change: the snapshot holds the first recording.
         let snapshots = try FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots")
@@ -122,9 +123,13 @@ final class SnapshotBackupTests: FaultCampaign {
         let snapshot = root + "/Snapshots/" + snapshots[0]
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: snapshot)[.posixPermissions] as? Int, 0o600)
         XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [snapshot, "PRAGMA integrity_check"]).stdout, "ok\n")
-        // After it: an edit, a check-in, transcripts, a craving.
+        // After it: an edit, a trim, a check-in, transcripts, a craving.
         let first = try XCTUnwrap(try listed(root).first { $0["title"] as? String == "Why I started" })["id"] as! String
         XCTAssertEqual(try run(["edit", first, "--title", "Why I started, again", "--notes", "for Mia", "--purpose", "motivational"], root).status, 0)
+        let trimmed = try run(["trim", first, "--end", "1.5"], root)
+        XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
+        XCTAssertEqual(try shown(first, root)["duration"] as? Double ?? 0, 1.5, accuracy: 0.03)
+        baseline.saved[first] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + (try shown(first, root)["filePath"] as! String)))  // the trimmed one
         XCTAssertEqual(try run(["checkin", "--mood", "2", "--mic", "cravey_file", "--max-seconds", "2"], root, environment: microphone).status, 0)
         XCTAssertEqual(try run(["transcribe", "--all", "--engine", "pocketsphinx", "--wait"], root).status, 0)
         XCTAssertEqual(try run(["craving", "6", "--trigger", "bored"], root).status, 0)
@@ -176,6 +181,29 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertTrue(passedOver.stderr.contains("rebuilt it from the snapshot of 2020-01-06"), passedOver.stderr)
         XCTAssertEqual(try contents(root), before)
         try assertIntact(baseline, "a damaged newest snapshot")
+    }
+
+    func testADeletedRecordingLeavesTheSnapshotsToo() throws {
+        let baseline = try makeLibrary(at: base + "/lib")
+        let root = baseline.root
+        let first = try XCTUnwrap(try listed(root).first { $0["title"] as? String == "Why I started" })["id"] as! String
+        XCTAssertEqual(try run(["edit", first, "--notes", "Mia's birthday"], root).status, 0)
+        let snapshot = root + "/Snapshots/" + (try FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots"))[0]
+        XCTAssertNotNil(try Data(contentsOf: URL(fileURLWithPath: snapshot)).range(of: Data("Why I started".utf8)), "the control")
+        // The snapshot cannot be changed right after the delete (a fault): the next command does it.
+        Self.faults += 1
+        let deleted = try run(["delete", first, "--yes"], root, environment: ["CRAVEY_FAULT_FAIL": "scrub.snapshot"])
+        XCTAssertEqual(deleted.status, 0, "the delete itself is done: \(deleted.stderr)")
+        XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [snapshot, "SELECT count(*) FROM recording"]).stdout, "1\n", "the control")
+        _ = try listed(root)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        XCTAssertNil(bytes.range(of: Data("Why I started".utf8)), "not a byte of its row is left in the snapshot")
+        XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [snapshot, "SELECT count(*) FROM recording; PRAGMA integrity_check"]).stdout, "0\nok\n")
+        Self.cases += 1
+        // Deleting all data deletes the snapshots.
+        XCTAssertEqual(try run(["craving", "5"], root).status, 0)
+        XCTAssertEqual(try run(["purge", "--yes"], root).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots"), [])
     }
 
     func testARebuildFromASnapshotKilledAtEveryStepIsTakenUpAgain() throws {

@@ -283,6 +283,9 @@ final class TranscriptTests: TranscriptTestCase {
     func testSearchStaysConsistentAfterAKillDuringTranscriptionAndCheckRepairsOutsideDamage() throws {
         // SIGKILL at every library step of a transcription, the transcript's commit among them.
         let id = try importSpeech([], ["CRAVEY_TRANSCRIBE": "later"])
+        // (Counted once the day's snapshot exists: the day's first change takes it, not every run.)
+        XCTAssertEqual(try run(["transcribe", id]).status, 0)
+        XCTAssertEqual(try sql("DELETE FROM transcript"), "")
         let traced = try run(["transcribe", id], ["CRAVEY_FAULT_TRACE": "1"])
         let steps = traced.stderr.split(separator: "\n").filter { $0.hasPrefix("fault-site ") }.count
         XCTAssertGreaterThan(steps, 0, traced.stderr)
