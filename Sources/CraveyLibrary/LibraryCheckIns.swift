@@ -89,14 +89,25 @@ extension Library {
         }
     }
 
-    /// The recording begun for a day was discarded: the day may be recorded again.
-    public func abandonCheckIn(recording id: UUID) throws {
+    /// The recording begun for a day was discarded: the day may be recorded again. With
+    /// `keepingMood` (the recording could not start), the mood chosen stays for the next try.
+    public func abandonCheckIn(recording id: UUID, keepingMood: Bool = false) throws {
         try wrap {
             try store.writer.write { db in
-                try db.execute(sql: "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
+                try db.execute(sql: keepingMood ? "UPDATE checkinDay SET pendingId = NULL WHERE pendingId = ?"
+                                                : "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
                                arguments: [id.uuidString])
             }
         }
+    }
+
+    /// The mood chosen for `day` in a try whose recording could not start (nil: none).
+    public func keptMood(for day: String) throws -> CheckIn.Mood? {
+        try wrap {
+            try store.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT pendingMood FROM checkinDay WHERE day = ? AND pendingId IS NULL", arguments: [day])
+            }
+        }.flatMap(CheckIn.Mood.init(rawValue:))
     }
 
     static func alreadyCheckedIn(_ day: String) -> String {

@@ -15,6 +15,26 @@ public struct Recording: Sendable, Equatable, Identifiable {
     /// Why the message was recorded; optional.
     public enum Purpose: String, Sendable, CaseIterable, Codable {
         case motivational, milestone, reflection, craving
+
+        /// The name a person reads: "Motivational", …, "During Craving".
+        public var name: String {
+            switch self {
+            case .motivational: "Motivational"
+            case .milestone: "Milestone"
+            case .reflection: "Reflection"
+            case .craving: "During Craving"
+            }
+        }
+
+        /// What it is for, in a line.
+        public var line: String {
+            switch self {
+            case .motivational: "Why you're taking a break"
+            case .milestone: "Celebrate progress (e.g., 30 days)"
+            case .reflection: "How you're feeling today"
+            case .craving: "Record during a craving moment"
+            }
+        }
     }
 
     public var id: UUID

@@ -77,13 +77,15 @@ public enum Validation {
     }
 
     /// A purpose name, or nil for none; unknown names are refused with the list of known ones.
+    /// A purpose by its word (`craving`), its name (`During Craving`) or its place in the list (1–4).
     public static func purpose(_ raw: String?) throws -> Recording.Purpose? {
         guard let raw, !raw.isEmpty else { return nil }
-        guard let purpose = Recording.Purpose(rawValue: raw.lowercased()) else {
-            let known = Recording.Purpose.allCases.map(\.rawValue).joined(separator: ", ")
-            throw LibraryError.invalid(field: "purpose", reason: "'\(raw)' is not one of \(known)")
-        }
-        return purpose
+        let key = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let all = Recording.Purpose.allCases
+        if let found = Recording.Purpose(rawValue: key) ?? all.first(where: { $0.name.lowercased() == key }) { return found }
+        if let number = Int(key), (1...all.count).contains(number) { return all[number - 1] }
+        let known = all.map(\.rawValue).joined(separator: ", ")
+        throw LibraryError.invalid(field: "purpose", reason: "'\(raw)' is not one of \(known)")
     }
 
     public static func kind(_ raw: String) throws -> Recording.Kind {

@@ -12,8 +12,11 @@ public struct PlaybackLevel: Sendable, Equatable {
     /// The limiter's sample ceiling: under the true-peak ceiling by a margin for the peaks that
     /// fall between samples.
     public static let sampleCeiling: Double = -1.5
-    /// Never more than this: a near-silent recording is not raised into loud noise.
-    public static let maxGain: Double = 30
+    /// Never more than this: a message whispered at -56 LUFS still reaches -16; a near-silent
+    /// recording is not raised further into loud noise.
+    public static let maxGain: Double = 40
+    /// Raised more than this, `show` says the recording was made very quietly.
+    public static let raisedFar: Double = 30
     public static let minGain: Double = -30
 
     /// dB applied to every sample.

@@ -57,7 +57,7 @@ final class CheckInFlow: @unchecked Sendable {
             case .leave: return
             }
         }
-        var mood: CheckIn.Mood?
+        var mood: CheckIn.Mood? = (try? library.keptMood(for: day)) ?? nil  // from a try the microphone stopped
         var choosing = true
         while true {
             if choosing {
@@ -161,8 +161,8 @@ final class CheckInFlow: @unchecked Sendable {
         do {
             try recorder.start()
         } catch {
-            try? library.abandonCheckIn(recording: recorder.id)
-            throw CraveyFailure(message: "\(error)")
+            try? library.abandonCheckIn(recording: recorder.id, keepingMood: true)
+            throw CraveyFailure(message: "\(error) — run 'cravey doctor' to see why and what to do; today's mood and question are kept for the next try")
         }
         lock.withLock { self.recorder = recorder }
         var asking = false

@@ -108,7 +108,8 @@ extension Cravey {
             if startAt > 0 { player.skip(startAt) }
             let ending = session.run(handlingSignals: true)
             do {
-                try lib.recordPlay(recording.id)
+                // A check-in is listened back to, never counted: plays rank messages only.
+                if recording.checkIn == nil { try lib.recordPlay(recording.id) }
             } catch {
                 // The playback happened; only counting it failed (a full or read-only disk).
                 Terminal.printNote("this play was not counted: \(error)")

@@ -32,6 +32,8 @@ final class RecordSession: @unchecked Sendable {
     private let saveLock = NSLock()
     private var take: Take?
     private var finished = false
+    /// While the countdown runs, a stop signal cancels it (nothing is recorded).
+    private var counting = false, countdownCancelled = false
     /// The recording as saved, once it is.
     private(set) var saved: Recording?
     private var signals: StopSignals?
@@ -53,7 +55,11 @@ final class RecordSession: @unchecked Sendable {
 
     func run(countdown: Int) throws {
         installSignalHandlers()
-        if countdown > 0 { try runCountdown(countdown) }
+        if countdown > 0, !runCountdown(countdown) {
+            // Nothing was opened or written yet: the devices are opened by `start`.
+            FileHandle.standardError.write(Data("Cancelled; nothing was recorded.\n".utf8))
+            return
+        }
         try start()
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         startKeyReader()
@@ -205,8 +211,12 @@ final class RecordSession: @unchecked Sendable {
         details.title = ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ") {
             $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)
         } ?? nil
-        details.notes = ask("Notes (optional, up to 200 characters): ") { try Validation.notes($0) } ?? nil
-        details.purpose = ask("Purpose (motivational, milestone, reflection, craving; Enter for none): ") {
+        details.notes = askNotes()
+        err.write(Data("Purpose:\n".utf8))
+        for (n, purpose) in Recording.Purpose.allCases.enumerated() {
+            err.write(Data("  \(n + 1)  \(purpose.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Terminal.dim(purpose.line))\n".utf8))
+        }
+        details.purpose = ask("Purpose (1–4 or its name; Enter for none): ") {
             try Validation.purpose($0.trimmingCharacters(in: .whitespaces))
         } ?? nil
         while true {
@@ -244,6 +254,18 @@ final class RecordSession: @unchecked Sendable {
     }
 
     /// Asks until the answer passes `check`; end of input takes the default (nil).
+    /// The notes question: on a terminal typed in place, with a counter from 150 characters
+    /// (`153/200`); else a line.
+    private func askNotes() -> String? {
+        let prompt = "Notes (optional): "
+        guard Terminal.stdinIsTerminal, Terminal.stderrIsTerminal, let raw = RawMode() else {
+            return ask(prompt + "(up to \(Validation.maxNotesLength) characters) ") { try Validation.notes($0) } ?? nil
+        }
+        defer { raw.release() }
+        let text = Terminal.editLine(prompt: prompt, limit: Validation.maxNotesLength, counterFrom: 150)
+        return text.flatMap { try? Validation.notes($0) } ?? nil
+    }
+
     private func ask<T>(_ prompt: String, _ check: (String) throws -> T) -> T? {
         while true {
             FileHandle.standardError.write(Data(prompt.utf8))
@@ -256,13 +278,28 @@ final class RecordSession: @unchecked Sendable {
         }
     }
 
-    private func runCountdown(_ seconds: Int) throws {
-        for n in stride(from: seconds, to: 0, by: -1) {
-            if display { FileHandle.standardError.write(Data("\rRecording in \(n)… ".utf8)) }
-            sleep(1)
-            if recorder.status.stopReason != nil || saveLock.withLock({ finished }) { break }
+    /// "Recording in 3…": false when q, Esc, Ctrl-C or a stop signal cancelled it.
+    private func runCountdown(_ seconds: Int) -> Bool {
+        saveLock.withLock { counting = true }
+        let raw = Terminal.stdinIsTerminal ? RawMode() : nil
+        defer {
+            saveLock.withLock { counting = false }
+            raw?.release()
+            if display { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         }
-        if display { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        for n in stride(from: seconds, to: 0, by: -1) {
+            if display { FileHandle.standardError.write(Data(("\rRecording in \(n)… " + Terminal.dim("(q cancels)") + " ").utf8)) }
+            let tick = Date().addingTimeInterval(1)
+            while Date() < tick {
+                if saveLock.withLock({ countdownCancelled || finished }) { return false }
+                guard raw != nil else { usleep(50_000); continue }
+                switch KeyReader.shared.next(waiting: 50) {
+                case .character("q")?, .character("Q")?, .escape?, .character("\u{03}")?: return false
+                default: continue
+                }
+            }
+        }
+        return true
     }
 
     /// Enter or q stops the recording, p or space pauses and resumes it (the terminal is in raw
@@ -292,6 +329,10 @@ final class RecordSession: @unchecked Sendable {
     /// scripts and other programs).
     private func installSignalHandlers() {
         signals = StopSignals(onStop: { [self] signo in
+            if saveLock.withLock({ counting }) {
+                saveLock.withLock { countdownCancelled = true }
+                return
+            }
             if recorder.isRunning {
                 recorder.requestStop(.signal(signo))
                 return

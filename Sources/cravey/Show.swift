@@ -18,12 +18,12 @@ extension Cravey {
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The recording's id, or a unique start of it.")
+        @Argument(help: "The recording's id, a unique start of it, or the start of its title.")
         var id: String
 
         func run() throws {
             let lib = try library.open()
-            let r = try lib.recording(matching: id)
+            let r = try lib.recording(idOrTitle: id)
             let transcript = try lib.transcript(of: r.id)
             if output.json {
                 try JSONOutput.print(RecordingDetail(r, transcript: transcript))
@@ -36,7 +36,7 @@ extension Cravey {
                 "  recorded   \(Validation.displayDate(r.createdAt))",
                 "  length     \(Format.duration(r.duration)) (\(String(format: "%.3f", r.duration)) s)",
                 "  plays      \(r.playCount)" + (r.lastPlayedAt.map { ", last \(Validation.displayDate($0))" } ?? ""),
-                "  purpose    \(r.purpose?.rawValue ?? "—")",
+                "  purpose    \(r.purpose.map { "\($0.name) — \($0.line)" } ?? "—")",
             ]
             if let checkIn = r.checkIn {
                 lines.append("  check-in   \(CheckIn.displayDay(checkIn.day)) \(checkIn.day.prefix(4)), \(checkIn.mood.label) (kept as it was saved)")
@@ -128,6 +128,7 @@ extension Cravey {
             let peakText = peak <= Loudness.floor ? "no peak" : String(format: "true peak %.1f dBTP", peak)
             return String(format: "%.1f LUFS, ", lufs) + peakText + "; played at \(level.gainText)"
                 + (level.limits ? " (peaks limited under -1 dBTP)" : "")
+                + (level.gain > PlaybackLevel.raisedFar ? String(format: " — raised %.0f dB: it was recorded very quietly", level.gain) : "")
         }
     }
 }

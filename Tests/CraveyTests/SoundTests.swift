@@ -54,7 +54,8 @@ final class SoundTests: CommandTestCase {
     }
 
     func testQuietAndLoudRecordingsReachTheSpeakerAtTheSameLevelWithoutClipping() throws {
-        for (name, gain, compressed) in [("quiet laptop mic", -24.0, false), ("headset", -0.5, false), ("shouting", -0.5, true)] {
+        for (name, gain, compressed) in [("quiet laptop mic", -24.0, false), ("whispered", -36.0, false), ("headset", -0.5, false),
+                                         ("shouting", -0.5, true)] {
             let row = try imported(try speech(name.replacingOccurrences(of: " ", with: "-"), gain: gain, compressed: compressed),
                                    ["--title", name])
             let stored = try XCTUnwrap(row["loudness"] as? Double)
@@ -70,6 +71,12 @@ final class SoundTests: CommandTestCase {
             XCTAssertEqual(original.lufs, stored, accuracy: 1, "\(name) --original-level")
             let shown = try run(["show", id])
             XCTAssertTrue(shown.stdout.contains("loudness   "), shown.stdout)
+            if name == "whispered" {
+                XCTAssertLessThan(stored, -50, "the control: recorded far below speech (\(stored) LUFS)")
+                XCTAssertTrue(shown.stdout.contains("it was recorded very quietly"), shown.stdout)
+            } else {
+                XCTAssertFalse(shown.stdout.contains("recorded very quietly"), shown.stdout)
+            }
             XCTAssertTrue(shown.stdout.contains("LUFS") && shown.stdout.contains("played at"), shown.stdout)
         }
     }

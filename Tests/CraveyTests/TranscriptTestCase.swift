@@ -54,7 +54,8 @@ class TranscriptTestCase: CommandTestCase {
     }
 
     func sql(_ query: String) throws -> String {
-        let out = try runProcess("/usr/bin/sqlite3", [root + "/library.sqlite", query])
+        // Waits for a writer as cravey's own readers do (its busy timeout), instead of failing at once.
+        let out = try runProcess("/usr/bin/sqlite3", ["-cmd", ".timeout 5000", root + "/library.sqlite", query])
         XCTAssertEqual(out.status, 0, out.stderr)
         return out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -41,3 +41,39 @@ struct LiveBlock {
         handle.write(Data(frame(lines).utf8))
     }
 }
+
+extension Terminal {
+    /// Reads a line typed in place on standard error's terminal (the caller holds raw mode): at
+    /// most `limit` characters, a counter (`153/200`) shown once `counterFrom` are typed, a text
+    /// too wide for the terminal shown by its end. Enter ends it; Esc or Ctrl-C give nil.
+    static func editLine(prompt: String, limit: Int, counterFrom: Int) -> String? {
+        var text = ""
+        func draw() {
+            let counter = text.count >= counterFrom ? "  " + dim("\(text.count)/\(limit)") : ""
+            let room = max(8, columns - prompt.count - (text.count >= counterFrom ? 11 : 2))
+            let shown = text.count > room ? "…" + String(text.suffix(room - 1)) : text
+            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + prompt + safe(shown) + counter).utf8))
+        }
+        draw()
+        while true {
+            switch KeyReader.shared.next() {
+            case .enter?:
+                FileHandle.standardError.write(Data("\r\n".utf8))
+                return text
+            case .escape?, .inputEnded?, nil:
+                FileHandle.standardError.write(Data("\r\n".utf8))
+                return nil
+            case .backspace?:
+                if !text.isEmpty { text.removeLast() }
+            case let .character(c)? where c == "\u{03}":
+                FileHandle.standardError.write(Data("\r\n".utf8))
+                return nil
+            case let .character(c)? where text.count < limit && !(c.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false):
+                text.append(c)
+            default:
+                break
+            }
+            draw()
+        }
+    }
+}
