@@ -22,29 +22,19 @@ enum FileCopy {
         guard output >= 0 else { throw systemError("create", destination) }
         var closed = false
         defer { if !closed { close(output) } }
-        var hasher = SHA256()
-        var size: Int64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = retryingEINTR { read(input, buffer.baseAddress, blockSize) }
-            guard count >= 0 else { throw systemError("read", source) }
-            if count == 0 { break }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            hasher.update(bufferPointer: chunk)
+        let (size, hash) = try readThrough(input, path: source) { chunk in
             var written = 0
-            while written < count {
-                let n = retryingEINTR { write(output, chunk.baseAddress! + written, count - written) }
+            while written < chunk.count {
+                let n = retryingEINTR { write(output, chunk.baseAddress! + written, chunk.count - written) }
                 guard n > 0 else { throw systemError("write", destination) }
                 written += n
             }
-            size += Int64(count)
         }
         try faults.hit(site)
         guard retryingEINTR({ fsync(output) }) == 0 else { throw systemError("fsync", destination) }
         closed = true
         guard close(output) == 0 else { throw systemError("close", destination) }
-        return (size, hex(hasher.finalize()))
+        return (size, hash)
     }
 
     /// The size and SHA-256 of a file, read through.
@@ -52,15 +42,22 @@ enum FileCopy {
         let input = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard input >= 0 else { throw systemError("open", path) }
         defer { close(input) }
+        return try readThrough(input, path: path) { _ in }
+    }
+
+    /// Reads an open file to its end in large blocks, hashing each block and handing it to `body`.
+    private static func readThrough(_ fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (size: Int64, sha256: String) {
         var hasher = SHA256()
         var size: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = retryingEINTR { read(input, buffer.baseAddress, blockSize) }
+            let count = retryingEINTR { read(fd, buffer.baseAddress, blockSize) }
             guard count >= 0 else { throw systemError("read", path) }
             if count == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            hasher.update(bufferPointer: chunk)
+            try body(chunk)
             size += Int64(count)
         }
         return (size, hex(hasher.finalize()))
