@@ -77,8 +77,7 @@ extension Library {
             defer { lock.release() }
             try clearBackupLinks()
             try files.makeDirectory(links, site: "backup.mkdir")
-            try store.writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [databaseCopy]) }
-            try Self.settle(databaseCopy)
+            try copyDatabase(to: databaseCopy)
             counts = try store.writer.read { db in
                 (try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0,
                  try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0)
@@ -302,7 +301,7 @@ extension Library {
     /// Renames to a name that is free (a file that appeared there meanwhile is not written over).
     private static func renameFree(_ from: String, _ to: String, faults: Faults) throws {
         try faults.hit("backup.rename")
-        if sizeOf(to) != nil || isLink(to) {
+        if exists(to) {
             _ = unlink(from)
             throw LibraryError.database("\(to) appeared while the backup ran; nothing was written over")
         }
@@ -328,7 +327,8 @@ extension Library {
         return Int64(info.st_size)
     }
 
-    private static func isLink(_ path: String) -> Bool {
+    /// Whether anything (a file, a directory, a link) is at `path`.
+    private static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }

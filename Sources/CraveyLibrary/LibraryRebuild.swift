@@ -38,7 +38,7 @@ extension Library {
     /// still lists the files again. Returns the snapshot used.
     static func replaceLostDatabase(_ dbPath: String, files: FileStore, faults: Faults, keep: Bool) throws -> Snapshot? {
         guard let lock = try FileLock(path: files.path("library.lock")) else { return nil }
-        _ = lock
+        defer { withExtendedLifetime(lock) {} }  // held to the end, not only to its last use
         let marker = files.path(FileStore.rebuildingMarker)
         var info = stat()
         let exists = lstat(dbPath, &info) == 0
@@ -75,13 +75,6 @@ extension Library {
         }
         try files.sync(files.root, site: "rebuild.fsync.root")
         return snapshot
-    }
-
-    /// Whether a database file opens and passes SQLite's quick check.
-    static func passesCheck(_ path: String) -> Bool {
-        guard let queue = try? DatabaseQueue(path: path) else { return false }
-        defer { try? queue.close() }
-        return (try? queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] }) == true
     }
 
     /// Removes the rows (from a snapshot) whose files were deleted since it was taken.

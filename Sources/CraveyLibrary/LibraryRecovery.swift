@@ -144,9 +144,9 @@ extension Library {
         let trash = files.entries(files.path(FileStore.trashDir)).filter { Recording.owner(ofFileName: $0) != nil }
         let purging = files.exists(files.path(FileStore.purgingDir))
         let pending = try wrap { try store.pendingSaves() }
-        let tags = try hasPendingTags()
-        let scrubs = try wrap { try !store.pendingScrubs().isEmpty }
-        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !scrubs { return Report() }
+        let noted = try wrap { try store.notedFileWork() }
+        let tags = noted.tags && media?.writeTags != nil  // only a cravey that can write them does
+        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !noted.scrubs { return Report() }
         guard isWritable else {
             return Report(.deferred, "an interrupted operation (the library is read-only)")
         }

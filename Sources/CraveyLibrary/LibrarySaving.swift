@@ -13,7 +13,7 @@ extension Library {
     /// it, so `recover` in another process leaves it alone until it is saved or discarded.
     public final class StagedFile: @unchecked Sendable {
         public let path: String
-        let lock: FileLock
+        fileprivate let lock: FileLock
 
         fileprivate init(path: String, lock: FileLock) {
             self.path = path

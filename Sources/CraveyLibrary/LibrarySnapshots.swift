@@ -70,16 +70,21 @@ extension Library {
         for suffix in ["", "-journal"] { _ = unlink(temporary + suffix) }
         defer { for suffix in ["", "-journal"] { _ = unlink(temporary + suffix) } }
         try faults.hit("snapshot.copy")
-        try store.writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [temporary]) }
-        try Self.settle(temporary)
+        try copyDatabase(to: temporary)
         try files.sync(temporary, site: "snapshot.fsync.file")
         files.makePrivate(temporary, mode: 0o600)
         try files.rename(temporary, final, site: "snapshot.rename")
         try files.sync(dir, site: "snapshot.fsync.dir")
     }
 
-    /// Makes a copied database a plain file (rollback journal, no WAL beside it) and checks it.
-    static func settle(_ path: String) throws {
+    /// A consistent copy of the database at `path` (a new file): `VACUUM INTO`, then made a plain
+    /// file (rollback journal, no WAL beside it) and checked. For snapshots and backups.
+    func copyDatabase(to path: String) throws {
+        try store.writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+        try Self.settle(path)
+    }
+
+    private static func settle(_ path: String) throws {
         var config = Configuration()
         config.label = "cravey snapshot"
         let queue = try DatabaseQueue(path: path, configuration: config)
@@ -92,15 +97,19 @@ extension Library {
     }
 
     /// Whether a snapshot is a sound cravey database (opened read-only, checked).
-    static func isGoodSnapshot(_ path: String) -> Bool {
+    static func isGoodSnapshot(_ path: String) -> Bool { passesCheck(path, readOnly: true, holding: "recording") }
+
+    /// Whether a database file opens and passes SQLite's quick check (and, with `holding`, has
+    /// that table).
+    static func passesCheck(_ path: String, readOnly: Bool = false, holding table: String? = nil) -> Bool {
         var config = Configuration()
-        config.readonly = true
-        config.label = "cravey snapshot check"
+        config.readonly = readOnly
+        config.label = "cravey check"
         guard let queue = try? DatabaseQueue(path: path, configuration: config) else { return false }
         defer { try? queue.close() }
         let good = try? queue.read { db -> Bool in
             try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"]
-                && (try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'recording')") ?? false)
+                && (try table.map { try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [$0]) ?? false } ?? true)
         }
         return good == true
     }
@@ -172,21 +181,13 @@ extension Store {
     }
 }
 
-/// Local calendar days as `YYYY-MM-DD` (the time zone of the user's clock, `TZ`), and as day
-/// numbers for counting.
+/// Local calendar days (`CheckIn.day(of:)`, the user's time zone) as day numbers, for counting.
 enum LocalDate {
-    static func text(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
+    static func text(_ date: Date) -> String { CheckIn.day(of: date) }
 
     /// Days since 1970-01-01 for a `YYYY-MM-DD` text; nil for anything else.
     static func parse(_ text: String) -> Int? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        guard let (y, m, d) = CheckIn.components(of: text) else { return nil }
         // Days from civil (Howard Hinnant's algorithm).
         let year = m <= 2 ? y - 1 : y
         let era = (year >= 0 ? year : year - 399) / 400

@@ -56,18 +56,11 @@ extension Library {
                 try store.forgetPendingTags(id, version: version, size: nil)  // not media: left as it is, for check
                 return
             }
-            try files.sync(staged.path, site: "tags.fsync.file")
-            _ = fchmod(staged.lock.fd, 0o600)
+            try makeDurable(staged, thumbnail: nil, step: "tags")
             try files.rename(staged.path, file, site: "tags.rename")
             try files.sync(files.path(FileStore.recordingsDir), site: "tags.fsync.dir")
             try store.forgetPendingTags(id, version: version, size: files.size(file))
         }
-    }
-
-    /// Whether some file's tags are behind its row (and this cravey can write them).
-    func hasPendingTags() throws -> Bool {
-        guard media?.writeTags != nil else { return false }
-        return try wrap { try store.hasPendingTags() }
     }
 
     /// The description a recording's file carries, if any (nil without one, or unreadable).
@@ -86,8 +79,13 @@ extension Store {
         }
     }
 
-    func hasPendingTags() throws -> Bool {
-        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pendingTags)") ?? false }
+    /// Whether some file's tags are behind its row, and whether a deleted recording is still in a
+    /// snapshot: one read, for the check every opening makes.
+    func notedFileWork() throws -> (tags: Bool, scrubs: Bool) {
+        try writer.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pendingTags) AS tags, EXISTS (SELECT 1 FROM pendingScrub) AS scrubs")
+            return (row?["tags"] ?? false, row?["scrubs"] ?? false)
+        }
     }
 
     /// Removes the note if no change came after `version`; with the file's new size.

@@ -56,22 +56,11 @@ extension Terminal {
         }
         draw()
         while true {
-            switch KeyReader.shared.next() {
-            case .enter?:
+            let key = KeyReader.shared.next() ?? .inputEnded
+            let ended = key == .character("\u{03}") ? false : key.edit(&text, limit: limit)  // Ctrl-C (raw mode) cancels too
+            if let ended {
                 FileHandle.standardError.write(Data("\r\n".utf8))
-                return text
-            case .escape?, .inputEnded?, nil:
-                FileHandle.standardError.write(Data("\r\n".utf8))
-                return nil
-            case .backspace?:
-                if !text.isEmpty { text.removeLast() }
-            case let .character(c)? where c == "\u{03}":
-                FileHandle.standardError.write(Data("\r\n".utf8))
-                return nil
-            case let .character(c)? where text.count < limit && !(c.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false):
-                text.append(c)
-            default:
-                break
+                return ended ? text : nil
             }
             draw()
         }

@@ -80,13 +80,7 @@ final class FullScreen {
     func readLine(limit: Int, initial: String = "", page: (String) -> [String]) -> String? {
         var text = initial
         while true {
-            switch ask(page(text)) {
-            case .enter: return text
-            case .escape, .inputEnded: return nil
-            case .backspace: if !text.isEmpty { text.removeLast() }
-            case let .character(c) where text.count < limit && !(c.asciiValue.map { $0 < 0x20 } ?? false): text.append(c)
-            default: break
-            }
+            if let ended = ask(page(text)).edit(&text, limit: limit) { return ended ? text : nil }
         }
     }
 

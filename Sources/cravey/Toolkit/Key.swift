@@ -7,6 +7,19 @@ enum Key: Equatable, Sendable {
     case character(Character)
     case inputEnded
 
+    /// What a key does to a line being typed: Enter ends it (`true`), Esc or the end of input
+    /// cancel it (`false`); Backspace and printable characters (while under `limit`) edit it (nil).
+    func edit(_ text: inout String, limit: Int) -> Bool? {
+        switch self {
+        case .enter: return true
+        case .escape, .inputEnded: return false
+        case .backspace: if !text.isEmpty { text.removeLast() }
+        case let .character(c) where text.count < limit && !(c.asciiValue.map { $0 < 0x20 } ?? false): text.append(c)
+        default: break
+        }
+        return nil
+    }
+
     /// The keys in bytes read from a terminal in raw mode. Several keys can arrive in one read; an
     /// escape sequence (`ESC [ C`, `ESC O D`, `ESC [ 5 ~`) is one key; an unknown sequence is
     /// dropped whole. A lone ESC is Esc. Invalid UTF-8 is dropped.
