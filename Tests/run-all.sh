@@ -26,5 +26,7 @@ failed=$(sed -nE 's/.* ([0-9]+) failures?.*/\1/p' <<<"$summary")
 total=${total:-0}; skipped=${skipped:-0}; failed=${failed:-0}
 # The fault campaign's figures (FaultCampaignTests prints them when its class finishes).
 grep -E "^fault campaign: " "$log" | tail -1 || true
+# What failed, again at the end where a shortened log still shows it.
+grep -E "^Test Case .* failed|: error: " "$log" | grep -v "^Test Suite" | tail -n 40 || true
 echo "tests: $((total - skipped - failed)) passed, $failed failed, $skipped skipped"
 exit "$status"

@@ -10,6 +10,7 @@ struct CSDL_window {
     SDL_Renderer *renderer;
     SDL_Texture *texture;
     int width, height;
+    int mirrored;
 };
 
 const char *CSDL_error(void) { return SDL_GetError(); }
@@ -20,7 +21,8 @@ static SDL_Renderer *make_renderer(SDL_Window *window) {
     return r ? r : SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
 }
 
-int CSDL_window_open(const char *title, int width, int height, CSDL_window **out) {
+int CSDL_window_open(const char *title, int width, int height, int window_width, int window_height, int mirrored,
+                     CSDL_window **out) {
     *out = NULL;
     // Only the video subsystem: sound goes to ALSA directly, never through SDL.
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return -1;
@@ -28,7 +30,9 @@ int CSDL_window_open(const char *title, int width, int height, CSDL_window **out
     if (!w) return -1;
     w->width = width;
     w->height = height;
-    w->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
+    w->mirrored = mirrored;
+    w->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, window_width > 0 ? window_width : width,
+                                 window_height > 0 ? window_height : height, SDL_WINDOW_RESIZABLE);
     if (!w->window || !(w->renderer = make_renderer(w->window))) goto fail;
     SDL_RenderSetLogicalSize(w->renderer, width, height);  // scaled to the window, aspect kept
     w->texture = SDL_CreateTexture(w->renderer, SDL_PIXELFORMAT_IYUV, SDL_TEXTUREACCESS_STREAMING, width, height);
@@ -54,7 +58,9 @@ int CSDL_window_show(CSDL_window *w, const uint8_t *yuv, int64_t bytes) {
     if (SDL_UpdateYUVTexture(w->texture, NULL, yuv, w->width, yuv + y_size, (int)cw, yuv + y_size + c_size, (int)cw) != 0)
         return -1;
     SDL_RenderClear(w->renderer);
-    SDL_RenderCopy(w->renderer, w->texture, NULL, NULL);
+    if (w->mirrored ? SDL_RenderCopyEx(w->renderer, w->texture, NULL, NULL, 0, NULL, SDL_FLIP_HORIZONTAL)
+                    : SDL_RenderCopy(w->renderer, w->texture, NULL, NULL))
+        return -1;
     SDL_RenderPresent(w->renderer);
     return 0;
 }

@@ -26,6 +26,8 @@ extension Library {
                     }
                 }
                 try faults.hit(step + ".committed")
+                // A deleted log leaves the snapshots too (what is left is done by the next command).
+                _ = scrubSnapshots()
                 return result
             }
         } catch {

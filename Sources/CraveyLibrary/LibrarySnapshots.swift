@@ -153,10 +153,22 @@ extension Library {
                 let queue = try DatabaseQueue(path: snapshot.path)
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction {
-                        for id in ids { try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id]) }
+                        for id in ids {
+                            // A deleted log is noted as 'craving:<id>' or 'use:<id>', a recording by its id.
+                            if id.hasPrefix("craving:") {
+                                try db.execute(sql: "DELETE FROM craving WHERE id = ?", arguments: [String(id.dropFirst(8))])
+                            } else if id.hasPrefix("use:") {
+                                try db.execute(sql: "DELETE FROM usage WHERE id = ?", arguments: [String(id.dropFirst(4))])
+                            } else {
+                                try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id])
+                            }
+                            // The snapshot's own triggers noted what was just removed from it.
+                            try db.execute(sql: "DELETE FROM pendingScrub WHERE recordingId = ?", arguments: [id])
+                        }
                         return .commit
                     }
                     try db.execute(sql: "INSERT INTO recordingSearch (recordingSearch) VALUES ('optimize')")
+                    if try db.tableExists("logSearch") { try db.execute(sql: "INSERT INTO logSearch (logSearch) VALUES ('optimize')") }
                     try db.execute(sql: "VACUUM")
                 }
                 try queue.close()

@@ -105,6 +105,9 @@ extension Store {
             // Files saved before cravey wrote tags get theirs.
             try db.execute(sql: "INSERT INTO pendingTags (recordingId, version) SELECT id, 1 FROM recording")
         }
+        migrator.registerMigration("v8: deleted logs leave the snapshots") { db in
+            try db.execute(sql: Self.logScrubSchema)
+        }
         return migrator
     }
 
@@ -145,6 +148,18 @@ extension Store {
         );
         CREATE TRIGGER recording_scrub_delete AFTER DELETE ON recording BEGIN
           INSERT OR IGNORE INTO pendingScrub (recordingId) VALUES (old.id);
+        END;
+        """
+
+    /// Deleted logs noted for removal from the snapshots (migration v8).
+    private static let logScrubSchema = """
+        -- A deleted craving or use is removed from the daily snapshots as a deleted recording is:
+        -- noted in the delete's transaction, as 'craving:<id>' or 'use:<id>'.
+        CREATE TRIGGER craving_scrub_delete AFTER DELETE ON craving BEGIN
+          INSERT OR IGNORE INTO pendingScrub (recordingId) VALUES ('craving:' || old.id);
+        END;
+        CREATE TRIGGER usage_scrub_delete AFTER DELETE ON usage BEGIN
+          INSERT OR IGNORE INTO pendingScrub (recordingId) VALUES ('use:' || old.id);
         END;
         """
 

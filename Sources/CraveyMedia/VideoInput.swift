@@ -186,6 +186,11 @@ public struct VideoFrameView {
     public var height: Int
     public var timestampNanoseconds: Int64
     public var sequence: UInt32
+
+    /// The frame copied out of the buffer it lies in.
+    public func copied() -> VideoFrame {
+        VideoFrame(data: [UInt8](bytes), width: width, height: height, timestampNanoseconds: timestampNanoseconds, sequence: sequence)
+    }
 }
 
 /// A camera streaming frames: negotiated mode, small mmap ring, frames with monotonic timestamps.
@@ -257,9 +262,7 @@ public final class VideoInput: @unchecked Sendable {
     /// The next good frame, copied (see `nextView` for the frame where it lies), or nil on timeout
     /// or when the stream ended.
     public func next(timeout: TimeInterval = 1) throws -> VideoFrame? {
-        guard let view = try nextView(timeout: timeout) else { return nil }
-        return VideoFrame(data: [UInt8](view.bytes), width: view.width, height: view.height,
-                          timestampNanoseconds: view.timestampNanoseconds, sequence: view.sequence)
+        try nextView(timeout: timeout)?.copied()
     }
 
     /// The next good frame where it lies (valid until the next call), or nil on timeout or when the

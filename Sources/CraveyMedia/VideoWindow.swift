@@ -2,9 +2,9 @@ internal import CSDL
 internal import CFFmpeg
 import Foundation
 
-/// A window showing video frames (SDL2): yuv420p frames scaled to the window with their aspect
-/// kept; keys pressed in it and its close button come back as events (what a key does is the
-/// player's business). Use from one thread.
+/// A window showing video frames (SDL2) — a video played, or the camera while recording: yuv420p
+/// frames scaled to the window with their aspect kept; keys pressed in it and its close button
+/// come back as events (what a key does is the caller's business). Use from one thread.
 public final class VideoWindow: @unchecked Sendable {
     public enum Event: Sendable, Equatable {
         case close
@@ -28,11 +28,13 @@ public final class VideoWindow: @unchecked Sendable {
         return !(env["DISPLAY"] ?? "").isEmpty || !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
-    /// Opens a window for `width`×`height` frames.
-    public init(title: String, width: Int, height: Int) throws {
+    /// Opens a window for `width`×`height` frames, `size` on the screen (the frames' size when nil);
+    /// `mirrored` flips every frame left to right, as a camera looking at its user is shown.
+    public init(title: String, width: Int, height: Int, size: VideoSize? = nil, mirrored: Bool = false) throws {
         try SharedLibrary.sdl.load()
         var pointer: OpaquePointer?
-        guard CSDL_window_open(title, Int32(width), Int32(height), &pointer) == 0, let pointer else {
+        guard CSDL_window_open(title, Int32(width), Int32(height), Int32(size?.width ?? 0), Int32(size?.height ?? 0),
+                               mirrored ? 1 : 0, &pointer) == 0, let pointer else {
             throw MediaError(source: .system, code: -ENODEV, operation: "open a window", message: String(cString: CSDL_error()))
         }
         window = pointer

@@ -157,6 +157,8 @@ extension Recorder {
                 }
                 continue
             }
+            // The preview sees every picture, paused or not, before the sound has started too.
+            preview.offer(frame)
             // Pauses: with sound, the sound thread marks them on the clock and frames inside one
             // are left out; a silent video pauses here, taking the time paused out of its clock.
             var captured = frame.timestampNanoseconds

@@ -133,6 +133,9 @@ final class CheckInFlow: @unchecked Sendable {
             case .character("q"), .escape: return nil
             default: continue
             }
+            if Calm.isOn, let selected {
+                write("Selected: \(selected.label) (\(moods.firstIndex(of: selected)! + 1) of \(moods.count))\n")
+            }
         }
     }
 
@@ -167,10 +170,12 @@ final class CheckInFlow: @unchecked Sendable {
         lock.withLock { self.recorder = recorder }
         var asking = false
         var discarded = false
+        var calmLines = StatusLines()
         while recorder.isRunning {
             let status = recorder.status
             let wave = Format.sparkline(Array(status.waveform.suffix(48)), columns: 48)
-            var lines = [
+            // Calm screens: the page without its moving lines, and the time as a status line.
+            var lines = Calm.isOn ? ["", "  " + prompt, ""] : [
                 "", "  " + Terminal.dim(prompt), "",
                 "  " + Terminal.style("●", "2;31") + " " + Terminal.bold(Format.clock(status.elapsed)),
                 "  " + Terminal.style(wave.isEmpty ? " " : wave, "2;36"), "",
@@ -183,6 +188,7 @@ final class CheckInFlow: @unchecked Sendable {
                           "  " + keyHint("Enter", "Stop and keep") + "     " + keyHint("d", "Discard")]
             }
             screen(lines)
+            if Calm.isOn { calmLines.offer("Recording \(Format.clock(status.elapsed))", to: .standardError) }
             switch readKey(timeoutMilliseconds: 50) {
             case .enter where asking, .escape where asking, .character("k") where asking:
                 asking = false
@@ -295,7 +301,10 @@ final class CheckInFlow: @unchecked Sendable {
     /// recording (which is kept) and otherwise leaves.
     private func readKey(timeoutMilliseconds: Int32 = -1) -> Key? {
         let key = KeyReader.shared.next(waiting: timeoutMilliseconds)
-        guard key == .inputEnded else { return key }
+        guard key == .inputEnded else {
+            if Calm.isOn, let key { CalmPage.shared.announce(key, to: .standardError) }
+            return key
+        }
         if let recorder = lock.withLock({ self.recorder }) { recorder.requestStop(.user); return nil }
         leave()
         exit(0)

@@ -10,20 +10,23 @@ import Foundation
 import Glibc
 #endif
 
-/// The live recording display: level meter in dBFS with clip marker, scrolling waveform,
-/// elapsed and remaining time, and warnings, redrawn in place on stderr.
+/// The live recording display: the camera's picture (when it is shown in the terminal), level
+/// meter in dBFS with clip marker, scrolling waveform, elapsed and remaining time, and warnings,
+/// redrawn in place on stderr.
 final class LiveMeter {
     let maxSeconds: Double
     let device: String
     private var block = LiveBlock()
+    private var calmLines = StatusLines()
 
     init(maxSeconds: Double, device: String) {
         self.maxSeconds = maxSeconds
         self.device = device
     }
 
-    func render(_ status: Recorder.Status) {
-        var lines: [String] = []
+    func render(_ status: Recorder.Status, preview: CameraPreview? = nil) {
+        if Calm.isOn { return calmLines.offer(Self.summary(status), to: .standardError) }
+        var lines = preview?.lines ?? []
         let width = 40
         let rms = status.level.rms
         // The bar spans -60…0 dBFS.
@@ -50,6 +53,7 @@ final class LiveMeter {
             lines.append("      " + Format.sparkline(Array(status.waveform.suffix(width + 12)), columns: width + 12))
         }
         var note = "Enter or q to stop · p or space pauses · Ctrl-C also stops and keeps it"
+        if let preview { note += preview.isShown ? " · v hides the camera" : " · v shows the camera" }
         if status.paused {
             note = Terminal.style("Paused — p or space resumes; nothing is recorded meanwhile", "1;33")
         } else if status.remaining <= 10 && status.remaining > 0 {
@@ -59,6 +63,18 @@ final class LiveMeter {
         }
         lines.append(note)
         block.draw(lines, to: .standardError)
+    }
+
+    /// The calm screens' status line: time, level, frames and what needs attention.
+    static func summary(_ status: Recorder.Status) -> String {
+        var parts = ["\(status.paused ? "Paused" : "Recording") \(Format.clock(status.elapsed)) of \(Format.clock(status.maxSeconds))"
+                     + ", \(Format.clock(max(0, status.remaining))) left"]
+        if status.cameraMode != nil { parts.append("\(status.frames) frames, \(status.droppedFrames) dropped") }
+        if status.hasAudio {
+            parts.append(String(format: "level %.0f dBFS", max(status.level.rms, -99)) + (status.level.clipped ? ", too loud" : ""))
+            if status.silentSeconds >= 3 && !status.paused { parts.append("no sound for \(Int(status.silentSeconds)) s: is the microphone muted?") }
+        }
+        return parts.joined(separator: "; ")
     }
 
 }

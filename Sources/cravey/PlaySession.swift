@@ -21,6 +21,7 @@ final class PlaySession: @unchecked Sendable {
     let window: WindowVideo?
     /// The status lines, redrawn in place (without a picture above them).
     private var block = LiveBlock()
+    private var calmLines = StatusLines()
     /// The level a saved recording plays at (nil for a take's preview).
     private(set) var level: PlaybackLevel?
 
@@ -66,6 +67,10 @@ final class PlaySession: @unchecked Sendable {
                 output = PictureOutput.choose(displayAvailable: false, outputIsTerminal: Terminal.stdoutIsTerminal)
             }
         }
+        if output == .terminal && Calm.isOn {
+            Terminal.printNote("reduced motion: the pictures of '\(title)' are not drawn in the terminal; playing its sound")
+            return (nil, nil)
+        }
         if output == .terminal, let video = try? TerminalVideo(path: path) { return (video, nil) }
         Terminal.printNote("no display and not a terminal: playing the sound of '\(title)' only")
         return (nil, nil)
@@ -91,10 +96,13 @@ final class PlaySession: @unchecked Sendable {
         }
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         // Hide the cursor; a video gets the alternate screen, so the shell's screen comes back after.
-        FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049h\u{1B}[2J" : "") + "\u{1B}[?25l").utf8))
+        if video != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[2J".utf8)) }
+        Drawing.cursor(visible: false, to: .standardOutput)
         defer {
             raw?.release()
-            FileHandle.standardOutput.write(Data(((video != nil ? "\u{1B}[?1049l" : "") + "\u{1B}[?25h\n").utf8))
+            if video != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049l".utf8)) }
+            Drawing.cursor(visible: true, to: .standardOutput)
+            if !Calm.isOn { FileHandle.standardOutput.write(Data("\n".utf8)) }
             if let video, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
                 Terminal.printNote("timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)")
             }
@@ -141,6 +149,10 @@ final class PlaySession: @unchecked Sendable {
             Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
             Terminal.dim("space pause · ← → 15 s · q quit"),
         ]
+        if Calm.isOn {
+            let state = player.isPaused ? "Paused" : "Playing"
+            return calmLines.offer("\(state) '\(title)' \(Format.clock(position)) of \(Format.clock(duration))", to: .standardOutput)
+        }
         guard let video else { return block.draw(lines, to: .standardOutput) }
         // The picture due now (if a new one is), then the status lines below it.
         var out = (video.draw(at: position) ?? "") + "\u{1B}[\(video.rows + 1);1H"

@@ -48,6 +48,9 @@ extension Cravey {
         @Flag(help: "Record a video without sound (no microphone).")
         var noAudio = false
 
+        @Option(help: ArgumentHelp("Where the camera is seen while recording a video, mirrored: 'auto' (a window where there is a display, else in the terminal above the meter), 'window', 'terminal' or 'off'; v hides and shows it.", valueName: "where"))
+        var preview: CameraPreview.Choice = .auto
+
         @Option(help: ArgumentHelp("ALSA playback device for listening back before saving.", valueName: "name"))
         var speaker: String = "default"
 
@@ -104,7 +107,7 @@ extension Cravey {
                 devices: .init(kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest, fallbackToAudio: fallback == .audio),
                 mayAsk: Terminal.stdinIsTerminal && !yes)
             let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
-                                        interactive: interactive, json: json, trimSilence: trimSilence)
+                                        interactive: interactive, json: json, trimSilence: trimSilence, preview: preview)
             try session.run(countdown: countdown)
             Transcribing.afterSave(lib, saved: session.saved, quiet: json)
         }

@@ -37,10 +37,15 @@ final class RecordSession: @unchecked Sendable {
     /// The recording as saved, once it is.
     private(set) var saved: Recording?
     private var signals: StopSignals?
+    /// The camera seen live while recording a video (`--preview`).
+    let previewChoice: CameraPreview.Choice
+    private var cameraView: CameraPreview?
+    private var previewFigures = "preview=off preview_shown=0"
 
     init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool,
-         trimSilence: Bool = false) {
+         trimSilence: Bool = false, preview: CameraPreview.Choice = .auto) {
         self.trimSilence = trimSilence
+        self.previewChoice = preview
         self.library = library
         self.plan = plan
         self.maxSeconds = maxSeconds
@@ -61,20 +66,32 @@ final class RecordSession: @unchecked Sendable {
             return
         }
         try start()
+        let camera = CameraPreview(recorder: recorder, choice: previewChoice, calm: Calm.isOn)
+        cameraView = camera
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
-        startKeyReader()
+        startKeyReader(camera: camera)
         if display {
             let meter = LiveMeter(maxSeconds: recorder.maxSeconds, device: recorder.deviceDescription)
             while recorder.isRunning {
-                meter.render(recorder.status)
+                act(on: camera?.update())
+                meter.render(recorder.status, preview: camera)
                 usleep(40_000)  // 25 refreshes a second
             }
-            meter.render(recorder.status)
+            meter.render(recorder.status, preview: camera)
+        } else if let camera {
+            Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
+            while recorder.isRunning {
+                act(on: camera.update())
+                usleep(40_000)
+            }
+            recorder.waitUntilStopped()
         } else {
             Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
             recorder.waitUntilStopped()
         }
         raw?.release()
+        previewFigures = camera?.figures ?? previewFigures
+        cameraView = nil  // a window closes
         let status = recorder.status
         if case let .deviceGone(message)? = status.stopReason {
             Terminal.printNote("\(message); keeping what was recorded")
@@ -101,6 +118,15 @@ final class RecordSession: @unchecked Sendable {
             try review(saveLock.withLock { self.take } ?? take)
         } else {
             try saveOnce(draft)
+        }
+    }
+
+    /// What a key in the preview window asked for.
+    private func act(on request: CameraPreview.Request?) {
+        switch request {
+        case .stop?: recorder.requestStop(.user)
+        case .pause?: recorder.togglePause()
+        case nil: break
         }
     }
 
@@ -149,7 +175,7 @@ final class RecordSession: @unchecked Sendable {
             if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
                 // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
                 let status = recorder.status
-                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds())")
+                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(previewFigures)")
             }
             if json {
                 try JSONOutput.print(saved)
@@ -285,10 +311,14 @@ final class RecordSession: @unchecked Sendable {
         defer {
             saveLock.withLock { counting = false }
             raw?.release()
-            if display { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+            if display && !Calm.isOn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         }
         for n in stride(from: seconds, to: 0, by: -1) {
-            if display { FileHandle.standardError.write(Data(("\rRecording in \(n)… " + Terminal.dim("(q cancels)") + " ").utf8)) }
+            if display && Calm.isOn {
+                FileHandle.standardError.write(Data("Recording in \(n)… (q cancels)\n".utf8))
+            } else if display {
+                FileHandle.standardError.write(Data(("\rRecording in \(n)… " + Terminal.dim("(q cancels)") + " ").utf8))
+            }
             let tick = Date().addingTimeInterval(1)
             while Date() < tick {
                 if saveLock.withLock({ countdownCancelled || finished }) { return false }
@@ -302,9 +332,9 @@ final class RecordSession: @unchecked Sendable {
         return true
     }
 
-    /// Enter or q stops the recording, p or space pauses and resumes it (the terminal is in raw
-    /// mode while recording).
-    private func startKeyReader() {
+    /// Enter or q stops the recording, p or space pauses and resumes it, v hides and shows the
+    /// camera (the terminal is in raw mode while recording).
+    private func startKeyReader(camera: CameraPreview?) {
         guard Terminal.stdinIsTerminal else { return }
         let thread = Thread { [self] in
             while recorder.isRunning {
@@ -314,6 +344,8 @@ final class RecordSession: @unchecked Sendable {
                     return
                 case .character("p")?, .character("P")?, .character(" ")?:
                     recorder.togglePause()
+                case .character("v")?, .character("V")?:
+                    camera?.toggle()
                 case .inputEnded?:
                     return
                 default:

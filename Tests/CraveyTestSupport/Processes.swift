@@ -198,3 +198,25 @@ public func ebur128(_ path: String) throws -> (lufs: Double, truePeak: Double) {
     }
     return (try value(after: "I:"), try value(after: "Peak:"))
 }
+
+/// A display without a screen: Xvfb at 640x480 on a free display number, its socket waited for.
+/// Terminate the process when done.
+public func startXvfb() throws -> (process: Process, display: String) {
+    let display = ":\(Int.random(in: 200...900))"
+    let xvfb = Process()
+    xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+    xvfb.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
+    xvfb.standardError = FileHandle.nullDevice
+    try xvfb.run()
+    let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
+    for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(100_000) }
+    return (xvfb, display)
+}
+
+/// The screen of `display` as RGB24 pixels, 640x480 (ffmpeg's x11grab).
+public func grabScreen(_ display: String, to path: String) throws -> [UInt8] {
+    let grab = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "640x480", "-i", display,
+                                                  "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", path])
+    guard grab.status == 0 else { throw NSError(domain: "x11grab", code: Int(grab.status), userInfo: [NSLocalizedDescriptionKey: grab.stderr]) }
+    return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}

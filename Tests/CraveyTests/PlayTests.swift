@@ -180,16 +180,8 @@ final class PlayTests: CommandTestCase {
 
     func testVideoWindowUnderXvfb() throws {
         let id = try importVideo()
-        // A display without a screen: Xvfb on a free display number.
-        let display = ":\(Int.random(in: 200...900))"
-        let xvfb = Process()
-        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        xvfb.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"]
-        xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
+        let (xvfb, display) = try startXvfb()
         defer { xvfb.terminate(); xvfb.waitUntilExit() }
-        let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
-        for _ in 0..<50 where !FileManager.default.fileExists(atPath: socket) { usleep(100_000) }
         let (fifo, drain) = try pacedSpeaker()
         defer { drain.terminate() }
         let player = Process()
@@ -209,10 +201,7 @@ final class PlayTests: CommandTestCase {
         let shot = base + "/shot.rgb"
         var counts: [String: Int] = [:]
         for _ in 0..<5 {
-            let grab = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "640x480", "-i", display,
-                                                          "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", shot])
-            XCTAssertEqual(grab.status, 0, grab.stderr)
-            let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
+            let pixels = try grabScreen(display, to: shot)
             counts = [:]
             for i in stride(from: 0, to: pixels.count - 2, by: 3) {
                 let (r, g, b) = (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))

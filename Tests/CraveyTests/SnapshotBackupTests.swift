@@ -206,6 +206,41 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots"), [])
     }
 
+    func testADeletedLogLeavesTheSnapshotsToo() throws {
+        let baseline = try makeLibrary(at: base + "/lib")
+        let root = baseline.root
+        func logged(_ arguments: [String]) throws -> String {
+            let result = try run(arguments + ["--json"], root)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        }
+        let craving = try logged(["craving", "8", "--notes", "Lena's party"])
+        let use = try logged(["use", "vape", "3", "--notes", "behind the garage"])
+        // Today's snapshot was taken before these logs: a new one is, by the next change.
+        for name in try FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots") { unlink(root + "/Snapshots/" + name) }
+        XCTAssertEqual(try run(["craving", "2"], root).status, 0)
+        let snapshot = root + "/Snapshots/" + (try FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots"))[0]
+        for text in ["Lena's party", "behind the garage"] {
+            XCTAssertNotNil(try Data(contentsOf: URL(fileURLWithPath: snapshot)).range(of: Data(text.utf8)), "the control: \(text)")
+        }
+        XCTAssertEqual(try run(["log", "delete", craving, "--yes"], root).status, 0)
+        // The use's snapshot cannot be changed right after its delete (a fault): the next command does it.
+        Self.faults += 1
+        let deleted = try run(["log", "delete", use, "--yes"], root, environment: ["CRAVEY_FAULT_FAIL": "scrub.snapshot"])
+        XCTAssertEqual(deleted.status, 0, deleted.stderr)
+        XCTAssertNotNil(try Data(contentsOf: URL(fileURLWithPath: snapshot)).range(of: Data("behind the garage".utf8)), "the control")
+        _ = try listed(root)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        for text in ["Lena's party", "behind the garage"] {
+            XCTAssertNil(bytes.range(of: Data(text.utf8)), "not a byte of '\(text)' is left in the snapshot")
+        }
+        let counts = try runProcess("/usr/bin/sqlite3", [snapshot, "SELECT count(*) FROM craving; SELECT count(*) FROM usage; "
+                                                         + "SELECT count(*) FROM pendingScrub; PRAGMA integrity_check"]).stdout
+        XCTAssertEqual(counts, "0\n0\n0\nok\n", "both deleted logs gone, nothing left noted in the snapshot")
+        XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [root + "/library.sqlite", "SELECT count(*) FROM pendingScrub"]).stdout, "0\n")
+        Self.cases += 1
+    }
+
     func testARebuildFromASnapshotKilledAtEveryStepIsTakenUpAgain() throws {
         let baseline = try makeLibrary(at: base + "/lib")
         let root = baseline.root

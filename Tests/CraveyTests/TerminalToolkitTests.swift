@@ -32,6 +32,49 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertEqual(Key.character("C").letter, "c")
     }
 
+    /// Calm screens: when they are on, a page as plain lines then only its changes, the choice a
+    /// key names, and status lines at most once a second.
+    func testCalmPagesChoicesAndStatusLines() throws {
+        XCTAssertTrue(Calm.isOn(["TERM": "dumb"]))
+        XCTAssertTrue(Calm.isOn(["TERM": "xterm", "CRAVEY_REDUCED_MOTION": "1"]))
+        XCTAssertFalse(Calm.isOn(["TERM": "xterm", "CRAVEY_REDUCED_MOTION": "0"]))
+        XCTAssertFalse(Calm.isOn(["TERM": "xterm-256color"]))
+        XCTAssertEqual(Calm.plain("\u{1B}[1;31mred\u{1B}[0m and \u{1B}[2mdim\u{1B}[0m"), "red and dim")
+
+        let page = ["\u{1B}[1mcravey\u{1B}[0m  Hi Sam   Day 1 · 🔥 1 day without use", "", "", "  \u{1B}[1mc\u{1B}[0m  🧠 LOG CRAVING   ",
+                    "  1  🎤 Why I stop  0:20 · 3 plays", "  p 📊 Progress   k ☀️ Check-in   q Quit", ""]
+        XCTAssertEqual(Calm.lines(of: page, after: []),
+                       ["", "cravey  Hi Sam   Day 1 · 🔥 1 day without use", "", "  c  🧠 LOG CRAVING",
+                        "  1  🎤 Why I stop  0:20 · 3 plays", "  p 📊 Progress   k ☀️ Check-in   q Quit"],
+                       "plain, one blank line at a time, none at the end, after a blank line")
+        var changed = page
+        changed[4] = "  1  🎤 Why I stop  0:20 · 4 plays"
+        XCTAssertEqual(Calm.lines(of: changed, after: page), ["  1  🎤 Why I stop  0:20 · 4 plays"], "only what changed")
+        XCTAssertEqual(Calm.lines(of: page, after: page), [])
+        XCTAssertEqual(Calm.lines(of: ["Other", "page"], after: page), ["", "Other", "page"], "a new page is printed whole")
+
+        XCTAssertEqual(Calm.label(of: .character("c"), in: page), "🧠 LOG CRAVING")
+        XCTAssertEqual(Calm.label(of: .character("1"), in: page), "🎤 Why I stop", "not the 1 of 'Day 1'")
+        XCTAssertEqual(Calm.label(of: .character("k"), in: page), "☀️ Check-in")
+        XCTAssertEqual(Calm.label(of: .character("q"), in: page), "Quit")
+        XCTAssertNil(Calm.label(of: .character("x"), in: page))
+        XCTAssertEqual(Calm.label(of: .enter, in: ["  \u{1B}[1mEnter\u{1B}[0m  I'm ready     b  Back"]), "I'm ready")
+
+        // Offered 100 times a second for 2.5 s: three lines at most (at 0, 1 and 2 s).
+        let pipe = Pipe()
+        var status = StatusLines()
+        let start = Date()
+        var n = 0
+        while Date().timeIntervalSince(start) < 2.5 {
+            status.offer("Recording 0:0\(n)", to: pipe.fileHandleForWriting)
+            n += 1
+            usleep(10_000)
+        }
+        pipe.fileHandleForWriting.closeFile()
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, "\(lines)")
+    }
+
     func testThePlayerKeysAreTerminalKeys() {
         XCTAssertEqual(Key.keys(in: Array(" \u{1B}[C\u{1B}[Dqxyz".utf8)).compactMap(PlayerKey.init),
                        [.pauseResume, .forward, .back, .stop])

@@ -357,6 +357,120 @@ final class VMRecordTests: XCTestCase {
         XCTAssertNotNil(rows.first?["thumbnailPath"] as? String)
     }
 
+    /// vivid's colour bars left to right: white (75 %), yellow, cyan, green, magenta, red, blue, black.
+    /// Seen as in a mirror, the picture starts with black and blue and ends with yellow and white.
+    func barsAreMirrored(_ colours: [(r: Int, g: Int, b: Int)], _ context: String) {
+        func isBlue(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.b > 120 && c.r < 80 && c.g < 80 }
+        func isYellow(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r > 120 && c.g > 120 && c.b < 80 }
+        guard let blue = colours.firstIndex(where: isBlue), let yellow = colours.firstIndex(where: isYellow),
+              let first = colours.first, let last = colours.last else {
+            return XCTFail("no colour bars: \(colours) \(context)")
+        }
+        XCTAssertLessThan(blue, yellow, "blue left of yellow: mirrored \(colours)")
+        XCTAssertLessThan(first.r + first.g + first.b, 120, "black at the left: \(colours)")
+        XCTAssertTrue(last.r > 140 && last.g > 140 && last.b > 140, "white at the right: \(colours)")
+    }
+
+    /// The fourth line of the recording's summary: "… preview=terminal preview_shown=N".
+    func previewShown(_ text: String) -> Int? {
+        guard let range = text.range(of: #"preview_shown=\d+"#, options: .regularExpression) else { return nil }
+        return Int(text[range].dropFirst("preview_shown=".count))
+    }
+
+    /// Without a display, the camera is drawn in the terminal above the meter, mirrored, in half
+    /// blocks; v hides it and shows it again; the recording keeps its frames.
+    func testTheCameraIsSeenMirroredInTheTerminal() throws {
+        try camera("test_pattern", "0")  // 75 % colour bars
+        let command = ["env", "CRAVEY_TIMINGS=1", "CRAVEY_TRANSCRIBE=later", cravey, "record", "video", "--library", root, "--mic", mic,
+                       "--size", "320x180", "--max-seconds", "10", "--yes"].map(shellQuote).joined(separator: " ")
+        let tmux = try TmuxSession("\(command); echo EXIT=$?; sleep 60", width: 250, height: 40)
+        defer { tmux.close() }
+        try tmux.waitFor("v hides the camera", timeout: 40)
+        // The picture: 32 columns of ▀, 9 rows for 16:9; a row below the camera's own caption.
+        var picture: [String] = []
+        for _ in 0..<40 {
+            picture = try tmux.screen(escapes: true).components(separatedBy: "\n").filter { $0.contains("▀") }
+            if picture.count == 9 { break }
+            usleep(250_000)
+        }
+        let screen = try tmux.screen()
+        XCTAssertEqual(picture.count, 9, screen)
+        guard picture.count > 6 else { return }
+        let row = picture[6]
+        XCTAssertEqual(row.components(separatedBy: "▀").count - 1, 32, "32 cells")
+        // The foreground colours along the row, in order (tmux writes a colour where it changes).
+        let pattern = try NSRegularExpression(pattern: #"38;2;(\d+);(\d+);(\d+)"#)
+        let colours = pattern.matches(in: row, range: NSRange(row.startIndex..., in: row)).map { match in
+            (r: Int((row as NSString).substring(with: match.range(at: 1)))!, g: Int((row as NSString).substring(with: match.range(at: 2)))!,
+             b: Int((row as NSString).substring(with: match.range(at: 3)))!)
+        }
+        barsAreMirrored(colours, row)
+        try tmux.send("v", literal: true)
+        let hidden = try tmux.waitFor("v shows the camera")
+        XCTAssertFalse(hidden.contains("▀"), hidden)
+        try tmux.send("v", literal: true)
+        try tmux.waitFor("v hides the camera")
+        let end = try tmux.waitFor("EXIT=", timeout: 60)
+        XCTAssertTrue(end.contains("EXIT=0"), end)
+        let frames = try XCTUnwrap(framesNoted(end), end)
+        let shown = try XCTUnwrap(previewShown(end), end)
+        print("terminal preview: \(shown) pictures drawn, \(frames) frames recorded")
+        XCTAssertTrue(end.contains("preview=terminal"), end)
+        XCTAssertGreaterThan(shown, 20, "several pictures a second (at most 8)")
+        XCTAssertLessThanOrEqual(shown, 8 * 10 + 8)
+        XCTAssertGreaterThan(frames, 200, "about 30 fps kept: \(end)")
+        XCTAssertEqual(try listed().first?["kind"] as? String, "video")
+    }
+
+    /// With a display (Xvfb), the camera is shown in a window, mirrored; its pictures are counted.
+    func testTheCameraIsSeenMirroredInAWindow() throws {
+        try camera("test_pattern", "0")
+        let (xvfb, display) = try startXvfb()
+        defer { xvfb.terminate(); xvfb.waitUntilExit() }
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: cravey)
+        recorder.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "10", "--yes"]
+        recorder.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display, "CRAVEY_TIMINGS": "1",
+                                                                            "CRAVEY_TRANSCRIBE": "later"]) { $1 }
+        let errors = Pipe()
+        recorder.standardError = errors
+        recorder.standardOutput = FileHandle.nullDevice
+        try recorder.run()
+        waitForRecordingFile()
+        // The window shows the bars mirrored. Wherever the window was put: along the screen's row
+        // with the most picture on it, the picture (the black bar is lost in the black screen)
+        // starts with blue and ends with white, yellow right of blue.
+        var colours: [(r: Int, g: Int, b: Int)] = []
+        for _ in 0..<20 {
+            sleep(1)
+            let pixels = try grabScreen(display, to: base + "/shot.rgb")
+            func colour(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+                let i = (y * 640 + x) * 3
+                return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
+            }
+            func lit(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r + c.g + c.b > 90 }
+            let y = (0..<480).max { a, b in (0..<640).filter { lit(colour($0, a)) }.count < (0..<640).filter { lit(colour($0, b)) }.count }!
+            let lighted = (0..<640).filter { lit(colour($0, y)) }
+            if let left = lighted.first, let right = lighted.last, right - left > 100 {
+                colours = stride(from: left + 4, through: right - 4, by: 8).map { colour($0, y) }
+            }
+            if colours.first.map({ $0.b > 120 && $0.r < 80 }) == true || !recorder.isRunning { break }
+        }
+        XCTAssertTrue(colours.first.map { $0.b > 120 && $0.r < 80 && $0.g < 80 } ?? false, "blue at the left: \(colours)")
+        XCTAssertTrue(colours.last.map { $0.r > 140 && $0.g > 140 && $0.b > 140 } ?? false, "white at the right: \(colours)")
+        let yellow = colours.firstIndex { $0.r > 120 && $0.g > 120 && $0.b < 80 }
+        XCTAssertGreaterThan(yellow ?? -1, 0, "yellow right of blue: \(colours)")
+        recorder.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(recorder.terminationStatus, 0, stderr)
+        XCTAssertTrue(stderr.contains("preview=window"), stderr)
+        let frames = try XCTUnwrap(framesNoted(stderr), stderr)
+        let shown = try XCTUnwrap(previewShown(stderr), stderr)
+        print("preview window: \(shown) pictures shown, \(frames) frames recorded")
+        XCTAssertGreaterThan(frames, 200, "about 30 fps kept: \(stderr)")
+        XCTAssertGreaterThan(shown, frames / 4, "the window follows the camera: \(stderr)")
+    }
+
     func testKilledVideoRecordingIsRecoveredWithAThumbnail() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cravey)

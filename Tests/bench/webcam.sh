@@ -6,7 +6,9 @@
 #   MJPEG 640x360@30 (4:2:0) and 1280x720@30 (4:2:2) from v4l2loopback, fed by ffmpeg;
 #   MJPEG 640x480@30 (4:2:0): cravey's FFmpeg decoding next to libv4l2's own conversion;
 #   YUYV 640x360@30 from vivid (converted by libv4l2 in its buffer, handed to the encoder's
-#   converter from there: no copy in between).
+#   converter from there: no copy in between);
+#   the live preview's cost on that same recording: none, in the terminal (a pseudo-terminal from
+#   script) and in a window (Xvfb): CPU per recorded second, frames kept and dropped.
 # Usage: Tests/bench/webcam.sh   (root: the VM rig)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -35,15 +37,16 @@ feed() {  # feed CLIP N: loopback node N fed in real time; prints the node
   for _ in $(seq 100); do v4l2-ctl -d "/dev/video$node" --list-formats 2>/dev/null | grep -q MJPG && break; sleep 0.3; done
   echo "/dev/video$node"
 }
-measure() {  # measure LABEL FUNCTION ARGS…: "LABEL cpu_per_s rss_kib frames" (the function in a bash of its own)
+measure() {  # measure LABEL FUNCTION ARGS…: "LABEL cpu_per_s rss_kib frames dropped" (the function in a bash of its own)
   local label=$1; shift
   /usr/bin/time -f '%U %S %M' -o "$t/time" bash -c '"$@"' _ "$@" > "$t/out" 2> "$t/err" || echo "FAILED $label: $(tail -n 3 "$t/err" | tr '\n' ' ')"
   sed -i '/^Command /d' "$t/time"
   pkill -f -- "-c:v copy -f v4l2" || true  # the feeder: nothing else runs beside the next measurement
-  local frames
-  frames=$(sed -n 's/.*recorded \([0-9]*\) frames.*/\1/p' "$t/err")
+  local frames dropped
+  frames=$(cat "$t/err" "$t/out" | sed -n 's/.*recorded \([0-9]*\) frames.*/\1/p' | head -1)
+  dropped=$(cat "$t/err" "$t/out" | sed -n 's/.*(\([0-9]*\) dropped by the camera).*/\1/p' | head -1)
   [ -n "$frames" ] || frames=$(ffprobe -v error -count_packets -select_streams v -show_entries stream=nb_read_packets -of csv=p=0 "$t/ff.mov" 2>/dev/null)
-  awk -v l="$label" -v s=$secs -v f="${frames:-0}" '{printf "%s %.3f %d %s\n", l, ($1 + $2) / s, $3, f}' "$t/time"
+  awk -v l="$label" -v s=$secs -v f="${frames:-0}" -v d="${dropped:-0}" '{printf "%s %.3f %d %s %s\n", l, ($1 + $2) / s, $3, f, d}' "$t/time"
 }
 ffrec() {  # ffrec INPUT_FORMAT SIZE FPS NODE
   rm -f "$t/ff.mov"
@@ -52,10 +55,14 @@ ffrec() {  # ffrec INPUT_FORMAT SIZE FPS NODE
     -c:v libx264 -preset "$preset" -crf "$crf" -threads "$threads" ${params:+-x264-params "$params"} -g 30 -bf 0 -pix_fmt yuv420p \
     -c:a aac -b:a 96k "$t/ff.mov"
 }
-crrec() {  # crrec NODE [SIZE]
-  "$cravey" record video --camera "$1" ${2:+--size "$2"} --mic hw:Loopback,1,0 --max-seconds $secs --yes --library "$t/lib$RANDOM"
+crrec() {  # crrec NODE [SIZE [PREVIEW]]
+  "$cravey" record video --camera "$1" ${2:+--size "$2"} --mic hw:Loopback,1,0 --max-seconds $secs --yes --library "$t/lib$RANDOM" \
+    --preview "${3:-off}"
 }
-export -f ffrec crrec
+crterm() {  # crterm NODE SIZE: at a terminal (script's pseudo-terminal), the camera drawn above the meter
+  SHELL=/bin/bash TERM=xterm-256color COLUMNS=100 LINES=40 script -qfec "$(printf '%q ' crrec "$1" "$2" terminal)" /dev/null
+}
+export -f ffrec crrec crterm
 export cravey t secs preset crf threads params
 small=$(clip 640 360 yuvj420p); large=$(clip 1280 720 yuvj422p); middle=$(clip 640 480 yuvj420p)
 measure "mjpeg-360p-cravey" crrec "$(feed "$small" 1)"
@@ -66,6 +73,11 @@ measure "mjpeg-480p-cravey" crrec "$(feed "$middle" 5)"
 n=$(feed "$middle" 6); CRAVEY_JPEG_DECODER=libv4l2 measure "mjpeg-480p-libv4l2" crrec "$n"
 measure "yuyv-360p-cravey" crrec /dev/video0 640x360
 measure "yuyv-360p-ffmpeg" ffrec yuyv422 640x360 30 /dev/video0
+measure "preview-none" crrec /dev/video0 640x360 off
+measure "preview-terminal" crterm /dev/video0 640x360
+Xvfb :7 -screen 0 1024x768x24 -nolisten tcp 2>/dev/null &
+sleep 2
+DISPLAY=:7 measure "preview-window" crrec /dev/video0 640x360 window
 VM
 sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
 $sudo_ bash Tests/vm/rig.sh run "$work/results" -- /bin/bash "$work/vm.sh" "$cravey" "$work/tone.raw" "$preset" "$crf" "$threads" "$params" \
@@ -84,3 +96,10 @@ row "MJPEG 640x360@30 vs ffmpeg" mjpeg-360p-cravey mjpeg-360p-ffmpeg
 row "MJPEG 1280x720@30 4:2:2 vs ffmpeg" mjpeg-720p-cravey mjpeg-720p-ffmpeg
 row "MJPEG 640x480: FFmpeg vs libv4l2" mjpeg-480p-cravey mjpeg-480p-libv4l2
 row "YUYV 640x360@30 (vivid) vs ffmpeg" yuyv-360p-cravey yuyv-360p-ffmpeg
+echo
+echo "the live camera preview, YUYV 640x360@30 from vivid, 8 s each (cravey; the preview's cost)"
+printf '%-34s %12s %9s %8s %8s\n' "" "CPU-s per s" "vs none" "frames" "dropped"
+for run in none terminal window; do
+  printf '%-34s %12.3f %9.2f %8s %8s\n' "preview: $run" "$(get "preview-$run" 2)" "$(echo "$(get "preview-$run" 2)/$(get preview-none 2)" | bc -l)" \
+    "$(get "preview-$run" 4)" "$(get "preview-$run" 5)"
+done

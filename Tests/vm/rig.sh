@@ -14,7 +14,8 @@
 #                                              RESULTS/output.log and RESULTS/status; exits with
 #                                              CMD's status. CMD sees /dev/video0, hw:Loopback,
 #                                              a writable $TMPDIR and $HOME (tmpfs on /dev/shm),
-#                                              and $CRAVEY_VM_RESULTS (= RESULTS).
+#                                              tmux's and X's socket directories, and
+#                                              $CRAVEY_VM_RESULTS (= RESULTS).
 #
 # Needs root (9p passthrough, apt-get). Fails loudly, never skips, when the VM cannot boot.
 # The cache is ${CRAVEY_VM_CACHE:-~/.cache/cravey-vm}; nothing is downloaded but Debian packages.
@@ -145,9 +146,13 @@ run() {
   mkdir -p "$results"
   results=$(cd "$results" && pwd)
   rm -f "$results/booted" "$results/status" "$results/output.log"
+  # X servers (Xvfb, for the recording's preview window) put their sockets in /tmp/.X11-unix: the
+  # VM mounts a tmpfs of its own there, over the read-only share of this directory.
+  mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
   {
     echo "cd $(printf '%q' "$repo") || exit 90"
-    echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1 CRAVEY_TRANSCRIBE=$(printf '%q' "${CRAVEY_TRANSCRIBE:-}")"
+    echo "mount -t tmpfs -o mode=1777 x11 /tmp/.X11-unix"
+    echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp TMUX_TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1 CRAVEY_TRANSCRIBE=$(printf '%q' "${CRAVEY_TRANSCRIBE:-}")"
     printf '%q ' "$@"; echo
   } > "$results/command.sh"
   local start=$SECONDS

@@ -1,4 +1,4 @@
-// CSDL: the window cravey plays videos in, over SDL2.
+// CSDL: the window cravey plays videos in, and shows the camera in while recording, over SDL2.
 //
 // Why a shim: SDL's API is a C struct-and-union event model and opaque renderer objects; this
 // layer offers the few whole operations a player needs — open a window, show a yuv420p frame
@@ -21,9 +21,12 @@ enum {
 extern const int32_t CSDL_KEY_LEFT;
 extern const int32_t CSDL_KEY_RIGHT;
 
-/// Opens a window titled `title` for `width`×`height` yuv420p frames. Returns 0, or -1 when there
-/// is no display to open a window on (CSDL_error says why).
-int CSDL_window_open(const char *title, int width, int height, CSDL_window **out);
+/// Opens a window titled `title` for `width`×`height` yuv420p frames, `window_width`×`window_height`
+/// on the screen (0 for the frames' size); `mirrored` shows every frame flipped left to right (a
+/// camera seen as in a mirror). Returns 0, or -1 when there is no display to open a window on
+/// (CSDL_error says why).
+int CSDL_window_open(const char *title, int width, int height, int window_width, int window_height, int mirrored,
+                     CSDL_window **out);
 /// Shows one frame (Y, U, V planes tightly packed; `bytes` is the buffer size, checked against the
 /// planes of odd sizes too).
 int CSDL_window_show(CSDL_window *window, const uint8_t *yuv420p, int64_t bytes);

@@ -24,14 +24,15 @@ final class FullScreen {
     private func enter() {
         raw = RawMode()
         signals = StopSignals()
-        out.write(Data("\u{1B}[?1049h".utf8))
+        CalmPage.shared.forget()
+        if !Calm.isOn { out.write(Data("\u{1B}[?1049h".utf8)) }
         Drawing.cursor(visible: false, to: out)
     }
 
     private func leave() {
         guard raw != nil else { return }
         Drawing.cursor(visible: true, to: out)
-        out.write(Data("\u{1B}[?1049l".utf8))
+        if !Calm.isOn { out.write(Data("\u{1B}[?1049l".utf8)) }
         signals?.cancel()
         signals = nil
         raw?.release()
@@ -41,6 +42,7 @@ final class FullScreen {
     /// Draws `lines` from the top: plain text wider than the terminal is wrapped at spaces, a
     /// styled line (a chart, a row of keys) is cut to the width.
     func draw(_ lines: [String]) {
+        if Calm.isOn { return CalmPage.shared.show(lines, to: out) }
         let columns = max(20, Terminal.columns - 1)
         let rows = Terminal.rows
         let wrapped = lines.flatMap { line in
@@ -62,6 +64,7 @@ final class FullScreen {
             if signals?.stopRequested ?? true { break }
             if let key = KeyReader.shared.next(waiting: 200) {
                 if key == .inputEnded || signals?.stopRequested ?? false { break }
+                if Calm.isOn { CalmPage.shared.announce(key, to: out) }
                 return key
             }
             let now = (Terminal.columns, Terminal.rows)
