@@ -7,29 +7,33 @@ import Foundation
 /// The camera seen live while recording a video, mirrored as every selfie view is: in a window
 /// where there is a display, else a small picture of coloured half blocks above the meter. `v`
 /// hides and shows it. It takes the camera's pictures from the recorder's `PreviewTap`, so a slow
-/// window or terminal never holds the picture thread up; driven from the meter's loop (one thread;
-/// only `toggle`, under its lock, comes from the key reader).
+/// window or terminal never holds the picture thread up. The window lives on a thread of its own
+/// (opening a display can take a moment, and the meter must not wait for it); the terminal
+/// picture is drawn by the meter's loop. Shared state is under one lock.
 final class CameraPreview: @unchecked Sendable {
     /// Where the preview goes: `auto` is a window where there is a display, else the terminal.
     enum Choice: String, CaseIterable, ExpressibleByArgument {
         case auto, window, terminal, off
     }
 
-    /// What the window asks of the recording.
+    /// What a key in the window asks of the recording.
     enum Request { case stop, pause }
 
     private let tap: PreviewTap
+    private let lock = NSLock()
     private var output: PictureOutput
-    private let toggles = NSLock()
     private var shownWanted = true
-    private var window: VideoWindow?
-    private var latest: VideoFrame?
-    private var terminalPicture: [String] = []
-    private var drawnAt: UInt64 = 0
-    /// Why the window is not used, said once above the picture in the terminal.
+    private var requests: [Request] = []
+    /// Why the window is not used, said above the picture in the terminal.
     private var notice: String?
     /// Pictures shown (window) or drawn (terminal).
-    private(set) var shown = 0
+    private var shownCount = 0
+    private var closing = false
+    private var windowThread: Thread?
+    private let windowDone = DispatchSemaphore(value: 0)
+    // The terminal picture (the meter's thread only).
+    private var terminalPicture: [String] = []
+    private var drawnAt: UInt64 = 0
     /// How many columns the terminal picture takes, and how often it is redrawn at most (its lines
     /// are long: about 40 bytes a cell).
     static let columns = 32
@@ -47,76 +51,111 @@ final class CameraPreview: @unchecked Sendable {
         if output == .terminal && calm { output = .none }
         guard output != .none else { return nil }
         tap.isWanted = true
+        if output == .window {
+            let thread = Thread { [self] in runWindow() }
+            thread.name = "cravey preview window"
+            windowThread = thread
+            thread.start()
+        }
     }
 
-    var isShown: Bool { toggles.withLock { shownWanted } }
+    var isShown: Bool { lock.withLock { shownWanted } }
 
-    /// `v`: hides or shows the picture (from any thread; acted on at the next update).
-    func toggle() { toggles.withLock { shownWanted.toggle() } }
+    /// `v`: hides or shows the picture (from any thread).
+    func toggle() { lock.withLock { shownWanted.toggle() } }
 
-    /// Takes the newest picture and shows it; returns what a key in the window asked for.
+    /// From the meter's loop: draws the terminal picture when one is due; returns what a key in
+    /// the window asked for since.
     func update() -> Request? {
         let wanted = isShown
+        let place: PictureOutput = lock.withLock { output }
+        let request: Request? = lock.withLock { requests.isEmpty ? nil : requests.removeFirst() }
+        guard place == .terminal else { return request }
         tap.isWanted = wanted
-        if let frame = tap.take() { latest = frame }
         guard wanted else {
-            window = nil  // closed; `v` opens it again
             terminalPicture = []
-            return nil
+            return request
         }
-        switch output {
-        case .window: return updateWindow()
-        case .terminal: drawTerminalPicture()
-        case .none: tap.isWanted = false
-        }
-        return nil
+        drawTerminalPicture()
+        return request
     }
 
-    private func updateWindow() -> Request? {
-        guard let frame = latest else { return nil }
-        if window == nil {
-            let size = VideoSize.fitting(width: frame.width, height: frame.height, maxWidth: 480, maxHeight: 360)
-            do {
-                window = try VideoWindow(title: "cravey — recording", width: frame.width, height: frame.height, size: size, mirrored: true)
-            } catch {
-                notice = "No preview window (\(error)); the camera is shown here"
-                output = Terminal.stderrIsTerminal ? .terminal : .none
-                return nil
+    /// Closes the window (its thread ends); call when the recording has stopped.
+    func close() {
+        guard windowThread != nil else { return }
+        lock.withLock { closing = true }
+        windowDone.wait()
+        self.windowThread = nil
+    }
+
+    /// The window's thread: opens it at the first picture, shows each new one, passes its keys on;
+    /// closed while hidden (`v` or its close button), opened again when shown.
+    private func runWindow() {
+        defer { windowDone.signal() }
+        var window: VideoWindow?
+        while !lock.withLock({ closing }) {
+            let wanted = isShown
+            tap.isWanted = wanted
+            guard wanted else {
+                window = nil
+                usleep(20_000)
+                continue
+            }
+            guard let frame = tap.take() else {
+                usleep(5_000)
+                continue
+            }
+            if window == nil {
+                let size = VideoSize.fitting(width: frame.width, height: frame.height, maxWidth: 480, maxHeight: 360)
+                do {
+                    window = try VideoWindow(title: "cravey — recording", width: frame.width, height: frame.height, size: size, mirrored: true)
+                } catch {
+                    // No window after all: the terminal, when there is one.
+                    lock.withLock {
+                        notice = "No preview window (\(error)); the camera is shown here"
+                        output = Terminal.stderrIsTerminal ? .terminal : .none
+                    }
+                    if !Terminal.stderrIsTerminal { tap.isWanted = false }
+                    return
+                }
+            }
+            guard let window else { continue }
+            window.show(frame.data)
+            lock.withLock { shownCount += 1 }
+            while let event = window.poll() {
+                switch event {
+                case .close: toggle()
+                case .key(.character("q")), .key(.character("Q")), .key(.character("\r")): lock.withLock { requests.append(.stop) }
+                case .key(.character("p")), .key(.character("P")), .key(.character(" ")): lock.withLock { requests.append(.pause) }
+                case .key(.character("v")), .key(.character("V")): toggle()
+                default: continue
+                }
             }
         }
-        guard let window else { return nil }
-        window.show(frame.data)
-        shown += 1
-        latest = nil
-        while let event = window.poll() {
-            switch event {
-            case .close: toggle()
-            case .key(.character("q")), .key(.character("Q")), .key(.character("\r")): return .stop
-            case .key(.character("p")), .key(.character("P")), .key(.character(" ")): return .pause
-            case .key(.character("v")), .key(.character("V")): toggle()
-            default: continue
-            }
-        }
-        return nil
     }
 
     private func drawTerminalPicture() {
-        guard let frame = latest, monotonicNanoseconds() - drawnAt >= Self.terminalInterval else { return }
+        guard monotonicNanoseconds() - drawnAt >= Self.terminalInterval, let frame = tap.take() else { return }
         let columns = min(Self.columns, max(8, Terminal.columns - 2))
         let rows = max(1, Int((Double(columns) * Double(frame.height) / Double(max(1, frame.width)) / 2).rounded()))
         let picture = Picture(yuv420p: frame, width: columns, height: rows * 2, mirrored: true)
         terminalPicture = TerminalImage.halfBlocks(picture, lineEnd: "\n").split(separator: "\n").map(String.init)
         drawnAt = monotonicNanoseconds()
-        latest = nil
-        shown += 1
+        lock.withLock { shownCount += 1 }
     }
 
     /// The lines above the meter: the picture in the terminal (none for a window or when hidden).
     var lines: [String] {
-        guard output == .terminal else { return [] }
-        return (notice.map { [Terminal.dim($0)] } ?? []) + terminalPicture
+        let place: PictureOutput = lock.withLock { output }
+        let said: String? = lock.withLock { notice }
+        guard place == .terminal else { return [] }
+        return (said.map { [Terminal.dim($0)] } ?? []) + terminalPicture
     }
 
     /// For the benchmark and tests: where the preview went and how many pictures it showed.
-    var figures: String { "preview=\(output == .window ? "window" : output == .terminal ? "terminal" : "off") preview_shown=\(shown)" }
+    var figures: String {
+        lock.withLock {
+            "preview=\(output == .window ? "window" : output == .terminal ? "terminal" : "off") preview_shown=\(shownCount)"
+        }
+    }
 }

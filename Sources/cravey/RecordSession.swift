@@ -39,7 +39,6 @@ final class RecordSession: @unchecked Sendable {
     private var signals: StopSignals?
     /// The camera seen live while recording a video (`--preview`).
     let previewChoice: CameraPreview.Choice
-    private var cameraView: CameraPreview?
     private var previewFigures = "preview=off preview_shown=0"
 
     init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool,
@@ -67,7 +66,6 @@ final class RecordSession: @unchecked Sendable {
         }
         try start()
         let camera = CameraPreview(recorder: recorder, choice: previewChoice, calm: Calm.isOn)
-        cameraView = camera
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         startKeyReader(camera: camera)
         if display {
@@ -90,8 +88,8 @@ final class RecordSession: @unchecked Sendable {
             recorder.waitUntilStopped()
         }
         raw?.release()
+        camera?.close()
         previewFigures = camera?.figures ?? previewFigures
-        cameraView = nil  // a window closes
         let status = recorder.status
         if case let .deviceGone(message)? = status.stopReason {
             Terminal.printNote("\(message); keeping what was recorded")

@@ -371,7 +371,13 @@ final class VMRecordTests: XCTestCase {
         XCTAssertTrue(last.r > 140 && last.g > 140 && last.b > 140, "white at the right: \(colours)")
     }
 
-    /// The fourth line of the recording's summary: "… preview=terminal preview_shown=N".
+    /// vivid's 75 % colour bars without its text over them (at 320x180 the text covers most of the picture).
+    func plainColourBars() throws {
+        try camera("test_pattern", "0")
+        try camera("osd_text_mode", "2")
+    }
+
+    /// From the recording's timings line: "… preview=terminal preview_shown=N".
     func previewShown(_ text: String) -> Int? {
         guard let range = text.range(of: #"preview_shown=\d+"#, options: .regularExpression) else { return nil }
         return Int(text[range].dropFirst("preview_shown=".count))
@@ -380,13 +386,14 @@ final class VMRecordTests: XCTestCase {
     /// Without a display, the camera is drawn in the terminal above the meter, mirrored, in half
     /// blocks; v hides it and shows it again; the recording keeps its frames.
     func testTheCameraIsSeenMirroredInTheTerminal() throws {
-        try camera("test_pattern", "0")  // 75 % colour bars
+        try plainColourBars()
+        defer { try? camera("osd_text_mode", "0") }
         let command = ["env", "CRAVEY_TIMINGS=1", "CRAVEY_TRANSCRIBE=later", cravey, "record", "video", "--library", root, "--mic", mic,
-                       "--size", "320x180", "--max-seconds", "10", "--yes"].map(shellQuote).joined(separator: " ")
+                       "--size", "320x180", "--max-seconds", "20", "--yes"].map(shellQuote).joined(separator: " ")
         let tmux = try TmuxSession("\(command); echo EXIT=$?; sleep 60", width: 250, height: 40)
         defer { tmux.close() }
         try tmux.waitFor("v hides the camera", timeout: 40)
-        // The picture: 32 columns of ▀, 9 rows for 16:9; a row below the camera's own caption.
+        // The picture: 32 columns of ▀, 9 rows for 16:9.
         var picture: [String] = []
         for _ in 0..<40 {
             picture = try tmux.screen(escapes: true).components(separatedBy: "\n").filter { $0.contains("▀") }
@@ -396,7 +403,7 @@ final class VMRecordTests: XCTestCase {
         let screen = try tmux.screen()
         XCTAssertEqual(picture.count, 9, screen)
         guard picture.count > 6 else { return }
-        let row = picture[6]
+        let row = picture[7]
         XCTAssertEqual(row.components(separatedBy: "▀").count - 1, 32, "32 cells")
         // The foreground colours along the row, in order (tmux writes a colour where it changes).
         let pattern = try NSRegularExpression(pattern: #"38;2;(\d+);(\d+);(\d+)"#)
@@ -406,10 +413,10 @@ final class VMRecordTests: XCTestCase {
         }
         barsAreMirrored(colours, row)
         try tmux.send("v", literal: true)
-        let hidden = try tmux.waitFor("v shows the camera")
+        let hidden = try tmux.waitFor("v shows the camera", timeout: 20)
         XCTAssertFalse(hidden.contains("▀"), hidden)
         try tmux.send("v", literal: true)
-        try tmux.waitFor("v hides the camera")
+        try tmux.waitFor("v hides the camera", timeout: 20)
         let end = try tmux.waitFor("EXIT=", timeout: 60)
         XCTAssertTrue(end.contains("EXIT=0"), end)
         let frames = try XCTUnwrap(framesNoted(end), end)
@@ -417,21 +424,26 @@ final class VMRecordTests: XCTestCase {
         print("terminal preview: \(shown) pictures drawn, \(frames) frames recorded")
         XCTAssertTrue(end.contains("preview=terminal"), end)
         XCTAssertGreaterThan(shown, 20, "several pictures a second (at most 8)")
-        XCTAssertLessThanOrEqual(shown, 8 * 10 + 8)
-        XCTAssertGreaterThan(frames, 200, "about 30 fps kept: \(end)")
+        XCTAssertLessThanOrEqual(shown, 8 * 20 + 8, "at most 8 a second")
+        XCTAssertGreaterThan(frames, 400, "about 30 fps kept: \(end)")
         XCTAssertEqual(try listed().first?["kind"] as? String, "video")
     }
 
     /// With a display (Xvfb), the camera is shown in a window, mirrored; its pictures are counted.
     func testTheCameraIsSeenMirroredInAWindow() throws {
-        try camera("test_pattern", "0")
+        try plainColourBars()
+        defer { try? camera("osd_text_mode", "0") }
         let (xvfb, display) = try startXvfb()
         defer { xvfb.terminate(); xvfb.waitUntilExit() }
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: cravey)
-        recorder.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "10", "--yes"]
+        // 30 s: under emulation the window's first picture takes about 15 s (SDL and X's libraries
+        // read over the VM's 9p share); a laptop shows it at once.
+        recorder.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "30", "--yes"]
+        // SDL's software renderer: the VM has no GPU, and Mesa's (llvmpipe) takes seconds a frame on
+        // its emulated CPU.
         recorder.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display, "CRAVEY_TIMINGS": "1",
-                                                                            "CRAVEY_TRANSCRIBE": "later"]) { $1 }
+                                                                            "CRAVEY_TRANSCRIBE": "later", "SDL_RENDER_DRIVER": "software"]) { $1 }
         let errors = Pipe()
         recorder.standardError = errors
         recorder.standardOutput = FileHandle.nullDevice
@@ -441,7 +453,7 @@ final class VMRecordTests: XCTestCase {
         // with the most picture on it, the picture (the black bar is lost in the black screen)
         // starts with blue and ends with white, yellow right of blue.
         var colours: [(r: Int, g: Int, b: Int)] = []
-        for _ in 0..<20 {
+        for _ in 0..<40 {
             sleep(1)
             let pixels = try grabScreen(display, to: base + "/shot.rgb")
             func colour(_ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
@@ -467,8 +479,8 @@ final class VMRecordTests: XCTestCase {
         let frames = try XCTUnwrap(framesNoted(stderr), stderr)
         let shown = try XCTUnwrap(previewShown(stderr), stderr)
         print("preview window: \(shown) pictures shown, \(frames) frames recorded")
-        XCTAssertGreaterThan(frames, 200, "about 30 fps kept: \(stderr)")
-        XCTAssertGreaterThan(shown, frames / 4, "the window follows the camera: \(stderr)")
+        XCTAssertGreaterThan(frames, 800, "about 30 fps kept: \(stderr)")
+        XCTAssertGreaterThan(shown, 100, "the window follows the camera: \(stderr)")
     }
 
     func testKilledVideoRecordingIsRecoveredWithAThumbnail() throws {

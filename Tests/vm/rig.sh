@@ -146,12 +146,14 @@ run() {
   mkdir -p "$results"
   results=$(cd "$results" && pwd)
   rm -f "$results/booted" "$results/status" "$results/output.log"
-  # X servers (Xvfb, for the recording's preview window) put their sockets in /tmp/.X11-unix: the
-  # VM mounts a tmpfs of its own there, over the read-only share of this directory.
+  # X servers (Xvfb, for the recording's preview window) put their sockets in /tmp/.X11-unix and
+  # their compiled keymaps in /var/lib/xkb: the VM mounts a tmpfs of its own on each, over the
+  # read-only share of this machine's root.
   mkdir -p /tmp/.X11-unix && chmod 1777 /tmp/.X11-unix
   {
     echo "cd $(printf '%q' "$repo") || exit 90"
     echo "mount -t tmpfs -o mode=1777 x11 /tmp/.X11-unix"
+    echo "[ -d /var/lib/xkb ] && mount -t tmpfs xkb /var/lib/xkb"
     echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp TMUX_TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1 CRAVEY_TRANSCRIBE=$(printf '%q' "${CRAVEY_TRANSCRIBE:-}")"
     printf '%q ' "$@"; echo
   } > "$results/command.sh"
