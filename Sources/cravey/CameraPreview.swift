@@ -38,6 +38,10 @@ final class CameraPreview: @unchecked Sendable {
     /// are long: about 40 bytes a cell).
     static let columns = 32
     static let terminalInterval: UInt64 = 125_000_000
+    /// The window shows at most 15 pictures a second: enough to see oneself, and half the drawing
+    /// of every frame (measured with Tests/bench/webcam.sh: drawing all 30 cost frames on a busy
+    /// machine).
+    static let windowInterval: UInt64 = 66_000_000
 
     init?(recorder: Recorder, choice: Choice, calm: Bool) {
         guard recorder.camera != nil, choice != .off else { return nil }
@@ -93,6 +97,7 @@ final class CameraPreview: @unchecked Sendable {
     private func runWindow() {
         defer { windowDone.signal() }
         var window: VideoWindow?
+        var shownAt: UInt64 = 0
         while !lock.withLock({ closing }) {
             let wanted = isShown
             tap.isWanted = wanted
@@ -101,12 +106,20 @@ final class CameraPreview: @unchecked Sendable {
                 usleep(20_000)
                 continue
             }
+            // Asleep until the next picture is due, then waiting for it in short naps.
+            let now = monotonicNanoseconds()
+            if now - shownAt < Self.windowInterval {
+                usleep(UInt32((Self.windowInterval - (now - shownAt)) / 1000))
+                continue
+            }
             guard let frame = tap.take() else {
                 usleep(5_000)
                 continue
             }
+            shownAt = monotonicNanoseconds()
             if window == nil {
-                let size = VideoSize.fitting(width: frame.width, height: frame.height, maxWidth: 480, maxHeight: 360)
+                // At the camera's own size up to 640×480 (drawn without scaling, the cheapest), else scaled down.
+                let size = VideoSize.fitting(width: frame.width, height: frame.height, maxWidth: 640, maxHeight: 480)
                 do {
                     window = try VideoWindow(title: "cravey — recording", width: frame.width, height: frame.height, size: size, mirrored: true)
                 } catch {
