@@ -1,35 +1,35 @@
 import CraveyMedia
 import Foundation
 
-/// The camera's latest picture for a live preview, handed from the picture thread to the screen.
+/// The camera's pictures for a live preview, handed from the picture thread to the screen.
 ///
-/// The picture thread must never wait for the screen: while a preview is wanted it copies each
-/// frame here (a 4:2:0 frame, about 0.35 MB at 640×360: a memory copy, outside the lock), the
-/// newest replacing one not yet taken, so the screen always shows the newest picture; it never
-/// blocks on a slow terminal or window. With no preview wanted it copies nothing.
+/// The picture thread must never wait for the screen, nor copy pictures nobody shows: the screen
+/// asks for a picture when it is ready to show one (`request`), the picture thread copies the next
+/// frame it gets (a 4:2:0 frame, about 0.35 MB at 640×360, outside the lock) and the screen takes
+/// it. So only the pictures shown are copied (15 or 8 a second, not 30), each at most one frame old.
 public final class PreviewTap: @unchecked Sendable {
     private let lock = NSLock()
-    private var wanted = false
+    private var requested = false
     private var waiting: VideoFrame?
 
     public init() {}
 
-    /// Whether pictures are copied for a preview (off by default: no preview costs nothing).
-    public var isWanted: Bool {
-        get { lock.withLock { wanted } }
-        set { lock.withLock { wanted = newValue; if !newValue { waiting = nil } } }
-    }
+    /// Asks for the next frame the camera gives (asking again before it came changes nothing).
+    public func request() { lock.withLock { requested = true } }
+
+    /// No picture wanted any more (the preview hidden or closed).
+    public func cancel() { lock.withLock { requested = false; waiting = nil } }
 
     /// Called by the picture thread with each frame as it comes.
     func offer(_ frame: VideoFrameView) {
-        guard lock.withLock({ wanted }) else { return }
+        guard lock.withLock({ requested }) else { return }
         let copy = frame.copied()
         lock.withLock {
-            if wanted { waiting = copy }
+            if requested { waiting = copy; requested = false }
         }
     }
 
-    /// The newest picture not yet taken, if any.
+    /// The picture asked for, once it has come.
     public func take() -> VideoFrame? {
         lock.withLock {
             defer { waiting = nil }

@@ -99,7 +99,7 @@ public final class Recorder: @unchecked Sendable {
     public let maxSeconds: Double
     public let encoder: VideoEncoderSettings
     public let id = UUID()
-    /// The camera's pictures for a live preview, while one is wanted (`PreviewTap.isWanted`).
+    /// The camera's pictures for a live preview, copied when a screen asks (`PreviewTap.request`).
     public let preview = PreviewTap()
     public var kind: Recording.Kind { camera == nil ? .audio : .video }
     /// What the display calls the devices: the microphone's ALSA name and/or the camera node.

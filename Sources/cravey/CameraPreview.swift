@@ -54,7 +54,6 @@ final class CameraPreview: @unchecked Sendable {
         // Calm screens draw no moving picture in the terminal; a window is the person's to close.
         if output == .terminal && calm { output = .none }
         guard output != .none else { return nil }
-        tap.isWanted = true
         if output == .window {
             let thread = Thread { [self] in runWindow() }
             thread.name = "cravey preview window"
@@ -75,8 +74,8 @@ final class CameraPreview: @unchecked Sendable {
         let place: PictureOutput = lock.withLock { output }
         let request: Request? = lock.withLock { requests.isEmpty ? nil : requests.removeFirst() }
         guard place == .terminal else { return request }
-        tap.isWanted = wanted
         guard wanted else {
+            tap.cancel()
             terminalPicture = []
             return request
         }
@@ -89,6 +88,7 @@ final class CameraPreview: @unchecked Sendable {
         guard windowThread != nil else { return }
         lock.withLock { closing = true }
         windowDone.wait()
+        tap.cancel()
         self.windowThread = nil
     }
 
@@ -99,10 +99,9 @@ final class CameraPreview: @unchecked Sendable {
         var window: VideoWindow?
         var shownAt: UInt64 = 0
         while !lock.withLock({ closing }) {
-            let wanted = isShown
-            tap.isWanted = wanted
-            guard wanted else {
+            guard isShown else {
                 window = nil
+                tap.cancel()
                 usleep(20_000)
                 continue
             }
@@ -112,6 +111,7 @@ final class CameraPreview: @unchecked Sendable {
                 usleep(UInt32((Self.windowInterval - (now - shownAt)) / 1000))
                 continue
             }
+            tap.request()
             guard let frame = tap.take() else {
                 usleep(5_000)
                 continue
@@ -128,7 +128,7 @@ final class CameraPreview: @unchecked Sendable {
                         notice = "No preview window (\(error)); the camera is shown here"
                         output = Terminal.stderrIsTerminal ? .terminal : .none
                     }
-                    if !Terminal.stderrIsTerminal { tap.isWanted = false }
+                    tap.cancel()
                     return
                 }
             }
@@ -147,8 +147,10 @@ final class CameraPreview: @unchecked Sendable {
         }
     }
 
+    /// Asks for a picture when one is due, and draws it when it has come.
     private func drawTerminalPicture() {
-        guard monotonicNanoseconds() - drawnAt >= Self.terminalInterval, let frame = tap.take() else { return }
+        guard monotonicNanoseconds() - drawnAt >= Self.terminalInterval else { return }
+        guard let frame = tap.take() else { return tap.request() }
         let columns = min(Self.columns, max(8, Terminal.columns - 2))
         let rows = max(1, Int((Double(columns) * Double(frame.height) / Double(max(1, frame.width)) / 2).rounded()))
         let picture = Picture(yuv420p: frame, width: columns, height: rows * 2, mirrored: true)
