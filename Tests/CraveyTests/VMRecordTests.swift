@@ -360,15 +360,13 @@ final class VMRecordTests: XCTestCase {
     /// vivid's colour bars left to right: white (75 %), yellow, cyan, green, magenta, red, blue, black.
     /// Seen as in a mirror, the picture starts with black and blue and ends with yellow and white.
     func barsAreMirrored(_ colours: [(r: Int, g: Int, b: Int)], _ context: String) {
-        func isBlue(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.b > 120 && c.r < 80 && c.g < 80 }
-        func isYellow(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r > 120 && c.g > 120 && c.b < 80 }
         guard let blue = colours.firstIndex(where: isBlue), let yellow = colours.firstIndex(where: isYellow),
               let first = colours.first, let last = colours.last else {
             return XCTFail("no colour bars: \(colours) \(context)")
         }
         XCTAssertLessThan(blue, yellow, "blue left of yellow: mirrored \(colours)")
         XCTAssertLessThan(first.r + first.g + first.b, 120, "black at the left: \(colours)")
-        XCTAssertTrue(last.r > 140 && last.g > 140 && last.b > 140, "white at the right: \(colours)")
+        XCTAssertTrue(isWhite(last), "white at the right: \(colours)")
     }
 
     /// vivid's 75 % colour bars without its text over them (at 320x180 the text covers most of the picture).
@@ -466,11 +464,11 @@ final class VMRecordTests: XCTestCase {
             if let left = lighted.first, let right = lighted.last, right - left > 100 {
                 colours = stride(from: left + 4, through: right - 4, by: 8).map { colour($0, y) }
             }
-            if colours.first.map({ $0.b > 120 && $0.r < 80 }) == true || !recorder.isRunning { break }
+            if colours.first.map(isBlue) == true || !recorder.isRunning { break }
         }
-        XCTAssertTrue(colours.first.map { $0.b > 120 && $0.r < 80 && $0.g < 80 } ?? false, "blue at the left: \(colours)")
-        XCTAssertTrue(colours.last.map { $0.r > 140 && $0.g > 140 && $0.b > 140 } ?? false, "white at the right: \(colours)")
-        let yellow = colours.firstIndex { $0.r > 120 && $0.g > 120 && $0.b < 80 }
+        XCTAssertTrue(colours.first.map(isBlue) ?? false, "blue at the left: \(colours)")
+        XCTAssertTrue(colours.last.map(isWhite) ?? false, "white at the right: \(colours)")
+        let yellow = colours.firstIndex(where: isYellow)
         XCTAssertGreaterThan(yellow ?? -1, 0, "yellow right of blue: \(colours)")
         recorder.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -506,3 +504,8 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: root + "/.incoming")) ?? [], [])
     }
 }
+
+/// vivid's bars as seen on a screen: blue, yellow and the 75 % white.
+private func isBlue(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.b > 120 && c.r < 80 && c.g < 80 }
+private func isYellow(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r > 120 && c.g > 120 && c.b < 80 }
+private func isWhite(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r > 140 && c.g > 140 && c.b > 140 }
