@@ -21,10 +21,10 @@
     X(SDL_QuitSubSystem) \
     X(SDL_RenderClear) \
     X(SDL_RenderCopy) \
-    X(SDL_RenderCopyEx) \
     X(SDL_RenderPresent) \
     X(SDL_RenderSetLogicalSize) \
     X(SDL_SetRenderDrawColor) \
+    X(SDL_SetWindowSize) \
     X(SDL_UpdateYUVTexture)
 
 CLOADER_DECLARE(CSDL, CSDL_FUNCTIONS)
@@ -41,10 +41,10 @@ CLOADER_DECLARE(CSDL, CSDL_FUNCTIONS)
 #define SDL_QuitSubSystem CLOADER_CALL(CSDL, SDL_QuitSubSystem)
 #define SDL_RenderClear CLOADER_CALL(CSDL, SDL_RenderClear)
 #define SDL_RenderCopy CLOADER_CALL(CSDL, SDL_RenderCopy)
-#define SDL_RenderCopyEx CLOADER_CALL(CSDL, SDL_RenderCopyEx)
 #define SDL_RenderPresent CLOADER_CALL(CSDL, SDL_RenderPresent)
 #define SDL_RenderSetLogicalSize CLOADER_CALL(CSDL, SDL_RenderSetLogicalSize)
 #define SDL_SetRenderDrawColor CLOADER_CALL(CSDL, SDL_SetRenderDrawColor)
+#define SDL_SetWindowSize CLOADER_CALL(CSDL, SDL_SetWindowSize)
 #define SDL_UpdateYUVTexture CLOADER_CALL(CSDL, SDL_UpdateYUVTexture)
 
 #endif

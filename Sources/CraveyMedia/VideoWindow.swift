@@ -19,8 +19,9 @@ public final class VideoWindow: @unchecked Sendable {
     }
 
     private let window: OpaquePointer
-    public let width: Int
-    public let height: Int
+    /// The size of the frames it shows.
+    public private(set) var width: Int
+    public private(set) var height: Int
 
     /// Whether this session has a display a window could open on.
     public static var displayAvailable: Bool {
@@ -43,6 +44,16 @@ public final class VideoWindow: @unchecked Sendable {
     }
 
     deinit { CSDL_window_close(window) }
+
+    /// Takes frames of `width`×`height` from now on, `size` on the screen (unchanged when nil): a
+    /// window opened before the frames' size was known.
+    public func setFrameSize(width: Int, height: Int, size: VideoSize? = nil) throws {
+        guard CSDL_window_set_frame_size(window, Int32(width), Int32(height), Int32(size?.width ?? 0), Int32(size?.height ?? 0)) == 0 else {
+            throw MediaError(source: .system, code: -ENOMEM, operation: "resize a window", message: String(cString: CSDL_error()))
+        }
+        self.width = width
+        self.height = height
+    }
 
     /// Shows a yuv420p frame of the window's size.
     public func show(_ frame: [UInt8]) {

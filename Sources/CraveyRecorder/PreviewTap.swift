@@ -20,13 +20,18 @@ public final class PreviewTap: @unchecked Sendable {
     /// No picture wanted any more (the preview hidden or closed).
     public func cancel() { lock.withLock { requested = false; waiting = nil } }
 
-    /// Called by the picture thread with each frame as it comes.
+    /// Called by the picture thread with each frame as it comes. It never waits for the lock: the
+    /// screen's thread may run at the lowest priority and be paused while holding it, so a busy
+    /// lock means this frame is not offered (the next one will be).
     func offer(_ frame: VideoFrameView) {
-        guard lock.withLock({ requested }) else { return }
+        guard lock.try() else { return }
+        let wanted = requested
+        lock.unlock()
+        guard wanted else { return }
         let copy = frame.copied()
-        lock.withLock {
-            if requested { waiting = copy; requested = false }
-        }
+        guard lock.try() else { return }
+        if requested { waiting = copy; requested = false }
+        lock.unlock()
     }
 
     /// The picture asked for, once it has come.

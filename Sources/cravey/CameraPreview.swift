@@ -8,8 +8,13 @@ import Foundation
 /// where there is a display, else a small picture of coloured half blocks above the meter. `v`
 /// hides and shows it. It takes the camera's pictures from the recorder's `PreviewTap`, so a slow
 /// window or terminal never holds the picture thread up. The window lives on a thread of its own
-/// (opening a display can take a moment, and the meter must not wait for it); the terminal
-/// picture is drawn by the meter's loop. Shared state is under one lock.
+/// (the meter must not wait for a display); the terminal picture is drawn by the meter's loop.
+/// Shared state is under one lock.
+///
+/// The preview must never cost the recording a frame. So the window is opened before the
+/// recording starts (loading a display's libraries is the costly part; the recording waits for it,
+/// up to `windowWait`), and from then on its thread runs in the idle scheduling class: it only
+/// gets the time the recording leaves, and shows fewer pictures on a machine that has none to spare.
 final class CameraPreview: @unchecked Sendable {
     /// Where the preview goes: `auto` is a window where there is a display, else the terminal.
     enum Choice: String, CaseIterable, ExpressibleByArgument {
@@ -19,17 +24,20 @@ final class CameraPreview: @unchecked Sendable {
     /// What a key in the window asks of the recording.
     enum Request { case stop, pause }
 
-    private let tap: PreviewTap
     private let lock = NSLock()
+    /// The recording's pictures, once it has started (`attach`).
+    private var tap: PreviewTap?
     private var output: PictureOutput
     private var shownWanted = true
     private var requests: [Request] = []
     /// Why the window is not used, said above the picture in the terminal.
     private var notice: String?
-    /// Pictures shown (window) or drawn (terminal).
+    /// Pictures shown (window) or drawn (terminal), and how long the window took to open.
     private var shownCount = 0
+    private var openMilliseconds: Int?
     private var closing = false
     private var windowThread: Thread?
+    private let windowOpened = DispatchSemaphore(value: 0)
     private let windowDone = DispatchSemaphore(value: 0)
     // The terminal picture (the meter's thread only).
     private var terminalPicture: [String] = []
@@ -42,10 +50,16 @@ final class CameraPreview: @unchecked Sendable {
     /// of every frame (measured with Tests/bench/webcam.sh: drawing all 30 cost frames on a busy
     /// machine).
     static let windowInterval: UInt64 = 66_000_000
+    /// How long the recording waits for the window to open: a laptop's display takes a fraction
+    /// of a second; a slower one (a remote display) gets its window while the recording runs.
+    static let windowWait: Double = 5
+    /// Linux's SCHED_IDLE (sched.h defines it only for _GNU_SOURCE, so Swift does not see it).
+    static let idleSchedulingClass: Int32 = 5
 
-    init?(recorder: Recorder, choice: Choice, calm: Bool) {
-        guard recorder.camera != nil, choice != .off else { return nil }
-        tap = recorder.preview
+    /// Made before a video recording starts; `expected` is the picture size asked for, if any (the
+    /// window is sized again to the camera's first picture).
+    init?(choice: Choice, calm: Bool, expected: (width: Int, height: Int)?) {
+        guard choice != .off else { return nil }
         switch choice {
         case .window: output = .window
         case .terminal: output = .terminal
@@ -55,12 +69,23 @@ final class CameraPreview: @unchecked Sendable {
         if output == .terminal && calm { output = .none }
         guard output != .none else { return nil }
         if output == .window {
-            let thread = Thread { [self] in runWindow() }
+            let size = expected.map { VideoSize.fitting(width: $0.width, height: $0.height, maxWidth: 640, maxHeight: 480) }
+                ?? VideoSize(width: 640, height: 360)
+            let thread = Thread { [self] in runWindow(size) }
             thread.name = "cravey preview window"
             windowThread = thread
             thread.start()
         }
     }
+
+    /// Waits until the window is open, or could not be, at most `windowWait` seconds.
+    func waitForWindow() {
+        guard windowThread != nil else { return }
+        _ = windowOpened.wait(timeout: .now() + Self.windowWait)
+    }
+
+    /// The recording has started: the preview shows its pictures.
+    func attach(_ tap: PreviewTap) { lock.withLock { self.tap = tap } }
 
     var isShown: Bool { lock.withLock { shownWanted } }
 
@@ -73,32 +98,55 @@ final class CameraPreview: @unchecked Sendable {
         let wanted = isShown
         let place: PictureOutput = lock.withLock { output }
         let request: Request? = lock.withLock { requests.isEmpty ? nil : requests.removeFirst() }
-        guard place == .terminal else { return request }
+        let source: PreviewTap? = lock.withLock { tap }
+        guard place == .terminal, let source else { return request }
         guard wanted else {
-            tap.cancel()
+            source.cancel()
             terminalPicture = []
             return request
         }
-        drawTerminalPicture()
+        drawTerminalPicture(from: source)
         return request
     }
 
-    /// Closes the window (its thread ends); call when the recording has stopped.
+    /// Closes the window (its thread ends); call when the recording has stopped, or did not start.
     func close() {
-        guard windowThread != nil else { return }
-        lock.withLock { closing = true }
-        windowDone.wait()
-        tap.cancel()
-        self.windowThread = nil
+        if windowThread != nil {
+            lock.withLock { closing = true }
+            windowDone.wait()
+            windowThread = nil
+        }
+        lock.withLock { tap }?.cancel()
     }
 
-    /// The window's thread: opens it at the first picture, shows each new one, passes its keys on;
-    /// closed while hidden (`v` or its close button), opened again when shown.
-    private func runWindow() {
+    /// The window's thread: opens the window at once, then (in the idle class) shows the
+    /// recording's pictures and passes its keys on; closed while hidden (`v` or its close button),
+    /// opened again when shown.
+    private func runWindow(_ size: VideoSize) {
         defer { windowDone.signal() }
+        let started = monotonicNanoseconds()
         var window: VideoWindow?
+        do {
+            window = try VideoWindow(title: "cravey — recording", width: size.width, height: size.height, mirrored: true)
+        } catch {
+            // No window after all: the terminal, when there is one.
+            lock.withLock {
+                notice = "No preview window (\(error)); the camera is shown here"
+                output = Terminal.stderrIsTerminal ? .terminal : .none
+            }
+            windowOpened.signal()
+            return
+        }
+        lock.withLock { openMilliseconds = Int((monotonicNanoseconds() - started) / 1_000_000) }
+        windowOpened.signal()
+        var priority = sched_param(sched_priority: 0)
+        _ = sched_setscheduler(0, Self.idleSchedulingClass, &priority)
         var shownAt: UInt64 = 0
         while !lock.withLock({ closing }) {
+            guard let tap = lock.withLock({ self.tap }) else {
+                usleep(20_000)
+                continue
+            }
             guard isShown else {
                 window = nil
                 tap.cancel()
@@ -117,20 +165,18 @@ final class CameraPreview: @unchecked Sendable {
                 continue
             }
             shownAt = monotonicNanoseconds()
-            if window == nil {
-                // At the camera's own size up to 640×480 (drawn without scaling, the cheapest), else scaled down.
-                let size = VideoSize.fitting(width: frame.width, height: frame.height, maxWidth: 640, maxHeight: 480)
-                do {
-                    window = try VideoWindow(title: "cravey — recording", width: frame.width, height: frame.height, size: size, mirrored: true)
-                } catch {
-                    // No window after all: the terminal, when there is one.
-                    lock.withLock {
-                        notice = "No preview window (\(error)); the camera is shown here"
-                        output = Terminal.stderrIsTerminal ? .terminal : .none
-                    }
-                    tap.cancel()
-                    return
+            // At the camera's own size up to 640×480 (drawn without scaling, the cheapest), else scaled down.
+            let fitted = VideoSize.fitting(width: frame.width, height: frame.height, maxWidth: 640, maxHeight: 480)
+            do {
+                if let window, window.width != frame.width || window.height != frame.height {
+                    try window.setFrameSize(width: frame.width, height: frame.height, size: fitted)
+                } else if window == nil {
+                    window = try VideoWindow(title: "cravey — recording", width: frame.width, height: frame.height, size: fitted, mirrored: true)
                 }
+            } catch {
+                window = nil
+                lock.withLock { shownWanted = false }
+                continue
             }
             guard let window else { continue }
             window.show(frame.data)
@@ -148,7 +194,7 @@ final class CameraPreview: @unchecked Sendable {
     }
 
     /// Asks for a picture when one is due, and draws it when it has come.
-    private func drawTerminalPicture() {
+    private func drawTerminalPicture(from tap: PreviewTap) {
         guard monotonicNanoseconds() - drawnAt >= Self.terminalInterval else { return }
         guard let frame = tap.take() else { return tap.request() }
         let columns = min(Self.columns, max(8, Terminal.columns - 2))
@@ -171,6 +217,7 @@ final class CameraPreview: @unchecked Sendable {
     var figures: String {
         lock.withLock {
             "preview=\(output == .window ? "window" : output == .terminal ? "terminal" : "off") preview_shown=\(shownCount)"
+                + (openMilliseconds.map { " preview_open_ms=\($0)" } ?? "")
         }
     }
 }

@@ -64,8 +64,20 @@ final class RecordSession: @unchecked Sendable {
             FileHandle.standardError.write(Data("Cancelled; nothing was recorded.\n".utf8))
             return
         }
-        try start()
-        let camera = CameraPreview(recorder: recorder, choice: previewChoice, calm: Calm.isOn)
+        // The preview's window opens before the recording starts, so opening it costs no frames.
+        var camera = plan.devices.kind == .video ? CameraPreview(choice: previewChoice, calm: Calm.isOn, expected: plan.devices.largest) : nil
+        camera?.waitForWindow()
+        do {
+            try start()
+        } catch {
+            camera?.close()
+            throw error
+        }
+        if recorder.camera == nil {
+            camera?.close()  // sound only after all
+            camera = nil
+        }
+        camera?.attach(recorder.preview)
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         startKeyReader(camera: camera)
         if display {

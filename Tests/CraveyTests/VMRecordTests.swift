@@ -427,6 +427,17 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual(try listed().first?["kind"] as? String, "video")
     }
 
+    /// Each thread's scheduling policy (the 41st field of its stat).
+    func schedulingPolicies(of pid: Int32) -> [Int] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).compactMap { task in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                  let end = stat.lastIndex(of: ")") else { return nil }
+            // After the name in parentheses come the fields from the 3rd (the state) on.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            return fields.count > 38 ? Int(fields[38]) : nil
+        }
+    }
+
     /// With a display (Xvfb), the camera is shown in a window, mirrored; its pictures are counted.
     func testTheCameraIsSeenMirroredInAWindow() throws {
         try plainColourBars()
@@ -470,13 +481,21 @@ final class VMRecordTests: XCTestCase {
         XCTAssertTrue(colours.last.map(isWhite) ?? false, "white at the right: \(colours)")
         let yellow = colours.firstIndex(where: isYellow)
         XCTAssertGreaterThan(yellow ?? -1, 0, "yellow right of blue: \(colours)")
+        // The window's thread only uses the time the recording leaves: the idle scheduling class
+        // (SCHED_IDLE, 5) for it alone, the usual one (0) for every other.
+        if recorder.isRunning {
+            let policies = schedulingPolicies(of: recorder.processIdentifier)
+            XCTAssertEqual(policies.filter { $0 == 5 }.count, 1, "\(policies)")
+            XCTAssertEqual(policies.filter { $0 == 0 }.count, policies.count - 1, "\(policies)")
+        }
         recorder.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(recorder.terminationStatus, 0, stderr)
         XCTAssertTrue(stderr.contains("preview=window"), stderr)
         let frames = try XCTUnwrap(framesNoted(stderr), stderr)
         let shown = try XCTUnwrap(previewShown(stderr), stderr)
-        print("preview window: \(shown) pictures shown, \(frames) frames recorded")
+        let opening = stderr.range(of: #"preview_open_ms=\d+"#, options: .regularExpression).map { String(stderr[$0]) } ?? "-"
+        print("preview window: \(shown) pictures shown, \(frames) frames recorded, \(opening)")
         XCTAssertGreaterThan(frames, 800, "about 30 fps kept: \(stderr)")
         XCTAssertGreaterThan(shown, 100, "the window follows the camera: \(stderr)")
     }

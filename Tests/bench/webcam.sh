@@ -7,8 +7,9 @@
 #   MJPEG 640x480@30 (4:2:0): cravey's FFmpeg decoding next to libv4l2's own conversion;
 #   YUYV 640x360@30 from vivid (converted by libv4l2 in its buffer, handed to the encoder's
 #   converter from there: no copy in between);
-#   the live preview's cost on that same recording: none, in the terminal (a pseudo-terminal from
-#   script) and in a window (Xvfb): CPU per recorded second, frames kept and dropped.
+#   the live preview's cost on that same recording, at 640x360 and 320x180: none, in the terminal (a
+#   pseudo-terminal from script) and in a window (Xvfb): CPU per recorded second, frames kept and
+#   dropped, pictures shown.
 # Usage: Tests/bench/webcam.sh   (root: the VM rig)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -37,16 +38,18 @@ feed() {  # feed CLIP N: loopback node N fed in real time; prints the node
   for _ in $(seq 100); do v4l2-ctl -d "/dev/video$node" --list-formats 2>/dev/null | grep -q MJPG && break; sleep 0.3; done
   echo "/dev/video$node"
 }
-measure() {  # measure LABEL FUNCTION ARGS…: "LABEL cpu_per_s rss_kib frames dropped" (the function in a bash of its own)
+measure() {  # measure LABEL FUNCTION ARGS…: "LABEL cpu_per_s rss_kib frames dropped shown opened_ms" (the function in a bash of its own)
   local label=$1; shift
   /usr/bin/time -f '%U %S %M' -o "$t/time" bash -c '"$@"' _ "$@" > "$t/out" 2> "$t/err" || echo "FAILED $label: $(tail -n 3 "$t/err" | tr '\n' ' ')"
   sed -i '/^Command /d' "$t/time"
   pkill -f -- "-c:v copy -f v4l2" || true  # the feeder: nothing else runs beside the next measurement
-  local frames dropped
+  local frames dropped shown opened
   frames=$(cat "$t/err" "$t/out" | sed -n 's/.*recorded \([0-9]*\) frames.*/\1/p' | head -1)
+  shown=$(cat "$t/err" "$t/out" | sed -n 's/.*preview_shown=\([0-9]*\).*/\1/p' | head -1)
+  opened=$(cat "$t/err" "$t/out" | sed -n 's/.*preview_open_ms=\([0-9]*\).*/\1/p' | head -1)
   dropped=$(cat "$t/err" "$t/out" | sed -n 's/.*(\([0-9]*\) dropped by the camera).*/\1/p' | head -1)
   [ -n "$frames" ] || frames=$(ffprobe -v error -count_packets -select_streams v -show_entries stream=nb_read_packets -of csv=p=0 "$t/ff.mov" 2>/dev/null)
-  awk -v l="$label" -v s=$secs -v f="${frames:-0}" -v d="${dropped:-0}" '{printf "%s %.3f %d %s %s\n", l, ($1 + $2) / s, $3, f, d}' "$t/time"
+  awk -v l="$label" -v s=$secs -v f="${frames:-0}" -v d="${dropped:-0}" -v p="${shown:-0}" -v o="${opened:--}" '{printf "%s %.3f %d %s %s %s %s\n", l, ($1 + $2) / s, $3, f, d, p, o}' "$t/time"
 }
 ffrec() {  # ffrec INPUT_FORMAT SIZE FPS NODE
   rm -f "$t/ff.mov"
@@ -55,8 +58,8 @@ ffrec() {  # ffrec INPUT_FORMAT SIZE FPS NODE
     -c:v libx264 -preset "$preset" -crf "$crf" -threads "$threads" ${params:+-x264-params "$params"} -g 30 -bf 0 -pix_fmt yuv420p \
     -c:a aac -b:a 96k "$t/ff.mov"
 }
-crrec() {  # crrec NODE [SIZE [PREVIEW]]
-  "$cravey" record video --camera "$1" ${2:+--size "$2"} --mic hw:Loopback,1,0 --max-seconds $secs --yes --library "$t/lib$RANDOM" \
+crrec() {  # crrec NODE [SIZE [PREVIEW]] (the timings line says how many pictures the preview showed)
+  CRAVEY_TIMINGS=1 "$cravey" record video --camera "$1" ${2:+--size "$2"} --mic hw:Loopback,1,0 --max-seconds $secs --yes --library "$t/lib$RANDOM" \
     --preview "${3:-off}"
 }
 crterm() {  # crterm NODE SIZE: at a terminal (script's pseudo-terminal), the camera drawn above the meter
@@ -73,15 +76,19 @@ measure "mjpeg-480p-cravey" crrec "$(feed "$middle" 5)"
 n=$(feed "$middle" 6); CRAVEY_JPEG_DECODER=libv4l2 measure "mjpeg-480p-libv4l2" crrec "$n"
 measure "yuyv-360p-cravey" crrec /dev/video0 640x360
 measure "yuyv-360p-ffmpeg" ffrec yuyv422 640x360 30 /dev/video0
-measure "preview-none" crrec /dev/video0 640x360 off
-measure "preview-terminal" crterm /dev/video0 640x360
+# The preview at two sizes: 640x360, which the recording alone already keeps the two emulated
+# CPUs busy with, and 320x180, which leaves them time to spare.
+for size in 640x360 320x180; do
+  measure "preview-none-$size" crrec /dev/video0 $size off
+  measure "preview-terminal-$size" crterm /dev/video0 $size
+done
 # The window: Xvfb, SDL's software renderer (the VM has no GPU), and one run first that is not
 # measured (the first window's libraries take seconds to load over the VM's share).
 Xvfb :7 -nolock -screen 0 1024x768x24 -nolisten tcp 2>/dev/null &
 sleep 2
 export SDL_RENDER_DRIVER=software
 DISPLAY=:7 crrec /dev/video0 640x360 window >/dev/null 2>&1
-DISPLAY=:7 measure "preview-window" crrec /dev/video0 640x360 window
+for size in 640x360 320x180; do DISPLAY=:7 measure "preview-window-$size" crrec /dev/video0 $size window; done
 VM
 sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
 $sudo_ bash Tests/vm/rig.sh run "$work/results" -- /bin/bash "$work/vm.sh" "$cravey" "$work/tone.raw" "$preset" "$crf" "$threads" "$params" \
@@ -101,9 +108,13 @@ row "MJPEG 1280x720@30 4:2:2 vs ffmpeg" mjpeg-720p-cravey mjpeg-720p-ffmpeg
 row "MJPEG 640x480: FFmpeg vs libv4l2" mjpeg-480p-cravey mjpeg-480p-libv4l2
 row "YUYV 640x360@30 (vivid) vs ffmpeg" yuyv-360p-cravey yuyv-360p-ffmpeg
 echo
-echo "the live camera preview, YUYV 640x360@30 from vivid, 8 s each (cravey; the preview's cost)"
-printf '%-34s %12s %9s %8s %8s\n' "" "CPU-s per s" "vs none" "frames" "dropped"
-for run in none terminal window; do
-  printf '%-34s %12.3f %9.2f %8s %8s\n' "preview: $run" "$(get "preview-$run" 2)" "$(echo "$(get "preview-$run" 2)/$(get preview-none 2)" | bc -l)" \
-    "$(get "preview-$run" 4)" "$(get "preview-$run" 5)"
+echo "the live camera preview, YUYV at 30 fps from vivid, 8 s each (cravey; the preview's cost; shown = pictures shown;"
+echo "opened = ms the window took to open, before the recording started)"
+printf '%-34s %12s %9s %8s %8s %8s %8s\n' "" "CPU-s per s" "vs none" "frames" "dropped" "shown" "opened"
+for size in 640x360 320x180; do
+  for run in none terminal window; do
+    printf '%-34s %12.3f %9.2f %8s %8s %8s %8s\n' "preview $size: $run" "$(get "preview-$run-$size" 2)" \
+      "$(echo "$(get "preview-$run-$size" 2)/$(get "preview-none-$size" 2)" | bc -l)" \
+      "$(get "preview-$run-$size" 4)" "$(get "preview-$run-$size" 5)" "$(get "preview-$run-$size" 6)" "$(get "preview-$run-$size" 7)"
+  done
 done

@@ -27,6 +27,10 @@ extern const int32_t CSDL_KEY_RIGHT;
 /// (CSDL_error says why).
 int CSDL_window_open(const char *title, int width, int height, int window_width, int window_height, int mirrored,
                      CSDL_window **out);
+/// Makes the window take frames of `width`×`height` from now on (nothing changes for the same
+/// size) and, when `window_width` and `window_height` are above 0, resizes it on the screen.
+/// Returns 0, or -1 (the window still takes frames of the size it had).
+int CSDL_window_set_frame_size(CSDL_window *window, int width, int height, int window_width, int window_height);
 /// Shows one frame (Y, U, V planes tightly packed; `bytes` is the buffer size, checked against the
 /// planes of odd sizes too).
 int CSDL_window_show(CSDL_window *window, const uint8_t *yuv420p, int64_t bytes);
