@@ -88,15 +88,13 @@ final class RecordSession: @unchecked Sendable {
                 usleep(40_000)  // 25 refreshes a second
             }
             meter.render(recorder.status, preview: camera)
-        } else if let camera {
+        } else {
             Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
-            while recorder.isRunning {
+            // A preview window's keys still act without a terminal.
+            while let camera, recorder.isRunning {
                 act(on: camera.update())
                 usleep(40_000)
             }
-            recorder.waitUntilStopped()
-        } else {
-            Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
             recorder.waitUntilStopped()
         }
         raw?.release()

@@ -124,13 +124,3 @@ struct StatusLines {
         handle.write(Data((Calm.plain(text) + "\n").utf8))
     }
 }
-
-/// A value shared between threads, used under its lock.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        try lock.withLock { try body(&value) }
-    }
-}

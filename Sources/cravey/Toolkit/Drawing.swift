@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Drawing to the terminal: each frame is built whole in a buffer and written at once, so it never
 /// flickers half-drawn.
@@ -16,7 +17,7 @@ enum Drawing {
     }
 
     /// Calm screens' progress: a line at most once a second.
-    private static let calmProgress = Locked(StatusLines())
+    private static let calmProgress = Mutex(StatusLines())
 
     /// Clears the progress line.
     static func clearLine(to handle: FileHandle = .standardError) {
