@@ -18,8 +18,20 @@ enum FileCopy {
         let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard input >= 0 else { throw systemError("open", source) }
         defer { close(input) }
+        return try copy(from: input, named: source, to: destination, faults: faults, site: site)
+    }
+
+    /// Copies an open file (read from where it stands) to `destination`, under the same rules.
+    @discardableResult
+    static func copy(from input: Int32, named source: String, to destination: String, faults: Faults, site: String) throws -> (size: Int64, sha256: String) {
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard output >= 0 else { throw systemError("create", destination) }
+        return try copy(from: input, named: source, into: output, named: destination, faults: faults, site: site)
+    }
+
+    /// Copies an open file into a new, empty open file, fsyncs the copy and closes it (always).
+    static func copy(from input: Int32, named source: String, into output: Int32, named destination: String,
+                     faults: Faults, site: String) throws -> (size: Int64, sha256: String) {
         var closed = false
         defer { if !closed { close(output) } }
         let (size, hash) = try readThrough(input, path: source) { chunk in
@@ -43,6 +55,11 @@ enum FileCopy {
         guard input >= 0 else { throw systemError("open", path) }
         defer { close(input) }
         return try readThrough(input, path: path) { _ in }
+    }
+
+    /// The size and SHA-256 of an open file, read from where it stands to its end.
+    static func sha256(of fd: Int32, named path: String) throws -> (size: Int64, sha256: String) {
+        try readThrough(fd, path: path) { _ in }
     }
 
     /// Reads an open file to its end in large blocks, hashing each block and handing it to `body`.

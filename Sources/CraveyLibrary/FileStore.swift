@@ -30,13 +30,23 @@ struct FileStore: Sendable {
 
     func path(_ relative: String) -> String { root + "/" + relative }
 
-    /// Names cravey itself keeps at the library's top level; a directory holding anything else
-    /// (and no `library.sqlite`) is not a library, and cravey will not make it one.
-    static let ownTopLevelNames: Set<String> = [
-        "library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.sqlite-journal", "library.sqlite.restoring", "library.lock",
-        "Recordings", incomingDir, trashDir, purgingDir, quarantineDir, reserveFile, rebuildingMarker, snapshotsDir,
-        backupLinksDir,
+    /// What an entry cravey makes in a library is.
+    enum OwnKind { case file, directory }
+
+    /// Everything cravey itself makes at a library's top level, one list for every rule that asks
+    /// "is this cravey's?": a directory holding only these names (and no database) is a library
+    /// whose database was lost, not someone else's folder; `check` holds each to private modes;
+    /// and none of them may be a symbolic link (`refuseLinks`), so nothing cravey writes, chmods
+    /// or copies there can lead outside the library.
+    static let ownEntries: [String: OwnKind] = [
+        "library.sqlite": .file, "library.sqlite-wal": .file, "library.sqlite-shm": .file, "library.sqlite-journal": .file,
+        "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, reserveFile: .file,
+        rebuildingMarker: .file,
+        recordingsDir: .directory, incomingDir: .directory, trashDir: .directory, purgingDir: .directory,
+        quarantineDir: .directory, snapshotsDir: .directory, backupLinksDir: .directory,
     ]
+    /// The transcript worker's own lock (one worker a library).
+    static let workerLockFile = "transcripts.lock"
     /// The database's daily snapshots (see `Library.snapshots`).
     static let snapshotsDir = "Snapshots"
     /// Second links to the recordings a backup is copying, so it copies them as they were when
@@ -48,8 +58,36 @@ struct FileStore: Sendable {
     static let damagedSuffix = ".damaged-"
 
     static func isOwnTopLevelName(_ name: String) -> Bool {
-        ownTopLevelNames.contains(name) || name.hasPrefix("library.sqlite" + damagedSuffix)
+        ownEntries[name] != nil || name.hasPrefix("library.sqlite" + damagedSuffix)
     }
+
+    /// Refuses a library in which any of cravey's own names (`ownEntries`, and the thumbnails'
+    /// directory) is a symbolic link: the whole library, with one line, before anything is
+    /// written. A damaged database kept aside is only ever renamed, never written through.
+    func refuseLinks() throws {
+        for name in Self.ownEntries.keys.sorted() + [Self.thumbnailsDir] {
+            var info = stat()
+            if lstat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+                throw LibraryError.unsafeLibrary("\(path(name)) is a symbolic link; cravey does not follow links inside its library (move it away and run cravey again)")
+            }
+        }
+    }
+
+    /// Makes the library root 0700 and the database with its journal, -wal and -shm 0600 again
+    /// where something loosened them (without following a link; only what the user owns). SQLite
+    /// gives a new -wal or -shm the database's own mode, so this runs before the database opens.
+    /// Returns why it could not, when it could not.
+    func tightenPrivacy() -> String? {
+        var problems: [String] = []
+        for (name, mode) in [("", mode_t(0o700)), ("library.sqlite", 0o600), ("library.sqlite-wal", 0o600),
+                             ("library.sqlite-shm", 0o600), ("library.sqlite-journal", 0o600)] {
+            let full = name.isEmpty ? root : path(name)
+            guard let current = self.mode(full), current & 0o077 != 0 else { continue }
+            if let problem = makePrivate(full, mode: mode) { problems.append(problem) }
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
 
     /// Where `check --repair` moves files that look like cravey's but cannot be listed.
     static let quarantineDir = "Quarantine"
@@ -64,6 +102,7 @@ struct FileStore: Sendable {
     func prepare() throws {
         try makePrivateDirectory(root, tighten: false)
         try checkOwnership(root, what: "library directory")
+        try refuseLinks()
         for dir in [Self.recordingsDir, Self.thumbnailsDir, Self.incomingDir, Self.trashDir] {
             try makePrivateDirectory(path(dir), tighten: true)
             try checkOwnership(path(dir), what: dir)
@@ -187,15 +226,7 @@ struct FileStore: Sendable {
     /// Names of the entries of a directory (not `.`/`..`), or an empty list if it does not exist.
     func entries(_ dir: String) -> [String] {
         guard let handle = opendir(dir) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        return readNames(handle).sorted()
     }
 
     func exists(_ file: String) -> Bool {
@@ -226,13 +257,17 @@ struct FileStore: Sendable {
 
     /// Sets `mode` on a file or directory of the user's without following a link (a planted link
     /// never makes cravey chmod something outside the library).
-    func makePrivate(_ file: String, mode: mode_t) {
+    /// Returns why it could not (nil: done, or nothing there).
+    @discardableResult
+    func makePrivate(_ file: String, mode: mode_t) -> String? {
         let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return errno == ENOENT ? nil : "\(file): \(String(cString: strerror(errno)))" }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_uid == geteuid() else { return }
-        _ = fchmod(fd, mode)
+        guard fstat(fd, &info) == 0 else { return "\(file): \(String(cString: strerror(errno)))" }
+        guard info.st_uid == geteuid() else { return "\(file) belongs to another user (uid \(info.st_uid))" }
+        guard fchmod(fd, mode) == 0 else { return "\(file): \(String(cString: strerror(errno)))" }
+        return nil
     }
 
     // MARK: - Space for a delete on a full disk
@@ -304,6 +339,19 @@ struct FileStore: Sendable {
         defer { free(resolved) }
         return String(cString: resolved)
     }
+}
+
+/// The names in an opened directory stream (not `.`/`..`), which it closes.
+func readNames(_ handle: OpaquePointer) -> [String] {
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+        let name = withUnsafePointer(to: entry.pointee.d_name) {
+            $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
 }
 
 /// The error for a failed system call, with errno read at once.

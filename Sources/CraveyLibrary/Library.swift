@@ -46,6 +46,9 @@ public final class Library: @unchecked Sendable {
     var snapshotsEnabled = false
     /// Whether this process has looked for the day's snapshot already.
     var snapshotChecked = false
+    /// Why opening could not make the library private again (0700, the database 0600), when a
+    /// mode was loosened and could not be tightened.
+    public private(set) var privacyProblem: String?
     /// Why the day's snapshot could not be taken, when it could not.
     public internal(set) var snapshotProblem: String?
 
@@ -70,15 +73,16 @@ public final class Library: @unchecked Sendable {
         if hasDatabase && (info.st_mode & S_IFMT) != S_IFREG {
             throw LibraryError.unsafeLibrary("\(dbPath) is not a regular file; cravey does not follow links inside its library")
         }
-        if !hasDatabase {
-            // Only an empty directory, or one holding nothing but cravey's own names, becomes a library.
-            let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
-            if let first = foreign.first {
-                throw LibraryError.unsafeLibrary(
-                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made")
-            }
+        // A directory holding anything but cravey's own names is a library only when its database
+        // is a whole SQLite file (whose schema opening it checks): an empty or stray
+        // `library.sqlite` among a person's files does not make cravey move in.
+        let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
+        if let first = foreign.first, !hasDatabase || Self.damage(ofDatabase: dbPath) != nil {
+            throw LibraryError.unsafeLibrary(
+                "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made")
         }
         try files.prepare()
+        privacyProblem = files.tightenPrivacy().map { "the library at \(root) could not be made private again (\($0)); others may be able to read it" }
         var rebuild: String?
         var restoredSnapshot: Snapshot?
         // A database that is missing, empty or cut short while the library holds recordings or

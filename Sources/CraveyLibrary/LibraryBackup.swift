@@ -55,17 +55,64 @@ extension Library {
         public var manifest: BackupManifest
     }
 
+    /// Why a manifest read from a backup folder cannot be trusted (nil: it can). The folder may be
+    /// written by others, so a manifest is held to what cravey itself writes: format 1; counts that
+    /// are not negative; the database under `Database/` and every file under `Recordings/`, each
+    /// path a plain relative path inside the folder (see `BackupFolder.problem(withPath:)`) named
+    /// once, with a size and a SHA-256; every file going to its own recording's name in a library,
+    /// each name once.
+    static func problem(in manifest: BackupManifest) -> String? {
+        guard manifest.format == 1 else {
+            return "is in format \(manifest.format), which this cravey does not read (it reads format 1)"
+        }
+        guard manifest.recordings >= 0, manifest.logs >= 0 else { return "counts less than nothing" }
+        var paths = Set<String>(), libraryPaths = Set<String>()
+        for entry in [manifest.database] + manifest.files {
+            let shown = "'\(String(entry.path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }).prefix(120))'"
+            if let problem = BackupFolder.problem(withPath: entry.path) { return "names \(shown), \(problem) (cravey reads only inside the backup folder)" }
+            guard entry.size >= 0, entry.sha256.count == 64, entry.sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+                return "gives \(shown) no proper size and SHA-256"
+            }
+            guard paths.insert(entry.path).inserted else { return "names \(shown) twice" }
+        }
+        guard manifest.database.path.hasPrefix("Database/"), manifest.database.path.hasSuffix(".sqlite"), manifest.database.libraryPath == nil else {
+            return "does not name its database under Database/"
+        }
+        for entry in manifest.files {
+            guard entry.path.hasPrefix(FileStore.recordingsDir + "/"), let libraryPath = entry.libraryPath, Library.isRecordingPath(libraryPath) else {
+                return "names a file that is not a recording's (\(entry.libraryPath ?? "no library name"))"
+            }
+            guard libraryPaths.insert(libraryPath).inserted else { return "names \(libraryPath) twice" }
+        }
+        return nil
+    }
+
+    /// What a restore really brought in, counted in the library afterwards.
+    public struct RestoreResult: Sendable {
+        public var recordings: Int
+        public var logs: Int
+        public var files: Int
+        public var backedUpAt: String
+    }
+
     static let partialSuffix = ".cravey-partial"
 
-    /// Backs the library up to `directory` (created if missing; see the type's doc).
+    /// Backs the library up to `directory` (created if missing; see the type's doc). A manifest
+    /// already there that cravey cannot trust is refused, and nothing is written.
     public func backUp(to directory: String, now: Date = Date()) throws -> BackupResult {
-        let dir = try backupDirectory(directory, create: true)
-        let previous = Self.readManifest(in: dir)
+        let folder = try backupFolder(directory, create: true)
+        let previous = try Self.readManifest(in: folder)
+        // Nothing is written before the folder is known to hold no link where cravey goes: its
+        // directories, and every file the last manifest names (a missing one is only not reused).
+        for sub in ["Database", "Recordings", "Recordings/Thumbnails"] {
+            if let dir = try folder.directory(sub) { close(dir) }
+        }
+        for entry in [previous?.database].compactMap({ $0 }) + (previous?.files ?? []) {
+            if let (file, _) = try folder.openFile(entry.path) { close(file) }
+        }
         // Copies an interrupted backup left under cravey's temporary names go first.
-        for sub in ["", "/Database", "/Recordings", "/Recordings/Thumbnails"] {
-            for name in files.entries(dir + sub) where name.hasSuffix(Self.partialSuffix) && Self.sizeOf(dir + sub + "/" + name) != nil {
-                _ = unlink(dir + sub + "/" + name)
-            }
+        for sub in ["", "Database", "Recordings", "Recordings/Thumbnails"] {
+            folder.removeFiles(in: sub) { $0.hasSuffix(Self.partialSuffix) }
         }
         let links = files.path(FileStore.backupLinksDir)
         let databaseCopy = links + "/library.sqlite"
@@ -93,46 +140,46 @@ extension Library {
         }
         defer { try? clearBackupLinks() }
 
-        var result = BackupResult(directory: dir, recordings: counts.recordings, logs: counts.logs, copied: 0, copiedBytes: 0,
+        var result = BackupResult(directory: folder.path, recordings: counts.recordings, logs: counts.logs, copied: 0, copiedBytes: 0,
                                   unchanged: 0, removed: 0, manifest: BackupManifest(
                                     createdAt: StoredDate.text(now), database: .init(path: "", size: 0, sha256: ""), files: [],
                                     recordings: counts.recordings, logs: counts.logs))
         let known = Dictionary((previous?.files ?? []).map { ($0.sha256, $0) }, uniquingKeysWith: { a, _ in a })
         func place(_ source: String, as wanted: String) throws -> BackupManifest.Entry {
             let (size, hash) = try FileCopy.sha256(source)
-            if let entry = known[hash], entry.size == size, Self.sizeOf(dir + "/" + entry.path) == size {
+            // The last backup's copy counts only while it still hashes as its manifest says.
+            if let entry = known[hash], entry.size == size, let there = try folder.hash(entry.path), there == (size, hash) {
                 result.unchanged += 1
                 return BackupManifest.Entry(path: entry.path, libraryPath: nil, size: size, sha256: hash)
             }
             let ext = (wanted as NSString).pathExtension
             let stem = (wanted as NSString).deletingPathExtension
             for candidate in [wanted, "\(stem).\(hash.prefix(8)).\(ext)", "\(stem).\(hash.prefix(16)).\(ext)"] {
-                let target = dir + "/" + candidate
-                if Self.sizeOf(target) != nil {
+                if try folder.exists(candidate) {
                     // A file there already: used only if it is this very content (left by a backup
                     // interrupted before its manifest); never written over.
-                    if Self.sizeOf(target) == size, (try? FileCopy.sha256(target).sha256) == hash {
+                    if let there = try? folder.hash(candidate), there == (size, hash) {
                         result.unchanged += 1
                         return BackupManifest.Entry(path: candidate, libraryPath: nil, size: size, sha256: hash)
                     }
                     continue
                 }
-                try Self.makeDirectories(for: candidate, in: dir)
-                let partial = target + Self.partialSuffix
-                _ = unlink(partial)
-                let copied = try FileCopy.copy(source, to: partial, faults: faults, site: "backup.copy")
+                let partial = candidate + Self.partialSuffix
+                let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+                guard input >= 0 else { throw systemError("open", source) }
+                defer { close(input) }
+                let copied = try FileCopy.copy(from: input, named: source, into: try folder.create(partial), named: folder.path + "/" + partial,
+                                               faults: faults, site: "backup.copy")
                 guard copied.sha256 == hash else {
-                    _ = unlink(partial)
+                    folder.removeFiles(in: (partial as NSString).deletingLastPathComponent) { $0 == (partial as NSString).lastPathComponent }
                     throw LibraryError.database("\(source) changed while it was being copied; run the backup again")
                 }
-                try Self.renameFree(partial, target, faults: faults)
-                try faults.hit("backup.fsync.dir")
-                try FileCopy.sync((target as NSString).deletingLastPathComponent)
+                try folder.rename(partial, to: (candidate as NSString).lastPathComponent, faults: faults, site: "backup.rename", syncSite: "backup.fsync.dir")
                 result.copied += 1
                 result.copiedBytes += size
                 return BackupManifest.Entry(path: candidate, libraryPath: nil, size: size, sha256: hash)
             }
-            throw LibraryError.database("\(dir)/\(wanted) and its other names are taken by other files; nothing was written over")
+            throw LibraryError.database("\(folder.path)/\(wanted) and its other names are taken by other files; nothing was written over")
         }
 
         let stamp = Self.backupStamp(now)
@@ -148,31 +195,34 @@ extension Library {
         }
         result.manifest.database = database
         result.manifest.files = entries
-        try writeManifest(result.manifest, in: dir)
-        // The new backup is whole: what only the last one listed goes.
+        try writeManifest(result.manifest, in: folder)
+        // The new backup is whole: what only the last one listed goes — each only while it is
+        // still the file that manifest describes.
         let kept = Set([database.path] + entries.map(\.path))
         for old in [previous?.database].compactMap({ $0 }) + (previous?.files ?? []) where !kept.contains(old.path) {
-            let path = dir + "/" + old.path
-            guard Self.sizeOf(path) == old.size else { continue }  // not the file it wrote
             try faults.hit("backup.remove.old")
-            if unlink(path) == 0 { result.removed += 1 }
+            if try folder.remove(old.path, ifItHas: old.size, sha256: old.sha256) { result.removed += 1 }
         }
-        try? setLastBackup(directory: dir, at: now)
+        try? setLastBackup(directory: folder.path, at: now)
         return result
     }
 
     /// The problems found by reading every file of the backup at `directory` again (empty: whole).
+    /// A manifest cravey cannot trust is refused before any file is read.
     public func verifyBackup(at directory: String) throws -> (manifest: BackupManifest, problems: [String], bytes: Int64) {
-        let dir = try backupDirectory(directory, create: false)
-        guard let manifest = Self.readManifest(in: dir) else {
-            throw LibraryError.invalid(field: "backup", reason: "\(dir) holds no cravey backup (no readable \(BackupManifest.name))")
+        let folder = try backupFolder(directory, create: false)
+        return try verify(folder)
+    }
+
+    private func verify(_ folder: BackupFolder) throws -> (manifest: BackupManifest, problems: [String], bytes: Int64) {
+        guard let manifest = try Self.readManifest(in: folder) else {
+            throw LibraryError.invalid(field: "backup", reason: "\(folder.path) holds no cravey backup (no \(BackupManifest.name))")
         }
         var problems: [String] = []
         var bytes: Int64 = 0
         for entry in [manifest.database] + manifest.files {
-            let path = dir + "/" + entry.path
-            guard Self.sizeOf(path) != nil, let (size, hash) = try? FileCopy.sha256(path) else {
-                problems.append("\(entry.path): missing or unreadable")
+            guard let (size, hash) = try folder.hash(entry.path) else {
+                problems.append("\(entry.path): missing")
                 continue
             }
             bytes += size
@@ -181,18 +231,16 @@ extension Library {
         return (manifest, problems, bytes)
     }
 
-    /// Restores the backup at `directory` into this library, which must be empty: every file's
-    /// SHA-256 is checked first, then the files are saved with the save's rules (noted, renamed
-    /// in, the rows committed in one transaction), so a restore interrupted at any step leaves
-    /// the library empty again, ready for another try.
-    public func restore(from directory: String) throws -> BackupManifest {
-        let (manifest, problems, _) = try verifyBackup(at: directory)
-        let dir = try backupDirectory(directory, create: false)
+    /// Restores the backup at `directory` into this library, which must be empty: the manifest is
+    /// checked whole and every file's SHA-256 first, the backup's rows against the rules typed
+    /// input meets (`checkLogs` adds the rules of the logs, from the floor that knows them), then
+    /// the files are saved with the save's rules (noted, renamed in, the rows committed in one
+    /// transaction), so a restore interrupted at any step leaves the library empty again.
+    public func restore(from directory: String, checkLogs: ((String) throws -> [String])? = nil) throws -> RestoreResult {
+        let folder = try backupFolder(directory, create: false)
+        let (manifest, problems, _) = try verify(folder)
         if let first = problems.first {
-            throw LibraryError.invalid(field: "backup", reason: "the backup at \(dir) is damaged (\(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")); nothing was restored")
-        }
-        guard manifest.files.allSatisfy({ entry in entry.libraryPath.map(Self.isRecordingPath) ?? false }) else {
-            throw LibraryError.invalid(field: "backup", reason: "the manifest at \(dir) names a file outside a library's Recordings/; nothing was restored")
+            throw LibraryError.invalid(field: "backup", reason: "the backup at \(folder.path) is damaged (\(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")); nothing was restored")
         }
         let links = files.path(FileStore.backupLinksDir)
         return try wrap {
@@ -207,27 +255,99 @@ extension Library {
             defer { try? clearBackupLinks() }
             // The backup's database, brought to this cravey's schema in a copy of its own.
             let database = links + "/restore.sqlite"
-            let copied = try FileCopy.copy(dir + "/" + manifest.database.path, to: database, faults: faults, site: "restore.copy")
-            guard copied.sha256 == manifest.database.sha256 else { throw LibraryError.database("the backup's database changed while it was read; nothing was restored") }
-            let restored = try Store(path: database, faults: faults)
-            try restored.writer.close()
+            try copy(manifest.database, from: folder, to: database, site: "restore.copy")
+            try Self.checkBackupDatabase(database, named: manifest.database.path, in: folder, faults: faults, checkLogs: checkLogs,
+                                         files: Set(manifest.files.compactMap(\.libraryPath)))
             let paths = manifest.files.compactMap(\.libraryPath)
             try store.notePendingSave(paths)
             for entry in manifest.files {
                 guard let relative = entry.libraryPath else { continue }
                 let staged = files.path(FileStore.incomingDir) + "/restore_" + (relative as NSString).lastPathComponent
                 _ = unlink(staged)
-                let copy = try FileCopy.copy(dir + "/" + entry.path, to: staged, faults: faults, site: "restore.copy")
-                guard copy.sha256 == entry.sha256 else {
-                    _ = unlink(staged)
-                    throw LibraryError.database("\(entry.path) changed while it was read; nothing was restored")
-                }
+                try copy(entry, from: folder, to: staged, site: "restore.copy")
                 try files.rename(staged, files.path(relative), site: "restore.rename")
             }
             try files.sync(files.path(FileStore.thumbnailsDir), site: "restore.fsync.dir")
             try files.sync(files.path(FileStore.recordingsDir), site: "restore.fsync.dir")
             try store.adopt(database, clearing: paths, faults: faults)
-            return manifest
+            let logs = try store.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0
+            }
+            return RestoreResult(recordings: try store.count(), logs: logs, files: files.craveyMediaFiles().count, backedUpAt: manifest.createdAt)
+        }
+    }
+
+    /// Copies a file of the backup (opened beneath its folder) to `destination`, checking it is
+    /// still the content its manifest names.
+    private func copy(_ entry: BackupManifest.Entry, from folder: BackupFolder, to destination: String, site: String) throws {
+        guard let (input, _) = try folder.openFile(entry.path) else {
+            throw LibraryError.invalid(field: "backup", reason: "\(entry.path) left the backup at \(folder.path) while it was read; nothing was restored")
+        }
+        defer { close(input) }
+        let copied = try FileCopy.copy(from: input, named: folder.path + "/" + entry.path, to: destination, faults: faults, site: site)
+        guard copied.sha256 == entry.sha256 else {
+            _ = unlink(destination)
+            throw LibraryError.invalid(field: "backup", reason: "\(entry.path) in the backup at \(folder.path) changed while it was read; nothing was restored")
+        }
+    }
+
+    /// Opens the backup's database copy as this cravey's and checks its rows: every recording
+    /// against the rules of typed input, owning a file the backup holds, and each file owned by a
+    /// row; the logs through `checkLogs`. A backup database that is not cravey's, or holds a row
+    /// cravey would refuse, is refused in words that name the backup, not the person's library.
+    static func checkBackupDatabase(_ database: String, named name: String, in folder: BackupFolder, faults: Faults,
+                                    checkLogs: ((String) throws -> [String])?, files: Set<String>) throws {
+        func refuse(_ why: String) -> LibraryError {
+            .untrustedBackup("the backup's database (\(name) in \(folder.path)) \(why); nothing was restored")
+        }
+        let restored: Store
+        do {
+            restored = try Store(path: database, faults: faults)
+        } catch Store.OpenFailure.foreign {
+            throw refuse("is the database of another program")
+        } catch Store.OpenFailure.corrupt(let message) {
+            throw refuse("is not a cravey database (\(message))")
+        } catch let error as DatabaseError {
+            throw refuse("cannot be read (\(error.message ?? "\(error.resultCode)"))")
+        } catch let error as LibraryError {
+            throw refuse("cannot be used (\(error))")
+        }
+        var problems: [String] = []
+        var owned = Set<String>()
+        do {
+            for raw in try restored.rawRows() {
+                if let problem = Validation.problem(inRow: raw.values) {
+                    problems.append("\(raw.label): \(problem)")
+                    continue
+                }
+                let row = raw.recording
+                guard row.filePath == row.canonicalFilePath, files.contains(row.filePath) else {
+                    problems.append("recording \(row.id) has no file in the backup")
+                    continue
+                }
+                owned.insert(row.filePath)
+                if let thumb = row.thumbnailPath {
+                    guard thumb == row.canonicalThumbnailPath, files.contains(thumb) else {
+                        problems.append("recording \(row.id) has no thumbnail in the backup")
+                        continue
+                    }
+                    owned.insert(thumb)
+                }
+            }
+            try restored.writer.close()
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw refuse("cannot be read (\(Library.describe(error)))")
+        }
+        for file in files.subtracting(owned).sorted() { problems.append("\(file) belongs to no recording") }
+        do {
+            problems += try checkLogs?(database) ?? []
+        } catch {
+            throw refuse("cannot be read (\(Library.describe(error)))")
+        }
+        if let first = problems.first {
+            throw refuse("holds what cravey would not save: \(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")")
         }
     }
 
@@ -247,90 +367,55 @@ extension Library {
 
     // MARK: - Helpers
 
-    /// The backup directory as an absolute path: a directory (reached through a link if the user
-    /// names one), never inside the library.
-    private func backupDirectory(_ directory: String, create: Bool) throws -> String {
+    /// The backup folder, opened (see `BackupFolder`): a directory, reached through a link if
+    /// the person names one, never inside the library nor holding it.
+    private func backupFolder(_ directory: String, create: Bool) throws -> BackupFolder {
         guard !directory.isEmpty else { throw LibraryError.invalid(field: "directory", reason: "give the directory to back up to") }
         let absolute = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
         if create, mkdir(absolute, 0o700) != 0, errno != EEXIST { throw systemError("create directory", absolute) }
-        var info = stat()
-        guard stat(absolute, &info) == 0 else { throw systemError("open", absolute) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw LibraryError.invalid(field: "directory", reason: "\(absolute) is not a directory")
-        }
         let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         let library = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
         if resolved == library || resolved.hasPrefix(library + "/") || library.hasPrefix(resolved + "/") {
             throw LibraryError.invalid(field: "directory", reason: "\(absolute) is inside the library (or holds it); a backup goes to another directory, best another disk")
         }
-        return resolved
+        return try BackupFolder(path: resolved, create: false)
     }
 
-    static func readManifest(in dir: String) -> BackupManifest? {
-        let path = dir + "/" + BackupManifest.name
-        guard sizeOf(path) != nil, let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(BackupManifest.self, from: data)
+    /// The manifest in a backup folder: nil when there is none; refused whole (nothing read
+    /// beyond it, nothing changed) when it is not one cravey can trust (see `BackupManifest.problem`).
+    static func readManifest(in folder: BackupFolder) throws -> BackupManifest? {
+        guard let (fd, size) = try folder.openFile(BackupManifest.name) else { return nil }
+        defer { close(fd) }
+        guard size <= 64 << 20 else { throw folder.refusal("\(BackupManifest.name) is too large (\(size) bytes) to be a manifest cravey wrote") }
+        let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
+        let manifest: BackupManifest
+        do {
+            manifest = try JSONDecoder().decode(BackupManifest.self, from: data)
+        } catch {
+            throw folder.refusal("\(BackupManifest.name) is not a manifest cravey wrote (cut short or changed)")
+        }
+        if let problem = Self.problem(in: manifest) { throw folder.refusal("its manifest \(problem)") }
+        return manifest
     }
 
-    private func writeManifest(_ manifest: BackupManifest, in dir: String) throws {
+    private func writeManifest(_ manifest: BackupManifest, in folder: BackupFolder) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(manifest)
-        let final = dir + "/" + BackupManifest.name
-        let partial = final + Self.partialSuffix
-        _ = unlink(partial)
-        let fd = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw systemError("create", partial) }
+        let partial = BackupManifest.name + Self.partialSuffix
+        folder.removeFiles(in: "") { $0 == partial }
+        let fd = try folder.create(partial)
+        var closed = false
+        defer { if !closed { close(fd) } }
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, data.count) }
         try faults.hit("backup.manifest.fsync")
-        guard written == data.count, retryingEINTR({ fsync(fd) }) == 0 else {
-            close(fd)
-            throw systemError("write", partial)
-        }
+        guard written == data.count, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("write", folder.path + "/" + partial) }
+        closed = true
         close(fd)
-        var info = stat()
-        if lstat(final, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            throw LibraryError.unsafeLibrary("\(final) is not a regular file; cravey does not write over it")
-        }
+        // The manifest is replaced in one rename: only a regular file there (the last manifest) is.
+        if let (old, _) = try folder.openFile(BackupManifest.name) { close(old) }
         try faults.hit("backup.manifest.rename")
-        guard Glibc.rename(partial, final) == 0 else { throw systemError("rename", partial) }
-        try faults.hit("backup.manifest.fsync.dir")
-        try FileCopy.sync(dir)
-    }
-
-    /// Renames to a name that is free (a file that appeared there meanwhile is not written over).
-    private static func renameFree(_ from: String, _ to: String, faults: Faults) throws {
-        try faults.hit("backup.rename")
-        if exists(to) {
-            _ = unlink(from)
-            throw LibraryError.database("\(to) appeared while the backup ran; nothing was written over")
-        }
-        guard Glibc.rename(from, to) == 0 else { throw systemError("rename", from) }
-    }
-
-    private static func makeDirectories(for relative: String, in dir: String) throws {
-        var current = dir
-        for part in (relative as NSString).deletingLastPathComponent.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o700) != 0 && errno != EEXIST { throw systemError("create directory", current) }
-            var info = stat()
-            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw LibraryError.unsafeLibrary("\(current) is not a directory (a link?); cravey does not write through it")
-            }
-        }
-    }
-
-    /// The size of a regular file (not through a link), nil for anything else.
-    static func sizeOf(_ path: String) -> Int64? {
-        var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(info.st_size)
-    }
-
-    /// Whether anything (a file, a directory, a link) is at `path`.
-    private static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
+        try folder.replace(partial, with: BackupManifest.name, faults: faults, syncSite: "backup.manifest.fsync.dir")
     }
 
     /// Whether a manifest's library path is a recording's or thumbnail's own name in `Recordings/`.

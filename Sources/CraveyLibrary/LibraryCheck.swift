@@ -7,7 +7,7 @@ import Glibc
 /// `check`: finding and repairing damage done from outside the library's own operations.
 extension Library {
     /// Checks the whole library: everything `recoverInterrupted` does, plus invalid rows, rows
-    /// whose file is missing, recordings no row lists, missing thumbnails, loose permissions and a
+    /// whose file is missing or is not media, recordings no row lists, missing thumbnails, loose permissions and a
     /// search index out of step with the rows.
     /// With `repair`, fixes them: rows are removed or rebuilt, files are listed again or moved to
     /// `Quarantine/`; no file is ever deleted, and files cravey did not make are left alone.
@@ -34,6 +34,15 @@ extension Library {
                 guard files.isRegularFile(full) else {
                     report.add(.rowWithoutFile, "\(row.id) → \(row.filePath)")
                     badRows.append(raw.rowID)
+                    continue
+                }
+                // A file that is not media (nothing playable in it) is no recording, whatever its row says.
+                if let inspect = media?.inspect, case .some(.none) = try? inspect(full) {
+                    report.add(.notMedia, "\(row.id) → \(row.filePath)")
+                    if repair {
+                        try quarantine(row.filePath, into: &report)
+                        badRows.append(raw.rowID)
+                    }
                     continue
                 }
                 owned.insert(row.filePath)
@@ -79,14 +88,15 @@ extension Library {
                 for thumb in strayThumbnails { report.add(.fileWithoutRow, thumb) }
             }
             var loose: [String] = []
-            for dir in ["", FileStore.recordingsDir, FileStore.thumbnailsDir, FileStore.incomingDir, FileStore.trashDir] {
+            let ownDirectories = FileStore.ownEntries.filter { $0.value == .directory }.map(\.key).sorted()
+            for dir in [""] + ownDirectories + [FileStore.thumbnailsDir] {
                 let full = dir.isEmpty ? root : files.path(dir)
                 if let mode = files.mode(full), mode & 0o077 != 0 {
                     loose.append(full)
                     if repair { files.makePrivate(full, mode: 0o700) }
                 }
             }
-            let own = owned.sorted() + ["library.sqlite", "library.sqlite-wal", "library.sqlite-shm", "library.lock", Library.workerLockName]
+            let own = owned.sorted() + FileStore.ownEntries.filter { $0.value == .file }.map(\.key).sorted()
             for relative in own {
                 let full = files.path(relative)
                 if let mode = files.mode(full), mode & 0o077 != 0 {

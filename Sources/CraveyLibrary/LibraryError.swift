@@ -22,6 +22,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case readOnly(String)
     /// An export's output cannot be written as asked.
     case output(String)
+    /// A backup folder (untrusted input: others may write there) holds what cravey does not read
+    /// or write through; nothing was changed.
+    case untrustedBackup(String)
 
     public var description: String {
         switch self {
@@ -43,7 +46,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
             return "injected fault at \(site)"
         case let .database(message):
             return "library database: \(message)"
-        case let .unsafeLibrary(message), let .busy(message), let .readOnly(message), let .output(message):
+        case let .unsafeLibrary(message), let .busy(message), let .readOnly(message), let .output(message), let .untrustedBackup(message):
             return message
         }
     }

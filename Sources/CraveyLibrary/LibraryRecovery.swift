@@ -45,6 +45,9 @@ extension Library {
             /// A file that looks like cravey's but cannot be listed, moved to `Quarantine/`.
             case quarantined
             case rowOutsideLibrary
+            /// A recording whose file is not media cravey can play (changed from outside or
+            /// restored so): `repair` moves the file to `Quarantine/` and removes its row.
+            case notMedia
             case missingThumbnail
             case loosePermissions
             /// The search index or the transcripts out of step with the recordings.
@@ -59,7 +62,7 @@ extension Library {
             /// Problems a check with `repair` fixes (foreign files and deferred steps are not).
             public var isProblem: Bool {
                 switch self {
-                case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .invalidRow, .missingThumbnail, .loosePermissions, .searchIndex: true
+                case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .notMedia, .invalidRow, .missingThumbnail, .loosePermissions, .searchIndex: true
                 default: false
                 }
             }

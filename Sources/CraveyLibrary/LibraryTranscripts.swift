@@ -78,7 +78,7 @@ extension Library {
     }
 
     /// The background worker's lock file: one worker per library.
-    static let workerLockName = "transcripts.lock"
+    static let workerLockName = FileStore.workerLockFile
 
     /// Takes the background worker's lock without waiting: nil when another worker holds it.
     /// Held until the returned object goes. It is not the library lock: a worker holding it

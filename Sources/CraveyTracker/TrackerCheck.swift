@@ -61,6 +61,23 @@ extension Tracker {
         return findings
     }
 
+    /// The logs of another cravey database (a backup's, before it is restored) held to the same
+    /// rules as typed logs: one line for each value cravey would refuse.
+    public static func problems(inDatabaseAt path: String) throws -> [String] {
+        var config = Configuration()
+        config.readonly = true
+        config.label = "cravey backup check"
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM craving").flatMap { row in
+                problems(inCraving: row).map { "craving \(label(row)): \($0)" }
+            } + Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM usage").flatMap { row in
+                problems(inUse: row).map { "use \(label(row)): \($0)" }
+            }
+        }
+    }
+
     static func label(_ row: Row) -> String {
         (row["id"] as String?).map { String($0.prefix(8)) } ?? "(rowid \(row["rowid"] as Int64? ?? 0))"
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyTracker
 import Foundation
 
 extension Cravey {
@@ -90,13 +91,13 @@ extension Cravey {
 
         func run() throws {
             let lib = try library.open()
-            let manifest = try lib.restore(from: directory)
+            let result = try lib.restore(from: directory, checkLogs: Tracker.problems(inDatabaseAt:))
             if output.json {
                 struct Result: Encodable { var recordings: Int; var logs: Int; var files: Int; var backedUpAt: String }
-                try JSONOutput.print(Result(recordings: manifest.recordings, logs: manifest.logs, files: manifest.files.count, backedUpAt: manifest.createdAt))
+                try JSONOutput.print(Result(recordings: result.recordings, logs: result.logs, files: result.files, backedUpAt: result.backedUpAt))
             } else {
-                print("Restored \(Export.count(manifest.recordings, "recording")), \(Export.count(manifest.logs, "log")) and the check-ins and settings "
-                      + "from \(directory) (backed up \(Backup.when(manifest.createdAt))) into \(lib.root).")
+                print("Restored \(Export.count(result.recordings, "recording")), \(Export.count(result.logs, "log")) and the check-ins and settings "
+                      + "from \(Terminal.safe(directory)) (backed up \(Backup.when(result.backedUpAt))) into \(lib.root).")
             }
         }
     }

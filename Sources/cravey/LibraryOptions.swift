@@ -22,6 +22,7 @@ struct LibraryOptions: ParsableArguments {
             Terminal.printNote("waiting for another cravey process to finish with the library…")
         })
         for line in opened.openingReport.lines(repairCommand: Cravey.Check.repairCommand) { Terminal.printNote(line) }
+        if let problem = opened.privacyProblem { Terminal.printNote(problem) }
         Transcribing.opened.append(opened)
         if opened.openingReport.findings.contains(where: { $0.kind == .recoveredRecording || $0.kind == .relisted }) {
             Transcribing.recovered.append(opened)

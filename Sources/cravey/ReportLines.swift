@@ -65,6 +65,7 @@ extension Library.Report {
         case .forgotten: "forgot a recording deleted since the snapshot"
         case .quarantined: "moved to Quarantine/ (looks like cravey's but cannot be played)"
         case .rowOutsideLibrary: repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)"
+        case .notMedia: repaired ? "moved to Quarantine/ and removed its row (its file is not media cravey can play)" : "file is not media cravey can play\(fix)"
         case .missingThumbnail: repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)"
         case .loosePermissions: repaired ? "made private" : "not private (should be 0700/0600)\(fix)"
         case .searchIndex: repaired ? "rebuilt the search index" : "search index\(fix)"
