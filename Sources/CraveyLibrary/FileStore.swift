@@ -41,10 +41,13 @@ struct FileStore: Sendable {
     static let ownEntries: [String: OwnKind] = [
         "library.sqlite": .file, "library.sqlite-wal": .file, "library.sqlite-shm": .file, "library.sqlite-journal": .file,
         "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, reserveFile: .file,
-        rebuildingMarker: .file,
+        rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file,
         recordingsDir: .directory, incomingDir: .directory, trashDir: .directory, purgingDir: .directory,
         quarantineDir: .directory, snapshotsDir: .directory, backupLinksDir: .directory,
     ]
+    /// The journal of logs and settings, and its next version while it is written again (see
+    /// `Library.flushJournal`).
+    static let journalFile = "logs.journal"
     /// The transcript worker's own lock (one worker a library).
     static let workerLockFile = "transcripts.lock"
     /// The database's daily snapshots (see `Library.snapshots`).
@@ -303,6 +306,20 @@ struct FileStore: Sendable {
         if let error = error as? DatabaseError { return error.resultCode.primaryResultCode == .SQLITE_FULL }
         if case let .system(_, _, code)? = error as? LibraryError { return code == ENOSPC }
         return false
+    }
+
+    /// Whether a file starts as the .m4a and .mov files cravey writes do: an ISO base media box
+    /// (`ftyp`, `moov`, `mdat`, `free`, `skip`, `wide`) at its first byte. A first look only, read
+    /// without opening any media library.
+    func startsLikeMedia(_ file: String) -> Bool {
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 8)
+        guard header.withUnsafeMutableBytes({ read(fd, $0.baseAddress, 8) }) == 8 else { return false }
+        let size = header[0..<4].reduce(0) { $0 << 8 | UInt32($1) }
+        let type = String(decoding: header[4..<8], as: UTF8.self)
+        return (size == 0 || size == 1 || size >= 8) && ["ftyp", "moov", "mdat", "free", "skip", "wide"].contains(type)
     }
 
     func isDirectory(_ file: String) -> Bool {

@@ -88,7 +88,7 @@ public final class Library: @unchecked Sendable {
         // A database that is missing, empty or cut short while the library holds recordings or
         // snapshots was lost: it is rebuilt from the newest good snapshot and the files.
         let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
-        if let loss, !files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty {
+        if let loss, !files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0 {
             restoredSnapshot = try Self.replaceLostDatabase(dbPath, files: files, faults: faults, keep: loss != "missing" && loss != "empty")
             rebuild = "the library database was \(loss)"
         } else if !hasDatabase {
@@ -130,6 +130,9 @@ public final class Library: @unchecked Sendable {
                 try forgetRowsWithoutFiles(into: &report)
                 try refreshFromFiles(into: &report)
                 try relistOrphans(into: &report)
+                // Then every log and setting typed since the snapshot, from the journal.
+                let replayed = try replayJournal()
+                if replayed > 0 { report.add(.replayedLogs, "\(replayed)") }
                 try files.unlink(marker, site: "rebuild.unlink")
                 try files.sync(root, site: "rebuild.fsync.root")
             }

@@ -270,6 +270,7 @@ extension Library {
             try files.sync(files.path(FileStore.thumbnailsDir), site: "restore.fsync.dir")
             try files.sync(files.path(FileStore.recordingsDir), site: "restore.fsync.dir")
             try store.adopt(database, clearing: paths, faults: faults)
+            try? flushJournal()  // the restored logs and settings, journaled like typed ones
             let logs = try store.writer.read { db in
                 try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0
             }

@@ -111,6 +111,10 @@ extension Library {
             try? finishPurge()
             // All data means the snapshots of it too.
             for snapshot in snapshots() { try? files.unlink(snapshot.path, site: "purge.snapshot") }
+            // And the journal of the logs and settings (a purge killed first: the next command
+            // drops the deleted rows' lines from it).
+            try? files.unlink(files.path(FileStore.journalFile), site: "purge.journal")
+            try? store.writer.write { db in try db.execute(sql: "DELETE FROM pendingJournal") }
             try? store.forgetScrubs(store.pendingScrubs())
         }
     }

@@ -36,8 +36,10 @@ extension Library {
                     badRows.append(raw.rowID)
                     continue
                 }
-                // A file that is not media (nothing playable in it) is no recording, whatever its row says.
-                if let inspect = media?.inspect, case .some(.none) = try? inspect(full) {
+                // A file that is not media (nothing playable in it) is no recording, whatever its
+                // row says. Only a file that does not even start like one is opened as media, so
+                // a check of a sound library loads no media library.
+                if !files.startsLikeMedia(full), let inspect = media?.inspect, case .some(.none) = try? inspect(full) {
                     report.add(.notMedia, "\(row.id) → \(row.filePath)")
                     if repair {
                         try quarantine(row.filePath, into: &report)
@@ -105,6 +107,11 @@ extension Library {
                 }
             }
             for path in loose { report.add(.loosePermissions, path) }
+            let journal = try journalDifferences()
+            if !journal.isEmpty {
+                report.add(.journal, "\(journal.count) log\(journal.count == 1 ? "" : "s") or settings (\(journal.prefix(3).joined(separator: ", "))\(journal.count > 3 ? ", …" : ""))")
+                if repair { try rebuildJournal() }
+            }
             let index = try store.searchIndexProblems()
             for problem in index { report.add(.searchIndex, problem) }
             if repair && !index.isEmpty { try store.rebuildSearchIndex() }

@@ -54,6 +54,11 @@ extension Library {
             case searchIndex
             /// A file cravey did not make: never touched, only mentioned.
             case foreignFile
+            /// The journal of logs and settings out of step with the database (`repair` writes
+            /// it again from the database).
+            case journal
+            /// Logs and settings brought back from the journal by a rebuild (subject: how many).
+            case replayedLogs
             /// A recording whose loudness is not measured yet (`repair` measures it).
             case unmeasured
             /// A recording measured by this check.
@@ -62,7 +67,7 @@ extension Library {
             /// Problems a check with `repair` fixes (foreign files and deferred steps are not).
             public var isProblem: Bool {
                 switch self {
-                case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .notMedia, .invalidRow, .missingThumbnail, .loosePermissions, .searchIndex: true
+                case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .notMedia, .invalidRow, .missingThumbnail, .loosePermissions, .searchIndex, .journal: true
                 default: false
                 }
             }
@@ -149,7 +154,7 @@ extension Library {
         let pending = try wrap { try store.pendingSaves() }
         let noted = try wrap { try store.notedFileWork() }
         let tags = noted.tags && media?.writeTags != nil  // only a cravey that can write them does
-        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !noted.scrubs { return Report() }
+        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !noted.scrubs && !noted.journal { return Report() }
         guard isWritable else {
             return Report(.deferred, "an interrupted operation (the library is read-only)")
         }
@@ -249,6 +254,7 @@ extension Library {
         }
         step("syncing Recordings/") { try files.sync(recordings, site: "recover.fsync.dir") }
         for problem in writePendingTags() { report.add(.deferred, problem) }
+        step("appending to the journal of logs") { try flushJournal() }
         if !scrubSnapshots() { report.add(.deferred, "removing deleted recordings from the snapshots") }
         return report
     }

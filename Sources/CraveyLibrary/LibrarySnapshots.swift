@@ -56,7 +56,10 @@ extension Library {
         guard !files.exists(final), !files.exists(files.path(FileStore.rebuildingMarker)),
               (try? store.holdsAnything()) == true else { return }
         do {
+            // The snapshot holds all the journal says: appended first, emptied once it is in place.
+            try flushJournal()
             try takeSnapshot(to: final)
+            try trimJournal()
             pruneSnapshots(today: today)
         } catch {
             snapshotProblem = Self.describe(error)

@@ -81,10 +81,13 @@ extension Store {
 
     /// Whether some file's tags are behind its row, and whether a deleted recording is still in a
     /// snapshot: one read, for the check every opening makes.
-    func notedFileWork() throws -> (tags: Bool, scrubs: Bool) {
+    func notedFileWork() throws -> (tags: Bool, scrubs: Bool, journal: Bool) {
         try writer.read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pendingTags) AS tags, EXISTS (SELECT 1 FROM pendingScrub) AS scrubs")
-            return (row?["tags"] ?? false, row?["scrubs"] ?? false)
+            let row = try Row.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM pendingTags) AS tags, EXISTS (SELECT 1 FROM pendingScrub) AS scrubs,
+                  EXISTS (SELECT 1 FROM pendingJournal) AS journal
+                """)
+            return (row?["tags"] ?? false, row?["scrubs"] ?? false, row?["journal"] ?? false)
         }
     }
 

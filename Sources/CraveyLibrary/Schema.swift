@@ -108,6 +108,9 @@ extension Store {
         migrator.registerMigration("v8: deleted logs leave the snapshots") { db in
             try db.execute(sql: Self.logScrubSchema)
         }
+        migrator.registerMigration("v9: the journal of logs and settings") { db in
+            try db.execute(sql: Self.journalSchema)
+        }
         return migrator
     }
 
@@ -149,6 +152,49 @@ extension Store {
         CREATE TRIGGER recording_scrub_delete AFTER DELETE ON recording BEGIN
           INSERT OR IGNORE INTO pendingScrub (recordingId) VALUES (old.id);
         END;
+        """
+
+    /// Logs and settings noted for the journal beside the database (migration v9).
+    private static let journalSchema = """
+        -- A craving, use or setting changed since the journal was last appended to: noted by these
+        -- triggers in the change's own transaction, removed once the row as it stands is in the
+        -- journal, fsynced. 'kind' is 'craving', 'use' or 'setting'; 'id' the row's id or key.
+        CREATE TABLE pendingJournal (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          kind TEXT NOT NULL,
+          id TEXT NOT NULL
+        );
+        CREATE TRIGGER craving_journal_insert AFTER INSERT ON craving BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('craving', new.id);
+        END;
+        CREATE TRIGGER craving_journal_update AFTER UPDATE ON craving BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('craving', new.id);
+        END;
+        CREATE TRIGGER craving_journal_delete AFTER DELETE ON craving BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('craving', old.id);
+        END;
+        CREATE TRIGGER usage_journal_insert AFTER INSERT ON usage BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('use', new.id);
+        END;
+        CREATE TRIGGER usage_journal_update AFTER UPDATE ON usage BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('use', new.id);
+        END;
+        CREATE TRIGGER usage_journal_delete AFTER DELETE ON usage BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('use', old.id);
+        END;
+        CREATE TRIGGER setting_journal_insert AFTER INSERT ON setting BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('setting', new.key);
+        END;
+        CREATE TRIGGER setting_journal_update AFTER UPDATE ON setting BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('setting', new.key);
+        END;
+        CREATE TRIGGER setting_journal_delete AFTER DELETE ON setting BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('setting', old.key);
+        END;
+        -- What was logged before the journal is journaled once.
+        INSERT INTO pendingJournal (kind, id) SELECT 'craving', id FROM craving;
+        INSERT INTO pendingJournal (kind, id) SELECT 'use', id FROM usage;
+        INSERT INTO pendingJournal (kind, id) SELECT 'setting', key FROM setting;
         """
 
     /// Deleted logs noted for removal from the snapshots (migration v8).

@@ -11,7 +11,7 @@ extension Library.Report {
         }
         let fix = repaired ? "" : repairCommand.map { " (run '\($0)')" } ?? ""
         for kind in Kind.allCases {
-            if rebuiltDatabase != nil && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten].contains(kind) { continue }  // said above
+            if rebuiltDatabase != nil && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten, .replayedLogs].contains(kind) { continue }  // said above
             for subject in subjects(kind) {
                 let label = Self.label(kind, repaired: repaired, fix: fix, repairCommand: repairCommand)
                 out.append(subject.isEmpty ? label : "\(label): \(subject)")
@@ -31,9 +31,12 @@ extension Library.Report {
         }
         if tagged > 0 { parts.append("\(tagged) listed again with their own details") }
         if bare > 0 { parts.append("\(bare) listed again as 'Recovered recording <date>'") }
-        let lost = restoredSnapshot != nil ? "play counts, logs and settings changed since the snapshot were lost"
-                                           : "play counts, logs and settings were lost"
-        let source = restoredSnapshot.map { "the snapshot of \($0.day) \(Self.clockTime($0.takenAt)) and the recordings' files" } ?? "the recordings' files"
+        let replayed = subjects(.replayedLogs).first
+        if let replayed { parts.append("\(replayed) logs and settings from the journal") }
+        let lost = restoredSnapshot != nil ? "only play counts changed since the snapshot were lost" : "play counts were lost"
+        let sources = restoredSnapshot.map { ["the snapshot of \($0.day) \(Self.clockTime($0.takenAt))"] } ?? []
+        let source = (sources + (replayed != nil ? ["the journal of logs"] : [])).joined(separator: ", ")
+            + (sources.isEmpty && replayed == nil ? "" : " and ") + "the recordings' files"
         return "\(why); rebuilt it from \(source) (" + (parts + [lost]).joined(separator: "; ") + ")"
     }
 
@@ -65,6 +68,8 @@ extension Library.Report {
         case .forgotten: "forgot a recording deleted since the snapshot"
         case .quarantined: "moved to Quarantine/ (looks like cravey's but cannot be played)"
         case .rowOutsideLibrary: repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)"
+        case .journal: repaired ? "wrote the journal of logs again from the database" : "the journal of logs differs from the database\(fix)"
+        case .replayedLogs: "brought back from the journal of logs (cravings, uses and settings)"
         case .notMedia: repaired ? "moved to Quarantine/ and removed its row (its file is not media cravey can play)" : "file is not media cravey can play\(fix)"
         case .missingThumbnail: repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)"
         case .loosePermissions: repaired ? "made private" : "not private (should be 0700/0600)\(fix)"

@@ -13,7 +13,7 @@ final class StoreTests: XCTestCase {
         }
         XCTAssertEqual(tables, ["checkinDay", "craving", "craving_newest", "craving_recording", "grdb_migrations", "logSearch",
                                 "logSearch_config", "logSearch_content", "logSearch_data", "logSearch_docsize", "logSearch_idx",
-                                "pendingReplace", "pendingSave", "pendingScrub", "pendingTags", "recording", "recordingSearch",
+                                "pendingJournal", "pendingReplace", "pendingSave", "pendingScrub", "pendingTags", "recording", "recordingSearch",
                                 "recordingSearch_config", "recordingSearch_content", "recordingSearch_data", "recordingSearch_docsize",
                                 "recordingSearch_idx", "recording_checkin", "recording_kind_newest", "recording_newest",
                                 "recording_purpose_newest", "recording_top", "setting", "transcript", "transcriptJob", "usage", "usage_craving", "usage_newest"])

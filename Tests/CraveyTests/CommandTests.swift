@@ -12,7 +12,8 @@ final class CommandTests: CommandTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         let media = base + "/media.bin"
-        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: media))
+        // Opaque bytes behind an MP4 file's first box, as cravey's own files start.
+        try (Data([0, 0, 0, 16]) + Data("ftypM4A ".utf8) + Data(repeating: 7, count: 1000)).write(to: URL(fileURLWithPath: media))
         let library = try Library(root: root)
         let t0 = Date(timeIntervalSince1970: 1_761_406_920)
         let specs: [(String, Recording.Kind, Recording.Purpose?, String?)] = [

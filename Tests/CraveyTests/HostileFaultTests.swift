@@ -229,16 +229,36 @@ final class HostileFaultTests: FaultCampaign {
         let removed = index(delete, after: deleteCommit, { $0.contains("unlink") && $0.contains("/.trash/audio_") }, "the file removed")
         _ = index(delete, after: removed, printed("Deleted"), "the message")
 
-        // A craving and a use: their commits are durable before "logged ✓".
+        // A craving and a use: their commits, then their lines in the journal of logs, are durable
+        // before "logged ✓" (the first line also the library directory that now holds the journal).
         for (arguments, message) in [(["craving", "7"], "Craving logged"), (["use", "vape", "2"], "Usage logged")] {
             let log = try trace(arguments)
-            _ = index(log, after: index(log, walSync, "a durable log commit"), printed(message), "the message after the commit")
+            let commit = index(log, walSync, "a durable log commit")
+            let appended = index(log, after: commit, { $0.contains("write(") && $0.contains("/logs.journal>") }, "the journal's line")
+            var durable = index(log, after: appended, { $0.contains("fsync(") && $0.contains("/logs.journal>") }, "fsync of the journal")
+            if arguments[0] == "craving" {
+                durable = index(log, after: durable, { $0.contains("fsync(") && $0.hasSuffix("/lib>) = 0") }, "fsync of the directory holding the new journal")
+            }
+            _ = index(log, after: durable, printed(message), "the message after the journal")
         }
         Self.cases += 5
     }
 
+    /// The ids of the logs a database loss right now would give back: those of a copy of the
+    /// library whose database is deleted (rebuilt from its snapshot and its journal of logs).
+    func logsAfterLosingTheDatabase(_ root: String) throws -> Set<String> {
+        let copy = base + "/lost-\(UUID().uuidString.prefix(6))"
+        XCTAssertEqual(try runProcess("/bin/cp", ["-a", root, copy]).status, 0)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        for suffix in ["", "-wal", "-shm"] { unlink(copy + "/library.sqlite" + suffix) }
+        let result = try run(["log", "--json"], copy)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return Set((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+    }
+
     /// SIGKILL at every step of a log write (a craving, a use that follows it, an edit, a linked
-    /// delete): each log is wholly there or wholly absent, and there whenever "logged" was printed.
+    /// delete) and of the journal's trim: each log is wholly there or wholly absent, there whenever
+    /// "logged" was printed — in the database and, after a later loss of it, from the journal.
     func testKillAtEveryStepOfALogWrite() throws {
         let root = base + "/logs"
         XCTAssertEqual(try run(["list"], root).status, 0)
@@ -265,12 +285,18 @@ final class HostileFaultTests: FaultCampaign {
                 }
                 points += 1
                 Self.faults += 1
+                let lost = try logsAfterLosingTheDatabase(root)  // before any other command
                 XCTAssertTrue([before, before + change].contains(after.count), "\(arguments) killed at step \(step): wholly there or absent")
-                if result.stdout.contains(printed) { XCTAssertEqual(after.count, before + change, "printed, so kept") }
+                if result.stdout.contains(printed) {
+                    XCTAssertEqual(after.count, before + change, "printed, so kept")
+                    XCTAssertEqual(lost.count, before + change, "printed, so kept through a lost database (step \(step))")
+                }
                 for log in after where log["kind"] as? String == "craving" {
                     XCTAssertEqual(log["notes"] as? String, "kill me", "no half-written craving")
                 }
                 XCTAssertEqual(try run(["check"], root).status, 0, "killed at step \(step): the library checks clean")
+                XCTAssertEqual(try logsAfterLosingTheDatabase(root), Set(after.compactMap { $0["id"] as? String }),
+                               "killed at step \(step): after the next command the journal agrees with the database")
                 step += 1
             }
         }
@@ -293,7 +319,24 @@ final class HostileFaultTests: FaultCampaign {
             if after.count == before.count - 1 - linked { break }  // killed after its commit: done
             step += 1
         }
-        Self.cases += 3
+        // The day's first change takes the snapshot and empties the journal: killed at each step.
+        step = 1
+        while step < 40 {
+            _ = try runProcess("/bin/sh", ["-c", "rm -f '\(root)'/Snapshots/*"])
+            let before = try logs().count
+            let result = try run(["craving", "2"], root, environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+            let lost = try logsAfterLosingTheDatabase(root)
+            let after = try logs()
+            if result.stdout.contains("Craving logged") { XCTAssertEqual(lost.count, before + 1, "trim killed at step \(step): printed, so kept") }
+            XCTAssertEqual(try run(["check"], root).status, 0, "trim killed at step \(step)")
+            XCTAssertEqual(try logsAfterLosingTheDatabase(root), Set(after.compactMap { $0["id"] as? String }), "trim killed at step \(step)")
+            if result.status != -SIGKILL { break }
+            points += 1
+            Self.faults += 1
+            step += 1
+        }
+        XCTAssertGreaterThan(step, 4, "the snapshot and the trim were killed at several steps")
+        Self.cases += 4
         XCTAssertGreaterThanOrEqual(points, 4, "a kill before and after each commit")
         print("log kill points: \(points)")
     }

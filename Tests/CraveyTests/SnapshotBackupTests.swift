@@ -131,10 +131,29 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try shown(first, root)["duration"] as? Double ?? 0, 1.5, accuracy: 0.03)
         baseline.saved[first] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + (try shown(first, root)["filePath"] as! String)))  // the trimmed one
         XCTAssertEqual(try run(["checkin", "--mood", "2", "--mic", "cravey_file", "--max-seconds", "2"], root, environment: microphone).status, 0)
-        XCTAssertEqual(try run(["transcribe", "--all", "--engine", "pocketsphinx", "--wait"], root).status, 0)
-        XCTAssertEqual(try run(["craving", "6", "--trigger", "bored"], root).status, 0)
+        // The transcripts made by the background worker, as for everyone (its lock file stays).
+        XCTAssertEqual(try run(["transcribe", "--all", "--engine", "pocketsphinx"], root, environment: ["CRAVEY_TRANSCRIBE": "background"]).status, 0)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, try run(["list"], root).stdout.contains("on its way") || !FileManager.default.fileExists(atPath: root + "/transcripts.lock") {
+            usleep(200_000)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/transcripts.lock"), "the worker ran")
+        // Logs and settings typed after the snapshot: logged, edited, deleted, a name and a goal.
+        XCTAssertEqual(try run(["craving", "6", "--trigger", "bored", "--notes", "after lunch"], root).status, 0)
+        XCTAssertEqual(try run(["craving", "3"], root).status, 0)
+        XCTAssertEqual(try run(["use", "edible", "10", "--after-craving", "last"], root).status, 0)
+        let logsNow = try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], root).stdout.utf8)) as! [[String: Any]]
+        let mild = logsNow.first { $0["intensity"] as? Int == 3 }!["id"] as! String
+        let bored = logsNow.first { $0["intensity"] as? Int == 6 }!["id"] as! String
+        XCTAssertEqual(try run(["log", "edit", bored, "--intensity", "8", "--location", "work"], root).status, 0)
+        XCTAssertEqual(try run(["log", "delete", mild, "--yes", "--keep-linked"], root).status, 0)
+        XCTAssertEqual(try run(["settings", "name", "Mia"], root).status, 0)
+        XCTAssertEqual(try run(["settings", "goal", "cut-down"], root).status, 0)
         let before = try contents(root)
         XCTAssertEqual(before.count, 3)
+        let logsBefore = try run(["log", "--json"], root).stdout
+        let settingsBefore = try run(["settings"], root).stdout
+        XCTAssertTrue(logsBefore.contains("after lunch") && !logsBefore.contains(mild) && settingsBefore.contains("Mia"), logsBefore + settingsBefore)
         let pristine = base + "/pristine"
         XCTAssertEqual(try runProcess("/bin/cp", ["-a", root, pristine]).status, 0)
         for damage in ["deleted", "cut short", "overwritten with random bytes"] {
@@ -155,18 +174,20 @@ final class SnapshotBackupTests: FaultCampaign {
             XCTAssertTrue(result.stderr.contains("rebuilt it from the snapshot of"), "\(damage): \(result.stderr)")
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line: \(result.stderr)")
             XCTAssertEqual(try contents(root), before, "\(damage): titles, notes, purposes, the check-in and the transcripts come back")
+            XCTAssertEqual(try run(["log", "--json"], root).stdout, logsBefore, "\(damage): every log, as it was last typed")
+            XCTAssertEqual(try run(["settings"], root).stdout, settingsBefore, "\(damage): the name and the goal")
             try assertIntact(baseline, "a database \(damage)")
             if damage != "deleted" {
                 XCTAssertTrue(try FileManager.default.contentsOfDirectory(atPath: root).contains { $0.hasPrefix("library.sqlite.damaged-") },
                               "\(damage): the damaged database is kept")
             }
         }
-        // Without any snapshot, the tags alone give everything back but the logs.
+        // Without any snapshot, the tags and the journal alone give everything back.
         Self.faults += 1
         _ = try runProcess("/bin/rm", ["-rf", root + "/Snapshots"])
         for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
         let alone = try run(["list"], root)
-        XCTAssertTrue(alone.stderr.contains("rebuilt it from the recordings' files (3 listed again with their own details"), alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("rebuilt it from the journal of logs and the recordings' files (3 listed again with their own details"), alone.stderr)
         XCTAssertEqual(try contents(root), before)
         try assertIntact(baseline, "a database lost with no snapshot")
         // A damaged newest snapshot is passed over for an older good one.
@@ -181,6 +202,38 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertTrue(passedOver.stderr.contains("rebuilt it from the snapshot of 2020-01-06"), passedOver.stderr)
         XCTAssertEqual(try contents(root), before)
         try assertIntact(baseline, "a damaged newest snapshot")
+    }
+
+    func testTheJournalOfLogsKeepsNoDeletedNotesAndCheckKeepsItInStep() throws {
+        let root = base + "/lib"
+        // The second log of the day takes the day's snapshot first, which empties the journal.
+        XCTAssertEqual(try run(["craving", "5"], root).status, 0)
+        XCTAssertEqual(try run(["craving", "7", "--notes", "kept"], root).status, 0)
+        let journal = root + "/logs.journal"
+        XCTAssertEqual(try String(contentsOfFile: journal, encoding: .utf8).split(separator: "\n").count, 1, "only what came after the snapshot")
+        XCTAssertEqual(try run(["craving", "4", "--notes", "a secret of mine"], root).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: journal, encoding: .utf8).contains("a secret of mine"))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: journal)[.posixPermissions] as? Int, 0o600)
+        let logs = try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], root).stdout.utf8)) as! [[String: Any]]
+        let secret = logs.first { $0["notes"] as? String == "a secret of mine" }!["id"] as! String
+        XCTAssertEqual(try run(["log", "delete", secret, "--yes"], root).status, 0)
+        // Deleted means deleted: its notes leave the journal at once; a line marks it deleted.
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        XCTAssertFalse(text.contains("a secret of mine"), text)
+        XCTAssertTrue(text.contains(secret) && text.contains("kept"), text)
+        // A journal out of step with the database (a line lost): check says so, repair writes it again.
+        Self.faults += 1
+        let lines = text.split(separator: "\n").filter { !$0.contains("kept") }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: journal, atomically: false, encoding: .utf8)
+        let checked = try run(["check"], root)
+        XCTAssertNotEqual(checked.status, 0)
+        XCTAssertTrue(checked.stdout.contains("the journal of logs differs from the database"), checked.stdout)
+        XCTAssertEqual(try run(["check", "--repair"], root).status, 0)
+        XCTAssertEqual(try run(["check"], root).status, 0)
+        let before = try run(["log", "--json"], root).stdout
+        for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
+        XCTAssertEqual(try run(["log", "--json"], root).stdout, before, "the repaired journal gives every log back")
+        Self.cases += 1
     }
 
     func testADeletedRecordingLeavesTheSnapshotsToo() throws {
