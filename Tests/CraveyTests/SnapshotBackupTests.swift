@@ -233,6 +233,9 @@ final class SnapshotBackupTests: FaultCampaign {
         let before = try run(["log", "--json"], root).stdout
         for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
         XCTAssertEqual(try run(["log", "--json"], root).stdout, before, "the repaired journal gives every log back")
+        // Delete all data: the journal goes too.
+        XCTAssertEqual(try run(["purge", "--yes"], root).status, 0)
+        XCTAssertFalse((try? String(contentsOfFile: journal, encoding: .utf8))?.contains("kept") ?? false, "purge leaves no log in the journal")
         Self.cases += 1
     }
 
