@@ -1,0 +1,49 @@
+import CraveyTestSupport
+import Foundation
+import Synchronization
+import GRDB
+import XCTest
+
+@testable import CraveyLibrary
+
+/// A migration never changes once shipped: a library made by an older cravey has run it as it was,
+/// so a change would leave that library with another schema than a new one. Each registered
+/// migration's SQL (every statement it runs, traced) is held to the digest checked in here; a
+/// change of schema is a new migration below the last, with a new line here.
+final class MigrationTests: XCTestCase {
+    static let shipped: [(name: String, sha256: String)] = [
+        ("v1: recordings", "adfdf326bfc0a5adc3f3dc4b34db21be89d59c793cac0a8cc4954faae2fe58e3"),
+        ("v2: loudness", "4accae856e8537e0285c7b644deebbdd3e1c3f96688b13cee7e258cb31d199e0"),
+        ("v3: check-ins", "9b067c15aa39fcca018c241ca188862d3e6602e1cb27a4ba53eb27cb1e1893d5"),
+        ("v4: transcripts", "7f16d97a01e321b8493f0c47e9477a2739e6cb7fe51b8f9859a07cece8d56771"),
+        ("v5: cravings and use", "c1f443ea43bf488e7053ca66e3b5fedb0c4b606ee6af1c04a21025f65aadc67c"),
+        ("v6: transcript queue", "c824f934e00d07d7298631de9dce3464a057084b37b7cf7c9804401dbe57de01"),
+        ("v7: files' own tags", "3f56e7d5bf356f088247fed2272b6f256a2e9b06121514c15d49866263be6463"),
+        ("v8: deleted logs leave the snapshots", "315656013ff000a3112b4442aeecb09388722a785cad5ee656fdab63f3eb0e97"),
+        ("v9: the journal of logs and settings", "474e04dd2ce90d81335f0d7e5f1ad0b5a30ba6dafe30943a23a6cdfb51f2f4e3"),
+    ]
+
+    func testNoShippedMigrationChanges() throws {
+        let migrator = Store.migrator
+        XCTAssertEqual(migrator.migrations, Self.shipped.map(\.name), "migrations are only ever added, below the last")
+        let statements = Mutex<[String]>([])
+        var config = Configuration()
+        config.prepareDatabase { db in
+            db.trace { event in statements.withLock { $0.append("\(event)") } }
+        }
+        let queue = try DatabaseQueue(configuration: config)
+        var digests: [String] = []
+        for (name, _) in Self.shipped {
+            statements.withLock { $0 = [] }
+            try migrator.migrate(queue, upTo: name)
+            let sql = statements.withLock { $0 }.filter { !$0.hasPrefix("INSERT INTO grdb_migrations") && !$0.hasPrefix("SELECT") }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("migration-\(UUID().uuidString).sql")
+            try sql.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            digests.append(String(try runProcess("/usr/bin/sha256sum", [file.path]).stdout.prefix(64)))
+        }
+        for ((name, expected), digest) in zip(Self.shipped, digests) {
+            XCTAssertEqual(digest, expected, "the migration '\(name)' changed after it was shipped: add a new migration instead")
+        }
+    }
+}
