@@ -1,3 +1,6 @@
+// Test support is a plain target (test targets cannot share code with one another), so a
+// `swift build` of the product builds it too; XCTest is there only when tests are built.
+#if canImport(XCTest)
 import Foundation
 import XCTest
 
@@ -30,3 +33,4 @@ open class CommandTestCase: XCTestCase {
         return object
     }
 }
+#endif
