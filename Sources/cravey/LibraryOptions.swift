@@ -37,11 +37,12 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// `--title`, `--notes`, `--purpose`: a recording's details, shared by `record` and `edit`.
+/// Free text takes the next argument whatever it starts with (`--notes "- a rough day"`).
 struct DetailOptions: ParsableArguments {
-    @Option(help: "Title (1–40 characters; blank for 'Recording <date>').")
+    @Option(parsing: .unconditional, help: "Title (1–40 characters; blank for 'Recording <date>').")
     var title: String?
 
-    @Option(help: "Notes (at most 200 characters; blank for none).")
+    @Option(parsing: .unconditional, help: "Notes (at most 200 characters; blank for none).")
     var notes: String?
 
     @Option(help: "Purpose: motivational, milestone, reflection or craving.")
