@@ -21,6 +21,32 @@ final class OutsideInputTests: FaultCampaign {
         try runProcess("/bin/bash", ["-c", script], environment: ["C": cravey, "CRAVEY_TRANSCRIBE": "later"], directory: base)
     }
 
+    // MARK: - Stored text never drives a terminal
+
+    func testExportToATerminalShowsStoredControlCharactersAsTheListingsDo() throws {
+        XCTAssertEqual(try run(["craving", "4", "--notes", "calm"], root).status, 0)
+        XCTAssertEqual(try run(["use", "vape", "2", "--notes", "calm"], root).status, 0)
+        XCTAssertEqual(try run(["import", try wav("memo.wav"), "--title", "Memo"], root, environment: ["CRAVEY_TRANSCRIBE": "later"]).status, 0)
+        // As a restored backup could hold them: a title change, a screen clear, a bell, C1 CSI, a direction override.
+        let hostile = "'Pwn' || char(27) || ']0;pwned' || char(7) || char(27) || '[2J' || char(155) || char(8238) || 'end'"
+        try sqlite(root, "UPDATE craving SET notes = \(hostile); UPDATE usage SET notes = \(hostile); UPDATE recording SET title = \(hostile), notes = \(hostile)")
+        let raw = ["\u{1B}", "\u{07}", "\u{9B}", "\u{202E}"]
+        for format in ["csv", "json"] {
+            let shown = try runInTerminal("\(shellQuote(cravey)) export --format \(format) --output - --library \(shellQuote(root))")
+            XCTAssertEqual(shown.status, 0, shown.screen)
+            XCTAssertFalse(raw.contains { shown.screen.contains($0) }, "\(format) on a terminal printed a raw control character: \(shown.screen.debugDescription)")
+            XCTAssertTrue(shown.screen.contains("]0;pwned"), "the stored text is still shown: \(shown.screen)")
+        }
+        let onTerminal = try runInTerminal("\(shellQuote(cravey)) export --format csv --output - --library \(shellQuote(root))").screen
+        XCTAssertEqual(onTerminal.components(separatedBy: "\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J\u{FFFD}\u{FFFD}end").count - 1, 4,
+                       "each stored control character is shown as the listings show it, in every cell: \(onTerminal)")
+        // Not a terminal: a pipe and a file keep the data as it is stored.
+        let piped = try run(["export", "--format", "csv", "--output", "-"], root)
+        XCTAssertTrue(piped.stdout.contains("Pwn\u{1B}]0;pwned\u{07}"), piped.stdout)
+        XCTAssertEqual(try run(["export", "--format", "csv", "--output", base + "/out.csv"], root).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: base + "/out.csv", encoding: .utf8).contains("Pwn\u{1B}]0;pwned\u{07}"))
+    }
+
     // MARK: - Paths are bytes, names are the person's
 
     func testAnArgumentThatIsNotUTF8IsRefusedAndNothingIsWritten() throws {
@@ -54,6 +80,19 @@ final class OutsideInputTests: FaultCampaign {
         let result = try run(["log", "--json"], root)
         XCTAssertEqual(result.status, 0, result.stderr)
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    }
+
+    // MARK: - Exports and refusals
+
+    func testCSVGuardsFreeTextButNotTheValuesCraveyFormats() throws {
+        let environment = ["TZ": "America/New_York"]
+        XCTAssertEqual(try run(["craving", "4", "--at", "2026-01-15 10:00", "--notes", "=1+1"], root, environment: environment).status, 0)
+        XCTAssertEqual(try run(["use", "vape", "2", "--at", "2026-07-15 10:00", "--notes", "-2 pulls"], root, environment: environment).status, 0)
+        let rows = parseCSV(try run(["export", "--format", "csv", "--output", "-"], root, environment: environment).stdout)
+        let header = try XCTUnwrap(rows.first)
+        let offset = try XCTUnwrap(header.firstIndex(of: "utcOffset")), notes = try XCTUnwrap(header.firstIndex(of: "notes"))
+        XCTAssertEqual(Set(rows.dropFirst().map { $0[offset] }), ["-05:00", "-04:00"], "offsets as they are: \(rows)")
+        XCTAssertEqual(Set(rows.dropFirst().map { $0[notes] }), ["'=1+1", "'-2 pulls"], "free text keeps its guard: \(rows)")
     }
 
     func jsonObject(_ text: String) throws -> [String: Any] {
