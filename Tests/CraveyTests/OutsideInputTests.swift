@@ -64,6 +64,16 @@ final class OutsideInputTests: FaultCampaign {
         XCTAssertEqual(try listed(root).count, 0, "nothing imported")
     }
 
+    func testAFileNameBecomesATitleWithoutInvisibleCharacters() throws {
+        let name = "rlo\u{202E}gpj zero\u{200B}width"
+        let file = try wav(name + ".wav")
+        let imported = try run(["import", file, "--json"], root, environment: ["CRAVEY_TRANSCRIBE": "later"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(try jsonObject(imported.stdout)["title"] as? String, "rlogpj zerowidth")
+        // A typed title is still refused for the same character.
+        assertOneLineError(try run(["import", file, "--title", name], root), containing: "U+202E", "a typed direction override")
+    }
+
     func testTextThatStartsWithADashIsSavedAsTyped() throws {
         let craving = try run(["craving", "4", "--notes", "- rough day", "--json"], root)
         XCTAssertEqual(craving.status, 0, craving.stderr)
