@@ -86,6 +86,43 @@ final class OutsideInputTests: FaultCampaign {
         XCTAssertEqual(row["notes"] as? String, "-x")
     }
 
+    // MARK: - A full disk while logging
+
+    func testAFullDiskStillLogsACravingWithTheReserve() throws {
+        try requireRoot()
+        let disk = try smallDisk("4m")
+        let root = disk + "/lib"
+        XCTAssertEqual(try run(["craving", "3"], root).status, 0)
+        try fill(disk)
+        let logged = try run(["craving", "5"], root)
+        XCTAssertEqual(logged.status, 0, logged.stderr)
+        XCTAssertTrue(logged.stdout.contains("logged"), logged.stdout)
+        unfill(disk)
+        XCTAssertEqual(try listedLogs(root).count, 2, "the craving is there")
+        // The next opening with space to spare takes the reserve back.
+        var info = stat()
+        XCTAssertEqual(stat(root + "/.reserve", &info), 0)
+        XCTAssertGreaterThanOrEqual(Int(info.st_blocks) * 512, 512 << 10, "the reserve holds its space again")
+        Self.cases += 1
+    }
+
+    func testADiskTooFullEvenForTheReserveSaysNotLoggedInOneLine() throws {
+        try requireRoot()
+        let disk = try smallDisk("4m")
+        let root = disk + "/lib"
+        XCTAssertEqual(try run(["craving", "3"], root).status, 0)
+        XCTAssertEqual(truncate(root + "/.reserve", 0), 0, "the reserve was given back already")
+        try fill(disk)
+        let refused = try run(["craving", "5"], root)
+        assertOneLineError(refused, containing: "not logged", "a craving on a full disk")
+        XCTAssertTrue(refused.stderr.hasPrefix("cravey: Not logged: the disk is full ("), refused.stderr)
+        XCTAssertTrue(refused.stderr.hasSuffix("; free some space and log again\n"), refused.stderr)
+        XCTAssertFalse(refused.stdout.contains("logged"), refused.stdout)
+        unfill(disk)
+        XCTAssertEqual(try listedLogs(root).count, 1, "nothing was logged")
+        Self.cases += 1
+    }
+
     func listedLogs(_ root: String) throws -> [[String: Any]] {
         let result = try run(["log", "--json"], root)
         XCTAssertEqual(result.status, 0, result.stderr)
