@@ -42,7 +42,7 @@ extension Cravey {
                 return
             }
             let path = output ?? "cravey_export_\(Self.today()).\(format.rawValue)"
-            try RecordingExport.write(Data(text.utf8), to: path, replacing: force)
+            try RecordingExport.write(Data(text.utf8), to: path, replacing: force, another: "choose another with --output", replace: "replace it with --force")
             let cravings = logs.filter { if case .craving = $0 { true } else { false } }.count
             print("Exported \(Self.count(cravings, "craving")), \(Self.count(logs.count - cravings, "usage log")) and "
                   + "\(Self.count(recordings.count, "recording")) to \(Terminal.safe(path))")

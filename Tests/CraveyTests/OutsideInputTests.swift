@@ -142,6 +142,21 @@ final class OutsideInputTests: FaultCampaign {
         XCTAssertEqual(Set(rows.dropFirst().map { $0[notes] }), ["'=1+1", "'-2 pulls"], "free text keeps its guard: \(rows)")
     }
 
+    func testProgressRefusalsNameTheOptionProgressTakes() throws {
+        XCTAssertEqual(try run(["craving", "4"], root).status, 0)
+        let existing = base + "/page.html"
+        XCTAssertTrue(FileManager.default.createFile(atPath: existing, contents: Data("mine".utf8)))
+        for (file, what) in [(existing, "already exists; choose another with --html or replace it with --force"),
+                             (base, "is not a regular file (a directory); choose another with --html")] {
+            let refused = try run(["progress", "--html", file], root)
+            assertOneLineError(refused, containing: what, "progress --html \(file)")
+            XCTAssertFalse(refused.stderr.contains("--output"), refused.stderr)
+        }
+        XCTAssertEqual(try String(contentsOfFile: existing, encoding: .utf8), "mine")
+        assertOneLineError(try run(["export", "--format", "csv", "--output", existing], root),
+                           containing: "already exists; choose another with --output or replace it with --force", "export")
+    }
+
     func jsonObject(_ text: String) throws -> [String: Any] {
         try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
     }
