@@ -8,6 +8,14 @@ import XCTest
 final class OutsideInputTests: FaultCampaign {
     var root: String { base + "/lib" }
 
+    /// Every run without the background transcript worker: no other process holds the library
+    /// unless a test says so.
+    override func run(_ arguments: [String], _ root: String, environment: [String: String] = [:]) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        try super.run(arguments, root, environment: ["CRAVEY_TRANSCRIBE": "later"].merging(environment) { $1 })
+    }
+
     /// A one-second WAV at `name` in the test's directory.
     func wav(_ name: String) throws -> String {
         let path = base + "/" + name
@@ -26,7 +34,7 @@ final class OutsideInputTests: FaultCampaign {
     func testExportToATerminalShowsStoredControlCharactersAsTheListingsDo() throws {
         XCTAssertEqual(try run(["craving", "4", "--notes", "calm"], root).status, 0)
         XCTAssertEqual(try run(["use", "vape", "2", "--notes", "calm"], root).status, 0)
-        XCTAssertEqual(try run(["import", try wav("memo.wav"), "--title", "Memo"], root, environment: ["CRAVEY_TRANSCRIBE": "later"]).status, 0)
+        XCTAssertEqual(try run(["import", try wav("memo.wav"), "--title", "Memo"], root).status, 0)
         // As a restored backup could hold them: a title change, a screen clear, a bell, C1 CSI, a direction override.
         let hostile = "'Pwn' || char(27) || ']0;pwned' || char(7) || char(27) || '[2J' || char(155) || char(8238) || 'end'"
         try sqlite(root, "UPDATE craving SET notes = \(hostile); UPDATE usage SET notes = \(hostile); UPDATE recording SET title = \(hostile), notes = \(hostile)")
@@ -67,7 +75,7 @@ final class OutsideInputTests: FaultCampaign {
     func testAFileNameBecomesATitleWithoutInvisibleCharacters() throws {
         let name = "rlo\u{202E}gpj zero\u{200B}width"
         let file = try wav(name + ".wav")
-        let imported = try run(["import", file, "--json"], root, environment: ["CRAVEY_TRANSCRIBE": "later"])
+        let imported = try run(["import", file, "--json"], root)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(try jsonObject(imported.stdout)["title"] as? String, "rlogpj zerowidth")
         // A typed title is still refused for the same character.
@@ -79,7 +87,7 @@ final class OutsideInputTests: FaultCampaign {
         XCTAssertEqual(craving.status, 0, craving.stderr)
         let logged = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], root).stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(logged.first?["notes"] as? String, "- rough day")
-        let imported = try run(["import", try wav("memo.wav"), "--title", "-cmd", "--notes", "-x"], root, environment: ["CRAVEY_TRANSCRIBE": "later"])
+        let imported = try run(["import", try wav("memo.wav"), "--title", "-cmd", "--notes", "-x"], root)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         let row = try XCTUnwrap(try listed(root).first)
         XCTAssertEqual(row["title"] as? String, "-cmd")
@@ -88,39 +96,75 @@ final class OutsideInputTests: FaultCampaign {
 
     // MARK: - A full disk while logging
 
-    func testAFullDiskStillLogsACravingWithTheReserve() throws {
-        try requireRoot()
+    /// A library on a small disk of its own, with a craving and a recording whose file's tags wait
+    /// to be written (its row was changed by another program). Without `read`, opening it on a
+    /// full disk needs space; with `read`, another process keeps reading it (as the transcript
+    /// worker does), SQLite's files stay open, the library opens, the tags cannot be written, and
+    /// it is the log's commit that needs space.
+    func libraryToFill(read: Bool) throws -> (disk: String, root: String) {
         let disk = try smallDisk("4m")
         let root = disk + "/lib"
         XCTAssertEqual(try run(["craving", "3"], root).status, 0)
-        try fill(disk)
-        let logged = try run(["craving", "5"], root)
-        XCTAssertEqual(logged.status, 0, logged.stderr)
-        XCTAssertTrue(logged.stdout.contains("logged"), logged.stdout)
-        unfill(disk)
-        XCTAssertEqual(try listedLogs(root).count, 2, "the craving is there")
-        // The next opening with space to spare takes the reserve back.
-        var info = stat()
-        XCTAssertEqual(stat(root + "/.reserve", &info), 0)
-        XCTAssertGreaterThanOrEqual(Int(info.st_blocks) * 512, 512 << 10, "the reserve holds its space again")
-        Self.cases += 1
+        XCTAssertEqual(try run(["import", try wav("memo.wav")], root).status, 0)
+        if read {
+            let ready = base + "/reading-\(mounts.count)"
+            let reader = Process()
+            reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            reader.arguments = ["-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM craving').fetchall(); "
+                                    + "open(sys.argv[2], 'w').close(); time.sleep(60)", root + "/library.sqlite", ready]
+            try reader.run()
+            readers.append(reader)
+            for _ in 0..<100 where !FileManager.default.fileExists(atPath: ready) { usleep(50_000) }
+        }
+        try sqlite(root, "UPDATE recording SET title = 'Renamed'")
+        return (disk, root)
+    }
+
+    var readers: [Process] = []
+
+    override func tearDownWithError() throws {
+        for reader in readers { reader.terminate(); reader.waitUntilExit() }
+        try super.tearDownWithError()
+    }
+
+    func testAFullDiskStillLogsACravingWithTheReserve() throws {
+        try requireRoot()
+        for read in [false, true] {
+            let (disk, root) = try libraryToFill(read: read)
+            try fill(disk)
+            let logged = try run(["craving", "5"], root)
+            XCTAssertEqual(logged.status, 0, "read: \(read): \(logged.stderr)")
+            XCTAssertTrue(logged.stdout.contains("logged"), logged.stdout)
+            if read {  // the tags wait for space, said after the log, as a full disk
+                XCTAssertTrue(logged.stderr.contains("could not finish now (will try again): the tags of"), logged.stderr)
+                XCTAssertTrue(logged.stderr.contains("No space left on device"), logged.stderr)
+            }
+            XCTAssertFalse(logged.stderr.contains("library database"), logged.stderr)
+            unfill(disk)
+            XCTAssertEqual(try listedLogs(root).count, 2, "read: \(read): the craving is there")
+            // The next opening with space to spare takes the reserve back.
+            var info = stat()
+            XCTAssertEqual(stat(root + "/.reserve", &info), 0)
+            XCTAssertGreaterThanOrEqual(Int(info.st_blocks) * 512, 512 << 10, "the reserve holds its space again")
+            Self.cases += 1
+        }
     }
 
     func testADiskTooFullEvenForTheReserveSaysNotLoggedInOneLine() throws {
         try requireRoot()
-        let disk = try smallDisk("4m")
-        let root = disk + "/lib"
-        XCTAssertEqual(try run(["craving", "3"], root).status, 0)
-        XCTAssertEqual(truncate(root + "/.reserve", 0), 0, "the reserve was given back already")
-        try fill(disk)
-        let refused = try run(["craving", "5"], root)
-        assertOneLineError(refused, containing: "not logged", "a craving on a full disk")
-        XCTAssertTrue(refused.stderr.hasPrefix("cravey: Not logged: the disk is full ("), refused.stderr)
-        XCTAssertTrue(refused.stderr.hasSuffix("; free some space and log again\n"), refused.stderr)
-        XCTAssertFalse(refused.stdout.contains("logged"), refused.stdout)
-        unfill(disk)
-        XCTAssertEqual(try listedLogs(root).count, 1, "nothing was logged")
-        Self.cases += 1
+        for read in [false, true] {
+            let (disk, root) = try libraryToFill(read: read)
+            XCTAssertEqual(truncate(root + "/.reserve", 0), 0, "the reserve was given back already")
+            try fill(disk)
+            let refused = try run(["craving", "5"], root)
+            assertOneLineError(refused, containing: "not logged", "read: \(read): a craving on a full disk")
+            XCTAssertTrue(refused.stderr.hasPrefix("cravey: Not logged: the disk is full ("), refused.stderr)
+            XCTAssertTrue(refused.stderr.hasSuffix("; free some space and log again\n"), refused.stderr)
+            XCTAssertFalse(refused.stdout.contains("logged"), refused.stdout)
+            unfill(disk)
+            XCTAssertEqual(try listedLogs(root).count, 1, "read: \(read): nothing was logged")
+            Self.cases += 1
+        }
     }
 
     func listedLogs(_ root: String) throws -> [[String: Any]] {
