@@ -105,10 +105,16 @@ public enum RecordingExport {
     public static func csv(header: [String], rows: [[String: Value]]) -> String {
         var out = header.joined(separator: ",") + "\r\n"
         for row in rows {
-            out += header.map { csvField(row[$0] ?? .null) }.joined(separator: ",") + "\r\n"
+            out += header.map { csvField(row[$0] ?? .null, formatted: formattedColumns.contains($0)) }.joined(separator: ",") + "\r\n"
         }
         return out
     }
+
+    /// Columns whose cells cravey writes itself from its own values (ids, times, UTC offsets such
+    /// as `+02:00`): never a formula, so never given the apostrophe free text gets.
+    static let formattedColumns: Set<String> = [
+        "id", "at", "localTime", "utcOffset", "createdAt", "modifiedAt", "lastPlayedAt", "recordingId", "cravingId",
+    ]
 
     /// A cell of an export.
     public enum Value: Sendable, Equatable {
@@ -208,16 +214,16 @@ public enum RecordingExport {
         for shift in [12, 8, 4, 0] { out.append(hex[Int((value >> UInt16(shift)) & 0xF)]) }
     }
 
-    private static func csvField(_ value: Value) -> String {
+    private static func csvField(_ value: Value, formatted: Bool) -> String {
         let text: String
         switch value {
         case .null: return ""
         case let .integer(i): return String(i)
         case let .number(d): return String(d)
         case let .string(s):
-            // A cell starting with = + - @ (or a tab or carriage return) is run as a formula by
+            // Text starting with = + - @ (or a tab or carriage return) is run as a formula by
             // spreadsheets: an apostrophe in front keeps it text ("CSV injection").
-            text = s.first.map { "=+-@\t\r".contains($0) } == true ? "'" + s : s
+            text = !formatted && s.first.map { "=+-@\t\r".contains($0) } == true ? "'" + s : s
         }
         if text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""

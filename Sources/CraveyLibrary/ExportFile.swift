@@ -9,15 +9,17 @@ extension RecordingExport {
     /// beside it — a fresh random name, O_EXCL, never followed through a link (O_NOFOLLOW), like
     /// mkstemp(3) — fsynced, then renamed over `path`. Only a regular file is ever replaced, and
     /// only with `replacing`: never a link (which would write elsewhere), a device or a FIFO.
-    /// A failure leaves nothing half-written.
-    public static func write(_ data: Data, to path: String, replacing: Bool) throws {
+    /// A failure leaves nothing half-written. A refusal says what to do in the caller's own words:
+    /// `another` how to choose another file (`choose another with --html`), `replace` how to
+    /// replace this one (`replace it with --force`), nil where there is no way to.
+    public static func write(_ data: Data, to path: String, replacing: Bool, another: String, replace: String?) throws {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw LibraryError.output("\(path) is not a regular file (\(kind(info.st_mode))); choose another with --output")
+                throw LibraryError.output("\(path) is not a regular file (\(kind(info.st_mode))); \(another)")
             }
             guard replacing else {
-                throw LibraryError.output("\(path) already exists; choose another with --output or replace it with --force")
+                throw LibraryError.output("\(path) already exists; \(another)" + (replace.map { " or \($0)" } ?? ""))
             }
         }
         var temp = ""

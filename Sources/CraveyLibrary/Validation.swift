@@ -38,6 +38,16 @@ public enum Validation {
         return trimmed
     }
 
+    /// A title made from a name nobody typed as one (an imported file's name): the characters a
+    /// typed title is refused for are left out, and it is cut to the title's limits. Blank when
+    /// nothing is left (the automatic title for the date is used then).
+    public static func automaticTitle(from name: String) -> String {
+        let kept = String(String.UnicodeScalarView(name.unicodeScalars.filter { !isUnsafe($0) }))
+        var title = String(kept.trimmingCharacters(in: .whitespaces).prefix(maxTitleLength))
+        while title.unicodeScalars.count > maxTitleScalars { title.removeLast() }
+        return title.trimmingCharacters(in: .whitespaces)
+    }
+
     /// Notes as stored: nil when blank; at most 200 characters; newlines and tabs allowed.
     public static func notes(_ raw: String?) throws -> String? {
         guard let raw, !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }

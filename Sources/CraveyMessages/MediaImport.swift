@@ -93,7 +93,7 @@ public enum MediaImport {
         var details = draft
         if details.title == nil {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-            details.title = String(name.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }.prefix(40))
+            details.title = Validation.automaticTitle(from: name)
         }
         return details
     }

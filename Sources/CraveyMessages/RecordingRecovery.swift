@@ -28,6 +28,10 @@ public enum RecordingRecovery {
                 return true
             } catch let error as MediaError where error.kind == .invalidData {
                 return false
+            } catch let error as MediaError where error.errno == ENOSPC {
+                // A full disk is said as the library says it (not as a database problem), so that
+                // what waits for space is known as such.
+                throw LibraryError.system(operation: "write the tags into", path: input, errno: ENOSPC)
             }
         },
         readTag: { path, key in try MediaFile.tag(key, of: path) })

@@ -53,10 +53,12 @@ public struct Tracker: Sendable {
                               location: draft.location, notes: try LogRules.notes(draft.notes), recordingId: draft.recordingId,
                               createdAt: now, modifiedAt: now)
         try LogRules.check(craving)
-        return try library.writeLogs(step: "log.craving") { db in
-            try Self.requireRecording(craving.recordingId, db)
-            try craving.insert(into: db)
-            return craving
+        return try keepingNew {
+            try library.writeLogs(step: "log.craving") { db in
+                try Self.requireRecording(craving.recordingId, db)
+                try craving.insert(into: db)
+                return craving
+            }
         }
     }
 
@@ -68,10 +70,23 @@ public struct Tracker: Sendable {
                         notes: try LogRules.notes(draft.notes), moodAfter: draft.moodAfter, cravingId: draft.cravingId,
                         createdAt: now, modifiedAt: now)
         try LogRules.check(use)
-        return try library.writeLogs(step: "log.use") { db in
-            try Self.requireCraving(use.cravingId, db)
-            try use.insert(into: db)
-            return use
+        return try keepingNew {
+            try library.writeLogs(step: "log.use") { db in
+                try Self.requireCraving(use.cravingId, db)
+                try use.insert(into: db)
+                return use
+            }
+        }
+    }
+
+    /// The commit of a new log. What the person has just typed matters most: on a full disk the
+    /// library's reserve is given back so that it can still be kept; when even that is not
+    /// enough, the one thing said is that it was not logged.
+    private func keepingNew<T>(_ commit: () throws -> T) throws -> T {
+        do {
+            return try library.withReserve(commit)
+        } catch where Library.isDiskFull(error) {
+            throw TrackerError.diskFull("\(error)")
         }
     }
 

@@ -7,6 +7,8 @@ public enum TrackerError: Error, Equatable, CustomStringConvertible {
     case ambiguous(String, candidates: [String])
     /// The craving a use follows (or is asked to follow) has a linked use: deleting it needs a choice.
     case linkedUse(craving: String, uses: Int)
+    /// A new log could not be kept because the disk is full (what failed, in the library's words).
+    case diskFull(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum TrackerError: Error, Equatable, CustomStringConvertible {
             return "'\(key)' matches \(candidates.count) logs (\(shown)\(candidates.count > 5 ? ", …" : "")); give more of the id"
         case let .linkedUse(craving, uses):
             return "craving \(craving) has \(uses == 1 ? "a linked usage log" : "\(uses) linked usage logs")"
+        case let .diskFull(what):
+            return "Not logged: the disk is full (\(what)); free some space and log again"
         }
     }
 }

@@ -30,8 +30,9 @@ extension Cravey {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let lib = try library.open()
+        func run() throws { try library.logging(log) }
+
+        private func log(in lib: Library) throws {
             let tracker = Tracker(library: lib)
             let scripted = intensity != nil || !details.isEmpty || play != nil || output.json || !Terminal.stdinIsTerminal
             let draft: Tracker.CravingDraft

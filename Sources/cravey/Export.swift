@@ -18,8 +18,8 @@ extension Cravey {
             discussion: """
                 JSON is one object: {"cravings": [...], "usage": [...], "recordings": [...]}. CSV is one table \
                 whose first column, record, says what each row is (craving, use or recording); the columns \
-                after it are the union of theirs (a cell a row does not have is empty). Cells that a \
-                spreadsheet would run as a formula start with an apostrophe.
+                after it are the union of theirs (a cell a row does not have is empty). Free text (titles, \
+                notes) that a spreadsheet would run as a formula starts with an apostrophe.
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -36,11 +36,13 @@ extension Cravey {
         func run() throws {
             let (text, logs, recordings) = try Self.text(format, of: try library.open())
             if output == "-" {
-                print(text, terminator: "")
+                // Stored text may come from a restored backup or an older version: on a terminal it
+                // is shown as every listing shows it; through a pipe it stays the data it is.
+                print(Terminal.stdoutIsTerminal ? Terminal.safeLines(text) : text, terminator: "")
                 return
             }
             let path = output ?? "cravey_export_\(Self.today()).\(format.rawValue)"
-            try RecordingExport.write(Data(text.utf8), to: path, replacing: force)
+            try RecordingExport.write(Data(text.utf8), to: path, replacing: force, another: "choose another with --output", replace: "replace it with --force")
             let cravings = logs.filter { if case .craving = $0 { true } else { false } }.count
             print("Exported \(Self.count(cravings, "craving")), \(Self.count(logs.count - cravings, "usage log")) and "
                   + "\(Self.count(recordings.count, "recording")) to \(Terminal.safe(path))")

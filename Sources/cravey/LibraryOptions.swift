@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import CraveyMessages
+import CraveyTracker
 import Foundation
 
 /// `--library DIR`, shared by every command that touches the library.
@@ -15,13 +16,38 @@ struct LibraryOptions: ParsableArguments {
 
     /// Opens the library, telling the user on stderr about anything an interrupted run left that
     /// opening it finished.
-    func open() throws -> Library {
+    func open() throws -> Library { try open(holdingPutOff: false) }
+
+    /// Opens the library for a new log and runs `log` on it. The log comes first: on a full disk
+    /// the library's reserve is given back if that lets the library open, and what opening it put
+    /// off for a later run is said after the log, not before — and when the disk is too full to
+    /// keep it, its one line is all that is said (a later run tries those steps again and says so).
+    func logging(_ log: (Library) throws -> Void) throws {
+        let library: Library
+        do {
+            library = try Library.opening(root, withReserve: { try open(holdingPutOff: true) })
+        } catch where Library.isDiskFull(error) {
+            throw TrackerError.diskFull("\(error)")
+        }
+        let putOff = library.openingReport.lines(of: .deferred, repairCommand: nil)
+        do {
+            try log(library)
+        } catch {
+            if case TrackerError.diskFull = error { throw error }
+            putOff.forEach(Terminal.printNote)
+            throw error
+        }
+        putOff.forEach(Terminal.printNote)
+    }
+
+    private func open(holdingPutOff: Bool) throws -> Library {
         let root = self.root
         // Every library opened here can recover recordings a crash interrupted.
         let opened = try Library(root: root, media: RecordingRecovery.media, onLockWait: {
             Terminal.printNote("waiting for another cravey process to finish with the library…")
         })
-        for line in opened.openingReport.lines(repairCommand: Cravey.Check.repairCommand) { Terminal.printNote(line) }
+        let report = opened.openingReport
+        for line in report.lines(repairCommand: Cravey.Check.repairCommand, leavingOut: holdingPutOff ? [.deferred] : []) { Terminal.printNote(line) }
         if let problem = opened.privacyProblem { Terminal.printNote(problem) }
         Transcribing.opened.append(opened)
         if opened.openingReport.findings.contains(where: { $0.kind == .recoveredRecording || $0.kind == .relisted }) {
@@ -38,11 +64,12 @@ struct OutputOptions: ParsableArguments {
 }
 
 /// `--title`, `--notes`, `--purpose`: a recording's details, shared by `record` and `edit`.
+/// Free text takes the next argument whatever it starts with (`--notes "- a rough day"`).
 struct DetailOptions: ParsableArguments {
-    @Option(help: "Title (1–40 characters; blank for 'Recording <date>').")
+    @Option(parsing: .unconditional, help: "Title (1–40 characters; blank for 'Recording <date>').")
     var title: String?
 
-    @Option(help: "Notes (at most 200 characters; blank for none).")
+    @Option(parsing: .unconditional, help: "Notes (at most 200 characters; blank for none).")
     var notes: String?
 
     @Option(help: "Purpose: motivational, milestone, reflection or craving.")

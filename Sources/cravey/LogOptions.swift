@@ -18,7 +18,8 @@ struct LogDetails: ParsableArguments {
                                valueName: "when"))
     var at: String?
 
-    @Option(help: ArgumentHelp("Notes (at most 500 characters).", valueName: "text"))
+    /// Free text: the next argument whatever it starts with (`--notes "- a rough day"`).
+    @Option(parsing: .unconditional, help: ArgumentHelp("Notes (at most 500 characters).", valueName: "text"))
     var notes: String?
 
     /// Whether any of these was given.

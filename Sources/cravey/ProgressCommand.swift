@@ -38,7 +38,8 @@ extension Cravey {
             if output.json {
                 try JSONOutput.print(figures)
             } else if let html {
-                try RecordingExport.write(Data(ProgressPage.html(figures).utf8), to: html, replacing: force)
+                try RecordingExport.write(Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
+                                          another: "choose another with --html", replace: "replace it with --force")
                 print("Wrote your progress page to \(Terminal.safe(html))")
             } else if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
                 let facts = try tracker.progressFacts()

@@ -3,21 +3,25 @@ import CraveyLibrary
 
 /// How a recovery or check report reads: one line per finding, in the order of the kinds.
 extension Library.Report {
-    /// The findings, one line each; a problem `repairCommand` would repair names it.
-    func lines(repairCommand: String?) -> [String] {
+    /// The findings, one line each (but those of the kinds `leavingOut`); a problem
+    /// `repairCommand` would repair names it.
+    func lines(repairCommand: String?, leavingOut: Set<Kind> = []) -> [String] {
         var out: [String] = []
         if let rebuiltDatabase {
             out.append(rebuildLine(rebuiltDatabase))
         }
-        let fix = repaired ? "" : repairCommand.map { " (run '\($0)')" } ?? ""
-        for kind in Kind.allCases {
+        for kind in Kind.allCases where !leavingOut.contains(kind) {
             if rebuiltDatabase != nil && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten, .replayedLogs].contains(kind) { continue }  // said above
-            for subject in subjects(kind) {
-                let label = Self.label(kind, repaired: repaired, fix: fix, repairCommand: repairCommand)
-                out.append(subject.isEmpty ? label : "\(label): \(subject)")
-            }
+            out += lines(of: kind, repairCommand: repairCommand)
         }
         return out
+    }
+
+    /// The findings of one kind, one line each.
+    func lines(of kind: Kind, repairCommand: String?) -> [String] {
+        let fix = repaired ? "" : repairCommand.map { " (run '\($0)')" } ?? ""
+        let label = Self.label(kind, repaired: repaired, fix: fix, repairCommand: repairCommand)
+        return subjects(kind).map { $0.isEmpty ? label : "\(label): \($0)" }
     }
 
     /// The rebuild in one line: from what, and what came back from the files.

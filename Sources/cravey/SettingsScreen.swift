@@ -74,7 +74,7 @@ struct SettingsScreen {
         let path = (folder as NSString).appendingPathComponent("cravey_export_\(Cravey.Export.today()).\(format.rawValue)")
         do {
             let text = try Cravey.Export.text(format, of: library).text
-            try RecordingExport.write(Data(text.utf8), to: path, replacing: false)
+            try RecordingExport.write(Data(text.utf8), to: path, replacing: false, another: "choose another folder", replace: nil)
             return "Data exported ✓ \(Terminal.safe(path))"
         } catch {
             return "cravey: " + (Cravey.problem(error)?.message ?? "\(error)")

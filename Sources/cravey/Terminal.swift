@@ -62,10 +62,15 @@ enum Terminal {
         return String(out)
     }
 
-    /// `safe`, keeping line breaks and tabs (for notes shown on several lines).
+    /// `safe`, keeping line breaks (a line feed, or a carriage return right before one, as CSV
+    /// ends its lines) and showing tabs as spaces: for notes shown on several lines and for
+    /// exported text printed on a terminal.
     static func safeLines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0).replacingOccurrences(of: "\t", with: " ")) }
-            .joined(separator: "\n")
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let crlf = line.last == "\r"
+            let body = String(Substring(crlf ? line.dropLast() : line))
+            return safe(body.replacingOccurrences(of: "\t", with: " ")) + (crlf ? "\r" : "")
+        }.joined(separator: "\n")
     }
 
     static func fail(_ message: String, code: Int32 = 1) -> Never {

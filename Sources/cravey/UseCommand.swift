@@ -34,8 +34,9 @@ extension Cravey {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let lib = try library.open()
+        func run() throws { try library.logging(log) }
+
+        private func log(in lib: Library) throws {
             let tracker = Tracker(library: lib)
             let scripted = method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json || !Terminal.stdinIsTerminal
             var draft: Tracker.UsageDraft

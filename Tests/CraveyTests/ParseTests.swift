@@ -41,6 +41,25 @@ final class ParseTests: XCTestCase {
         }
     }
 
+    /// Free text (titles, notes) is the next argument whatever it starts with, in every command
+    /// that takes it; an option after it is still an option.
+    func testFreeTextThatStartsWithADashIsItsValue() throws {
+        let craving = try XCTUnwrap(try parse(["craving", "4", "--notes", "- rough day", "--json"]) as? Cravey.CravingCommand)
+        XCTAssertEqual(craving.details.notes, "- rough day")
+        XCTAssertTrue(craving.output.json)
+        XCTAssertEqual((try parse(["use", "vape", "2", "--notes", "--"]) as? Cravey.UseCommand)?.details.notes, "--")
+        XCTAssertEqual((try parse(["log", "edit", "abc", "--notes", "-1 than yesterday"]) as? Cravey.LogCommand.Edit)?.details.notes, "-1 than yesterday")
+        let record = try XCTUnwrap(try parse(["record", "audio", "--title", "-cmd", "--notes", "-x", "--purpose", "craving"]) as? Cravey.Record)
+        XCTAssertEqual(record.details.title, "-cmd")
+        XCTAssertEqual(record.details.notes, "-x")
+        XCTAssertEqual(record.details.purpose, "craving")
+        let edit = try XCTUnwrap(try parse(["edit", "abc", "--title", "-30 days", "--notes", "--json"]) as? Cravey.Edit)
+        XCTAssertEqual(edit.details.title, "-30 days")
+        XCTAssertEqual(edit.details.notes, "--json")
+        XCTAssertFalse(edit.output.json)
+        XCTAssertEqual((try parse(["import", "memo.m4a", "--title", "-h"]) as? Cravey.Import)?.details.title, "-h")
+    }
+
     /// Every home action runs a command line that parses into its command, with the devices given.
     func testEveryHomeActionIsItsCommand() throws {
         func command(_ action: Home.Action) throws -> ParsableCommand {

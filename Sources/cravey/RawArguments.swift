@@ -1,0 +1,40 @@
+import Foundation
+
+/// The command line as the kernel gave it, byte for byte. Swift decodes arguments that are not
+/// UTF-8 by replacing their bad bytes with U+FFFD, and the name that comes out is another name:
+/// a file that exists would be "not found", and a directory would be made under the other name.
+/// So an argument that is not UTF-8 is refused before anything is parsed.
+enum RawArguments {
+    /// The one-line refusal for the first argument that is not valid UTF-8, or nil when all are.
+    static func refusal() -> String? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            if let shown = escapedIfInvalid(bytes) {
+                return "the argument '\(shown)' is not valid UTF-8; cravey takes names in UTF-8 (rename it, e.g. with convmv)"
+            }
+        }
+        return nil
+    }
+
+    /// `bytes` with each byte that is not part of valid UTF-8 written as `\xHH` (the rest as it
+    /// is), or nil when all of it is valid UTF-8.
+    static func escapedIfInvalid(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var shown = ""
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            let length = lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+            if length > 0, i + length <= bytes.count,
+               let scalar = String(validating: UnsafeBufferPointer(rebasing: bytes[i..<i + length]), as: UTF8.self) {
+                shown += scalar
+                i += length
+            } else {
+                shown += "\\x" + (lead < 0x10 ? "0" : "") + String(lead, radix: 16, uppercase: true)
+                i += 1
+            }
+        }
+        return shown
+    }
+}
