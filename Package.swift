@@ -32,8 +32,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // SHA-256 of backed-up files (BoringSSL's, on Linux)
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // Floor 1: C shims, one concern each. None links its library: each opens it on its first call
@@ -58,7 +56,8 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                // SHA-256 of backed-up files: libavutil's av_sha, opened on first use
+                "CFFmpeg",
             ]
         ),
         .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),

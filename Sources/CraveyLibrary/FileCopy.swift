@@ -1,4 +1,4 @@
-import Crypto
+internal import CFFmpeg
 import Foundation
 
 #if canImport(Glibc)
@@ -64,7 +64,7 @@ enum FileCopy {
 
     /// Reads an open file to its end in large blocks, hashing each block and handing it to `body`.
     private static func readThrough(_ fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (size: Int64, sha256: String) {
-        var hasher = SHA256()
+        let hasher = try SHA256Hash()
         var size: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
         defer { buffer.deallocate() }
@@ -77,11 +77,7 @@ enum FileCopy {
             try body(chunk)
             size += Int64(count)
         }
-        return (size, hex(hasher.finalize()))
-    }
-
-    static func hex(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        return (size, hasher.finish())
     }
 
     /// fsync of a directory (or file) by path.
@@ -90,5 +86,39 @@ enum FileCopy {
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
         guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", path) }
+    }
+}
+
+/// A SHA-256 being computed, by libavutil's `av_sha` (FFmpeg's own, which cravey already needs):
+/// the hash of every file a backup holds. Loading libavutil is the one thing that can fail.
+final class SHA256Hash {
+    private var hash: OpaquePointer?
+
+    init() throws {
+        let status = CFFmpeg_sha256_begin(&hash)
+        guard status == 0 else {
+            let message = String(cString: CFFmpegHash_load_message())
+            throw LibraryError.database(message.isEmpty ? "cannot compute a SHA-256 (\(String(cString: strerror(-status))))" : message)
+        }
+    }
+
+    deinit {
+        if let hash {
+            var discarded = [UInt8](repeating: 0, count: 32)
+            CFFmpeg_sha256_finish(hash, &discarded)
+        }
+    }
+
+    func update(bufferPointer bytes: UnsafeRawBufferPointer) {
+        guard let hash, let base = bytes.baseAddress else { return }
+        CFFmpeg_sha256_update(hash, base, bytes.count)
+    }
+
+    /// The digest as lower-case hex; the hash is done with.
+    func finish() -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        if let hash { CFFmpeg_sha256_finish(hash, &digest) }
+        hash = nil
+        return digest.map { String(format: "%02x", $0) }.joined()
     }
 }

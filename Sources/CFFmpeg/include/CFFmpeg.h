@@ -14,6 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// A SHA-256 being computed (libavutil's av_sha; opens libavutil alone on first use).
+typedef struct CFFmpeg_sha256 CFFmpeg_sha256;
+/// Starts a hash: 0, or a negative errno (-ENOENT: libavutil cannot be loaded, see
+/// CFFmpegHash_load_message).
+int CFFmpeg_sha256_begin(CFFmpeg_sha256 **out);
+/// Adds `count` bytes.
+void CFFmpeg_sha256_update(CFFmpeg_sha256 *hash, const void *bytes, size_t count);
+/// Writes the 32-byte digest and frees the hash.
+void CFFmpeg_sha256_finish(CFFmpeg_sha256 *hash, uint8_t digest[32]);
+/// Why libavutil could not be loaded for hashing ("" when it was).
+const char *CFFmpegHash_load_message(void);
+
 /// AVERROR_INVALIDDATA: not media, or nothing playable in it.
 extern const int CFFmpeg_AVERROR_INVALIDDATA;
 /// FFmpeg's message for an error code, written to `buffer`.
