@@ -10,6 +10,7 @@
 #   video.sh      720p30 encoding (the recorder's writer) vs ffmpeg libx264
 #   webcam.sh     webcam recording (MJPEG, YUYV) in the VM rig vs ffmpeg -f v4l2
 #   transcribe.sh word error rate and speed vs ffmpeg's asr filter
+#   backup.sh     backup --verify (SHA-256 by libavutil) vs sha256sum
 # Usage: Tests/bench/all.sh [quick]   (quick: fewer runs and a 30 s video; needs root for the VM)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,6 +28,7 @@ section "import (import.sh $runs)"; bash Tests/bench/import.sh "$runs"
 section "audio recording (record.sh $runs)"; bash Tests/bench/record.sh "$runs"
 section "loudness at save (loudness.sh $runs)"; bash Tests/bench/loudness.sh "$runs"
 section "video encoding (video.sh $video)"; CRAVEY_BENCH_TABLE=0 bash Tests/bench/video.sh "$video"
+section "backup hashing (backup.sh $runs)"; bash Tests/bench/backup.sh "$runs"
 section "webcam recording in the VM (webcam.sh)"; bash Tests/bench/webcam.sh
 section "transcripts (transcribe.sh $runs)"; bash Tests/bench/transcribe.sh "$runs"
 printf '\nall benchmarks: %d s\n' $((SECONDS - started))
