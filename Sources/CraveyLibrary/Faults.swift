@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -14,13 +15,12 @@ import Glibc
 /// From the environment (test use only): `CRAVEY_FAULT_FAIL=site[,site…]` fails those sites,
 /// `CRAVEY_FAULT_KILL_AT=N` kills the process with SIGKILL on the Nth step,
 /// `CRAVEY_FAULT_TRACE=1` prints each site to stderr as it is reached.
-public final class Faults: @unchecked Sendable {
-    private let lock = NSLock()
-    private var failing: Set<String>
-    private var killAt: Int?
-    private var trace: Bool
-    private var count = 0
-    private var sites: [String] = []
+public final class Faults: Sendable {
+    private let failing: Set<String>
+    private let killAt: Int?
+    private let trace: Bool
+    /// The steps passed so far, in order.
+    private let sites = Mutex<[String]>([])
 
     public init(failing: Set<String> = [], killAt: Int? = nil, trace: Bool = false) {
         self.failing = failing
@@ -39,15 +39,15 @@ public final class Faults: @unchecked Sendable {
     }
 
     /// The sites reached so far, in order.
-    public var reached: [String] { lock.withLock { sites } }
+    public var reached: [String] { sites.withLock { $0 } }
 
     /// Passes a step; throws `LibraryError.injectedFault` or kills the process if so configured.
     public func hit(_ site: String) throws {
-        let (fail, kill) = lock.withLock { () -> (Bool, Bool) in
-            count += 1
+        let count = sites.withLock { sites in
             sites.append(site)
-            return (failing.contains(site), killAt == count)
+            return sites.count
         }
+        let (fail, kill) = (failing.contains(site), killAt == count)
         if trace { FileHandle.standardError.write(Data("fault-site \(site)\n".utf8)) }
         if kill { Glibc.kill(getpid(), SIGKILL) }
         if fail { throw LibraryError.injectedFault(site) }

@@ -387,7 +387,7 @@ func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
 }
 
 /// An exclusive advisory lock (flock) on a file, released on close or process death.
-final class FileLock {
+final class FileLock: Sendable {
     let fd: Int32
 
     /// Opens (creating 0600) and locks `path`. `wait: false` returns nil when someone holds it;

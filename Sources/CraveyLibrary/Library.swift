@@ -26,6 +26,7 @@ import Glibc
 /// and moves unplayable ones to `Quarantine/`, and never deletes a file.
 /// Mutations and recovery hold an exclusive flock on `library.lock` (waiting a bounded time);
 /// readers never wait for it.
+// Unchecked: the library lock is re-entrant and held across calls (`LockHold`), which Mutex cannot express; GRDB serialises the store.
 public final class Library: @unchecked Sendable {
     /// The library's root directory.
     public let root: String

@@ -11,7 +11,7 @@ extension Library {
 
     /// A file being written inside the library under a temporary name. Its writer holds a flock on
     /// it, so `recover` in another process leaves it alone until it is saved or discarded.
-    public final class StagedFile: @unchecked Sendable {
+    public final class StagedFile: Sendable {
         public let path: String
         fileprivate let lock: FileLock
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// A media file's audio, decoded and resampled to interleaved 16-bit samples (for a speaker), or
 /// to floats (`floats: true`, for the encoder: no 16-bit step in between).
-public final class AudioDecoder: @unchecked Sendable {
+public final class AudioDecoder {
     private let decoder: OpaquePointer
     public let sampleRate: Int
     public let channels: Int

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Opened by any ALSA name (`default` reaches PipeWire/PulseAudio; `hw:…`, `plughw:…` and the
 /// names of `cravey devices` work too). Not thread-safe: one reader at a time.
-public final class AudioInput: @unchecked Sendable {
+public final class AudioInput {
     private let capture: OpaquePointer
     public let device: String
     public let sampleRate: Int

@@ -2,7 +2,7 @@ internal import CALSA
 import Foundation
 
 /// A speaker: an ALSA playback stream of interleaved 16-bit samples.
-public final class AudioOutput: @unchecked Sendable {
+public final class AudioOutput {
     private let playback: OpaquePointer
     public let device: String
     public let sampleRate: Int

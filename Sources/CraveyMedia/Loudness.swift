@@ -29,7 +29,7 @@ public struct Loudness: Sendable, Equatable {
 }
 
 /// A running EBU R128 measurement of one mono signal (libebur128).
-public final class LoudnessMeter: @unchecked Sendable {
+public final class LoudnessMeter {
     private let meter: OpaquePointer
 
     /// `truePeak: false` measures the loudness alone (several times faster).

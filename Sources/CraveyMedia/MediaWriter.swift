@@ -5,7 +5,7 @@ import Foundation
 ///
 /// While recording, the file is a fragmented MP4 (about one fragment a second), so a crash loses
 /// at most the last fragment; `MediaFile.remux` turns it into a regular file afterwards.
-public final class MediaWriter: @unchecked Sendable {
+public final class MediaWriter {
     private var writer: OpaquePointer?
     public let path: String
     public let sampleRate: Int

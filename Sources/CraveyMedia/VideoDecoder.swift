@@ -3,7 +3,7 @@ import Foundation
 
 /// A media file's pictures, decoded and scaled to the size and layout the caller draws (RGB24) or
 /// encodes (yuv420p), with frame-exact seeking. Not thread-safe: one reader at a time.
-public final class VideoDecoder: @unchecked Sendable {
+public final class VideoDecoder {
     private let decoder: OpaquePointer
     public let width: Int
     public let height: Int

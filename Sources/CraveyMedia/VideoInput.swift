@@ -198,7 +198,7 @@ public struct VideoFrameView {
 /// skipped and counted. MJPEG cameras are read in their own format and decoded with FFmpeg's
 /// MJPEG decoder; every other format reaches cravey as YUV 4:2:0 through libv4l2. When the camera
 /// goes away, or sends nothing usable for a while, the stream just ends (`ended` says why).
-public final class VideoInput: @unchecked Sendable {
+public final class VideoInput {
     private let device: CameraDevice
     public let mode: CameraMode
     public let width: Int

@@ -5,7 +5,7 @@ import Foundation
 /// A window showing video frames (SDL2) — a video played, or the camera while recording: yuv420p
 /// frames scaled to the window with their aspect kept; keys pressed in it and its close button
 /// come back as events (what a key does is the caller's business). Use from one thread.
-public final class VideoWindow: @unchecked Sendable {
+public final class VideoWindow {
     public enum Event: Sendable, Equatable {
         case close
         case key(Key)

@@ -52,6 +52,7 @@ enum MediaTranscode {
     }
 
     /// Decoded blocks handed from the decoding thread to the measuring one, kept whole as well.
+    // Unchecked: every field is under `condition`, an NSCondition, whose wait Mutex has no equivalent of.
     final class BlockQueue: @unchecked Sendable {
         private let condition = NSCondition()
         private var samples: [Float] = []

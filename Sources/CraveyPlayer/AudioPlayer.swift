@@ -4,6 +4,7 @@ import Foundation
 /// Plays a recording's sound to ALSA on its own thread: pause/resume, skips, and a position that
 /// matches what is heard (written samples minus the device's delay). `wait` says whether it
 /// finished or was dismissed; the caller counts the play (never for a recording's preview).
+// Unchecked: owns the decoder's and speaker's C handles, used only on its playback thread; the rest is under `state` (an NSLock).
 public final class AudioPlayer: @unchecked Sendable {
     public enum Ending: Sendable, Equatable { case finished, dismissed }
 

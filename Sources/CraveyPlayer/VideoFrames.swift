@@ -4,7 +4,7 @@ import Foundation
 /// Which picture to show now: frames are decoded in order and handed out by the playback clock
 /// (the ALSA audio position), so the pictures follow the sound. When drawing falls behind (a slow
 /// terminal), the frames whose time has passed are dropped, never shown late.
-public final class VideoFrames: @unchecked Sendable {
+public final class VideoFrames {
     public let decoder: VideoDecoder
     private var pending: (pts: Double, data: [UInt8])?
     private var ended = false

@@ -24,7 +24,7 @@ public enum Player {
 
 /// A video shown in a window (SDL2), its pictures following the playback clock; the window's keys
 /// drive the player and closing it dismisses the playback.
-public final class WindowVideo: @unchecked Sendable {
+public final class WindowVideo {
     public let frames: VideoFrames
     let window: VideoWindow
     public private(set) var firstFrameAt: UInt64?
@@ -54,7 +54,7 @@ public final class WindowVideo: @unchecked Sendable {
 /// A video's pictures sized for a terminal of `terminalRows`×`terminalColumns` cells (two picture
 /// rows per cell, which keeps pixels square; four rows left for the status lines), handed out by
 /// the playback clock.
-public final class TerminalPictures: @unchecked Sendable {
+public final class TerminalPictures {
     public let frames: VideoFrames
     public let columns: Int
     /// Terminal rows the picture takes.

@@ -18,6 +18,7 @@ import Glibc
 /// relative to the moment of the first sample (see `ClockSync`, which also corrects the
 /// microphone's drift). The cap is counted in samples, exact to the sample; a silent video is
 /// capped by frame time.
+// Unchecked: its state is under `state` (an NSLock), and it owns the devices' and writer's C handles, each used only on its capture thread.
 public final class Recorder: @unchecked Sendable {
     public enum StopReason: Sendable, Equatable {
         case user

@@ -193,6 +193,55 @@ final class RecordTests: CommandTestCase {
         XCTAssertEqual(leftovers(), [])
     }
 
+    /// SIGTERM at many moments right after the devices open, while the stop handlers cannot reach
+    /// the recorder yet (a window widened to 100 ms by `CRAVEY_TEST_STOP_WINDOW_MS`) and just after:
+    /// every stop is honoured at once, never lost or crashed on. Each run exits 0 with its short
+    /// take kept, and the library checks out.
+    func testStopSignalsRightAfterTheStartAreHonoured() throws {
+        let delays = stride(from: 0, through: 150, by: 10).map { $0 }
+        for delay in delays {
+            let fifo = base + "/mic.fifo"
+            let feeder = try pacedFIFO(fifo, feeding: Self.tone)
+            defer { feeder.terminate() }
+            let recorder = Process()
+            recorder.executableURL = URL(fileURLWithPath: cravey)
+            recorder.arguments = ["record", "audio", "--mic", "cravey_file", "--library", root, "--json", "--max-seconds", "8"]
+            recorder.environment = ProcessInfo.processInfo.environment.merging(alsaEnvironment(infile: fifo)) { $1 }
+                .merging(["CRAVEY_TEST_STOP_WINDOW_MS": "100"]) { $1 }
+            let out = Pipe(), err = Pipe()
+            recorder.standardOutput = out
+            recorder.standardError = err
+            try recorder.run()
+            // The stop handlers are installed once the window opens; a signal before would kill.
+            var said = Data()
+            while !String(decoding: said, as: UTF8.self).contains("stop window open") {
+                let more = err.fileHandleForReading.availableData
+                guard !more.isEmpty else { break }
+                said += more
+            }
+            XCTAssertTrue(String(decoding: said, as: UTF8.self).contains("stop window open"), "\(delay) ms: \(String(decoding: said, as: UTF8.self))")
+            usleep(useconds_t(delay * 1000))
+            let sent = Date()
+            kill(recorder.processIdentifier, SIGTERM)
+            let output = out.fileHandleForReading.readDataToEndOfFile()
+            said += err.fileHandleForReading.readDataToEndOfFile()
+            recorder.waitUntilExit()
+            let stderr = String(decoding: said, as: UTF8.self)
+            XCTAssertEqual(recorder.terminationReason, .exit, "\(delay) ms: died of a signal; \(stderr)")
+            XCTAssertEqual(recorder.terminationStatus, 0, "\(delay) ms: \(stderr)")
+            XCTAssertLessThan(Date().timeIntervalSince(sent), 4, "\(delay) ms: the stop was not honoured at once")
+            guard let row = try? JSONSerialization.jsonObject(with: output) as? [String: Any] else {
+                XCTFail("\(delay) ms: no recording kept; \(stderr)")
+                continue
+            }
+            XCTAssertLessThan(row["duration"] as? Double ?? 99, 1.5, "\(delay) ms: recorded on past the stop")
+        }
+        let check = try runProcess(cravey, ["check", "--library", root])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertEqual(try listed().count, delays.count, "every take kept")
+        XCTAssertEqual(leftovers(), [])
+    }
+
     func testKilledWhileRecordingIsRecoveredOnTheNextRun() throws {
         let (recorder, _, feeder) = try startPacedRecording()
         waitForRecording(seconds: 3.2)

@@ -15,6 +15,7 @@ import Foundation
 /// recording starts (loading a display's libraries is the costly part; the recording waits for it,
 /// up to `windowWait`), and from then on its thread runs in the idle scheduling class: it only
 /// gets the time the recording leaves, and shows fewer pictures on a machine that has none to spare.
+// Unchecked: shared state is under `lock`; the window's C handle lives on the window thread and the terminal picture on the meter's.
 final class CameraPreview: @unchecked Sendable {
     /// Where the preview goes: `auto` is a window where there is a display, else the terminal.
     enum Choice: String, CaseIterable, ExpressibleByArgument {

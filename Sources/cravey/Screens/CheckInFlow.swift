@@ -3,6 +3,7 @@ import CraveyMessages
 import CraveyRecorder
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -10,16 +11,17 @@ import Glibc
 
 /// The check-in at a terminal: five screens, no branching — greeting, mood, the day's question,
 /// the recording, the close. Each screen is drawn whole on stderr; keys are read raw.
-final class CheckInFlow: @unchecked Sendable {
+final class CheckInFlow: Sendable {
     let library: Library
     /// The day asked for with --date; nil for today.
     let fixedDay: String?
     let mic: String
     let speaker: String
     let maxSeconds: Double
-    private let lock = NSLock()
-    private var recorder: Recorder?
-    private var rawMode: RawMode?
+    /// The check-in's recorder while it records, for the stop signals' handler on another queue.
+    private let recorder = Mutex<Recorder?>(nil)
+    /// Raw mode, released on leaving (by the flow or by a stop signal's handler).
+    private let rawMode = Mutex<RawMode?>(nil)
 
     init(library: Library, fixedDay: String?, mic: String, speaker: String, maxSeconds: Double) {
         self.library = library
@@ -30,15 +32,16 @@ final class CheckInFlow: @unchecked Sendable {
     }
 
     func run() throws {
-        rawMode = RawMode()
+        rawMode.withLock { $0 = RawMode() }
         Drawing.cursor(visible: false)
         defer { leave() }
         // Ctrl-C, SIGTERM, SIGHUP: while recording they stop and keep it; elsewhere they leave
         // (nothing is changed by leaving before a recording).
         let signals = StopSignals(onStop: { [self] signo in
-            if let recorder = lock.withLock({ self.recorder }), recorder.isRunning {
+            let recorder = self.recorder.withLock { $0 }
+            if let recorder, recorder.isRunning {
                 recorder.requestStop(.signal(signo))
-            } else if lock.withLock({ self.recorder }) == nil {
+            } else if recorder == nil {
                 leave()
                 exit(0)
             }
@@ -84,7 +87,7 @@ final class CheckInFlow: @unchecked Sendable {
 
     private func leave() {
         Drawing.cursor(visible: true)
-        rawMode?.release()
+        rawMode.withLock { $0 }?.release()
     }
 
     // MARK: - Screens
@@ -167,7 +170,7 @@ final class CheckInFlow: @unchecked Sendable {
             try? library.abandonCheckIn(recording: recorder.id, keepingMood: true)
             throw CraveyFailure(message: "\(error) — run 'cravey doctor' to see why and what to do; today's mood and question are kept for the next try")
         }
-        lock.withLock { self.recorder = recorder }
+        self.recorder.withLock { $0 = recorder }
         var asking = false
         var discarded = false
         var calmLines = StatusLines()
@@ -207,13 +210,13 @@ final class CheckInFlow: @unchecked Sendable {
             take = try Take.finish(recorder)
         } catch {
             try? library.abandonCheckIn(recording: recorder.id)
-            lock.withLock { self.recorder = nil }
+            self.recorder.withLock { $0 = nil }
             throw CraveyFailure(message: "\(error)")
         }
         if discarded {
             take.discard()
             try library.abandonCheckIn(recording: recorder.id)
-            lock.withLock { self.recorder = nil }
+            self.recorder.withLock { $0 = nil }
             return nil
         }
         do {
@@ -305,7 +308,7 @@ final class CheckInFlow: @unchecked Sendable {
             if Calm.isOn, let key { CalmPage.shared.announce(key, to: .standardError) }
             return key
         }
-        if let recorder = lock.withLock({ self.recorder }) { recorder.requestStop(.user); return nil }
+        if let recorder = recorder.withLock({ $0 }) { recorder.requestStop(.user); return nil }
         leave()
         exit(0)
     }

@@ -11,7 +11,7 @@ import Glibc
 #endif
 
 /// The play screen and keys, for `cravey play` and for the recording preview.
-final class PlaySession: @unchecked Sendable {
+final class PlaySession {
     let title: String
     let kind: Recording.Kind
     let duration: Double

@@ -6,13 +6,15 @@ import CraveyMessages
 import CraveyRecorder
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// One run of `cravey record`: capture with a live display, then review and save.
-final class RecordSession: @unchecked Sendable {
+/// One run of `cravey record`: capture with a live display, then review and save. Its mutable
+/// state sits behind two mutexes, since the stop signals' handlers run on another queue.
+final class RecordSession: Sendable {
     /// What was asked for, and whether there is a terminal to ask on.
     struct Plan {
         var devices: RecordingStart.Plan
@@ -22,24 +24,38 @@ final class RecordSession: @unchecked Sendable {
     let library: Library
     let plan: Plan
     let maxSeconds: Double
-    private(set) var recorder: Recorder
     let speaker: String
     let draft: Library.Draft
     let interactive: Bool
     let json: Bool
     let display: Bool
     let trimSilence: Bool
-    private let saveLock = NSLock()
-    private var take: Take?
-    private var finished = false
-    /// While the countdown runs, a stop signal cancels it (nothing is recorded).
-    private var counting = false, countdownCancelled = false
-    /// The recording as saved, once it is.
-    private(set) var saved: Recording?
-    private var signals: StopSignals?
+    /// The take and what became of it; held while saving, so that it is saved exactly once.
+    private struct State {
+        var take: Take?
+        var finished = false
+        /// While the countdown runs, a stop signal cancels it (nothing is recorded).
+        var counting = false, countdownCancelled = false
+        /// The recording as saved, once it is.
+        var saved: Recording?
+        var previewFigures = "preview=off preview_shown=0"
+    }
+    private let state = Mutex(State())
+    /// The recorder as the signal handlers see it: nil until `start` has opened the devices. A stop
+    /// signal that comes before is kept here and honoured as soon as the recorder is published.
+    private struct Published {
+        var recorder: Recorder?
+        var earlyStop: Int32?
+        var signals: StopSignals?
+    }
+    private let published = Mutex(Published())
     /// The camera seen live while recording a video (`--preview`).
     let previewChoice: CameraPreview.Choice
-    private var previewFigures = "preview=off preview_shown=0"
+
+    /// The recording as saved, once it is.
+    var saved: Recording? { state.withLock { $0.saved } }
+    /// The recorder, once `start` has published it.
+    private var recorder: Recorder? { published.withLock { $0.recorder } }
 
     init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool,
          trimSilence: Bool = false, preview: CameraPreview.Choice = .auto) {
@@ -49,8 +65,6 @@ final class RecordSession: @unchecked Sendable {
         self.plan = plan
         self.maxSeconds = maxSeconds
         self.speaker = speaker
-        // A placeholder until `start` has chosen the devices.
-        self.recorder = Recorder(library: library, microphone: plan.devices.mic ?? "default", maxSeconds: maxSeconds)
         self.draft = draft
         self.interactive = interactive
         self.json = json
@@ -67,8 +81,9 @@ final class RecordSession: @unchecked Sendable {
         // The preview's window opens before the recording starts, so opening it costs no frames.
         var camera = plan.devices.kind == .video ? CameraPreview(choice: previewChoice, calm: Calm.isOn, expected: plan.devices.largest) : nil
         camera?.waitForWindow()
+        let recorder: Recorder
         do {
-            try start()
+            recorder = try start()
         } catch {
             camera?.close()
             throw error
@@ -79,11 +94,11 @@ final class RecordSession: @unchecked Sendable {
         }
         camera?.attach(recorder.preview)
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
-        startKeyReader(camera: camera)
+        startKeyReader(recorder, camera: camera)
         if display {
             let meter = LiveMeter(maxSeconds: recorder.maxSeconds, device: recorder.deviceDescription)
             while recorder.isRunning {
-                act(on: camera?.update())
+                act(on: camera?.update(), recorder)
                 meter.render(recorder.status, preview: camera)
                 usleep(40_000)  // 25 refreshes a second
             }
@@ -92,14 +107,14 @@ final class RecordSession: @unchecked Sendable {
             Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
             // A preview window's keys still act without a terminal.
             while let camera, recorder.isRunning {
-                act(on: camera.update())
+                act(on: camera.update(), recorder)
                 usleep(40_000)
             }
             recorder.waitUntilStopped()
         }
         raw?.release()
         camera?.close()
-        previewFigures = camera?.figures ?? previewFigures
+        if let figures = camera?.figures { state.withLock { $0.previewFigures = figures } }
         let status = recorder.status
         if case let .deviceGone(message)? = status.stopReason {
             Terminal.printNote("\(message); keeping what was recorded")
@@ -120,17 +135,17 @@ final class RecordSession: @unchecked Sendable {
             if take.thumbnail == nil { note += "; no thumbnail could be made" }
             Terminal.printNote(note)
         }
-        saveLock.withLock { self.take = take }
+        state.withLock { $0.take = take }
         if trimSilence { trimmingSilence(of: take) }
         if interactive {
-            try review(saveLock.withLock { self.take } ?? take)
+            try review(state.withLock { $0.take } ?? take)
         } else {
             try saveOnce(draft)
         }
     }
 
     /// What a key in the preview window asked for.
-    private func act(on request: CameraPreview.Request?) {
+    private func act(on request: CameraPreview.Request?, _ recorder: Recorder) {
         switch request {
         case .stop?: recorder.requestStop(.user)
         case .pause?: recorder.togglePause()
@@ -139,8 +154,10 @@ final class RecordSession: @unchecked Sendable {
     }
 
     /// Opens the devices and starts recording (`RecordingStart`); when the camera or the microphone
-    /// cannot be used, says why and offers what can still be recorded.
-    private func start() throws {
+    /// cannot be used, says why and offers what can still be recorded. Then publishes the recorder
+    /// to the signal handlers, and stops it at once if a stop signal came meanwhile.
+    private func start() throws -> Recorder {
+        let recorder: Recorder
         do {
             recorder = try RecordingStart.start(library: library, plan: plan.devices, maxSeconds: maxSeconds) { trouble, fallback, accepted in
                 offer(DeviceProblem.line(trouble), fallback.question, accepted: accepted)
@@ -150,8 +167,24 @@ final class RecordSession: @unchecked Sendable {
         } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
         }
+        if let milliseconds = ProcessInfo.processInfo.environment[Self.stopWindowVariable].flatMap(UInt32.init) {
+            FileHandle.standardError.write(Data("stop window open\n".utf8))
+            usleep(milliseconds * 1000)
+        }
+        let earlyStop = published.withLock { published in
+            published.recorder = recorder
+            return published.earlyStop
+        }
+        if let earlyStop { recorder.requestStop(.signal(earlyStop)) }
         if recorder.camera != nil && recorder.microphone == nil { Terminal.printNote("recording a silent video (no microphone)") }
+        return recorder
     }
+
+    /// Test use only: the milliseconds to wait between the recorder's start and its publishing,
+    /// after saying `stop window open` on stderr. It widens the window in which a stop signal finds
+    /// no recorder yet, so a test can aim signals at it.
+    static let stopWindowVariable = "CRAVEY_TEST_STOP_WINDOW_MS"
+
 
     /// Says what went wrong; accepts when the flag says so, asks at a terminal, refuses otherwise
     /// (the caller then fails with `why` and the hint).
@@ -170,20 +203,20 @@ final class RecordSession: @unchecked Sendable {
 
     /// Saves the take exactly once, whoever asks first (the user, or a signal during the prompts).
     private func saveOnce(_ draft: Library.Draft) throws {
-        try saveLock.withLock {
-            guard !finished, let take else { return }
-            finished = true
+        let recorder = self.recorder
+        try state.withLock { state throws in
+            guard !state.finished, let take = state.take else { return }
+            state.finished = true
             let saved: Recording
             do {
                 saved = try take.save(draft: draft)
             } catch {
                 throw CraveyFailure(message: "could not save the recording: \(error)" + keptNote)
             }
-            self.saved = saved
-            if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+            state.saved = saved
+            if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1", let status = recorder?.status {
                 // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
-                let status = recorder.status
-                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(previewFigures)")
+                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(state.previewFigures)")
             }
             if json {
                 try JSONOutput.print(saved)
@@ -197,14 +230,14 @@ final class RecordSession: @unchecked Sendable {
 
     /// Where a take that could not be finished or saved is kept, for the error line.
     private var keptNote: String {
-        guard let path = recorder.temporaryFile, access(path, F_OK) == 0 else { return "" }
+        guard let path = recorder?.temporaryFile, access(path, F_OK) == 0 else { return "" }
         return "; the recording is kept in \(path) and the next cravey command will recover it"
     }
 
     private func discardOnce() {
-        saveLock.withLock {
-            guard !finished, let take else { return }
-            finished = true
+        state.withLock { state in
+            guard !state.finished, let take = state.take else { return }
+            state.finished = true
             take.discard()
         }
     }
@@ -216,9 +249,9 @@ final class RecordSession: @unchecked Sendable {
         guard let speech = take.speech, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.1 else { return take }
         do {
             let trimmed = try take.trimmed(to: speech)
-            let replaced = saveLock.withLock { () -> Bool in
-                guard !finished else { return false }
-                self.take = trimmed
+            let replaced = state.withLock { state -> Bool in
+                guard !state.finished else { return false }
+                state.take = trimmed
                 return true
             }
             guard replaced else { return take }
@@ -314,10 +347,10 @@ final class RecordSession: @unchecked Sendable {
 
     /// "Recording in 3…": false when q, Esc, Ctrl-C or a stop signal cancelled it.
     private func runCountdown(_ seconds: Int) -> Bool {
-        saveLock.withLock { counting = true }
+        state.withLock { $0.counting = true }
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         defer {
-            saveLock.withLock { counting = false }
+            state.withLock { $0.counting = false }
             raw?.release()
             if display && !Calm.isOn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
         }
@@ -329,7 +362,7 @@ final class RecordSession: @unchecked Sendable {
             }
             let tick = Date().addingTimeInterval(1)
             while Date() < tick {
-                if saveLock.withLock({ countdownCancelled || finished }) { return false }
+                if state.withLock({ $0.countdownCancelled || $0.finished }) { return false }
                 guard raw != nil else { usleep(50_000); continue }
                 switch KeyReader.shared.next(waiting: 50) {
                 case .character("q")?, .character("Q")?, .escape?, .character("\u{03}")?: return false
@@ -342,9 +375,9 @@ final class RecordSession: @unchecked Sendable {
 
     /// Enter or q stops the recording, p or space pauses and resumes it, v hides and shows the
     /// camera (the terminal is in raw mode while recording).
-    private func startKeyReader(camera: CameraPreview?) {
+    private func startKeyReader(_ recorder: Recorder, camera: CameraPreview?) {
         guard Terminal.stdinIsTerminal else { return }
-        let thread = Thread { [self] in
+        let thread = Thread {
             while recorder.isRunning {
                 switch KeyReader.shared.next(waiting: 100) {
                 case .enter?, .character("q")?, .character("Q")?:
@@ -368,17 +401,24 @@ final class RecordSession: @unchecked Sendable {
     /// with the details given so far. SIGUSR1 pauses and resumes, like p at the keyboard (for
     /// scripts and other programs).
     private func installSignalHandlers() {
-        signals = StopSignals(onStop: { [self] signo in
-            if saveLock.withLock({ counting }) {
-                saveLock.withLock { countdownCancelled = true }
-                return
+        let signals = StopSignals(onStop: { [self] signo in
+            let cancelled = state.withLock { state in
+                if state.counting { state.countdownCancelled = true }
+                return state.counting
             }
+            if cancelled { return }
+            // Before the recorder is published, the stop is kept for `start` to honour.
+            let recorder = published.withLock { published in
+                if published.recorder == nil { published.earlyStop = published.earlyStop ?? signo }
+                return published.recorder
+            }
+            guard let recorder else { return }
             if recorder.isRunning {
                 recorder.requestStop(.signal(signo))
                 return
             }
             RawMode.restore()
-            guard saveLock.withLock({ take != nil && !finished }) else { return }
+            guard state.withLock({ $0.take != nil && !$0.finished }) else { return }
             do {
                 try saveOnce(draft)
                 exit(0)
@@ -386,7 +426,8 @@ final class RecordSession: @unchecked Sendable {
                 Terminal.fail("\(error)")
             }
         }, onPause: { [self] in
-            if recorder.isRunning { recorder.togglePause() }
+            if let recorder, recorder.isRunning { recorder.togglePause() }
         })
+        published.withLock { $0.signals = signals }
     }
 }

@@ -1,5 +1,6 @@
 import CraveyMedia
 import Foundation
+import Synchronization
 
 /// Calm screens, for screen readers and for people who want no motion: on with `TERM=dumb` or
 /// `CRAVEY_REDUCED_MOTION=1`. Nothing is redrawn in place: a page is printed as plain lines (then
@@ -84,14 +85,13 @@ enum Calm {
 }
 
 /// A page printed the calm way (see `Calm.lines`): remembers the last one to print only changes.
-final class CalmPage: @unchecked Sendable {
+final class CalmPage: Sendable {
     static let shared = CalmPage()
-    private let lock = NSLock()
-    private var last: [String] = []
+    private let last = Mutex<[String]>([])
 
     /// Prints `page` (its changes); the page is kept for `announce`.
     func show(_ page: [String], to handle: FileHandle) {
-        let lines = lock.withLock { () -> [String] in
+        let lines = last.withLock { last -> [String] in
             defer { last = page }
             return Calm.lines(of: page, after: last)
         }
@@ -101,12 +101,12 @@ final class CalmPage: @unchecked Sendable {
 
     /// Says what `key` chose on the page shown last, when the page names it.
     func announce(_ key: Key, to handle: FileHandle) {
-        guard let label = lock.withLock({ Calm.label(of: key, in: last) }) else { return }
+        guard let label = last.withLock({ Calm.label(of: key, in: $0) }) else { return }
         handle.write(Data("→ \(label)\n".utf8))
     }
 
     /// The next page is printed whole (a screen left and come back to).
-    func forget() { lock.withLock { last = [] } }
+    func forget() { last.withLock { $0 = [] } }
 }
 
 /// A live screen's status as plain lines (calm screens): at most one a second, and only when it

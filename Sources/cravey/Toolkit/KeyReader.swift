@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -7,39 +8,45 @@ import Glibc
 /// The one reader of the terminal's keys (standard input in raw mode): every screen asks it for
 /// the next key, waiting or not. Bytes are read as they come and decoded into `Key`s; an escape
 /// sequence split across reads is waited for briefly (30 ms) before a lone Esc is believed.
-final class KeyReader: @unchecked Sendable {
+final class KeyReader: Sendable {
     static let shared = KeyReader(fd: STDIN_FILENO)
 
     private let fd: Int32
-    private let lock = NSLock()
-    private var queued: [Key] = []
-    private var ended = false
+    /// Keys decoded but not asked for yet, and whether the input has ended. Held while reading,
+    /// so one caller reads at a time.
+    private struct Queue {
+        var queued: [Key] = []
+        var ended = false
+    }
+    private let queue = Mutex(Queue())
 
     init(fd: Int32) { self.fd = fd }
 
     /// The next key, waiting up to `milliseconds` (-1: as long as it takes); nil when none came.
     /// Once the input is gone, every call returns `.inputEnded`.
     func next(waiting milliseconds: Int32 = -1) -> Key? {
-        lock.lock()
-        defer { lock.unlock() }
-        if queued.isEmpty { fill(waiting: milliseconds) }
-        return queued.isEmpty ? nil : queued.removeFirst()
+        queue.withLock { queue in
+            if queue.queued.isEmpty { fill(&queue, waiting: milliseconds) }
+            return queue.queued.isEmpty ? nil : queue.queued.removeFirst()
+        }
     }
 
     /// Every key waiting now, without waiting.
     func pending() -> [Key] {
-        lock.lock()
-        defer { lock.unlock() }
-        fill(waiting: 0)
-        defer { queued = ended ? [.inputEnded] : [] }
-        return queued
+        queue.withLock { queue in
+            fill(&queue, waiting: 0)
+            defer { queue.queued = queue.ended ? [.inputEnded] : [] }
+            return queue.queued
+        }
     }
 
     /// Raw bytes of a terminal's reply to a query (not keys), read until `terminator` or until
     /// `milliseconds` have passed.
     func reply(until terminator: UInt8, within milliseconds: Int) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
+        queue.withLock { _ in replyLocked(until: terminator, within: milliseconds) }
+    }
+
+    private func replyLocked(until terminator: UInt8, within milliseconds: Int) -> [UInt8] {
         var reply = [UInt8]()
         let deadline = monotonicMilliseconds() + milliseconds
         while monotonicMilliseconds() < deadline {
@@ -52,17 +59,17 @@ final class KeyReader: @unchecked Sendable {
         return reply
     }
 
-    private func fill(waiting milliseconds: Int32) {
-        guard !ended else {
-            if queued.isEmpty { queued = [.inputEnded] }
+    private func fill(_ queue: inout Queue, waiting milliseconds: Int32) {
+        guard !queue.ended else {
+            if queue.queued.isEmpty { queue.queued = [.inputEnded] }
             return
         }
         guard wait(milliseconds) else { return }
         var bytes = [UInt8](repeating: 0, count: 64)
         var count = readOnce(&bytes)
         guard count > 0 else {
-            ended = true
-            queued.append(.inputEnded)
+            queue.ended = true
+            queue.queued.append(.inputEnded)
             return
         }
         // An escape sequence cut by the read: its rest is on its way.
@@ -73,7 +80,7 @@ final class KeyReader: @unchecked Sendable {
             bytes.replaceSubrange(count..<(count + extra), with: more[0..<extra])
             count += extra
         }
-        queued += Key.keys(in: Array(bytes[0..<count]))
+        queue.queued += Key.keys(in: Array(bytes[0..<count]))
     }
 
     private func readOnce(_ buffer: inout [UInt8]) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,42 +10,44 @@ import Glibc
 /// released, when the process exits (exit() from a signal handler too), or when `restore()` is
 /// called. Every change goes through one lock, so a signal handler's queue and a screen's thread
 /// never race on the terminal's settings.
-final class RawMode: @unchecked Sendable {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var saved: termios?
-    nonisolated(unsafe) private static var holders = 0
-    nonisolated(unsafe) private static var registered = false
-    private var held = false
+final class RawMode: Sendable {
+    /// The terminal's own settings, how many holds there are, and whether `restore` runs at exit.
+    private struct TerminalState {
+        var saved: termios?
+        var holders = 0
+        var registered = false
+    }
+    private static let terminal = Mutex(TerminalState())
+    private let held = Atomic(false)
 
     /// Raw mode on standard input; nil when it is not a terminal.
     init?() {
-        let ok = Self.lock.withLock { () -> Bool in
-            if Self.holders == 0 {
+        let ok = Self.terminal.withLock { terminal -> Bool in
+            if terminal.holders == 0 {
                 var attributes = termios()
                 guard tcgetattr(STDIN_FILENO, &attributes) == 0 else { return false }
-                Self.saved = attributes
-                if !Self.registered {
-                    Self.registered = true
+                terminal.saved = attributes
+                if !terminal.registered {
+                    terminal.registered = true
                     atexit { RawMode.restore() }
                 }
                 var raw = attributes
                 raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
                 tcsetattr(STDIN_FILENO, TCSANOW, &raw)
             }
-            Self.holders += 1
+            terminal.holders += 1
             return true
         }
         guard ok else { return nil }
-        held = true
+        held.store(true, ordering: .relaxed)
     }
 
     /// Gives this hold back (once; later calls do nothing).
     func release() {
-        Self.lock.withLock {
-            guard held else { return }
-            held = false
-            Self.holders = max(0, Self.holders - 1)
-            if Self.holders == 0, var attributes = Self.saved {
+        Self.terminal.withLock { terminal in
+            guard held.exchange(false, ordering: .relaxed) else { return }
+            terminal.holders = max(0, terminal.holders - 1)
+            if terminal.holders == 0, var attributes = terminal.saved {
                 tcsetattr(STDIN_FILENO, TCSANOW, &attributes)
             }
         }
@@ -54,8 +57,8 @@ final class RawMode: @unchecked Sendable {
 
     /// Puts the terminal's own settings back now, whoever holds raw mode (on the way out).
     static func restore() {
-        lock.withLock {
-            guard holders > 0, var attributes = saved else { return }
+        terminal.withLock { terminal in
+            guard terminal.holders > 0, var attributes = terminal.saved else { return }
             tcsetattr(STDIN_FILENO, TCSANOW, &attributes)
         }
     }
