@@ -171,18 +171,14 @@ public struct Tracker: Sendable {
     /// an id or unique start of one.
     public func craving(named key: String, before time: Date) throws -> Craving {
         if key.lowercased() == "last" {
-            guard let last = try lastCraving(before: time) else {
-                throw TrackerError.invalid(field: "--after-craving", reason: "no craving was logged before this use")
-            }
+            guard let last = try lastCraving(before: time) else { throw TrackerError.notACraving(nil) }
             return last
         }
-        guard case let .craving(found) = try entry(matching: key) else {
-            throw TrackerError.invalid(field: "--after-craving", reason: "'\(key)' is a use, not a craving")
-        }
+        guard case let .craving(found) = try entry(matching: key) else { throw TrackerError.notACraving(key) }
         return found
     }
 
-    /// The latest craving at or before `time` (for `--after-craving last`).
+    /// The latest craving at or before `time` (the craving named `last`).
     public func lastCraving(before time: Date) throws -> Craving? {
         try library.lastCravingRow(atOrBefore: StoredDate.text(time)).map(Craving.init(row:))
     }
