@@ -66,10 +66,7 @@ let package = Package(
         .target(name: "CraveyMessages", dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyRecorder", "CraveyPlayer"]),
         // Floor 4 too: the craving and use logs and the figures drawn from them, in the library's
         // database (no media).
-        .target(
-            name: "CraveyTracker",
-            dependencies: ["CraveyLibrary", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
+        .target(name: "CraveyTracker", dependencies: ["CraveyLibrary"]),
         // Floor 5: the executable.
         .executableTarget(
             name: "cravey",

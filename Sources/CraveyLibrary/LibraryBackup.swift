@@ -248,7 +248,7 @@ extension Library {
             defer { lock.release() }
             let recordings = try store.count(), media = files.craveyMediaFiles().count
             if try store.holdsAnything() || media > 0 {
-                throw LibraryError.invalid(field: "library", reason: "the library at \(root) is not empty (\(max(recordings, media)) recordings, or logs, check-ins or settings); restore goes only into an empty library: point --library or CRAVEY_LIBRARY at a new directory; nothing was restored")
+                throw LibraryError.notEmpty(root: root, holds: max(recordings, media))
             }
             try clearBackupLinks()
             try files.makeDirectory(links, site: "restore.mkdir")

@@ -25,6 +25,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     /// A backup folder (untrusted input: others may write there) holds what cravey does not read
     /// or write through; nothing was changed.
     case untrustedBackup(String)
+    /// A restore refused: the library at `root` holds `holds` recordings, or logs, check-ins or
+    /// settings (restore goes only into an empty library).
+    case notEmpty(root: String, holds: Int)
 
     public var description: String {
         switch self {
@@ -48,6 +51,14 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
             return "library database: \(message)"
         case let .unsafeLibrary(message), let .busy(message), let .readOnly(message), let .output(message), let .untrustedBackup(message):
             return message
+        case let .notEmpty(root, holds):
+            return Self.notEmpty(root, holds: holds, emptyLibrary: nil)
         }
+    }
+
+    /// The words of `notEmpty`, with how to name an empty library in the caller's own words.
+    public static func notEmpty(_ root: String, holds: Int, emptyLibrary: String?) -> String {
+        "invalid library: the library at \(root) is not empty (\(holds) recordings, or logs, check-ins or settings); restore goes "
+            + "only into an empty library\(emptyLibrary.map { ": " + $0 } ?? ""); nothing was restored"
     }
 }

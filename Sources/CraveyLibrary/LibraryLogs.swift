@@ -1,15 +1,15 @@
 import Foundation
 import GRDB
 
-/// The database's door for the tracker (the craving and use logs live in the same database and
-/// are bound by the same rules): writes under the library's lock in one transaction, fsynced
-/// before it returns, with the fault seam around each commit.
+/// How the logs' store (`LibraryLogStore.swift`) reaches the database (the craving and use logs
+/// live in the same database and are bound by the same rules): writes under the library's lock
+/// in one transaction, fsynced before it returns, with the fault seam around each commit.
 extension Library {
     /// Runs `body` in one write transaction under the library lock; the fault seam is passed at
     /// `step.commit` (before the commit) and `step.committed` (after it). Errors that `body` throws
-    /// itself (a log that is not there, a refused link) come back as they are; the database's
+    /// itself (a log that is not there, a refused link: `LogStoreRefusal`) come back as they are; the database's
     /// own are worded as the library words them.
-    package func writeLogs<T>(step: String, _ body: (Database) throws -> T) throws -> T {
+    func writeLogs<T>(step: String, _ body: (Database) throws -> T) throws -> T {
         var own: Error?
         do {
             return try wrap {
@@ -39,7 +39,7 @@ extension Library {
     }
 
     /// Reads from a snapshot of the database (readers never wait for the lock).
-    package func readLogs<T>(_ body: (Database) throws -> T) throws -> T {
+    func readLogs<T>(_ body: (Database) throws -> T) throws -> T {
         var own: Error?
         do {
             return try wrap {

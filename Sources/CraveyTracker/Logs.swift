@@ -1,6 +1,5 @@
 import CraveyLibrary
 import Foundation
-import GRDB
 
 /// A craving, logged: how strong, when, and optionally what set it off, where, notes, and the
 /// message played during it.
@@ -68,56 +67,60 @@ public enum LogEntry: Sendable, Equatable {
 // MARK: - Rows
 
 /// What a craving's and a use's rows share, read leniently.
-enum LogRow {
-    static func common(_ row: Row) -> (UUID, LogTime, Date, Date) {
-        let id = (row["id"] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        let time = LogTime(instant: (row["at"] as String?).flatMap(StoredDate.date) ?? Date(timeIntervalSince1970: 0),
-                           utcOffset: row["utcOffset"] as Int? ?? 0)
-        let created = (row["createdAt"] as String?).flatMap(StoredDate.date) ?? time.instant
-        return (id, time, created, (row["modifiedAt"] as String?).flatMap(StoredDate.date) ?? created)
+enum LogRowValues {
+    static func common(id: String?, at: String?, utcOffset: Int?, createdAt: String?, modifiedAt: String?) -> (UUID, LogTime, Date, Date) {
+        let id = id.flatMap(UUID.init(uuidString:)) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        let time = LogTime(instant: at.flatMap(StoredDate.date) ?? Date(timeIntervalSince1970: 0), utcOffset: utcOffset ?? 0)
+        let created = createdAt.flatMap(StoredDate.date) ?? time.instant
+        return (id, time, created, modifiedAt.flatMap(StoredDate.date) ?? created)
     }
 }
 
-/// Rows are read by column name and leniently: a value another program stored that cravey would
-/// refuse is read as near as it can be (`check` reports it), never a crash.
+/// Rows are read leniently: a value another program stored that cravey would refuse is read as
+/// near as it can be (`check` reports it), never a crash.
 extension Craving {
-    static let columns = "id, at, utcOffset, intensity, triggers, location, notes, recordingId, createdAt, modifiedAt"
-
-    init(row: Row) {
-        (id, time, createdAt, modifiedAt) = LogRow.common(row)
-        intensity = row["intensity"] as Int? ?? Intensity.standard
-        triggers = Trigger.set(row["triggers"] as String? ?? "")
-        location = (row["location"] as String?).flatMap(Location.init(rawValue:))
-        notes = row["notes"]
-        recordingId = (row["recordingId"] as String?).flatMap(UUID.init(uuidString:))
+    init(row: CravingRow) {
+        (id, time, createdAt, modifiedAt) = LogRowValues.common(id: row.id, at: row.at, utcOffset: row.utcOffset, createdAt: row.createdAt, modifiedAt: row.modifiedAt)
+        intensity = row.intensity ?? Intensity.standard
+        triggers = Trigger.set(row.triggers ?? "")
+        location = row.location.flatMap(Location.init(rawValue:))
+        notes = row.notes
+        recordingId = row.recordingId.flatMap(UUID.init(uuidString:))
     }
 
-    func insert(into db: Database) throws {
-        try db.execute(sql: "INSERT INTO craving (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
-            id.uuidString, StoredDate.text(time.instant), time.utcOffset, intensity, Trigger.text(Set(triggers)),
-            location?.rawValue, notes, recordingId?.uuidString, StoredDate.text(createdAt), StoredDate.text(modifiedAt),
-        ])
+    /// The craving as stored.
+    var row: CravingRow {
+        CravingRow(id: id.uuidString, at: StoredDate.text(time.instant), utcOffset: time.utcOffset, intensity: intensity,
+                   triggers: Trigger.text(Set(triggers)), location: location?.rawValue, notes: notes, recordingId: recordingId?.uuidString,
+                   createdAt: StoredDate.text(createdAt), modifiedAt: StoredDate.text(modifiedAt))
     }
 }
 
 extension Usage {
-    static let columns = "id, at, utcOffset, method, amount, triggers, location, notes, moodAfter, cravingId, createdAt, modifiedAt"
-
-    init(row: Row) {
-        (id, time, createdAt, modifiedAt) = LogRow.common(row)
-        method = (row["method"] as String?).flatMap(Method.init(rawValue:)) ?? .bowls
-        amount = row["amount"] as Double? ?? method.amounts[0]
-        triggers = Trigger.set(row["triggers"] as String? ?? "")
-        location = (row["location"] as String?).flatMap(Location.init(rawValue:))
-        notes = row["notes"]
-        moodAfter = row["moodAfter"]
-        cravingId = (row["cravingId"] as String?).flatMap(UUID.init(uuidString:))
+    init(row: UseRow) {
+        (id, time, createdAt, modifiedAt) = LogRowValues.common(id: row.id, at: row.at, utcOffset: row.utcOffset, createdAt: row.createdAt, modifiedAt: row.modifiedAt)
+        method = row.method.flatMap(Method.init(rawValue:)) ?? .bowls
+        amount = row.amount ?? method.amounts[0]
+        triggers = Trigger.set(row.triggers ?? "")
+        location = row.location.flatMap(Location.init(rawValue:))
+        notes = row.notes
+        moodAfter = row.moodAfter
+        cravingId = row.cravingId.flatMap(UUID.init(uuidString:))
     }
 
-    func insert(into db: Database) throws {
-        try db.execute(sql: "INSERT INTO usage (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
-            id.uuidString, StoredDate.text(time.instant), time.utcOffset, method.rawValue, amount, Trigger.text(Set(triggers)),
-            location?.rawValue, notes, moodAfter, cravingId?.uuidString, StoredDate.text(createdAt), StoredDate.text(modifiedAt),
-        ])
+    /// The use as stored.
+    var row: UseRow {
+        UseRow(id: id.uuidString, at: StoredDate.text(time.instant), utcOffset: time.utcOffset, method: method.rawValue, amount: amount,
+               triggers: Trigger.text(Set(triggers)), location: location?.rawValue, notes: notes, moodAfter: moodAfter,
+               cravingId: cravingId?.uuidString, createdAt: StoredDate.text(createdAt), modifiedAt: StoredDate.text(modifiedAt))
+    }
+}
+
+extension LogEntry {
+    init(row: LogRow) {
+        switch row {
+        case let .craving(craving): self = .craving(Craving(row: craving))
+        case let .use(use): self = .use(Usage(row: use))
+        }
     }
 }

@@ -1,6 +1,5 @@
 import CraveyLibrary
 import Foundation
-import GRDB
 
 /// What progress is figured from, read in one pass over each table: per craving and per use only
 /// the fields progress uses, as numbers (the time as milliseconds worked out by SQLite, triggers as
@@ -48,39 +47,22 @@ extension Tracker {
     /// worked out by SQLite — the time in milliseconds, places and methods as
     /// their index — so the only text read is a log's triggers.
     public func progressFacts(from: LocalDay? = nil) throws -> ProgressFacts {
-        try library.readLogs { db in
-            var facts = ProgressFacts()
-            let milliseconds = "CAST(round((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)"
-            // A log's day is on its own clock (at most 18 hours from UTC): every craving that can
-            // fall on `from` or later is read, and the figures keep those whose day does.
-            let since = from.map { StoredDate.text(Date(timeIntervalSince1970: Double($0.number) * 86_400 - 64_800)) } ?? ""
-            let linked = Set(try Int64.fetchAll(db, sql: "SELECT craving.rowid FROM usage JOIN craving ON craving.id = usage.cravingId"))
-            let cravings = try Row.fetchCursor(db, sql: """
-                SELECT rowid, \(milliseconds), utcOffset, intensity, nullif(triggers, ''), \(Self.index("location", Location.allCases))
-                FROM craving WHERE at >= ? ORDER BY at
-                """, arguments: [since])
-            while let row = try cravings.next() {
-                facts.cravings.append(.init(ms: row[1], utcOffset: row[2], intensity: row[3], triggers: Self.triggerBits(row[4]),
-                                            location: row[5], linked: linked.contains(row[0])))
-            }
-            // The first day of logging is the earliest on any log's own clock.
-            facts.firstCravingDay = try Int.fetchOne(db, sql: """
-                SELECT min(CAST(floor(julianday(at) - 2440587.5 + utcOffset / 86400.0) AS INTEGER)) FROM craving
-                WHERE at <= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', min(at), '+36 hours') FROM craving)
-                """)
-            let methods = Method.allCases
-            let uses = try Row.fetchCursor(db, sql: """
-                SELECT \(milliseconds), utcOffset, \(Self.index("method", methods)), amount, nullif(triggers, ''), \(Self.index("location", Location.allCases))
-                FROM usage ORDER BY at
-                """)
-            while let row = try uses.next() {
-                let method = methods[max(0, row[2] as Int)]
-                facts.uses.append(.init(ms: row[0], utcOffset: row[1], method: method, amount: row[3] as Double? ?? method.amounts[0],
-                                        triggers: Self.triggerBits(row[4]), location: row[5]))
-            }
-            facts.firstRecording = (try String.fetchOne(db, sql: "SELECT min(createdAt) FROM recording")).flatMap(StoredDate.date)
-            return facts
+        var facts = ProgressFacts()
+        // A log's day is on its own clock (at most 18 hours from UTC): every craving that can
+        // fall on `from` or later is read, and the figures keep those whose day does.
+        let since = from.map { StoredDate.text(Date(timeIntervalSince1970: Double($0.number) * 86_400 - 64_800)) } ?? ""
+        let methods = Method.allCases
+        let firsts = try library.progressRows(cravingsSince: since, locations: Location.allCases.map(\.rawValue), methods: methods.map(\.rawValue)) { row in
+            facts.cravings.append(.init(ms: row.ms, utcOffset: row.utcOffset, intensity: row.intensity, triggers: Self.triggerBits(row.triggers),
+                                        location: row.location, linked: row.linked))
+        } use: { row in
+            let method = methods[max(0, row.method)]
+            facts.uses.append(.init(ms: row.ms, utcOffset: row.utcOffset, method: method, amount: row.amount ?? method.amounts[0],
+                                    triggers: Self.triggerBits(row.triggers), location: row.location))
         }
+        facts.firstCravingDay = firsts.firstCravingDay
+        facts.firstRecording = firsts.firstRecording.flatMap(StoredDate.date)
+        return facts
     }
 
     private static let triggerIndex = Dictionary(uniqueKeysWithValues: Trigger.allCases.enumerated().map { (Substring($0.element.rawValue), $0.offset) })
@@ -94,10 +76,5 @@ extension Tracker {
             if let index = triggerIndex[name] { bits |= 1 << index }
         }
         return bits
-    }
-
-    /// A column's value as its index in `values` (-1 for none or another).
-    private static func index<T: RawRepresentable>(_ column: String, _ values: [T]) -> String where T.RawValue == String {
-        "CASE \(column) " + values.enumerated().map { "WHEN '\($0.element.rawValue)' THEN \($0.offset)" }.joined(separator: " ") + " ELSE -1 END"
     }
 }

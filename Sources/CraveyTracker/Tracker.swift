@@ -1,6 +1,5 @@
 import CraveyLibrary
 import Foundation
-import GRDB
 
 /// The craving and use logs, kept in the library's database under the library's rules: one
 /// transaction a change, under the library lock, fsynced before it returns (a log reported as
@@ -53,13 +52,8 @@ public struct Tracker: Sendable {
                               location: draft.location, notes: try LogRules.notes(draft.notes), recordingId: draft.recordingId,
                               createdAt: now, modifiedAt: now)
         try LogRules.check(craving)
-        return try keepingNew {
-            try library.writeLogs(step: "log.craving") { db in
-                try Self.requireRecording(craving.recordingId, db)
-                try craving.insert(into: db)
-                return craving
-            }
-        }
+        try keepingNew { try worded { try library.insertCraving(craving.row) } }
+        return craving
     }
 
     /// Logs a use; returns it as stored.
@@ -70,13 +64,8 @@ public struct Tracker: Sendable {
                         notes: try LogRules.notes(draft.notes), moodAfter: draft.moodAfter, cravingId: draft.cravingId,
                         createdAt: now, modifiedAt: now)
         try LogRules.check(use)
-        return try keepingNew {
-            try library.writeLogs(step: "log.use") { db in
-                try Self.requireCraving(use.cravingId, db)
-                try use.insert(into: db)
-                return use
-            }
-        }
+        try keepingNew { try worded { try library.insertUse(use.row) } }
+        return use
     }
 
     /// The commit of a new log. What the person has just typed matters most: on a full disk the
@@ -92,11 +81,7 @@ public struct Tracker: Sendable {
 
     /// Keeps which recording was played during a craving (the hard-moment offer after logging it).
     public func notePlayed(_ recordingId: UUID, during cravingId: UUID) throws {
-        try library.writeLogs(step: "log.played") { db in
-            try Self.requireRecording(recordingId, db)
-            try db.execute(sql: "UPDATE craving SET recordingId = ? WHERE id = ?", arguments: [recordingId.uuidString, cravingId.uuidString])
-            guard db.changesCount == 1 else { throw TrackerError.notFound(cravingId.uuidString) }
-        }
+        try worded { try library.notePlayed(recordingId.uuidString, duringCraving: cravingId.uuidString) }
     }
 
     // MARK: - Editing and deleting
@@ -109,17 +94,8 @@ public struct Tracker: Sendable {
         updated.triggers = Trigger.allCases.filter(Set(craving.triggers).contains)
         updated.modifiedAt = Date().truncatedToMilliseconds
         try LogRules.check(updated)
-        return try library.writeLogs(step: "log.edit") { db in
-            try Self.requireRecording(updated.recordingId, db)
-            try db.execute(sql: """
-                UPDATE craving SET at = ?, utcOffset = ?, intensity = ?, triggers = ?, location = ?, notes = ?, recordingId = ?, modifiedAt = ?
-                WHERE id = ?
-                """, arguments: [StoredDate.text(updated.time.instant), updated.time.utcOffset, updated.intensity, Trigger.text(Set(updated.triggers)),
-                                 updated.location?.rawValue, updated.notes, updated.recordingId?.uuidString, StoredDate.text(updated.modifiedAt),
-                                 updated.id.uuidString])
-            guard db.changesCount == 1 else { throw TrackerError.notFound(updated.id.uuidString) }
-            return updated
-        }
+        try worded { try library.updateCraving(updated.row) }
+        return updated
     }
 
     /// Stores `use`'s new values (its id and creation time stay).
@@ -130,18 +106,8 @@ public struct Tracker: Sendable {
         updated.triggers = Trigger.allCases.filter(Set(use.triggers).contains)
         updated.modifiedAt = Date().truncatedToMilliseconds
         try LogRules.check(updated)
-        return try library.writeLogs(step: "log.edit") { db in
-            try Self.requireCraving(updated.cravingId, db)
-            try db.execute(sql: """
-                UPDATE usage SET at = ?, utcOffset = ?, method = ?, amount = ?, triggers = ?, location = ?, notes = ?, moodAfter = ?,
-                  cravingId = ?, modifiedAt = ?
-                WHERE id = ?
-                """, arguments: [StoredDate.text(updated.time.instant), updated.time.utcOffset, updated.method.rawValue, updated.amount,
-                                 Trigger.text(Set(updated.triggers)), updated.location?.rawValue, updated.notes, updated.moodAfter,
-                                 updated.cravingId?.uuidString, StoredDate.text(updated.modifiedAt), updated.id.uuidString])
-            guard db.changesCount == 1 else { throw TrackerError.notFound(updated.id.uuidString) }
-            return updated
-        }
+        try worded { try library.updateUse(updated.row) }
+        return updated
     }
 
     /// What deleting a craving does to the uses that followed it.
@@ -157,47 +123,24 @@ public struct Tracker: Sendable {
     /// Returns how many uses were deleted with it.
     @discardableResult
     public func deleteCraving(_ id: UUID, linked: LinkedUses?) throws -> Int {
-        try library.writeLogs(step: "log.delete") { db in
-            let uses = try String.fetchAll(db, sql: "SELECT id FROM usage WHERE cravingId = ?", arguments: [id.uuidString])
-            if !uses.isEmpty && linked == nil { throw TrackerError.linkedUse(craving: String(id.uuidString.prefix(8)), uses: uses.count) }
-            if linked == .delete { try db.execute(sql: "DELETE FROM usage WHERE cravingId = ?", arguments: [id.uuidString]) }
-            // Kept uses lose the link (also by the schema's ON DELETE SET NULL, said here so it does
-            // not depend on foreign keys being enforced).
-            try db.execute(sql: "UPDATE usage SET cravingId = NULL WHERE cravingId = ?", arguments: [id.uuidString])
-            try db.execute(sql: "DELETE FROM craving WHERE id = ?", arguments: [id.uuidString])
-            guard db.changesCount == 1 else { throw TrackerError.notFound(id.uuidString) }
-            return linked == .delete ? uses.count : 0
-        }
+        try worded { try library.deleteCraving(id: id.uuidString, withLinkedUses: linked.map { $0 == .delete }) }
     }
 
     /// Deletes a use; the craving it followed is not changed.
     public func deleteUse(_ id: UUID) throws {
-        try library.writeLogs(step: "log.delete") { db in
-            try db.execute(sql: "DELETE FROM usage WHERE id = ?", arguments: [id.uuidString])
-            guard db.changesCount == 1 else { throw TrackerError.notFound(id.uuidString) }
-        }
+        try worded { try library.deleteUse(id: id.uuidString) }
     }
 
     // MARK: - Reading
 
     /// The logs of the kinds asked for since `since` (all when nil), newest first.
     public func entries(cravings: Bool = true, uses: Bool = true, since: Date? = nil) throws -> [LogEntry] {
-        try library.readLogs { db in
-            let bound = since.map(StoredDate.text) ?? ""
-            var entries: [LogEntry] = []
-            if cravings {
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Craving.columns) FROM craving WHERE at >= ? ORDER BY at DESC, id DESC", arguments: [bound])
-                while let row = try rows.next() { entries.append(.craving(Craving(row: row))) }
-            }
-            if uses {
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(Usage.columns) FROM usage WHERE at >= ? ORDER BY at DESC, id DESC", arguments: [bound])
-                while let row = try rows.next() { entries.append(.use(Usage(row: row))) }
-            }
-            if cravings && uses {
-                entries.sort { ($0.time.instant, $0.id.uuidString) > ($1.time.instant, $1.id.uuidString) }
-            }
-            return entries
+        let rows = try library.logRows(cravings: cravings, uses: uses, since: since.map(StoredDate.text) ?? "")
+        var entries = rows.cravings.map { LogEntry.craving(Craving(row: $0)) } + rows.uses.map { LogEntry.use(Usage(row: $0)) }
+        if cravings && uses {
+            entries.sort { ($0.time.instant, $0.id.uuidString) > ($1.time.instant, $1.id.uuidString) }
         }
+        return entries
     }
 
     public func cravings(since: Date? = nil) throws -> [Craving] {
@@ -212,85 +155,58 @@ public struct Tracker: Sendable {
     public func entry(matching key: String) throws -> LogEntry {
         let prefix = key.trimmingCharacters(in: .whitespaces).uppercased()
         guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw TrackerError.notFound(key) }
-        return try library.readLogs { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT 'craving' AS kind, id FROM craving WHERE id >= ? AND id < ? || 'Z'
-                UNION ALL SELECT 'use', id FROM usage WHERE id >= ? AND id < ? || 'Z' LIMIT 6
-                """, arguments: [prefix, prefix, prefix, prefix])
-            guard rows.count <= 1 else {
-                throw TrackerError.ambiguous(key, candidates: rows.map { "\($0["kind"] as String) \(($0["id"] as String).prefix(8))" })
-            }
-            guard let row = rows.first else { throw TrackerError.notFound(key) }
-            let id: String = row["id"]
-            if row["kind"] as String == "craving" {
-                return .craving(Craving(row: try Row.fetchOne(db, sql: "SELECT \(Craving.columns) FROM craving WHERE id = ?", arguments: [id])!))
-            }
-            return .use(Usage(row: try Row.fetchOne(db, sql: "SELECT \(Usage.columns) FROM usage WHERE id = ?", arguments: [id])!))
+        switch try library.logRow(idStartingWith: prefix) {
+        case .none: throw TrackerError.notFound(key)
+        case let .several(found): throw TrackerError.ambiguous(key, candidates: found.map { "\($0.kind) \($0.id.prefix(8))" })
+        case let .one(row): return LogEntry(row: row)
         }
     }
 
     /// The uses that followed a craving.
     public func uses(following cravingId: UUID) throws -> [Usage] {
-        try library.readLogs { db in
-            try Row.fetchAll(db, sql: "SELECT \(Usage.columns) FROM usage WHERE cravingId = ? ORDER BY at", arguments: [cravingId.uuidString]).map(Usage.init(row:))
-        }
+        try library.useRows(followingCraving: cravingId.uuidString).map(Usage.init(row:))
     }
 
     /// The craving a use names as the one it followed: `last` (the latest at or before `time`) or
     /// an id or unique start of one.
     public func craving(named key: String, before time: Date) throws -> Craving {
         if key.lowercased() == "last" {
-            guard let last = try lastCraving(before: time) else {
-                throw TrackerError.invalid(field: "--after-craving", reason: "no craving was logged before this use")
-            }
+            guard let last = try lastCraving(before: time) else { throw TrackerError.notACraving(nil) }
             return last
         }
-        guard case let .craving(found) = try entry(matching: key) else {
-            throw TrackerError.invalid(field: "--after-craving", reason: "'\(key)' is a use, not a craving")
-        }
+        guard case let .craving(found) = try entry(matching: key) else { throw TrackerError.notACraving(key) }
         return found
     }
 
-    /// The latest craving at or before `time` (for `--after-craving last`).
+    /// The latest craving at or before `time` (the craving named `last`).
     public func lastCraving(before time: Date) throws -> Craving? {
-        try library.readLogs { db in
-            try Row.fetchOne(db, sql: "SELECT \(Craving.columns) FROM craving WHERE at <= ? ORDER BY at DESC, id DESC LIMIT 1",
-                             arguments: [StoredDate.text(time)]).map(Craving.init(row:))
-        }
+        try library.lastCravingRow(atOrBefore: StoredDate.text(time)).map(Craving.init(row:))
     }
 
     /// The latest craving in the `window` before `time` that no use follows yet: the one a use
     /// logged now probably followed (the form offers the link).
     public func unlinkedCraving(before time: Date, within window: TimeInterval = 2 * 3_600) throws -> Craving? {
-        try library.readLogs { db in
-            try Row.fetchOne(db, sql: """
-                SELECT \(Craving.columns) FROM craving c
-                WHERE at <= ? AND at >= ? AND NOT EXISTS (SELECT 1 FROM usage u WHERE u.cravingId = c.id)
-                ORDER BY at DESC, id DESC LIMIT 1
-                """, arguments: [StoredDate.text(time), StoredDate.text(time.addingTimeInterval(-window))]).map(Craving.init(row:))
-        }
+        try library.unlinkedCravingRow(from: StoredDate.text(time.addingTimeInterval(-window)), to: StoredDate.text(time)).map(Craving.init(row:))
     }
 
     /// How many logs there are of each kind.
     public func counts() throws -> (cravings: Int, uses: Int) {
-        try library.readLogs { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM craving") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM usage") ?? 0)
-        }
+        try library.logCounts()
     }
 
     // MARK: - Helpers
 
-    static func requireRecording(_ id: UUID?, _ db: Database) throws {
-        guard let id else { return }
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?)", arguments: [id.uuidString]) == true else {
-            throw TrackerError.invalid(field: "recording", reason: "no recording has the id \(id.uuidString)")
-        }
-    }
-
-    static func requireCraving(_ id: UUID?, _ db: Database) throws {
-        guard let id else { return }
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM craving WHERE id = ?)", arguments: [id.uuidString]) == true else {
-            throw TrackerError.invalid(field: "craving", reason: "no craving has the id \(id.uuidString)")
+    /// What the store refused, in the tracker's words.
+    func worded<T>(_ change: () throws -> T) throws -> T {
+        do {
+            return try change()
+        } catch let refusal as LogStoreRefusal {
+            switch refusal {
+            case let .noRecording(id): throw TrackerError.invalid(field: "recording", reason: "no recording has the id \(id)")
+            case let .noCraving(id): throw TrackerError.invalid(field: "craving", reason: "no craving has the id \(id)")
+            case let .notFound(id): throw TrackerError.notFound(id)
+            case let .linkedUses(craving, count): throw TrackerError.linkedUse(craving: String(craving.prefix(8)), uses: count)
+            }
         }
     }
 }
@@ -308,22 +224,10 @@ extension Tracker {
     public func search(_ query: String, limit: Int = 50) throws -> [Hit] {
         let terms = SearchTerms.words(query)
         guard !terms.isEmpty else { throw TrackerError.invalid(field: "search", reason: "give at least one word to look for") }
-        let marks = (String(SearchHit.markStart), String(SearchHit.markEnd))
-        return try library.readLogs { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT kind, logId, snippet(logSearch, 0, ?, ?, '…', 16) AS marked FROM logSearch WHERE logSearch MATCH ? LIMIT ?
-                """, arguments: [marks.0, marks.1, SearchTerms.ftsQuery(terms), limit])
-            var hits: [Hit] = []
-            for row in rows {
-                let id: String = row["logId"]
-                let entry: LogEntry? = row["kind"] as String == "craving"
-                    ? try Row.fetchOne(db, sql: "SELECT \(Craving.columns) FROM craving WHERE id = ?", arguments: [id]).map { .craving(Craving(row: $0)) }
-                    : try Row.fetchOne(db, sql: "SELECT \(Usage.columns) FROM usage WHERE id = ?", arguments: [id]).map { .use(Usage(row: $0)) }
-                guard let entry else { continue }
-                let (snippet, matches) = SearchHit.unmarked(row["marked"] as String? ?? "")
-                hits.append(Hit(entry: entry, snippet: snippet, matches: matches))
-            }
-            return hits.sorted { $0.entry.time.instant > $1.entry.time.instant }
+        let hits = try library.logSearch(SearchTerms.ftsQuery(terms), limit: limit).map { found in
+            let (snippet, matches) = SearchHit.unmarked(found.marked ?? "")
+            return Hit(entry: LogEntry(row: found.log), snippet: snippet, matches: matches)
         }
+        return hits.sorted { $0.entry.time.instant > $1.entry.time.instant }
     }
 }

@@ -43,9 +43,14 @@ struct Cravey: ParsableCommand {
         switch error {
         case let error as LibraryError:
             if case .missingFile = error { return (error.description + " (run '\(Check.repairCommand)')", 1) }
+            if case let .notEmpty(root, holds) = error {
+                return (LibraryError.notEmpty(root, holds: holds, emptyLibrary: "point --library or CRAVEY_LIBRARY at a new directory"), 1)
+            }
             return (error.description, 1)
         case let error as MediaError: return (error.description, 1)
-        case let error as TrackerError: return (error.description, 1)
+        case let error as TrackerError:
+            if case let .notACraving(key) = error { return ("invalid --after-craving: \(TrackerError.reason(notACraving: key))", 1) }
+            return (error.description, 1)
         case let error as MissingLibrary: return (error.description, 1)
         case let error as CraveyFailure: return (error.message, error.code)
         // A command that said what failed and chose its exit status: nothing more to say.
