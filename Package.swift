@@ -78,10 +78,14 @@ let package = Package(
                 "CraveyPlayer",
                 "CraveyMedia",
                 "CraveyDesktop",
+                "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]
         ),
+        // The terminal toolkit: raw mode, the one key reader, stop signals, whole-screen drawing,
+        // charts and calm screens. It knows nothing of the product (no product module below it).
+        .target(name: "TerminalKit"),
         // Writes the commit a build is made from into the executable (`cravey --version`).
         .plugin(name: "BuildInfo", capability: .buildTool()),
         // The video benchmark's writer: raw frames and samples in, the recorder's writer, remux
@@ -125,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyTests",
-            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyTracker", "CraveyMedia", "CraveyTestSupport", "cravey"]
+            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyTracker", "CraveyMedia", "CraveyTestSupport", "TerminalKit", "cravey"]
         ),
     ]
 )

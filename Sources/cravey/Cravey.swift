@@ -4,6 +4,7 @@ import CraveyMedia
 import CraveyMessages
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// The root command: private cannabis tracking and support.
 @main

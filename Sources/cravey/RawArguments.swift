@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 
 /// The command line as the kernel gave it, byte for byte. Swift decodes arguments that are not
 /// UTF-8 by replacing their bad bytes with U+FFFD, and the name that comes out is another name:

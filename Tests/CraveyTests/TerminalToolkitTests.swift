@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import cravey
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

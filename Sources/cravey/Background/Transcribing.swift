@@ -2,6 +2,7 @@ import CraveyLibrary
 import CraveyMedia
 import CraveyMessages
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import CraveyMedia
 import CraveyRecorder
 import Foundation
+import TerminalKit
 
 /// Why a microphone or camera cannot be used right now, in a user's words, and what to do about
 /// it: the one place `cravey doctor`'s findings and `cravey record`'s refusals and fallback offers

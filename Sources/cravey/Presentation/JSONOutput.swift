@@ -1,5 +1,6 @@
 import CraveyLibrary
 import Foundation
+import TerminalKit
 
 /// `--json` output through `Encodable`: one JSON document on stdout, escaped so that it cannot
 /// drive a terminal (`JSONText`). The listings of recordings write their rows with the library's

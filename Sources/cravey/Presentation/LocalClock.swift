@@ -1,5 +1,6 @@
 import CraveyLibrary
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

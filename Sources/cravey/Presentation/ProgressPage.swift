@@ -1,5 +1,6 @@
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// `progress --html`: the dashboard as one self-contained page — the same sections and sentences
 /// with charts drawn as inline SVG, light or dark as the reader's system prefers, readable on

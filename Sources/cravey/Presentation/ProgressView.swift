@@ -1,4 +1,5 @@
 import CraveyTracker
+import TerminalKit
 
 /// The progress dashboard as terminal lines, drawn to a width (at least 60 columns): the header
 /// that stays on screen (title, range line) and the sections in the dashboard's order, each with

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalKit
 import CraveyLibrary
 
 /// How a recovery or check report reads: one line per finding, in the order of the kinds.

@@ -1,5 +1,6 @@
 import CraveyMedia
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

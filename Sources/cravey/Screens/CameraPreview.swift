@@ -3,6 +3,7 @@ import CraveyMedia
 import CraveyPlayer
 import CraveyRecorder
 import Foundation
+import TerminalKit
 
 /// The camera seen live while recording a video, mirrored as every selfie view is: in a window
 /// where there is a display, else a small picture of coloured half blocks above the meter. `v`

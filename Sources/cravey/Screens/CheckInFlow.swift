@@ -3,6 +3,7 @@ import CraveyMessages
 import CraveyRecorder
 import Dispatch
 import Foundation
+import TerminalKit
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// The first run: welcome, the optional tour, the goal and the name — every step skippable, shown
 /// once (the library keeps when), and again only after all data is deleted.

@@ -3,6 +3,7 @@ import CraveyLibrary
 import CraveyMessages
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey home`: the daily hub (what bare `cravey` opens on a terminal).

@@ -1,6 +1,7 @@
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// The craving and use forms: one screen each, on the terminal toolkit. Every field has its
 /// default, so Enter alone logs (a craving of 5, now; bowls, 0.5, now); Esc, q (outside a text

@@ -1,5 +1,6 @@
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// The progress dashboard on a terminal: a screen of its own (`FullScreen`) whose title and range line stay at the top while the sections scroll beneath. 1–4 or
 /// ←/→ change the range and redraw, ↑/↓, PgUp/PgDn, Home/End scroll, q or Esc leaves; the

@@ -6,6 +6,7 @@ import CraveyMessages
 import CraveyRecorder
 import Dispatch
 import Foundation
+import TerminalKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -329,7 +330,7 @@ final class RecordSession: Sendable {
             return ask(prompt + "(up to \(Validation.maxNotesLength) characters) ") { try Validation.notes($0) } ?? nil
         }
         defer { raw.release() }
-        let text = Terminal.editLine(prompt: prompt, limit: Validation.maxNotesLength, counterFrom: 150)
+        let text = Terminal.editLine(prompt: prompt, limit: Validation.maxNotesLength, counterFrom: 150, shown: Terminal.safe)
         return text.flatMap { try? Validation.notes($0) } ?? nil
     }
 

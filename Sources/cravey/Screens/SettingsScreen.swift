@@ -1,6 +1,7 @@
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// Settings on a terminal: the goal and the name, data management (export, delete all), support
 /// (privacy, contact) and about (version and build). One key per row; Esc or q goes back.

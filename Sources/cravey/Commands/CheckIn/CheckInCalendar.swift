@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import Foundation
+import TerminalKit
 
 extension Cravey.CheckInCommand {
     /// `cravey checkin calendar [YYYY-MM]`: a month with each day's mood, today highlighted.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import Foundation
+import TerminalKit
 
 extension Cravey.CheckInCommand {
     /// `cravey checkin list`: the entries, newest day first.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyDesktop
 import CraveyLibrary
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

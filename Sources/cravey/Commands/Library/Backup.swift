@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey backup DIR`: a complete, consistent, verifiable copy of the library in a directory;

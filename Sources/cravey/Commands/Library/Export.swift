@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

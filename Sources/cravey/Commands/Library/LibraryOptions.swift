@@ -3,6 +3,7 @@ import CraveyLibrary
 import CraveyMessages
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// `--library DIR`, shared by every command that touches the library.
 struct LibraryOptions: ParsableArguments {

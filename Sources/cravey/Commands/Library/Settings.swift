@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey settings [name [NAME | --clear]]`: the user's settings, kept in the library.

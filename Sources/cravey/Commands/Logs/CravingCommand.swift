@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey craving`: a craving logged in seconds — one command, or one screen on a terminal.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey log`: the cravings and uses logged, newest first; `show`, `edit` and `delete` one.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyTracker
 import Foundation
+import TerminalKit
 
 /// What cravings and uses share on the command line: triggers, location, time and notes. Values
 /// are read in `run` (not by the parser), so a bad one is one line naming the field.

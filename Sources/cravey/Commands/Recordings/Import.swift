@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyMessages
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey import FILE`: bring an audio or video file (a voice memo, another recorder's clip) into the library.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TerminalKit
 import CraveyLibrary
 
 extension Cravey {

@@ -5,6 +5,7 @@ import CraveyPlayer
 import CraveyRecorder
 import Dispatch
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

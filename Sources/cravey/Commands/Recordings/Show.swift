@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey show ID`: everything the library knows about one recording.

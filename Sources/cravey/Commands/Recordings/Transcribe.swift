@@ -3,6 +3,7 @@ import CraveyLibrary
 import CraveyMedia
 import CraveyMessages
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey transcribe ID | --all`: make transcripts now.

@@ -2,6 +2,7 @@ import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import Foundation
+import TerminalKit
 
 extension Cravey {
     /// `cravey devices`: the microphones and cameras cravey can record from.

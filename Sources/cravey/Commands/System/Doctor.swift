@@ -3,6 +3,7 @@ import CraveyLibrary
 import CraveyMedia
 import CraveyMessages
 import Foundation
+import TerminalKit
 
 #if canImport(Glibc)
 import Glibc

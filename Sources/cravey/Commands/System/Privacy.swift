@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyLibrary
 import Foundation
+import TerminalKit
 
 /// What cravey keeps, where, and who can read it — shown by `cravey privacy`, in settings, and in
 /// the README.

@@ -8,8 +8,8 @@ import Glibc
 /// The one reader of the terminal's keys (standard input in raw mode): every screen asks it for
 /// the next key, waiting or not. Bytes are read as they come and decoded into `Key`s; an escape
 /// sequence split across reads is waited for briefly (30 ms) before a lone Esc is believed.
-final class KeyReader: Sendable {
-    static let shared = KeyReader(fd: STDIN_FILENO)
+package final class KeyReader: Sendable {
+    package static let shared = KeyReader(fd: STDIN_FILENO)
 
     private let fd: Int32
     /// Keys decoded but not asked for yet, and whether the input has ended. Held while reading,
@@ -20,11 +20,11 @@ final class KeyReader: Sendable {
     }
     private let queue = Mutex(Queue())
 
-    init(fd: Int32) { self.fd = fd }
+    package init(fd: Int32) { self.fd = fd }
 
     /// The next key, waiting up to `milliseconds` (-1: as long as it takes); nil when none came.
     /// Once the input is gone, every call returns `.inputEnded`.
-    func next(waiting milliseconds: Int32 = -1) -> Key? {
+    package func next(waiting milliseconds: Int32 = -1) -> Key? {
         queue.withLock { queue in
             if queue.queued.isEmpty { fill(&queue, waiting: milliseconds) }
             return queue.queued.isEmpty ? nil : queue.queued.removeFirst()
@@ -32,7 +32,7 @@ final class KeyReader: Sendable {
     }
 
     /// Every key waiting now, without waiting.
-    func pending() -> [Key] {
+    package func pending() -> [Key] {
         queue.withLock { queue in
             fill(&queue, waiting: 0)
             defer { queue.queued = queue.ended ? [.inputEnded] : [] }
@@ -42,7 +42,7 @@ final class KeyReader: Sendable {
 
     /// Raw bytes of a terminal's reply to a query (not keys), read until `terminator` or until
     /// `milliseconds` have passed.
-    func reply(until terminator: UInt8, within milliseconds: Int) -> [UInt8] {
+    package func reply(until terminator: UInt8, within milliseconds: Int) -> [UInt8] {
         queue.withLock { _ in replyLocked(until: terminator, within: milliseconds) }
     }
 

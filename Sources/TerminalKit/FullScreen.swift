@@ -5,16 +5,16 @@ import Foundation
 /// it (a log form, a recording, a message playing) runs on the normal screen in between
 /// (`suspend`), with the terminal as it was, and the screen comes back after. Ctrl-C, a hang-up or
 /// the input closing leaves it (`Key.inputEnded`); the terminal is always given back.
-final class FullScreen {
+package final class FullScreen {
     private var raw: RawMode?
     private var signals: StopSignals?
     private let out = FileHandle.standardOutput
     /// Whether a stop signal or the end of input closed the screen (every `ask` after returns
     /// `.inputEnded`).
-    private(set) var closed = false
+    package private(set) var closed = false
 
     /// nil when standard input or output is not a terminal.
-    init?() {
+    package init?() {
         guard Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else { return nil }
         enter()
     }
@@ -41,7 +41,7 @@ final class FullScreen {
 
     /// Draws `lines` from the top: plain text wider than the terminal is wrapped at spaces, a
     /// styled line (a chart, a row of keys) is cut to the width.
-    func draw(_ lines: [String]) {
+    package func draw(_ lines: [String]) {
         if Calm.isOn { return CalmPage.shared.show(lines, to: out) }
         let columns = max(20, Terminal.columns - 1)
         let rows = Terminal.rows
@@ -54,10 +54,10 @@ final class FullScreen {
 
     /// Draws `lines` and waits for a key; `.inputEnded` when the screen must close (a stop
     /// signal, the terminal gone). A change of the terminal's size redraws.
-    func ask(_ lines: [String]) -> Key { ask { lines } }
+    package func ask(_ lines: [String]) -> Key { ask { lines } }
 
     /// As `ask(_:)`, the page made again for the new size when the terminal's size changes.
-    func ask(drawing lines: () -> [String]) -> Key {
+    package func ask(drawing lines: () -> [String]) -> Key {
         var size = (Terminal.columns, Terminal.rows)
         draw(lines())
         while !closed {
@@ -80,7 +80,7 @@ final class FullScreen {
     /// Reads a line of text typed on the page (Enter ends it; Esc, or the screen closing, gives
     /// nil — `closed` tells which), at most `limit`
     /// characters; `page` draws the page around what is typed so far.
-    func readLine(limit: Int, initial: String = "", page: (String) -> [String]) -> String? {
+    package func readLine(limit: Int, initial: String = "", page: (String) -> [String]) -> String? {
         var text = initial
         while true {
             if let ended = ask(page(text)).edit(&text, limit: limit) { return ended ? text : nil }
@@ -88,7 +88,7 @@ final class FullScreen {
     }
 
     /// Runs `body` on the normal screen with the terminal as it was, then comes back.
-    func suspend<T>(_ body: () throws -> T) rethrows -> T {
+    package func suspend<T>(_ body: () throws -> T) rethrows -> T {
         leave()
         defer { enter() }
         return try body()

@@ -10,7 +10,7 @@ import Glibc
 /// released, when the process exits (exit() from a signal handler too), or when `restore()` is
 /// called. Every change goes through one lock, so a signal handler's queue and a screen's thread
 /// never race on the terminal's settings.
-final class RawMode: Sendable {
+package final class RawMode: Sendable {
     /// The terminal's own settings, how many holds there are, and whether `restore` runs at exit.
     private struct TerminalState {
         var saved: termios?
@@ -21,7 +21,7 @@ final class RawMode: Sendable {
     private let held = Atomic(false)
 
     /// Raw mode on standard input; nil when it is not a terminal.
-    init?() {
+    package init?() {
         let ok = Self.terminal.withLock { terminal -> Bool in
             if terminal.holders == 0 {
                 var attributes = termios()
@@ -43,7 +43,7 @@ final class RawMode: Sendable {
     }
 
     /// Gives this hold back (once; later calls do nothing).
-    func release() {
+    package func release() {
         Self.terminal.withLock { terminal in
             guard held.exchange(false, ordering: .relaxed) else { return }
             terminal.holders = max(0, terminal.holders - 1)
@@ -56,7 +56,7 @@ final class RawMode: Sendable {
     deinit { release() }
 
     /// Puts the terminal's own settings back now, whoever holds raw mode (on the way out).
-    static func restore() {
+    package static func restore() {
         terminal.withLock { terminal in
             guard terminal.holders > 0, var attributes = terminal.saved else { return }
             tcsetattr(STDIN_FILENO, TCSANOW, &attributes)

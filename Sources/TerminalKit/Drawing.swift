@@ -3,15 +3,15 @@ import Synchronization
 
 /// Drawing to the terminal: each frame is built whole in a buffer and written at once, so it never
 /// flickers half-drawn.
-enum Drawing {
+package enum Drawing {
     /// Clears the screen and draws `lines` from the top (a screen of its own).
-    static func screen(_ lines: [String], to handle: FileHandle = .standardError) {
+    package static func screen(_ lines: [String], to handle: FileHandle = .standardError) {
         if Calm.isOn { return CalmPage.shared.show(lines, to: handle) }
         handle.write(Data(("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n").utf8))
     }
 
     /// A one-line status at the cursor's line, redrawn in place (`\r`, cut to the width).
-    static func progressLine(_ text: String, to handle: FileHandle = .standardError) {
+    package static func progressLine(_ text: String, to handle: FileHandle = .standardError) {
         if Calm.isOn { return calmProgress.withLock { $0.offer(text, to: handle) } }
         handle.write(Data(("\r" + Terminal.fit(text, max(20, Terminal.columns - 1)) + "\u{1B}[K").utf8))
     }
@@ -20,13 +20,13 @@ enum Drawing {
     private static let calmProgress = Mutex(StatusLines())
 
     /// Clears the progress line.
-    static func clearLine(to handle: FileHandle = .standardError) {
+    package static func clearLine(to handle: FileHandle = .standardError) {
         if Calm.isOn { return }
         handle.write(Data("\r\u{1B}[K".utf8))
     }
 
     /// The cursor hidden or shown again.
-    static func cursor(visible: Bool, to handle: FileHandle = .standardError) {
+    package static func cursor(visible: Bool, to handle: FileHandle = .standardError) {
         if Calm.isOn { return }
         handle.write(Data((visible ? "\u{1B}[?25h" : "\u{1B}[?25l").utf8))
     }
@@ -36,12 +36,14 @@ enum Drawing {
 /// moves up over the previous block and rewrites the lines that changed (a line left as it was
 /// costs one byte: a preview picture's lines are many bytes, redrawn only when it changes); a
 /// shorter block clears what is left below it.
-struct LiveBlock {
+package struct LiveBlock {
+    package init() {}
+
     private var drawn: [String] = []
 
     /// The bytes that replace the previous block with `lines` (calm screens: the lines that
     /// changed, printed below).
-    mutating func frame(_ lines: [String]) -> String {
+    package mutating func frame(_ lines: [String]) -> String {
         if Calm.isOn {
             defer { drawn = lines }
             return Calm.lines(of: lines, after: drawn).map { $0 + "\n" }.joined()
@@ -55,7 +57,7 @@ struct LiveBlock {
         return out
     }
 
-    mutating func draw(_ lines: [String], to handle: FileHandle) {
+    package mutating func draw(_ lines: [String], to handle: FileHandle) {
         handle.write(Data(frame(lines).utf8))
     }
 }
@@ -64,7 +66,8 @@ extension Terminal {
     /// Reads a line typed in place on standard error's terminal (the caller holds raw mode): at
     /// most `limit` characters, a counter (`153/200`) shown once `counterFrom` are typed, a text
     /// too wide for the terminal shown by its end. Enter ends it; Esc or Ctrl-C give nil.
-    static func editLine(prompt: String, limit: Int, counterFrom: Int) -> String? {
+    /// `shown` makes the typed text safe to echo (the program's rule for what may reach a terminal).
+    package static func editLine(prompt: String, limit: Int, counterFrom: Int, shown safe: (String) -> String) -> String? {
         var text = ""
         func draw() {
             let counter = text.count >= counterFrom ? "  " + dim("\(text.count)/\(limit)") : ""

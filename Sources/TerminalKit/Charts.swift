@@ -1,12 +1,12 @@
 /// Charts as terminal text: horizontal bars and columns in eighth blocks, a line in braille dots.
 /// Every chart is plain characters (readable without colour); colour is added by the caller.
-enum Charts {
+package enum Charts {
     private static let eighthsAcross: [Character] = ["▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"]
     private static let eighthsUp: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// A bar `fraction` (0…1) of `width` columns long, to the eighth of a column; the rest of the
     /// width is a faint track (`·`), so bars side by side compare at a glance.
-    static func bar(_ fraction: Double, width: Int) -> (filled: String, track: String) {
+    package static func bar(_ fraction: Double, width: Int) -> (filled: String, track: String) {
         let eighths = Int((max(0, min(1, fraction)) * Double(width * 8)).rounded())
         var filled = String(repeating: "█", count: eighths / 8)
         if eighths % 8 > 0 { filled.append(eighthsAcross[eighths % 8 - 1]) }
@@ -16,7 +16,7 @@ enum Charts {
 
     /// Columns rising from the bottom, one per value, each `columnWidth` wide, `height` rows
     /// high, scaled to the largest value (a value above zero shows at least its lowest eighth).
-    static func columns(_ values: [Double], height: Int, columnWidth: Int = 1) -> [String] {
+    package static func columns(_ values: [Double], height: Int, columnWidth: Int = 1) -> [String] {
         let top = values.max() ?? 0
         return (0..<height).reversed().map { row in
             var line = ""
@@ -31,7 +31,7 @@ enum Charts {
     }
 
     /// One row of eighth-block heights for `values` (nil: nothing there), scaled to their largest.
-    static func sparkline(_ values: [Double?]) -> String {
+    package static func sparkline(_ values: [Double?]) -> String {
         let top = values.compactMap { $0 }.max() ?? 0
         return String(values.map { value -> Character in
             guard let value, value > 0, top > 0 else { return value == nil ? " " : "▁" }
@@ -41,7 +41,7 @@ enum Charts {
 
     /// A line through `points` (x and y from 0 to 1) drawn in braille dots, `width` columns by
     /// `height` rows (each cell holds 2×4 dots); consecutive points are joined.
-    static func line(_ points: [(x: Double, y: Double)], width: Int, height: Int) -> [String] {
+    package static func line(_ points: [(x: Double, y: Double)], width: Int, height: Int) -> [String] {
         let dotsWide = width * 2
         let dotsHigh = height * 4
         var cells = [[UInt8]](repeating: [UInt8](repeating: 0, count: width), count: height)

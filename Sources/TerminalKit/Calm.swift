@@ -1,5 +1,8 @@
-import CraveyMedia
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Calm screens, for screen readers and for people who want no motion: on with `TERM=dumb` or
@@ -7,17 +10,17 @@ import Synchronization
 /// only the lines that changed), a live screen (the meter, a playback, the check-in's recording, a
 /// progress bar) prints a plain status line at most once a second, and a key that chooses
 /// something is answered with what it chose, as text (`→ Log craving`).
-enum Calm {
-    static let isOn: Bool = isOn(ProcessInfo.processInfo.environment)
+package enum Calm {
+    package static let isOn: Bool = isOn(ProcessInfo.processInfo.environment)
 
-    static func isOn(_ env: [String: String]) -> Bool {
+    package static func isOn(_ env: [String: String]) -> Bool {
         if env["TERM"] == "dumb" { return true }
         guard let value = env["CRAVEY_REDUCED_MOTION"]?.lowercased() else { return false }
         return !["", "0", "no", "false", "off"].contains(value)
     }
 
     /// `text` without its escape sequences (colours, styles).
-    static func plain(_ text: String) -> String {
+    package static func plain(_ text: String) -> String {
         guard text.contains("\u{1B}") else { return text }
         var out = ""
         var escaping = false, bracket = false
@@ -37,7 +40,7 @@ enum Calm {
     /// What a page printed after `previous` shows: the whole page after a blank line (plain, no
     /// trailing spaces or blank lines, no runs of blank lines) when it is a new page, else only its
     /// lines that changed.
-    static func lines(of page: [String], after previous: [String]) -> [String] {
+    package static func lines(of page: [String], after previous: [String]) -> [String] {
         func text(_ line: String) -> String {
             var line = plain(line).replacingOccurrences(of: "\r", with: "")
             while line.last?.isWhitespace == true { line.removeLast() }
@@ -58,7 +61,7 @@ enum Calm {
 
     /// What `key` chooses on a page that names its keys (`c  Log craving`, `Enter  Start`,
     /// `p Progress`): the text after the key, up to the next gap of two spaces.
-    static func label(of key: Key, in page: [String]) -> String? {
+    package static func label(of key: Key, in page: [String]) -> String? {
         let name: String
         switch key {
         case .enter: name = "Enter"
@@ -85,12 +88,12 @@ enum Calm {
 }
 
 /// A page printed the calm way (see `Calm.lines`): remembers the last one to print only changes.
-final class CalmPage: Sendable {
-    static let shared = CalmPage()
+package final class CalmPage: Sendable {
+    package static let shared = CalmPage()
     private let last = Mutex<[String]>([])
 
     /// Prints `page` (its changes); the page is kept for `announce`.
-    func show(_ page: [String], to handle: FileHandle) {
+    package func show(_ page: [String], to handle: FileHandle) {
         let lines = last.withLock { last -> [String] in
             defer { last = page }
             return Calm.lines(of: page, after: last)
@@ -100,24 +103,28 @@ final class CalmPage: Sendable {
     }
 
     /// Says what `key` chose on the page shown last, when the page names it.
-    func announce(_ key: Key, to handle: FileHandle) {
+    package func announce(_ key: Key, to handle: FileHandle) {
         guard let label = last.withLock({ Calm.label(of: key, in: $0) }) else { return }
         handle.write(Data("→ \(label)\n".utf8))
     }
 
     /// The next page is printed whole (a screen left and come back to).
-    func forget() { last.withLock { $0 = [] } }
+    package func forget() { last.withLock { $0 = [] } }
 }
 
 /// A live screen's status as plain lines (calm screens): at most one a second, and only when it
 /// says something new.
-struct StatusLines {
+package struct StatusLines {
+    package init() {}
+
     private var printedAt: UInt64 = 0
     private var last = ""
 
     /// Prints `text` if a second has passed since the last line (or `now` is set) and it changed.
-    mutating func offer(_ text: String, to handle: FileHandle, now: Bool = false) {
-        let time = monotonicNanoseconds()
+    package mutating func offer(_ text: String, to handle: FileHandle, now: Bool = false) {
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let time = UInt64(clock.tv_sec) * 1_000_000_000 + UInt64(clock.tv_nsec)
         guard text != last, now || printedAt == 0 || time - printedAt >= 1_000_000_000 else { return }
         printedAt = time
         last = text

@@ -1,7 +1,7 @@
 /// One key pressed at the terminal, as every screen reads it: arrows, page keys, Enter, Esc,
 /// Backspace, Tab, and any other character (letters, digits, space, punctuation, emoji).
 /// `inputEnded` says the terminal's input is gone (closed, or the terminal hung up).
-enum Key: Equatable, Sendable {
+package enum Key: Equatable, Sendable {
     case enter, escape, backspace, tab
     case up, down, left, right, home, end, pageUp, pageDown
     case character(Character)
@@ -9,7 +9,7 @@ enum Key: Equatable, Sendable {
 
     /// What a key does to a line being typed: Enter ends it (`true`), Esc or the end of input
     /// cancel it (`false`); Backspace and printable characters (while under `limit`) edit it (nil).
-    func edit(_ text: inout String, limit: Int) -> Bool? {
+    package func edit(_ text: inout String, limit: Int) -> Bool? {
         switch self {
         case .enter: return true
         case .escape, .inputEnded: return false
@@ -23,7 +23,7 @@ enum Key: Equatable, Sendable {
     /// The keys in bytes read from a terminal in raw mode. Several keys can arrive in one read; an
     /// escape sequence (`ESC [ C`, `ESC O D`, `ESC [ 5 ~`) is one key; an unknown sequence is
     /// dropped whole. A lone ESC is Esc. Invalid UTF-8 is dropped.
-    static func keys(in bytes: [UInt8]) -> [Key] {
+    package static func keys(in bytes: [UInt8]) -> [Key] {
         var keys: [Key] = []
         var i = 0
         while i < bytes.count {
@@ -81,16 +81,16 @@ enum Key: Equatable, Sendable {
     }
 
     /// Whether this key leaves a screen: q, Q or Esc.
-    var isQuit: Bool { self == .escape || self == .character("q") || self == .character("Q") }
+    package var isQuit: Bool { self == .escape || self == .character("q") || self == .character("Q") }
 
     /// The digit typed, if the key is one.
-    var digit: Int? {
+    package var digit: Int? {
         if case let .character(c) = self, let value = c.wholeNumberValue, c.isASCII { return value }
         return nil
     }
 
     /// The letter typed, lower-cased, if the key is one.
-    var letter: Character? {
+    package var letter: Character? {
         if case let .character(c) = self, c.isLetter { return Character(c.lowercased()) }
         return nil
     }

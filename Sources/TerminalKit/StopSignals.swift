@@ -10,7 +10,7 @@ import Glibc
 /// stop, and SIGUSR1, where a screen can pause, asks to pause or resume. The handlers run on a
 /// dispatch queue, never inside a signal handler, so they may take locks and write. While a
 /// `StopSignals` is alive the signals do not kill the process; `cancel` gives them back.
-final class StopSignals: Sendable {
+package final class StopSignals: Sendable {
     private struct State {
         var sources: [DispatchSourceSignal] = []
         var stopped = false
@@ -18,7 +18,7 @@ final class StopSignals: Sendable {
     private let state = Mutex(State())
 
     /// `onStop` hears the signal's number; `onPause` (when given) hears SIGUSR1.
-    init(onStop: @escaping @Sendable (Int32) -> Void = { _ in }, onPause: (@Sendable () -> Void)? = nil) {
+    package init(onStop: @escaping @Sendable (Int32) -> Void = { _ in }, onPause: (@Sendable () -> Void)? = nil) {
         var list: [(Int32, @Sendable () -> Void)] = [SIGINT, SIGTERM, SIGHUP].map { signo in
             (signo, { [weak self] in
                 self?.state.withLock { $0.stopped = true }
@@ -39,10 +39,10 @@ final class StopSignals: Sendable {
     }
 
     /// Whether a stop signal has come.
-    var stopRequested: Bool { state.withLock { $0.stopped } }
+    package var stopRequested: Bool { state.withLock { $0.stopped } }
 
     /// Stops listening; the signals act as before again.
-    func cancel() {
+    package func cancel() {
         let taken = state.withLock { state -> [DispatchSourceSignal] in
             defer { state.sources = [] }
             return state.sources
