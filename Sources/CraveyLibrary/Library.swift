@@ -114,12 +114,12 @@ public final class Library: @unchecked Sendable {
         if rebuild == nil, isWritable, files.exists(marker) {
             rebuild = "an interrupted rebuild of the library database was taken up again"
         }
-        if rebuild == nil, isWritable, try wrap({ try store.isEmpty() }), !files.craveyMediaFiles().isEmpty {
+        if rebuild == nil, isWritable, try translatingDatabaseErrors({ try store.isEmpty() }), !files.craveyMediaFiles().isEmpty {
             rebuild = "the library database listed none of the recordings in Recordings/"
         }
         if let rebuild {
             report.rebuiltDatabase = rebuild
-            try wrap {
+            try translatingDatabaseErrors {
                 let lock = try lockLibrary()
                 defer { lock.release() }
                 // The marker is durable before the first row and gone after the last: a rebuild
@@ -184,13 +184,13 @@ public final class Library: @unchecked Sendable {
     /// Messages newest first, optionally filtered (check-ins are not messages; `includingCheckIns`
     /// lists every row, as an export does). Rows whose file has vanished are not listed.
     public func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, includingCheckIns: Bool = false) throws -> [Recording] {
-        try wrap { try store.recordings(kind: kind, purpose: purpose, section: includingCheckIns ? .all : .messages).filter(hasFile) }
+        try translatingDatabaseErrors { try store.recordings(kind: kind, purpose: purpose, section: includingCheckIns ? .all : .messages).filter(hasFile) }
     }
 
     /// The `limit` most played messages (playCount desc, lastPlayedAt desc, newest).
     public func top(_ limit: Int = 3) throws -> [Recording] {
         let limit = min(max(limit, 0), 1_000_000)  // any count from the command line, without overflow
-        return try wrap {
+        return try translatingDatabaseErrors {
             var result = try store.top(limit).filter(hasFile)
             if result.count < limit, try store.messageCount() > result.count {
                 result = try store.top(limit + 1000).filter(hasFile).prefix(limit).map { $0 }
@@ -201,7 +201,7 @@ public final class Library: @unchecked Sendable {
 
     /// The recording with this id (full or a unique prefix, any case).
     public func recording(matching key: String) throws -> Recording {
-        try wrap {
+        try translatingDatabaseErrors {
             let trimmed = key.trimmingCharacters(in: .whitespaces)
             if let id = UUID(uuidString: trimmed), let found = try store.recording(id: id) { return found }
             let prefix = trimmed.uppercased()
@@ -222,7 +222,7 @@ public final class Library: @unchecked Sendable {
         do {
             return try recording(matching: key)
         } catch LibraryError.notFound {
-            let matches = try wrap { try store.recordings(titlePrefix: key) }
+            let matches = try translatingDatabaseErrors { try store.recordings(titlePrefix: key) }
             let exact = matches.filter { $0.title.lowercased() == key.lowercased() }
             if matches.count == 1 { return matches[0] }
             if exact.count == 1 { return exact[0] }  // "Walk" beats "Walk 2" when typed in full
@@ -231,7 +231,7 @@ public final class Library: @unchecked Sendable {
         }
     }
 
-    public func count() throws -> Int { try wrap { try store.count() } }
+    public func count() throws -> Int { try translatingDatabaseErrors { try store.count() } }
 
     // MARK: - Helpers
 
@@ -282,7 +282,7 @@ public final class Library: @unchecked Sendable {
     }
 
     /// Runs `body`, turning database errors into `LibraryError` with SQLite's message.
-    func wrap<T>(_ body: () throws -> T) throws -> T {
+    func translatingDatabaseErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as LibraryError {

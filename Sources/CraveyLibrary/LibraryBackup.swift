@@ -119,7 +119,7 @@ extension Library {
         var sources: [(relative: String, link: String)] = []
         var counts = (recordings: 0, logs: 0)
         // The consistent set: the database and the files as they are at this moment.
-        try wrap {
+        try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             try clearBackupLinks()
@@ -243,7 +243,7 @@ extension Library {
             throw LibraryError.invalid(field: "backup", reason: "the backup at \(folder.path) is damaged (\(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")); nothing was restored")
         }
         let links = files.path(FileStore.backupLinksDir)
-        return try wrap {
+        return try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             let recordings = try store.count(), media = files.craveyMediaFiles().count

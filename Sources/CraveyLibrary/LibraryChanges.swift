@@ -12,7 +12,7 @@ extension Library {
     @discardableResult
     public func edit(_ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??) throws -> Recording {
         try refuseChanging(recording)
-        return try wrap {
+        return try translatingDatabaseErrors {
             var updated = recording
             if let title { updated.title = try Validation.title(title, createdAt: recording.createdAt) }
             if let notes { updated.notes = try Validation.notes(notes) }
@@ -37,7 +37,7 @@ extension Library {
     /// Counts one play: playCount + 1, lastPlayedAt = now.
     @discardableResult
     public func recordPlay(_ id: UUID, at date: Date = Date()) throws -> Bool {
-        try wrap { try store.recordPlay(id: id, at: date) }
+        try translatingDatabaseErrors { try store.recordPlay(id: id, at: date) }
     }
 
     /// Measures the loudness of a recording saved before cravey measured it (through the floor
@@ -45,7 +45,7 @@ extension Library {
     /// best effort: on a read-only library the measurement is still returned, for this use.
     public func measureLoudness(_ recording: Recording) -> Recording? {
         guard let file = try? files.file(of: recording), let measured = measured(recording, file: file) else { return nil }
-        try? wrap { try store.setLoudness(measured) }
+        try? translatingDatabaseErrors { try store.setLoudness(measured) }
         return measured
     }
 
@@ -61,7 +61,7 @@ extension Library {
 
     /// Deletes a recording's file, thumbnail and row together (see the type's doc).
     public func delete(_ recording: Recording) throws {
-        try wrap {
+        try translatingDatabaseErrors {
             let media = try files.file(of: recording)
             let thumb = try files.thumbnail(of: recording)
             let lock = try lockLibrary()
@@ -91,7 +91,7 @@ extension Library {
     /// Deletes every recording and every craving and use log, all or nothing (see the type's doc).
     /// Files in `Recordings/` that cravey did not make stay where they are.
     public func purge() throws {
-        try wrap {
+        try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             let recordings = files.path(FileStore.recordingsDir)
@@ -101,7 +101,7 @@ extension Library {
                 try files.sync(root, site: "purge.fsync.root")
                 try files.makeDirectory(recordings, site: "purge.mkdir")
                 try files.makeDirectory(files.path(FileStore.thumbnailsDir), site: "purge.mkdir")
-                try files.withReserve { try store.deleteAllRecordings() }
+                try files.withReserve { try store.deleteAllData() }
             } catch {
                 _ = rmdir(files.path(FileStore.thumbnailsDir))
                 _ = rmdir(recordings)

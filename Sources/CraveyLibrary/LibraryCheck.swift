@@ -12,7 +12,7 @@ extension Library {
     /// With `repair`, fixes them: rows are removed or rebuilt, files are listed again or moved to
     /// `Quarantine/`; no file is ever deleted, and files cravey did not make are left alone.
     public func check(repair: Bool) throws -> Report {
-        try wrap {
+        try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             var report = recoverLocked()

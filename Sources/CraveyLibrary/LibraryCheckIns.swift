@@ -22,7 +22,7 @@ extension Library {
     }
 
     public func checkInDay(_ day: String) throws -> CheckInDay {
-        try wrap {
+        try translatingDatabaseErrors {
             let row = try store.writer.read { db in
                 try Row.fetchOne(db, sql: "SELECT prompt, greetedAt, postponedAt FROM checkinDay WHERE day = ?", arguments: [day])
             }
@@ -33,7 +33,7 @@ extension Library {
 
     /// The day's entry, if it has one (and its file is there).
     public func checkIn(on day: String) throws -> Recording? {
-        try wrap {
+        try translatingDatabaseErrors {
             try store.writer.read { db in
                 try Row.fetchOne(db, sql: "SELECT id FROM recording WHERE checkinDay = ?", arguments: [day])
             }.flatMap { UUID(uuidString: $0["id"]) }.flatMap { try store.recording(id: $0) }.flatMap { hasFile($0) ? $0 : nil }
@@ -42,7 +42,7 @@ extension Library {
 
     /// Every entry, newest day first; `month` (`YYYY-MM`) keeps that month's.
     public func checkIns(month: String? = nil) throws -> [Recording] {
-        try wrap {
+        try translatingDatabaseErrors {
             try store.recordings(section: .checkIns).filter(hasFile)
                 .filter { month == nil || $0.checkIn!.day.hasPrefix(month! + "-") }
                 .sorted { $0.checkIn!.day > $1.checkIn!.day }
@@ -51,7 +51,7 @@ extension Library {
 
     /// The day's question: chosen once (at random, not one of the six days before), then the same all day.
     public func prompt(for day: String) throws -> String {
-        try wrap {
+        try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             return try store.writer.write { db in
@@ -92,7 +92,7 @@ extension Library {
     /// The recording begun for a day was discarded: the day may be recorded again. With
     /// `keepingMood` (the recording could not start), the mood chosen stays for the next try.
     public func abandonCheckIn(recording id: UUID, keepingMood: Bool = false) throws {
-        try wrap {
+        try translatingDatabaseErrors {
             try store.writer.write { db in
                 try db.execute(sql: keepingMood ? "UPDATE checkinDay SET pendingId = NULL WHERE pendingId = ?"
                                                 : "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
@@ -103,7 +103,7 @@ extension Library {
 
     /// The mood chosen for `day` in a try whose recording could not start (nil: none).
     public func keptMood(for day: String) throws -> CheckIn.Mood? {
-        try wrap {
+        try translatingDatabaseErrors {
             try store.writer.read { db in
                 try String.fetchOne(db, sql: "SELECT pendingMood FROM checkinDay WHERE day = ? AND pendingId IS NULL", arguments: [day])
             }
@@ -116,7 +116,7 @@ extension Library {
 
     /// Runs `body` on the day's state row (made if missing) in one transaction, under the lock.
     private func changeDay(_ day: String, _ body: @escaping (Database) throws -> Void) throws {
-        try wrap {
+        try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             try store.writer.write { db in
@@ -140,12 +140,12 @@ extension Library {
     }
 
     public func setting(_ key: Setting) throws -> String? {
-        try wrap { try store.writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) } }
+        try translatingDatabaseErrors { try store.writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) } }
     }
 
     /// Sets (or with nil, clears) a setting.
     public func setSetting(_ key: Setting, to value: String?) throws {
-        try wrap {
+        try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             try store.writer.write { db in

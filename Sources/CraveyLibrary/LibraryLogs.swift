@@ -12,7 +12,7 @@ extension Library {
     func writeLogs<T>(step: String, _ body: (Database) throws -> T) throws -> T {
         var own: Error?
         do {
-            return try wrap {
+            return try translatingDatabaseErrors {
                 let lock = try lockLibrary()
                 defer { lock.release() }
                 let result = try store.writer.write { db in
@@ -42,7 +42,7 @@ extension Library {
     func readLogs<T>(_ body: (Database) throws -> T) throws -> T {
         var own: Error?
         do {
-            return try wrap {
+            return try translatingDatabaseErrors {
                 try store.writer.read { db in
                     do { return try body(db) } catch let error where !(error is DatabaseError) && !(error is LibraryError) {
                         own = error

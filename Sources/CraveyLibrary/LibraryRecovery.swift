@@ -151,14 +151,14 @@ extension Library {
         let incoming = files.entries(files.path(FileStore.incomingDir)).filter { Staging.parse($0) != nil }
         let trash = files.entries(files.path(FileStore.trashDir)).filter { Recording.owner(ofFileName: $0) != nil }
         let purging = files.exists(files.path(FileStore.purgingDir))
-        let pending = try wrap { try store.pendingSaves() }
-        let noted = try wrap { try store.notedFileWork() }
+        let pending = try translatingDatabaseErrors { try store.pendingSaves() }
+        let noted = try translatingDatabaseErrors { try store.notedFileWork() }
         let tags = noted.tags && media?.writeTags != nil  // only a cravey that can write them does
         if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !noted.scrubs && !noted.journal { return Report() }
         guard isWritable else {
             return Report(.deferred, "an interrupted operation (the library is read-only)")
         }
-        return try wrap {
+        return try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             return recoverLocked()
@@ -169,7 +169,7 @@ extension Library {
         var report = Report()
         /// Runs one step; its failure is reported, and the other steps still run.
         func step(_ what: String, _ body: () throws -> Void) {
-            do { try wrap(body) } catch { report.add(.deferred, "\(what): \(Self.describe(error))") }
+            do { try translatingDatabaseErrors(body) } catch { report.add(.deferred, "\(what): \(Self.describe(error))") }
         }
         let recordings = files.path(FileStore.recordingsDir)
         if files.exists(files.path(FileStore.purgingDir)) {

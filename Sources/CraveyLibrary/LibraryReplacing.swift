@@ -29,7 +29,7 @@ extension Library {
             if let thumbnail { _ = unlink(thumbnail.path) }
         }
         try refuseChanging(recording)
-        return try wrap {
+        return try translatingDatabaseErrors {
             let file = try files.file(of: recording)
             let oldThumb = try files.thumbnail(of: recording)
             var updated = recording

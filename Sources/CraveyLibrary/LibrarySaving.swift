@@ -30,7 +30,7 @@ extension Library {
     /// It is created under the library lock, so a concurrent `recover` never sees it unlocked.
     /// Names come from `Staging`.
     func makeStagedFile(named name: String) throws -> StagedFile {
-        try wrap {
+        try translatingDatabaseErrors {
             let path = files.path(FileStore.incomingDir) + "/" + name
             let libraryLock = try lockLibrary()
             defer { libraryLock.release() }
@@ -70,7 +70,7 @@ extension Library {
             _ = unlink(staged.path)
             if let thumbnail { _ = unlink(thumbnail.path) }
         }
-        return try wrap {
+        return try translatingDatabaseErrors {
             let createdAt = createdAt.truncatedToMilliseconds
             var facts = media
             facts.sizeBytes = files.size(staged.path) ?? 0

@@ -197,17 +197,23 @@ extension Store {
 }
 
 /// Local calendar days (`CheckIn.day(of:)`, the user's time zone) as day numbers, for counting.
-enum LocalDate {
+package enum LocalDate {
     static func text(_ date: Date) -> String { CheckIn.day(of: date) }
 
     /// Days since 1970-01-01 for a `YYYY-MM-DD` text; nil for anything else.
     static func parse(_ text: String) -> Int? {
         guard let (y, m, d) = CheckIn.components(of: text) else { return nil }
-        // Days from civil (Howard Hinnant's algorithm).
-        let year = m <= 2 ? y - 1 : y
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yoe = year - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        return number(year: y, month: m, day: d)
+    }
+
+    /// Days since 1970-01-01 of a civil date (proleptic Gregorian; H. Hinnant's
+    /// `days_from_civil`): arithmetic, not Calendar, as listings and progress read tens of
+    /// thousands of these. The one copy the library and the tracker's days share.
+    package static func number(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
     }

@@ -23,7 +23,7 @@ extension Library {
         do {
             let lock = try lockLibrary()
             defer { lock.release() }
-            for (id, version) in try wrap({ try store.pendingTags() }) {
+            for (id, version) in try translatingDatabaseErrors({ try store.pendingTags() }) {
                 do {
                     try tagFile(of: id, version: version, with: writeTags)
                 } catch {
@@ -38,7 +38,7 @@ extension Library {
 
     private func tagFile(of id: UUID, version: Int,
                            with writeTags: @Sendable (String, String, [(key: String, value: String)]) throws -> Bool) throws {
-        try wrap {
+        try translatingDatabaseErrors {
             guard let recording = try store.recording(id: id), hasFile(recording) else {
                 try store.forgetPendingTags(id, version: version, size: nil)  // nothing to tag (check reports a missing file)
                 return

@@ -5,32 +5,32 @@ import GRDB
 extension Library {
     /// The recording's transcript; nil when none was made yet.
     public func transcript(of id: UUID) throws -> Transcript? {
-        try wrap { try store.transcript(of: id) }
+        try translatingDatabaseErrors { try store.transcript(of: id) }
     }
 
     /// Every transcript, by recording (for an export).
     public func allTranscripts() throws -> [UUID: Transcript] {
-        try wrap { try store.allTranscripts() }
+        try translatingDatabaseErrors { try store.allTranscripts() }
     }
 
     /// Recordings (messages and check-ins) that need a transcript: none made yet, or the last try
     /// failed. Oldest first, so a backlog is worked through in order. Rows whose file is missing
     /// are left out.
     public func recordingsNeedingTranscripts() throws -> [Recording] {
-        try wrap { try store.recordingsNeedingTranscripts(engine: nil) }.filter(hasFile)
+        try translatingDatabaseErrors { try store.recordingsNeedingTranscripts(engine: nil) }.filter(hasFile)
     }
 
     /// The same, and the recordings whose transcript an engine other than the one whose name
     /// starts with `engine` made (to make them all again with it).
     public func recordingsNeedingTranscripts(madeBy engine: String) throws -> [Recording] {
-        try wrap { try store.recordingsNeedingTranscripts(engine: engine) }.filter(hasFile)
+        try translatingDatabaseErrors { try store.recordingsNeedingTranscripts(engine: engine) }.filter(hasFile)
     }
 
     /// Stores a transcript (made, or noted unavailable) in place of the one before. Returns false
     /// when the recording is gone (deleted while it was transcribed): nothing is stored.
     @discardableResult
     public func storeTranscript(_ transcript: Transcript) throws -> Bool {
-        let stored = try wrap { try store.storeTranscript(transcript) }
+        let stored = try translatingDatabaseErrors { try store.storeTranscript(transcript) }
         if stored && transcript.state == .done { writePendingTags() }  // the text goes into the file's tags too
         return stored
     }
@@ -39,7 +39,7 @@ extension Library {
     /// `engine` replaces the engine asked for). Recordings deleted meanwhile are left out.
     public func queueTranscripts(_ ids: [UUID], engine: String? = nil) throws {
         guard !ids.isEmpty else { return }
-        try wrap { try store.queueTranscripts(ids, engine: engine, at: Date()) }
+        try translatingDatabaseErrors { try store.queueTranscripts(ids, engine: engine, at: Date()) }
     }
 
     /// Queues every recording that has neither a transcript nor a job (saved just before a power
@@ -47,34 +47,34 @@ extension Library {
     /// written when there is nothing to queue.
     @discardableResult
     public func queueUntranscribed() throws -> Int {
-        try wrap { try store.queueUntranscribed(at: Date()) }
+        try translatingDatabaseErrors { try store.queueUntranscribed(at: Date()) }
     }
 
     /// Takes a recording out of the queue without storing anything (a failed redo that keeps
     /// the transcript there was).
     public func dequeueTranscript(_ id: UUID) throws {
-        try wrap { try store.dequeueTranscript(id) }
+        try translatingDatabaseErrors { try store.dequeueTranscript(id) }
     }
 
     /// The queue, oldest first: each recording with the engine asked for (nil: the best there
     /// is). Rows whose file is missing are left out.
     public func queuedTranscripts() throws -> [(recording: Recording, engine: String?)] {
-        try wrap { try store.queuedTranscripts() }.filter { hasFile($0.recording) }
+        try translatingDatabaseErrors { try store.queuedTranscripts() }.filter { hasFile($0.recording) }
     }
 
     /// How many transcripts wait, and since when the oldest has.
     public func transcriptQueue() throws -> (count: Int, oldest: Date?) {
-        try wrap { try store.transcriptQueue() }
+        try translatingDatabaseErrors { try store.transcriptQueue() }
     }
 
     /// Whether the recording's transcript waits in the queue (or is being made).
     public func isTranscriptQueued(_ id: UUID) throws -> Bool {
-        try wrap { try store.isTranscriptQueued(id) }
+        try translatingDatabaseErrors { try store.isTranscriptQueued(id) }
     }
 
     /// Which of `ids` wait in the queue.
     public func queuedTranscriptIds() throws -> Set<UUID> {
-        try wrap { try store.queuedTranscriptIds() }
+        try translatingDatabaseErrors { try store.queuedTranscriptIds() }
     }
 
     /// The background worker's lock file: one worker per library.
@@ -96,7 +96,7 @@ extension Library {
     public func search(_ query: String, limit: Int = 50) throws -> [SearchHit] {
         let terms = SearchTerms.words(query)
         guard !terms.isEmpty else { throw LibraryError.invalid(field: "search", reason: "give at least one word to look for") }
-        return try wrap { try store.search(terms, limit: limit) }.filter { hasFile($0.recording) }
+        return try translatingDatabaseErrors { try store.search(terms, limit: limit) }.filter { hasFile($0.recording) }
     }
 }
 

@@ -275,7 +275,8 @@ struct Store: Sendable {
         }
     }
 
-    func deleteAllRecordings() throws {
+    /// Delete all data: every recording, log, check-in, setting and transcript, in one transaction.
+    func deleteAllData() throws {
         try writer.write { db in
             try db.execute(sql: """
                 DELETE FROM usage; DELETE FROM craving; DELETE FROM logSearch;

@@ -41,7 +41,7 @@ public struct RecognizedSpeech: Sendable, Equatable {
     public var text: String { lines.map(\.text).joined(separator: "\n") }
 }
 
-/// An offline speech recognizer: Whisper (`WhisperRecognizer`) or PocketSphinx (`SpeechRecognizer`).
+/// An offline speech recognizer: Whisper (`WhisperRecognizer`) or PocketSphinx (`PocketSphinxRecognizer`).
 public protocol SpeechEngine: AnyObject {
     /// The engine and model that made a transcript, stored with it.
     var engine: String { get }
@@ -80,7 +80,7 @@ public enum SpeechSound {
 /// Offline speech recognition of a recording's sound with PocketSphinx and its US English model:
 /// the fallback when Whisper is not installed or does not work. Nothing leaves the machine: the
 /// model is read from a local directory, never fetched.
-public final class SpeechRecognizer: SpeechEngine {
+public final class PocketSphinxRecognizer: SpeechEngine {
     /// The engine's name, stored with each transcript.
     public static let engine = "PocketSphinx 5prealpha"
     /// Where Debian's pocketsphinx-en-us package puts the US English model.
@@ -94,7 +94,7 @@ public final class SpeechRecognizer: SpeechEngine {
     private let recognizer: OpaquePointer
 
     /// Loads the model in `modelDirectory` (about half a second).
-    public init(modelDirectory: String = SpeechRecognizer.standardModelDirectory) throws {
+    public init(modelDirectory: String = PocketSphinxRecognizer.standardModelDirectory) throws {
         try SharedLibrary.speech.load()
         var pointer: OpaquePointer?
         let result = CSphinx_open(modelDirectory, &pointer)

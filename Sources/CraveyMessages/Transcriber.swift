@@ -51,7 +51,7 @@ public final class Transcriber {
     /// PocketSphinx's model directory: the standard one, or `CRAVEY_SPEECH_MODEL` (another model,
     /// or a test's unreadable one).
     public static func modelDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? SpeechRecognizer.standardModelDirectory
+        environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? PocketSphinxRecognizer.standardModelDirectory
     }
 
     private let library: Library
@@ -59,7 +59,7 @@ public final class Transcriber {
     /// The engine asked for; nil: the best there is.
     private let engine: Engine?
     private var whisper: Result<WhisperRecognizer, WhisperError>?
-    private var pocketSphinx: Result<SpeechRecognizer, Error>?
+    private var pocketSphinx: Result<PocketSphinxRecognizer, Error>?
 
     /// Why Whisper was wanted and PocketSphinx made the transcripts instead; nil while Whisper
     /// works or is simply not installed (or turned off).
@@ -108,13 +108,13 @@ public final class Transcriber {
             } else if engine == .whisper, case let .failure(error)? = whisper {
                 throw error
             }
-            if pocketSphinx == nil { pocketSphinx = Result { try SpeechRecognizer(modelDirectory: modelDirectory) } }
+            if pocketSphinx == nil { pocketSphinx = Result { try PocketSphinxRecognizer(modelDirectory: modelDirectory) } }
             let recognizer = try pocketSphinx!.get()
             used = recognizer
             return try recognizer.recognize(samples, speech: spans, progress: progress)
         }
-        let engineName = used?.engine ?? (engine == .whisper ? WhisperRecognizer.engineName : SpeechRecognizer.engine)
-        let modelName = used?.model ?? (engine == .whisper ? WhisperInstallation.model : SpeechRecognizer.model)
+        let engineName = used?.engine ?? (engine == .whisper ? WhisperRecognizer.engineName : PocketSphinxRecognizer.engine)
+        let modelName = used?.model ?? (engine == .whisper ? WhisperInstallation.model : PocketSphinxRecognizer.model)
         let transcript: Transcript
         switch result {
         case .success(nil):

@@ -1,3 +1,4 @@
+import CraveyLibrary
 import Foundation
 
 /// A calendar day where a person was: the number of days since 1970-01-01 on their wall clock.
@@ -54,12 +55,7 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
 
     /// The day of a civil date (`days_from_civil`).
     public init(year: Int, month: Int, day: Int) {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        number = era * 146_097 + doe - 719_468
+        number = LocalDate.number(year: year, month: month, day: day)
     }
 
     /// "2026-10-10".

@@ -18,7 +18,7 @@ final class SpeechRecognizerTests: XCTestCase {
     func testTranscribesSpokenSentencesWithinTheErrorBoundAndTimesTheirWords() throws {
         let path = directory + "/speech.wav"
         let sentences = try makeSpeech(path, sentences: 8)
-        let recognizer = try SpeechRecognizer()
+        let recognizer = try PocketSphinxRecognizer()
         var fractions: [Double] = []
         let speech = try XCTUnwrap(recognizer.recognize(path: path) { fractions.append($0); return true })
 
@@ -43,7 +43,7 @@ final class SpeechRecognizerTests: XCTestCase {
         // 60 s of speech: fed as one utterance, the recognizer would keep only its first words.
         let path = directory + "/long.wav"
         try makeSpeech(path, seconds: 60, gap: 0.4)
-        let speech = try XCTUnwrap(try SpeechRecognizer().recognize(path: path))
+        let speech = try XCTUnwrap(try PocketSphinxRecognizer().recognize(path: path))
         XCTAssertGreaterThan(speech.words.count, 100, speech.text)
         XCTAssertGreaterThan(speech.words.last!.end, 55)
     }
@@ -52,18 +52,18 @@ final class SpeechRecognizerTests: XCTestCase {
         let path = directory + "/speech.wav"
         _ = try makeSpeech(path, sentences: 4)
         var calls = 0
-        XCTAssertNil(try SpeechRecognizer().recognize(path: path) { _ in calls += 1; return calls < 3 })
+        XCTAssertNil(try PocketSphinxRecognizer().recognize(path: path) { _ in calls += 1; return calls < 3 })
         XCTAssertEqual(calls, 3)
     }
 
     func testSilenceHasNoWords() throws {
         let path = directory + "/silence.wav"
         XCTAssertEqual(try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "trim", "0", "3"]).status, 0)
-        XCTAssertEqual(try SpeechRecognizer().recognize(path: path)?.words, [])
+        XCTAssertEqual(try PocketSphinxRecognizer().recognize(path: path)?.words, [])
     }
 
     func testAMissingModelIsAClearError() throws {
-        XCTAssertThrowsError(try SpeechRecognizer(modelDirectory: directory + "/no-model")) { error in
+        XCTAssertThrowsError(try PocketSphinxRecognizer(modelDirectory: directory + "/no-model")) { error in
             XCTAssertEqual((error as? MediaError)?.kind, .missing)
             XCTAssertTrue("\(error)".contains("speech model"), "\(error)")
         }

@@ -34,7 +34,7 @@ if (args.count == 3 || args.count == 4) && args[1] == "transcribe" {
             }
             engine = WhisperRecognizer(installation)
         } else {
-            engine = try SpeechRecognizer()
+            engine = try PocketSphinxRecognizer()
         }
         let speech = try engine.recognize(path: args[2])
         (engine as? WhisperRecognizer)?.finish()
