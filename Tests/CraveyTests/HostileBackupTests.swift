@@ -294,7 +294,7 @@ final class HostileBackupTests: FaultCampaign {
         let dir = base + "/papers"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/notes.txt"))
-        FileManager.default.createFile(atPath: dir + "/library.sqlite", contents: Data())
+        _ = FileManager.default.createFile(atPath: dir + "/library.sqlite", contents: Data())
         let before = try tree(dir)
         assertOneLineError(try run(["craving", "5"], dir), containing: "is not a cravey library", "an empty library.sqlite among other files")
         XCTAssertEqual(try tree(dir), before, "nothing was made among the person's files")
@@ -303,7 +303,7 @@ final class HostileBackupTests: FaultCampaign {
     func testALostDatabaseIsRebuiltWhereTheTranscriptWorkerHasRun() throws {
         let baseline = try makeLibrary(at: base + "/lib")
         let root = baseline.root
-        FileManager.default.createFile(atPath: root + "/transcripts.lock", contents: Data(), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: root + "/transcripts.lock", contents: Data(), attributes: [.posixPermissions: 0o600])
         for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
         Self.faults += 1
         try assertIntact(baseline, "a lost database in a library with the transcript worker's lock")
