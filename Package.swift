@@ -60,7 +60,7 @@ let package = Package(
                 "CFFmpeg",
             ]
         ),
-        .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),
+        .target(name: "CraveyRecorder", dependencies: ["CraveyMedia"]),
         .target(name: "CraveyPlayer", dependencies: ["CraveyMedia"]),
         // Floor 4: the application layer.
         .target(name: "CraveyMessages", dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyRecorder", "CraveyPlayer"]),
