@@ -144,7 +144,7 @@ public final class Recorder: @unchecked Sendable {
     /// be opened, so that the caller can offer the other kind of recording.
     public func start() throws {
         // The staged file first: nothing is captured until there is somewhere to keep it (a busy or
-        // read-only library is a clear error before any device opens). Then the media libraries,
+        // read-only staging area is a clear error before any device opens). Then the media libraries,
         // before a camera starts streaming into its few buffers.
         let part = try staging.stage(.part, id: id, video: isVideo)
         do { try MediaLibraries.openForRecording(video: camera != nil) } catch {
