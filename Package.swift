@@ -13,11 +13,13 @@
 //                       helper program in its private environment, PocketSphinx as the fallback)
 //      CraveyDesktop  — a desktop notification (the check-in reminder)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
-//      CraveyRecorder — capture threads on one clock, cap, stop, finalize
+//      CraveyRecorder — capture threads on one clock, cap, stop, finalize, into a `RecordingStaging`
+//                       (temporary files; no library)
 //      CraveyPlayer   — playback to ALSA with pause and skip, and the clock video frames follow
-//   4. CraveyMessages — the use cases that join the library to the media: saving, trimming and
-//                       discarding a take, import, trim, recovery of interrupted takes,
-//                       transcripts, the level a recording plays at
+//   4. CraveyMessages — the use cases that join the library to the media: the library as the
+//                       recorder's staging, starting a recording (devices and fallbacks), saving,
+//                       trimming and discarding a take, import, trim, recovery of interrupted
+//                       takes, transcripts, the level a recording plays at
 //      CraveyTracker  — the craving and use logs (in the library's database), their rules and links
 //   5. cravey         — the command-line executable: commands, the terminal toolkit and screens
 // Tests mirror the modules; `library-driver` (drives library operations in a child process so the
@@ -60,7 +62,7 @@ let package = Package(
                 "CFFmpeg",
             ]
         ),
-        .target(name: "CraveyRecorder", dependencies: ["CraveyMedia", "CraveyLibrary"]),
+        .target(name: "CraveyRecorder", dependencies: ["CraveyMedia"]),
         .target(name: "CraveyPlayer", dependencies: ["CraveyMedia"]),
         // Floor 4: the application layer.
         .target(name: "CraveyMessages", dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyRecorder", "CraveyPlayer"]),

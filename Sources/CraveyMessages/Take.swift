@@ -41,9 +41,9 @@ public struct Take: Sendable {
         let (sound, thumbnail) = library.readFinished(capture.file.path, id: capture.id, kind: capture.kind, hasSound: capture.hasSound)
         return Take(library: library, id: capture.id, kind: capture.kind, startedAt: capture.startedAt,
                     duration: capture.info.duration, info: capture.info, waveform: capture.waveform,
-                    stopReason: capture.stopReason, finalFile: capture.file, thumbnail: thumbnail,
+                    stopReason: capture.stopReason, finalFile: capture.stagedFile, thumbnail: thumbnail,
                     frames: capture.frames, droppedFrames: capture.droppedFrames, avOffset: capture.avOffset,
-                    loudness: sound?.loudness, speech: sound?.speechSpan(), part: capture.part)
+                    loudness: sound?.loudness, speech: sound?.speechSpan(), part: capture.stagedPart)
     }
 
     /// Saves the take into the library atomically, then removes the fragmented file.

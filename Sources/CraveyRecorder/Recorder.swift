@@ -1,4 +1,3 @@
-import CraveyLibrary
 import CraveyMedia
 import Foundation
 
@@ -6,13 +5,13 @@ import Foundation
 import Glibc
 #endif
 
-/// Records the microphone, the camera, or both into the library.
+/// Records the microphone, the camera, or both into temporary files of a `RecordingStaging`.
 ///
 /// One capture thread per device: the sound thread reads ALSA, meters the level and encodes AAC;
 /// the picture thread dequeues V4L2 frames and encodes H.264. Both write into one fragmented
-/// temporary file inside the library (fsynced about once a second, so a crash or power cut loses at
+/// staged temporary file (fsynced about once a second, so a crash or power cut loses at
 /// most about a second); `finish` finalizes it into a regular `.m4a` / `.mov` (with a thumbnail),
-/// and `save` hands it to the library's atomic save.
+/// and the staging's owner keeps it (the application layer hands it to the library's atomic save).
 ///
 /// Sound and pictures share the CLOCK_MONOTONIC clock: frames are placed by their V4L2 timestamps
 /// relative to the moment of the first sample (see `ClockSync`, which also corrects the
@@ -70,20 +69,21 @@ public final class Recorder: @unchecked Sendable {
     }
 
     /// A finished capture: the fragmented file finalized into a regular `.m4a` / `.mov` in the
-    /// library's staging area, with what only the capture knows. Not in the library yet: the
-    /// fragmented file stays until the take is saved or discarded, so a crash meanwhile recovers it.
+    /// staging area, with what only the capture knows. Not kept yet: the fragmented file stays
+    /// until the take is saved or discarded, so a crash meanwhile recovers it.
     public struct Capture: Sendable {
         public let id: UUID
-        public let kind: Recording.Kind
+        /// A video (with a camera), or sound only.
+        public let isVideo: Bool
         public let startedAt: Date
         public let info: MediaInfo
         /// Peaks measured while recording (see `WaveformBuilder`).
         public let waveform: [UInt8]
         public let stopReason: StopReason
         /// The finalized file.
-        public let file: Library.StagedFile
+        public let file: any StagedRecordingFile
         /// The fragmented file it was captured into.
-        public let part: Library.StagedFile
+        public let part: any StagedRecordingFile
         /// Frames in the file, frames the camera dropped, and the worst A/V offset measured (video).
         public let frames: Int
         public let droppedFrames: Int
@@ -92,7 +92,8 @@ public final class Recorder: @unchecked Sendable {
         public let hasSound: Bool
     }
 
-    public let library: Library
+    /// Where the temporary files are staged.
+    public let staging: any RecordingStaging
     /// The ALSA microphone, or nil for a silent video.
     public let microphone: String?
     /// The camera, or nil for an audio recording.
@@ -102,7 +103,8 @@ public final class Recorder: @unchecked Sendable {
     public let id = UUID()
     /// The camera's pictures for a live preview, copied when a screen asks (`PreviewTap.request`).
     public let preview = PreviewTap()
-    public var kind: Recording.Kind { camera == nil ? .audio : .video }
+    /// A video (with a camera), or sound only.
+    public var isVideo: Bool { camera != nil }
     /// What the display calls the devices: the microphone's ALSA name and/or the camera node.
     public var deviceDescription: String {
         [camera.map { "\($0.path)" }, microphone.map { "'\($0)'" }].compactMap { $0 }.joined(separator: " + ")
@@ -116,7 +118,7 @@ public final class Recorder: @unchecked Sendable {
     var audioInput: AudioInput?
     var videoInput: VideoInput?
     var writer: MediaWriter?
-    var part: Library.StagedFile?
+    var part: (any StagedRecordingFile)?
     var builder = WaveformBuilder(sampleRate: 48_000)
     var sync = ClockSync(sampleRate: 48_000)
     /// The sound thread's word to the picture thread: zero, reach, end.
@@ -126,13 +128,14 @@ public final class Recorder: @unchecked Sendable {
 
     public static let silenceThreshold: Double = -60
 
-    public init(library: Library, microphone: String? = "default", camera: Camera? = nil, maxSeconds: Double = 120,
+    /// `maxSeconds` is the cap as given: the longest a recording may be is the caller's rule.
+    public init(staging: any RecordingStaging, microphone: String? = "default", camera: Camera? = nil, maxSeconds: Double = 120,
                 encoder: VideoEncoderSettings = .default) {
         precondition(microphone != nil || camera != nil, "a recording needs a microphone or a camera")
-        self.library = library
+        self.staging = staging
         self.microphone = microphone
         self.camera = camera
-        self.maxSeconds = min(maxSeconds, Validation.maxDuration)
+        self.maxSeconds = maxSeconds
         self.encoder = encoder
     }
 
@@ -140,12 +143,12 @@ public final class Recorder: @unchecked Sendable {
     /// Throws `RecorderError.camera` / `.microphone` (leaving nothing behind) when a device cannot
     /// be opened, so that the caller can offer the other kind of recording.
     public func start() throws {
-        // The library first: nothing is captured until there is somewhere to keep it (a busy or
-        // read-only library is a clear error before any device opens). Then the media libraries,
+        // The staged file first: nothing is captured until there is somewhere to keep it (a busy or
+        // read-only staging area is a clear error before any device opens). Then the media libraries,
         // before a camera starts streaming into its few buffers.
-        let part = try library.stage(.part, id: id, kind: kind)
+        let part = try staging.stage(.part, id: id, video: isVideo)
         do { try MediaLibraries.openForRecording(video: camera != nil) } catch {
-            library.discard(part)
+            staging.discard(part)
             throw error
         }
         // The camera next: it is the slow one to start, and its frames before the first sample
@@ -162,7 +165,7 @@ public final class Recorder: @unchecked Sendable {
                 do { audio = try AudioInput(device: microphone) } catch let error as MediaError { throw RecorderError.microphone(error) }
             }
         } catch {
-            library.discard(part)
+            staging.discard(part)
             throw error
         }
         do {
@@ -179,7 +182,7 @@ public final class Recorder: @unchecked Sendable {
                 writer = try MediaWriter(audioPath: part.path, sampleRate: audio.sampleRate)
             }
         } catch {
-            library.discard(part)
+            staging.discard(part)
             throw error
         }
         audioInput = audio
@@ -245,7 +248,7 @@ public final class Recorder: @unchecked Sendable {
     // MARK: - After recording
 
     /// Finalizes the stopped recording: drains the encoders and remuxes the fragmented file into a
-    /// regular `.m4a` / `.mov` (in the library's staging area); the remux tells the file's facts
+    /// regular `.m4a` / `.mov` (in the staging area); the remux tells the file's facts
     /// (its real duration, codecs, size and rate) from what it wrote.
     public func finish() throws -> Capture {
         waitUntilStopped()
@@ -253,24 +256,24 @@ public final class Recorder: @unchecked Sendable {
         let (reason, status, failure) = state.withLock { (current.stopReason ?? .user, current, self.failure) }
         let empty = camera != nil ? writer.videoFramesWritten == 0 : writer.samplesWritten == 0
         if empty {
-            library.discard(part)
+            staging.discard(part)
             if let failure { throw failure }
             throw RecorderError.nothingRecorded(camera != nil)
         }
         // On any failure below the fragmented file stays: the next run recovers what it holds.
         try writer.finish()
-        try library.faults.hit("record.finalize.encoded")
-        let final = try library.stage(.final, id: id, kind: kind)
+        try staging.hit("record.finalize.encoded")
+        let final = try staging.stage(.final, id: id, video: isVideo)
         do {
             let (_, info) = try MediaFile.remux(part.path, to: final.path)
-            try library.faults.hit("record.finalize.remuxed")
-            return Capture(id: id, kind: kind, startedAt: startedAt, info: info, waveform: builder.finish(),
+            try staging.hit("record.finalize.remuxed")
+            return Capture(id: id, isVideo: isVideo, startedAt: startedAt, info: info, waveform: builder.finish(),
                            stopReason: reason, file: final, part: part, frames: writer.videoFramesWritten,
                            droppedFrames: status.droppedFrames,
                            avOffset: camera != nil && microphone != nil ? sync.reportedWorstOffset : nil,
                            hasSound: microphone != nil)
         } catch {
-            library.discard(final)
+            staging.discard(final)
             throw error
         }
     }

@@ -1,4 +1,3 @@
-import CraveyLibrary
 import CraveyMedia
 import Foundation
 

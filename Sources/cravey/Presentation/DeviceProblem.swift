@@ -1,4 +1,5 @@
 import CraveyMedia
+import CraveyMessages
 import CraveyRecorder
 import Foundation
 import TerminalKit

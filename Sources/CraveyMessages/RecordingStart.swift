@@ -1,5 +1,6 @@
 import CraveyLibrary
 import CraveyMedia
+import CraveyRecorder
 import Foundation
 
 /// Opening the devices of a recording, and what may replace one that cannot be used: the policy
