@@ -18,11 +18,10 @@ final class BackupFolder {
     let path: String
     private let fd: Int32
 
-    /// Opens the folder (`create`: making it 0700 if it is missing). The folder itself may be
-    /// reached through a link the person named; nothing inside it is.
-    init(path: String, create: Bool) throws {
+    /// Opens the folder. The folder itself may be reached through a link the person named;
+    /// nothing inside it is.
+    init(path: String) throws {
         self.path = path
-        if create, mkdir(path, 0o700) != 0, errno != EEXIST { throw systemError("create directory", path) }
         let opened = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard opened >= 0 else {
             if errno == ENOTDIR { throw LibraryError.invalid(field: "directory", reason: "\(path) is not a directory") }

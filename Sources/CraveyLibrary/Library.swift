@@ -50,6 +50,9 @@ public final class Library: @unchecked Sendable {
     /// Why opening could not make the library private again (0700, the database 0600), when a
     /// mode was loosened and could not be tightened.
     public private(set) var privacyProblem: String?
+    /// Why the journal of logs could not be written after a change, when it could not (the change
+    /// is kept in the database; the next command writes what is missing).
+    public internal(set) var journalProblem: String?
     /// Why the day's snapshot could not be taken, when it could not.
     public internal(set) var snapshotProblem: String?
 
@@ -74,13 +77,18 @@ public final class Library: @unchecked Sendable {
         if hasDatabase && (info.st_mode & S_IFMT) != S_IFREG {
             throw LibraryError.unsafeLibrary("\(dbPath) is not a regular file; cravey does not follow links inside its library")
         }
-        // A directory holding anything but cravey's own names is a library only when its database
-        // is a whole SQLite file (whose schema opening it checks): an empty or stray
-        // `library.sqlite` among a person's files does not make cravey move in.
-        let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
-        if let first = foreign.first, !hasDatabase || Self.damage(ofDatabase: dbPath) != nil {
-            throw LibraryError.unsafeLibrary(
-                "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made")
+        // A database that is missing, empty or cut short: lost, if cravey's own files show this
+        // is its library (see below); else an empty or stray `library.sqlite` among a person's
+        // files, which does not make cravey move in. (A whole one's schema is checked on opening.)
+        let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
+        let keepsOwnFiles = loss != nil && (!files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty
+            || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0)
+        if loss != nil, !keepsOwnFiles {
+            let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
+            if let first = foreign.first {
+                throw LibraryError.unsafeLibrary(
+                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made")
+            }
         }
         try files.prepare()
         privacyProblem = files.tightenPrivacy().map { "the library at \(root) could not be made private again (\($0)); others may be able to read it" }
@@ -88,8 +96,7 @@ public final class Library: @unchecked Sendable {
         var restoredSnapshot: Snapshot?
         // A database that is missing, empty or cut short while the library holds recordings or
         // snapshots was lost: it is rebuilt from the newest good snapshot and the files.
-        let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
-        if let loss, !files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0 {
+        if let loss, keepsOwnFiles {
             restoredSnapshot = try Self.replaceLostDatabase(dbPath, files: files, faults: faults, keep: loss != "missing" && loss != "empty")
             rebuild = "the library database was \(loss)"
         } else if !hasDatabase {
@@ -134,6 +141,7 @@ public final class Library: @unchecked Sendable {
                 // Then every log and setting typed since the snapshot, from the journal.
                 let replayed = try replayJournal()
                 if replayed > 0 { report.add(.replayedLogs, "\(replayed)") }
+                flushJournalAfterCommit()
                 try files.unlink(marker, site: "rebuild.unlink")
                 try files.sync(root, site: "rebuild.fsync.root")
             }

@@ -144,17 +144,27 @@ extension Library {
                                   unchanged: 0, removed: 0, manifest: BackupManifest(
                                     createdAt: StoredDate.text(now), database: .init(path: "", size: 0, sha256: ""), files: [],
                                     recordings: counts.recordings, logs: counts.logs))
-        let known = Dictionary((previous?.files ?? []).map { ($0.sha256, $0) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(grouping: previous?.files ?? [], by: \.sha256)
+        // Each path holds one entry of this backup: two files with the same content (two dark
+        // thumbnails) are two entries under two names, as a manifest must list them.
+        var used = Set<String>()
         func place(_ source: String, as wanted: String) throws -> BackupManifest.Entry {
+            let entry = try placeOnce(source, as: wanted)
+            used.insert(entry.path)
+            return entry
+        }
+        func placeOnce(_ source: String, as wanted: String) throws -> BackupManifest.Entry {
             let (size, hash) = try FileCopy.sha256(source)
             // The last backup's copy counts only while it still hashes as its manifest says.
-            if let entry = known[hash], entry.size == size, let there = try folder.hash(entry.path), there == (size, hash) {
-                result.unchanged += 1
-                return BackupManifest.Entry(path: entry.path, libraryPath: nil, size: size, sha256: hash)
+            for entry in known[hash] ?? [] where entry.size == size && !used.contains(entry.path) {
+                if let there = try folder.hash(entry.path), there == (size, hash) {
+                    result.unchanged += 1
+                    return BackupManifest.Entry(path: entry.path, libraryPath: nil, size: size, sha256: hash)
+                }
             }
             let ext = (wanted as NSString).pathExtension
             let stem = (wanted as NSString).deletingPathExtension
-            for candidate in [wanted, "\(stem).\(hash.prefix(8)).\(ext)", "\(stem).\(hash.prefix(16)).\(ext)"] {
+            for candidate in [wanted, "\(stem).\(hash.prefix(8)).\(ext)", "\(stem).\(hash.prefix(16)).\(ext)"] where !used.contains(candidate) {
                 if try folder.exists(candidate) {
                     // A file there already: used only if it is this very content (left by a backup
                     // interrupted before its manifest); never written over.
@@ -270,7 +280,7 @@ extension Library {
             try files.sync(files.path(FileStore.thumbnailsDir), site: "restore.fsync.dir")
             try files.sync(files.path(FileStore.recordingsDir), site: "restore.fsync.dir")
             try store.adopt(database, clearing: paths, faults: faults)
-            try? flushJournal()  // the restored logs and settings, journaled like typed ones
+            flushJournalAfterCommit()  // the restored logs and settings, journaled like typed ones
             let logs = try store.writer.read { db in
                 try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0
             }
@@ -379,7 +389,7 @@ extension Library {
         if resolved == library || resolved.hasPrefix(library + "/") || library.hasPrefix(resolved + "/") {
             throw LibraryError.invalid(field: "directory", reason: "\(absolute) is inside the library (or holds it); a backup goes to another directory, best another disk")
         }
-        return try BackupFolder(path: resolved, create: false)
+        return try BackupFolder(path: resolved)
     }
 
     /// The manifest in a backup folder: nil when there is none; refused whole (nothing read

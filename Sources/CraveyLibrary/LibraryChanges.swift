@@ -113,8 +113,11 @@ extension Library {
             for snapshot in snapshots() { try? files.unlink(snapshot.path, site: "purge.snapshot") }
             // And the journal of the logs and settings (a purge killed first: the next command
             // drops the deleted rows' lines from it).
-            try? files.unlink(files.path(FileStore.journalFile), site: "purge.journal")
-            try? store.writer.write { db in try db.execute(sql: "DELETE FROM pendingJournal") }
+            if (try? files.unlink(files.path(FileStore.journalFile), site: "purge.journal")) != nil,
+               (try? files.sync(root, site: "purge.journal.fsync.root")) != nil {
+                // The notes go only once the journal's removal is durable.
+                try? store.writer.write { db in try db.execute(sql: "DELETE FROM pendingJournal") }
+            }
             try? store.forgetScrubs(store.pendingScrubs())
         }
     }

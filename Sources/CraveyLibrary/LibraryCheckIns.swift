@@ -156,7 +156,7 @@ extension Library {
                     try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.rawValue])
                 }
             }
-            try? flushJournal()  // what was typed (a name, a goal) outlives the database too
+            flushJournalAfterCommit()  // what was typed (a name, a goal) outlives the database too
         }
     }
 }

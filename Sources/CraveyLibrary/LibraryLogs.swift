@@ -28,7 +28,7 @@ extension Library {
                 try faults.hit(step + ".committed")
                 // The log's second copy, fsynced before the command reports it (on a disk too
                 // full for it, the database holds the log and the next command appends it).
-                try? flushJournal()
+                flushJournalAfterCommit()
                 // A deleted log leaves the snapshots too (what is left is done by the next command).
                 _ = scrubSnapshots()
                 return result

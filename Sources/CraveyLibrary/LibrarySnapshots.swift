@@ -9,9 +9,9 @@ import Glibc
 /// (0600): a consistent copy (`VACUUM INTO`, made a plain rollback-journal file, integrity-checked,
 /// fsynced, then renamed into place) taken by the first change of a local day, before it. The
 /// last 7 are kept, and the newest of each week for 8 weeks. A lost or damaged database is
-/// rebuilt from the newest snapshot that passes its check (see `Library.init`), so it loses at
-/// most the changes since the start of the day — and the files' own tags give back those of
-/// recordings.
+/// rebuilt from the newest snapshot that passes its check (see `Library.init`); the files' own
+/// tags give back the changes to recordings since, and the journal of logs (`LogJournal`) those
+/// to logs and settings: only play counts since the snapshot can be lost.
 extension Library {
     public struct Snapshot: Sendable, Equatable {
         /// The local day it was taken (its name).
@@ -59,7 +59,9 @@ extension Library {
             // The snapshot holds all the journal says: appended first, emptied once it is in place.
             try flushJournal()
             try takeSnapshot(to: final)
-            try trimJournal()
+            // Only while it is the snapshot a rebuild would start from (a day gone back with a
+            // change of time zone names a newer one).
+            if snapshots().first?.path == final { try trimJournal() }
             pruneSnapshots(today: today)
         } catch {
             snapshotProblem = Self.describe(error)

@@ -91,6 +91,17 @@ extension Library {
 
     // MARK: - Writing
 
+    /// Appends what changed, after a change was committed and reported as kept in the database:
+    /// a journal that cannot be written now does not undo that, but it is said (`journalProblem`),
+    /// and the next command appends what is still noted.
+    func flushJournalAfterCommit() {
+        do {
+            try flushJournal()
+        } catch {
+            journalProblem = "the journal of logs (\(FileStore.journalFile)) could not be written (\(Self.describe(error))); the next cravey command writes it"
+        }
+    }
+
     /// Appends what changed since the last append (see the type's rules). Called with the library
     /// lock held, after a change's commit and before the command reports it.
     func flushJournal() throws {
@@ -114,7 +125,7 @@ extension Library {
             } else {
                 // The deleted rows' earlier lines go with them: the journal is written again
                 // without them, the new lines at its end.
-                let kept = readJournal().filter { !deleted.contains($0.kind + "\u{0}" + $0.id) || $0.row == nil }
+                let kept = try readJournal().filter { !deleted.contains($0.kind + "\u{0}" + $0.id) || $0.row == nil }
                 try rewriteJournal(kept + lines)
             }
         }
@@ -145,17 +156,26 @@ extension Library {
     }
 
     /// Appends whole lines and fsyncs them (and the directory, when the journal is new).
+    /// A write cut short (a full disk) is taken back to the journal's last whole line, so a retry
+    /// does not leave a line that cannot be read.
     private func appendToJournal(_ lines: [JournalLine]) throws {
         let data = try Self.encode(lines)
-        let created = !files.exists(journalPath)
         let fd = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw systemError("open", journalPath) }
         defer { close(fd) }
-        try faults.hit("journal.append")
-        try Self.writeAll(data, to: fd, path: journalPath)
-        try faults.hit("journal.fsync")
-        guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", journalPath) }
-        if created { try files.sync(root, site: "journal.fsync.root") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw systemError("stat", journalPath) }
+        do {
+            try faults.hit("journal.append")
+            try Self.writeAll(data, to: fd, path: journalPath)
+            try faults.hit("journal.fsync")
+            guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", journalPath) }
+        } catch {
+            _ = ftruncate(fd, info.st_size)
+            throw error
+        }
+        // A new (or emptied) journal's name is made durable with its first lines.
+        if info.st_size == 0 { try files.sync(root, site: "journal.fsync.root") }
     }
 
     /// Replaces the journal with `lines`: a new file, fsynced, renamed over the old one.
@@ -203,19 +223,19 @@ extension Library {
     // MARK: - Reading and replaying
 
     /// The journal's whole lines, in order (a line cut short by a crash, or not one of cravey's,
-    /// is passed over).
-    func readJournal() -> [JournalLine] {
-        Self.readJournal(at: journalPath)
-    }
-
-    static func readJournal(at path: String) -> [JournalLine] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return [] }
+    /// is passed over; no journal, no lines). A journal that is there but cannot be read throws:
+    /// taken for empty, it would be written over.
+    func readJournal() throws -> [JournalLine] {
+        let fd = open(journalPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            if errno == ENOENT { return [] }
+            throw systemError("open", journalPath)
+        }
         let data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
         let decoder = JSONDecoder()
         return data.split(separator: 0x0A).compactMap { line in
             guard let parsed = try? decoder.decode(JournalLine.self, from: Data(line)),
-                  journaledTables.contains(where: { $0.kind == parsed.kind }) else { return nil }
+                  Self.journaledTables.contains(where: { $0.kind == parsed.kind }) else { return nil }
             return parsed
         }
     }
@@ -224,36 +244,42 @@ extension Library {
     /// line, in order, puts its row as it stood or removes it. Links to a recording or craving that
     /// is not there are cleared. Returns how many rows the journal changed.
     func replayJournal() throws -> Int {
-        let lines = readJournal()
+        let lines = try readJournal()
         guard !lines.isEmpty else { return 0 }
         return try store.writer.write { db in
             var changed = 0
             for line in lines {
-                guard let (_, table, key) = Self.journaledTables.first(where: { $0.kind == line.kind }) else { continue }
-                let current = try Self.journaledRow(db, kind: line.kind, id: line.id)
-                guard current != line.row else { continue }
-                changed += 1
-                guard var row = line.row else {
-                    try db.execute(sql: "DELETE FROM \(table) WHERE \(key) = ?", arguments: [line.id])
-                    continue
-                }
-                let columns = Set(try db.columns(in: table).map(\.name))
-                row = row.filter { columns.contains($0.key) }
-                for (column, target) in [("recordingId", "recording"), ("cravingId", "craving")] {
-                    if case .text(let id)? = row[column],
-                       try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(target) WHERE id = ?)", arguments: [id])! {
-                        row[column] = .null
+                // A line the database refuses (hand-edited, or from a newer cravey) is passed
+                // over: one bad line never keeps the library from opening.
+                do {
+                    guard let (_, table, key) = Self.journaledTables.first(where: { $0.kind == line.kind }) else { continue }
+                    let current = try Self.journaledRow(db, kind: line.kind, id: line.id)
+                    guard current != line.row else { continue }
+                    changed += 1
+                    guard var row = line.row else {
+                        try db.execute(sql: "DELETE FROM \(table) WHERE \(key) = ?", arguments: [line.id])
+                        continue
                     }
+                    let columns = Set(try db.columns(in: table).map(\.name))
+                    row = row.filter { columns.contains($0.key) }
+                    for (column, target) in [("recordingId", "recording"), ("cravingId", "craving")] {
+                        if case .text(let id)? = row[column],
+                           try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(target) WHERE id = ?)", arguments: [id])! {
+                            row[column] = .null
+                        }
+                    }
+                    let names = row.keys.sorted()
+                    let updates = names.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                    try db.execute(
+                        sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+                            + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)"),
+                        arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
+                } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CONSTRAINT {
+                    changed -= 1
                 }
-                let names = row.keys.sorted()
-                let updates = names.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-                try db.execute(
-                    sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-                        + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)"),
-                    arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
             }
-            // The journal says all this already.
-            try db.execute(sql: "DELETE FROM pendingJournal")
+            // What the replay and the rebuild changed stays noted: the next append says it as it
+            // now stands (a cleared link included), so the journal agrees with the database.
             try faults.hit("journal.replay.commit")
             return changed
         }
@@ -273,7 +299,7 @@ extension Library {
             try queue.read { db in expected = try Self.journaledRows(db) }
             try queue.close()
         }
-        for line in readJournal() { expected[line.kind + " " + line.id] = line.row }
+        for line in try readJournal() { expected[line.kind + " " + line.id] = line.row }
         let actual = try store.writer.read { db in try Self.journaledRows(db) }
         return Set(expected.keys).union(actual.keys).sorted().filter { expected[$0] != actual[$0] }
     }

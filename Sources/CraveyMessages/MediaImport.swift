@@ -23,7 +23,7 @@ public enum MediaImport {
             case let .noSound(path): return "\(path) has no sound to import"
             case let .tooLong(path, seconds):
                 return "\(path) lasts \(Int(seconds) / 60):" + String(format: "%04.1f", seconds.truncatingRemainder(dividingBy: 60))
-                    + "; messages are at most 2:00 (use --trim to keep the first 2:00)"
+                    + "; messages are at most 2:00"
             case let .notRegularFile(path):
                 return "\(path) is not a regular file (a pipe, device or directory cannot be imported)"
             case let .tooSlow(path):

@@ -26,6 +26,7 @@ struct Cravey: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }
             Transcribing.afterCommand()
         } catch {
             guard let problem = problem(error) else { exit(withError: error) }  // --help, --version

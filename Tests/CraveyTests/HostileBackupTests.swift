@@ -205,6 +205,28 @@ final class HostileBackupTests: FaultCampaign {
         XCTAssertEqual(try run(["backup", "--verify", backup], root).status, 0)
     }
 
+    func testTwoFilesWithTheSameContentStayTwoEntriesBackupAfterBackup() throws {
+        let baseline = try makeLibrary(at: base + "/lib")
+        let root = baseline.root
+        // The same clip imported again: its thumbnail has the same bytes as the first one's.
+        let clip = base + "/same.mp4"
+        XCTAssertEqual(try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:d=1",
+                                                          "-f", "lavfi", "-i", "sine=d=1", "-c:v", "libx264", "-c:a", "aac", "-shortest", clip]).status, 0)
+        for title in ["Once", "Twice"] { XCTAssertEqual(try run(["import", clip, "--title", title], root).status, 0) }
+        let thumbs = try listed(root).compactMap { $0["thumbnailPath"] as? String }.map { try Data(contentsOf: URL(fileURLWithPath: root + "/" + $0)) }
+        XCTAssertGreaterThan(thumbs.count - Set(thumbs).count, 0, "two thumbnails with the same bytes")
+        let backup = base + "/bk"
+        for round in 1...3 {
+            let backedUp = try run(["backup", backup], root)
+            XCTAssertEqual(backedUp.status, 0, "round \(round): \(backedUp.stderr)")
+            let verified = try run(["backup", "--verify", backup], root)
+            XCTAssertEqual(verified.status, 0, "round \(round): \(verified.stdout) \(verified.stderr)")
+        }
+        let restored = try run(["restore", backup], base + "/restored")
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertEqual(try holdings(base + "/restored"), try holdings(root))
+    }
+
     func testRestoreCountsWhatItRestoredAndHoldsRowsToTheRulesOfTypedInput() throws {
         let root = base + "/lib"
         XCTAssertEqual(try run(["craving", "6"], root).status, 0)

@@ -39,7 +39,8 @@ extension Cravey {
             do {
                 saved = try MediaImport.importFile(file, into: lib, draft: draft, trim: trim, trimSilence: trimSilence)
             } catch let failure as MediaImport.Failure {
-                throw CraveyFailure(message: failure.description)
+                guard case .tooLong = failure else { throw CraveyFailure(message: failure.description) }
+                throw CraveyFailure(message: failure.description + " (use --trim to keep the first 2:00)")
             }
             if json {
                 try JSONOutput.print(saved)
