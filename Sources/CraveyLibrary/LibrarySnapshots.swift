@@ -158,6 +158,9 @@ extension Library {
                 let queue = try DatabaseQueue(path: snapshot.path)
                 try queue.writeWithoutTransaction { db in
                     try db.inTransaction {
+                        // A snapshot keeps the schema of its day: its note's one column is named
+                        // `recordingId` before migration v10.
+                        let noted = try db.tableExists("pendingScrub") ? try db.columns(in: "pendingScrub").first?.name : nil
                         for id in ids {
                             // A deleted log is noted as 'craving:<id>' or 'use:<id>', a recording by its id.
                             if id.hasPrefix("craving:") {
@@ -168,7 +171,7 @@ extension Library {
                                 try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id])
                             }
                             // The snapshot's own triggers noted what was just removed from it.
-                            try db.execute(sql: "DELETE FROM pendingScrub WHERE recordingId = ?", arguments: [id])
+                            if let noted { try db.execute(sql: "DELETE FROM pendingScrub WHERE \(noted) = ?", arguments: [id]) }
                         }
                         return .commit
                     }
@@ -188,12 +191,12 @@ extension Library {
 
 extension Store {
     func pendingScrubs() throws -> [String] {
-        try writer.read { db in try String.fetchAll(db, sql: "SELECT recordingId FROM pendingScrub") }
+        try writer.read { db in try String.fetchAll(db, sql: "SELECT entryId FROM pendingScrub") }
     }
 
     func forgetScrubs(_ ids: [String]) throws {
         try writer.write { db in
-            for id in ids { try db.execute(sql: "DELETE FROM pendingScrub WHERE recordingId = ?", arguments: [id]) }
+            for id in ids { try db.execute(sql: "DELETE FROM pendingScrub WHERE entryId = ?", arguments: [id]) }
         }
     }
 }

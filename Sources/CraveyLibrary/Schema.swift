@@ -111,6 +111,11 @@ extension Store {
         migrator.registerMigration("v9: the journal of logs and settings") { db in
             try db.execute(sql: Self.journalSchema)
         }
+        migrator.registerMigration("v10: scrubbed entries named as such") { db in
+            // pendingScrub holds recordings' ids and 'craving:<id>' / 'use:<id>' since v8: its column
+            // is named for what it holds. SQLite rewrites the triggers that name it.
+            try db.execute(sql: "ALTER TABLE pendingScrub RENAME COLUMN recordingId TO entryId")
+        }
         return migrator
     }
 

@@ -21,6 +21,7 @@ final class MigrationTests: XCTestCase {
         ("v7: files' own tags", "3f56e7d5bf356f088247fed2272b6f256a2e9b06121514c15d49866263be6463"),
         ("v8: deleted logs leave the snapshots", "315656013ff000a3112b4442aeecb09388722a785cad5ee656fdab63f3eb0e97"),
         ("v9: the journal of logs and settings", "474e04dd2ce90d81335f0d7e5f1ad0b5a30ba6dafe30943a23a6cdfb51f2f4e3"),
+        ("v10: scrubbed entries named as such", "bda1112d306a53f6a76723fdac5a495ddc402d194900be7fb1236bdbf3e550d3"),
     ]
 
     func testNoShippedMigrationChanges() throws {
@@ -44,6 +45,25 @@ final class MigrationTests: XCTestCase {
         }
         for ((name, expected), digest) in zip(Self.shipped, digests) {
             XCTAssertEqual(digest, expected, "the migration '\(name)' changed after it was shipped: add a new migration instead")
+        }
+    }
+
+    /// v10 renames the scrub note's column: a note made before it is kept, and the triggers of
+    /// v7 and v8 go on noting deletions under the new name.
+    func testTheScrubNoteKeepsItsRowsAndTriggersUnderItsNewName() throws {
+        let queue = try DatabaseQueue()
+        try Store.migrator.migrate(queue, upTo: "v9: the journal of logs and settings")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO pendingScrub (recordingId) VALUES ('use:before')")
+        }
+        try Store.migrator.migrate(queue)
+        try queue.write { db in
+            XCTAssertEqual(try db.columns(in: "pendingScrub").map(\.name), ["entryId"])
+            try db.execute(sql: """
+                INSERT INTO craving (id, at, utcOffset, intensity, createdAt, modifiedAt) VALUES ('c1', '2026-01-01T00:00:00Z', 0, 5, 'x', 'x');
+                DELETE FROM craving WHERE id = 'c1';
+                """)
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT entryId FROM pendingScrub ORDER BY entryId"), ["craving:c1", "use:before"])
         }
     }
 }
