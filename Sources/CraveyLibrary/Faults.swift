@@ -12,9 +12,8 @@ import Glibc
 /// step fail, or to SIGKILL the process at the Nth step, and then check that `recover` leaves
 /// rows and files in agreement. With no configuration it does nothing but count.
 ///
-/// From the environment (test use only): `CRAVEY_FAULT_FAIL=site[,site…]` fails those sites,
-/// `CRAVEY_FAULT_KILL_AT=N` kills the process with SIGKILL on the Nth step,
-/// `CRAVEY_FAULT_TRACE=1` prints each site to stderr as it is reached.
+/// Configured with the sites to fail, the step to be killed at, and whether to print each site to
+/// stderr as it is reached (test use only; the executable reads them from its environment).
 public final class Faults: Sendable {
     private let failing: Set<String>
     private let killAt: Int?
@@ -30,13 +29,6 @@ public final class Faults: Sendable {
 
     /// No faults; the default for everything but tests.
     public static var none: Faults { Faults() }
-
-    /// Faults configured by `CRAVEY_FAULT_*` variables (see the type's doc).
-    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> Faults {
-        let failing = Set((env["CRAVEY_FAULT_FAIL"] ?? "").split(separator: ",").map(String.init))
-        let killAt = env["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }
-        return Faults(failing: failing, killAt: killAt, trace: env["CRAVEY_FAULT_TRACE"] == "1")
-    }
 
     /// The sites reached so far, in order.
     public var reached: [String] { sites.withLock { $0 } }

@@ -59,8 +59,8 @@ public final class Library: @unchecked Sendable {
     /// Opens the library at `root`, creating it (0700) if needed, and finishes any operation an
     /// earlier run left half-done. A lost or damaged database is rebuilt from the recordings' files.
     ///
-    /// `CRAVEY_LOCK_WAIT` (seconds) changes how long mutations wait for the lock (default 10).
-    public init(root: String, faults: Faults = .fromEnvironment(), media: MediaRecovery? = nil,
+    /// `lockWaitSeconds`: how long a change waits for another process holding the lock.
+    public init(root: String, faults: Faults = .none, lockWaitSeconds: Double = 10, media: MediaRecovery? = nil,
                 onLockWait: (@Sendable () -> Void)? = nil) throws {
         umask(0o077)
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
@@ -68,7 +68,7 @@ public final class Library: @unchecked Sendable {
         self.faults = faults
         self.onLockWait = onLockWait
         self.media = media
-        self.lockWaitSeconds = ProcessInfo.processInfo.environment["CRAVEY_LOCK_WAIT"].flatMap(Double.init) ?? 10
+        self.lockWaitSeconds = lockWaitSeconds
         self.files = FileStore(root: root, faults: faults)
         try files.makePrivateDirectory(root, tighten: false)
         let dbPath = root + "/library.sqlite"

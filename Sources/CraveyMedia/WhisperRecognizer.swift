@@ -24,7 +24,7 @@ public struct WhisperInstallation: Sendable, Equatable {
         case broken(directory: String, reason: String)
         /// None anywhere cravey looks.
         case notInstalled
-        /// Turned off with CRAVEY_WHISPER=off.
+        /// Turned off (named `off`).
         case off
 
         /// Why Whisper cannot be used, in one line; nil when it is installed.
@@ -38,11 +38,11 @@ public struct WhisperInstallation: Sendable, Equatable {
         }
     }
 
-    /// Looks for the engine: `CRAVEY_WHISPER` (a directory, or `off`), else next to the running
-    /// program — PREFIX/lib/cravey/whisper for PREFIX/bin/cravey, BUILD/whisper for a program in
+    /// Looks for the engine: `named` (a directory, or `off`), else next to the running program —
+    /// PREFIX/lib/cravey/whisper for PREFIX/bin/cravey, BUILD/whisper for a program in
     /// BUILD/<platform>/<configuration>/.
-    public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) -> Found {
-        if let named = environment["CRAVEY_WHISPER"], !named.isEmpty {
+    public static func find(named: String?) -> Found {
+        if let named, !named.isEmpty {
             return named == "off" ? .off : check(named)
         }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

@@ -67,7 +67,7 @@ public final class Transcriber {
 
     /// `started`: a Whisper recognizer already started (whose helper answered), to use as it is.
     public init(library: Library, engine: Engine? = nil, modelDirectory: String = Transcriber.modelDirectory(),
-                whisper: WhisperInstallation.Found = WhisperInstallation.find(), started: WhisperRecognizer? = nil) {
+                whisper: WhisperInstallation.Found, started: WhisperRecognizer? = nil) {
         self.library = library
         self.engine = engine
         self.modelDirectory = modelDirectory

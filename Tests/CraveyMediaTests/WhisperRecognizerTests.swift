@@ -18,7 +18,7 @@ final class WhisperRecognizerTests: XCTestCase {
 
     /// The installation next to the build.
     static func installation() throws -> WhisperInstallation {
-        guard case let .installed(installation) = WhisperInstallation.find(environment: [:]) else {
+        guard case let .installed(installation) = WhisperInstallation.find(named: nil) else {
             throw XCTSkip("no Whisper engine next to the build: bash Whisper/install.sh .build/whisper (the test command does)")
         }
         return installation
@@ -143,7 +143,7 @@ final class WhisperRecognizerTests: XCTestCase {
             bytes[bytes.count - 1] ^= 0x01
             try bytes.write(to: URL(fileURLWithPath: copy + "/model/model.bin"))
         }
-        XCTAssertEqual(WhisperInstallation.find(environment: ["CRAVEY_WHISPER": installation.directory]), .installed(installation))
+        XCTAssertEqual(WhisperInstallation.find(named: installation.directory), .installed(installation))
         XCTAssertThrowsError(try WhisperRecognizer(installation).start()) { error in
             XCTAssertTrue("\(error)".contains("checksum does not match"), "\(error)")
         }
@@ -151,18 +151,18 @@ final class WhisperRecognizerTests: XCTestCase {
 
     func testAMissingInterpreterOrModelIsABrokenInstallation() throws {
         let installation = try brokenCopy { copy in try FileManager.default.removeItem(atPath: copy + "/venv") }
-        guard case let .broken(_, reason) = WhisperInstallation.find(environment: ["CRAVEY_WHISPER": installation.directory]) else {
+        guard case let .broken(_, reason) = WhisperInstallation.find(named: installation.directory) else {
             return XCTFail("a missing interpreter is a broken installation")
         }
         XCTAssertTrue(reason.contains("Python interpreter"), reason)
         try FileManager.default.createSymbolicLink(atPath: installation.directory + "/venv", withDestinationPath: try Self.installation().directory + "/venv")
         try FileManager.default.removeItem(atPath: installation.modelDirectory + "/model.bin")
-        guard case let .broken(_, model) = WhisperInstallation.find(environment: ["CRAVEY_WHISPER": installation.directory]) else {
+        guard case let .broken(_, model) = WhisperInstallation.find(named: installation.directory) else {
             return XCTFail("a missing model is a broken installation")
         }
         XCTAssertTrue(model.contains("model"), model)
-        XCTAssertEqual(WhisperInstallation.find(environment: ["CRAVEY_WHISPER": "off"]), .off)
-        XCTAssertEqual(WhisperInstallation.find(environment: ["CRAVEY_WHISPER": directory + "/nothing-here"]),
+        XCTAssertEqual(WhisperInstallation.find(named: "off"), .off)
+        XCTAssertEqual(WhisperInstallation.find(named: directory + "/nothing-here"),
                        .broken(directory: directory + "/nothing-here", reason: "its Python interpreter (\(directory!)/nothing-here/venv/bin/python) is missing"))
     }
 }

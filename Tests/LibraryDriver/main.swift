@@ -17,7 +17,10 @@ guard args.count >= 3 else {
     exit(2)
 }
 do {
-    let library = try Library(root: args[1])
+    let env = ProcessInfo.processInfo.environment
+    let faults = Faults(failing: Set((env["CRAVEY_FAULT_FAIL"] ?? "").split(separator: ",").map(String.init)),
+                        killAt: env["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }, trace: env["CRAVEY_FAULT_TRACE"] == "1")
+    let library = try Library(root: args[1], faults: faults)
     switch args[2] {
     case "save":
         let kind = Recording.Kind(rawValue: args[4])!

@@ -28,7 +28,7 @@ if (args.count == 3 || args.count == 4) && args[1] == "transcribe" {
     do {
         let engine: SpeechEngine
         if args.count == 4 && args[3] == "whisper" {
-            guard case let .installed(installation) = WhisperInstallation.find() else {
+            guard case let .installed(installation) = WhisperInstallation.find(named: ProcessInfo.processInfo.environment["CRAVEY_WHISPER"]) else {
                 FileHandle.standardError.write(Data("no Whisper engine next to the build (bash Whisper/install.sh .build/whisper)\n".utf8))
                 exit(1)
             }

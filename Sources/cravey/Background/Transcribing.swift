@@ -23,7 +23,7 @@ struct Transcribing {
 
     init(library: Library, quiet: Bool = false, engine: Transcriber.Engine? = nil, whisper: WhisperRecognizer? = nil) {
         self.library = library
-        transcriber = Transcriber(library: library, engine: engine, started: whisper)
+        transcriber = Transcriber(library: library, engine: engine, whisper: WhisperInstallation.find(named: Configuration.current.whisper), started: whisper)
         showsProgress = Terminal.stderrIsTerminal
         skippable = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal
         self.quiet = quiet

@@ -54,7 +54,7 @@ enum TranscriptWorker {
             }
             tried.insert(job.recording.id)
             let engine = job.engine.flatMap(Transcriber.Engine.init(rawValue:))
-            let transcriber = transcribers[engine] ?? Transcriber(library: library, engine: engine)
+            let transcriber = transcribers[engine] ?? Transcriber(library: library, engine: engine, whisper: WhisperInstallation.find(named: Configuration.current.whisper))
             transcribers[engine] = transcriber
             _ = transcriber.transcribe(job.recording)
         }

@@ -6,12 +6,12 @@ import TerminalKit
 import Glibc
 #endif
 
-/// The local time the check-in goes by (the day, the greeting). `CRAVEY_NOW`
-/// (`YYYY-MM-DDTHH:MM:SS`, local time) starts this clock at that moment for tests, and it runs on
-/// from there in real time, so a test can cross midnight during a recording.
+/// The local time the check-in goes by (the day, the greeting). A configured start
+/// (`Configuration.clockStart`) starts this clock at that moment for tests, and it runs on from
+/// there in real time, so a test can cross midnight during a recording.
 enum LocalClock {
     private static let offset: TimeInterval = {
-        guard let text = ProcessInfo.processInfo.environment["CRAVEY_NOW"], let start = parse(text) else { return 0 }
+        guard let text = Configuration.current.clockStart, let start = parse(text) else { return 0 }
         return start.timeIntervalSince1970 - Date().timeIntervalSince1970
     }()
 

@@ -11,9 +11,10 @@ import Glibc
 enum TerminalImage {
     enum Method: String { case kitty, sixel, blocks }
 
-    /// The best method this terminal supports. `CRAVEY_GRAPHICS=kitty|sixel|blocks` overrides.
-    static func method(environment env: [String: String] = ProcessInfo.processInfo.environment) -> Method {
-        if let forced = env["CRAVEY_GRAPHICS"].flatMap(Method.init(rawValue:)) { return forced }
+    /// The best method this terminal supports; a configured one (`CRAVEY_GRAPHICS`) overrides.
+    static func method(_ configuration: Configuration = .current) -> Method {
+        if let forced = configuration.graphics.flatMap(Method.init(rawValue:)) { return forced }
+        let env = configuration.environment
         let term = env["TERM"] ?? ""
         if env["KITTY_WINDOW_ID"] != nil || term.contains("kitty") || env["TERM_PROGRAM"] == "WezTerm" || env["TERM_PROGRAM"] == "ghostty" {
             return .kitty
@@ -27,7 +28,7 @@ enum TerminalImage {
     /// Asks the terminal for its primary device attributes; "4" among them means sixel.
     /// Only when both ends are a terminal, and never waiting more than 0.1 s.
     static func answersSixel() -> Bool {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, ProcessInfo.processInfo.environment["TMUX"] == nil else { return false }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, Configuration.current.environment["TMUX"] == nil else { return false }
         let raw = RawMode()
         defer { raw?.release() }
         FileHandle.standardOutput.write(Data("\u{1B}[c".utf8))

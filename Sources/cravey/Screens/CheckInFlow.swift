@@ -1,4 +1,5 @@
 import CraveyLibrary
+import CraveyMedia
 import CraveyMessages
 import CraveyRecorder
 import Dispatch
@@ -242,7 +243,7 @@ final class CheckInFlow: Sendable {
             switch Transcriber.timing() {
             case .now:
                 // Made here (q skips: it is made later).
-                let outcome = Transcriber(library: library).transcribe(entry) { fraction in
+                let outcome = Transcriber(library: library, whisper: WhisperInstallation.find(named: Configuration.current.whisper)).transcribe(entry) { fraction in
                     screen(top + ["  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")])
                     return readKey(timeoutMilliseconds: 0) != .character("q")
                 }

@@ -13,7 +13,7 @@ struct LibraryOptions: ParsableArguments {
     var library: String?
 
     /// The library's directory, as chosen.
-    var root: String { library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot() }
+    var root: String { library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary }
 
     /// Opens the library, telling the user on stderr about anything an interrupted run left that
     /// opening it finished.
@@ -44,7 +44,9 @@ struct LibraryOptions: ParsableArguments {
     private func open(holdingPutOff: Bool) throws -> Library {
         let root = self.root
         // Every library opened here can recover recordings a crash interrupted.
-        let opened = try Library(root: root, media: RecordingRecovery.media, onLockWait: {
+        let configuration = Configuration.current
+        let opened = try Library(root: root, faults: configuration.faults(), lockWaitSeconds: configuration.lockWaitSeconds,
+                                 media: RecordingRecovery.media, onLockWait: {
             Terminal.printNote("waiting for another cravey process to finish with the library…")
         })
         let report = opened.openingReport

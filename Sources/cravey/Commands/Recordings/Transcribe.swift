@@ -115,7 +115,7 @@ extension Cravey {
 
         /// Whisper asked for by name must be there and answer (its model checked and loaded).
         static func startWhisper() throws -> WhisperRecognizer {
-            switch WhisperInstallation.find() {
+            switch WhisperInstallation.find(named: Configuration.current.whisper) {
             case let .installed(installation):
                 let whisper = WhisperRecognizer(installation)
                 do { try whisper.start() } catch {

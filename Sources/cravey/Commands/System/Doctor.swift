@@ -122,7 +122,7 @@ extension Cravey {
         /// helper started, the model's checksum checked and the model loaded), else PocketSphinx.
         func checkTranscripts() -> Finding {
             let subject = "transcripts"
-            let found = WhisperInstallation.find()
+            let found = WhisperInstallation.find(named: Configuration.current.whisper)
             switch found {
             case let .installed(installation):
                 let whisper = WhisperRecognizer(installation)

@@ -1,0 +1,54 @@
+import CraveyLibrary
+import Foundation
+
+/// Everything cravey takes from its environment, read once when it starts. Nothing below the
+/// executable reads a variable: what a floor needs is handed to it from here, as a value.
+struct Configuration: Sendable {
+    /// The variables as they were at start: the terminal's kind, the home and data directories.
+    let environment: [String: String]
+
+    /// The library used without `--library`: `CRAVEY_LIBRARY`, else
+    /// `${XDG_DATA_HOME:-~/.local/share}/cravey`.
+    let defaultLibrary: String
+    /// `CRAVEY_NOW` (`YYYY-MM-DDTHH:MM:SS`, local time): the moment the local clock starts at, for
+    /// tests (it runs on from there in real time).
+    let clockStart: String?
+    /// `CRAVEY_LOCK_WAIT`: how many seconds a change waits for another cravey process (10).
+    let lockWaitSeconds: Double
+    /// `CRAVEY_FAULT_FAIL=site[,site…]`, `CRAVEY_FAULT_KILL_AT=N`, `CRAVEY_FAULT_TRACE=1`: the
+    /// library's fault-injection seam, for tests (see `Faults`).
+    let failingSites: Set<String>
+    let killAtStep: Int?
+    let traceSites: Bool
+    /// `CRAVEY_WHISPER`: the Whisper engine's directory, or `off`; nil: where cravey looks.
+    let whisper: String?
+    /// `CRAVEY_GRAPHICS=kitty|sixel|blocks`: how pictures are drawn in the terminal; nil: asked.
+    let graphics: String?
+    /// `CRAVEY_TIMINGS=1`: playback and recording print how long their stages took (benchmarks).
+    let timings: Bool
+
+    init(environment: [String: String]) {
+        self.environment = environment
+        if let dir = environment["CRAVEY_LIBRARY"], !dir.isEmpty {
+            defaultLibrary = dir
+        } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            defaultLibrary = data + "/cravey"
+        } else {
+            defaultLibrary = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share/cravey"
+        }
+        clockStart = environment["CRAVEY_NOW"]
+        lockWaitSeconds = environment["CRAVEY_LOCK_WAIT"].flatMap(Double.init) ?? 10
+        failingSites = Set((environment["CRAVEY_FAULT_FAIL"] ?? "").split(separator: ",").map(String.init))
+        killAtStep = environment["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }
+        traceSites = environment["CRAVEY_FAULT_TRACE"] == "1"
+        whisper = environment["CRAVEY_WHISPER"].flatMap { $0.isEmpty ? nil : $0 }
+        graphics = environment["CRAVEY_GRAPHICS"]
+        timings = environment["CRAVEY_TIMINGS"] == "1"
+    }
+
+    /// The environment of this run, read on first use.
+    static let current = Configuration(environment: ProcessInfo.processInfo.environment)
+
+    /// A fresh fault-injection seam as configured (it counts the steps of one library).
+    func faults() -> Faults { Faults(failing: failingSites, killAt: killAtStep, trace: traceSites) }
+}
