@@ -134,7 +134,11 @@ final class SnapshotBackupTests: FaultCampaign {
         // The transcripts made by the background worker, as for everyone (its lock file stays).
         XCTAssertEqual(try run(["transcribe", "--all", "--engine", "pocketsphinx"], root, environment: ["CRAVEY_TRANSCRIBE": "background"]).status, 0)
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, try run(["list"], root).stdout.contains("on its way") || !FileManager.default.fileExists(atPath: root + "/transcripts.lock") {
+        // Until the queue is empty and the worker is gone (a lock left by an earlier worker is no
+        // sign that this one has started).
+        while Date() < deadline, try run(["list"], root).stdout.contains("on its way") || !FileManager.default.fileExists(atPath: root + "/transcripts.lock")
+                || runProcess("/usr/bin/sqlite3", [root + "/library.sqlite", "SELECT count(*) FROM transcriptJob"]).stdout != "0\n"
+                || runProcess("/usr/bin/flock", ["-n", root + "/transcripts.lock", "true"]).status != 0 {
             usleep(200_000)
         }
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/transcripts.lock"), "the worker ran")
