@@ -1,5 +1,6 @@
 internal import CDBus
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A desktop notification (org.freedesktop.Notifications on the user's session bus): what a
 /// reminder shows. The session bus is a local socket; nothing leaves the machine.

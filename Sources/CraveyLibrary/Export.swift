@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Metadata of recordings as JSON (for `--json` and export) and CSV (for export).
 /// Media stays in the library; only the rows are written.

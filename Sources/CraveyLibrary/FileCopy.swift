@@ -1,5 +1,5 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What a recording's file says of itself, in its container's tags: enough to list it again, as it
 /// was, when the database is lost and no snapshot holds it. `title` and `comment` (the notes) are

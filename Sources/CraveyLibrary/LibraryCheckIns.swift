@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 
 /// Daily check-ins: the state of a day's flow, its entry, and the user's settings.

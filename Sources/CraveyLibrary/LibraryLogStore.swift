@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 
 // The craving and use logs' storage: every statement over the `craving`, `usage` and `logSearch`

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 
 /// How the logs' store (`LibraryLogStore.swift`) reaches the database (the craving and use logs

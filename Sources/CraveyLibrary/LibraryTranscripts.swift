@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 
 /// Transcripts and search: storing what the recognizer made, finding recordings by their words.

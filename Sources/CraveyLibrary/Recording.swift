@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One recording as the library stores it: one row of the `recording` table.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 
 /// A `recording` row read by column name, whatever the columns' order and whatever else the query

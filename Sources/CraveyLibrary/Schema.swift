@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 
 /// The library's schema: migrations written as SQL strings, which never change once shipped (a

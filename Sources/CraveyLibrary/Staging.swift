@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Files being written inside the library under temporary names, in `.incoming/`. Every temporary
 /// name cravey uses is spelled here, and recovery reads names back with `parse`: a file in

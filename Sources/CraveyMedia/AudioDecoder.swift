@@ -1,5 +1,6 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A media file's audio, decoded and resampled to interleaved 16-bit samples (for a speaker), or
 /// to floats (`floats: true`, for the encoder: no 16-bit step in between).

@@ -1,5 +1,6 @@
 internal import CALSA
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A speaker: an ALSA playback stream of interleaved 16-bit samples.
 public final class AudioOutput {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Levels of one block of samples, in dBFS (0 dBFS = full scale; a full-scale sine is -3 dBFS RMS).
 public struct Level: Sendable, Equatable {

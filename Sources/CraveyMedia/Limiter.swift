@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A gain followed by a look-ahead peak limiter: raises a quiet recording to the listening level
 /// and, where the raised sound would pass the ceiling, turns it down smoothly just before the peak

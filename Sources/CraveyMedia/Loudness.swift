@@ -1,5 +1,6 @@
 internal import CEBUR128
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How loud a recording is, by EBU R128: integrated loudness (gated, in LUFS) and true peak (4×
 /// oversampled, in dBTP). Playback uses both to bring every recording to one level without clipping.

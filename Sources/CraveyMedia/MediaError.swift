@@ -1,6 +1,7 @@
 internal import CALSA
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A failure in the media layer, carrying the C library's own message (like swift-system's Errno).
 public struct MediaError: Error, Equatable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Facts about a media file, read from the file.
 public struct MediaInfo: Sendable, Equatable {

@@ -4,7 +4,8 @@ internal import CFFmpeg
 internal import CSDL
 internal import CSphinx
 internal import CV4L2
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A system library that could not be opened (missing, or too old for a function cravey calls):
 /// what it is, why, and the Debian package that installs it, in one line.

@@ -1,5 +1,6 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Encodes samples to AAC in an MP4-family file (.m4a), and frames to H.264 beside them (.mov).
 ///

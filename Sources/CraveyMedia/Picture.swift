@@ -1,5 +1,6 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A small RGB picture decoded from an image or a video frame (libavcodec + libswscale), for
 /// drawing in a terminal.

@@ -1,5 +1,6 @@
 internal import CSphinx
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One recognized word and where it is in the recording, in seconds from the start.
 public struct SpokenWord: Sendable, Equatable, Codable {

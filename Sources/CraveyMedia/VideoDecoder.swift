@@ -1,5 +1,6 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A media file's pictures, decoded and scaled to the size and layout the caller draws (RGB24) or
 /// encodes (yuv420p), with frame-exact seeking. Not thread-safe: one reader at a time.

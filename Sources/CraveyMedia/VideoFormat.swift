@@ -1,5 +1,6 @@
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a frame's pixels are laid out in memory, always tightly packed.
 public enum PixelLayout: Sendable {

@@ -1,6 +1,7 @@
 internal import CSDL
 internal import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A window showing video frames (SDL2) — a video played, or the camera while recording: yuv420p
 /// frames scaled to the window with their aspect kept; keys pressed in it and its close button
