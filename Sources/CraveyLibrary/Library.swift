@@ -26,7 +26,12 @@ import Glibc
 /// and moves unplayable ones to `Quarantine/`, and never deletes a file.
 /// Mutations and recovery hold an exclusive flock on `library.lock` (waiting a bounded time);
 /// readers never wait for it.
-// Unchecked: the library lock is re-entrant and held across calls (`LockHold`), which Mutex cannot express; GRDB serialises the store.
+// Unchecked: the compiler cannot see the library lock, which guards the mutable state. Its
+// in-process side (`lockDepth`, `heldLock`, under `lockState`) is re-entrant and held from
+// `lockLibrary` until its `LockHold` is released, across calls, which a Mutex (held only for one
+// closure) cannot express. The other `var`s are set while the library is opened, before anyone
+// else has it, or with the library lock held (`snapshotChecked`, `snapshotProblem`,
+// `journalProblem`), and read by the command after; the store is GRDB's, which serialises itself.
 public final class Library: @unchecked Sendable {
     /// The library's root directory.
     public let root: String
@@ -38,9 +43,9 @@ public final class Library: @unchecked Sendable {
     private var lockDepth = 0
     private var heldLock: FileLock?
     /// How long a mutation waits for another cravey process to release the library.
-    public var lockWaitSeconds: Double
+    public let lockWaitSeconds: Double
     /// Told once when a mutation starts waiting for the library lock (for a message to the user).
-    public var onLockWait: (@Sendable () -> Void)?
+    public let onLockWait: (@Sendable () -> Void)?
     /// Reading media for recovery, from the floor above (nil: the library does without).
     let media: MediaRecovery?
     /// Whether changes take the day's snapshot first (not while the library is being opened).

@@ -1,6 +1,7 @@
 import CraveyLibrary
 import CraveyMedia
 import Foundation
+import Synchronization
 
 /// Encodes a media file, or a span of it, the way cravey writes recordings (AAC in .m4a, or
 /// H.264 + AAC in .mov at most 1280×720) with its waveform and loudness (a video's read from the file
@@ -25,10 +26,8 @@ enum MediaTranscode {
         if span.start > 0 { try decoder.seek(to: span.start) }
         let limit = Int((span.length * Double(decoder.sampleRate)).rounded())
         let blocks = BlockQueue()
-        nonisolated(unsafe) var measured: Swift.Result<SoundAnalysis, Error>?
         let analysis = Thread {
-            measured = Swift.Result { try SoundAnalysis(next: blocks.take, whole: blocks.all) }
-            blocks.finished()
+            blocks.finished(Swift.Result { try SoundAnalysis(next: blocks.take, whole: blocks.all) })
         }
         analysis.start()
         defer { blocks.close(); blocks.waitUntilFinished() }
@@ -45,49 +44,68 @@ enum MediaTranscode {
         let writer = try MediaWriter(audioPath: output, sampleRate: decoder.sampleRate, fragmented: false)
         try writer.writeAll(samples, threads: 2)
         try writer.finish()
-        blocks.waitUntilFinished()
-        let sound = try measured!.get()
+        let sound = try blocks.waitUntilFinished().get()
         return Result(seconds: Double(samples.count) / Double(decoder.sampleRate), waveform: sound.waveform,
                       loudness: sound.loudness, frames: 0)
     }
 
-    /// Decoded blocks handed from the decoding thread to the measuring one, kept whole as well.
-    // Unchecked: every field is under `condition`, an NSCondition, whose wait Mutex has no equivalent of.
-    final class BlockQueue: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var samples: [Float] = []
-        private var taken = 0
-        private var closed = false
-        private var done = false
+    /// Decoded blocks handed from the decoding thread to the measuring one, kept whole as well, and
+    /// the measurement handed back.
+    final class BlockQueue: Sendable {
+        private struct State {
+            var samples: [Float] = []
+            var taken = 0
+            var closed = false
+            var measured: Swift.Result<SoundAnalysis, Error>?
+        }
+        private let state = Mutex(State())
+        /// Signalled at each put and at the close: the taker looks again (and waits again if nothing is new).
+        private let changed = DispatchSemaphore(value: 0)
+        /// Signalled once the measurement is in.
+        private let done = DispatchSemaphore(value: 0)
 
-        var count: Int { condition.withLock { samples.count } }
+        var count: Int { state.withLock { $0.samples.count } }
 
         func put(_ block: [Float]) {
-            condition.withLock { samples += block; condition.broadcast() }
+            state.withLock { $0.samples += block }
+            changed.signal()
         }
 
-        func close() { condition.withLock { closed = true; condition.broadcast() } }
+        func close() {
+            state.withLock { $0.closed = true }
+            changed.signal()
+        }
 
         /// The next block not yet taken (waiting for it), or nil once closed and all taken.
         func take() -> [Float]? {
-            condition.lock()
-            defer { condition.unlock() }
-            while taken == samples.count && !closed { condition.wait() }
-            guard taken < samples.count else { return nil }
-            let block = Array(samples[taken...])
-            taken = samples.count
-            return block
+            while true {
+                let (block, closed) = state.withLock { state -> ([Float]?, Bool) in
+                    guard state.taken < state.samples.count else { return (nil, state.closed) }
+                    let block = Array(state.samples[state.taken...])
+                    state.taken = state.samples.count
+                    return (block, false)
+                }
+                if let block { return block }
+                if closed { return nil }
+                changed.wait()
+            }
         }
 
         /// Every sample put (complete once closed).
-        func all() -> [Float] { condition.withLock { samples } }
+        func all() -> [Float] { state.withLock { $0.samples } }
 
-        func finished() { condition.withLock { done = true; condition.broadcast() } }
+        /// The measuring thread's last word.
+        func finished(_ measured: Swift.Result<SoundAnalysis, Error>) {
+            state.withLock { $0.measured = measured }
+            done.signal()
+        }
 
-        func waitUntilFinished() {
-            condition.lock()
-            while !done { condition.wait() }
-            condition.unlock()
+        /// Waits for the measurement (as often as asked).
+        @discardableResult
+        func waitUntilFinished() -> Swift.Result<SoundAnalysis, Error> {
+            done.wait()
+            done.signal()
+            return state.withLock { $0.measured! }
         }
     }
 

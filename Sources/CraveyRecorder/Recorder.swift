@@ -1,5 +1,6 @@
 import CraveyMedia
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +18,10 @@ import Glibc
 /// relative to the moment of the first sample (see `ClockSync`, which also corrects the
 /// microphone's drift). The cap is counted in samples, exact to the sample; a silent video is
 /// capped by frame time.
-// Unchecked: its state is under `state` (an NSLock), and it owns the devices' and writer's C handles, each used only on its capture thread.
-public final class Recorder: @unchecked Sendable {
+///
+/// What the threads share is under `state`; each device is handed to its capture thread, its only
+/// user (`spawn`), and the writer is shared as a `CaptureWriter`, one stream a thread.
+public final class Recorder: Sendable {
     public enum StopReason: Sendable, Equatable {
         case user
         case signal(Int32)
@@ -109,22 +112,25 @@ public final class Recorder: @unchecked Sendable {
     public var deviceDescription: String {
         [camera.map { "\($0.path)" }, microphone.map { "'\($0)'" }].compactMap { $0 }.joined(separator: " + ")
     }
-    public private(set) var startedAt = Date()
+    public var startedAt: Date { state.withLock { $0.startedAt } }
 
-    let state = NSLock()
-    var current = Status()
-    var stopRequested: StopReason?
-    var pauseRequested = false
-    var audioInput: AudioInput?
-    var videoInput: VideoInput?
-    var writer: MediaWriter?
-    var part: (any StagedRecordingFile)?
-    var builder = WaveformBuilder(sampleRate: 48_000)
-    var sync = ClockSync(sampleRate: 48_000)
+    /// What the caller and the capture threads share.
+    struct State {
+        var current = Status()
+        var stopRequested: StopReason?
+        var pauseRequested = false
+        var failure: Error?
+        var startedAt = Date()
+        /// Set by `start`, before the capture threads.
+        var writer: CaptureWriter?
+        var part: (any StagedRecordingFile)?
+        /// What the sound thread leaves for `finish` when it ends: the waveform and the worst A/V offset.
+        var sound: (waveform: [UInt8], worstOffset: Double?)?
+    }
+    let state = Mutex(State())
     /// The sound thread's word to the picture thread: zero, reach, end.
     let handOff = CaptureHandOff()
     let threads = DispatchGroup()
-    var failure: Error?
 
     public static let silenceThreshold: Double = -60
 
@@ -168,42 +174,50 @@ public final class Recorder: @unchecked Sendable {
             staging.discard(part)
             throw error
         }
+        let writer: CaptureWriter
         do {
             if let video {
                 let size = VideoSize.fitting(width: video.width, height: video.height)
-                writer = try MediaWriter(videoPath: part.path, inputWidth: video.width, inputHeight: video.height, size: size,
-                                         fps: Int(video.fps.rounded()), sampleRate: audio?.sampleRate, encoder: encoder)
+                writer = CaptureWriter(try MediaWriter(videoPath: part.path, inputWidth: video.width, inputHeight: video.height,
+                                                       size: size, fps: Int(video.fps.rounded()), sampleRate: audio?.sampleRate,
+                                                       encoder: encoder))
+                let mode = CameraMode(width: video.width, height: video.height, fps: video.fps, pixelFormat: video.mode.pixelFormat)
                 state.withLock {
-                    current.cameraMode = CameraMode(width: video.width, height: video.height, fps: video.fps,
-                                                    pixelFormat: video.mode.pixelFormat)
-                    current.videoSize = size
+                    $0.current.cameraMode = mode
+                    $0.current.videoSize = size
                 }
             } else if let audio {
-                writer = try MediaWriter(audioPath: part.path, sampleRate: audio.sampleRate)
+                writer = CaptureWriter(try MediaWriter(audioPath: part.path, sampleRate: audio.sampleRate))
+            } else {
+                preconditionFailure("a recording needs a microphone or a camera")
             }
         } catch {
             staging.discard(part)
             throw error
         }
-        audioInput = audio
-        videoInput = video
-        self.part = part
         let rate = audio?.sampleRate ?? 48_000
-        builder = WaveformBuilder(sampleRate: rate)
-        sync = ClockSync(sampleRate: rate)
-        startedAt = Date()
         state.withLock {
-            current.sampleRate = rate
-            current.maxSeconds = maxSeconds
-            current.hasAudio = audio != nil
+            $0.writer = writer
+            $0.part = part
+            $0.startedAt = Date()
+            $0.current.sampleRate = rate
+            $0.current.maxSeconds = maxSeconds
+            $0.current.hasAudio = audio != nil
         }
-        if audio != nil { spawn("cravey sound") { self.soundLoop() } }
-        if video != nil { spawn("cravey pictures") { self.pictureLoop() } }
+        if let audio { spawn("cravey sound", with: audio) { self.soundLoop($0, writer: writer, part: part) } }
+        if let video { spawn("cravey pictures", with: video) { self.pictureLoop($0, writer: writer, part: part) } }
     }
 
-    func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a capture thread with `device`, which the caller gives up (`sending`): the
+    /// thread is the device's only user, and closes it when done.
+    func spawn<Device>(_ name: String, with device: consuming sending Device,
+                       _ body: @escaping @Sendable (consuming Device) -> Void) {
+        let handOver = Mutex<Device?>(device)
         threads.enter()
-        let thread = Thread { body(); self.threads.leave() }
+        let thread = Thread {
+            body(handOver.withLock { $0.take() }!)
+            self.threads.leave()
+        }
         thread.name = name
         thread.qualityOfService = .userInteractive
         thread.start()
@@ -211,7 +225,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Asks the capture threads to stop after the block or frame they are reading; the recording is kept.
     public func requestStop(_ reason: StopReason) {
-        state.withLock { if stopRequested == nil { stopRequested = reason } }
+        state.withLock { if $0.stopRequested == nil { $0.stopRequested = reason } }
     }
 
     /// Pauses or resumes the recording: the file has no gap, the time paused is not counted, and
@@ -219,29 +233,29 @@ public final class Recorder: @unchecked Sendable {
     @discardableResult
     public func togglePause() -> Bool {
         state.withLock {
-            pauseRequested.toggle()
-            return pauseRequested
+            $0.pauseRequested.toggle()
+            return $0.pauseRequested
         }
     }
 
-    public var status: Status { state.withLock { current } }
+    public var status: Status { state.withLock { $0.current } }
 
-    public var isRunning: Bool { state.withLock { current.stopReason == nil } }
+    public var isRunning: Bool { state.withLock { $0.current.stopReason == nil } }
 
     /// Waits for the capture threads to end (by stop request, cap, device loss or failure).
     public func waitUntilStopped() { threads.wait() }
 
     func fail(_ error: Error) {
-        state.withLock { if failure == nil { failure = error } }
+        state.withLock { if $0.failure == nil { $0.failure = error } }
         requestStop(.failed("\(error)"))
     }
 
     /// Marks the end of the recording once every capture thread is done.
     func finishThread(_ reason: StopReason) {
         state.withLock {
-            if stopRequested == nil { stopRequested = reason }
-            current.stopReason = stopRequested
-            current.stoppedAt = monotonicNanoseconds()
+            if $0.stopRequested == nil { $0.stopRequested = reason }
+            $0.current.stopReason = $0.stopRequested
+            $0.current.stoppedAt = monotonicNanoseconds()
         }
     }
 
@@ -252,8 +266,11 @@ public final class Recorder: @unchecked Sendable {
     /// (its real duration, codecs, size and rate) from what it wrote.
     public func finish() throws -> Capture {
         waitUntilStopped()
+        let (writer, part, reason, status, failure, sound) = state.withLock {
+            ($0.writer, $0.part, $0.current.stopReason ?? .user, $0.current, $0.failure, $0.sound)
+        }
         guard let writer, let part else { throw RecorderError.notStarted }
-        let (reason, status, failure) = state.withLock { (current.stopReason ?? .user, current, self.failure) }
+        let startedAt = self.startedAt
         let empty = camera != nil ? writer.videoFramesWritten == 0 : writer.samplesWritten == 0
         if empty {
             staging.discard(part)
@@ -267,10 +284,10 @@ public final class Recorder: @unchecked Sendable {
         do {
             let (_, info) = try MediaFile.remux(part.path, to: final.path)
             try staging.hit("record.finalize.remuxed")
-            return Capture(id: id, isVideo: isVideo, startedAt: startedAt, info: info, waveform: builder.finish(),
+            return Capture(id: id, isVideo: isVideo, startedAt: startedAt, info: info, waveform: sound?.waveform ?? [],
                            stopReason: reason, file: final, part: part, frames: writer.videoFramesWritten,
                            droppedFrames: status.droppedFrames,
-                           avOffset: camera != nil && microphone != nil ? sync.reportedWorstOffset : nil,
+                           avOffset: camera != nil && microphone != nil ? sound?.worstOffset : nil,
                            hasSound: microphone != nil)
         } catch {
             staging.discard(final)
@@ -280,5 +297,5 @@ public final class Recorder: @unchecked Sendable {
 
     /// Where the recording is written while it is captured (kept there if finishing or saving
     /// fails: the next cravey command recovers it).
-    public var temporaryFile: String? { part?.path }
+    public var temporaryFile: String? { state.withLock { $0.part?.path } }
 }

@@ -10,8 +10,10 @@ import Glibc
 extension Recorder {
     // MARK: - Sound
 
-    func soundLoop() {
-        guard let input = audioInput, let writer, let part else { return }
+    /// The sound thread: owns the microphone, and closes it when the sound ends.
+    func soundLoop(_ input: consuming AudioInput, writer: CaptureWriter, part: any StagedRecordingFile) {
+        var builder = WaveformBuilder(sampleRate: input.sampleRate)
+        var sync = ClockSync(sampleRate: input.sampleRate)
         let maxSamples = Int((maxSeconds * Double(input.sampleRate)).rounded(.down))
         let withVideo = camera != nil
         var sinceSync = 0
@@ -24,7 +26,7 @@ extension Recorder {
         var pausedTotal: Int64 = 0
         var lastKeptEnd: Int64?
         while true {
-            let (requested, wantsPause) = state.withLock { (stopRequested, pauseRequested) }
+            let (requested, wantsPause) = state.withLock { ($0.stopRequested, $0.pauseRequested) }
             if let requested { reason = requested; break }
             if written >= maxSamples { reason = .cap; break }
             var block: ArraySlice<Float>
@@ -54,7 +56,7 @@ extension Recorder {
             }
             if wantsPause != paused {
                 paused = wantsPause
-                state.withLock { current.paused = wantsPause; current.level = .silence }
+                state.withLock { $0.current.paused = wantsPause; $0.current.level = .silence }
             }
             if paused { continue }
             var silence = 0
@@ -94,18 +96,21 @@ extension Recorder {
             silentSamples = level.peak < Self.silenceThreshold ? silentSamples + block.count : 0
             let points = builder.points
             let offset = sync.offset / sync.sampleRate
+            let silentSeconds = Double(silentSamples) / Double(input.sampleRate)
             state.withLock {
-                if current.firstBlockAt == nil { current.firstBlockAt = monotonicNanoseconds() }
-                current.samples = written
-                current.level = level
-                current.clipped = current.clipped || level.clipped
-                current.silentSeconds = Double(silentSamples) / Double(input.sampleRate)
-                current.avOffset = offset
-                if points.count != current.waveform.count { current.waveform = points }
+                if $0.current.firstBlockAt == nil { $0.current.firstBlockAt = monotonicNanoseconds() }
+                $0.current.samples = written
+                $0.current.level = level
+                $0.current.clipped = $0.current.clipped || level.clipped
+                $0.current.silentSeconds = silentSeconds
+                $0.current.avOffset = offset
+                if points.count != $0.current.waveform.count { $0.current.waveform = points }
             }
         }
         if written >= maxSamples, case .user = reason { reason = .cap }
-        audioInput = nil  // closes the microphone now, not at deinit
+        let sound = (waveform: builder.finish(), worstOffset: sync.reportedWorstOffset)
+        state.withLock { $0.sound = sound }
+        _ = consume input  // closes the microphone now
         // The pictures end where the sound reached.
         handOff.soundEnded()
         finishThread(reason)
@@ -113,8 +118,8 @@ extension Recorder {
 
     // MARK: - Pictures
 
-    func pictureLoop() {
-        guard let input = videoInput, let writer, let part else { return }
+    /// The picture thread: owns the camera, and closes it when the pictures end.
+    func pictureLoop(_ input: consuming VideoInput, writer: CaptureWriter, part: any StagedRecordingFile) {
         let withAudio = microphone != nil
         let maxMicroseconds = Int64(maxSeconds * 1_000_000)
         var reason: StopReason = .user
@@ -124,7 +129,7 @@ extension Recorder {
         var stopSeenAt: UInt64?
         var silentPaused: (now: Bool, lastKept: Int64?, total: Int64) = (false, nil, 0)
         while true {
-            let requested = state.withLock { stopRequested }
+            let requested = state.withLock { $0.stopRequested }
             let soundEnd = handOff.soundEnd
             if let requested {
                 // Without sound, stop now. With sound, finish the pictures up to where the sound
@@ -163,7 +168,7 @@ extension Recorder {
             var captured = frame.timestampNanoseconds
             if withAudio {
                 var clock = handOff.recordingClock(ofFrameAt: captured)
-                if clock == nil, handOff.pauseIsOpen, !state.withLock({ pauseRequested }) {
+                if clock == nil, handOff.pauseIsOpen, !state.withLock({ $0.pauseRequested }) {
                     // Resuming: the sound marks where the pause ended with its next block; wait for
                     // it (briefly) rather than drop the frames that follow the resume.
                     let start = monotonicNanoseconds()
@@ -176,14 +181,14 @@ extension Recorder {
                 guard let clock else { continue }
                 captured = clock
             } else {
-                let wantsPause = state.withLock { pauseRequested }
+                let wantsPause = state.withLock { $0.pauseRequested }
                 if wantsPause != silentPaused.now {
                     silentPaused.now = wantsPause
                     if !wantsPause, let last = silentPaused.lastKept {
                         // Resumed: this frame follows the last one kept by one frame interval.
                         silentPaused.total += max(0, captured - last - frameInterval * 1000)
                     }
-                    state.withLock { current.paused = wantsPause }
+                    state.withLock { $0.current.paused = wantsPause }
                 }
                 if wantsPause { continue }
                 silentPaused.lastKept = captured
@@ -223,15 +228,15 @@ extension Recorder {
             let written = writer.videoFramesWritten
             let dropped = input.framesDropped + input.corruptFrames + input.undecodableFrames
             state.withLock {
-                if current.firstFrameAt == nil { current.firstFrameAt = monotonicNanoseconds() }
-                current.frames = written
-                current.droppedFrames = dropped
-                current.videoSeconds = Double(position) / 1e6
+                if $0.current.firstFrameAt == nil { $0.current.firstFrameAt = monotonicNanoseconds() }
+                $0.current.frames = written
+                $0.current.droppedFrames = dropped
+                $0.current.videoSeconds = Double(position) / 1e6
             }
         }
         let dropped = input.framesDropped + input.corruptFrames + input.undecodableFrames
-        state.withLock { current.droppedFrames = dropped }
-        videoInput = nil  // closes the camera
+        state.withLock { $0.current.droppedFrames = dropped }
+        _ = consume input  // closes the camera
         finishThread(reason)
     }
 }

@@ -3,6 +3,7 @@ import CraveyMedia
 import CraveyPlayer
 import CraveyRecorder
 import Foundation
+import Synchronization
 import TerminalKit
 
 /// The camera seen live while recording a video, mirrored as every selfie view is: in a window
@@ -10,14 +11,14 @@ import TerminalKit
 /// hides and shows it. It takes the camera's pictures from the recorder's `PreviewTap`, so a slow
 /// window or terminal never holds the picture thread up. The window lives on a thread of its own
 /// (the meter must not wait for a display); the terminal picture is drawn by the meter's loop.
-/// Shared state is under one lock.
+/// Shared state is under one lock (`state`), the terminal picture too: only the meter's loop
+/// draws it, so the lock costs nothing there.
 ///
 /// The preview must never cost the recording a frame. So the window is opened before the
 /// recording starts (loading a display's libraries is the costly part; the recording waits for it,
 /// up to `windowWait`), and from then on its thread runs in the idle scheduling class: it only
 /// gets the time the recording leaves, and shows fewer pictures on a machine that has none to spare.
-// Unchecked: shared state is under `lock`; the window's C handle lives on the window thread and the terminal picture on the meter's.
-final class CameraPreview: @unchecked Sendable {
+final class CameraPreview: Sendable {
     /// Where the preview goes: `auto` is a window where there is a display, else the terminal.
     enum Choice: String, CaseIterable, ExpressibleByArgument {
         case auto, window, terminal, off
@@ -26,24 +27,27 @@ final class CameraPreview: @unchecked Sendable {
     /// What a key in the window asks of the recording.
     enum Request { case stop, pause }
 
-    private let lock = NSLock()
-    /// The recording's pictures, once it has started (`attach`).
-    private var tap: PreviewTap?
-    private var output: PictureOutput
-    private var shownWanted = true
-    private var requests: [Request] = []
-    /// Why the window is not used, said above the picture in the terminal.
-    private var notice: String?
-    /// Pictures shown (window) or drawn (terminal), and how long the window took to open.
-    private var shownCount = 0
-    private var openMilliseconds: Int?
-    private var closing = false
-    private var windowThread: Thread?
+    private struct State {
+        /// The recording's pictures, once it has started (`attach`).
+        var tap: PreviewTap?
+        var output: PictureOutput
+        var shownWanted = true
+        var requests: [Request] = []
+        /// Why the window is not used, said above the picture in the terminal.
+        var notice: String?
+        /// Pictures shown (window) or drawn (terminal), and how long the window took to open.
+        var shownCount = 0
+        var openMilliseconds: Int?
+        var closing = false
+        /// The window's thread was started and not yet waited for (`close`).
+        var windowRunning = false
+        // The terminal picture (drawn by the meter's thread).
+        var terminalPicture: [String] = []
+        var drawnAt: UInt64 = 0
+    }
+    private let state: Mutex<State>
     private let windowOpened = DispatchSemaphore(value: 0)
     private let windowDone = DispatchSemaphore(value: 0)
-    // The terminal picture (the meter's thread only).
-    private var terminalPicture: [String] = []
-    private var drawnAt: UInt64 = 0
     /// How many columns the terminal picture takes, and how often it is redrawn at most (its lines
     /// are long: about 40 bytes a cell).
     static let columns = 32
@@ -62,6 +66,7 @@ final class CameraPreview: @unchecked Sendable {
     /// window is sized again to the camera's first picture).
     init?(choice: Choice, calm: Bool, expected: (width: Int, height: Int)?) {
         guard choice != .off else { return nil }
+        var output: PictureOutput
         switch choice {
         case .window: output = .window
         case .terminal: output = .terminal
@@ -70,41 +75,40 @@ final class CameraPreview: @unchecked Sendable {
         // Calm screens draw no moving picture in the terminal; a window is the person's to close.
         if output == .terminal && calm { output = .none }
         guard output != .none else { return nil }
+        state = Mutex(State(output: output, windowRunning: output == .window))
         if output == .window {
             let size = expected.map { VideoSize.fitting(width: $0.width, height: $0.height, maxWidth: 640, maxHeight: 480) }
                 ?? VideoSize(width: 640, height: 360)
             let thread = Thread { [self] in runWindow(size) }
             thread.name = "cravey preview window"
-            windowThread = thread
             thread.start()
         }
     }
 
     /// Waits until the window is open, or could not be, at most `windowWait` seconds.
     func waitForWindow() {
-        guard windowThread != nil else { return }
+        guard state.withLock({ $0.windowRunning }) else { return }
         _ = windowOpened.wait(timeout: .now() + Self.windowWait)
     }
 
     /// The recording has started: the preview shows its pictures.
-    func attach(_ tap: PreviewTap) { lock.withLock { self.tap = tap } }
+    func attach(_ tap: PreviewTap) { state.withLock { $0.tap = tap } }
 
-    var isShown: Bool { lock.withLock { shownWanted } }
+    var isShown: Bool { state.withLock { $0.shownWanted } }
 
     /// `v`: hides or shows the picture (from any thread).
-    func toggle() { lock.withLock { shownWanted.toggle() } }
+    func toggle() { state.withLock { $0.shownWanted.toggle() } }
 
     /// From the meter's loop: draws the terminal picture when one is due; returns what a key in
     /// the window asked for since.
     func update() -> Request? {
-        let wanted = isShown
-        let place: PictureOutput = lock.withLock { output }
-        let request: Request? = lock.withLock { requests.isEmpty ? nil : requests.removeFirst() }
-        let source: PreviewTap? = lock.withLock { tap }
+        let (wanted, place, request, source) = state.withLock {
+            ($0.shownWanted, $0.output, $0.requests.isEmpty ? nil : $0.requests.removeFirst(), $0.tap)
+        }
         guard place == .terminal, let source else { return request }
         guard wanted else {
             source.cancel()
-            terminalPicture = []
+            state.withLock { $0.terminalPicture = [] }
             return request
         }
         drawTerminalPicture(from: source)
@@ -113,12 +117,15 @@ final class CameraPreview: @unchecked Sendable {
 
     /// Closes the window (its thread ends); call when the recording has stopped, or did not start.
     func close() {
-        if windowThread != nil {
-            lock.withLock { closing = true }
-            windowDone.wait()
-            windowThread = nil
+        let running = state.withLock {
+            if $0.windowRunning { $0.closing = true }
+            return $0.windowRunning
         }
-        lock.withLock { tap }?.cancel()
+        if running {
+            windowDone.wait()
+            state.withLock { $0.windowRunning = false }
+        }
+        state.withLock { $0.tap }?.cancel()
     }
 
     /// The window's thread: opens the window at once, then (in the idle class) shows the
@@ -132,20 +139,22 @@ final class CameraPreview: @unchecked Sendable {
             window = try VideoWindow(title: "cravey — recording", width: size.width, height: size.height, mirrored: true)
         } catch {
             // No window after all: the terminal, when there is one.
-            lock.withLock {
-                notice = "No preview window (\(error)); the camera is shown here"
-                output = Terminal.stderrIsTerminal ? .terminal : .none
+            let notice = "No preview window (\(error)); the camera is shown here"
+            state.withLock {
+                $0.notice = notice
+                $0.output = Terminal.stderrIsTerminal ? .terminal : .none
             }
             windowOpened.signal()
             return
         }
-        lock.withLock { openMilliseconds = Int((monotonicNanoseconds() - started) / 1_000_000) }
+        let opened = Int((monotonicNanoseconds() - started) / 1_000_000)
+        state.withLock { $0.openMilliseconds = opened }
         windowOpened.signal()
         var priority = sched_param(sched_priority: 0)
         _ = sched_setscheduler(0, Self.idleSchedulingClass, &priority)
         var shownAt: UInt64 = 0
-        while !lock.withLock({ closing }) {
-            guard let tap = lock.withLock({ self.tap }) else {
+        while !state.withLock({ $0.closing }) {
+            guard let tap = state.withLock({ $0.tap }) else {
                 usleep(20_000)
                 continue
             }
@@ -177,17 +186,17 @@ final class CameraPreview: @unchecked Sendable {
                 }
             } catch {
                 window = nil
-                lock.withLock { shownWanted = false }
+                state.withLock { $0.shownWanted = false }
                 continue
             }
             guard let window else { continue }
             window.show(frame.data)
-            lock.withLock { shownCount += 1 }
+            state.withLock { $0.shownCount += 1 }
             while let event = window.poll() {
                 switch event {
                 case .close: toggle()
-                case .key(.character("q")), .key(.character("Q")), .key(.character("\r")): lock.withLock { requests.append(.stop) }
-                case .key(.character("p")), .key(.character("P")), .key(.character(" ")): lock.withLock { requests.append(.pause) }
+                case .key(.character("q")), .key(.character("Q")), .key(.character("\r")): state.withLock { $0.requests.append(.stop) }
+                case .key(.character("p")), .key(.character("P")), .key(.character(" ")): state.withLock { $0.requests.append(.pause) }
                 case .key(.character("v")), .key(.character("V")): toggle()
                 default: continue
                 }
@@ -197,29 +206,31 @@ final class CameraPreview: @unchecked Sendable {
 
     /// Asks for a picture when one is due, and draws it when it has come.
     private func drawTerminalPicture(from tap: PreviewTap) {
-        guard monotonicNanoseconds() - drawnAt >= Self.terminalInterval else { return }
+        guard monotonicNanoseconds() - state.withLock({ $0.drawnAt }) >= Self.terminalInterval else { return }
         guard let frame = tap.take() else { return tap.request() }
         let columns = min(Self.columns, max(8, Terminal.columns - 2))
         let rows = max(1, Int((Double(columns) * Double(frame.height) / Double(max(1, frame.width)) / 2).rounded()))
         let picture = Picture(yuv420p: frame, width: columns, height: rows * 2, mirrored: true)
-        terminalPicture = TerminalImage.halfBlocks(picture, lineEnd: "\n").split(separator: "\n").map(String.init)
-        drawnAt = monotonicNanoseconds()
-        lock.withLock { shownCount += 1 }
+        let lines = TerminalImage.halfBlocks(picture, lineEnd: "\n").split(separator: "\n").map(String.init)
+        let drawnAt = monotonicNanoseconds()
+        state.withLock {
+            $0.terminalPicture = lines
+            $0.drawnAt = drawnAt
+            $0.shownCount += 1
+        }
     }
 
     /// The lines above the meter: the picture in the terminal (none for a window or when hidden).
     var lines: [String] {
-        let place: PictureOutput = lock.withLock { output }
-        let said: String? = lock.withLock { notice }
+        let (place, said, picture) = state.withLock { ($0.output, $0.notice, $0.terminalPicture) }
         guard place == .terminal else { return [] }
-        return (said.map { [Terminal.dim($0)] } ?? []) + terminalPicture
+        return (said.map { [Terminal.dim($0)] } ?? []) + picture
     }
 
     /// For the benchmark and tests: where the preview went and how many pictures it showed.
     var figures: String {
-        lock.withLock {
-            "preview=\(output == .window ? "window" : output == .terminal ? "terminal" : "off") preview_shown=\(shownCount)"
-                + (openMilliseconds.map { " preview_open_ms=\($0)" } ?? "")
-        }
+        let (output, shownCount, openMilliseconds) = state.withLock { ($0.output, $0.shownCount, $0.openMilliseconds) }
+        return "preview=\(output == .window ? "window" : output == .terminal ? "terminal" : "off") preview_shown=\(shownCount)"
+            + (openMilliseconds.map { " preview_open_ms=\($0)" } ?? "")
     }
 }
