@@ -1,5 +1,6 @@
 import CraveyMedia
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The player's keys (the terminal's are mapped to them by the command line; the video window's here): space pauses and
 /// resumes, ← and → skip 15 seconds, q or Esc stops.

@@ -1,5 +1,6 @@
 import CraveyMedia
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Which picture to show now: frames are decoded in order and handed out by the playback clock
 /// (the ALSA audio position), so the pictures follow the sound. When drawing falls behind (a slow

@@ -1,5 +1,6 @@
 import CraveyMedia
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a video's pictures go while it plays.
 public enum PictureOutput: Sendable, Equatable {

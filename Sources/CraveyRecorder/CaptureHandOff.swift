@@ -1,5 +1,6 @@
 import CraveyMedia
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// What the sound thread tells the picture thread, under one lock: the recording's zero on the

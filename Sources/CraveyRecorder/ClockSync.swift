@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keeps a recording's sound on the same clock as its pictures.
 ///

@@ -1,5 +1,6 @@
 import CraveyMedia
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The camera's pictures for a live preview, handed from the picture thread to the screen.

@@ -1,5 +1,5 @@
 import CraveyMedia
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import CraveyMedia
-import Foundation
+import FoundationEssentials
+import Glibc
 
 public enum RecorderError: Error, CustomStringConvertible {
     case notStarted

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where a recording is written: temporary files its owner keeps until the take is saved or
 /// discarded. The recorder only captures into them; what becomes of them is its owner's (the
