@@ -32,6 +32,33 @@ final class BackupFolder {
 
     deinit { close(fd) }
 
+    /// Whether this folder is the directory at `other`, inside it, or holds it: compared by the
+    /// directories themselves (device and inode, up through `..`), so no other name for a
+    /// directory (a link, a bind mount, `/proc/self/cwd`) hides it. Unreadable: no.
+    func overlaps(_ other: String) -> Bool {
+        let theirs = open(other, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard theirs >= 0 else { return false }
+        defer { close(theirs) }
+        func identity(_ dir: Int32) -> [UInt64]? {
+            var info = stat()
+            return fstat(dir, &info) == 0 ? [UInt64(info.st_dev), UInt64(info.st_ino)] : nil
+        }
+        /// The directory and every one above it, up to the root.
+        func lineage(_ start: Int32) -> Set<[UInt64]> {
+            var seen = Set<[UInt64]>()
+            var dir = dup(start)
+            while dir >= 0, let id = identity(dir), seen.insert(id).inserted {
+                let up = openat(dir, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                close(dir)
+                dir = up
+            }
+            if dir >= 0 { close(dir) }
+            return seen
+        }
+        guard let mine = identity(fd), let their = identity(theirs) else { return false }
+        return lineage(fd).contains(their) || lineage(theirs).contains(mine)
+    }
+
     /// Why `relative` may not name anything inside a backup (nil: it may).
     static func problem(withPath relative: String) -> String? {
         if relative.isEmpty { return "an empty path" }
@@ -130,16 +157,31 @@ final class BackupFolder {
 
     /// Renames `relative` to `newName` in the same directory, refusing a name taken meanwhile
     /// (nothing is written over), then fsyncs the directory so the new name survives a power cut.
+    ///
+    /// The new name is made with `linkat`, which fails when the name exists at that very moment
+    /// (what `renameat2`'s `RENAME_NOREPLACE` does, which Swift's Glibc does not declare); then the
+    /// old name is removed. A filesystem without hard links (FAT on a USB stick) gets a look before
+    /// the rename instead.
     func rename(_ relative: String, to newName: String, faults: Faults, site: String, syncSite: String) throws {
         guard let (dir, name) = try parent(of: relative) else { throw systemError("open", path + "/" + relative) }
         defer { close(dir) }
         try faults.hit(site)
-        var info = stat()
-        if fstatat(dir, newName, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+        let taken = LibraryError.database("\(path)/\(newName) appeared while the backup ran; nothing was written over")
+        if linkat(dir, name, dir, newName, 0) == 0 {
+            guard unlinkat(dir, name, 0) == 0 else { throw systemError("remove", path + "/" + relative) }
+        } else if errno == EEXIST {
             _ = unlinkat(dir, name, 0)
-            throw LibraryError.database("\(path)/\(newName) appeared while the backup ran; nothing was written over")
+            throw taken
+        } else if [EPERM, EOPNOTSUPP, EMLINK, EXDEV].contains(errno) {
+            var info = stat()
+            if fstatat(dir, newName, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+                _ = unlinkat(dir, name, 0)
+                throw taken
+            }
+            guard renameat(dir, name, dir, newName) == 0 else { throw systemError("rename", path + "/" + relative) }
+        } else {
+            throw systemError("rename", path + "/" + relative)
         }
-        guard renameat(dir, name, dir, newName) == 0 else { throw systemError("rename", path + "/" + relative) }
         try faults.hit(syncSite)
         guard retryingEINTR({ fsync(dir) }) == 0 else { throw systemError("fsync", path) }
     }

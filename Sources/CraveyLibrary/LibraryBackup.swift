@@ -385,11 +385,11 @@ extension Library {
         let absolute = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
         if create, mkdir(absolute, 0o700) != 0, errno != EEXIST { throw systemError("create directory", absolute) }
         let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
-        let library = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
-        if resolved == library || resolved.hasPrefix(library + "/") || library.hasPrefix(resolved + "/") {
+        let folder = try BackupFolder(path: resolved)
+        if folder.overlaps(root) {
             throw LibraryError.invalid(field: "directory", reason: "\(absolute) is inside the library (or holds it); a backup goes to another directory, best another disk")
         }
-        return try BackupFolder(path: resolved)
+        return folder
     }
 
     /// The manifest in a backup folder: nil when there is none; refused whole (nothing read

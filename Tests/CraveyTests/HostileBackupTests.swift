@@ -205,6 +205,33 @@ final class HostileBackupTests: FaultCampaign {
         XCTAssertEqual(try run(["backup", "--verify", backup], root).status, 0)
     }
 
+    /// A backup never goes into the library or around it, whatever name reaches it: the library
+    /// itself, a folder inside it, the folder holding it, a link to it, and (as root) a bind mount
+    /// of it, which no path comparison can see.
+    func testABackupNeverGoesInsideTheLibraryOrAroundItByAnyName() throws {
+        let root = try makeLibrary(at: base + "/lib").root
+        XCTAssertEqual(symlink(root, base + "/alias"), 0)
+        var names = [root, root + "/Recordings", base, base + "/alias", base + "/alias/Snapshots"]
+        if getuid() == 0 {
+            let mount = base + "/bound"
+            try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: false)
+            if try runProcess("/usr/bin/mount", ["--bind", root, mount]).status == 0 {
+                addTeardownBlock { _ = try? runProcess("/usr/bin/umount", [mount]) }
+                names.append(mount)
+            }
+        }
+        // SQLite's shared-memory index changes whenever the library is opened: all else stays.
+        func files() throws -> [String: String] { try tree(root).filter { !$0.key.hasSuffix("-shm") } }
+        let before = try files()
+        for name in names {
+            let result = try run(["backup", name], root)
+            XCTAssertEqual(result.status, 1, name)
+            XCTAssertTrue(result.stderr.contains("is inside the library (or holds it)"), "\(name): \(result.stderr)")
+        }
+        XCTAssertEqual(try files(), before, "nothing written in the library")
+        XCTAssertEqual(try run(["backup", base + "/elsewhere"], root).status, 0)
+    }
+
     func testTwoFilesWithTheSameContentStayTwoEntriesBackupAfterBackup() throws {
         let baseline = try makeLibrary(at: base + "/lib")
         let root = baseline.root
