@@ -86,9 +86,10 @@ struct LogFormState {
         }
     }
 
-    /// A new method starts at its first amount (its range and unit change with it).
+    /// A new method starts at its first amount (`Method.amount(switchingFrom:amount:)`).
     private mutating func setMethod(_ new: CraveyTracker.Method) {
-        if new != method { amountIndex = 0 }
+        let kept = new.amount(switchingFrom: method, amount: amount)
+        amountIndex = new.amounts.firstIndex(of: kept) ?? 0
         method = new
     }
 
@@ -139,7 +140,7 @@ struct LogFormState {
         out.append("    > " + Terminal.safe(String(notes.suffix(max(10, width - 8)))) + (field == .notes ? "▏" : ""))
         out.append(rule)
         out.append(Terminal.dim("Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"))
-        if let problem { out.append(Terminal.style(problem, "33")) }
+        if let problem { out.append(Terminal.style(Terminal.safe(problem), "33")) }
         return out
     }
 
@@ -170,7 +171,7 @@ enum LogForm {
     }
 
     static func time(_ state: LogFormState) throws -> LogTime {
-        state.timeText.isEmpty ? LogTime(Date()) : try LogTime.parse(state.timeText)
+        try LogInput.time(state.timeText.isEmpty ? nil : state.timeText)
     }
 
     /// Runs a form until it saves (a readable time) or closes.
