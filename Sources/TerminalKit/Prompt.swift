@@ -13,7 +13,10 @@ package enum Prompt {
     /// A question answered by one key. `key` says what a key means (nil: not an answer, the
     /// question waits); without a terminal a line is read and `line` says what it means (nil: the
     /// question is asked again). The end of input, or on a terminal a stop signal, answers `ended`.
-    package static func choice<Answer>(_ question: String, key: (Key) -> Answer?, line: (String) -> Answer?, ended: Answer) -> Answer {
+    /// The key that answers is shown after the question, unless `echoing` is off (a question that
+    /// ends its own line).
+    package static func choice<Answer>(_ question: String, echoing: Bool = true, key: (Key) -> Answer?, line: (String) -> Answer?,
+                                       ended: Answer) -> Answer {
         let err = FileHandle.standardError
         guard let raw = RawMode() else {
             while true {
@@ -28,15 +31,15 @@ package enum Prompt {
         err.write(Data(question.utf8))
         while true {
             guard let pressed = nextKey(stopped: { signals.stopRequested }), pressed != .inputEnded else {
-                err.write(Data("\r\n".utf8))
+                if echoing { err.write(Data("\r\n".utf8)) }
                 return ended
             }
             guard let answer = key(pressed) else { continue }
             if case let .character(c) = pressed {
-                err.write(Data(String(c).utf8))
+                if echoing { err.write(Data(String(c).utf8)) }
                 noteAnswered()
             }
-            err.write(Data("\r\n".utf8))
+            if echoing { err.write(Data("\r\n".utf8)) }
             return answer
         }
     }

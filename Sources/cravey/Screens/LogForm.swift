@@ -205,35 +205,22 @@ enum LogForm {
         }
     }
 
-    /// After a craving on a terminal: one key plays one of the three most played messages.
+    /// After a craving on a terminal: one key plays one of the three most played messages (any
+    /// other key: not now).
     static func offerToPlay(_ top: [Recording]) -> Recording? {
-        guard !top.isEmpty, let raw = RawMode() else { return nil }
-        defer { raw.release() }
+        guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }
         let choices = top.enumerated().map { "\(Terminal.bold(String($0.offset + 1))) \(Terminal.safe($0.element.shownTitle))" }
-        FileHandle.standardError.write(Data(("Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n").utf8))
-        let signals = StopSignals()
-        defer { signals.cancel() }
-        while !signals.stopRequested {
-            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
-            if let digit = key.digit, (1...top.count).contains(digit) { return top[digit - 1] }
-            return nil
-        }
-        return nil
+        let rank = Prompt.choice("Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n", echoing: false,
+                                 key: { key in key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
+                                 line: { _ in 0 }, ended: 0)
+        return rank > 0 ? top[rank - 1] : nil
     }
 
     /// Before a use on a terminal: a craving in the 2 hours before it with no use yet may be the
-    /// one it followed. One key: y links them.
+    /// one it followed. One key: y links them (any other: no).
     static func offerLink(to craving: Craving) -> Bool {
-        guard let raw = RawMode() else { return false }
-        defer { raw.release() }
-        FileHandle.standardError.write(Data(("Did this follow your craving at \(String(craving.time.localText.suffix(5))) (intensity \(craving.intensity))?  "
-            + "y: link them   Enter: no\n").utf8))
-        let signals = StopSignals()
-        defer { signals.cancel() }
-        while !signals.stopRequested {
-            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
-            return key.letter == "y"
-        }
-        return false
+        guard Terminal.stdinIsTerminal else { return false }
+        return Prompt.choice("Did this follow your craving at \(String(craving.time.localText.suffix(5))) (intensity \(craving.intensity))?  "
+                             + "y: link them   Enter: no\n", echoing: false, key: { $0.letter == "y" }, line: { _ in false }, ended: false)
     }
 }

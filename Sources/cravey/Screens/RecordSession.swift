@@ -294,7 +294,7 @@ final class RecordSession: Sendable {
             err.write(Data("  \(n + 1)  \(purpose.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Terminal.dim(purpose.line))\n".utf8))
         }
         let numbers = (1...Recording.Purpose.allCases.count).map { Character(String($0)) }
-        details.purpose = Prompt.ask("Purpose (1–4 or its name; Enter for none): ", limit: Validation.maxTitleLength, shown: Terminal.safe,
+        details.purpose = Prompt.ask("Purpose (1–4 or its name; Enter for none): ", limit: 40, shown: Terminal.safe,
                                      answersAtOnce: numbers.contains) {
             try Validation.purpose($0.trimmingCharacters(in: .whitespaces))
         } ?? nil
