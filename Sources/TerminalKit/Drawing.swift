@@ -61,29 +61,3 @@ package struct LiveBlock {
         handle.write(Data(frame(lines).utf8))
     }
 }
-
-extension Terminal {
-    /// Reads a line typed in place on standard error's terminal (the caller holds raw mode): at
-    /// most `limit` characters, a counter (`153/200`) shown once `counterFrom` are typed, a text
-    /// too wide for the terminal shown by its end. Enter ends it; Esc or Ctrl-C give nil.
-    /// `shown` makes the typed text safe to echo (the program's rule for what may reach a terminal).
-    package static func editLine(prompt: String, limit: Int, counterFrom: Int, shown safe: (String) -> String) -> String? {
-        var text = ""
-        func draw() {
-            let counter = text.count >= counterFrom ? "  " + dim("\(text.count)/\(limit)") : ""
-            let room = max(8, columns - prompt.count - (text.count >= counterFrom ? 11 : 2))
-            let shown = text.count > room ? "…" + String(text.suffix(room - 1)) : text
-            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + prompt + safe(shown) + counter).utf8))
-        }
-        draw()
-        while true {
-            let key = KeyReader.shared.next() ?? .inputEnded
-            let ended = key == .character("\u{03}") ? false : key.edit(&text, limit: limit)  // Ctrl-C (raw mode) cancels too
-            if let ended {
-                FileHandle.standardError.write(Data("\r\n".utf8))
-                return ended ? text : nil
-            }
-            draw()
-        }
-    }
-}

@@ -29,7 +29,11 @@ package final class StopSignals: Sendable {
         // Made inside the lock, so the sources never leave the state that owns them.
         state.withLock { state in
             state.sources = list.map { signo, handler in
-                signal(signo, SIG_IGN)
+                // Ignored until the source's own handler is in place; a handler already there (the
+                // dispatch source's, from an earlier or an enclosing `StopSignals`) is left as it
+                // is, since ignoring the signal again would lose it for every source.
+                var current = sigaction()
+                if sigaction(signo, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil { signal(signo, SIG_IGN) }
                 let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
                 source.setEventHandler(handler: handler)
                 source.resume()

@@ -76,6 +76,21 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertEqual(lines.count, 3, "\(lines)")
     }
 
+    /// The Enter typed by habit after a key that answered (`y`, then Enter) belongs to that answer:
+    /// passed over once, within a second; any other key, or a later Enter, is the next answer.
+    func testTheEnterAfterAnAnswerIsPassedOverOnce() {
+        var habit = EnterAfterAnswer()
+        XCTAssertFalse(habit.swallows(.enter, at: 0), "no answer yet: Enter answers")
+        habit.answered(at: 1_000)
+        XCTAssertTrue(habit.swallows(.enter, at: 1_050))
+        XCTAssertFalse(habit.swallows(.enter, at: 1_100), "only once")
+        habit.answered(at: 2_000)
+        XCTAssertFalse(habit.swallows(.character("y"), at: 2_010))
+        XCTAssertFalse(habit.swallows(.enter, at: 2_020), "another key came first")
+        habit.answered(at: 3_000)
+        XCTAssertFalse(habit.swallows(.enter, at: 3_000 + EnterAfterAnswer.window), "too late to be the same answer")
+    }
+
     func testThePlayerKeysAreTerminalKeys() {
         XCTAssertEqual(Key.keys(in: Array(" \u{1B}[C\u{1B}[Dqxyz".utf8)).compactMap(PlayerKey.init),
                        [.pauseResume, .forward, .back, .stop])
@@ -124,5 +139,38 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertFalse(settings.contains("-icanon"), settings)
         XCTAssertFalse(settings.contains("-echo "), settings)
         XCTAssertEqual(settings, try String(contentsOfFile: before, encoding: .utf8), "the terminal's settings as before")
+    }
+
+    /// A question on a terminal: one key answers it (no Enter), and Ctrl-C ends it with nothing
+    /// changed and the terminal as it was.
+    func testAQuestionTakesOneKeyAndCtrlCGivesTheTerminalBack() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/cravey-prompt-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let cravey = productPath("cravey"), library = base + "/lib"
+        func craving() throws -> String {
+            let logged = try runProcess(cravey, ["craving", "4", "--json", "--library", library])
+            XCTAssertEqual(logged.status, 0, logged.stderr)
+            return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(logged.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        }
+        func delete(_ id: String) throws -> TmuxSession {
+            try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) log delete \(id) --library \(shellQuote(library)); echo EXIT=$?; "
+                            + "stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 30")
+        }
+        let first = try craving(), second = try craving()
+        var tmux = try delete(first)
+        try tmux.waitFor("[y/N]")
+        try tmux.send("y", literal: true)
+        XCTAssertTrue(try tmux.waitFor("EXIT=").contains("EXIT=0"))
+        tmux.close()
+        tmux = try delete(second)
+        try tmux.waitFor("[y/N]")
+        try tmux.send("C-c")
+        let screen = try tmux.waitFor("MODE=")
+        XCTAssertTrue(screen.contains("cancelled; nothing was changed"), screen)
+        XCTAssertTrue(screen.contains("MODE=icanon"), screen)
+        tmux.close()
+        let left = try runProcess(cravey, ["log", "list", "--json", "--library", library])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(left.stdout.utf8)) as? [Any])?.count, 1, "only the first was deleted")
     }
 }

@@ -42,15 +42,7 @@ extension Terminal {
         exit(code == 0 ? 1 : code)
     }
 
-    /// Asks a yes/no question on the terminal; anything but y/yes is no.
-    /// Without a terminal (and without --yes) the caller must refuse instead of asking.
-    static func confirm(_ question: String) -> Bool {
-        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
-        guard let answer = readLine() else { return false }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
-    }
-
-    /// Requires a confirmation: `--yes`, or a "y" typed at a terminal.
+    /// Requires a confirmation: `--yes`, or a "y" typed at a terminal (`confirm`).
     static func requireConfirmation(_ question: String, yes: Bool, action: String) throws {
         if yes { return }
         guard stdinIsTerminal else {

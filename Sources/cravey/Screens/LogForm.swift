@@ -86,9 +86,10 @@ struct LogFormState {
         }
     }
 
-    /// A new method starts at its first amount (its range and unit change with it).
+    /// A new method starts at its first amount (`Method.amount(switchingFrom:amount:)`).
     private mutating func setMethod(_ new: CraveyTracker.Method) {
-        if new != method { amountIndex = 0 }
+        let kept = new.amount(switchingFrom: method, amount: amount)
+        amountIndex = new.amounts.firstIndex(of: kept) ?? 0
         method = new
     }
 
@@ -139,7 +140,7 @@ struct LogFormState {
         out.append("    > " + Terminal.safe(String(notes.suffix(max(10, width - 8)))) + (field == .notes ? "▏" : ""))
         out.append(rule)
         out.append(Terminal.dim("Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"))
-        if let problem { out.append(Terminal.style(problem, "33")) }
+        if let problem { out.append(Terminal.style(Terminal.safe(problem), "33")) }
         return out
     }
 
@@ -170,7 +171,7 @@ enum LogForm {
     }
 
     static func time(_ state: LogFormState) throws -> LogTime {
-        state.timeText.isEmpty ? LogTime(Date()) : try LogTime.parse(state.timeText)
+        try LogInput.time(state.timeText.isEmpty ? nil : state.timeText)
     }
 
     /// Runs a form until it saves (a readable time) or closes.
@@ -204,35 +205,22 @@ enum LogForm {
         }
     }
 
-    /// After a craving on a terminal: one key plays one of the three most played messages.
+    /// After a craving on a terminal: one key plays one of the three most played messages (any
+    /// other key: not now).
     static func offerToPlay(_ top: [Recording]) -> Recording? {
-        guard !top.isEmpty, let raw = RawMode() else { return nil }
-        defer { raw.release() }
+        guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }
         let choices = top.enumerated().map { "\(Terminal.bold(String($0.offset + 1))) \(Terminal.safe($0.element.shownTitle))" }
-        FileHandle.standardError.write(Data(("Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n").utf8))
-        let signals = StopSignals()
-        defer { signals.cancel() }
-        while !signals.stopRequested {
-            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
-            if let digit = key.digit, (1...top.count).contains(digit) { return top[digit - 1] }
-            return nil
-        }
-        return nil
+        let rank = Prompt.choice("Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n", echoing: false,
+                                 key: { key in key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
+                                 line: { _ in 0 }, ended: 0)
+        return rank > 0 ? top[rank - 1] : nil
     }
 
     /// Before a use on a terminal: a craving in the 2 hours before it with no use yet may be the
-    /// one it followed. One key: y links them.
+    /// one it followed. One key: y links them (any other: no).
     static func offerLink(to craving: Craving) -> Bool {
-        guard let raw = RawMode() else { return false }
-        defer { raw.release() }
-        FileHandle.standardError.write(Data(("Did this follow your craving at \(String(craving.time.localText.suffix(5))) (intensity \(craving.intensity))?  "
-            + "y: link them   Enter: no\n").utf8))
-        let signals = StopSignals()
-        defer { signals.cancel() }
-        while !signals.stopRequested {
-            guard let key = KeyReader.shared.next(waiting: 200) else { continue }
-            return key.letter == "y"
-        }
-        return false
+        guard Terminal.stdinIsTerminal else { return false }
+        return Prompt.choice("Did this follow your craving at \(String(craving.time.localText.suffix(5))) (intensity \(craving.intensity))?  "
+                             + "y: link them   Enter: no\n", echoing: false, key: { $0.letter == "y" }, line: { _ in false }, ended: false)
     }
 }

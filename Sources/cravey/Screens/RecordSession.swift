@@ -265,38 +265,55 @@ final class RecordSession: Sendable {
         }
     }
 
-    /// Preview, the offer to trim silence, details, then Save or Discard.
+    /// Preview, the offer to trim silence, details, then Save or Discard: each question through
+    /// the toolkit's prompts (a key answers at once, a line is typed in place; lines read from
+    /// standard input without a terminal).
     private func review(_ first: Take) throws {
         var take = first
         let err = FileHandle.standardError
         err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
         preview(take)
+        // Raw mode between the questions too, so nothing typed ahead is echoed out of place.
+        let raw = RawMode()
+        defer { raw?.release() }
         if !trimSilence, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.5,
            Terminal.confirm(String(format: "Trim the silence: %.1f s at the start and %.1f s at the end?", ends.start, ends.end)) {
             take = trimmingSilence(of: take)
         }
         var details = draft
-        details.title = ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ") {
+        details.title = Prompt.ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ",
+                                   limit: Validation.maxTitleScalars, shown: Terminal.safe) {
             $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)
         } ?? nil
-        details.notes = askNotes()
+        details.notes = Prompt.ask("Notes (optional): ", plain: "Notes (optional): (up to \(Validation.maxNotesLength) characters) ",
+                                   limit: Validation.maxNotesLength, counterFrom: 150, shown: Terminal.safe) {
+            try Validation.notes($0)
+        } ?? nil
         err.write(Data("Purpose:\n".utf8))
         for (n, purpose) in Recording.Purpose.allCases.enumerated() {
             err.write(Data("  \(n + 1)  \(purpose.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Terminal.dim(purpose.line))\n".utf8))
         }
-        details.purpose = ask("Purpose (1–4 or its name; Enter for none): ") {
+        let numbers = (1...Recording.Purpose.allCases.count).map { Character(String($0)) }
+        details.purpose = Prompt.ask("Purpose (1–4 or its name; Enter for none): ", limit: 40, shown: Terminal.safe,
+                                     answersAtOnce: numbers.contains) {
             try Validation.purpose($0.trimmingCharacters(in: .whitespaces))
         } ?? nil
+        enum Choice { case save, discard }
         while true {
-            err.write(Data("Save or discard? [S/d] ".utf8))
-            let answer = (readLine() ?? "s").trimmingCharacters(in: .whitespaces).lowercased()
-            if answer.isEmpty || answer == "s" || answer == "save" { break }
-            if answer == "d" || answer == "discard" {
-                if Terminal.confirm("Discard recording? This cannot be undone.") {
-                    discardOnce()
-                    err.write(Data("Discarded.\n".utf8))
-                    return
+            let choice = Prompt.choice("Save or discard? [S/d] ", key: { key -> Choice? in
+                key == .enter || key.letter == "s" ? .save : key.letter == "d" ? .discard : nil
+            }, line: { line -> Choice? in
+                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "", "s", "save": .save
+                case "d", "discard": .discard
+                default: nil
                 }
+            }, ended: .save)
+            if choice == .save { break }
+            if Terminal.confirm("Discard recording? This cannot be undone.") {
+                discardOnce()
+                err.write(Data("Discarded.\n".utf8))
+                return
             }
         }
         try saveOnce(details)
@@ -318,31 +335,6 @@ final class RecordSession: Sendable {
         } catch {
             let summary = Format.sparkline(take.waveform, columns: 50)
             FileHandle.standardError.write(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
-        }
-    }
-
-    /// Asks until the answer passes `check`; end of input takes the default (nil).
-    /// The notes question: on a terminal typed in place, with a counter from 150 characters
-    /// (`153/200`); else a line.
-    private func askNotes() -> String? {
-        let prompt = "Notes (optional): "
-        guard Terminal.stdinIsTerminal, Terminal.stderrIsTerminal, let raw = RawMode() else {
-            return ask(prompt + "(up to \(Validation.maxNotesLength) characters) ") { try Validation.notes($0) } ?? nil
-        }
-        defer { raw.release() }
-        let text = Terminal.editLine(prompt: prompt, limit: Validation.maxNotesLength, counterFrom: 150, shown: Terminal.safe)
-        return text.flatMap { try? Validation.notes($0) } ?? nil
-    }
-
-    private func ask<T>(_ prompt: String, _ check: (String) throws -> T) -> T? {
-        while true {
-            FileHandle.standardError.write(Data(prompt.utf8))
-            guard let line = readLine() else { return nil }
-            do {
-                return try check(line)
-            } catch {
-                FileHandle.standardError.write(Data("  \(error)\n".utf8))
-            }
         }
     }
 

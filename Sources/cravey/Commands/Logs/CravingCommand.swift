@@ -34,24 +34,40 @@ extension Cravey {
         func run() throws { try library.logging(log) }
 
         private func log(in lib: Library) throws {
-            let tracker = Tracker(library: lib)
             let scripted = intensity != nil || !details.isEmpty || play != nil || output.json || !Terminal.stdinIsTerminal
-            let draft: Tracker.CravingDraft
-            if scripted {
-                draft = Tracker.CravingDraft(
-                    intensity: try intensity.map { try wholeNumber($0, field: "intensity", in: Intensity.range) } ?? Intensity.standard,
-                    time: try details.time(), triggers: try details.triggerSet(), location: try details.place(), notes: details.notes)
-            } else {
-                guard let filled = try LogForm.craving() else {
-                    print("Nothing was logged.")
-                    return
-                }
-                draft = filled
+            guard scripted else {
+                if try Self.logInteractively(in: lib, speaker: speaker) == nil { print("Nothing was logged.") }
+                return
             }
-            let rank = try play.map { try wholeNumber($0, field: "--play", in: 1...3) }
+            let draft = Tracker.CravingDraft(
+                intensity: try intensity.map(LogInput.intensity) ?? Intensity.standard,
+                time: try details.time(), triggers: try details.triggerSet(), location: try details.place(), notes: details.notes)
+            let rank = try play.map { try LogInput.wholeNumber($0, field: "--play", in: 1...3) }
+            try Self.log(draft, in: lib, speaker: speaker, rank: rank, json: output.json)
+        }
+
+        /// A craving logged, and the message played after it (nil: none).
+        struct Logged {
+            var craving: Craving
+            var played: Recording?
+        }
+
+        /// `cravey craving` on a terminal with no arguments: the form, the log, then the offer to
+        /// play one of the three most played messages (on `speaker`). nil when the form was closed
+        /// and nothing was logged.
+        static func logInteractively(in lib: Library, speaker: String) throws -> Logged? {
+            guard let draft = try LogForm.craving() else { return nil }
+            return try log(draft, in: lib, speaker: speaker, rank: nil, json: false)
+        }
+
+        /// Logs `draft` and says so; then plays message `rank` of the three most played, or on a
+        /// terminal (not for JSON) offers them, and keeps that it was played during the craving.
+        @discardableResult
+        private static func log(_ draft: Tracker.CravingDraft, in lib: Library, speaker: String, rank: Int?, json: Bool) throws -> Logged {
+            let tracker = Tracker(library: lib)
             let craving = try tracker.logCraving(draft)
             warnIfOld(craving.time)
-            if output.json {
+            if json {
                 try JSONOutput.print(craving)
             } else {
                 print("Craving logged ✓")
@@ -65,7 +81,7 @@ extension Cravey {
                                         : "the craving is logged; there are only \(top.count) messages to play")
                 }
                 choice = top[rank - 1]
-            } else if Terminal.stdinIsTerminal && !output.json {  // logged on a terminal: the hard-moment offer
+            } else if Terminal.stdinIsTerminal && !json {  // logged on a terminal: the hard-moment offer
                 choice = LogForm.offerToPlay(top)
             } else {
                 choice = nil
@@ -74,6 +90,7 @@ extension Cravey {
                 try Play.play(choice, in: lib, speaker: speaker)
                 try tracker.notePlayed(choice.id, during: craving.id)
             }
+            return Logged(craving: craving, played: choice)
         }
     }
 }

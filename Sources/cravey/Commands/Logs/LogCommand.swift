@@ -30,7 +30,7 @@ extension Cravey {
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let bound = try since.map(Self.start)
+                let bound = try since.map { text in try given(as: "--since") { try LogInput.since(text) } }
                 let entries = try Tracker(library: try library.open()).entries(cravings: !uses || cravings, uses: !cravings || uses, since: bound)
                 if output.json {
                     FileHandle.standardOutput.write(LogExport.jsonArray(entries) + Data("\n".utf8))
@@ -41,16 +41,6 @@ extension Cravey {
                     return
                 }
                 for entry in entries { print(LogText.line(entry, width: Terminal.stdoutIsTerminal ? Terminal.columns : nil)) }
-            }
-
-            /// The start of `--since`: days back from now, or a local date's midnight.
-            static func start(_ text: String) throws -> Date {
-                let lowered = text.lowercased()
-                if lowered.hasSuffix("d"), let days = Int(lowered.dropLast()), days >= 1, days <= 36_500 {
-                    return Date().addingTimeInterval(-Double(days) * 86_400)
-                }
-                if let day = try? LogTime.parse(text + " 00:00") { return day.instant }
-                throw TrackerError.invalid(field: "--since", reason: "'\(Terminal.safe(text))' is not 7d, 30d, 90d (any number of days) or a past date YYYY-MM-DD")
             }
         }
 
@@ -111,20 +101,20 @@ extension Cravey {
                     guard method == nil, amount == nil, moodAfter == nil, afterCraving == nil else {
                         throw TrackerError.invalid(field: "edit", reason: "--method, --amount, --mood-after and --after-craving are for uses; this is a craving")
                     }
-                    if let intensity { c.intensity = try wholeNumber(intensity, field: "intensity", in: Intensity.range) }
+                    if let intensity { c.intensity = try LogInput.intensity(intensity) }
                     try apply(&c.time, &c.triggers, &c.location, &c.notes)
                     edited = .craving(try tracker.edit(c))
                 case .use(var u):
                     guard intensity == nil else { throw TrackerError.invalid(field: "edit", reason: "--intensity is for cravings; this is a use") }
                     if let method {
-                        let new = try CraveyTracker.Method.parse(method)
-                        if new != u.method && amount == nil { u.amount = new.amounts[0] }
+                        let new = try LogInput.method(method)
+                        u.amount = new.amount(switchingFrom: u.method, amount: u.amount)
                         u.method = new
                     }
-                    if let amount { u.amount = try u.method.parseAmount(amount) }
-                    if let moodAfter { u.moodAfter = moodAfter.lowercased() == "none" ? nil : try wholeNumber(moodAfter, field: "mood after", in: MoodAfter.range) }
+                    if let amount { u.amount = try LogInput.amount(amount, of: u.method) }
+                    if let moodAfter { u.moodAfter = try LogInput.clearing(moodAfter, LogInput.moodAfter) }
                     if let afterCraving {
-                        u.cravingId = afterCraving.lowercased() == "none" ? nil : try tracker.craving(named: afterCraving, before: u.time.instant).id
+                        u.cravingId = try LogInput.clearing(afterCraving) { try tracker.craving(named: $0, before: u.time.instant).id }
                     }
                     try apply(&u.time, &u.triggers, &u.location, &u.notes)
                     edited = .use(try tracker.edit(u))
@@ -133,7 +123,7 @@ extension Cravey {
             }
 
             func apply(_ time: inout LogTime, _ triggers: inout [Trigger], _ location: inout Location?, _ notes: inout String?) throws {
-                if let at = details.at { time = try LogTime.parse(at) }
+                if details.at != nil { time = try details.time() }
                 if !details.triggers.isEmpty { triggers = Trigger.allCases.filter(try details.triggerSet().contains) }
                 if details.location != nil { location = try details.place() }
                 if let text = details.notes { notes = text }
@@ -178,17 +168,38 @@ extension Cravey {
                         guard Terminal.stdinIsTerminal else {
                             throw CraveyFailure(message: "\(question) Say --with-linked (delete both) or --keep-linked (delete only the craving)")
                         }
-                        FileHandle.standardError.write(Data("\(LogText.line(entry))\n\(question) [y]es / [n]o, only the craving / [c]ancel ".utf8))
-                        switch readLine()?.trimmingCharacters(in: .whitespaces).lowercased() {
-                        case "y", "yes": linked = .delete
-                        case "n", "no": linked = .keep
-                        default: throw CraveyFailure(message: "cancelled; nothing was changed")
-                        }
+                        linked = Self.askLinked("\(LogText.line(entry))\n\(question) [y]es / [n]o, only the craving / [c]ancel ")
+                        guard linked != nil else { throw CraveyFailure(message: "cancelled; nothing was changed") }
                     } else {
                         try Terminal.requireConfirmation("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
                     }
                     let deleted = try tracker.deleteCraving(c.id, linked: uses.isEmpty ? nil : linked)
                     print("Deleted the craving of \(c.time.localText)" + (deleted > 0 ? " and the use that followed it." : "."))
+                }
+            }
+
+            /// The linked question: y deletes both, n only the craving, at once on a terminal; c,
+            /// Esc, Enter (or any other line) cancels (nil).
+            static func askLinked(_ question: String) -> Tracker.LinkedUses? {
+                enum Answer { case both, craving, cancel }
+                let answer = Prompt.choice(question, key: { key -> Answer? in
+                    switch key.letter {
+                    case "y": .both
+                    case "n": .craving
+                    case "c", "q": .cancel
+                    default: key == .enter || key == .escape ? .cancel : nil
+                    }
+                }, line: { line -> Answer? in
+                    switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                    case "y", "yes": .both
+                    case "n", "no": .craving
+                    default: .cancel
+                    }
+                }, ended: .cancel)
+                switch answer {
+                case .both: return .delete
+                case .craving: return .keep
+                case .cancel: return nil
                 }
             }
         }
@@ -225,7 +236,7 @@ enum LogText {
             add("Intensity", "\(c.intensity) of 10, \(c.band.rawValue)")
             add("Triggers", c.triggers.isEmpty ? "—" : c.triggers.map(\.label).joined(separator: ", "))
             add("Location", c.location?.label ?? "—")
-            add("Played", try c.recordingId.map { id in (try? lib.recording(matching: id.uuidString)).map { "'\(Terminal.safe($0.shownTitle))'" } ?? id.uuidString })
+            add("Played", c.recordingId.map { id in (try? lib.recording(matching: id.uuidString)).map { "'\(Terminal.safe($0.shownTitle))'" } ?? id.uuidString })
             add("Notes", c.notes.map(Terminal.safe))
         case let .use(u):
             add("Use", u.id.uuidString)

@@ -27,53 +27,22 @@ struct LogDetails: ParsableArguments {
     var isEmpty: Bool { triggers.isEmpty && location == nil && at == nil && notes == nil }
 
     /// The triggers given ('none' for none).
-    func triggerSet() throws -> Set<Trigger> {
-        var set = Set<Trigger>()
-        for name in triggers.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where name != "none" {
-            guard let trigger = Trigger(rawValue: name) else {
-                throw TrackerError.invalid(field: "trigger", reason: "'\(Terminal.safe(name))' is not one of \(Trigger.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            set.insert(trigger)
-        }
-        return set
-    }
+    func triggerSet() throws -> Set<Trigger> { try LogInput.triggers(triggers) }
 
     /// The location given (nil for none or 'none').
-    func place() throws -> Location? {
-        guard let location, location.lowercased() != "none" else { return nil }
-        guard let place = Location(rawValue: location.lowercased()) else {
-            throw TrackerError.invalid(field: "location", reason: "'\(Terminal.safe(location))' is not one of \(Location.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return place
-    }
+    func place() throws -> Location? { try LogInput.location(location) }
 
     /// The time given (now when none).
-    func time() throws -> LogTime { try at.map { try LogTime.parse($0) } ?? LogTime(Date()) }
+    func time() throws -> LogTime { try LogInput.time(at) }
 }
 
-/// Reads a whole number of a range given on the command line.
-func wholeNumber(_ text: String, field: String, in range: ClosedRange<Int>) throws -> Int {
-    guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
-        throw TrackerError.invalid(field: field, reason: "'\(Terminal.safe(text))' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
-    }
-    return value
-}
-
-extension CraveyTracker.Method {
-    /// The method named on the command line.
-    static func parse(_ text: String) throws -> Self {
-        guard let method = Self(name: text.trimmingCharacters(in: .whitespaces)) else {
-            throw TrackerError.invalid(field: "method", reason: "'\(Terminal.safe(text))' is not one of bowls (joints, blunts), vape, dab, edible")
-        }
-        return method
-    }
-
-    /// An amount of this method given on the command line.
-    func parseAmount(_ text: String) throws -> Double {
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, allows(value) else {
-            throw TrackerError.invalid(field: "amount", reason: "'\(Terminal.safe(text))' is not an amount of \(rawValue) (\(rangeText))")
-        }
-        return value
+/// `read`'s refusal of a value given with `flag`, worded with the flag's name (the tracker names
+/// the log's fields; only the command line knows its flags).
+func given<Value>(as flag: String, _ read: () throws -> Value) throws -> Value {
+    do {
+        return try read()
+    } catch let TrackerError.invalid(_, reason) {
+        throw TrackerError.invalid(field: flag, reason: reason)
     }
 }
 

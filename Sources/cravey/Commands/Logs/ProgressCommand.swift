@@ -33,20 +33,29 @@ extension Cravey {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let tracker = Tracker(library: try library.open())
-            let now = Date()
-            let figures = try tracker.progress(range, now: now)
+            let lib = try library.open()
             if output.json {
-                try JSONOutput.print(figures)
+                try JSONOutput.print(try Tracker(library: lib).progress(range, now: Date()))
             } else if let html {
+                let figures = try Tracker(library: lib).progress(range, now: Date())
                 try RecordingExport.write(Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
                                           another: "choose another with --html", replace: "replace it with --force")
                 print("Wrote your progress page to \(Terminal.safe(html))")
-            } else if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
+            } else {
+                try Self.show(in: lib, range: range)
+            }
+        }
+
+        /// `cravey progress` as typed: on a terminal the dashboard's screen, from `range` until it
+        /// is left; else the dashboard printed once.
+        static func show(in lib: Library, range: ProgressRange = .week) throws {
+            let tracker = Tracker(library: lib)
+            let now = Date()
+            if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
                 let facts = try tracker.progressFacts()
                 ProgressScreen.run(range: range) { ProgressFigures(facts, range: $0, now: now) }
             } else {
-                print(Self.plain(figures, width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))
+                print(plain(try tracker.progress(range, now: now), width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))
             }
         }
 

@@ -38,35 +38,45 @@ extension Cravey {
         func run() throws { try library.logging(log) }
 
         private func log(in lib: Library) throws {
-            let tracker = Tracker(library: lib)
             let scripted = method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json || !Terminal.stdinIsTerminal
-            var draft: Tracker.UsageDraft
-            if scripted {
-                let how = try method.map(CraveyTracker.Method.parse) ?? .bowls
-                draft = Tracker.UsageDraft(
-                    method: how, amount: try amount.map(how.parseAmount), time: try details.time(),
-                    triggers: try details.triggerSet(), location: try details.place(), notes: details.notes,
-                    moodAfter: try moodAfter.map { try wholeNumber($0, field: "mood after", in: MoodAfter.range) })
-            } else {
-                guard let filled = try LogForm.use() else {
-                    print("Nothing was logged.")
-                    return
-                }
-                draft = filled
+            guard scripted else {
+                print(try Self.logInteractively(in: lib) == nil ? "Nothing was logged." : "Usage logged ✓")
+                return
             }
-            if let afterCraving {
-                draft.cravingId = try tracker.craving(named: afterCraving, before: draft.time.instant).id
-            } else if Terminal.stdinIsTerminal && !output.json, let recent = try tracker.unlinkedCraving(before: draft.time.instant),
-                      LogForm.offerLink(to: recent) {
-                draft.cravingId = recent.id
-            }
-            let use = try tracker.logUse(draft)
-            warnIfOld(use.time)
+            let how = try method.map(LogInput.method) ?? .bowls
+            let draft = Tracker.UsageDraft(
+                method: how, amount: try amount.map { try LogInput.amount($0, of: how) }, time: try details.time(),
+                triggers: try details.triggerSet(), location: try details.place(), notes: details.notes,
+                moodAfter: try moodAfter.map(LogInput.moodAfter))
+            let use = try Self.log(draft, in: lib, afterCraving: afterCraving, offeringLink: Terminal.stdinIsTerminal && !output.json)
             if output.json {
                 try JSONOutput.print(use)
             } else {
                 print("Usage logged ✓")
             }
+        }
+
+        /// `cravey use` on a terminal with no arguments: the form, the offer to link the craving it
+        /// may have followed, the log. The use logged, or nil when the form was closed and nothing
+        /// was logged.
+        static func logInteractively(in lib: Library) throws -> Usage? {
+            guard let draft = try LogForm.use() else { return nil }
+            return try log(draft, in: lib, afterCraving: nil, offeringLink: true)
+        }
+
+        /// Logs `draft` after the craving named `afterCraving` (an id or 'last'), or else, when
+        /// `offeringLink`, after a recent craving with no use yet if one key says so.
+        private static func log(_ draft: Tracker.UsageDraft, in lib: Library, afterCraving: String?, offeringLink: Bool) throws -> Usage {
+            let tracker = Tracker(library: lib)
+            var draft = draft
+            if let afterCraving {
+                draft.cravingId = try tracker.craving(named: afterCraving, before: draft.time.instant).id
+            } else if offeringLink, let recent = try tracker.unlinkedCraving(before: draft.time.instant), LogForm.offerLink(to: recent) {
+                draft.cravingId = recent.id
+            }
+            let use = try tracker.logUse(draft)
+            warnIfOld(use.time)
+            return use
         }
     }
 }

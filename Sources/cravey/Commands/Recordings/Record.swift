@@ -103,14 +103,35 @@ extension Cravey {
                 title: try details.title.map { try Validation.title($0, createdAt: Date()) },
                 notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
             let lib = try library.open()
-            let interactive = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal && !yes && details.isEmpty
             let plan = RecordSession.Plan(
                 devices: .init(kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest, fallbackToAudio: fallback == .audio),
                 mayAsk: Terminal.stdinIsTerminal && !yes)
             let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
-                                        interactive: interactive, json: json, trimSilence: trimSilence, preview: preview)
+                                        interactive: Self.asksDetails && !yes && details.isEmpty, json: json, trimSilence: trimSilence,
+                                        preview: preview)
+            try Self.record(session, countdown: countdown)
+        }
+
+        /// `cravey record <kind> --mic <mic> --speaker <speaker>` as typed with nothing else: record
+        /// (the camera's preview where it fits), listen back, then on a terminal the details and
+        /// Save or Discard. The recording saved, or nil when nothing was (discarded, cancelled).
+        static func recordInteractively(_ kind: Recording.Kind, in lib: Library, mic: String, speaker: String) throws -> Recording? {
+            let plan = RecordSession.Plan(devices: .init(kind: kind, mic: mic, camera: nil, largest: nil, fallbackToAudio: false),
+                                          mayAsk: Terminal.stdinIsTerminal)
+            let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: Validation.maxDuration, draft: Library.Draft(),
+                                        interactive: asksDetails, json: false)
+            return try record(session, countdown: 0)
+        }
+
+        /// Whether the details are asked after recording: there is a terminal to ask on.
+        private static var asksDetails: Bool { Terminal.stdinIsTerminal && Terminal.stderrIsTerminal }
+
+        /// Runs `session`; a saved recording's transcript is started or queued.
+        @discardableResult
+        private static func record(_ session: RecordSession, countdown: Int) throws -> Recording? {
             try session.run(countdown: countdown)
-            Transcribing.afterSave(lib, saved: session.saved, quiet: json)
+            Transcribing.afterSave(session.library, saved: session.saved, quiet: session.json)
+            return session.saved
         }
     }
 }
