@@ -24,7 +24,7 @@ public enum ProgressRange: String, CaseIterable, Sendable, Encodable {
 /// today is today's on the clock now — so a change of clocks or a midnight never splits or merges
 /// a day. The definitions:
 ///
-/// - **In the range**: logs whose day is from `from` to today. Streaks, Days in ProgressFigures and days
+/// - **In the range**: logs whose day is from `from` to today. Streaks, Days in Progress and days
 ///   since last use are over every log (they are about the whole journey, not the range).
 /// - **Current streak**: consecutive days without a logged use, ending today (today counts while
 ///   it has none), counted from the first day of tracking at the earliest.
@@ -44,7 +44,8 @@ public enum ProgressRange: String, CaseIterable, Sendable, Encodable {
 ///   the range, as a whole percent; a log names any number of triggers, so triggers are shares of
 ///   all triggers named.
 /// - **Time of day**: cravings in the range by the hour on their clock; the busiest 3-hour window
-///   (it may span midnight; the earliest of equal windows). **Weekday**: cravings by their day's
+///   (it may span midnight; the earliest of overlapping equal windows; tied windows that share no
+///   hour are all named). **Weekday**: cravings by their day's
 ///   weekday, Monday first.
 public struct ProgressFigures: Sendable {
     public struct Streak: Sendable, Equatable, Encodable {
@@ -96,6 +97,8 @@ public struct ProgressFigures: Sendable {
     }
 
     public let range: ProgressRange
+    /// The goal the person chose (nil when none was): it shapes the words, never the figures.
+    public let goal: Goal?
     public let today: LocalDay
     /// The range's first day.
     public let from: LocalDay
@@ -132,6 +135,7 @@ public struct ProgressFigures: Sendable {
 
     public init(_ facts: ProgressFacts, range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current) {
         self.range = range
+        goal = facts.goal
         let today = LocalDay(now, in: timeZone)
         self.today = today
         currentYear = today.civil.year
@@ -287,15 +291,23 @@ public struct ProgressFigures: Sendable {
     }
 
     /// The busiest 3-hour window of cravings: its first hour (nil without cravings).
-    public var busiestWindow: Int? {
-        guard cravings > 0 else { return nil }
-        var best = 0
-        var bestCount = -1
-        for start in 0..<24 {
-            let count = hours[start] + hours[(start + 1) % 24] + hours[(start + 2) % 24]
-            if count > bestCount { (best, bestCount) = (start, count) }
+    public var busiestWindow: Int? { busiestWindows.first }
+
+    /// The 3-hour windows with the most cravings that share no hour, by their first hour (the
+    /// earliest of overlapping equal windows): one, or several when the busiest times are tied.
+    public var busiestWindows: [Int] {
+        guard cravings > 0 else { return [] }
+        let counts = (0..<24).map { (start: Int) -> Int in hours[start] + hours[(start + 1) % 24] + hours[(start + 2) % 24] }
+        let most = counts.max() ?? 0
+        var starts: [Int] = []
+        for start in 0..<24 where counts[start] == most {
+            let apart = starts.allSatisfy { other -> Bool in
+                let distance = (start - other + 24) % 24
+                return min(distance, 24 - distance) >= 3
+            }
+            if apart { starts.append(start) }
         }
-        return best
+        return starts
     }
 
     /// The weekdays with the most cravings (0 Monday), in week order.

@@ -28,11 +28,13 @@ public struct ProgressFacts: Sendable {
     /// Oldest first.
     var cravings: [CravingFact] = []
     var uses: [UseFact] = []
-    /// When the first message or check-in was added (Days in ProgressFigures counts from the first
+    /// When the first message or check-in was added (Days in Progress counts from the first
     /// log, message or check-in).
     var firstRecording: Date?
     /// The day of the first craving (all of them may not be read).
     var firstCravingDay: Int?
+    /// The goal the person chose, if any: it shapes the dashboard's words.
+    var goal: Goal?
 }
 
 extension Tracker {
@@ -62,6 +64,7 @@ extension Tracker {
         }
         facts.firstCravingDay = firsts.firstCravingDay
         facts.firstRecording = firsts.firstRecording.flatMap(StoredDate.date)
+        facts.goal = try library.setting(.goal).flatMap(Goal.init(rawValue:))
         return facts
     }
 

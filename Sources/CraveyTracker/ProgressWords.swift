@@ -1,17 +1,23 @@
 import Foundation
 
-/// The dashboard's words: each section's line and its sentence, encouraging and never judging —
-/// no warnings, no broken streaks, nothing "failed". Every chart has a sentence from two logs on,
-/// and an encouraging one when it has nothing to show.
+/// The dashboard's words: each section's title, its line and its sentence, encouraging and never
+/// judging — no warnings, no broken streaks, nothing "failed". Every chart has a sentence from two
+/// logs on, and an encouraging one when it has nothing to show. The goal the person chose shapes
+/// them: only someone who set out to quit or cut down reads of abstinence and reduction; for
+/// everyone else the same figures are days without use and this week beside the first.
 extension ProgressFigures {
     public static let keepLogging = "Keep logging! Trends become clearer with more data. 💪"
     public static let firstCraving = "Log your first craving to see intensity trends! 📈"
     public static let trackUsage = "Track usage to see your reduction over time! 📉"
+    public static let trackUsagePattern = "Track usage to see your pattern over time! 📊"
     public static let startLogging = "Start logging to see your patterns! 💪"
 
-    /// "3 Cravings • 1 Usage Event".
+    /// Whether the person chose to quit or cut down: only then is less use called progress.
+    public var aimsToReduce: Bool { goal == .quit || goal == .cutDown }
+
+    /// "3 Cravings • 1 Use".
     public var summaryLine: String {
-        "\(cravings) Craving\(cravings == 1 ? "" : "s") • \(uses) Usage Event\(uses == 1 ? "" : "s")"
+        "\(cravings) Craving\(cravings == 1 ? "" : "s") • \(uses) Use\(uses == 1 ? "" : "s")"
     }
 
     /// "in these 7 days" / "yet".
@@ -25,9 +31,28 @@ extension ProgressFigures {
     /// "3 days".
     public static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
+    /// The streak section's title: a fire only while the streak counts, and "Days Without Use"
+    /// unless the goal is to quit or cut down.
+    public var currentStreakTitle: String {
+        guard aimsToReduce else { return "🌅 Days Without Use" }
+        return (currentStreak ?? 0) > 0 ? "🔥 Current Streak" : "Current Streak"
+    }
+
+    /// "3 days"; "—" before anything was logged; nil on a day with a use (no count of zero is shown).
+    public var currentStreakText: String? {
+        guard let currentStreak else { return "—" }
+        return currentStreak > 0 ? Self.days(currentStreak) : nil
+    }
+
     public var currentStreakInsight: String? {
         guard let currentStreak else { return nil }
-        return currentStreak > 0 ? "Keep going!" : "Every day is a fresh start. 💪"
+        if aimsToReduce { return currentStreak > 0 ? "Keep going!" : "Every day is a fresh start. 💪" }
+        return currentStreak > 0 ? "Counted from your last logged use to today."
+            : "A use was logged today. Every log helps you see your pattern."
+    }
+
+    public var longestStreakTitle: String {
+        aimsToReduce ? "📏 Longest Abstinence Streak" : "📏 Longest Stretch Without Use"
     }
 
     /// "7 days (Oct 10–16)".
@@ -39,8 +64,10 @@ extension ProgressFigures {
         daysInProgress.map { "Day \($0) of your journey. This count never resets." }
     }
 
+    /// "4 days since your last logged use": only while it counts (not on a day with a use).
     public var daysSinceLastUseText: String? {
-        daysSinceLastUse.map { $0 == 0 ? "Last use logged today" : "\(Self.days($0)) since your last logged use" }
+        guard let daysSinceLastUse, daysSinceLastUse > 0 else { return nil }
+        return "\(Self.days(daysSinceLastUse)) since your last logged use"
     }
 
     /// 6 or 6.5: the intensity as a person reads it.
@@ -60,17 +87,25 @@ extension ProgressFigures {
     }
 
     public var amountsInsight: String {
-        guard uses > 0 else { return everUsed ? "No use logged \(inRange)." : Self.trackUsage }
-        if case let .change(percent, _, _) = reduction, percent < 0 {
+        guard uses > 0 else { return everUsed ? "No use logged \(inRange)." : aimsToReduce ? Self.trackUsage : Self.trackUsagePattern }
+        if aimsToReduce, case let .change(percent, _, _) = reduction, percent < 0 {
             return "You used \(-percent)% less this week compared to your first week. 📉"
         }
         let totals = amounts.map { entry in entry.method.amountText(entry.points.reduce(0) { $0 + $1.amount }) }
         return "In all: " + totals.joined(separator: ", ") + "."
     }
 
-    /// What the logs counted are called: "cravings", "usage events", or "logs" when both.
+    /// What the logs counted are called: "cravings", "uses", or "logs" when both.
     private static func noun(_ counted: Counted) -> String {
-        counted.uses == 0 ? "cravings" : counted.cravings == 0 ? "usage events" : "logs"
+        counted.uses == 0 ? "cravings" : counted.cravings == 0 ? "uses" : "logs"
+    }
+
+    /// "Cravings", "Uses", "Logs".
+    private static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
+    /// The shares as many as the first, by label.
+    private static func leaders(_ shares: [Share]) -> [String] {
+        shares.filter { $0.count == shares.first?.count }.map(\.label)
     }
 
     /// "both cravings", "all 5 logs".
@@ -81,19 +116,25 @@ extension ProgressFigures {
     public var triggerInsight: String {
         guard let top = triggers.first else { return "Add triggers when you log to see what sets cravings off." }
         guard triggerLogs.logs >= 2 else { return Self.keepLogging }
-        if triggerLogs.allShareTop { return "\(top.label) triggered \(Self.every(triggerLogs)). This is your main pattern right now." }
-        let leaders = triggers.filter { $0.count == top.count }.map(\.label)
+        let leaders = Self.leaders(triggers)
+        if triggerLogs.allShareTop {
+            return leaders.count == 1 ? "\(top.label) triggered \(Self.every(triggerLogs)). This is your main pattern right now."
+                : "\(Self.list(leaders)) triggered \(Self.every(triggerLogs)). These are your main patterns right now."
+        }
         return leaders.count == 1 ? "💡 \(top.label) is your main trigger" : "💡 \(Self.list(leaders)) are your main triggers"
     }
 
     public var locationInsight: String {
         guard let top = locations.first else { return "Add a place when you log to see where cravings happen." }
         guard locationLogs.logs >= 2 else { return Self.keepLogging }
-        if locationLogs.allShareTop {
-            return "\(Self.every(locationLogs).prefix(1).uppercased() + Self.every(locationLogs).dropFirst()) at \(top.label). Environmental cues matter! 🏠"
-        }
-        return "Most \(Self.noun(locationLogs)) at \(top.label) (\(top.percent)%). Environmental cues matter! 🏠"
+        if locationLogs.allShareTop { return "\(Self.capitalized(Self.every(locationLogs))) at \(top.label). \(Self.placesMatter)" }
+        let leaders = Self.leaders(locations)
+        if leaders.count > 1 { return "\(Self.capitalized(Self.noun(locationLogs))) at \(Self.list(leaders)), \(top.percent)% each. \(Self.placesMatter)" }
+        return "Most \(Self.noun(locationLogs)) at \(top.label) (\(top.percent)%). \(Self.placesMatter)"
     }
+
+    /// What a place has to do with it, in plain words.
+    static let placesMatter = "Where you are can set off a craving. 🏠"
 
     /// "8 PM", "12 AM".
     static func hourName(_ hour: Int) -> (number: String, half: String) {
@@ -110,19 +151,24 @@ extension ProgressFigures {
 
     public var timeInsight: String {
         guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCraving }
-        guard cravings >= 2, let start = busiestWindow else { return Self.keepLogging }
-        return "Most cravings: \(Self.window(start))"
+        let windows = busiestWindows
+        guard cravings >= 2, !windows.isEmpty else { return Self.keepLogging }
+        if windows.count > 3 { return "Spread across the day: no one time stands out" }
+        return "Most cravings: \(Self.list(windows.map(Self.window)))" + (windows.count > 1 ? ", as many in each" : "")
     }
 
     public var weekdayInsight: String {
         guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCraving }
         guard cravings >= 2 else { return Self.keepLogging }
+        if busiestWeekdays.count == 7 { return "Spread evenly over the week" }
         return "Highest: " + busiestWeekdays.map { LocalDay.weekdayNames[$0] }.joined(separator: ", ")
     }
 
     public var methodInsight: String {
         guard let top = methods.first else { return everUsed ? "No use logged \(inRange)." : "Track usage to see which methods you use. 🌿" }
-        return methods.count == 1 ? "All \(top.label)" : "Mostly \(top.label) (\(top.percent)%)"
+        if methods.count == 1 { return "All \(top.label)" }
+        let leaders = Self.leaders(methods)
+        return leaders.count > 1 ? "\(Self.list(leaders)), \(top.percent)% each" : "Mostly \(top.label) (\(top.percent)%)"
     }
 
     public var resistedText: String {
@@ -132,25 +178,37 @@ extension ProgressFigures {
     public var resistedInsight: String {
         guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCraving }
         guard resisted > 0 else { return "Every craving you log builds awareness. 💪" }
-        return "\(resistedPercent ?? 0)% of your cravings passed without a use. That's strength! 💪"
+        let percent = resistedPercent ?? 0
+        if percent == 100 { return "Every craving you logged passed without a use. Each one counts. 💪" }
+        return "\(percent)% of your cravings passed without a use. Every craving you log, whatever came after, builds awareness. 💪"
     }
 
-    /// "−23% vs. your first week".
+    /// "Usage Reduction" only for someone who set out to quit or cut down.
+    public var reductionTitle: String { aimsToReduce ? "📉 Usage Reduction" : "📊 This Week and Your First" }
+
+    /// "−23% vs. your first week" when use fell and the goal is to reduce it; otherwise the two
+    /// weeks side by side ("Last 7 days: 7 uses · first week: 1 use"), never a rise as a percent.
     public var reductionText: String? {
-        guard case let .change(percent, _, _) = reduction else { return nil }
-        return (percent < 0 ? "−\(-percent)%" : percent > 0 ? "+\(percent)%" : "0%") + " vs. your first week"
+        guard case let .change(percent, first, last) = reduction else { return nil }
+        if aimsToReduce, percent < 0 { return "−\(-percent)% vs. your first week" }
+        return "Last 7 days: \(Self.usesText(last)) · first week: \(Self.usesText(first))"
     }
+
+    /// "1 use", "3 uses".
+    static func usesText(_ count: Int) -> String { count == 1 ? "1 use" : "\(count) uses" }
 
     public var reductionInsight: String {
         switch reduction {
-        case .noUses: Self.trackUsage
-        case .firstWeek: "Keep logging! After two weeks you'll see this week against your first. 📉"
-        case let .noBaseline(last): last == 0 ? "No use logged in your first week or in the last 7 days. 💪"
+        case .noUses: aimsToReduce ? Self.trackUsage : "Track usage to see this week beside your first. 📊"
+        case .firstWeek: aimsToReduce ? "Keep logging! After two weeks you'll see this week against your first. 📉"
+            : "Keep logging! After two weeks you'll see this week beside your first. 📊"
+        case let .noBaseline(last): last == 0 ? "No use logged in your first week or in the last 7 days." + (aimsToReduce ? " 💪" : "")
             : "Your first week had no use to compare with. Tracking still shows your pattern."
         case let .change(percent, _, _):
-            percent < 0 ? "You're making real progress!"
+            percent < 0 ? (aimsToReduce ? "You're making real progress!" : "Fewer than in your first week. Tracking shows your pattern.")
                 : percent == 0 ? "About the same as your first week. Awareness is where change starts."
-                : "ProgressFigures isn't a straight line - every log helps you understand your pattern. 💪"
+                : aimsToReduce ? "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
+                : "More than your first week. Every log helps you understand your pattern."
         }
     }
 
@@ -158,6 +216,12 @@ extension ProgressFigures {
     public var insights: [String] {
         [summaryInsight, currentStreakInsight, daysInProgressInsight, intensityInsight, amountsInsight, triggerInsight,
          locationInsight, timeInsight, weekdayInsight, methodInsight, resistedInsight, reductionInsight].compactMap { $0 }
+    }
+
+    /// Every word the dashboard shows for these figures: titles, lines and sentences.
+    public var allWords: [String] {
+        [summaryLine, currentStreakTitle, currentStreakText, longestStreakTitle, longestStreakText, daysSinceLastUseText,
+         resistedText, reductionTitle, reductionText].compactMap { $0 } + insights
     }
 
     /// "Anxious and Bored", "Anxious, Bored and Tired".

@@ -87,7 +87,7 @@ final class CalmScreenTests: CommandTestCase {
         try home.send("Escape")
         try home.waitFor("LOG CRAVING")
         try home.send("p", literal: true)
-        try home.waitFor("Current Streak")
+        try home.waitFor("Days in Progress")
         try home.send("q", literal: true)
         try home.waitFor("→ leave")
         try home.send("q", literal: true)

@@ -199,7 +199,7 @@ final class HomeTests: CommandTestCase {
         let privacy = try run(["privacy"]).stdout
         XCTAssertTrue(privacy.hasPrefix("Your data is private and local-only.\n"), privacy)
         XCTAssertTrue(privacy.contains(root), "names where the library is")
-        XCTAssertTrue(privacy.contains("0700") && privacy.contains("cravey export") && privacy.contains("cravey purge"))
+        XCTAssertTrue(privacy.contains("only you, on this computer account") && privacy.contains("cravey export") && privacy.contains("cravey purge"))
         let version = try runProcess(cravey, ["--version"]).stdout
         let head = try runProcess("/usr/bin/git", ["-C", repositoryRoot, "rev-parse", "--short=12", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(version.hasPrefix("0.1.0 (build \(head)"), "\(version) names the commit \(head)")

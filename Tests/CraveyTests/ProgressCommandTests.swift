@@ -24,9 +24,9 @@ final class ProgressCommandTests: CommandTestCase {
         try run(["use", "vape", "3", "--at", "-2h", "--after-craving", "last"])
     }
 
-    static let sections = ["Summary", "🔥 Current Streak", "📏 Longest Abstinence Streak", "🌱 Days in Progress", "📈 Craving Intensity Over Time",
+    static let sections = ["Summary", "🌅 Days Without Use", "📏 Longest Stretch Without Use", "🌱 Days in Progress", "📈 Craving Intensity Over Time",
                            "📊 Amount Trends", "🧩 Trigger Breakdown", "📍 Location Patterns", "🕐 Time of Day Patterns", "📅 Weekly Patterns",
-                           "🌿 Method Breakdown", "💪 Cravings Resisted", "📉 Usage Reduction"]
+                           "🌿 Method Breakdown", "💪 Cravings Resisted", "📊 This Week and Your First"]
 
     func assertInOrder(_ text: String, _ parts: [String], file: StaticString = #filePath, line: UInt = #line) {
         var from = text.startIndex
@@ -41,16 +41,16 @@ final class ProgressCommandTests: CommandTestCase {
     func testPlainJSONAndBadInput() throws {
         // Nothing logged: the encouraging empty states.
         let empty = try run(["progress"]).stdout
-        assertInOrder(empty, ["📊 Progress", "[1 7D]", "0 Cravings • 0 Usage Events", "Start logging to see your patterns! 💪",
-                              "Log your first craving to see intensity trends! 📈", "Track usage to see your reduction over time! 📉"])
+        assertInOrder(empty, ["📊 Progress", "[1 7D]", "0 Cravings • 0 Uses", "Start logging to see your patterns! 💪",
+                              "Log your first craving to see intensity trends! 📈", "Track usage to see your pattern over time! 📊"])
 
         try logTwoCravingsAndAUse()
         let plain = try run(["progress"]).stdout
         assertInOrder(plain, ["📊 Progress", "[1 7D]"] + Self.sections)
-        assertInOrder(plain, ["2 Cravings • 1 Usage Event", "You're building awareness! 💪",
+        assertInOrder(plain, ["2 Cravings • 1 Use", "You're building awareness! 💪",
                               "Your intensity dropped from 8/10 to 6/10. That's progress! 📉",
                               "Anxious triggered both cravings. This is your main pattern right now.",
-                              "Both cravings at Home. Environmental cues matter! 🏠",
+                              "Both cravings at Home. Where you are can set off a craving. 🏠",
                               "1 craving resisted — each one counts"])
         XCTAssertFalse(plain.contains("\u{1B}"), "no escape sequences without a terminal")
         XCTAssertTrue(try run(["progress", "--range", "all"]).stdout.contains("[4 All]"))

@@ -1,4 +1,5 @@
 import CraveyLibrary
+import CraveyTestSupport
 import CraveyTracker
 import Foundation
 import XCTest
@@ -55,9 +56,13 @@ final class ProgressTests: XCTestCase {
         }
     }
 
+    /// The words of someone who set out to quit: the seed's own.
+    func chooseToQuit() throws { try tracker.library.setSetting(.goal, to: Goal.quit.rawValue) }
+
     func testEmpty() throws {
+        try chooseToQuit()
         let p = try progress(now: "2026-10-12 12:00")
-        XCTAssertEqual(p.summaryLine, "0 Cravings • 0 Usage Events")
+        XCTAssertEqual(p.summaryLine, "0 Cravings • 0 Uses")
         XCTAssertEqual(p.summaryInsight, "Start logging to see your patterns! 💪")
         XCTAssertEqual(p.intensityInsight, "Log your first craving to see intensity trends! 📈")
         XCTAssertEqual(p.reductionInsight, "Track usage to see your reduction over time! 📉")
@@ -78,9 +83,10 @@ final class ProgressTests: XCTestCase {
     }
 
     func testOneCraving() throws {
+        try chooseToQuit()
         try craving(8, "2026-10-12 20:15")
         let p = try progress(now: "2026-10-12 21:00")
-        XCTAssertEqual(p.summaryLine, "1 Craving • 0 Usage Events")
+        XCTAssertEqual(p.summaryLine, "1 Craving • 0 Uses")
         XCTAssertEqual(p.summaryInsight, "You're building awareness! 💪")
         XCTAssertEqual(p.intensityInsight, ProgressFigures.keepLogging)
         XCTAssertEqual(p.timeInsight, ProgressFigures.keepLogging)
@@ -102,7 +108,7 @@ final class ProgressTests: XCTestCase {
         let second = try craving(6, "2026-10-17 22:30", triggers: [.anxious], place: .home)
         var p = try progress(now: "2026-10-18 09:00")
         XCTAssertEqual(p.intensityInsight, "Your intensity dropped from 8/10 to 6/10. That's progress! 📉")
-        XCTAssertEqual(p.locationInsight, "Both cravings at Home. Environmental cues matter! 🏠")
+        XCTAssertEqual(p.locationInsight, "Both cravings at Home. Where you are can set off a craving. 🏠")
         XCTAssertEqual(p.triggerInsight, "Anxious triggered both cravings. This is your main pattern right now.")
         XCTAssertEqual(p.triggers, [ProgressFigures.Share(name: "anxious", label: "Anxious", count: 2, percent: 100)])
         XCTAssertEqual(p.timeInsight, "Most cravings: 8–11 PM")
@@ -116,7 +122,7 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.intensityInsight, "Intensity increased to 8/10. Recovery isn't linear - you're learning. 💪")
         XCTAssertEqual(p.triggerInsight, "Anxious triggered both cravings. This is your main pattern right now.")
         XCTAssertEqual(p.triggers.map(\.percent), [67, 33], "shares of all triggers named")
-        XCTAssertEqual(p.locationInsight, "Most cravings at Home (50%). Environmental cues matter! 🏠")
+        XCTAssertEqual(p.locationInsight, "Cravings at Home and Work, 50% each. Where you are can set off a craving. 🏠")
 
         _ = try tracker.edit({ var c = second; c.intensity = 6; c.triggers = [.bored]; return c }())
         p = try progress(now: "2026-10-18 09:00")
@@ -134,6 +140,7 @@ final class ProgressTests: XCTestCase {
     }
 
     func testAWeekWithAUseOnDayThree() throws {
+        try chooseToQuit()
         try craving(7, "2026-10-10 19:00")
         try use("2026-10-12 21:00", .vape, 4)
         let p = try progress(now: "2026-10-16 10:00")
@@ -143,7 +150,7 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.daysInProgress, 7)
         XCTAssertEqual(p.daysSinceLastUseText, "4 days since your last logged use")
         XCTAssertEqual(p.reduction, .firstWeek)
-        XCTAssertEqual(p.summaryLine, "1 Craving • 1 Usage Event")
+        XCTAssertEqual(p.summaryLine, "1 Craving • 1 Use")
         XCTAssertEqual(p.methods, [ProgressFigures.Share(name: "vape", label: "Vape", count: 1, percent: 100)])
         XCTAssertEqual(p.amounts.first?.method, .vape)
         XCTAssertEqual(p.amounts.first?.points, [ProgressFigures.AmountPoint(day: LocalDay(year: 2026, month: 10, day: 12), amount: 4)])
@@ -154,8 +161,10 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(q.currentStreak, 0)
         XCTAssertEqual(q.currentStreakInsight, "Every day is a fresh start. 💪")
         XCTAssertEqual(q.longestStreakText, "3 days (Oct 13–15)")
-        XCTAssertEqual(q.daysSinceLastUseText, "Last use logged today")
-        XCTAssertEqual(q.daysInProgress, 7, "Days in ProgressFigures never resets")
+        XCTAssertNil(q.currentStreakText, "a streak of 0 is not shown")
+        XCTAssertEqual(q.currentStreakTitle, "Current Streak", "no fire while it does not count")
+        XCTAssertNil(q.daysSinceLastUseText, "shown only while it counts")
+        XCTAssertEqual(q.daysInProgress, 7, "Days in Progress never resets")
         assertKind(q)
     }
 
@@ -195,7 +204,7 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.resisted, 2, "a and d")
         XCTAssertEqual(p.resistedPercent, 50)
         XCTAssertEqual(p.resistedText, "2 cravings resisted — each one counts")
-        XCTAssertEqual(p.resistedInsight, "50% of your cravings passed without a use. That's strength! 💪")
+        XCTAssertEqual(p.resistedInsight, "50% of your cravings passed without a use. Every craving you log, whatever came after, builds awareness. 💪")
         // A use at exactly 2 hours is within the window.
         let e = try craving(4, "2026-10-15 08:00")
         try use("2026-10-15 10:00")
@@ -207,6 +216,7 @@ final class ProgressTests: XCTestCase {
     }
 
     func testReduction() throws {
+        try tracker.library.setSetting(.goal, to: Goal.cutDown.rawValue)
         // First week (Oct 1–7): four uses. Last 7 days (Oct 15–21): three.
         for day in [1, 2, 4, 6] { try use("2026-10-0\(day) 21:00", .edible, 10) }
         try use("2026-10-10 21:00")
@@ -231,7 +241,8 @@ final class ProgressTests: XCTestCase {
         // More uses than in the first week: said without blame.
         for day in [16, 17] { try use("2026-10-\(day) 20:00") }
         let more = try progress(now: "2026-10-21 22:00")
-        XCTAssertEqual(more.reductionText, "+25% vs. your first week")
+        XCTAssertEqual(more.reductionText, "Last 7 days: 5 uses · first week: 4 uses", "a rise as the two weeks, never a percent")
+        XCTAssertEqual(more.reductionInsight, "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪")
         assertKind(more)
     }
 
@@ -255,5 +266,131 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(LocalDay(year: 2025, month: 12, day: 28).span(to: LocalDay(year: 2026, month: 1, day: 3), currentYear: 2026),
                        "Dec 28, 2025–Jan 3, 2026")
         XCTAssertEqual(LocalDay(year: 2026, month: 10, day: 28).span(to: LocalDay(year: 2026, month: 11, day: 3), currentYear: 2026), "Oct 28–Nov 3")
+    }
+
+    // MARK: - Every sentence, for every goal
+
+    /// A library of its own for one scenario of `testEverySentenceIsPlainWords`.
+    func fresh(_ name: String) throws {
+        tracker = Tracker(library: try Library(root: base + "/" + name))
+    }
+
+    /// Every word the figures of the current library can show, at `now`, for every goal and range.
+    func words(now: String) throws -> [String] {
+        var out: [String] = []
+        for goal in [nil] + Goal.allCases.map(Optional.some) {
+            try tracker.library.setSetting(.goal, to: goal?.rawValue)
+            for range in ProgressRange.allCases {
+                let figures = try tracker.progress(range, now: try at(now).instant, timeZone: berlin)
+                XCTAssertEqual(figures.goal, goal)
+                out += figures.allWords
+                assertKind(figures)
+            }
+        }
+        return out
+    }
+
+    /// Every branch of the words, from an empty library to a busy one, for every goal and range:
+    /// no sentence holds a name from the code or an unfilled placeholder.
+    func testEverySentenceIsPlainWords() throws {
+        var all = try words(now: "2026-10-12 12:00")  // empty
+        try fresh("one")
+        try craving(8, "2026-10-12 20:15")
+        all += try words(now: "2026-10-12 21:00")
+        all += try words(now: "2026-12-30 12:00")  // nothing in the range
+        try fresh("falling")
+        try craving(8, "2026-10-16 20:10", triggers: [.anxious], place: .home)
+        try craving(6, "2026-10-17 22:30", triggers: [.anxious], place: .home)
+        all += try words(now: "2026-10-18 09:00")
+        try fresh("rising")
+        try craving(6, "2026-10-16 20:10", triggers: [.anxious], place: .home)
+        try craving(8, "2026-10-17 22:30", triggers: [.anxious, .social], place: .work)
+        all += try words(now: "2026-10-18 09:00")
+        try fresh("same")
+        try craving(6, "2026-10-16 20:10", triggers: [.anxious, .bored], place: .car)
+        try craving(6, "2026-10-17 22:30", triggers: [.bored, .anxious])
+        try craving(6, "2026-10-17 23:30", triggers: [.tired, .anxious, .bored])
+        all += try words(now: "2026-10-18 09:00")
+        try craving(6, "2026-10-18 08:30", triggers: [.sad])
+        all += try words(now: "2026-10-18 09:00")
+        try fresh("week")  // a craving every day of a week: 8 AM and 8 PM as often
+        for day in 12...18 { try craving(5, "2026-10-\(day) \(day == 18 ? "14" : day % 2 == 0 ? "08" : "20"):00", place: day % 2 == 0 ? .home : .work) }
+        all += try words(now: "2026-10-18 21:00")
+        try fresh("day")  // every 4 hours
+        for hour in stride(from: 0, to: 24, by: 4) { try craving(5, String(format: "2026-10-18 %02d:00", hour)) }
+        all += try words(now: "2026-10-18 23:00")
+        try fresh("uses")  // methods tied, a use today, cravings resisted and not
+        let first = try craving(7, "2026-10-14 08:00", triggers: [.habit])
+        try use("2026-10-14 09:00", .vape, 3, after: first, triggers: [.habit], place: .home)
+        all += try words(now: "2026-10-14 22:00")
+        try craving(4, "2026-10-14 18:00")
+        try use("2026-10-15 12:00", .bowls, 1, place: .home)
+        all += try words(now: "2026-10-15 22:00")
+        all += try words(now: "2026-10-20 22:00")
+        try fresh("fewer")  // the reduction's every case
+        for day in [1, 2, 4, 6] { try use("2026-10-0\(day) 21:00", .edible, 10) }
+        for day in [15, 18, 21] { try use("2026-10-\(day) 20:00", .edible, 5) }
+        all += try words(now: "2026-10-21 22:00")
+        try use("2026-10-16 20:00")
+        all += try words(now: "2026-10-21 22:00")  // as many
+        for day in [17, 19, 20] { try use("2026-10-\(day) 20:00", .dab, 2) }
+        all += try words(now: "2026-10-21 22:00")  // more
+        try fresh("no-baseline")
+        try craving(5, "2026-10-01 12:00")
+        try use("2026-10-10 12:00", .vape, 2)
+        all += try words(now: "2026-10-25 12:00")
+        try use("2026-10-24 12:00", .vape, 2)
+        all += try words(now: "2026-10-25 12:00")
+
+        let problems = Set(all).compactMap { sentence in PlainWords.problem(sentence).map { "\($0) in \"\(sentence)\"" } }
+        XCTAssertEqual(problems, [])
+        // The branches were reached: each of these is in some sentence.
+        for expected in ["0 Cravings • 0 Uses", "1 Craving • 0 Uses", "Keep going!", "Every day is a fresh start", "A use was logged today",
+                         "Longest Abstinence Streak", "Longest Stretch Without Use", "Days Without Use", "🔥 Current Streak",
+                         "No cravings logged in these 7 days", "That's progress!", "Recovery isn't linear", "Consistent intensity",
+                         "Anxious and Bored triggered all 3 cravings", "💡 Anxious and Bored are your main triggers",
+                         "Cravings at Home and Work", "Both cravings at Home", "Most cravings: 6–9 AM and 6–9 PM, as many in each",
+                         "Spread across the day", "Spread evenly over the week", "Highest: ", "Bowls / Joints / Blunts and Vape, 50% each",
+                         "All Edible", "Mostly Edible", "passed without a use", "Every craving you log builds awareness",
+                         "You're making real progress!", "About the same as your first week", "More than your first week",
+                         "Fewer than in your first week", "Last 7 days: 7 uses · first week: 4 uses", "−25% vs. your first week",
+                         "Usage Reduction", "This Week and Your First", "Your first week had no use to compare with",
+                         "No use logged in your first week or in the last 7 days", "Keep logging! After two weeks", "In all: "] {
+            XCTAssertTrue(all.contains { $0.contains(expected) }, expected)
+        }
+        // The checker sees what it must.
+        for leak in ["ProgressFigures isn't a straight line", "See ProgressFigures.days", "Day \\(days)", "{count} days", "nil days", "%d days"] {
+            XCTAssertNotNil(PlainWords.problem(leak), leak)
+        }
+    }
+
+    /// The goal shapes the words, never the figures: reduction and abstinence only for quitting or
+    /// cutting down; a rise never a percent; a streak of 0 without a fire.
+    func testTheGoalShapesTheWords() throws {
+        for day in [1, 4] { try use("2026-10-0\(day) 21:00", .vape, 2) }
+        for day in [15, 16, 17, 18, 19, 20, 21] { try use("2026-10-\(day) 20:00", .vape, 3) }
+        try tracker.library.setSetting(.goal, to: Goal.harmReduction.rawValue)
+        var p = try progress(now: "2026-10-21 22:00")
+        XCTAssertEqual(p.longestStreakTitle, "📏 Longest Stretch Without Use")
+        XCTAssertEqual(p.reductionTitle, "📊 This Week and Your First")
+        XCTAssertEqual(p.reductionText, "Last 7 days: 7 uses · first week: 2 uses")
+        XCTAssertEqual(p.reductionInsight, "More than your first week. Every log helps you understand your pattern.")
+        XCTAssertEqual(p.currentStreakTitle, "🌅 Days Without Use")
+        XCTAssertNil(p.currentStreakText, "no count of 0")
+        XCTAssertNil(p.daysSinceLastUseText, "shown only while it counts")
+        XCTAssertFalse(p.allWords.joined().contains("Abstinence") || p.allWords.joined().contains("Reduction") || p.allWords.joined().contains("%"))
+        try tracker.library.setSetting(.goal, to: Goal.quit.rawValue)
+        p = try progress(now: "2026-10-21 22:00")
+        XCTAssertEqual(p.reduction, .change(percent: 250, first: 2, last: 7))
+        XCTAssertEqual(p.reductionTitle, "📉 Usage Reduction")
+        XCTAssertEqual(p.reductionText, "Last 7 days: 7 uses · first week: 2 uses", "a rise is never +250% under Reduction")
+        XCTAssertEqual(p.reductionInsight, "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪")
+        XCTAssertEqual(p.currentStreakTitle, "Current Streak", "no fire at 0")
+        XCTAssertEqual(p.longestStreakTitle, "📏 Longest Abstinence Streak")
+        let later = try progress(now: "2026-10-23 22:00")
+        XCTAssertEqual(later.currentStreakTitle, "🔥 Current Streak")
+        XCTAssertEqual(later.currentStreakText, "2 days")
+        XCTAssertEqual(later.daysSinceLastUseText, "2 days since your last logged use")
+        XCTAssertEqual(later.reductionText, "Last 7 days: 5 uses · first week: 2 uses")
     }
 }

@@ -18,8 +18,8 @@ enum ProgressPage {
             body += "</section>\n"
         }
         card("Summary", f.summaryLine, "", f.summaryInsight)
-        card("🔥 Current Streak", f.currentStreak.map(ProgressFigures.days) ?? "—", "", f.currentStreakInsight ?? ProgressFigures.startLogging)
-        card("📏 Longest Abstinence Streak", f.longestStreakText ?? "—", "", nil)
+        card(f.currentStreakTitle, f.currentStreakText, "", f.currentStreakInsight ?? ProgressFigures.startLogging)
+        card(f.longestStreakTitle, f.longestStreakText ?? "—", "", nil)
         card("🌱 Days in Progress", f.daysInProgress.map(String.init) ?? "—",
              f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "", f.daysInProgressInsight)
         card("📈 Craving Intensity Over Time", nil, intensityChart(f), f.intensityInsight, wide: true)
@@ -31,7 +31,7 @@ enum ProgressPage {
         card("🌿 Method Breakdown", nil, bars(f.methods.map { ($0.label, $0.count, "\($0.percent)%") }), f.methodInsight)
         card("💪 Cravings Resisted", f.cravings > 0 ? "\(f.resisted) of \(f.cravings)" : nil, f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
              f.resistedInsight)
-        card("📉 Usage Reduction", f.reductionText, "", f.reductionInsight)
+        card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
         let chips = ProgressRange.allCases.map { "<span class=\"chip\($0 == f.range ? " on" : "")\">\($0.chip)</span>" }.joined(separator: " ")
         let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
         return """

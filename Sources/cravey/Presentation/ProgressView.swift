@@ -35,8 +35,8 @@ struct ProgressView {
             if let sentence { out += Terminal.wrap(sentence, width: width - 3).map { "  " + $0 } }
         }
         section("Summary", [Terminal.bold(f.summaryLine)], f.summaryInsight)
-        section("🔥 Current Streak", [Terminal.bold(f.currentStreak.map(ProgressFigures.days) ?? "—")], f.currentStreakInsight ?? ProgressFigures.startLogging)
-        section("📏 Longest Abstinence Streak", [f.longestStreakText ?? "—"], nil)
+        section(f.currentStreakTitle, f.currentStreakText.map { [Terminal.bold($0)] } ?? [], f.currentStreakInsight ?? ProgressFigures.startLogging)
+        section(f.longestStreakTitle, [f.longestStreakText ?? "—"], nil)
         section("🌱 Days in Progress", [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")] + (f.daysSinceLastUseText.map { [$0] } ?? []),
                 f.daysInProgressInsight)
         section("📈 Craving Intensity Over Time", intensityChart, f.intensityInsight)
@@ -48,7 +48,7 @@ struct ProgressView {
         section("🌿 Method Breakdown", bars(f.methods), f.methodInsight)
         section("💪 Cravings Resisted", f.cravings > 0 ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : [],
                 f.resistedInsight)
-        section("📉 Usage Reduction", f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
+        section(f.reductionTitle, f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
         return out
     }
 

@@ -77,7 +77,7 @@ extension Library.Report {
         case .replayedLogs: "brought back from the journal of logs (cravings, uses and settings)"
         case .notMedia: repaired ? "moved to Quarantine/ and removed its row (its file is not media cravey can play)" : "file is not media cravey can play\(fix)"
         case .missingThumbnail: repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)"
-        case .loosePermissions: repaired ? "made private" : "not private (should be 0700/0600)\(fix)"
+        case .loosePermissions: repaired ? "made private" : "could be read by other accounts on this computer\(fix)"
         case .searchIndex: repaired ? "rebuilt the search index" : "search index\(fix)"
         case .foreignFile: "not made by cravey, left alone"
         case .unmeasured: "loudness not measured yet (measured when played" + (repairCommand.map { ", or by '\($0)')" } ?? ")")
