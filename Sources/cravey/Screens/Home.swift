@@ -77,58 +77,59 @@ struct Home {
         }
     }
 
-    /// Runs an action; returns its note for the home screen.
+    /// Runs an action on the normal screen, as its command would, and returns its note for the
+    /// home screen: what happened, or the one line of what went wrong.
     func perform(_ action: Action, lib: Library, top: [Recording]) throws -> String? {
-        let tracker = Tracker(library: lib)
-        let before = try tracker.counts()
-        let recordings = try lib.count()
-        let checkedIn = try lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil
         switch action {
         case .settings:
             return try SettingsScreen(library: lib, root: library.root, screen: screen).run()
         case .quit:
             return nil
-        default:
-            break
-        }
-        if let problem = run(Self.arguments(for: action, speaker: speaker, mic: mic)) { return problem }
-        let after = try tracker.counts()
-        switch action {
-        case .craving: return after.cravings > before.cravings ? "Craving logged ✓  💪 Every moment of awareness counts." : "Nothing was logged."
-        case .use: return after.uses > before.uses ? "Use logged ✓" : "Nothing was logged."
-        case let .play(rank): return "Played '\(top[rank - 1].shownTitle)' ✓"
-        case .record: return try lib.count() > recordings ? "Saved ✓" : "Nothing was recorded."
-        case .checkIn: return try !checkedIn && lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil ? "Check-in saved ✓" : nil
-        default: return nil
+        case .craving:
+            return suspended {
+                try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker) != nil
+                    ? "Craving logged ✓  💪 Every moment of awareness counts." : "Nothing was logged."
+            }
+        case .use:
+            return suspended { try Cravey.UseCommand.logInteractively(in: lib) != nil ? "Use logged ✓" : "Nothing was logged." }
+        case let .record(kind):
+            return suspended {
+                try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker) != nil ? "Saved ✓" : "Nothing was recorded."
+            }
+        case .progress:
+            return suspended {
+                try Cravey.ProgressCommand.show(in: lib)
+                return nil
+            }
+        case let .play(rank):
+            return run(["play", "--top", "--rank", String(rank), "--speaker", speaker]) ?? "Played '\(top[rank - 1].shownTitle)' ✓"
+        case .checkIn:
+            let day = CheckIn.day(of: LocalClock.now())
+            let checkedIn = try lib.checkIn(on: day) != nil
+            if let problem = run(["checkin", "--mic", mic, "--speaker", speaker]) { return problem }
+            return try !checkedIn && lib.checkIn(on: day) != nil ? "Check-in saved ✓" : nil
         }
     }
 
-    /// The command line an action runs (without `--library`).
-    static func arguments(for action: Action, speaker: String, mic: String) -> [String] {
-        switch action {
-        case .craving: ["craving", "--speaker", speaker]
-        case .use: ["use"]
-        case let .play(rank): ["play", "--top", "--rank", String(rank), "--speaker", speaker]
-        case let .record(kind): ["record", kind.rawValue, "--mic", mic]
-        case .progress: ["progress"]
-        case .checkIn: ["checkin", "--mic", mic, "--speaker", speaker]
-        case .settings: ["settings"]
-        case .quit: []
+    /// Runs `body` on the normal screen; its note, or its failure in one line.
+    func suspended(_ body: () throws -> String?) -> String? {
+        screen.suspend {
+            defer { Transcribing.afterCommand() }
+            do {
+                return try body()
+            } catch {
+                return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
+            }
         }
     }
 
     /// Runs a command as if typed (`cravey <arguments> --library <this library>`) on the normal
     /// screen; nil when it succeeded, else its one-line error.
     func run(_ arguments: [String]) -> String? {
-        screen.suspend {
-            do {
-                var command = try Cravey.parseAsRoot(arguments + ["--library", library.root])
-                try command.run()
-                Transcribing.afterCommand()
-                return nil
-            } catch {
-                return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
-            }
+        suspended {
+            var command = try Cravey.parseAsRoot(arguments + ["--library", library.root])
+            try command.run()
+            return nil
         }
     }
 
@@ -139,7 +140,9 @@ struct Home {
         let progress = try Tracker(library: lib).progress(.week, now: LocalClock.now())
         var status: [String] = []
         if let days = progress.daysInProgress { status.append("Day \(days)") }
-        if let streak = progress.currentStreak, streak > 0, progress.everUsed { status.append("🔥 \(ProgressFigures.days(streak)) without use") }
+        if let streak = progress.currentStreak, streak > 0, progress.everUsed {
+            status.append((progress.aimsToReduce ? "🔥 " : "") + "\(ProgressFigures.days(streak)) without use")
+        }
         var lines = [Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
                      + (status.isEmpty ? "" : "   " + status.joined(separator: " · ")), rule,
                      "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
