@@ -26,6 +26,10 @@ struct Configuration: Sendable {
     let graphics: String?
     /// `CRAVEY_TIMINGS=1`: playback and recording print how long their stages took (benchmarks).
     let timings: Bool
+    /// `CRAVEY_TEST_STOP_WINDOW_MS`, test use only: the milliseconds a recording waits between the
+    /// recorder's start and its publishing, after saying `stop window open` on stderr. It widens
+    /// the window in which a stop signal finds no recorder yet, so a test can aim signals at it.
+    let stopWindowMilliseconds: UInt32?
 
     init(environment: [String: String]) {
         self.environment = environment
@@ -44,6 +48,7 @@ struct Configuration: Sendable {
         whisper = environment["CRAVEY_WHISPER"].flatMap { $0.isEmpty ? nil : $0 }
         graphics = environment["CRAVEY_GRAPHICS"]
         timings = environment["CRAVEY_TIMINGS"] == "1"
+        stopWindowMilliseconds = environment["CRAVEY_TEST_STOP_WINDOW_MS"].flatMap(UInt32.init)
     }
 
     /// The environment of this run, read on first use.

@@ -168,7 +168,7 @@ final class RecordSession: Sendable {
         } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
         }
-        if let milliseconds = ProcessInfo.processInfo.environment[Self.stopWindowVariable].flatMap(UInt32.init) {
+        if let milliseconds = Configuration.current.stopWindowMilliseconds {
             FileHandle.standardError.write(Data("stop window open\n".utf8))
             usleep(milliseconds * 1000)
         }
@@ -180,11 +180,6 @@ final class RecordSession: Sendable {
         if recorder.camera != nil && recorder.microphone == nil { Terminal.printNote("recording a silent video (no microphone)") }
         return recorder
     }
-
-    /// Test use only: the milliseconds to wait between the recorder's start and its publishing,
-    /// after saying `stop window open` on stderr. It widens the window in which a stop signal finds
-    /// no recorder yet, so a test can aim signals at it.
-    static let stopWindowVariable = "CRAVEY_TEST_STOP_WINDOW_MS"
 
 
     /// Says what went wrong; accepts when the flag says so, asks at a terminal, refuses otherwise
@@ -215,7 +210,7 @@ final class RecordSession: Sendable {
                 throw CraveyFailure(message: "could not save the recording: \(error)" + keptNote)
             }
             state.saved = saved
-            if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1", let status = recorder?.status {
+            if Configuration.current.timings, let status = recorder?.status {
                 // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
                 Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(state.previewFigures)")
             }
