@@ -284,7 +284,7 @@ final class CheckInFlow: Sendable {
             let session = try PlaySession.open(entry, in: library, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
                                                what: "it back", speaker: speaker)
             write("\u{1B}[H\u{1B}[2J")
-            _ = session.run(handlingSignals: false)
+            _ = MessagePlay.play(entry, in: library) { session.run(handlingSignals: false) }
         } catch {
             screen(["", "  " + ((error as? CraveyFailure)?.message ?? "cannot play it back: \(error)"), "", "  " + keyHint("Enter", "Back")])
             while readKey() != .enter {}
