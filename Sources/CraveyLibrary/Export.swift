@@ -1,6 +1,10 @@
 import FoundationEssentials
 import Glibc
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Metadata of recordings as JSON (for `--json` and export) and CSV (for export).
 /// Media stays in the library; only the rows are written.
 public enum RecordingExport {
@@ -230,6 +234,81 @@ public enum RecordingExport {
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return text
+    }
+}
+
+/// A log the library keeps for the tracker (a craving or a use), as an export writes it beside
+/// the recordings: JSON through `Encodable`, CSV through its cells.
+public protocol ExportedLog: Encodable {
+    /// A craving's (listed under "cravings"), or a use's ("usage").
+    var isCraving: Bool { get }
+    /// Its CSV cells by column, `record` among them.
+    var csvRow: [String: RecordingExport.Value] { get }
+}
+
+/// The export of a library's metadata (not the media): every craving and use log and every
+/// recording (check-ins too) with its transcript, as one JSON object or one CSV table, and what
+/// it holds.
+public struct LibraryExport: Sendable {
+    public enum Format: String, CaseIterable, Sendable { case csv, json }
+
+    public let format: Format
+    public let text: String
+    public let cravings: Int
+    public let usageLogs: Int
+    public let recordings: Int
+
+    /// Reads the recordings, their transcripts and then `logs` (whose CSV columns are
+    /// `logColumns`), and writes them as `format`.
+    public init<Log: ExportedLog>(_ format: Format, of library: Library, logs: () throws -> [Log], logColumns: [String]) throws {
+        let recordings = try library.recordings(includingCheckIns: true)
+        let transcripts = try library.allTranscripts()
+        let logs = try logs()
+        self.format = format
+        text = format == .csv ? Self.csv(logs, logColumns: logColumns, recordings, transcripts)
+                              : try Self.json(logs, recordings, transcripts)
+        cravings = logs.filter(\.isCraving).count
+        usageLogs = logs.count - cravings
+        self.recordings = recordings.count
+    }
+
+    /// Writes the export to `path` (0600, never half-written: `RecordingExport.write`), replacing
+    /// a regular file there only with `replacing`; a refusal says what to do in `another` and
+    /// `replace`.
+    public func write(to path: String, replacing: Bool, another: String, replace: String?) throws {
+        try RecordingExport.write(Data(text.utf8), to: path, replacing: replacing, another: another, replace: replace)
+    }
+
+    /// `cravey_export_YYYY-MM-DD.<format>`, today's local date.
+    public static func fileName(_ format: Format) -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "cravey_export_%04d-%02d-%02d.", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday) + format.rawValue
+    }
+
+    /// {"cravings": [...], "usage": [...], "recordings": [...]}: the logs through Encodable, the
+    /// recordings through the listings' writer (which escapes the same characters).
+    static func json<Log: ExportedLog>(_ logs: [Log], _ recordings: [Recording], _ transcripts: [UUID: Transcript]) throws -> String {
+        func array(_ items: [Log]) throws -> String {
+            items.isEmpty ? "[]" : "[\n    " + (try items.map { String(decoding: try JSONText.data($0), as: UTF8.self) }).joined(separator: ",\n    ") + "\n  ]"
+        }
+        let listed = RecordingExport.jsonArray(recordings, transcripts: transcripts).replacingOccurrences(of: "\n", with: "\n  ")
+        return "{\n  \"cravings\": \(try array(logs.filter(\.isCraving))),\n  \"usage\": \(try array(logs.filter { !$0.isCraving })),"
+            + "\n  \"recordings\": \(listed)\n}\n"
+    }
+
+    /// One table: `record` (craving, use, recording), then the logs' columns, then the
+    /// recordings' own.
+    static func csv<Log: ExportedLog>(_ logs: [Log], logColumns: [String], _ recordings: [Recording], _ transcripts: [UUID: Transcript]) -> String {
+        let recordingColumns = RecordingExport.columns + RecordingExport.transcriptColumns
+        let header = ["record"] + logColumns + recordingColumns.filter { !logColumns.contains($0) }
+        let recordingRows = recordings.map { recording -> [String: RecordingExport.Value] in
+            var row = Dictionary(RecordingExport.values(recording, transcripts: transcripts).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            row["record"] = .string("recording")
+            return row
+        }
+        return RecordingExport.csv(header: header, rows: logs.map(\.csvRow) + recordingRows)
     }
 }
 

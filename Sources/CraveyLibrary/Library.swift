@@ -177,14 +177,6 @@ public final class Library: @unchecked Sendable {
     /// What opening the library found and finished of an interrupted run (usually nothing).
     public private(set) var openingReport = Report()
 
-    /// The default location: `$CRAVEY_LIBRARY`, else `${XDG_DATA_HOME:-~/.local/share}/cravey`.
-    public static func defaultRoot(environment env: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let dir = env["CRAVEY_LIBRARY"], !dir.isEmpty { return dir }
-        if let data = env["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/cravey" }
-        let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/share/cravey"
-    }
-
     /// The absolute path of a recording's file. A row whose path is not the one cravey gives its
     /// id, or that leads outside the library or to a link, is refused.
     public func file(of recording: Recording) throws -> String { try files.file(of: recording) }

@@ -231,13 +231,20 @@ public final class VideoInput {
     /// moment to send its first frame).
     private let stallSeconds: TimeInterval = 2
 
+    /// Who turns a webcam's JPEG pictures into frames.
+    public enum JPEGDecoding: Sendable {
+        /// cravey, with FFmpeg's decoder (the usual way).
+        case cravey
+        /// libv4l2's conversion, as before cravey decoded them itself: the webcam benchmark's
+        /// comparison (libv4l2 refuses many webcams' pictures).
+        case libv4l2
+    }
+
     /// Opens `path` and starts streaming `mode` (see `CameraMode.best`).
-    public init(path: String, mode: CameraMode, buffers: Int = 6) throws {
+    public init(path: String, mode: CameraMode, buffers: Int = 6, jpeg decoding: JPEGDecoding = .cravey) throws {
         try SharedLibrary.v4l2.load()
         device = try CameraDevice(path: path)
-        // CRAVEY_JPEG_DECODER=libv4l2 leaves JPEG to libv4l2's conversion, as before cravey decoded
-        // it itself: the webcam benchmark's comparison (libv4l2 refuses many webcams' pictures).
-        decodesJPEG = mode.isJPEG && ProcessInfo.processInfo.environment["CRAVEY_JPEG_DECODER"] != "libv4l2"
+        decodesJPEG = mode.isJPEG && decoding == .cravey
         let native = mode.pixelFormat == "JPEG" ? CV4L2_PIX_FMT_JPEG : CV4L2_PIX_FMT_MJPEG
         var format = CV4L2_format()
         var result = CV4L2_set_format(device.pointer, UInt32(mode.width), UInt32(mode.height),

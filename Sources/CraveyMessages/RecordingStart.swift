@@ -16,6 +16,8 @@ public enum RecordingStart {
         public var largest: (width: Int, height: Int)?
         /// Record sound only, without asking, when the camera cannot be used.
         public var fallbackToAudio: Bool
+        /// Who decodes a webcam's JPEG pictures.
+        public var jpeg: VideoInput.JPEGDecoding = .cravey
 
         public init(kind: Recording.Kind, mic: String?, camera: String?, largest: (width: Int, height: Int)?, fallbackToAudio: Bool) {
             self.kind = kind
@@ -59,7 +61,7 @@ public enum RecordingStart {
             do {
                 if useCamera {
                     let (info, mode) = try CameraInfo.choose(plan.camera, largest: plan.largest)
-                    camera = Recorder.Camera(path: info.path, mode: mode)
+                    camera = Recorder.Camera(path: info.path, mode: mode, jpeg: plan.jpeg)
                 }
                 let recorder = Recorder(library: library, microphone: mic, camera: camera, maxSeconds: maxSeconds)
                 try recorder.start()

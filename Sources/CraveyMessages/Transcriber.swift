@@ -44,14 +44,15 @@ public final class Transcriber {
         case later
     }
 
-    public static func timing(environment: [String: String] = ProcessInfo.processInfo.environment) -> Timing {
-        environment["CRAVEY_TRANSCRIBE"].flatMap(Timing.init(rawValue:)) ?? .background
-    }
-
-    /// PocketSphinx's model directory: the standard one, or `CRAVEY_SPEECH_MODEL` (another model,
-    /// or a test's unreadable one).
-    public static func modelDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? PocketSphinxRecognizer.standardModelDirectory
+    /// Where the engines are: the Whisper installation found (or why there is none) and
+    /// PocketSphinx's model directory (the standard one, another model, or a test's unreadable one).
+    public struct Engines: Sendable {
+        public var whisper: WhisperInstallation.Found
+        public var modelDirectory: String
+        public init(whisper: WhisperInstallation.Found, modelDirectory: String = PocketSphinxRecognizer.standardModelDirectory) {
+            self.whisper = whisper
+            self.modelDirectory = modelDirectory
+        }
     }
 
     private let library: Library
@@ -66,11 +67,11 @@ public final class Transcriber {
     public private(set) var fallback: String?
 
     /// `started`: a Whisper recognizer already started (whose helper answered), to use as it is.
-    public init(library: Library, engine: Engine? = nil, modelDirectory: String = Transcriber.modelDirectory(),
-                whisper: WhisperInstallation.Found, started: WhisperRecognizer? = nil) {
+    public init(library: Library, engine: Engine? = nil, engines: Engines, started: WhisperRecognizer? = nil) {
+        let whisper = engines.whisper
         self.library = library
         self.engine = engine
-        self.modelDirectory = modelDirectory
+        self.modelDirectory = engines.modelDirectory
         if let started {
             self.whisper = .success(started)
             return

@@ -34,7 +34,13 @@ public final class Recorder: Sendable {
     public struct Camera: Sendable {
         public var path: String
         public var mode: CameraMode
-        public init(path: String, mode: CameraMode) { self.path = path; self.mode = mode }
+        /// Who decodes a webcam's JPEG pictures.
+        public var jpeg: VideoInput.JPEGDecoding
+        public init(path: String, mode: CameraMode, jpeg: VideoInput.JPEGDecoding = .cravey) {
+            self.path = path
+            self.mode = mode
+            self.jpeg = jpeg
+        }
     }
 
     /// What the live display shows; a snapshot, safe to read from any thread.
@@ -163,7 +169,7 @@ public final class Recorder: Sendable {
         var audio: AudioInput?
         do {
             if let camera {
-                do { video = try VideoInput(path: camera.path, mode: camera.mode) } catch let error as MediaError {
+                do { video = try VideoInput(path: camera.path, mode: camera.mode, jpeg: camera.jpeg) } catch let error as MediaError {
                     throw RecorderError.camera(error)
                 }
             }

@@ -1,4 +1,6 @@
 import CraveyLibrary
+import CraveyMedia
+import CraveyMessages
 import Foundation
 
 /// Everything cravey takes from its environment, read once when it starts. Nothing below the
@@ -22,6 +24,15 @@ struct Configuration: Sendable {
     let traceSites: Bool
     /// `CRAVEY_WHISPER`: the Whisper engine's directory, or `off`; nil: where cravey looks.
     let whisper: String?
+    /// `CRAVEY_TRANSCRIBE=background|now|later`: when transcripts are made after a save (background).
+    let transcribe: Transcriber.Timing
+    /// `CRAVEY_SPEECH_MODEL`: PocketSphinx's model directory (another model, or a test's unreadable one).
+    let speechModel: String
+    /// `CRAVEY_CHECKIN_TRANSCRIPT_WAIT`: seconds the check-in waits for its transcript (5).
+    let checkInTranscriptWait: Double
+    /// `CRAVEY_JPEG_DECODER=libv4l2`: a webcam's JPEG pictures decoded by libv4l2, for the webcam
+    /// benchmark's comparison; else by cravey.
+    let jpeg: VideoInput.JPEGDecoding
     /// `CRAVEY_GRAPHICS=kitty|sixel|blocks`: how pictures are drawn in the terminal; nil: asked.
     let graphics: String?
     /// `CRAVEY_TIMINGS=1`: playback and recording print how long their stages took (benchmarks).
@@ -46,6 +57,10 @@ struct Configuration: Sendable {
         killAtStep = environment["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }
         traceSites = environment["CRAVEY_FAULT_TRACE"] == "1"
         whisper = environment["CRAVEY_WHISPER"].flatMap { $0.isEmpty ? nil : $0 }
+        transcribe = environment["CRAVEY_TRANSCRIBE"].flatMap(Transcriber.Timing.init(rawValue:)) ?? .background
+        speechModel = environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? PocketSphinxRecognizer.standardModelDirectory
+        checkInTranscriptWait = environment["CRAVEY_CHECKIN_TRANSCRIPT_WAIT"].flatMap(Double.init) ?? 5
+        jpeg = environment["CRAVEY_JPEG_DECODER"] == "libv4l2" ? .libv4l2 : .cravey
         graphics = environment["CRAVEY_GRAPHICS"]
         timings = environment["CRAVEY_TIMINGS"] == "1"
         stopWindowMilliseconds = environment["CRAVEY_TEST_STOP_WINDOW_MS"].flatMap(UInt32.init)
@@ -53,6 +68,11 @@ struct Configuration: Sendable {
 
     /// The environment of this run, read on first use.
     static let current = Configuration(environment: ProcessInfo.processInfo.environment)
+
+    /// Where the speech engines are, looked for now.
+    func engines() -> Transcriber.Engines {
+        Transcriber.Engines(whisper: WhisperInstallation.find(named: whisper), modelDirectory: speechModel)
+    }
 
     /// A fresh fault-injection seam as configured (it counts the steps of one library).
     func faults() -> Faults { Faults(failing: failingSites, killAt: killAtStep, trace: traceSites) }

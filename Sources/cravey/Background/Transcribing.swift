@@ -2,6 +2,7 @@ import CraveyLibrary
 import CraveyMedia
 import CraveyMessages
 import Foundation
+import Synchronization
 import TerminalKit
 
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ struct Transcribing {
 
     init(library: Library, quiet: Bool = false, engine: Transcriber.Engine? = nil, whisper: WhisperRecognizer? = nil) {
         self.library = library
-        transcriber = Transcriber(library: library, engine: engine, whisper: WhisperInstallation.find(named: Configuration.current.whisper), started: whisper)
+        transcriber = Transcriber(library: library, engine: engine, engines: Configuration.current.engines(), started: whisper)
         showsProgress = Terminal.stderrIsTerminal
         skippable = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal
         self.quiet = quiet
@@ -35,55 +36,57 @@ struct Transcribing {
     /// (saved one first; stops at the first skip), or later.
     /// `redo`: the saved recording's transcript is made again even if it has one (a trim).
     static func afterSave(_ library: Library, saved: Recording?, quiet: Bool = false, redo: Bool = false) {
-        let waiting = (try? library.recordingsNeedingTranscripts()) ?? []
-        let first = redo ? [saved].compactMap { $0 } : waiting.filter { $0.id == saved?.id }
-        let queue = first + waiting.filter { $0.id != saved?.id }
+        let queue = TranscriptQueue.queue(after: saved, redo: redo, in: library)
         guard !queue.isEmpty else { return }
-        try? library.queueTranscripts(queue.map(\.id))
-        switch Transcriber.timing() {
+        switch Configuration.current.transcribe {
         case .background: TranscriptWorker.start(for: library)
         case .now: _ = Transcribing(library: library, quiet: quiet).run(queue)
         case .later: break
         }
     }
 
-    /// Whether the recording's transcript is on its way: queued, with a worker to make it (one
-    /// runs, or the background worker is how transcripts are made). Otherwise a queued one waits
-    /// for 'cravey transcribe' and is "not made yet".
+    /// Whether the recording's transcript is on its way (`TranscriptQueue.onItsWay`).
     static func onItsWay(_ id: UUID, in library: Library) -> Bool {
-        workerComing(library) && ((try? library.isTranscriptQueued(id)) ?? false)
+        TranscriptQueue.onItsWay(id, in: library, timing: Configuration.current.transcribe)
     }
 
     /// The recordings whose transcripts are on their way.
     static func onItsWay(in library: Library) -> Set<UUID> {
-        workerComing(library) ? (try? library.queuedTranscriptIds()) ?? [] : []
+        TranscriptQueue.onItsWay(in: library, timing: Configuration.current.transcribe)
     }
 
-    private static func workerComing(_ library: Library) -> Bool {
-        Transcriber.timing() == .background || library.transcriptWorkerRuns
-    }
+    /// The libraries this command opened, and those whose opening recovered recordings.
+    private static let libraries = Mutex<(opened: [Library], recovered: [Library])>(([], []))
 
     /// Libraries this command opened whose opening recovered recordings (a crash's takes, or
     /// recordings listed again): their transcripts are made when the command is done, never
     /// before it (a play in a hard moment does not wait for them).
-    nonisolated(unsafe) static var recovered: [Library] = []
+    static var recovered: [Library] {
+        get { libraries.withLock { $0.recovered } }
+        set { libraries.withLock { $0.recovered = newValue } }
+    }
 
     /// Libraries this command opened: a worker is started for any whose queue waits (one that
     /// was killed, or a machine that powered off, left it so).
-    nonisolated(unsafe) static var opened: [Library] = []
+    static var opened: [Library] {
+        get { libraries.withLock { $0.opened } }
+        set { libraries.withLock { $0.opened = newValue } }
+    }
 
     /// Called once the command has done its work: the recovered recordings' transcripts, and a
     /// worker for a queue left waiting.
     static func afterCommand() {
+        let (opened, recovered) = libraries.withLock { libraries in
+            defer { libraries = ([], []) }
+            return (libraries.opened, libraries.recovered)
+        }
         for library in recovered { afterSave(library, saved: nil) }
-        recovered = []
-        if Transcriber.timing() == .background {
+        if Configuration.current.transcribe == .background {
             for library in opened {
                 _ = try? library.queueUntranscribed()
                 TranscriptWorker.start(for: library)
             }
         }
-        opened = []
     }
 
     /// Transcribes `recordings` in order; stops at the first skip. Returns each outcome.

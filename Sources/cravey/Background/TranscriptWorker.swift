@@ -20,10 +20,10 @@ enum TranscriptWorker {
     /// Starts a worker for `library` if transcripts wait and none runs. Never fails the command
     /// that asks: a worker that cannot start leaves the queue for the next command.
     static func start(for library: Library) {
-        guard !library.transcriptWorkerRuns, ((try? library.transcriptQueue().count) ?? 0) > 0 else { return }
+        guard TranscriptQueue.wantsWorker(library) else { return }
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return }
         // The fault seams are for the command under test, never for the worker it starts.
-        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CRAVEY_FAULT_") }
+        let environment = Configuration.current.environment.filter { !$0.key.hasPrefix("CRAVEY_FAULT_") }
         var command = [executable, "transcribe", "--worker", "--library", library.root]
         // Low priority: the idle I/O class and nice 10 (util-linux's ionice and coreutils' nice,
         // on every Debian system; without them the worker runs at the normal priority).
@@ -36,27 +36,6 @@ enum TranscriptWorker {
     /// The worker itself: makes every queued transcript, then exits. Returns at once when another
     /// worker runs.
     static func run(_ library: Library) throws {
-        var lock: AnyObject? = try library.takeTranscriptWorkerLock()
-        guard lock != nil else { return }
-        var transcribers: [Transcriber.Engine?: Transcriber] = [:]
-        defer { transcribers.values.forEach { $0.finish() } }
-        // Each job once per worker: one that fails stays failed until it is queued again.
-        var tried = Set<UUID>()
-        while true {
-            guard let job = try library.queuedTranscripts().first(where: { !tried.contains($0.recording.id) }) else {
-                // Queued just as this worker found nothing: a new command's worker saw this one
-                // still holding the lock and left. Take it on, unless another worker has.
-                lock = nil
-                guard try library.queuedTranscripts().contains(where: { !tried.contains($0.recording.id) }),
-                      let again = try library.takeTranscriptWorkerLock() else { return }
-                lock = again
-                continue
-            }
-            tried.insert(job.recording.id)
-            let engine = job.engine.flatMap(Transcriber.Engine.init(rawValue:))
-            let transcriber = transcribers[engine] ?? Transcriber(library: library, engine: engine, whisper: WhisperInstallation.find(named: Configuration.current.whisper))
-            transcribers[engine] = transcriber
-            _ = transcriber.transcribe(job.recording)
-        }
+        try TranscriptQueue.work(library, engines: Configuration.current.engines())
     }
 }

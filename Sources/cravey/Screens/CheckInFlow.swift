@@ -33,7 +33,8 @@ final class CheckInFlow: Sendable {
         self.maxSeconds = maxSeconds
     }
 
-    func run() throws {
+    /// Runs the five screens; returns what became of the day's check-in.
+    func run() throws -> CheckInOutcome {
         rawMode.withLock { $0 = RawMode() }
         Drawing.cursor(visible: false)
         defer { leave() }
@@ -58,25 +59,25 @@ final class CheckInFlow: Sendable {
             case .later:
                 try library.noteGreeted(day, postponed: true)
                 screen(["", "  Later, then. No reminder today.", ""])
-                return
-            case .leave: return
+                return .postponed
+            case .leave: return .notSaved
             }
         }
         var mood: CheckIn.Mood? = (try? library.keptMood(for: day)) ?? nil  // from a try the microphone stopped
         var choosing = true
         while true {
             if choosing {
-                guard let chosen = chooseMood(mood) else { return }
+                guard let chosen = chooseMood(mood) else { return .notSaved }
                 mood = chosen
                 choosing = false
             }
-            guard let chosen = mood else { return }
+            guard let chosen = mood else { return .notSaved }
             let prompt = try library.prompt(for: day)
             switch ready(prompt) {
             case .back:
                 choosing = true
                 continue
-            case .leave: return
+            case .leave: return .notSaved
             case .ready: break
             }
             // The day is the one at the moment recording starts.
@@ -164,14 +165,16 @@ final class CheckInFlow: Sendable {
 
     /// Records the entry (voice only) with a timer and a calm waveform; nil when discarded.
     private func record(day: String, mood: CheckIn.Mood, prompt: String) throws -> Recording? {
-        let recorder = Recorder(library: library, microphone: mic, maxSeconds: maxSeconds)
-        try library.beginCheckIn(day, mood: mood, prompt: prompt, recording: recorder.id)
+        let take: CheckInTake
         do {
-            try recorder.start()
-        } catch {
-            try? library.abandonCheckIn(recording: recorder.id, keepingMood: true)
+            take = try CheckInTake(library: library, day: day, mood: mood, prompt: prompt, mic: mic, maxSeconds: maxSeconds)
+            try take.start(keepingMood: true)
+        } catch let CheckInTake.Failure.start(error) {
             throw CraveyFailure(message: "\(error) — run 'cravey doctor' to see why and what to do; today's mood and question are kept for the next try")
+        } catch let failure as CheckInTake.Failure {
+            throw CraveyFailure(failure)
         }
+        let recorder = take.recorder
         self.recorder.withLock { $0 = recorder }
         var asking = false
         var discarded = false
@@ -207,29 +210,24 @@ final class CheckInFlow: Sendable {
             default: break
             }
         }
-        let take: Take
+        let outcome: CheckInTake.Outcome
         do {
-            take = try Take.finish(recorder)
-        } catch {
-            try? library.abandonCheckIn(recording: recorder.id)
+            outcome = try take.finish(discarding: discarded)
+        } catch let CheckInTake.Failure.finish(error) {
             self.recorder.withLock { $0 = nil }
             throw CraveyFailure(message: "\(error)")
+        } catch let failure as CheckInTake.Failure {
+            throw CraveyFailure(failure)
         }
-        if discarded {
-            take.discard()
-            try library.abandonCheckIn(recording: recorder.id)
+        guard case let .saved(saved) = outcome else {
             self.recorder.withLock { $0 = nil }
             return nil
         }
-        do {
-            return try take.save(draft: Library.Draft())
-        } catch {
-            throw CraveyFailure(message: "could not save the check-in: \(error); the next cravey command will recover it")
-        }
+        return saved
     }
 
     /// "Saved for today", the day and mood, listening back, the transcript's place, Done.
-    private func close(_ entry: Recording, already: Bool) throws {
+    private func close(_ entry: Recording, already: Bool) throws -> CheckInOutcome {
         let checkIn = entry.checkIn
         let today = CheckIn.day(of: LocalClock.now())
         let heading = already ? (checkIn?.day == today ? "You checked in today" : "Checked in")
@@ -240,10 +238,10 @@ final class CheckInFlow: Sendable {
         var transcript = try? library.transcript(of: entry.id)
         if transcript == nil && !already {
             try? library.queueTranscripts([entry.id])
-            switch Transcriber.timing() {
+            switch Configuration.current.transcribe {
             case .now:
                 // Made here (q skips: it is made later).
-                let outcome = Transcriber(library: library, whisper: WhisperInstallation.find(named: Configuration.current.whisper)).transcribe(entry) { fraction in
+                let outcome = Transcriber(library: library, engines: Configuration.current.engines()).transcribe(entry) { fraction in
                     screen(top + ["  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")])
                     return readKey(timeoutMilliseconds: 0) != .character("q")
                 }
@@ -268,18 +266,15 @@ final class CheckInFlow: Sendable {
                 "  " + keyHint("p", "Listen back") + "     " + keyHint("Enter", "Done"),
             ])
             switch readKey() {
-            case .enter, .character("q"), .escape: return
+            case .enter, .character("q"), .escape: return already ? .already(entry) : .saved(entry)
             case .character("p"), .character("P"): listen(to: entry)
             default: continue
             }
         }
     }
 
-    /// How long the close screen waits for the background worker's transcript, in seconds:
-    /// `CRAVEY_CHECKIN_TRANSCRIPT_WAIT`, else 5.
-    static func transcriptWait() -> Double {
-        ProcessInfo.processInfo.environment["CRAVEY_CHECKIN_TRANSCRIPT_WAIT"].flatMap(Double.init) ?? 5
-    }
+    /// How long the close screen waits for the background worker's transcript, in seconds.
+    static func transcriptWait() -> Double { Configuration.current.checkInTranscriptWait }
 
     /// Plays the entry (it is not counted as a play: entries have no ranking).
     private func listen(to entry: Recording) {
@@ -287,7 +282,7 @@ final class CheckInFlow: Sendable {
             let session = try PlaySession.open(entry, in: library, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
                                                what: "it back", speaker: speaker)
             write("\u{1B}[H\u{1B}[2J")
-            _ = session.run(handlingSignals: false)
+            _ = MessagePlay.play(entry, in: library) { session.run(handlingSignals: false) }
         } catch {
             screen(["", "  " + ((error as? CraveyFailure)?.message ?? "cannot play it back: \(error)"), "", "  " + keyHint("Enter", "Back")])
             while readKey() != .enter {}

@@ -30,8 +30,8 @@ extension Cravey {
     }
 }
 
-/// The hub: each action runs the same code as its command (on the normal screen, as if typed) and
-/// comes back home with a one-line note of what happened.
+/// The hub: each action runs the same flow as its command (on the normal screen) and comes back
+/// home with a one-line note of what happened.
 struct Home {
     let library: LibraryOptions
     let screen: FullScreen
@@ -102,12 +102,12 @@ struct Home {
                 return nil
             }
         case let .play(rank):
-            return run(["play", "--top", "--rank", String(rank), "--speaker", speaker]) ?? "Played '\(top[rank - 1].shownTitle)' ✓"
+            return suspended { "Played '\(try Cravey.Play.play(top: rank, in: lib, speaker: speaker).recording.shownTitle)' ✓" }
         case .checkIn:
-            let day = CheckIn.day(of: LocalClock.now())
-            let checkedIn = try lib.checkIn(on: day) != nil
-            if let problem = run(["checkin", "--mic", mic, "--speaker", speaker]) { return problem }
-            return try !checkedIn && lib.checkIn(on: day) != nil ? "Check-in saved ✓" : nil
+            return suspended {
+                guard case .saved = try Cravey.CheckInCommand.Today.checkIn(library: lib, mic: mic, speaker: speaker) else { return nil }
+                return "Check-in saved ✓"
+            }
         }
     }
 
@@ -120,16 +120,6 @@ struct Home {
             } catch {
                 return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
             }
-        }
-    }
-
-    /// Runs a command as if typed (`cravey <arguments> --library <this library>`) on the normal
-    /// screen; nil when it succeeded, else its one-line error.
-    func run(_ arguments: [String]) -> String? {
-        suspended {
-            var command = try Cravey.parseAsRoot(arguments + ["--library", library.root])
-            try command.run()
-            return nil
         }
     }
 

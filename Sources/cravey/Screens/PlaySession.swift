@@ -84,7 +84,7 @@ final class PlaySession {
         defer { signals?.cancel() }
         player.start()
         defer {
-            if let window, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+            if let window, Configuration.current.timings {
                 Terminal.printNote("timings first_frame_ns=\(window.firstFrameAt ?? 0) frames_shown=\(window.frames.shown) frames_dropped=\(window.frames.dropped)")
             }
         }
@@ -104,7 +104,7 @@ final class PlaySession {
             if video != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049l".utf8)) }
             Drawing.cursor(visible: true, to: .standardOutput)
             if !Calm.isOn { FileHandle.standardOutput.write(Data("\n".utf8)) }
-            if let video, ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+            if let video, Configuration.current.timings {
                 Terminal.printNote("timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)")
             }
         }

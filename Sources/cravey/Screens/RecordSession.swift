@@ -160,7 +160,9 @@ final class RecordSession: Sendable {
     private func start() throws -> Recorder {
         let recorder: Recorder
         do {
-            recorder = try RecordingStart.start(library: library, plan: plan.devices, maxSeconds: maxSeconds) { trouble, fallback, accepted in
+            var devices = plan.devices
+            devices.jpeg = Configuration.current.jpeg
+            recorder = try RecordingStart.start(library: library, plan: devices, maxSeconds: maxSeconds) { trouble, fallback, accepted in
                 offer(DeviceProblem.line(trouble), fallback.question, accepted: accepted)
             }
         } catch let refusal as RecordingStart.Refusal {

@@ -59,7 +59,7 @@ struct SettingsScreen {
 
     /// Export data: the format, then the folder (Enter: the current one).
     func export() throws -> String? {
-        let format: Cravey.Export.FileFormat
+        let format: LibraryExport.Format
         switch screen.ask([Terminal.bold("Export data"), "", "Choose format:", "  " + Terminal.bold("c") + "  CSV", "  " + Terminal.bold("j") + "  JSON", "",
                            "Every craving and usage log and your recordings' details (not the media files).", "", Terminal.dim("Esc cancel")]).letter {
         case "c": format = .csv
@@ -72,10 +72,9 @@ struct SettingsScreen {
              Terminal.dim("Esc cancel")]
         }) else { return nil }
         let folder = typed.isEmpty ? here : (typed as NSString).expandingTildeInPath
-        let path = (folder as NSString).appendingPathComponent("cravey_export_\(Cravey.Export.today()).\(format.rawValue)")
+        let path = (folder as NSString).appendingPathComponent(LibraryExport.fileName(format))
         do {
-            let text = try Cravey.Export.text(format, of: library).text
-            try RecordingExport.write(Data(text.utf8), to: path, replacing: false, another: "choose another folder", replace: nil)
+            try LibraryExport(format, of: library).write(to: path, replacing: false, another: "choose another folder", replace: nil)
             return "Data exported ✓ \(Terminal.safe(path))"
         } catch {
             return "cravey: " + (Cravey.problem(error)?.message ?? "\(error)")

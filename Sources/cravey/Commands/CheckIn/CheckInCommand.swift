@@ -77,22 +77,32 @@ extension Cravey.CheckInCommand {
                 throw CraveyFailure(message: "without a terminal, say how the day feels: --mood low|down|okay|happy|amazing")
             }
             let lib = try library.open()
-            guard let chosenMood else {
-                try CheckInFlow(library: lib, fixedDay: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds).run()
-                return
-            }
-            // `record` refuses a day that has its entry, before the microphone opens.
-            let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
-            let saved = try CheckInRecording.record(library: lib, day: day, mood: chosenMood, mic: mic, maxSeconds: maxSeconds,
-                                                    following: fixedDay == nil)
+            let outcome = try Self.checkIn(library: lib, mood: chosenMood, day: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds)
+            guard let chosenMood, case let .saved(saved) = outcome else { return }
             if json {
                 try JSONOutput.print(saved)
             } else {
                 let checkIn = saved.checkIn
+                let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
                 print("Saved for \(checkIn?.day == today ? "today" : CheckIn.displayDay(checkIn?.day ?? day)): "
                       + "\(checkIn?.mood.label ?? chosenMood.label), \(Format.duration(saved.duration)) (\(saved.id.uuidString))")
             }
             Transcribing.afterSave(lib, saved: saved, quiet: json)
+        }
+
+        /// The check-in of today (or of `day`, never a future one) in an open library: the flow
+        /// at a terminal, or with `mood` the scripted take (which saves the entry and returns it:
+        /// the caller shows it and starts its transcript). What `cravey checkin` runs, and the
+        /// home screen's check-in.
+        static func checkIn(library: Library, mood: CheckIn.Mood? = nil, day fixedDay: String? = nil, mic: String = "default",
+                            speaker: String = "default", maxSeconds: Double = Validation.maxDuration) throws -> CheckInOutcome {
+            guard let mood else {
+                return try CheckInFlow(library: library, fixedDay: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds).run()
+            }
+            // The take refuses a day that has its entry, before the microphone opens.
+            let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
+            return .saved(try CheckInRecording.record(library: library, day: day, mood: mood, mic: mic, maxSeconds: maxSeconds,
+                                                      following: fixedDay == nil))
         }
 
         static func already(_ day: String) -> String {
@@ -101,42 +111,49 @@ extension Cravey.CheckInCommand {
     }
 }
 
-/// Recording a check-in without screens (`--mood`): the entry is begun for its day before the
-/// microphone opens, so a crash leaves a take that recovery saves as that day's entry.
+/// What a check-in came to.
+enum CheckInOutcome {
+    /// The day's entry, saved now.
+    case saved(Recording)
+    /// The day had its entry already: it was shown, never changed.
+    case already(Recording)
+    /// "Later" at the greeting: no reminder today.
+    case postponed
+    /// Left before recording, or the recording was discarded and not tried again.
+    case notSaved
+}
+
+/// Recording a check-in without screens (`--mood`), through the check-in's take.
 enum CheckInRecording {
     /// Records until the cap, the input's end or a stop signal, and saves. With `following`,
     /// the day is the one at the moment recording starts (it may have turned since the command
     /// began); a recording that crosses midnight keeps its start's day.
     static func record(library: Library, day: String, mood: CheckIn.Mood, mic: String, maxSeconds: Double,
                        following: Bool) throws -> Recording {
-        let recorder = Recorder(library: library, microphone: mic, maxSeconds: maxSeconds)
         let day = following ? CheckIn.day(of: LocalClock.now()) : day
-        if try library.checkIn(on: day) != nil { throw CraveyFailure(message: Cravey.CheckInCommand.Today.already(day)) }
-        try library.beginCheckIn(day, mood: mood, prompt: library.prompt(for: day), recording: recorder.id)
-        let signals = StopSignals(onStop: { signo in recorder.requestStop(.signal(signo)) })
-        defer { signals.cancel() }
         do {
-            try recorder.start()
-        } catch {
-            try? library.abandonCheckIn(recording: recorder.id)
-            throw CraveyFailure(message: "\(error)")
-        }
-        Terminal.printNote("recording the check-in of \(day) from \(recorder.deviceDescription) (Ctrl-C or SIGTERM stop and keep it)")
-        recorder.waitUntilStopped()
-        let take: Take
-        do {
-            take = try Take.finish(recorder)
-        } catch {
-            try? library.abandonCheckIn(recording: recorder.id)
-            throw CraveyFailure(message: "\(error)")
-        }
-        do {
-            return try take.save(draft: Library.Draft())
-        } catch {
-            throw CraveyFailure(message: "could not save the check-in: \(error); the next cravey command will recover it")
+            let take = try CheckInTake(library: library, day: day, mood: mood, mic: mic, maxSeconds: maxSeconds)
+            let recorder = take.recorder
+            let signals = StopSignals(onStop: { signo in recorder.requestStop(.signal(signo)) })
+            defer { signals.cancel() }
+            try take.start()
+            Terminal.printNote("recording the check-in of \(day) from \(recorder.deviceDescription) (Ctrl-C or SIGTERM stop and keep it)")
+            recorder.waitUntilStopped()
+            guard case let .saved(saved) = try take.finish() else { preconditionFailure("a kept take is saved") }
+            return saved
+        } catch let failure as CheckInTake.Failure {
+            throw CraveyFailure(failure)
         }
     }
 }
 
-/// Ctrl-C, SIGTERM and SIGHUP handled on a queue instead of ending the process (they stop a
-/// recording and keep it) until `cancel`.
+extension CraveyFailure {
+    /// A check-in's take that stopped short, in one line.
+    init(_ failure: CheckInTake.Failure) {
+        switch failure {
+        case let .alreadyCheckedIn(day): self.init(message: Cravey.CheckInCommand.Today.already(day))
+        case let .start(error), let .finish(error): self.init(message: "\(error)")
+        case let .save(error): self.init(message: "could not save the check-in: \(error); the next cravey command will recover it")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyMessages
 import Foundation
 import TerminalKit
 
@@ -113,11 +114,12 @@ extension Cravey.CheckInCommand {
         func run() throws {
             let lib = try library.open()
             let entry = try Show.entry(date, in: lib)
-            let ending = try PlaySession.open(entry, in: lib, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
-                                              what: "the check-in of \(entry.checkIn?.day ?? date)", speaker: speaker,
-                                              originalLevel: originalLevel).run(handlingSignals: true)
+            let session = try PlaySession.open(entry, in: lib, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
+                                               what: "the check-in of \(entry.checkIn?.day ?? date)", speaker: speaker,
+                                               originalLevel: originalLevel)
+            let played = MessagePlay.play(entry, in: lib) { session.run(handlingSignals: true) }
             if !Terminal.stdoutIsTerminal {
-                print("\(ending == .finished ? "Played" : "Stopped") the check-in of \(entry.checkIn?.day ?? date) (\(Format.duration(entry.duration)))")
+                print("\(played.ending == .finished ? "Played" : "Stopped") the check-in of \(entry.checkIn?.day ?? date) (\(Format.duration(entry.duration)))")
             }
         }
     }

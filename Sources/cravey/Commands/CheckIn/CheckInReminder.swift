@@ -48,7 +48,7 @@ extension Cravey.CheckInCommand {
                 return
             }
             let (hour, minute) = Self.parse(time!)!
-            let root = library.library.map { ($0 as NSString).expandingTildeInPath } ?? Library.defaultRoot()
+            let root = library.library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary
             let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
             try units.install(hour: hour, minute: minute, executable: ReminderUnits.executablePath(), library: absolute)
             let at = String(format: "%02d:%02d", hour, minute)
@@ -97,7 +97,7 @@ struct ReminderUnits {
     static let timerName = "cravey-checkin.timer"
     static let serviceName = "cravey-checkin.service"
 
-    init(environment env: [String: String] = ProcessInfo.processInfo.environment) {
+    init(environment env: [String: String] = Configuration.current.environment) {
         let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
         directory = config + "/systemd/user"

@@ -61,66 +61,79 @@ extension Cravey {
             }
         }
 
-        /// Where to start: --from, or the first time --from-word is said (a one-line error when
-        /// the recording is shorter, or the word is not in its transcript).
-        func start(of recording: Recording, in lib: Library) throws -> Double {
-            if let from {
-                let seconds = Timecode.parse(from) ?? 0
-                guard seconds < recording.duration else {
-                    throw CraveyFailure(message: "--from \(from) is past the end of '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
-                }
-                return seconds
-            }
-            guard let word = fromWord else { return 0 }
-            guard let transcript = try lib.transcript(of: recording.id), transcript.state == .done else {
-                throw CraveyFailure(message: "'\(recording.shownTitle)' has no transcript yet ('cravey transcribe \(recording.id.uuidString.prefix(8))' makes it)")
-            }
-            guard let time = transcript.firstTime(of: SearchTerms.words(word)) else {
-                throw CraveyFailure(message: "'\(word)' is not in the transcript of '\(recording.shownTitle)'")
-            }
-            return time
+        /// Where to start: --from, or the first time --from-word is said.
+        var start: MessagePlay.Start {
+            if let from { return .at(Timecode.parse(from) ?? 0) }
+            return fromWord.map(MessagePlay.Start.word) ?? .beginning
         }
 
         func run() throws {
             let lib = try library.open()
-            let recording: Recording
-            if top {
-                let ranked = try lib.top(rank)
-                guard ranked.count >= rank else {
-                    if ranked.isEmpty {
-                        throw CraveyFailure(message: "no recordings yet — record a message to your future self with 'cravey record audio'")
-                    }
-                    throw CraveyFailure(message: "there are only \(ranked.count) recordings; try --rank \(ranked.count)")
-                }
-                recording = ranked[rank - 1]
-            } else {
-                recording = try lib.recording(idOrTitle: key!)
+            try Self.play(top ? .top(rank: rank) : .key(key!), in: lib, from: start, speaker: speaker,
+                          originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
+        }
+
+        /// Plays the message at `rank` among the most played in an open library, as
+        /// `cravey play --top --rank N` does: the home screen's play.
+        @discardableResult
+        static func play(top rank: Int, in lib: Library, speaker: String = "default") throws -> MessagePlay.Played {
+            try play(.top(rank: rank), in: lib, speaker: speaker)
+        }
+
+        /// Chooses the recording, finds where to start, plays it and counts the play (one line
+        /// each when there is none to choose or the start is not in it). `fromText` is the --from
+        /// asked for, to word a start past the end.
+        @discardableResult
+        static func play(_ choice: MessagePlay.Choice, in lib: Library, from start: MessagePlay.Start = .beginning,
+                         speaker: String = "default", originalLevel: Bool = false, pictures: Bool = true,
+                         fromText: String? = nil) throws -> MessagePlay.Played {
+            do {
+                let recording = try MessagePlay.choose(choice, in: lib)
+                let seconds = try MessagePlay.seconds(of: start, in: recording, library: lib)
+                return try play(recording, in: lib, from: seconds, speaker: speaker, originalLevel: originalLevel, pictures: pictures)
+            } catch let failure as MessagePlay.Failure {
+                throw CraveyFailure(failure, from: fromText)
             }
-            try Self.play(recording, in: lib, from: try start(of: recording, in: lib), speaker: speaker,
-                          originalLevel: originalLevel, pictures: !audioOnly)
         }
 
         /// Plays a recording and counts the play (also the hard-moment offer after a craving).
+        @discardableResult
         static func play(_ recording: Recording, in lib: Library, from startAt: Double = 0, speaker: String = "default",
-                         originalLevel: Bool = false, pictures: Bool = true) throws {
+                         originalLevel: Bool = false, pictures: Bool = true) throws -> MessagePlay.Played {
             let session = try PlaySession.open(recording, in: lib, title: recording.shownTitle, what: "'\(recording.shownTitle)'",
                                                speaker: speaker, originalLevel: originalLevel, pictures: pictures)
             let player = session.player
             if startAt > 0 { player.skip(startAt) }
-            let ending = session.run(handlingSignals: true)
-            do {
-                // A check-in is listened back to, never counted: plays rank messages only.
-                if recording.checkIn == nil { try lib.recordPlay(recording.id) }
-            } catch {
+            let played = MessagePlay.play(recording, in: lib) { session.run(handlingSignals: true) }
+            if case let .failed(error) = played.counting {
                 // The playback happened; only counting it failed (a full or read-only disk).
                 Terminal.printNote("this play was not counted: \(error)")
             }
-            if ProcessInfo.processInfo.environment["CRAVEY_TIMINGS"] == "1" {
+            if Configuration.current.timings {
                 Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0)")
             }
             if !Terminal.stdoutIsTerminal {
-                print("\(ending == .finished ? "Played" : "Stopped") '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
+                print("\(played.ending == .finished ? "Played" : "Stopped") '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
             }
+            return played
+        }
+    }
+}
+
+extension CraveyFailure {
+    /// A play that could not begin, in one line (`from`: the --from asked for).
+    init(_ failure: MessagePlay.Failure, from: String?) {
+        switch failure {
+        case .noRecordings:
+            self.init(message: "no recordings yet — record a message to your future self with 'cravey record audio'")
+        case let .onlyRanked(count):
+            self.init(message: "there are only \(count) recordings; try --rank \(count)")
+        case let .pastTheEnd(recording):
+            self.init(message: "--from \(from ?? "") is past the end of '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
+        case let .noTranscript(recording):
+            self.init(message: "'\(recording.shownTitle)' has no transcript yet ('cravey transcribe \(recording.id.uuidString.prefix(8))' makes it)")
+        case let .notSaid(word, recording):
+            self.init(message: "'\(word)' is not in the transcript of '\(recording.shownTitle)'")
         }
     }
 }

@@ -67,7 +67,7 @@ extension Cravey {
             let lib = try library.open()
             let recordings = try all ? engine.map { try lib.recordingsNeedingTranscripts(madeBy: $0.storedName) } ?? lib.recordingsNeedingTranscripts()
                                      : [lib.recording(idOrTitle: key!)]
-            let timing = wait ? .now : Transcriber.timing()
+            let timing = wait ? .now : Configuration.current.transcribe
             if timing != .now {
                 try lib.queueTranscripts(recordings.map(\.id), engine: engine?.rawValue)
                 whisper?.finish()

@@ -97,7 +97,7 @@ extension Cravey {
                 guard let mode = CameraMode.best(of: info.modes) else {
                     return Finding(ok: false, subject: subject, detail: "offers no capture mode", fix: "see udev-notes.md")
                 }
-                let input = try VideoInput(path: path, mode: mode)  // streaming is where "busy" shows
+                let input = try VideoInput(path: path, mode: mode, jpeg: Configuration.current.jpeg)  // streaming is where "busy" shows
                 _ = try input.next(timeout: 2)
                 return Finding(ok: true, subject: subject, detail: "\(info.card) streams \(mode)")
             } catch let error as MediaError {
@@ -155,7 +155,7 @@ extension Cravey {
             }
             let age = queue.oldest.map { Format.duration(max(0, Date().timeIntervalSince($0))) } ?? "?"
             return Finding(ok: true, subject: "transcript queue",
-                           detail: "\(queue.count) waiting, the oldest for \(age); " + (runs ? "a worker is making them" : Transcriber.timing() == .background ? "no worker ran: one is started now" : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(Transcriber.timing().rawValue))"))
+                           detail: "\(queue.count) waiting, the oldest for \(age); " + (runs ? "a worker is making them" : Configuration.current.transcribe == .background ? "no worker ran: one is started now" : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(Configuration.current.transcribe.rawValue))"))
         }
 
         /// The database's daily snapshot: the newest, and whether it passes its check.
