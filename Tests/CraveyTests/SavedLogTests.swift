@@ -38,7 +38,7 @@ final class SavedLogTests: LogTestCase {
         try tmux.send("9", literal: true)
         try tmux.send("Enter")
         screen = try tmux.waitFor("invalid amount")
-        XCTAssertTrue(screen.contains("9 is not an amount of dab: 1–5 dabs"), "refused in the field: \(screen)")
+        XCTAssertTrue(screen.contains("◀ 9▏ ▶  (dabs)   not an amount of dab: 1–5"), "refused in the field: \(screen)")
         XCTAssertEqual(try logs().count, 1, "nothing saved")
         try tmux.send("BSpace")
         try tmux.send("5", literal: true)

@@ -88,7 +88,7 @@ struct LogFormState {
             if field == .notes { if notes.count < 500 && !c.unicodeScalars.contains(where: Validation.isUnsafe) { notes.append(c) } }
             else if timeText.count < 20 { timeText.append(c) }
         case let .character(c) where field == .amount && (key.digit != nil || c == "."):
-            if amountText.count < 6 { amountText.append(c) }
+            if amountText.count < 5 { amountText.append(c) }
         case .character(" "):
             if field == .triggers { toggle(Trigger.allCases[triggerCursor]) }
             if field == .location { location = location == Location.allCases[locationCursor] ? nil : Location.allCases[locationCursor] }
@@ -162,7 +162,7 @@ struct LogFormState {
             let range = "\(Method.number(method.amounts.first!))–\(Method.number(method.amounts.last!))"
             let refused = !amountText.isEmpty && (field != .amount || problem != nil) && (try? typedAmount()) == nil
             out.append(label("Amount", .amount) + "  ◀ " + Terminal.bold(shown) + " ▶  (\(method.unit))"
-                       + (refused ? Terminal.style("   \(amountText) is not an amount of \(method.rawValue): \(method.rangeText)", "33")
+                       + (refused ? Terminal.style("   not an amount of \(method.rawValue): \(range)\(Self.steps(method))", "33")
                           : Terminal.dim("   \(range) · ←/→ or type the number")))
         }
         out.append(label("Time", .time) + "  " + (timeText.isEmpty ? "Now" : Terminal.safe(timeText))
@@ -188,8 +188,17 @@ struct LogFormState {
         out.append("    > " + Terminal.safe(String(notes.suffix(max(10, width - 8)))) + (field == .notes ? "▏" : ""))
         out.append(rule)
         out.append(Terminal.dim("Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"))
-        if let problem { out.append(Terminal.style(Terminal.safe(problem), "33")) }
+        if let problem { out += Terminal.wrap(Terminal.safe(problem), width: max(20, width - 1)).map { Terminal.style($0, "33") } }
         return out
+    }
+
+    /// How a method's amounts go, in a few words (the field's line fits 80 columns).
+    static func steps(_ method: CraveyTracker.Method) -> String {
+        switch method {
+        case .bowls: " in halves"
+        case .edible: " in fives"
+        case .vape, .dab: ""
+        }
     }
 
     /// A chip after its gap: the one under the cursor marked `▸` (seen without colour too) and
