@@ -3,7 +3,7 @@ import Foundation
 /// What a save says: one line naming what was kept, so a wrong number is seen at once. The
 /// command, the form and the home screen's note all say it with these words.
 public enum LogWords {
-    /// The seed's instant feedback after a craving.
+    /// What follows a craving's saved line: logging it was a moment of awareness, not a failure.
     public static let encouragement = "💪 Logged. Every moment of awareness counts."
 
     /// "Craving logged ✓ — 8 (strong), 21:52", "Usage logged ✓ — vape, 3 pulls, yesterday 21:30".
