@@ -79,6 +79,9 @@ public struct LogTime: Sendable, Equatable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let instant: Date
+        /// A clock time read as today's ("23:30", "today 23:30"): when it has not come yet,
+        /// yesterday's is the likely one.
+        var todaysClock: String?
         if text == "now" || text.isEmpty {
             instant = now
         } else if text.hasPrefix("-") {
@@ -121,6 +124,7 @@ public struct LogTime: Sendable, Equatable {
                   clock.count == 5 || clock.count == 4 else {
                 throw bad("'\(raw)' is not a time (\(usage))")
             }
+            if words.count == 1 || words[0] == "today" { todaysClock = String(format: "%02d:%02d", hour, minute) }
             var wanted = day
             wanted.hour = hour
             wanted.minute = minute
@@ -140,6 +144,7 @@ public struct LogTime: Sendable, Equatable {
             instant = found
         }
         guard instant <= now.addingTimeInterval(0.999) else {
+            if let todaysClock { throw bad("'\(raw)' is later than now; did you mean yesterday \(todaysClock)?") }
             throw bad("'\(raw)' is later than now; a log is of something that has happened")
         }
         guard instant >= Date(timeIntervalSince1970: 946_684_800) else { throw bad("'\(raw)' is before 2000") }

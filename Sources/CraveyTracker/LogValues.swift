@@ -52,12 +52,24 @@ public enum Method: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// The unit as the form labels it and exports name it: "bowls/joints", "pulls", "dabs", "mg THC".
     public var unit: String {
         switch self {
         case .bowls: "bowls/joints"
         case .vape: "pulls"
         case .dab: "dabs"
         case .edible: "mg THC"
+        }
+    }
+
+    /// The unit for `amount` in words: in the singular for exactly one ("1 pull", "1 bowl/joint").
+    public func unit(for amount: Double) -> String {
+        guard amount == 1 else { return unit }
+        switch self {
+        case .bowls: return "bowl/joint"
+        case .vape: return "pull"
+        case .dab: return "dab"
+        case .edible: return unit
         }
     }
 
@@ -70,8 +82,8 @@ public enum Method: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    /// "1.5 bowls/joints", "3 pulls", "10 mg THC".
-    public func amountText(_ amount: Double) -> String { "\(Self.number(amount)) \(unit)" }
+    /// "1.5 bowls/joints", "1 pull", "3 pulls", "10 mg THC".
+    public func amountText(_ amount: Double) -> String { "\(Self.number(amount)) \(unit(for: amount))" }
 
     /// 1.5 as "1.5", 3 as "3".
     public static func number(_ value: Double) -> String {

@@ -167,7 +167,7 @@ final class TerminalToolkitTests: XCTestCase {
         try tmux.waitFor("[y/N]")
         try tmux.send("C-c")
         let screen = try tmux.waitFor("MODE=")
-        XCTAssertTrue(screen.contains("cancelled; nothing was changed"), screen)
+        XCTAssertTrue(screen.contains("Nothing deleted."), screen)
         XCTAssertTrue(screen.contains("MODE=icanon"), screen)
         tmux.close()
         let left = try runProcess(cravey, ["log", "list", "--json", "--library", library])

@@ -44,12 +44,21 @@ extension Terminal {
 
     /// Requires a confirmation: `--yes`, or a "y" typed at a terminal (`confirm`).
     static func requireConfirmation(_ question: String, yes: Bool, action: String) throws {
-        if yes { return }
+        guard try confirmed(question, yes: yes, action: action) else { throw CraveyFailure(message: "cancelled; nothing was changed") }
+    }
+
+    /// Whether to go ahead: `--yes`, or a "y" typed at a terminal (`confirm`); false when the
+    /// person said no, which is a choice, not a failure. Without a terminal to ask on it refuses.
+    static func confirmed(_ question: String, yes: Bool, action: String) throws -> Bool {
+        if yes { return true }
         guard stdinIsTerminal else {
             throw CraveyFailure(message: "refusing to \(action) without confirmation: no terminal to ask on (pass --yes)")
         }
-        guard confirm(question) else { throw CraveyFailure(message: "cancelled; nothing was changed") }
+        return confirm(question)
     }
+
+    /// What a delete the person cancelled says (on standard output; the command succeeds).
+    static let nothingDeleted = "Nothing deleted."
 
 }
 

@@ -5,7 +5,9 @@ import TerminalKit
 
 /// The craving and use forms: one screen each, on the terminal toolkit. Every field has its
 /// default, so Enter alone logs (a craving of 5, now; bowls, 0.5, now); Esc, q (outside a text
-/// field) or Ctrl-C closes the form and nothing is logged.
+/// field) or Ctrl-C closes the form and nothing is logged. A number typed in Amount is the amount
+/// meant (`10` is 10 mg, not the tenth step); one the method does not offer is refused in the
+/// field and nothing is saved.
 struct LogFormState {
     enum Kind { case craving, use }
 
@@ -17,6 +19,8 @@ struct LogFormState {
     var intensity = Intensity.standard
     var method = CraveyTracker.Method.bowls
     var amountIndex = 0
+    /// The amount as typed in its field ("" while the arrows choose it).
+    var amountText = ""
     var timeText = ""
     var triggers = Set<Trigger>()
     var triggerCursor = 0
@@ -25,7 +29,8 @@ struct LogFormState {
     var moodAfter: Int?
     var notes = ""
     var focus = 0
-    /// Why the last Enter did not log (a time that cannot be read), shown under the form.
+    /// Why the last Enter did not log (a time or an amount that cannot be read), shown under the
+    /// form until the field reads.
     var problem: String?
 
     init(kind: Kind) { self.kind = kind }
@@ -36,26 +41,54 @@ struct LogFormState {
     }
 
     var field: Field { fields[focus] }
+    /// The amount chosen with the arrows (a typed one is read by `typedAmount`).
     var amount: Double { method.amounts[min(amountIndex, method.amounts.count - 1)] }
+
+    /// The amount to save: the number typed, or the one the arrows chose. Throws when the number
+    /// typed is not one the method offers.
+    func typedAmount() throws -> Double {
+        amountText.isEmpty ? amount : try LogInput.amount(amountText, of: method)
+    }
+
+    /// When it happened, as typed (now when nothing is).
+    func time(now: Date = Date()) throws -> LogTime {
+        try LogInput.time(timeText.isEmpty ? nil : timeText, now: now)
+    }
+
+    /// Throws the first field that cannot be saved as it stands (the time, then the amount).
+    func check(now: Date = Date()) throws {
+        _ = try time(now: now)
+        if kind == .use { _ = try typedAmount() }
+    }
 
     enum Outcome: Equatable { case editing, save, close }
 
-    /// One key: moves between fields, changes the one in focus, saves or closes.
+    /// One key: moves between fields, changes the one in focus, saves or closes. A problem shown
+    /// from the last Enter stays until the field it is about reads.
     mutating func apply(_ key: Key) -> Outcome {
+        let outcome = edit(key)
+        if outcome == .editing, problem != nil, (try? check()) != nil { problem = nil }
+        return outcome
+    }
+
+    private mutating func edit(_ key: Key) -> Outcome {
         let typing = field == .notes || field == .time
         switch key {
         case .enter: return .save
         case .escape, .inputEnded: return .close
         case .character("q") where !typing, .character("Q") where !typing: return .close
-        case .up: focus = max(0, focus - 1)
-        case .down, .tab: focus = min(fields.count - 1, focus + 1)
+        case .up: leaveAmount(); focus = max(0, focus - 1)
+        case .down, .tab: leaveAmount(); focus = min(fields.count - 1, focus + 1)
         case .left: step(-1)
         case .right: step(1)
+        case .backspace where field == .amount: _ = amountText.popLast()
         case .backspace where typing:
             if field == .notes { _ = notes.popLast() } else { _ = timeText.popLast() }
         case let .character(c) where typing:
             if field == .notes { if notes.count < 500 && !c.unicodeScalars.contains(where: Validation.isUnsafe) { notes.append(c) } }
             else if timeText.count < 20 { timeText.append(c) }
+        case let .character(c) where field == .amount && (key.digit != nil || c == "."):
+            if amountText.count < 5 { amountText.append(c) }
         case .character(" "):
             if field == .triggers { toggle(Trigger.allCases[triggerCursor]) }
             if field == .location { location = location == Location.allCases[locationCursor] ? nil : Location.allCases[locationCursor] }
@@ -63,7 +96,6 @@ struct LogFormState {
             if let digit = key.digit {
                 if field == .intensity { intensity = digit == 0 ? 10 : digit }
                 if field == .moodAfter { moodAfter = digit == 0 ? 10 : digit }
-                if field == .amount, digit >= 1, digit <= method.amounts.count { amountIndex = digit - 1 }
             } else if field == .method, let index = "bvde".firstIndex(of: c) {
                 setMethod(CraveyTracker.Method.allCases["bvde".distance(from: "bvde".startIndex, to: index)])
             }
@@ -78,7 +110,10 @@ struct LogFormState {
         case .method:
             let all = CraveyTracker.Method.allCases
             setMethod(all[(all.firstIndex(of: method)! + delta + all.count) % all.count])
-        case .amount: amountIndex = min(method.amounts.count - 1, max(0, amountIndex + delta))
+        case .amount:
+            leaveAmount()
+            amountText = ""
+            amountIndex = min(method.amounts.count - 1, max(0, amountIndex + delta))
         case .triggers: triggerCursor = (triggerCursor + delta + Trigger.allCases.count) % Trigger.allCases.count
         case .location: locationCursor = (locationCursor + delta + Location.allCases.count) % Location.allCases.count
         case .moodAfter: moodAfter = moodAfter.map { min(10, max(1, $0 + delta)) } ?? (delta > 0 ? 1 : nil)
@@ -86,8 +121,18 @@ struct LogFormState {
         }
     }
 
-    /// A new method starts at its first amount (`Method.amount(switchingFrom:amount:)`).
+    /// A typed amount the method offers becomes the arrows' choice (the field then shows it as
+    /// chosen); one it does not offer stays typed, refused, for the person to mend.
+    private mutating func leaveAmount() {
+        guard !amountText.isEmpty, let typed = try? typedAmount(), let index = method.amounts.firstIndex(where: { abs($0 - typed) < 1e-9 }) else { return }
+        amountIndex = index
+        amountText = ""
+    }
+
+    /// A new method starts at its first amount (`Method.amount(switchingFrom:amount:)`); a number
+    /// typed for the old one goes with it.
     private mutating func setMethod(_ new: CraveyTracker.Method) {
+        amountText = ""
         let kept = new.amount(switchingFrom: method, amount: amount)
         amountIndex = new.amounts.firstIndex(of: kept) ?? 0
         method = new
@@ -113,24 +158,27 @@ struct LogFormState {
         } else {
             let methods = CraveyTracker.Method.allCases.map { ($0 == method ? "● " : "○ ") + $0.label }.joined(separator: "   ")
             out.append(label("Method", .method) + "  " + methods)
-            out.append(label("Amount", .amount) + "  ◀ " + Terminal.bold(Method.number(amount)) + " ▶  (\(method.unit))"
-                       + Terminal.dim("   \(Method.number(method.amounts.first!))–\(Method.number(method.amounts.last!))"))
+            let shown = amountText.isEmpty ? Method.number(amount) : amountText + (field == .amount ? "▏" : "")
+            let range = "\(Method.number(method.amounts.first!))–\(Method.number(method.amounts.last!))"
+            let refused = !amountText.isEmpty && (field != .amount || problem != nil) && (try? typedAmount()) == nil
+            out.append(label("Amount", .amount) + "  ◀ " + Terminal.bold(shown) + " ▶  (\(method.unit))"
+                       + (refused ? Terminal.style("   not an amount of \(method.rawValue): \(range)\(Self.steps(method))", "33")
+                          : Terminal.dim("   \(range) · ←/→ or type the number")))
         }
         out.append(label("Time", .time) + "  " + (timeText.isEmpty ? "Now" : Terminal.safe(timeText))
                    + (field == .time ? Terminal.dim("   type HH:MM, yesterday HH:MM, -30m…") : ""))
+        if let typed = try? time(), let note = LogWords.note(typed) { out.append("    " + note) }
         out.append(rule)
         out.append(label("Trigger (optional)", .triggers))
-        let chips = Trigger.allCases.enumerated().map { index, trigger -> String in
-            let chip = (triggers.contains(trigger) ? "[x] " : "[ ] ") + trigger.label
-            return field == .triggers && index == triggerCursor ? Terminal.style(chip, "7") : chip
+        let chips = Trigger.allCases.enumerated().map { index, trigger in
+            Self.chip((triggers.contains(trigger) ? "[x] " : "[ ] ") + trigger.label, underCursor: field == .triggers && index == triggerCursor)
         }
-        out.append("    " + chips[0..<5].joined(separator: "  "))
-        out.append("    " + chips[5...].joined(separator: "  "))
+        out.append("   " + chips[0..<5].joined(separator: " "))
+        out.append("   " + chips[5...].joined(separator: " "))
         out.append(label("Location (optional)", .location))
-        out.append("    " + Location.allCases.enumerated().map { index, place -> String in
-            let chip = (location == place ? "(•) " : "( ) ") + place.label
-            return field == .location && index == locationCursor ? Terminal.style(chip, "7") : chip
-        }.joined(separator: "  "))
+        out.append("   " + Location.allCases.enumerated().map { index, place in
+            Self.chip((location == place ? "(•) " : "( ) ") + place.label, underCursor: field == .location && index == locationCursor)
+        }.joined(separator: " "))
         if kind == .use {
             out.append(label("Mood after (optional)", .moodAfter) + "  " + (moodAfter.map { "◀ \($0) ▶" } ?? Terminal.dim("—"))
                        + Terminal.dim("   how do you feel now? 1–10"))
@@ -140,8 +188,23 @@ struct LogFormState {
         out.append("    > " + Terminal.safe(String(notes.suffix(max(10, width - 8)))) + (field == .notes ? "▏" : ""))
         out.append(rule)
         out.append(Terminal.dim("Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"))
-        if let problem { out.append(Terminal.style(Terminal.safe(problem), "33")) }
+        if let problem { out += Terminal.wrap(Terminal.safe(problem), width: max(20, width - 1)).map { Terminal.style($0, "33") } }
         return out
+    }
+
+    /// How a method's amounts go, in a few words (the field's line fits 80 columns).
+    static func steps(_ method: CraveyTracker.Method) -> String {
+        switch method {
+        case .bowls: " in halves"
+        case .edible: " in fives"
+        case .vape, .dab: ""
+        }
+    }
+
+    /// A chip after its gap: the one under the cursor marked `▸` (seen without colour too) and
+    /// drawn reversed.
+    static func chip(_ text: String, underCursor: Bool) -> String {
+        underCursor ? Terminal.accent("▸") + Terminal.style(text, "7") : " " + text
     }
 
     static func colour(_ band: Intensity.Band, _ text: String) -> String {
@@ -159,22 +222,18 @@ enum LogForm {
     /// The craving form; nil when it was closed without logging.
     static func craving() throws -> Tracker.CravingDraft? {
         guard let state = run(LogFormState(kind: .craving)) else { return nil }
-        return Tracker.CravingDraft(intensity: state.intensity, time: try time(state), triggers: state.triggers, location: state.location,
+        return Tracker.CravingDraft(intensity: state.intensity, time: try state.time(), triggers: state.triggers, location: state.location,
                                     notes: state.notes)
     }
 
     /// The use form; nil when it was closed without logging.
     static func use() throws -> Tracker.UsageDraft? {
         guard let state = run(LogFormState(kind: .use)) else { return nil }
-        return Tracker.UsageDraft(method: state.method, amount: state.amount, time: try time(state), triggers: state.triggers,
+        return Tracker.UsageDraft(method: state.method, amount: try state.typedAmount(), time: try state.time(), triggers: state.triggers,
                                   location: state.location, notes: state.notes, moodAfter: state.moodAfter)
     }
 
-    static func time(_ state: LogFormState) throws -> LogTime {
-        try LogInput.time(state.timeText.isEmpty ? nil : state.timeText)
-    }
-
-    /// Runs a form until it saves (a readable time) or closes.
+    /// Runs a form until it saves (a readable time and amount) or closes.
     static func run(_ start: LogFormState) -> LogFormState? {
         guard let raw = RawMode() else { return nil }
         defer { raw.release() }
@@ -192,11 +251,11 @@ enum LogForm {
             }
             if signals.stopRequested { return nil }
             switch state.apply(key) {
-            case .editing: state.problem = nil
+            case .editing: break
             case .close: return nil
             case .save:
                 do {
-                    _ = try time(state)
+                    try state.check()
                     return state
                 } catch {
                     state.problem = "\(error)"

@@ -66,13 +66,13 @@ extension Cravey {
         private static func log(_ draft: Tracker.CravingDraft, in lib: Library, speaker: String, rank: Int?, json: Bool) throws -> Logged {
             let tracker = Tracker(library: lib)
             let craving = try tracker.logCraving(draft)
-            warnIfOld(craving.time)
             if json {
                 try JSONOutput.print(craving)
             } else {
-                print("Craving logged ✓")
-                print("💪 Logged. Every moment of awareness counts.")
+                print(LogWords.saved(.craving(craving)))
+                print(LogWords.encouragement)
             }
+            noteIfOld(craving.time)
             let top = try lib.top(3)
             let choice: Recording?
             if let rank {

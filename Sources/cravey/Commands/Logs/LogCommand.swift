@@ -156,7 +156,10 @@ extension Cravey {
                 let entry = try tracker.entry(matching: id)
                 switch entry {
                 case let .use(u):
-                    try Terminal.requireConfirmation("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
+                    guard try Terminal.confirmed("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log") else {
+                        print(Terminal.nothingDeleted)
+                        return
+                    }
                     try tracker.deleteUse(u.id)
                     print("Deleted the use of \(u.time.localText).")
                 case let .craving(c):
@@ -169,9 +172,15 @@ extension Cravey {
                             throw CraveyFailure(message: "\(question) Say --with-linked (delete both) or --keep-linked (delete only the craving)")
                         }
                         linked = Self.askLinked("\(LogText.line(entry))\n\(question) [y]es / [n]o, only the craving / [c]ancel ")
-                        guard linked != nil else { throw CraveyFailure(message: "cancelled; nothing was changed") }
+                        guard linked != nil else {
+                            print(Terminal.nothingDeleted)
+                            return
+                        }
                     } else {
-                        try Terminal.requireConfirmation("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
+                        guard try Terminal.confirmed("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log") else {
+                            print(Terminal.nothingDeleted)
+                            return
+                        }
                     }
                     let deleted = try tracker.deleteCraving(c.id, linked: uses.isEmpty ? nil : linked)
                     print("Deleted the craving of \(c.time.localText)" + (deleted > 0 ? " and the use that followed it." : "."))
@@ -208,12 +217,13 @@ extension Cravey {
 
 /// How logs read in the terminal.
 enum LogText {
-    /// "2026-11-23 19:30  craving  7 strong       anxious, bored  home  first words…  1a2b3c4d".
+    /// "2026-11-23 19:30  craving  7 strong       anxious, bored  home  first words…  1a2b3c4d"; a use
+    /// names its method after the amount where the unit does not ("3 pulls vape", "2 dabs").
     /// Cut to `width` columns on a terminal; whole otherwise.
     static func line(_ entry: LogEntry, width: Int? = nil) -> String {
         let (kind, what, triggers, location): (String, String, [Trigger], Location?) = switch entry {
         case let .craving(c): ("craving", "\(c.intensity) \(c.band.rawValue)", c.triggers, c.location)
-        case let .use(u): ("use", u.amountText + (u.method == .bowls ? "" : " \(u.method.rawValue)"), u.triggers, u.location)
+        case let .use(u): ("use", u.amountText + (u.method == .bowls || u.method == .dab ? "" : " \(u.method.rawValue)"), u.triggers, u.location)
         }
         var parts = [entry.time.localText, kind.padding(toLength: 7, withPad: " ", startingAt: 0), what.padding(toLength: 18, withPad: " ", startingAt: 0)]
         parts.append(triggers.isEmpty ? "—" : triggers.map(\.rawValue).joined(separator: ", "))

@@ -46,7 +46,9 @@ func given<Value>(as flag: String, _ read: () throws -> Value) throws -> Value {
     }
 }
 
-/// Says a log was saved more than 7 days after it happened.
-func warnIfOld(_ time: LogTime) {
-    if time.isOld() { Terminal.printNote(LogTime.oldWarning) }
+/// Says, calmly and after what was saved, that a log was saved more than 7 days after it
+/// happened: a note on standard error without the `cravey:` of a refusal (standard output stays
+/// what was saved, or its JSON).
+func noteIfOld(_ time: LogTime) {
+    if let note = LogWords.note(time) { FileHandle.standardError.write(Data((note + "\n").utf8)) }
 }

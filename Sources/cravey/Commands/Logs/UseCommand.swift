@@ -40,7 +40,12 @@ extension Cravey {
         private func log(in lib: Library) throws {
             let scripted = method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json || !Terminal.stdinIsTerminal
             guard scripted else {
-                print(try Self.logInteractively(in: lib) == nil ? "Nothing was logged." : "Usage logged ✓")
+                guard let use = try Self.logInteractively(in: lib) else {
+                    print("Nothing was logged.")
+                    return
+                }
+                print(LogWords.saved(.use(use)))
+                noteIfOld(use.time)
                 return
             }
             let how = try method.map(LogInput.method) ?? .bowls
@@ -52,13 +57,14 @@ extension Cravey {
             if output.json {
                 try JSONOutput.print(use)
             } else {
-                print("Usage logged ✓")
+                print(LogWords.saved(.use(use)))
             }
+            noteIfOld(use.time)
         }
 
         /// `cravey use` on a terminal with no arguments: the form, the offer to link the craving it
-        /// may have followed, the log. The use logged, or nil when the form was closed and nothing
-        /// was logged.
+        /// may have followed, the log. The use logged (the caller says so, `LogWords.saved`), or nil
+        /// when the form was closed and nothing was logged.
         static func logInteractively(in lib: Library) throws -> Usage? {
             guard let draft = try LogForm.use() else { return nil }
             return try log(draft, in: lib, afterCraving: nil, offeringLink: true)
@@ -74,9 +80,7 @@ extension Cravey {
             } else if offeringLink, let recent = try tracker.unlinkedCraving(before: draft.time.instant), LogForm.offerLink(to: recent) {
                 draft.cravingId = recent.id
             }
-            let use = try tracker.logUse(draft)
-            warnIfOld(use.time)
-            return use
+            return try tracker.logUse(draft)
         }
     }
 }

@@ -20,9 +20,12 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
-            try Terminal.requireConfirmation(
+            guard try Terminal.confirmed(
                 "Delete '\(recording.shownTitle)'? This recording will be permanently deleted. This cannot be undone.",
-                yes: yes, action: "delete '\(recording.shownTitle)'")
+                yes: yes, action: "delete '\(recording.shownTitle)'") else {
+                print(Terminal.nothingDeleted)
+                return
+            }
             try lib.delete(recording)
             print("Deleted '\(recording.shownTitle)'.")
         }
