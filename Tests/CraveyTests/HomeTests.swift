@@ -118,13 +118,13 @@ final class HomeTests: CommandTestCase {
         try tmux.send("Enter")
         try tmux.waitFor("Play one of your messages?")
         try tmux.send("Enter")
-        try tmux.waitFor("Craving logged ✓  💪 Every moment of awareness counts.")
+        try tmux.waitFor("Craving logged ✓ — 5 (moderate), ")
         try tmux.send("u", literal: true)
         try tmux.waitFor("Log Usage")
         try tmux.send("Enter")
         let linkOffer = try tmux.waitFor("Enter")
         if linkOffer.contains("link them") { try tmux.send("Enter") }
-        try tmux.waitFor("Use logged ✓")
+        try tmux.waitFor("Usage logged ✓ — 0.5 bowls/joints, ")
         XCTAssertEqual(try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap { ($0 as? [String: Any])?["cravings"] as? Int }, 1)
         // p: progress, q back home.
         try tmux.send("p", literal: true)

@@ -87,11 +87,10 @@ struct Home {
             return nil
         case .craving:
             return suspended {
-                try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker) != nil
-                    ? "Craving logged ✓  💪 Every moment of awareness counts." : "Nothing was logged."
+                try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker).map { Self.saved(.craving($0.craving)) } ?? "Nothing was logged."
             }
         case .use:
-            return suspended { try Cravey.UseCommand.logInteractively(in: lib) != nil ? "Use logged ✓" : "Nothing was logged." }
+            return suspended { try Cravey.UseCommand.logInteractively(in: lib).map { Self.saved(.use($0)) } ?? "Nothing was logged." }
         case let .record(kind):
             return suspended {
                 try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker) != nil ? "Saved ✓" : "Nothing was recorded."
@@ -109,6 +108,11 @@ struct Home {
                 return "Check-in saved ✓"
             }
         }
+    }
+
+    /// What a log saved from home says: what was kept, and the note a log older than 7 days has.
+    static func saved(_ entry: LogEntry) -> String {
+        [LogWords.saved(entry), LogWords.note(entry.time)].compactMap { $0 }.joined(separator: "  ")
     }
 
     /// Runs `body` on the normal screen; its note, or its failure in one line.
