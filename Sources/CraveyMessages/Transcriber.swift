@@ -33,8 +33,8 @@ public final class Transcriber {
         public var storedName: String { self == .whisper ? WhisperRecognizer.engineName : "PocketSphinx" }
     }
 
-    /// How transcripts are made after a save, an import, a trim, a recovery or a check-in, set by
-    /// `CRAVEY_TRANSCRIBE`. They are queued in every case.
+    /// How transcripts are made after a save, an import, a trim, a recovery or a check-in (the
+    /// person's choice, read by the executable). They are queued in every case.
     public enum Timing: String, Sendable {
         /// By the background worker: the command returns at once (the default).
         case background

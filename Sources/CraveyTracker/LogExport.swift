@@ -104,3 +104,9 @@ public enum LogExport {
 
     static func optional(_ text: String?) -> RecordingExport.Value { text.map { .string($0) } ?? .null }
 }
+
+/// The tracker's logs as the library's export writes them.
+extension LogEntry: ExportedLog {
+    public var isCraving: Bool { if case .craving = self { true } else { false } }
+    public var csvRow: [String: RecordingExport.Value] { LogExport.csvRow(self) }
+}

@@ -6,17 +6,20 @@ import Glibc
 import Synchronization
 
 /// Calm screens, for screen readers and for people who want no motion: on with `TERM=dumb` or
-/// `CRAVEY_REDUCED_MOTION=1`. Nothing is redrawn in place: a page is printed as plain lines (then
+/// when the program asks for them (`Calm.choose`, its reduced-motion preference). Nothing is redrawn in place: a page is printed as plain lines (then
 /// only the lines that changed), a live screen (the meter, a playback, the check-in's recording, a
 /// progress bar) prints a plain status line at most once a second, and a key that chooses
 /// something is answered with what it chose, as text (`→ Log craving`).
 package enum Calm {
-    package static let isOn: Bool = isOn(ProcessInfo.processInfo.environment)
+    /// Whether screens are calm now.
+    package static var isOn: Bool { chosen.withLock { $0 } }
 
-    package static func isOn(_ env: [String: String]) -> Bool {
-        if env["TERM"] == "dumb" { return true }
-        guard let value = env["CRAVEY_REDUCED_MOTION"]?.lowercased() else { return false }
-        return !["", "0", "no", "false", "off"].contains(value)
+    private static let chosen = Mutex(ProcessInfo.processInfo.environment["TERM"] == "dumb")
+
+    /// Calm screens for a dumb terminal (`term`), or when the person asked for reduced motion;
+    /// chosen once, when the program starts.
+    package static func choose(term: String?, reducedMotion: Bool) {
+        chosen.withLock { $0 = term == "dumb" || reducedMotion }
     }
 
     /// `text` without its escape sequences (colours, styles).

@@ -2,6 +2,7 @@ import CraveyLibrary
 import CraveyMedia
 import CraveyMessages
 import Foundation
+import TerminalKit
 
 /// Everything cravey takes from its environment, read once when it starts. Nothing below the
 /// executable reads a variable: what a floor needs is handed to it from here, as a value.
@@ -33,6 +34,8 @@ struct Configuration: Sendable {
     /// `CRAVEY_JPEG_DECODER=libv4l2`: a webcam's JPEG pictures decoded by libv4l2, for the webcam
     /// benchmark's comparison; else by cravey.
     let jpeg: VideoInput.JPEGDecoding
+    /// `CRAVEY_REDUCED_MOTION=1` (or `TERM=dumb`): calm screens, nothing redrawn in place.
+    let calm: Bool
     /// `CRAVEY_GRAPHICS=kitty|sixel|blocks`: how pictures are drawn in the terminal; nil: asked.
     let graphics: String?
     /// `CRAVEY_TIMINGS=1`: playback and recording print how long their stages took (benchmarks).
@@ -61,6 +64,8 @@ struct Configuration: Sendable {
         speechModel = environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? PocketSphinxRecognizer.standardModelDirectory
         checkInTranscriptWait = environment["CRAVEY_CHECKIN_TRANSCRIPT_WAIT"].flatMap(Double.init) ?? 5
         jpeg = environment["CRAVEY_JPEG_DECODER"] == "libv4l2" ? .libv4l2 : .cravey
+        let reducedMotion = environment["CRAVEY_REDUCED_MOTION"].map { !["", "0", "no", "false", "off"].contains($0.lowercased()) }
+        calm = environment["TERM"] == "dumb" || reducedMotion == true
         graphics = environment["CRAVEY_GRAPHICS"]
         timings = environment["CRAVEY_TIMINGS"] == "1"
         stopWindowMilliseconds = environment["CRAVEY_TEST_STOP_WINDOW_MS"].flatMap(UInt32.init)
@@ -74,6 +79,16 @@ struct Configuration: Sendable {
         Transcriber.Engines(whisper: WhisperInstallation.find(named: whisper), modelDirectory: speechModel)
     }
 
+    /// Hands the toolkit what it draws by.
+    func apply() {
+        Calm.choose(term: environment["TERM"], reducedMotion: calm)
+    }
+
     /// A fresh fault-injection seam as configured (it counts the steps of one library).
     func faults() -> Faults { Faults(failing: failingSites, killAt: killAtStep, trace: traceSites) }
+}
+
+extension Calm {
+    /// Whether screens are calm for this environment (see `Configuration.calm`).
+    static func isOn(_ environment: [String: String]) -> Bool { Configuration(environment: environment).calm }
 }

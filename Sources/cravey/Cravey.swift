@@ -23,6 +23,7 @@ struct Cravey: ParsableCommand {
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
     static func main() {
         if let refusal = RawArguments.refusal() { Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue) }
+        Configuration.current.apply()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -56,9 +56,3 @@ extension LibraryExport {
         try self.init(format, of: library, logs: { try Tracker(library: library).entries() }, logColumns: LogExport.columns)
     }
 }
-
-/// The tracker's logs as the library's export writes them.
-extension LogEntry: ExportedLog {
-    public var isCraving: Bool { if case .craving = self { true } else { false } }
-    public var csvRow: [String: RecordingExport.Value] { LogExport.csvRow(self) }
-}
