@@ -29,7 +29,7 @@ import PackageDescription
 let package = Package(
     name: "cravey",
     products: [
-        .executable(name: "cravey", targets: ["cravey"]),
+        .executable(name: "cravey", targets: ["cravey"])
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -65,7 +65,8 @@ let package = Package(
         .target(name: "CraveyRecorder", dependencies: ["CraveyMedia"]),
         .target(name: "CraveyPlayer", dependencies: ["CraveyMedia"]),
         // Floor 4: the application layer.
-        .target(name: "CraveyMessages", dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyRecorder", "CraveyPlayer"]),
+        .target(
+            name: "CraveyMessages", dependencies: ["CraveyLibrary", "CraveyMedia", "CraveyRecorder", "CraveyPlayer"]),
         // Floor 4 too: the craving and use logs and the figures drawn from them, in the library's
         // database (no media).
         .target(name: "CraveyTracker", dependencies: ["CraveyLibrary"]),
@@ -119,7 +120,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyTrackerTests",
-            dependencies: ["CraveyTracker", "CraveyLibrary", "CraveyLibraryFixtures", "CraveyTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "CraveyTracker", "CraveyLibrary", "CraveyLibraryFixtures", "CraveyTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "CraveyMessagesTests",
@@ -131,7 +135,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CraveyTests",
-            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyTracker", "CraveyMedia", "CraveyTestSupport", "TerminalKit", "cravey"]
+            dependencies: [
+                "CraveyLibrary", "CraveyLibraryFixtures", "CraveyTracker", "CraveyMedia", "CraveyTestSupport",
+                "TerminalKit", "cravey",
+            ]
         ),
     ]
 )

@@ -9,6 +9,11 @@ bash Tests/install-deps.sh
 # The Whisper engine next to the build, where cravey finds it (the transcript tests use the real one).
 bash Whisper/install.sh .build/whisper
 swift build --build-tests
+# The code is kept as the toolchain's formatter writes it (.swift-format: 120 columns); a file it
+# would change fails the run at the end ('swift format format --in-place --recursive Sources Tests
+# Package.swift Plugins' applies it).
+format_status=0
+swift format lint --strict --recursive --parallel Sources Tests Package.swift Plugins || format_status=$?
 # Most tests record or import clips and check something else: their transcripts are left for
 # later, so they do not wait for the recognizer. The transcript tests turn it back on themselves.
 export CRAVEY_TRANSCRIBE=later
@@ -29,4 +34,8 @@ grep -E "^fault campaign: " "$log" | tail -1 || true
 # What failed, again at the end where a shortened log still shows it.
 grep -E "^Test Case .* failed|: error: " "$log" | grep -v "^Test Suite" | tail -n 40 || true
 echo "tests: $((total - skipped - failed)) passed, $failed failed, $skipped skipped"
+if [ "$format_status" -ne 0 ]; then
+    echo "format: files differ from what 'swift format' writes (see the lines above the tests)"
+    [ "$status" -ne 0 ] || status=$format_status
+fi
 exit "$status"

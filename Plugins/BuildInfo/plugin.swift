@@ -17,7 +17,11 @@ struct BuildInfo: BuildToolPlugin {
             let buildCommit = \\"$commit\\""
             [ "$(cat '\(output.path)' 2>/dev/null)" = "$text" ] || printf '%s\\n' "$text" > '\(output.path)'
             """
-        return [.prebuildCommand(displayName: "Build info (the commit)", executable: URL(filePath: "/bin/sh"), arguments: ["-c", script],
-                                 outputFilesDirectory: context.pluginWorkDirectoryURL)]
+        return [
+            .prebuildCommand(
+                displayName: "Build info (the commit)", executable: URL(filePath: "/bin/sh"),
+                arguments: ["-c", script],
+                outputFilesDirectory: context.pluginWorkDirectoryURL)
+        ]
     }
 }

@@ -21,7 +21,8 @@ public enum DesktopNotification {
 
     /// Shows `summary` and `body` for `app`; returns the id the notification server gave it.
     @discardableResult
-    public static func show(app: String, summary: String, body: String, expireMilliseconds: Int32 = -1) throws -> UInt32 {
+    public static func show(app: String, summary: String, body: String, expireMilliseconds: Int32 = -1) throws -> UInt32
+    {
         // sd-bus is opened first, so a missing libsystemd is this error, not a call into nothing.
         guard CDBus_load() == 0 else { throw Failure(kind: .other, message: String(cString: CDBus_load_message())) }
         var id: UInt32 = 0

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A backup folder, read and written as untrusted input.
@@ -64,7 +64,9 @@ final class BackupFolder {
         if relative.isEmpty { return "an empty path" }
         if relative.hasPrefix("/") { return "an absolute path" }
         if relative.utf8.count > 1024 { return "too long a path" }
-        if relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "a path with a control character" }
+        if relative.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "a path with a control character"
+        }
         for part in relative.split(separator: "/", omittingEmptySubsequences: false) {
             if part.isEmpty { return "a path with an empty part" }
             if part == "." || part == ".." { return "a path that steps out ('\(part)')" }
@@ -95,7 +97,10 @@ final class BackupFolder {
             close(current)
             guard next >= 0 else {
                 if code == ENOENT { return nil }
-                if code == ELOOP || code == ENOTDIR { throw refusal("\(reached) is a symbolic link or not a directory (cravey never follows links in a backup)") }
+                if code == ELOOP || code == ENOTDIR {
+                    throw refusal(
+                        "\(reached) is a symbolic link or not a directory (cravey never follows links in a backup)")
+                }
                 throw LibraryError.system(operation: "open", path: path + "/" + reached, errno: code)
             }
             current = next
@@ -119,7 +124,9 @@ final class BackupFolder {
         guard file >= 0 else {
             let code = errno
             if code == ENOENT { return nil }
-            if code == ELOOP { throw refusal("\(relative) is a symbolic link (cravey never follows links in a backup)") }
+            if code == ELOOP {
+                throw refusal("\(relative) is a symbolic link (cravey never follows links in a backup)")
+            }
             throw LibraryError.system(operation: "open", path: path + "/" + relative, errno: code)
         }
         var info = stat()
@@ -148,7 +155,9 @@ final class BackupFolder {
     /// A new file (0600, never over another, never through a link), its directories made as
     /// needed, open for writing.
     func create(_ relative: String) throws -> Int32 {
-        guard let (dir, name) = try parent(of: relative, create: true) else { throw systemError("open", path + "/" + relative) }
+        guard let (dir, name) = try parent(of: relative, create: true) else {
+            throw systemError("open", path + "/" + relative)
+        }
         defer { close(dir) }
         let file = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw systemError("create", path + "/" + relative) }
@@ -199,15 +208,18 @@ final class BackupFolder {
     /// Removes the regular file at `relative` only while it is still what a manifest says it is
     /// (this size and SHA-256): a file put in its place is left alone. True when removed.
     func remove(_ relative: String, ifItHas size: Int64, sha256: String) throws -> Bool {
-        guard BackupFolder.problem(withPath: relative) == nil, let (dir, name) = try? parent(of: relative) else { return false }
+        guard BackupFolder.problem(withPath: relative) == nil, let (dir, name) = try? parent(of: relative) else {
+            return false
+        }
         defer { close(dir) }
         let file = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard file >= 0 else { return false }
         defer { close(file) }
         var opened = stat(), there = stat()
         guard fstat(file, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG, Int64(opened.st_size) == size,
-              let found = try? FileCopy.sha256(of: file, named: path + "/" + relative), found.sha256 == sha256,
-              fstatat(dir, name, &there, AT_SYMLINK_NOFOLLOW) == 0, there.st_dev == opened.st_dev, there.st_ino == opened.st_ino
+            let found = try? FileCopy.sha256(of: file, named: path + "/" + relative), found.sha256 == sha256,
+            fstatat(dir, name, &there, AT_SYMLINK_NOFOLLOW) == 0, there.st_dev == opened.st_dev,
+            there.st_ino == opened.st_ino
         else { return false }
         return unlinkat(dir, name, 0) == 0
     }

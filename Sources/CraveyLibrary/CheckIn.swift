@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A daily check-in: one short spoken entry for a local calendar day, with the day's mood and
@@ -95,9 +95,9 @@ public struct CheckIn: Sendable, Equatable {
     public static func components(of day: String) -> (year: Int, month: Int, day: Int)? {
         let fields = day.split(separator: "-", omittingEmptySubsequences: false)
         guard day.utf8.count == 10, fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
-              fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let year = Int(fields[0]), let month = Int(fields[1]), let dayOfMonth = Int(fields[2]),
-              year >= 1970, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(dayOfMonth)
+            fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(fields[0]), let month = Int(fields[1]), let dayOfMonth = Int(fields[2]),
+            year >= 1970, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(dayOfMonth)
         else { return nil }
         return (year, month, dayOfMonth)
     }
@@ -115,7 +115,9 @@ public struct CheckIn: Sendable, Equatable {
     public static func weekday(year: Int, month: Int, day: Int) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) ?? Date(timeIntervalSince1970: 0)
+        let date =
+            calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))
+            ?? Date(timeIntervalSince1970: 0)
         return calendar.component(.weekday, from: date) - 1
     }
 
@@ -126,8 +128,10 @@ public struct CheckIn: Sendable, Equatable {
         return "\(weekdays[weekday(year: year, month: month, day: dayOfMonth)]), \(dayOfMonth) \(monthNames[month - 1])"
     }
 
-    public static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
-                                    "September", "October", "November", "December"]
+    public static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August",
+        "September", "October", "November", "December",
+    ]
 }
 
 extension Validation {
@@ -135,10 +139,13 @@ extension Validation {
     public static func checkInDay(_ text: String, today: String) throws -> String {
         let day = text.trimmingCharacters(in: .whitespaces)
         guard CheckIn.components(of: day) != nil else {
-            throw LibraryError.invalid(field: "date", reason: "'\(text.prefix(40))' is not a date written as YYYY-MM-DD")
+            throw LibraryError.invalid(
+                field: "date", reason: "'\(text.prefix(40))' is not a date written as YYYY-MM-DD")
         }
         guard day <= today else {
-            throw LibraryError.invalid(field: "date", reason: "\(day) is in the future (today is \(today)); a check-in is for today or a day that has passed")
+            throw LibraryError.invalid(
+                field: "date",
+                reason: "\(day) is in the future (today is \(today)); a check-in is for today or a day that has passed")
         }
         return day
     }
@@ -146,7 +153,8 @@ extension Validation {
     /// A mood given by the user: its name or its place (1–5).
     public static func mood(_ text: String) throws -> CheckIn.Mood {
         guard let mood = CheckIn.Mood(text: text) else {
-            throw LibraryError.invalid(field: "mood", reason: "'\(text.prefix(40))' is not one of low, down, okay, happy, amazing")
+            throw LibraryError.invalid(
+                field: "mood", reason: "'\(text.prefix(40))' is not one of low, down, okay, happy, amazing")
         }
         return mood
     }

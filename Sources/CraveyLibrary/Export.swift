@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Metadata of recordings as JSON (for `--json` and export) and CSV (for export).
@@ -29,7 +29,9 @@ public enum RecordingExport {
     /// thousands of rows (`list --json` of 10,000 is measured against sqlite3's own JSON), where
     /// JSONEncoder is several times slower. Any other JSON goes through `JSONText`, which escapes
     /// the same characters. With `transcripts` (an export), each object also has the transcript columns.
-    public static func jsonArray(_ recordings: [Recording], includeWaveform: Bool = false, transcripts: [UUID: Transcript]? = nil) -> String {
+    public static func jsonArray(
+        _ recordings: [Recording], includeWaveform: Bool = false, transcripts: [UUID: Transcript]? = nil
+    ) -> String {
         if recordings.isEmpty { return "[]" }
         var out: [UInt8] = []
         out.reserveCapacity(recordings.count * 600)
@@ -44,7 +46,9 @@ public enum RecordingExport {
 
     /// Appends an object of `fields` (then string arrays) to a byte buffer, written and escaped as
     /// the rows are: for other long listings (the logs).
-    package static func appendObject(_ fields: [(String, Value)], arrays: [(String, [String])] = [], to out: inout [UInt8]) {
+    package static func appendObject(
+        _ fields: [(String, Value)], arrays: [(String, [String])] = [], to out: inout [UInt8]
+    ) {
         out.append(UInt8(ascii: "{"))
         for (i, (key, value)) in fields.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -75,7 +79,9 @@ public enum RecordingExport {
     }
 
     /// Appends one row as a JSON object to a byte buffer (listings write thousands of them).
-    static func appendJSON(_ recording: Recording, includeWaveform: Bool, transcripts: [UUID: Transcript]? = nil, to out: inout [UInt8]) {
+    static func appendJSON(
+        _ recording: Recording, includeWaveform: Bool, transcripts: [UUID: Transcript]? = nil, to out: inout [UInt8]
+    ) {
         out.append(UInt8(ascii: "{"))
         for (i, field) in values(recording, transcripts: transcripts).enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -85,7 +91,9 @@ public enum RecordingExport {
         }
         if let transcripts {
             out.append(contentsOf: ",\"transcriptWords\":".utf8)
-            out.append(contentsOf: (transcripts[recording.id].map { $0.state == .done ? $0.wordsJSON : "null" } ?? "null").utf8)
+            out.append(
+                contentsOf: (transcripts[recording.id].map { $0.state == .done ? $0.wordsJSON : "null" } ?? "null").utf8
+            )
         }
         if includeWaveform {
             out.append(contentsOf: ",\"waveform\":[".utf8)
@@ -101,8 +109,11 @@ public enum RecordingExport {
     /// RFC 4180 CSV with a header line; fields with commas, quotes or line breaks are quoted.
     /// With `transcripts` (an export), the transcript columns follow.
     public static func csv(_ recordings: [Recording], transcripts: [UUID: Transcript]? = nil) -> String {
-        csv(header: columns + (transcripts == nil ? [] : transcriptColumns),
-            rows: recordings.map { Dictionary(uniqueKeysWithValues: values($0, transcripts: transcripts).map { ($0.key, $0.value) }) })
+        csv(
+            header: columns + (transcripts == nil ? [] : transcriptColumns),
+            rows: recordings.map {
+                Dictionary(uniqueKeysWithValues: values($0, transcripts: transcripts).map { ($0.key, $0.value) })
+            })
     }
 
     /// RFC 4180 CSV of rows given by column name under `header` (a column a row does not have is an
@@ -110,7 +121,9 @@ public enum RecordingExport {
     public static func csv(header: [String], rows: [[String: Value]]) -> String {
         var out = header.joined(separator: ",") + "\r\n"
         for row in rows {
-            out += header.map { csvField(row[$0] ?? .null, formatted: formattedColumns.contains($0)) }.joined(separator: ",") + "\r\n"
+            out +=
+                header.map { csvField(row[$0] ?? .null, formatted: formattedColumns.contains($0)) }.joined(
+                    separator: ",") + "\r\n"
         }
         return out
     }
@@ -144,8 +157,10 @@ public enum RecordingExport {
         return rowValues(r, opt, optInt, optNum) + transcriptValues
     }
 
-    private static func rowValues(_ r: Recording, _ opt: (String?) -> Value, _ optInt: (Int?) -> Value,
-                                  _ optNum: (Double?) -> Value) -> [(key: String, value: Value)] {
+    private static func rowValues(
+        _ r: Recording, _ opt: (String?) -> Value, _ optInt: (Int?) -> Value,
+        _ optNum: (Double?) -> Value
+    ) -> [(key: String, value: Value)] {
         [
             ("id", .string(r.id.uuidString)),
             ("createdAt", .string(isoDate(r.createdAt))),
@@ -260,13 +275,17 @@ public struct LibraryExport: Sendable {
 
     /// Reads the recordings, their transcripts and then `logs` (whose CSV columns are
     /// `logColumns`), and writes them as `format`.
-    public init<Log: ExportedLog>(_ format: Format, of library: Library, logs: () throws -> [Log], logColumns: [String]) throws {
+    public init<Log: ExportedLog>(_ format: Format, of library: Library, logs: () throws -> [Log], logColumns: [String])
+        throws
+    {
         let recordings = try library.recordings(includingCheckIns: true)
         let transcripts = try library.allTranscripts()
         let logs = try logs()
         self.format = format
-        text = format == .csv ? Self.csv(logs, logColumns: logColumns, recordings, transcripts)
-                              : try Self.json(logs, recordings, transcripts)
+        text =
+            format == .csv
+            ? Self.csv(logs, logColumns: logColumns, recordings, transcripts)
+            : try Self.json(logs, recordings, transcripts)
         cravings = logs.filter(\.isCraving).count
         usageLogs = logs.count - cravings
         self.recordings = recordings.count
@@ -284,27 +303,40 @@ public struct LibraryExport: Sendable {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)
-        return String(format: "cravey_export_%04d-%02d-%02d.", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday) + format.rawValue
+        return String(format: "cravey_export_%04d-%02d-%02d.", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
+            + format.rawValue
     }
 
     /// {"cravings": [...], "usage": [...], "recordings": [...]}: the logs through Encodable, the
     /// recordings through the listings' writer (which escapes the same characters).
-    static func json<Log: ExportedLog>(_ logs: [Log], _ recordings: [Recording], _ transcripts: [UUID: Transcript]) throws -> String {
+    static func json<Log: ExportedLog>(_ logs: [Log], _ recordings: [Recording], _ transcripts: [UUID: Transcript])
+        throws -> String
+    {
         func array(_ items: [Log]) throws -> String {
-            items.isEmpty ? "[]" : "[\n    " + (try items.map { String(decoding: try JSONText.data($0), as: UTF8.self) }).joined(separator: ",\n    ") + "\n  ]"
+            items.isEmpty
+                ? "[]"
+                : "[\n    "
+                    + (try items.map { String(decoding: try JSONText.data($0), as: UTF8.self) }).joined(
+                        separator: ",\n    ") + "\n  ]"
         }
-        let listed = RecordingExport.jsonArray(recordings, transcripts: transcripts).replacingOccurrences(of: "\n", with: "\n  ")
-        return "{\n  \"cravings\": \(try array(logs.filter(\.isCraving))),\n  \"usage\": \(try array(logs.filter { !$0.isCraving })),"
+        let listed = RecordingExport.jsonArray(recordings, transcripts: transcripts).replacingOccurrences(
+            of: "\n", with: "\n  ")
+        return
+            "{\n  \"cravings\": \(try array(logs.filter(\.isCraving))),\n  \"usage\": \(try array(logs.filter { !$0.isCraving })),"
             + "\n  \"recordings\": \(listed)\n}\n"
     }
 
     /// One table: `record` (craving, use, recording), then the logs' columns, then the
     /// recordings' own.
-    static func csv<Log: ExportedLog>(_ logs: [Log], logColumns: [String], _ recordings: [Recording], _ transcripts: [UUID: Transcript]) -> String {
+    static func csv<Log: ExportedLog>(
+        _ logs: [Log], logColumns: [String], _ recordings: [Recording], _ transcripts: [UUID: Transcript]
+    ) -> String {
         let recordingColumns = RecordingExport.columns + RecordingExport.transcriptColumns
         let header = ["record"] + logColumns + recordingColumns.filter { !logColumns.contains($0) }
         let recordingRows = recordings.map { recording -> [String: RecordingExport.Value] in
-            var row = Dictionary(RecordingExport.values(recording, transcripts: transcripts).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            var row = Dictionary(
+                RecordingExport.values(recording, transcripts: transcripts).map { ($0.key, $0.value) },
+                uniquingKeysWith: { a, _ in a })
             row["record"] = .string("recording")
             return row
         }

@@ -2,7 +2,7 @@ internal import CFFmpeg
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whole-file copies and hashes, for snapshots, backups and restores: a copy is made under a name
@@ -14,7 +14,9 @@ enum FileCopy {
     /// Copies `source` to `destination` (created 0600, refusing one that exists); returns its size
     /// and SHA-256 (lower-case hex). `site` names the fault-injection point before the fsync.
     @discardableResult
-    static func copy(_ source: String, to destination: String, faults: Faults, site: String) throws -> (size: Int64, sha256: String) {
+    static func copy(_ source: String, to destination: String, faults: Faults, site: String) throws -> (
+        size: Int64, sha256: String
+    ) {
         let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard input >= 0 else { throw systemError("open", source) }
         defer { close(input) }
@@ -23,15 +25,19 @@ enum FileCopy {
 
     /// Copies an open file (read from where it stands) to `destination`, under the same rules.
     @discardableResult
-    static func copy(from input: Int32, named source: String, to destination: String, faults: Faults, site: String) throws -> (size: Int64, sha256: String) {
+    static func copy(from input: Int32, named source: String, to destination: String, faults: Faults, site: String)
+        throws -> (size: Int64, sha256: String)
+    {
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard output >= 0 else { throw systemError("create", destination) }
         return try copy(from: input, named: source, into: output, named: destination, faults: faults, site: site)
     }
 
     /// Copies an open file into a new, empty open file, fsyncs the copy and closes it (always).
-    static func copy(from input: Int32, named source: String, into output: Int32, named destination: String,
-                     faults: Faults, site: String) throws -> (size: Int64, sha256: String) {
+    static func copy(
+        from input: Int32, named source: String, into output: Int32, named destination: String,
+        faults: Faults, site: String
+    ) throws -> (size: Int64, sha256: String) {
         var closed = false
         defer { if !closed { close(output) } }
         let (size, hash) = try readThrough(input, path: source) { chunk in
@@ -63,7 +69,9 @@ enum FileCopy {
     }
 
     /// Reads an open file to its end in large blocks, hashing each block and handing it to `body`.
-    private static func readThrough(_ fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> (size: Int64, sha256: String) {
+    private static func readThrough(_ fd: Int32, path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws
+        -> (size: Int64, sha256: String)
+    {
         let hasher = try SHA256Hash()
         var size: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
@@ -98,7 +106,8 @@ final class SHA256Hash {
         let status = CFFmpeg_sha256_begin(&hash)
         guard status == 0 else {
             let message = String(cString: CFFmpegHash_load_message())
-            throw LibraryError.database(message.isEmpty ? "cannot compute a SHA-256 (\(String(cString: strerror(-status))))" : message)
+            throw LibraryError.database(
+                message.isEmpty ? "cannot compute a SHA-256 (\(String(cString: strerror(-status))))" : message)
         }
     }
 

@@ -56,7 +56,9 @@ public struct FileDescription: Codable, Sendable, Equatable {
         if let transcript, transcript.state == .done {
             self.transcript = TranscriptPart(
                 text: transcript.text,
-                words: transcript.words.map { WordPart(w: $0.text, s: ($0.start * 1000).rounded() / 1000, e: ($0.end * 1000).rounded() / 1000) },
+                words: transcript.words.map {
+                    WordPart(w: $0.text, s: ($0.start * 1000).rounded() / 1000, e: ($0.end * 1000).rounded() / 1000)
+                },
                 engine: transcript.engine, model: transcript.model, madeAt: StoredDate.text(transcript.madeAt))
         }
     }
@@ -79,7 +81,8 @@ public struct FileDescription: Codable, Sendable, Equatable {
     /// A description read back from its tag; nil when it is not one (or not for `id`).
     public init?(json: String, for id: UUID) {
         guard let decoded = try? JSONDecoder().decode(Self.self, from: Data(json.utf8)), decoded.id == id,
-              StoredDate.date(decoded.createdAt) != nil, StoredDate.date(decoded.modifiedAt) != nil else { return nil }
+            StoredDate.date(decoded.createdAt) != nil, StoredDate.date(decoded.modifiedAt) != nil
+        else { return nil }
         self = decoded
     }
 
@@ -98,9 +101,10 @@ public struct FileDescription: Codable, Sendable, Equatable {
     /// The transcript it carries.
     func storedTranscript() -> Transcript? {
         guard let transcript else { return nil }
-        return Transcript(recordingId: id, state: .done, text: transcript.text,
-                          words: transcript.words.map { Transcript.Word(text: $0.w, start: $0.s, end: $0.e) },
-                          engine: transcript.engine, model: transcript.model,
-                          madeAt: StoredDate.date(transcript.madeAt) ?? Date())
+        return Transcript(
+            recordingId: id, state: .done, text: transcript.text,
+            words: transcript.words.map { Transcript.Word(text: $0.w, start: $0.s, end: $0.e) },
+            engine: transcript.engine, model: transcript.model,
+            madeAt: StoredDate.date(transcript.madeAt) ?? Date())
     }
 }

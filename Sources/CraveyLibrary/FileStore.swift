@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The library's files on disk, and the few POSIX steps the atomic rules are made of.
@@ -39,7 +39,8 @@ struct FileStore: Sendable {
     /// and none of them may be a symbolic link (`refuseLinks`), so nothing cravey writes, chmods
     /// or copies there can lead outside the library.
     static let ownEntries: [String: OwnKind] = [
-        "library.sqlite": .file, "library.sqlite-wal": .file, "library.sqlite-shm": .file, "library.sqlite-journal": .file,
+        "library.sqlite": .file, "library.sqlite-wal": .file, "library.sqlite-shm": .file,
+        "library.sqlite-journal": .file,
         "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, reserveFile: .file,
         rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file,
         recordingsDir: .directory, incomingDir: .directory, trashDir: .directory, purgingDir: .directory,
@@ -71,7 +72,9 @@ struct FileStore: Sendable {
         for name in Self.ownEntries.keys.sorted() + [Self.thumbnailsDir] {
             var info = stat()
             if lstat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-                throw LibraryError.unsafeLibrary("\(path(name)) is a symbolic link; cravey does not follow links inside its library (move it away and run cravey again)")
+                throw LibraryError.unsafeLibrary(
+                    "\(path(name)) is a symbolic link; cravey does not follow links inside its library (move it away and run cravey again)"
+                )
             }
         }
     }
@@ -82,15 +85,16 @@ struct FileStore: Sendable {
     /// Returns why it could not, when it could not.
     func tightenPrivacy() -> String? {
         var problems: [String] = []
-        for (name, mode) in [("", mode_t(0o700)), ("library.sqlite", 0o600), ("library.sqlite-wal", 0o600),
-                             ("library.sqlite-shm", 0o600), ("library.sqlite-journal", 0o600)] {
+        for (name, mode) in [
+            ("", mode_t(0o700)), ("library.sqlite", 0o600), ("library.sqlite-wal", 0o600),
+            ("library.sqlite-shm", 0o600), ("library.sqlite-journal", 0o600),
+        ] {
             let full = name.isEmpty ? root : path(name)
             guard let current = self.mode(full), current & 0o077 != 0 else { continue }
             if let problem = makePrivate(full, mode: mode) { problems.append(problem) }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
-
 
     /// Where `check --repair` moves files that look like cravey's but cannot be listed.
     static let quarantineDir = "Quarantine"
@@ -117,17 +121,22 @@ struct FileStore: Sendable {
         var info = stat()
         guard lstat(dir, &info) == 0 else { throw systemError("open", dir) }
         if (info.st_mode & S_IFMT) == S_IFLNK && dir != root {
-            throw LibraryError.unsafeLibrary("\(dir) is a symbolic link; cravey does not follow links inside its library")
+            throw LibraryError.unsafeLibrary(
+                "\(dir) is a symbolic link; cravey does not follow links inside its library")
         }
         if dir == root { _ = stat(dir, &info) }  // the root itself may be reached through a link
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw LibraryError.unsafeLibrary("\(dir) is not a directory")
         }
         guard info.st_uid == geteuid() else {
-            throw LibraryError.unsafeLibrary("the \(what) \(dir) belongs to another user (uid \(info.st_uid)); cravey keeps a library only in a directory of yours")
+            throw LibraryError.unsafeLibrary(
+                "the \(what) \(dir) belongs to another user (uid \(info.st_uid)); cravey keeps a library only in a directory of yours"
+            )
         }
         guard info.st_mode & 0o022 == 0 else {
-            throw LibraryError.unsafeLibrary("the \(what) \(dir) can be written by others (mode \(String(info.st_mode & 0o777, radix: 8))); make it private with chmod 700")
+            throw LibraryError.unsafeLibrary(
+                "the \(what) \(dir) can be written by others (mode \(String(info.st_mode & 0o777, radix: 8))); make it private with chmod 700"
+            )
         }
     }
 
@@ -138,7 +147,7 @@ struct FileStore: Sendable {
         let full = path(relative)
         let parent = (full as NSString).deletingLastPathComponent
         guard let realParent = realPath(parent), let realRecordings = realPath(path(Self.recordingsDir)),
-              realParent == realRecordings || realParent.hasPrefix(realRecordings + "/")
+            realParent == realRecordings || realParent.hasPrefix(realRecordings + "/")
         else { throw LibraryError.unsafePath(relative) }
         var info = stat()
         if lstat(full, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG { throw LibraryError.unsafePath(relative) }
@@ -151,7 +160,9 @@ struct FileStore: Sendable {
     /// the library checked are real directories of the user's (`prepare`), so only the file itself
     /// needs a look: it must not be a link (listings call this for every row).
     func file(of recording: Recording) throws -> String {
-        guard recording.filePath == recording.canonicalFilePath else { throw LibraryError.unsafePath(recording.filePath) }
+        guard recording.filePath == recording.canonicalFilePath else {
+            throw LibraryError.unsafePath(recording.filePath)
+        }
         return try notALink(recording.filePath)
     }
 
@@ -219,7 +230,8 @@ struct FileStore: Sendable {
         var info = stat()
         guard lstat(dir, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR || dir == root else {
             if (info.st_mode & S_IFMT) == S_IFLNK {
-                throw LibraryError.unsafeLibrary("\(dir) is a symbolic link; cravey does not follow links inside its library")
+                throw LibraryError.unsafeLibrary(
+                    "\(dir) is a symbolic link; cravey does not follow links inside its library")
             }
             throw LibraryError.invalid(field: "library", reason: "\(dir) exists and is not a directory")
         }
@@ -253,7 +265,8 @@ struct FileStore: Sendable {
     func craveyMediaFiles() -> [(id: UUID, kind: Recording.Kind, relative: String)] {
         entries(path(Self.recordingsDir)).compactMap { name in
             guard let owner = Recording.owner(ofFileName: name), !owner.isThumbnail,
-                  isRegularFile(path(Self.recordingsDir) + "/" + name) else { return nil }
+                isRegularFile(path(Self.recordingsDir) + "/" + name)
+            else { return nil }
             return (owner.id, owner.kind, Self.recordingsDir + "/" + name)
         }
     }
@@ -293,7 +306,7 @@ struct FileStore: Sendable {
     func withReserve<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch where Self.isNoSpace(error) {
+        } catch  where Self.isNoSpace(error) {
             let fd = open(path(Self.reserveFile), O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
             guard fd >= 0 else { throw error }
             _ = ftruncate(fd, 0)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private recordings library: the SQLite store and the media files, kept in agreement.
@@ -65,8 +65,10 @@ public final class Library: @unchecked Sendable {
     /// earlier run left half-done. A lost or damaged database is rebuilt from the recordings' files.
     ///
     /// `lockWaitSeconds`: how long a change waits for another process holding the lock.
-    public init(root: String, faults: Faults = .none, lockWaitSeconds: Double = 10, media: MediaRecovery? = nil,
-                onLockWait: (@Sendable () -> Void)? = nil) throws {
+    public init(
+        root: String, faults: Faults = .none, lockWaitSeconds: Double = 10, media: MediaRecovery? = nil,
+        onLockWait: (@Sendable () -> Void)? = nil
+    ) throws {
         umask(0o077)
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         self.root = root
@@ -80,29 +82,36 @@ public final class Library: @unchecked Sendable {
         var info = stat()
         let hasDatabase = lstat(dbPath, &info) == 0
         if hasDatabase && (info.st_mode & S_IFMT) != S_IFREG {
-            throw LibraryError.unsafeLibrary("\(dbPath) is not a regular file; cravey does not follow links inside its library")
+            throw LibraryError.unsafeLibrary(
+                "\(dbPath) is not a regular file; cravey does not follow links inside its library")
         }
         // A database that is missing, empty or cut short: lost, if cravey's own files show this
         // is its library (see below); else an empty or stray `library.sqlite` among a person's
         // files, which does not make cravey move in. (A whole one's schema is checked on opening.)
         let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
-        let keepsOwnFiles = loss != nil && (!files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty
-            || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0)
+        let keepsOwnFiles =
+            loss != nil
+            && (!files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty
+                || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0)
         if loss != nil, !keepsOwnFiles {
             let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
             if let first = foreign.first {
                 throw LibraryError.unsafeLibrary(
-                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made")
+                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made"
+                )
             }
         }
         try files.prepare()
-        privacyProblem = files.tightenPrivacy().map { "the library at \(root) could not be made private again (\($0)); others may be able to read it" }
+        privacyProblem = files.tightenPrivacy().map {
+            "the library at \(root) could not be made private again (\($0)); others may be able to read it"
+        }
         var rebuild: String?
         var restoredSnapshot: Snapshot?
         // A database that is missing, empty or cut short while the library holds recordings or
         // snapshots was lost: it is rebuilt from the newest good snapshot and the files.
         if let loss, keepsOwnFiles {
-            restoredSnapshot = try Self.replaceLostDatabase(dbPath, files: files, faults: faults, keep: loss != "missing" && loss != "empty")
+            restoredSnapshot = try Self.replaceLostDatabase(
+                dbPath, files: files, faults: faults, keep: loss != "missing" && loss != "empty")
             rebuild = "the library database was \(loss)"
         } else if !hasDatabase {
             let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -126,7 +135,9 @@ public final class Library: @unchecked Sendable {
         if rebuild == nil, isWritable, files.exists(marker) {
             rebuild = "an interrupted rebuild of the library database was taken up again"
         }
-        if rebuild == nil, isWritable, try translatingDatabaseErrors({ try store.isEmpty() }), !files.craveyMediaFiles().isEmpty {
+        if rebuild == nil, isWritable, try translatingDatabaseErrors({ try store.isEmpty() }),
+            !files.craveyMediaFiles().isEmpty
+        {
             rebuild = "the library database listed none of the recordings in Recordings/"
         }
         if let rebuild {
@@ -162,7 +173,8 @@ public final class Library: @unchecked Sendable {
             throw error
         } catch let error as Store.OpenFailure {
             if case .foreign = error {
-                throw LibraryError.unsafeLibrary("\(path) is the database of another program; this directory is not a cravey library")
+                throw LibraryError.unsafeLibrary(
+                    "\(path) is the database of another program; this directory is not a cravey library")
             }
             throw error
         } catch {
@@ -188,8 +200,13 @@ public final class Library: @unchecked Sendable {
 
     /// Messages newest first, optionally filtered (check-ins are not messages; `includingCheckIns`
     /// lists every row, as an export does). Rows whose file has vanished are not listed.
-    public func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, includingCheckIns: Bool = false) throws -> [Recording] {
-        try translatingDatabaseErrors { try store.recordings(kind: kind, purpose: purpose, section: includingCheckIns ? .all : .messages).filter(hasFile) }
+    public func recordings(
+        kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, includingCheckIns: Bool = false
+    ) throws -> [Recording] {
+        try translatingDatabaseErrors {
+            try store.recordings(kind: kind, purpose: purpose, section: includingCheckIns ? .all : .messages).filter(
+                hasFile)
+        }
     }
 
     /// The `limit` most played messages (playCount desc, lastPlayedAt desc, newest).
@@ -262,7 +279,8 @@ public final class Library: @unchecked Sendable {
                     }
                     guard Date() < deadline else {
                         throw LibraryError.busy(
-                            "the library is busy: another cravey process has held it for \(Int(lockWaitSeconds)) s (a recording being saved, or a stuck process); nothing was changed")
+                            "the library is busy: another cravey process has held it for \(Int(lockWaitSeconds)) s (a recording being saved, or a stuck process); nothing was changed"
+                        )
                     }
                     if !told { told = true; onLockWait?() }
                     usleep(50_000)
@@ -293,7 +311,8 @@ public final class Library: @unchecked Sendable {
         } catch let error as LibraryError {
             throw error
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_READONLY {
-            throw LibraryError.readOnly("the library at \(root) is read-only (\(error.message ?? "read-only database")); nothing was changed")
+            throw LibraryError.readOnly(
+                "the library at \(root) is read-only (\(error.message ?? "read-only database")); nothing was changed")
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_FULL {
             throw LibraryError.system(operation: "write", path: root + "/library.sqlite", errno: ENOSPC)
         } catch {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Backups: a complete, consistent, verifiable copy of the library in a directory of the user's
@@ -68,18 +68,27 @@ extension Library {
         guard manifest.recordings >= 0, manifest.logs >= 0 else { return "counts less than nothing" }
         var paths = Set<String>(), libraryPaths = Set<String>()
         for entry in [manifest.database] + manifest.files {
-            let shown = "'\(String(entry.path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }).prefix(120))'"
-            if let problem = BackupFolder.problem(withPath: entry.path) { return "names \(shown), \(problem) (cravey reads only inside the backup folder)" }
-            guard entry.size >= 0, entry.sha256.count == 64, entry.sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            let shown =
+                "'\(String(entry.path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) }).prefix(120))'"
+            if let problem = BackupFolder.problem(withPath: entry.path) {
+                return "names \(shown), \(problem) (cravey reads only inside the backup folder)"
+            }
+            guard entry.size >= 0, entry.sha256.count == 64,
+                entry.sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+            else {
                 return "gives \(shown) no proper size and SHA-256"
             }
             guard paths.insert(entry.path).inserted else { return "names \(shown) twice" }
         }
-        guard manifest.database.path.hasPrefix("Database/"), manifest.database.path.hasSuffix(".sqlite"), manifest.database.libraryPath == nil else {
+        guard manifest.database.path.hasPrefix("Database/"), manifest.database.path.hasSuffix(".sqlite"),
+            manifest.database.libraryPath == nil
+        else {
             return "does not name its database under Database/"
         }
         for entry in manifest.files {
-            guard entry.path.hasPrefix(FileStore.recordingsDir + "/"), let libraryPath = entry.libraryPath, Library.isRecordingPath(libraryPath) else {
+            guard entry.path.hasPrefix(FileStore.recordingsDir + "/"), let libraryPath = entry.libraryPath,
+                Library.isRecordingPath(libraryPath)
+            else {
                 return "names a file that is not a recording's (\(entry.libraryPath ?? "no library name"))"
             }
             guard libraryPaths.insert(libraryPath).inserted else { return "names \(libraryPath) twice" }
@@ -126,8 +135,11 @@ extension Library {
             try files.makeDirectory(links, site: "backup.mkdir")
             try copyDatabase(to: databaseCopy)
             counts = try store.writer.read { db in
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0)
+                (
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0,
+                    try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)")
+                        ?? 0
+                )
             }
             for recording in try store.recordings(section: .all) where hasFile(recording) {
                 for relative in [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
@@ -140,10 +152,12 @@ extension Library {
         }
         defer { try? clearBackupLinks() }
 
-        var result = BackupResult(directory: folder.path, recordings: counts.recordings, logs: counts.logs, copied: 0, copiedBytes: 0,
-                                  unchanged: 0, removed: 0, manifest: BackupManifest(
-                                    createdAt: StoredDate.text(now), database: .init(path: "", size: 0, sha256: ""), files: [],
-                                    recordings: counts.recordings, logs: counts.logs))
+        var result = BackupResult(
+            directory: folder.path, recordings: counts.recordings, logs: counts.logs, copied: 0, copiedBytes: 0,
+            unchanged: 0, removed: 0,
+            manifest: BackupManifest(
+                createdAt: StoredDate.text(now), database: .init(path: "", size: 0, sha256: ""), files: [],
+                recordings: counts.recordings, logs: counts.logs))
         let known = Dictionary(grouping: previous?.files ?? [], by: \.sha256)
         // Each path holds one entry of this backup: two files with the same content (two dark
         // thumbnails) are two entries under two names, as a manifest must list them.
@@ -164,7 +178,8 @@ extension Library {
             }
             let ext = (wanted as NSString).pathExtension
             let stem = (wanted as NSString).deletingPathExtension
-            for candidate in [wanted, "\(stem).\(hash.prefix(8)).\(ext)", "\(stem).\(hash.prefix(16)).\(ext)"] where !used.contains(candidate) {
+            for candidate in [wanted, "\(stem).\(hash.prefix(8)).\(ext)", "\(stem).\(hash.prefix(16)).\(ext)"]
+            where !used.contains(candidate) {
                 if try folder.exists(candidate) {
                     // A file there already: used only if it is this very content (left by a backup
                     // interrupted before its manifest); never written over.
@@ -178,18 +193,24 @@ extension Library {
                 let input = open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
                 guard input >= 0 else { throw systemError("open", source) }
                 defer { close(input) }
-                let copied = try FileCopy.copy(from: input, named: source, into: try folder.create(partial), named: folder.path + "/" + partial,
-                                               faults: faults, site: "backup.copy")
+                let copied = try FileCopy.copy(
+                    from: input, named: source, into: try folder.create(partial), named: folder.path + "/" + partial,
+                    faults: faults, site: "backup.copy")
                 guard copied.sha256 == hash else {
-                    folder.removeFiles(in: (partial as NSString).deletingLastPathComponent) { $0 == (partial as NSString).lastPathComponent }
+                    folder.removeFiles(in: (partial as NSString).deletingLastPathComponent) {
+                        $0 == (partial as NSString).lastPathComponent
+                    }
                     throw LibraryError.database("\(source) changed while it was being copied; run the backup again")
                 }
-                try folder.rename(partial, to: (candidate as NSString).lastPathComponent, faults: faults, site: "backup.rename", syncSite: "backup.fsync.dir")
+                try folder.rename(
+                    partial, to: (candidate as NSString).lastPathComponent, faults: faults, site: "backup.rename",
+                    syncSite: "backup.fsync.dir")
                 result.copied += 1
                 result.copiedBytes += size
                 return BackupManifest.Entry(path: candidate, libraryPath: nil, size: size, sha256: hash)
             }
-            throw LibraryError.database("\(folder.path)/\(wanted) and its other names are taken by other files; nothing was written over")
+            throw LibraryError.database(
+                "\(folder.path)/\(wanted) and its other names are taken by other files; nothing was written over")
         }
 
         let stamp = Self.backupStamp(now)
@@ -219,14 +240,17 @@ extension Library {
 
     /// The problems found by reading every file of the backup at `directory` again (empty: whole).
     /// A manifest cravey cannot trust is refused before any file is read.
-    public func verifyBackup(at directory: String) throws -> (manifest: BackupManifest, problems: [String], bytes: Int64) {
+    public func verifyBackup(at directory: String) throws -> (
+        manifest: BackupManifest, problems: [String], bytes: Int64
+    ) {
         let folder = try backupFolder(directory, create: false)
         return try verify(folder)
     }
 
     private func verify(_ folder: BackupFolder) throws -> (manifest: BackupManifest, problems: [String], bytes: Int64) {
         guard let manifest = try Self.readManifest(in: folder) else {
-            throw LibraryError.invalid(field: "backup", reason: "\(folder.path) holds no cravey backup (no \(BackupManifest.name))")
+            throw LibraryError.invalid(
+                field: "backup", reason: "\(folder.path) holds no cravey backup (no \(BackupManifest.name))")
         }
         var problems: [String] = []
         var bytes: Int64 = 0
@@ -236,7 +260,9 @@ extension Library {
                 continue
             }
             bytes += size
-            if size != entry.size || hash != entry.sha256 { problems.append("\(entry.path): its SHA-256 no longer matches (changed or damaged)") }
+            if size != entry.size || hash != entry.sha256 {
+                problems.append("\(entry.path): its SHA-256 no longer matches (changed or damaged)")
+            }
         }
         return (manifest, problems, bytes)
     }
@@ -246,11 +272,16 @@ extension Library {
     /// input meets (`checkLogs` adds the rules of the logs, from the floor that knows them), then
     /// the files are saved with the save's rules (noted, renamed in, the rows committed in one
     /// transaction), so a restore interrupted at any step leaves the library empty again.
-    public func restore(from directory: String, checkLogs: ((String) throws -> [String])? = nil) throws -> RestoreResult {
+    public func restore(from directory: String, checkLogs: ((String) throws -> [String])? = nil) throws -> RestoreResult
+    {
         let folder = try backupFolder(directory, create: false)
         let (manifest, problems, _) = try verify(folder)
         if let first = problems.first {
-            throw LibraryError.invalid(field: "backup", reason: "the backup at \(folder.path) is damaged (\(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")); nothing was restored")
+            throw LibraryError.invalid(
+                field: "backup",
+                reason:
+                    "the backup at \(folder.path) is damaged (\(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")); nothing was restored"
+            )
         }
         let links = files.path(FileStore.backupLinksDir)
         return try translatingDatabaseErrors {
@@ -266,8 +297,9 @@ extension Library {
             // The backup's database, brought to this cravey's schema in a copy of its own.
             let database = links + "/restore.sqlite"
             try copy(manifest.database, from: folder, to: database, site: "restore.copy")
-            try Self.checkBackupDatabase(database, named: manifest.database.path, in: folder, faults: faults, checkLogs: checkLogs,
-                                         files: Set(manifest.files.compactMap(\.libraryPath)))
+            try Self.checkBackupDatabase(
+                database, named: manifest.database.path, in: folder, faults: faults, checkLogs: checkLogs,
+                files: Set(manifest.files.compactMap(\.libraryPath)))
             let paths = manifest.files.compactMap(\.libraryPath)
             try store.notePendingSave(paths)
             for entry in manifest.files {
@@ -284,21 +316,30 @@ extension Library {
             let logs = try store.writer.read { db in
                 try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0
             }
-            return RestoreResult(recordings: try store.count(), logs: logs, files: files.craveyMediaFiles().count, backedUpAt: manifest.createdAt)
+            return RestoreResult(
+                recordings: try store.count(), logs: logs, files: files.craveyMediaFiles().count,
+                backedUpAt: manifest.createdAt)
         }
     }
 
     /// Copies a file of the backup (opened beneath its folder) to `destination`, checking it is
     /// still the content its manifest names.
-    private func copy(_ entry: BackupManifest.Entry, from folder: BackupFolder, to destination: String, site: String) throws {
+    private func copy(_ entry: BackupManifest.Entry, from folder: BackupFolder, to destination: String, site: String)
+        throws
+    {
         guard let (input, _) = try folder.openFile(entry.path) else {
-            throw LibraryError.invalid(field: "backup", reason: "\(entry.path) left the backup at \(folder.path) while it was read; nothing was restored")
+            throw LibraryError.invalid(
+                field: "backup",
+                reason: "\(entry.path) left the backup at \(folder.path) while it was read; nothing was restored")
         }
         defer { close(input) }
-        let copied = try FileCopy.copy(from: input, named: folder.path + "/" + entry.path, to: destination, faults: faults, site: site)
+        let copied = try FileCopy.copy(
+            from: input, named: folder.path + "/" + entry.path, to: destination, faults: faults, site: site)
         guard copied.sha256 == entry.sha256 else {
             _ = unlink(destination)
-            throw LibraryError.invalid(field: "backup", reason: "\(entry.path) in the backup at \(folder.path) changed while it was read; nothing was restored")
+            throw LibraryError.invalid(
+                field: "backup",
+                reason: "\(entry.path) in the backup at \(folder.path) changed while it was read; nothing was restored")
         }
     }
 
@@ -306,8 +347,10 @@ extension Library {
     /// against the rules of typed input, owning a file the backup holds, and each file owned by a
     /// row; the logs through `checkLogs`. A backup database that is not cravey's, or holds a row
     /// cravey would refuse, is refused in words that name the backup, not the person's library.
-    static func checkBackupDatabase(_ database: String, named name: String, in folder: BackupFolder, faults: Faults,
-                                    checkLogs: ((String) throws -> [String])?, files: Set<String>) throws {
+    static func checkBackupDatabase(
+        _ database: String, named name: String, in folder: BackupFolder, faults: Faults,
+        checkLogs: ((String) throws -> [String])?, files: Set<String>
+    ) throws {
         func refuse(_ why: String) -> LibraryError {
             .untrustedBackup("the backup's database (\(name) in \(folder.path)) \(why); nothing was restored")
         }
@@ -358,15 +401,18 @@ extension Library {
             throw refuse("cannot be read (\(Library.describe(error)))")
         }
         if let first = problems.first {
-            throw refuse("holds what cravey would not save: \(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")")
+            throw refuse(
+                "holds what cravey would not save: \(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")"
+            )
         }
     }
 
     /// The last backup: where to and when (nil: never).
     public func lastBackup() -> (directory: String, at: Date)? {
         guard let text = try? setting(.lastBackup), let data = text.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: String],
-              let dir = object["directory"], let at = object["at"].flatMap(StoredDate.date) else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: String],
+            let dir = object["directory"], let at = object["at"].flatMap(StoredDate.date)
+        else { return nil }
         return (dir, at)
     }
 
@@ -381,13 +427,19 @@ extension Library {
     /// The backup folder, opened (see `BackupFolder`): a directory, reached through a link if
     /// the person names one, never inside the library nor holding it.
     private func backupFolder(_ directory: String, create: Bool) throws -> BackupFolder {
-        guard !directory.isEmpty else { throw LibraryError.invalid(field: "directory", reason: "give the directory to back up to") }
+        guard !directory.isEmpty else {
+            throw LibraryError.invalid(field: "directory", reason: "give the directory to back up to")
+        }
         let absolute = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
         if create, mkdir(absolute, 0o700) != 0, errno != EEXIST { throw systemError("create directory", absolute) }
         let resolved = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         let folder = try BackupFolder(path: resolved)
         if folder.overlaps(root) {
-            throw LibraryError.invalid(field: "directory", reason: "\(absolute) is inside the library (or holds it); a backup goes to another directory, best another disk")
+            throw LibraryError.invalid(
+                field: "directory",
+                reason:
+                    "\(absolute) is inside the library (or holds it); a backup goes to another directory, best another disk"
+            )
         }
         return folder
     }
@@ -397,7 +449,9 @@ extension Library {
     static func readManifest(in folder: BackupFolder) throws -> BackupManifest? {
         guard let (fd, size) = try folder.openFile(BackupManifest.name) else { return nil }
         defer { close(fd) }
-        guard size <= 64 << 20 else { throw folder.refusal("\(BackupManifest.name) is too large (\(size) bytes) to be a manifest cravey wrote") }
+        guard size <= 64 << 20 else {
+            throw folder.refusal("\(BackupManifest.name) is too large (\(size) bytes) to be a manifest cravey wrote")
+        }
         let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
         let manifest: BackupManifest
         do {
@@ -420,7 +474,9 @@ extension Library {
         defer { if !closed { close(fd) } }
         let written = data.withUnsafeBytes { write(fd, $0.baseAddress, data.count) }
         try faults.hit("backup.manifest.fsync")
-        guard written == data.count, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("write", folder.path + "/" + partial) }
+        guard written == data.count, retryingEINTR({ fsync(fd) }) == 0 else {
+            throw systemError("write", folder.path + "/" + partial)
+        }
         closed = true
         close(fd)
         // The manifest is replaced in one rename: only a regular file there (the last manifest) is.
@@ -447,8 +503,10 @@ extension Library {
     /// Empties the backup's second links (cravey's own directory; only its own names inside).
     func clearBackupLinks() throws {
         let links = files.path(FileStore.backupLinksDir)
-        for name in files.entries(links) where name == "library.sqlite" || name.hasPrefix("restore.sqlite") || name.hasPrefix("library.sqlite-")
-            || Recording.owner(ofFileName: name) != nil {
+        for name in files.entries(links)
+        where name == "library.sqlite" || name.hasPrefix("restore.sqlite") || name.hasPrefix("library.sqlite-")
+            || Recording.owner(ofFileName: name) != nil
+        {
             _ = unlink(links + "/" + name)
         }
         _ = rmdir(links)

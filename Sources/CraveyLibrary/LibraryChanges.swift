@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Changing what is saved: details, play counts, deleting one recording, purging all of them.
@@ -10,7 +10,9 @@ extension Library {
 
     /// Sets title, notes and purpose with the library's limits (blank title → automatic title).
     @discardableResult
-    public func edit(_ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??) throws -> Recording {
+    public func edit(_ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??) throws
+        -> Recording
+    {
         try refuseChanging(recording)
         return try translatingDatabaseErrors {
             var updated = recording
@@ -20,8 +22,9 @@ extension Library {
             updated.modifiedAt = Date().truncatedToMilliseconds
             let lock = try lockLibrary()
             defer { lock.release() }
-            try store.updateDetails(id: recording.id, title: updated.title, notes: updated.notes,
-                                    purpose: updated.purpose, at: updated.modifiedAt)
+            try store.updateDetails(
+                id: recording.id, title: updated.title, notes: updated.notes,
+                purpose: updated.purpose, at: updated.modifiedAt)
             writePendingTags()  // the file's own tags follow (see `writePendingTags`)
             return (try? store.recording(id: updated.id)) ?? updated
         }
@@ -30,7 +33,9 @@ extension Library {
     /// A day's check-in is kept as it was saved: it is never edited or trimmed (it may be deleted).
     public func refuseChanging(_ recording: Recording) throws {
         if let checkIn = recording.checkIn {
-            throw LibraryError.invalid(field: "recording", reason: "it is the check-in of \(checkIn.day), kept as it was saved; nothing was changed")
+            throw LibraryError.invalid(
+                field: "recording",
+                reason: "it is the check-in of \(checkIn.day), kept as it was saved; nothing was changed")
         }
     }
 
@@ -44,7 +49,9 @@ extension Library {
     /// above's `MediaRecovery.measure`) and stores it. Nil when it cannot be measured. Storing is
     /// best effort: on a read-only library the measurement is still returned, for this use.
     public func measureLoudness(_ recording: Recording) -> Recording? {
-        guard let file = try? files.file(of: recording), let measured = measured(recording, file: file) else { return nil }
+        guard let file = try? files.file(of: recording), let measured = measured(recording, file: file) else {
+            return nil
+        }
         try? translatingDatabaseErrors { try store.setLoudness(measured) }
         return measured
     }
@@ -114,7 +121,8 @@ extension Library {
             // And the journal of the logs and settings (a purge killed first: the next command
             // drops the deleted rows' lines from it).
             if (try? files.unlink(files.path(FileStore.journalFile), site: "purge.journal")) != nil,
-               (try? files.sync(root, site: "purge.journal.fsync.root")) != nil {
+                (try? files.sync(root, site: "purge.journal.fsync.root")) != nil
+            {
                 // The notes go only once the journal's removal is durable.
                 try? store.writer.write { db in try db.execute(sql: "DELETE FROM pendingJournal") }
             }

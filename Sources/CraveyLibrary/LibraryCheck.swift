@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `check`: finding and repairing damage done from outside the library's own operations.
@@ -72,8 +72,13 @@ extension Library {
                     let relative = dir + "/" + name
                     if relative == FileStore.thumbnailsDir || owned.contains(relative) { continue }
                     if let owner = Recording.owner(ofFileName: name), files.isRegularFile(files.path(relative)),
-                       owner.isThumbnail == (dir == FileStore.thumbnailsDir) {
-                        if owner.isThumbnail { strayThumbnails.append(relative) } else { report.add(.fileWithoutRow, relative) }
+                        owner.isThumbnail == (dir == FileStore.thumbnailsDir)
+                    {
+                        if owner.isThumbnail {
+                            strayThumbnails.append(relative)
+                        } else {
+                            report.add(.fileWithoutRow, relative)
+                        }
                     } else {
                         report.add(.foreignFile, relative)
                     }
@@ -109,7 +114,10 @@ extension Library {
             for path in loose { report.add(.loosePermissions, path) }
             let journal = try journalDifferences()
             if !journal.isEmpty {
-                report.add(.journal, "\(journal.count) log\(journal.count == 1 ? "" : "s") or settings (\(journal.prefix(3).joined(separator: ", "))\(journal.count > 3 ? ", …" : ""))")
+                report.add(
+                    .journal,
+                    "\(journal.count) log\(journal.count == 1 ? "" : "s") or settings (\(journal.prefix(3).joined(separator: ", "))\(journal.count > 3 ? ", …" : ""))"
+                )
                 if repair { try rebuildJournal() }
             }
             let index = try store.searchIndexProblems()

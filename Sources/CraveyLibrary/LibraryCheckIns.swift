@@ -25,10 +25,12 @@ extension Library {
     public func checkInDay(_ day: String) throws -> CheckInDay {
         try translatingDatabaseErrors {
             let row = try store.writer.read { db in
-                try Row.fetchOne(db, sql: "SELECT prompt, greetedAt, postponedAt FROM checkinDay WHERE day = ?", arguments: [day])
+                try Row.fetchOne(
+                    db, sql: "SELECT prompt, greetedAt, postponedAt FROM checkinDay WHERE day = ?", arguments: [day])
             }
-            return CheckInDay(day: day, prompt: row?["prompt"], greeted: (row?["greetedAt"] as String?) != nil,
-                              postponed: (row?["postponedAt"] as String?) != nil, entry: try checkIn(on: day))
+            return CheckInDay(
+                day: day, prompt: row?["prompt"], greeted: (row?["greetedAt"] as String?) != nil,
+                postponed: (row?["postponedAt"] as String?) != nil, entry: try checkIn(on: day))
         }
     }
 
@@ -37,7 +39,9 @@ extension Library {
         try translatingDatabaseErrors {
             try store.writer.read { db in
                 try Row.fetchOne(db, sql: "SELECT id FROM recording WHERE checkinDay = ?", arguments: [day])
-            }.flatMap { UUID(uuidString: $0["id"]) }.flatMap { try store.recording(id: $0) }.flatMap { hasFile($0) ? $0 : nil }
+            }.flatMap { UUID(uuidString: $0["id"]) }.flatMap { try store.recording(id: $0) }.flatMap {
+                hasFile($0) ? $0 : nil
+            }
         }
     }
 
@@ -56,15 +60,23 @@ extension Library {
             let lock = try lockLibrary()
             defer { lock.release() }
             return try store.writer.write { db in
-                if let chosen = try String.fetchOne(db, sql: "SELECT prompt FROM checkinDay WHERE day = ? AND prompt IS NOT NULL", arguments: [day]) {
+                if let chosen = try String.fetchOne(
+                    db, sql: "SELECT prompt FROM checkinDay WHERE day = ? AND prompt IS NOT NULL", arguments: [day])
+                {
                     return chosen
                 }
-                let recent = Set(try String.fetchAll(
-                    db, sql: "SELECT prompt FROM checkinDay WHERE prompt IS NOT NULL AND day < ? ORDER BY day DESC LIMIT 6", arguments: [day]))
+                let recent = Set(
+                    try String.fetchAll(
+                        db,
+                        sql:
+                            "SELECT prompt FROM checkinDay WHERE prompt IS NOT NULL AND day < ? ORDER BY day DESC LIMIT 6",
+                        arguments: [day]))
                 let fresh = CheckIn.prompts.filter { !recent.contains($0) }
                 let chosen = (fresh.isEmpty ? CheckIn.prompts : fresh).randomElement()!
-                try db.execute(sql: "INSERT INTO checkinDay (day, prompt) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET prompt = excluded.prompt",
-                               arguments: [day, chosen])
+                try db.execute(
+                    sql:
+                        "INSERT INTO checkinDay (day, prompt) VALUES (?, ?) ON CONFLICT(day) DO UPDATE SET prompt = excluded.prompt",
+                    arguments: [day, chosen])
                 return chosen
             }
         }
@@ -73,9 +85,12 @@ extension Library {
     /// The greeting was answered: Start, or Later (`postponed`).
     public func noteGreeted(_ day: String, postponed: Bool, at date: Date = Date()) throws {
         try changeDay(day) { db in
-            try db.execute(sql: "UPDATE checkinDay SET greetedAt = coalesce(greetedAt, ?) WHERE day = ?", arguments: [StoredDate.text(date), day])
+            try db.execute(
+                sql: "UPDATE checkinDay SET greetedAt = coalesce(greetedAt, ?) WHERE day = ?",
+                arguments: [StoredDate.text(date), day])
             if postponed {
-                try db.execute(sql: "UPDATE checkinDay SET postponedAt = ? WHERE day = ?", arguments: [StoredDate.text(date), day])
+                try db.execute(
+                    sql: "UPDATE checkinDay SET postponedAt = ? WHERE day = ?", arguments: [StoredDate.text(date), day])
             }
         }
     }
@@ -85,8 +100,9 @@ extension Library {
     public func beginCheckIn(_ day: String, mood: CheckIn.Mood, prompt: String, recording id: UUID) throws {
         if try checkIn(on: day) != nil { throw LibraryError.invalid(field: "date", reason: Self.alreadyCheckedIn(day)) }
         try changeDay(day) { db in
-            try db.execute(sql: "UPDATE checkinDay SET pendingId = ?, pendingMood = ?, prompt = coalesce(prompt, ?) WHERE day = ?",
-                           arguments: [id.uuidString, mood.rawValue, prompt, day])
+            try db.execute(
+                sql: "UPDATE checkinDay SET pendingId = ?, pendingMood = ?, prompt = coalesce(prompt, ?) WHERE day = ?",
+                arguments: [id.uuidString, mood.rawValue, prompt, day])
         }
     }
 
@@ -95,9 +111,11 @@ extension Library {
     public func abandonCheckIn(recording id: UUID, keepingMood: Bool = false) throws {
         try translatingDatabaseErrors {
             try store.writer.write { db in
-                try db.execute(sql: keepingMood ? "UPDATE checkinDay SET pendingId = NULL WHERE pendingId = ?"
-                                                : "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
-                               arguments: [id.uuidString])
+                try db.execute(
+                    sql: keepingMood
+                        ? "UPDATE checkinDay SET pendingId = NULL WHERE pendingId = ?"
+                        : "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
+                    arguments: [id.uuidString])
             }
         }
     }
@@ -106,7 +124,8 @@ extension Library {
     public func keptMood(for day: String) throws -> CheckIn.Mood? {
         try translatingDatabaseErrors {
             try store.writer.read { db in
-                try String.fetchOne(db, sql: "SELECT pendingMood FROM checkinDay WHERE day = ? AND pendingId IS NULL", arguments: [day])
+                try String.fetchOne(
+                    db, sql: "SELECT pendingMood FROM checkinDay WHERE day = ? AND pendingId IS NULL", arguments: [day])
             }
         }.flatMap(CheckIn.Mood.init(rawValue:))
     }
@@ -141,7 +160,11 @@ extension Library {
     }
 
     public func setting(_ key: Setting) throws -> String? {
-        try translatingDatabaseErrors { try store.writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) } }
+        try translatingDatabaseErrors {
+            try store.writer.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue])
+            }
+        }
     }
 
     /// Sets (or with nil, clears) a setting.
@@ -151,8 +174,10 @@ extension Library {
             defer { lock.release() }
             try store.writer.write { db in
                 if let value {
-                    try db.execute(sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                                   arguments: [key.rawValue, value])
+                    try db.execute(
+                        sql:
+                            "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                        arguments: [key.rawValue, value])
                 } else {
                     try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key.rawValue])
                 }

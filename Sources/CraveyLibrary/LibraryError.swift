@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything that can go wrong in the library, each with a one-line message for the user.
@@ -49,7 +49,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
             return "injected fault at \(site)"
         case let .database(message):
             return "library database: \(message)"
-        case let .unsafeLibrary(message), let .busy(message), let .readOnly(message), let .output(message), let .untrustedBackup(message):
+        case let .unsafeLibrary(message), let .busy(message), let .readOnly(message), let .output(message),
+            let .untrustedBackup(message):
             return message
         case let .notEmpty(root, holds):
             return Self.notEmpty(root, holds: holds, emptyLibrary: nil)

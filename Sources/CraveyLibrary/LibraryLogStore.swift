@@ -19,18 +19,24 @@ package struct CravingRow: Sendable, Equatable {
     package var createdAt: String?
     package var modifiedAt: String?
 
-    package init(id: String?, at: String?, utcOffset: Int?, intensity: Int?, triggers: String?, location: String?,
-                 notes: String?, recordingId: String?, createdAt: String?, modifiedAt: String?) {
+    package init(
+        id: String?, at: String?, utcOffset: Int?, intensity: Int?, triggers: String?, location: String?,
+        notes: String?, recordingId: String?, createdAt: String?, modifiedAt: String?
+    ) {
         (self.id, self.at, self.utcOffset, self.intensity, self.triggers) = (id, at, utcOffset, intensity, triggers)
-        (self.location, self.notes, self.recordingId, self.createdAt, self.modifiedAt) = (location, notes, recordingId, createdAt, modifiedAt)
+        (self.location, self.notes, self.recordingId, self.createdAt, self.modifiedAt) = (
+            location, notes, recordingId, createdAt, modifiedAt
+        )
     }
 
     static let columns = "id, at, utcOffset, intensity, triggers, location, notes, recordingId, createdAt, modifiedAt"
 
     init(row: Row) {
-        self.init(id: row["id"], at: row["at"], utcOffset: row["utcOffset"], intensity: row["intensity"], triggers: row["triggers"],
-                  location: row["location"], notes: row["notes"], recordingId: row["recordingId"],
-                  createdAt: row["createdAt"], modifiedAt: row["modifiedAt"])
+        self.init(
+            id: row["id"], at: row["at"], utcOffset: row["utcOffset"], intensity: row["intensity"],
+            triggers: row["triggers"],
+            location: row["location"], notes: row["notes"], recordingId: row["recordingId"],
+            createdAt: row["createdAt"], modifiedAt: row["modifiedAt"])
     }
 }
 
@@ -49,19 +55,26 @@ package struct UseRow: Sendable, Equatable {
     package var createdAt: String?
     package var modifiedAt: String?
 
-    package init(id: String?, at: String?, utcOffset: Int?, method: String?, amount: Double?, triggers: String?, location: String?,
-                 notes: String?, moodAfter: Int?, cravingId: String?, createdAt: String?, modifiedAt: String?) {
-        (self.id, self.at, self.utcOffset, self.method, self.amount, self.triggers) = (id, at, utcOffset, method, amount, triggers)
+    package init(
+        id: String?, at: String?, utcOffset: Int?, method: String?, amount: Double?, triggers: String?,
+        location: String?,
+        notes: String?, moodAfter: Int?, cravingId: String?, createdAt: String?, modifiedAt: String?
+    ) {
+        (self.id, self.at, self.utcOffset, self.method, self.amount, self.triggers) = (
+            id, at, utcOffset, method, amount, triggers
+        )
         (self.location, self.notes, self.moodAfter, self.cravingId) = (location, notes, moodAfter, cravingId)
         (self.createdAt, self.modifiedAt) = (createdAt, modifiedAt)
     }
 
-    static let columns = "id, at, utcOffset, method, amount, triggers, location, notes, moodAfter, cravingId, createdAt, modifiedAt"
+    static let columns =
+        "id, at, utcOffset, method, amount, triggers, location, notes, moodAfter, cravingId, createdAt, modifiedAt"
 
     init(row: Row) {
-        self.init(id: row["id"], at: row["at"], utcOffset: row["utcOffset"], method: row["method"], amount: row["amount"],
-                  triggers: row["triggers"], location: row["location"], notes: row["notes"], moodAfter: row["moodAfter"],
-                  cravingId: row["cravingId"], createdAt: row["createdAt"], modifiedAt: row["modifiedAt"])
+        self.init(
+            id: row["id"], at: row["at"], utcOffset: row["utcOffset"], method: row["method"], amount: row["amount"],
+            triggers: row["triggers"], location: row["location"], notes: row["notes"], moodAfter: row["moodAfter"],
+            cravingId: row["cravingId"], createdAt: row["createdAt"], modifiedAt: row["modifiedAt"])
     }
 }
 
@@ -187,10 +200,13 @@ extension Library {
     package func insertCraving(_ craving: CravingRow) throws {
         try writeLogs(step: "log.craving") { db in
             try Self.requireRecording(craving.recordingId, db)
-            try db.execute(sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
-                craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location, craving.notes,
-                craving.recordingId, craving.createdAt, craving.modifiedAt,
-            ])
+            try db.execute(
+                sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
+                    craving.notes,
+                    craving.recordingId, craving.createdAt, craving.modifiedAt,
+                ])
         }
     }
 
@@ -198,10 +214,13 @@ extension Library {
     package func insertUse(_ use: UseRow) throws {
         try writeLogs(step: "log.use") { db in
             try Self.requireCraving(use.cravingId, db)
-            try db.execute(sql: "INSERT INTO usage (\(UseRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
-                use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes, use.moodAfter,
-                use.cravingId, use.createdAt, use.modifiedAt,
-            ])
+            try db.execute(
+                sql: "INSERT INTO usage (\(UseRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes,
+                    use.moodAfter,
+                    use.cravingId, use.createdAt, use.modifiedAt,
+                ])
         }
     }
 
@@ -218,11 +237,15 @@ extension Library {
     package func updateCraving(_ craving: CravingRow) throws {
         try writeLogs(step: "log.edit") { db in
             try Self.requireRecording(craving.recordingId, db)
-            try db.execute(sql: """
-                UPDATE craving SET at = ?, utcOffset = ?, intensity = ?, triggers = ?, location = ?, notes = ?, recordingId = ?, modifiedAt = ?
-                WHERE id = ?
-                """, arguments: [craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location, craving.notes,
-                                 craving.recordingId, craving.modifiedAt, craving.id])
+            try db.execute(
+                sql: """
+                    UPDATE craving SET at = ?, utcOffset = ?, intensity = ?, triggers = ?, location = ?, notes = ?, recordingId = ?, modifiedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location, craving.notes,
+                    craving.recordingId, craving.modifiedAt, craving.id,
+                ])
             guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(craving.id ?? "") }
         }
     }
@@ -231,12 +254,16 @@ extension Library {
     package func updateUse(_ use: UseRow) throws {
         try writeLogs(step: "log.edit") { db in
             try Self.requireCraving(use.cravingId, db)
-            try db.execute(sql: """
-                UPDATE usage SET at = ?, utcOffset = ?, method = ?, amount = ?, triggers = ?, location = ?, notes = ?, moodAfter = ?,
-                  cravingId = ?, modifiedAt = ?
-                WHERE id = ?
-                """, arguments: [use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes, use.moodAfter,
-                                 use.cravingId, use.modifiedAt, use.id])
+            try db.execute(
+                sql: """
+                    UPDATE usage SET at = ?, utcOffset = ?, method = ?, amount = ?, triggers = ?, location = ?, notes = ?, moodAfter = ?,
+                      cravingId = ?, modifiedAt = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
+                    use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes, use.moodAfter,
+                    use.cravingId, use.modifiedAt, use.id,
+                ])
             guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(use.id ?? "") }
         }
     }
@@ -268,14 +295,17 @@ extension Library {
 
     private static func requireRecording(_ id: String?, _ db: Database) throws {
         guard let id else { return }
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?)", arguments: [id]) == true else {
+        guard
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?)", arguments: [id]) == true
+        else {
             throw LogStoreRefusal.noRecording(id)
         }
     }
 
     private static func requireCraving(_ id: String?, _ db: Database) throws {
         guard let id else { return }
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM craving WHERE id = ?)", arguments: [id]) == true else {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM craving WHERE id = ?)", arguments: [id]) == true
+        else {
             throw LogStoreRefusal.noCraving(id)
         }
     }
@@ -288,11 +318,15 @@ extension Library {
         try readLogs { db in
             var found: (cravings: [CravingRow], uses: [UseRow]) = ([], [])
             if cravings {
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(CravingRow.columns) FROM craving WHERE at >= ? ORDER BY at DESC, id DESC", arguments: [since])
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT \(CravingRow.columns) FROM craving WHERE at >= ? ORDER BY at DESC, id DESC",
+                    arguments: [since])
                 while let row = try rows.next() { found.cravings.append(CravingRow(row: row)) }
             }
             if uses {
-                let rows = try Row.fetchCursor(db, sql: "SELECT \(UseRow.columns) FROM usage WHERE at >= ? ORDER BY at DESC, id DESC", arguments: [since])
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT \(UseRow.columns) FROM usage WHERE at >= ? ORDER BY at DESC, id DESC",
+                    arguments: [since])
                 while let row = try rows.next() { found.uses.append(UseRow(row: row)) }
             }
             return found
@@ -302,10 +336,12 @@ extension Library {
     /// The log whose id is `prefix` or starts with it (`prefix` in upper case, as ids are stored).
     package func logRow(idStartingWith prefix: String) throws -> LogRowMatch {
         try readLogs { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT 'craving' AS kind, id FROM craving WHERE id >= ? AND id < ? || 'Z'
-                UNION ALL SELECT 'use', id FROM usage WHERE id >= ? AND id < ? || 'Z' LIMIT 6
-                """, arguments: [prefix, prefix, prefix, prefix])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT 'craving' AS kind, id FROM craving WHERE id >= ? AND id < ? || 'Z'
+                    UNION ALL SELECT 'use', id FROM usage WHERE id >= ? AND id < ? || 'Z' LIMIT 6
+                    """, arguments: [prefix, prefix, prefix, prefix])
             guard rows.count <= 1 else { return .several(rows.map { (kind: $0["kind"], id: $0["id"]) }) }
             guard let row = rows.first else { return .none }
             return .one(try Self.logRow(kind: row["kind"], id: row["id"], db)!)
@@ -315,40 +351,54 @@ extension Library {
     /// The log of this kind ("craving" or "use") and id, if it is there.
     private static func logRow(kind: String, id: String, _ db: Database) throws -> LogRow? {
         kind == "craving"
-            ? try Row.fetchOne(db, sql: "SELECT \(CravingRow.columns) FROM craving WHERE id = ?", arguments: [id]).map { .craving(CravingRow(row: $0)) }
-            : try Row.fetchOne(db, sql: "SELECT \(UseRow.columns) FROM usage WHERE id = ?", arguments: [id]).map { .use(UseRow(row: $0)) }
+            ? try Row.fetchOne(db, sql: "SELECT \(CravingRow.columns) FROM craving WHERE id = ?", arguments: [id]).map {
+                .craving(CravingRow(row: $0))
+            }
+            : try Row.fetchOne(db, sql: "SELECT \(UseRow.columns) FROM usage WHERE id = ?", arguments: [id]).map {
+                .use(UseRow(row: $0))
+            }
     }
 
     /// The uses that name this craving as the one they followed, oldest first.
     package func useRows(followingCraving cravingId: String) throws -> [UseRow] {
         try readLogs { db in
-            try Row.fetchAll(db, sql: "SELECT \(UseRow.columns) FROM usage WHERE cravingId = ? ORDER BY at", arguments: [cravingId]).map(UseRow.init(row:))
+            try Row.fetchAll(
+                db, sql: "SELECT \(UseRow.columns) FROM usage WHERE cravingId = ? ORDER BY at", arguments: [cravingId]
+            ).map(UseRow.init(row:))
         }
     }
 
     /// The latest craving at or before `time` (stored time text).
     package func lastCravingRow(atOrBefore time: String) throws -> CravingRow? {
         try readLogs { db in
-            try Row.fetchOne(db, sql: "SELECT \(CravingRow.columns) FROM craving WHERE at <= ? ORDER BY at DESC, id DESC LIMIT 1",
-                             arguments: [time]).map(CravingRow.init(row:))
+            try Row.fetchOne(
+                db, sql: "SELECT \(CravingRow.columns) FROM craving WHERE at <= ? ORDER BY at DESC, id DESC LIMIT 1",
+                arguments: [time]
+            ).map(CravingRow.init(row:))
         }
     }
 
     /// The latest craving from `earliest` to `latest` (stored time texts) that no use follows.
     package func unlinkedCravingRow(from earliest: String, to latest: String) throws -> CravingRow? {
         try readLogs { db in
-            try Row.fetchOne(db, sql: """
-                SELECT \(CravingRow.columns) FROM craving c
-                WHERE at <= ? AND at >= ? AND NOT EXISTS (SELECT 1 FROM usage u WHERE u.cravingId = c.id)
-                ORDER BY at DESC, id DESC LIMIT 1
-                """, arguments: [latest, earliest]).map(CravingRow.init(row:))
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(CravingRow.columns) FROM craving c
+                    WHERE at <= ? AND at >= ? AND NOT EXISTS (SELECT 1 FROM usage u WHERE u.cravingId = c.id)
+                    ORDER BY at DESC, id DESC LIMIT 1
+                    """, arguments: [latest, earliest]
+            ).map(CravingRow.init(row:))
         }
     }
 
     /// How many logs there are of each kind.
     package func logCounts() throws -> (cravings: Int, uses: Int) {
         try readLogs { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM craving") ?? 0, try Int.fetchOne(db, sql: "SELECT count(*) FROM usage") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM craving") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM usage") ?? 0
+            )
         }
     }
 
@@ -357,9 +407,11 @@ extension Library {
     package func logSearch(_ ftsQuery: String, limit: Int) throws -> [(log: LogRow, marked: String?)] {
         let marks = (String(SearchHit.markStart), String(SearchHit.markEnd))
         return try readLogs { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT kind, logId, snippet(logSearch, 0, ?, ?, '…', 16) AS marked FROM logSearch WHERE logSearch MATCH ? LIMIT ?
-                """, arguments: [marks.0, marks.1, ftsQuery, limit])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, logId, snippet(logSearch, 0, ?, ?, '…', 16) AS marked FROM logSearch WHERE logSearch MATCH ? LIMIT ?
+                    """, arguments: [marks.0, marks.1, ftsQuery, limit])
             return try rows.compactMap { row in
                 try Self.logRow(kind: row["kind"], id: row["logId"], db).map { (log: $0, marked: row["marked"]) }
             }
@@ -371,30 +423,45 @@ extension Library {
     /// `craving` and `use` as read (ten years of logs read in milliseconds). Places and methods
     /// come as their index in `locations` and `methods`. Returns the day (days since 1970 on the
     /// log's own clock) of the first craving and when the first recording was added.
-    package func progressRows(cravingsSince since: String, locations: [String], methods: [String],
-                              craving: (ProgressCravingRow) -> Void, use: (ProgressUseRow) -> Void) throws -> (firstCravingDay: Int?, firstRecording: String?) {
+    package func progressRows(
+        cravingsSince since: String, locations: [String], methods: [String],
+        craving: (ProgressCravingRow) -> Void, use: (ProgressUseRow) -> Void
+    ) throws -> (firstCravingDay: Int?, firstRecording: String?) {
         try readLogs { db in
             let milliseconds = "CAST(round((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)"
-            let linked = Set(try Int64.fetchAll(db, sql: "SELECT craving.rowid FROM usage JOIN craving ON craving.id = usage.cravingId"))
-            let cravings = try Row.fetchCursor(db, sql: """
-                SELECT rowid, \(milliseconds), utcOffset, intensity, nullif(triggers, ''), \(Self.index("location", locations))
-                FROM craving WHERE at >= ? ORDER BY at
-                """, arguments: [since])
+            let linked = Set(
+                try Int64.fetchAll(
+                    db, sql: "SELECT craving.rowid FROM usage JOIN craving ON craving.id = usage.cravingId"))
+            let cravings = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT rowid, \(milliseconds), utcOffset, intensity, nullif(triggers, ''), \(Self.index("location", locations))
+                    FROM craving WHERE at >= ? ORDER BY at
+                    """, arguments: [since])
             while let row = try cravings.next() {
-                craving(ProgressCravingRow(ms: row[1], utcOffset: row[2], intensity: row[3], triggers: row[4], location: row[5],
-                                           linked: linked.contains(row[0])))
+                craving(
+                    ProgressCravingRow(
+                        ms: row[1], utcOffset: row[2], intensity: row[3], triggers: row[4], location: row[5],
+                        linked: linked.contains(row[0])))
             }
             // The first day of logging is the earliest on any log's own clock.
-            let firstCravingDay = try Int.fetchOne(db, sql: """
-                SELECT min(CAST(floor(julianday(at) - 2440587.5 + utcOffset / 86400.0) AS INTEGER)) FROM craving
-                WHERE at <= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', min(at), '+36 hours') FROM craving)
-                """)
-            let uses = try Row.fetchCursor(db, sql: """
-                SELECT \(milliseconds), utcOffset, \(Self.index("method", methods)), amount, nullif(triggers, ''), \(Self.index("location", locations))
-                FROM usage ORDER BY at
-                """)
+            let firstCravingDay = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT min(CAST(floor(julianday(at) - 2440587.5 + utcOffset / 86400.0) AS INTEGER)) FROM craving
+                    WHERE at <= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', min(at), '+36 hours') FROM craving)
+                    """)
+            let uses = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT \(milliseconds), utcOffset, \(Self.index("method", methods)), amount, nullif(triggers, ''), \(Self.index("location", locations))
+                    FROM usage ORDER BY at
+                    """)
             while let row = try uses.next() {
-                use(ProgressUseRow(ms: row[0], utcOffset: row[1], method: row[2], amount: row[3], triggers: row[4], location: row[5]))
+                use(
+                    ProgressUseRow(
+                        ms: row[0], utcOffset: row[1], method: row[2], amount: row[3], triggers: row[4],
+                        location: row[5]))
             }
             return (firstCravingDay, try String.fetchOne(db, sql: "SELECT min(createdAt) FROM recording"))
         }
@@ -402,7 +469,8 @@ extension Library {
 
     /// A column's value as its index in `values` (-1 for none or another).
     private static func index(_ column: String, _ values: [String]) -> String {
-        "CASE \(column) " + values.enumerated().map { "WHEN '\($0.element)' THEN \($0.offset)" }.joined(separator: " ") + " ELSE -1 END"
+        "CASE \(column) " + values.enumerated().map { "WHEN '\($0.element)' THEN \($0.offset)" }.joined(separator: " ")
+            + " ELSE -1 END"
     }
 
     // MARK: - Check
@@ -415,24 +483,39 @@ extension Library {
         let inspect = { (db: Database) throws in
             (found.cravings, found.uses) = try Self.storedLogRows(db)
             let dangling = [
-                ("craving", "recordingId", "recording", "SELECT id, recordingId AS target FROM craving WHERE recordingId IS NOT NULL AND recordingId NOT IN (SELECT id FROM recording)"),
-                ("usage", "cravingId", "craving", "SELECT id, cravingId AS target FROM usage WHERE cravingId IS NOT NULL AND cravingId NOT IN (SELECT id FROM craving)"),
+                (
+                    "craving", "recordingId", "recording",
+                    "SELECT id, recordingId AS target FROM craving WHERE recordingId IS NOT NULL AND recordingId NOT IN (SELECT id FROM recording)"
+                ),
+                (
+                    "usage", "cravingId", "craving",
+                    "SELECT id, cravingId AS target FROM usage WHERE cravingId IS NOT NULL AND cravingId NOT IN (SELECT id FROM craving)"
+                ),
             ]
             for (table, column, target, sql) in dangling {
                 let rows = try Row.fetchAll(db, sql: sql).map(StoredRow.init)
                 if table == "craving" { found.missingRecordings = rows } else { found.missingCravings = rows }
                 if repair {
-                    try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT id FROM \(target))")
+                    try db.execute(
+                        sql:
+                            "UPDATE \(table) SET \(column) = NULL WHERE \(column) IS NOT NULL AND \(column) NOT IN (SELECT id FROM \(target))"
+                    )
                 }
             }
             found.indexedNotes = try Int.fetchOne(db, sql: "SELECT count(*) FROM logSearch") ?? 0
-            found.logsWithNotes = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM craving WHERE notes IS NOT NULL) + (SELECT count(*) FROM usage WHERE notes IS NOT NULL)") ?? 0
+            found.logsWithNotes =
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT (SELECT count(*) FROM craving WHERE notes IS NOT NULL) + (SELECT count(*) FROM usage WHERE notes IS NOT NULL)"
+                ) ?? 0
             if repair && found.indexedNotes != found.logsWithNotes {
-                try db.execute(sql: """
-                    DELETE FROM logSearch;
-                    INSERT INTO logSearch (notes, kind, logId) SELECT notes, 'craving', id FROM craving WHERE notes IS NOT NULL;
-                    INSERT INTO logSearch (notes, kind, logId) SELECT notes, 'use', id FROM usage WHERE notes IS NOT NULL;
-                    """)
+                try db.execute(
+                    sql: """
+                        DELETE FROM logSearch;
+                        INSERT INTO logSearch (notes, kind, logId) SELECT notes, 'craving', id FROM craving WHERE notes IS NOT NULL;
+                        INSERT INTO logSearch (notes, kind, logId) SELECT notes, 'use', id FROM usage WHERE notes IS NOT NULL;
+                        """)
             }
         }
         if repair { try writeLogs(step: "log.check", inspect) } else { try readLogs(inspect) }
@@ -452,7 +535,9 @@ extension Library {
 
     /// Every craving and use row as stored, with its `rowid`.
     private static func storedLogRows(_ db: Database) throws -> (cravings: [StoredRow], uses: [StoredRow]) {
-        (try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM craving").map(StoredRow.init),
-                try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM usage").map(StoredRow.init))
+        (
+            try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM craving").map(StoredRow.init),
+            try Row.fetchAll(db, sql: "SELECT rowid AS rowid, * FROM usage").map(StoredRow.init)
+        )
     }
 }

@@ -45,7 +45,9 @@ extension Library {
         do {
             return try translatingDatabaseErrors {
                 try store.writer.read { db in
-                    do { return try body(db) } catch let error where !(error is DatabaseError) && !(error is LibraryError) {
+                    do { return try body(db) } catch let error
+                        where !(error is DatabaseError) && !(error is LibraryError)
+                    {
                         own = error
                         throw error
                     }

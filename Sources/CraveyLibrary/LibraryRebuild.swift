@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Rebuilding a lost database: from the newest good snapshot, then from the recordings' files
@@ -36,7 +36,8 @@ extension Library {
     /// any write-ahead log left of a lost one, are kept beside it, never deleted); with no
     /// snapshot, an empty database. The rebuild marker is made first, so a run killed after this
     /// still lists the files again. Returns the snapshot used.
-    static func replaceLostDatabase(_ dbPath: String, files: FileStore, faults: Faults, keep: Bool) throws -> Snapshot? {
+    static func replaceLostDatabase(_ dbPath: String, files: FileStore, faults: Faults, keep: Bool) throws -> Snapshot?
+    {
         guard let lock = try FileLock(path: files.path("library.lock")) else { return nil }
         defer { withExtendedLifetime(lock) {} }  // held to the end, not only to its last use
         let marker = files.path(FileStore.rebuildingMarker)
@@ -80,7 +81,9 @@ extension Library {
     /// Removes the rows (from a snapshot) whose files were deleted since it was taken.
     func forgetRowsWithoutFiles(into report: inout Report) throws {
         for recording in try store.recordings(section: .all) where !hasFile(recording) {
-            guard !files.exists(files.path(FileStore.trashDir) + "/" + (recording.filePath as NSString).lastPathComponent) else { continue }
+            guard
+                !files.exists(files.path(FileStore.trashDir) + "/" + (recording.filePath as NSString).lastPathComponent)
+            else { continue }
             try store.deleteRecording(id: recording.id)
             report.add(.forgotten, "\(recording.filePath) '\(recording.title)'")
         }
@@ -92,14 +95,16 @@ extension Library {
         guard media?.readTag != nil else { return }
         for recording in try store.recordings(section: .all) where hasFile(recording) {
             guard let description = fileDescription(recording.filePath, id: recording.id),
-                  let modified = StoredDate.date(description.modifiedAt) else { continue }
+                let modified = StoredDate.date(description.modifiedAt)
+            else { continue }
             var changed = false
             if modified > recording.modifiedAt {
                 var updated = description.recording(over: recording)
                 updated.checkIn = recording.checkIn  // a check-in's day is never changed
                 let file = files.path(recording.filePath)
                 if let inspect = media?.inspect, let facts = try? inspect(file), facts.duration > 0,
-                   abs(facts.duration - recording.duration) > 0.0005 {
+                    abs(facts.duration - recording.duration) > 0.0005
+                {
                     // A trim since the snapshot: its new length and sound.
                     updated.duration = min(facts.duration, Validation.maxDuration)
                     updated.media = facts.media
@@ -109,8 +114,9 @@ extension Library {
                     try store.replaceMedia(updated)
                 }
                 if (try? Validation.check(updated)) != nil {
-                    try store.updateDetails(id: recording.id, title: updated.title, notes: updated.notes,
-                                            purpose: updated.purpose, at: updated.modifiedAt)
+                    try store.updateDetails(
+                        id: recording.id, title: updated.title, notes: updated.notes,
+                        purpose: updated.purpose, at: updated.modifiedAt)
                     changed = true
                 }
             }
@@ -132,16 +138,21 @@ extension Library {
 extension Store {
     /// Whether a check-in for `day` is listed already.
     func checkInRecordingExists(day: String) throws -> Bool {
-        try writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)", arguments: [day]) ?? false }
+        try writer.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)", arguments: [day])
+                ?? false
+        }
     }
 
     /// Whether the library holds anything a user made: a recording, a log, a check-in day or a setting.
     func holdsAnything() throws -> Bool {
         try writer.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM recording) OR EXISTS (SELECT 1 FROM craving) OR EXISTS (SELECT 1 FROM usage)
-                  OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting)
-                """) ?? false
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM recording) OR EXISTS (SELECT 1 FROM craving) OR EXISTS (SELECT 1 FROM usage)
+                      OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting)
+                    """) ?? false
         }
     }
 }

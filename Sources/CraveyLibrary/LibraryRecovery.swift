@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finishing what an interrupted run left half-done (and the report it shares with `check`).
@@ -67,7 +67,9 @@ extension Library {
             /// Problems a check with `repair` fixes (foreign files and deferred steps are not).
             public var isProblem: Bool {
                 switch self {
-                case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .notMedia, .invalidRow, .missingThumbnail, .loosePermissions, .searchIndex, .journal: true
+                case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .notMedia, .invalidRow, .missingThumbnail,
+                    .loosePermissions, .searchIndex, .journal:
+                    true
                 default: false
                 }
             }
@@ -90,7 +92,9 @@ extension Library {
 
         init(_ kind: Kind, _ subject: String) { add(kind, subject) }
 
-        mutating func add(_ kind: Kind, _ subject: String = "") { findings.append(Finding(kind: kind, subject: subject)) }
+        mutating func add(_ kind: Kind, _ subject: String = "") {
+            findings.append(Finding(kind: kind, subject: subject))
+        }
 
         mutating func merge(_ other: Report) {
             findings += other.findings
@@ -126,15 +130,20 @@ extension Library {
         /// Copies a finished file to `output` with `tags` as its tags, the media unchanged; returns
         /// false when the file cannot be read as media (it is not tagged), throws when it cannot be
         /// done now. Nil: files keep the tags they have, and their rows say what is new.
-        public var writeTags: (@Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool)?
+        public var writeTags:
+            (@Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool)?
         /// One tag of a finished file (nil when it has none).
         public var readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)?
 
-        public init(recoverPartial: (@Sendable (_ library: Library, _ path: String) throws -> Recording?)?,
-                    inspect: @escaping @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?,
-                    measure: (@Sendable (_ path: String) throws -> (loudness: Double?, truePeak: Double, gain: Double?))? = nil,
-                    writeTags: (@Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool)? = nil,
-                    readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)? = nil) {
+        public init(
+            recoverPartial: (@Sendable (_ library: Library, _ path: String) throws -> Recording?)?,
+            inspect: @escaping @Sendable (_ path: String) throws -> (duration: Double, media: MediaFacts)?,
+            measure: (@Sendable (_ path: String) throws -> (loudness: Double?, truePeak: Double, gain: Double?))? = nil,
+            writeTags: (
+                @Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool
+            )? = nil,
+            readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)? = nil
+        ) {
             self.recoverPartial = recoverPartial
             self.inspect = inspect
             self.measure = measure
@@ -154,7 +163,10 @@ extension Library {
         let pending = try translatingDatabaseErrors { try store.pendingSaves() }
         let noted = try translatingDatabaseErrors { try store.notedFileWork() }
         let tags = noted.tags && media?.writeTags != nil  // only a cravey that can write them does
-        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !noted.scrubs && !noted.journal { return Report() }
+        if incoming.isEmpty && trash.isEmpty && !purging && pending.isEmpty && !tags && !noted.scrubs && !noted.journal
+        {
+            return Report()
+        }
         guard isWritable else {
             return Report(.deferred, "an interrupted operation (the library is read-only)")
         }
@@ -169,7 +181,9 @@ extension Library {
         var report = Report()
         /// Runs one step; its failure is reported, and the other steps still run.
         func step(_ what: String, _ body: () throws -> Void) {
-            do { try translatingDatabaseErrors(body) } catch { report.add(.deferred, "\(what): \(Self.describe(error))") }
+            do { try translatingDatabaseErrors(body) } catch {
+                report.add(.deferred, "\(what): \(Self.describe(error))")
+            }
         }
         let recordings = files.path(FileStore.recordingsDir)
         if files.exists(files.path(FileStore.purgingDir)) {
@@ -186,7 +200,8 @@ extension Library {
         step("an interrupted save") {
             for path in try store.pendingSaves() {
                 if try !store.rowExists(forPath: path), let full = try? files.resolve(path),
-                   Recording.owner(ofFileName: (path as NSString).lastPathComponent) != nil {
+                    Recording.owner(ofFileName: (path as NSString).lastPathComponent) != nil
+                {
                     try files.unlink(full, site: "recover.save.unlink")
                     report.add(.undoneSave, path)
                 }
@@ -205,10 +220,13 @@ extension Library {
             }
         }
         let trash = files.path(FileStore.trashDir)
-        for name in files.entries(trash) where Recording.owner(ofFileName: name) != nil && files.isRegularFile(trash + "/" + name) {
+        for name in files.entries(trash)
+        where Recording.owner(ofFileName: name) != nil && files.isRegularFile(trash + "/" + name) {
             step("an interrupted delete") {
-                let original = name.hasSuffix("_thumb.jpg") ? FileStore.thumbnailsDir + "/" + name
-                                                            : FileStore.recordingsDir + "/" + name
+                let original =
+                    name.hasSuffix("_thumb.jpg")
+                    ? FileStore.thumbnailsDir + "/" + name
+                    : FileStore.recordingsDir + "/" + name
                 if try store.rowExists(forPath: original) {
                     try files.rename(trash + "/" + name, files.path(original), site: "recover.trash.restore")
                     report.add(.undoneDelete, original)
@@ -221,7 +239,8 @@ extension Library {
         let incoming = files.path(FileStore.incomingDir)
         // Only cravey's temporary names, only regular files, and none a live writer holds.
         let names = files.entries(incoming).filter {
-            Staging.parse($0) != nil && files.isRegularFile(incoming + "/" + $0) && !isLockedByOther(incoming + "/" + $0)
+            Staging.parse($0) != nil && files.isRegularFile(incoming + "/" + $0)
+                && !isLockedByOther(incoming + "/" + $0)
         }
         func isPart(_ name: String) -> Bool { Staging.parse(name)?.role == .part }
         // Staged files of saves that never finished go first: a recording recovered below may
@@ -266,7 +285,8 @@ extension Library {
         let recordings = files.path(FileStore.recordingsDir)
         let thumbs = purging + "/Thumbnails"
         for (dir, home) in [(thumbs, recordings + "/Thumbnails"), (purging, recordings)] {
-            for name in files.entries(dir) where !(dir == purging && name == "Thumbnails" && files.isDirectory(thumbs)) {
+            for name in files.entries(dir) where !(dir == purging && name == "Thumbnails" && files.isDirectory(thumbs))
+            {
                 let file = dir + "/" + name
                 if Recording.owner(ofFileName: name) != nil && files.isRegularFile(file) {
                     try files.unlink(file, site: "purge.unlink")
@@ -325,7 +345,8 @@ extension Library {
             }
             var found = facts.media
             found.sizeBytes = files.size(full) ?? 0
-            let created = (files.modificationDate(full) ?? Date()).addingTimeInterval(-facts.duration).truncatedToMilliseconds
+            let created = (files.modificationDate(full) ?? Date()).addingTimeInterval(-facts.duration)
+                .truncatedToMilliseconds
             let thumbRelative = FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind)
             var recording = Recording(
                 id: id, createdAt: created, kind: kind, title: Validation.recoveredTitle(for: created), notes: nil,
@@ -340,7 +361,9 @@ extension Library {
             }
             if let description {
                 recording = description.recording(over: recording)
-                if let day = recording.checkIn?.day, try store.checkInRecordingExists(day: day) { recording.checkIn = nil }
+                if let day = recording.checkIn?.day, try store.checkInRecordingExists(day: day) {
+                    recording.checkIn = nil
+                }
             }
             try Validation.check(recording)
             try store.insertRecording(recording)
@@ -355,7 +378,8 @@ extension Library {
     func quarantine(_ relative: String, into report: inout Report) throws {
         let dir = files.path(FileStore.quarantineDir)
         try files.makeDirectory(dir, site: "check.quarantine")
-        try files.rename(files.path(relative), dir + "/" + (relative as NSString).lastPathComponent, site: "check.quarantine")
+        try files.rename(
+            files.path(relative), dir + "/" + (relative as NSString).lastPathComponent, site: "check.quarantine")
         report.add(.quarantined, relative)
     }
 }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Replacing a saved recording's file with a new version of it (a trim), atomically: the library
@@ -50,11 +50,14 @@ extension Library {
             let keptThumb = incoming + "/" + Staging.name(.previousThumbnail, id: recording.id, kind: recording.kind)
             do {
                 try files.link(file, keptFile, site: "replace.link.file")
-                if let oldThumb, files.exists(oldThumb) { try files.link(oldThumb, keptThumb, site: "replace.link.thumb") }
+                if let oldThumb, files.exists(oldThumb) {
+                    try files.link(oldThumb, keptThumb, site: "replace.link.thumb")
+                }
                 try files.sync(incoming, site: "replace.fsync.incoming")
                 try files.rename(staged.path, file, site: "replace.rename.file")
                 if let thumbnail {
-                    try files.rename(thumbnail.path, files.path(recording.canonicalThumbnailPath), site: "replace.rename.thumb")
+                    try files.rename(
+                        thumbnail.path, files.path(recording.canonicalThumbnailPath), site: "replace.rename.thumb")
                     try files.sync(files.path(FileStore.thumbnailsDir), site: "replace.fsync.dir")
                 } else if let oldThumb {
                     try files.unlink(oldThumb, site: "replace.unlink.thumb")
@@ -77,8 +80,10 @@ extension Library {
     /// clears its intent.
     func undoReplace(_ id: UUID, kind: Recording.Kind) throws {
         let incoming = files.path(FileStore.incomingDir)
-        for (role, home) in [(Staging.Role.previous, FileStore.recordingsDir + "/" + Recording.fileName(id: id, kind: kind)),
-                             (.previousThumbnail, FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: .video))] {
+        for (role, home) in [
+            (Staging.Role.previous, FileStore.recordingsDir + "/" + Recording.fileName(id: id, kind: kind)),
+            (.previousThumbnail, FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: .video)),
+        ] {
             let kept = incoming + "/" + Staging.name(role, id: id, kind: kind)
             guard files.isRegularFile(kept) else { continue }
             if files.sameFile(kept, files.path(home)) {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The library's reserve (`.reserve`, space held back on the disk) for what must get through on a
@@ -19,7 +19,7 @@ extension Library {
         try FileStore(root: root, faults: .none).withReserve {
             do {
                 return try open()
-            } catch where !isDiskFull(error) && noSpaceLeft(at: root) {
+            } catch  where !isDiskFull(error) && noSpaceLeft(at: root) {
                 throw LibraryError.system(operation: "open", path: root + "/library.sqlite", errno: ENOSPC)
             }
         }

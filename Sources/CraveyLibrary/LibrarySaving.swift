@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Saving: staged files in `.incoming/`, and the atomic save that turns one into a recording
@@ -80,7 +80,9 @@ extension Library {
                 notes: try Validation.notes(draft.notes), purpose: draft.purpose,
                 duration: try Validation.duration(duration),
                 filePath: FileStore.recordingsDir + "/" + Recording.fileName(id: id, kind: kind),
-                thumbnailPath: thumbnail.map { _ in FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind) },
+                thumbnailPath: thumbnail.map { _ in
+                    FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind)
+                },
                 modifiedAt: createdAt, media: facts)
             try Validation.check(recording)
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Daily snapshots of the database inside the library, `Snapshots/library-YYYY-MM-DD.sqlite`
@@ -33,7 +33,8 @@ extension Library {
         let dir = files.path(FileStore.snapshotsDir)
         return files.entries(dir).compactMap { name -> Snapshot? in
             guard let day = snapshotDay(name), files.isRegularFile(dir + "/" + name) else { return nil }
-            return Snapshot(day: day, path: dir + "/" + name, takenAt: files.modificationDate(dir + "/" + name) ?? .distantPast)
+            return Snapshot(
+                day: day, path: dir + "/" + name, takenAt: files.modificationDate(dir + "/" + name) ?? .distantPast)
         }.sorted { $0.day > $1.day }
     }
 
@@ -54,7 +55,8 @@ extension Library {
         let dir = files.path(FileStore.snapshotsDir)
         let final = dir + "/" + Self.snapshotPrefix + today + Self.snapshotSuffix
         guard !files.exists(final), !files.exists(files.path(FileStore.rebuildingMarker)),
-              (try? store.holdsAnything()) == true else { return }
+            (try? store.holdsAnything()) == true
+        else { return }
         do {
             // The snapshot holds all the journal says: appended first, emptied once it is in place.
             try flushJournal()
@@ -96,7 +98,9 @@ extension Library {
         try queue.writeWithoutTransaction { db in
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
             let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
-            guard check == ["ok"] else { throw LibraryError.database("the copy failed its check: \(check.prefix(3).joined(separator: "; "))") }
+            guard check == ["ok"] else {
+                throw LibraryError.database("the copy failed its check: \(check.prefix(3).joined(separator: "; "))")
+            }
         }
         try queue.close()
     }
@@ -114,7 +118,10 @@ extension Library {
         defer { try? queue.close() }
         let good = try? queue.read { db -> Bool in
             try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"]
-                && (try table.map { try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [$0]) ?? false } ?? true)
+                && (try table.map {
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?)", arguments: [$0]) ?? false
+                } ?? true)
         }
         return good == true
     }
@@ -142,7 +149,6 @@ extension Library {
     }
 }
 
-
 /// A deleted recording leaves the snapshots too: deleted means deleted.
 extension Library {
     /// Removes the rows of deleted recordings from every snapshot (its transcript and search entry
@@ -160,23 +166,30 @@ extension Library {
                     try db.inTransaction {
                         // A snapshot keeps the schema of its day: its note's one column is named
                         // `recordingId` before migration v10.
-                        let noted = try db.tableExists("pendingScrub") ? try db.columns(in: "pendingScrub").first?.name : nil
+                        let noted =
+                            try db.tableExists("pendingScrub") ? try db.columns(in: "pendingScrub").first?.name : nil
                         for id in ids {
                             // A deleted log is noted as 'craving:<id>' or 'use:<id>', a recording by its id.
                             if id.hasPrefix("craving:") {
-                                try db.execute(sql: "DELETE FROM craving WHERE id = ?", arguments: [String(id.dropFirst(8))])
+                                try db.execute(
+                                    sql: "DELETE FROM craving WHERE id = ?", arguments: [String(id.dropFirst(8))])
                             } else if id.hasPrefix("use:") {
-                                try db.execute(sql: "DELETE FROM usage WHERE id = ?", arguments: [String(id.dropFirst(4))])
+                                try db.execute(
+                                    sql: "DELETE FROM usage WHERE id = ?", arguments: [String(id.dropFirst(4))])
                             } else {
                                 try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id])
                             }
                             // The snapshot's own triggers noted what was just removed from it.
-                            if let noted { try db.execute(sql: "DELETE FROM pendingScrub WHERE \(noted) = ?", arguments: [id]) }
+                            if let noted {
+                                try db.execute(sql: "DELETE FROM pendingScrub WHERE \(noted) = ?", arguments: [id])
+                            }
                         }
                         return .commit
                     }
                     try db.execute(sql: "INSERT INTO recordingSearch (recordingSearch) VALUES ('optimize')")
-                    if try db.tableExists("logSearch") { try db.execute(sql: "INSERT INTO logSearch (logSearch) VALUES ('optimize')") }
+                    if try db.tableExists("logSearch") {
+                        try db.execute(sql: "INSERT INTO logSearch (logSearch) VALUES ('optimize')")
+                    }
                     try db.execute(sql: "VACUUM")
                 }
                 try queue.close()

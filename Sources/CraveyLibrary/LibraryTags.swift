@@ -2,7 +2,7 @@ import FoundationEssentials
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Each recording's file carries its own description in its tags (see `FileDescription`), so
@@ -36,11 +36,14 @@ extension Library {
         return problems
     }
 
-    private func tagFile(of id: UUID, version: Int,
-                           with writeTags: @Sendable (String, String, [(key: String, value: String)]) throws -> Bool) throws {
+    private func tagFile(
+        of id: UUID, version: Int,
+        with writeTags: @Sendable (String, String, [(key: String, value: String)]) throws -> Bool
+    ) throws {
         try translatingDatabaseErrors {
             guard let recording = try store.recording(id: id), hasFile(recording) else {
-                try store.forgetPendingTags(id, version: version, size: nil)  // nothing to tag (check reports a missing file)
+                // Nothing to tag (check reports a missing file).
+                try store.forgetPendingTags(id, version: version, size: nil)
                 return
             }
             let file = try files.file(of: recording)
@@ -73,7 +76,8 @@ extension Library {
 extension Store {
     func pendingTags() throws -> [(UUID, Int)] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT recordingId, version FROM pendingTags ORDER BY recordingId").compactMap { row in
+            try Row.fetchAll(db, sql: "SELECT recordingId, version FROM pendingTags ORDER BY recordingId").compactMap {
+                row in
                 UUID(uuidString: row["recordingId"]).map { ($0, row["version"]) }
             }
         }
@@ -83,10 +87,12 @@ extension Store {
     /// snapshot: one read, for the check every opening makes.
     func notedFileWork() throws -> (tags: Bool, scrubs: Bool, journal: Bool) {
         try writer.read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM pendingTags) AS tags, EXISTS (SELECT 1 FROM pendingScrub) AS scrubs,
-                  EXISTS (SELECT 1 FROM pendingJournal) AS journal
-                """)
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM pendingTags) AS tags, EXISTS (SELECT 1 FROM pendingScrub) AS scrubs,
+                      EXISTS (SELECT 1 FROM pendingJournal) AS journal
+                    """)
             return (row?["tags"] ?? false, row?["scrubs"] ?? false, row?["journal"] ?? false)
         }
     }
@@ -94,9 +100,12 @@ extension Store {
     /// Removes the note if no change came after `version`; with the file's new size.
     func forgetPendingTags(_ id: UUID, version: Int, size: Int64?) throws {
         try writer.write { db in
-            try db.execute(sql: "DELETE FROM pendingTags WHERE recordingId = ? AND version = ?", arguments: [id.uuidString, version])
+            try db.execute(
+                sql: "DELETE FROM pendingTags WHERE recordingId = ? AND version = ?",
+                arguments: [id.uuidString, version])
             if let size {
-                try db.execute(sql: "UPDATE recording SET sizeBytes = ? WHERE id = ?", arguments: [size, id.uuidString])
+                try db.execute(
+                    sql: "UPDATE recording SET sizeBytes = ? WHERE id = ?", arguments: [size, id.uuidString])
             }
             try faults.hit("tags.commit")
         }

@@ -96,7 +96,9 @@ extension Library {
     /// left out.
     public func search(_ query: String, limit: Int = 50) throws -> [SearchHit] {
         let terms = SearchTerms.words(query)
-        guard !terms.isEmpty else { throw LibraryError.invalid(field: "search", reason: "give at least one word to look for") }
+        guard !terms.isEmpty else {
+            throw LibraryError.invalid(field: "search", reason: "give at least one word to look for")
+        }
         return try translatingDatabaseErrors { try store.search(terms, limit: limit) }.filter { hasFile($0.recording) }
     }
 }
@@ -104,7 +106,8 @@ extension Library {
 extension Store {
     func transcript(of id: UUID) throws -> Transcript? {
         try writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM transcript WHERE recordingId = ?", arguments: [id.uuidString]).map(Transcript.init(row:))
+            try Row.fetchOne(db, sql: "SELECT * FROM transcript WHERE recordingId = ?", arguments: [id.uuidString]).map(
+                Transcript.init(row:))
         }
     }
 
@@ -121,27 +124,38 @@ extension Store {
 
     func recordingsNeedingTranscripts(engine: String?) throws -> [Recording] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.listColumnsQualified) FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id
-                WHERE t.recordingId IS NULL OR t.state = 'unavailable' OR (?1 IS NOT NULL AND substr(t.engine, 1, length(?1)) <> ?1)
-                ORDER BY r.createdAt, r.id
-                """, arguments: [engine]).map(Recording.init(row:))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.listColumnsQualified) FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id
+                    WHERE t.recordingId IS NULL OR t.state = 'unavailable' OR (?1 IS NOT NULL AND substr(t.engine, 1, length(?1)) <> ?1)
+                    ORDER BY r.createdAt, r.id
+                    """, arguments: [engine]
+            ).map(Recording.init(row:))
         }
     }
 
     func storeTranscript(_ transcript: Transcript) throws -> Bool {
         try writer.write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?)",
-                                    arguments: [transcript.recordingId.uuidString]) ?? false else { return false }
-            try db.execute(sql: """
-                INSERT INTO transcript (recordingId, state, text, words, engine, model, madeAt, problem)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (recordingId) DO UPDATE SET state = excluded.state, text = excluded.text, words = excluded.words,
-                  engine = excluded.engine, model = excluded.model, madeAt = excluded.madeAt, problem = excluded.problem
-                """, arguments: [transcript.recordingId.uuidString, transcript.state.rawValue, transcript.text, transcript.wordsJSON,
-                                 transcript.engine, transcript.model, StoredDate.text(transcript.madeAt), transcript.problem])
+            guard
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?)",
+                    arguments: [transcript.recordingId.uuidString]) ?? false
+            else { return false }
+            try db.execute(
+                sql: """
+                    INSERT INTO transcript (recordingId, state, text, words, engine, model, madeAt, problem)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (recordingId) DO UPDATE SET state = excluded.state, text = excluded.text, words = excluded.words,
+                      engine = excluded.engine, model = excluded.model, madeAt = excluded.madeAt, problem = excluded.problem
+                    """,
+                arguments: [
+                    transcript.recordingId.uuidString, transcript.state.rawValue, transcript.text, transcript.wordsJSON,
+                    transcript.engine, transcript.model, StoredDate.text(transcript.madeAt), transcript.problem,
+                ])
             // Made (or failed): out of the queue, in the same transaction.
-            try db.execute(sql: "DELETE FROM transcriptJob WHERE recordingId = ?", arguments: [transcript.recordingId.uuidString])
+            try db.execute(
+                sql: "DELETE FROM transcriptJob WHERE recordingId = ?", arguments: [transcript.recordingId.uuidString])
             try faults.hit("transcript.commit")
             return true
         }
@@ -150,37 +164,47 @@ extension Store {
     func queueTranscripts(_ ids: [UUID], engine: String?, at date: Date) throws {
         try writer.write { db in
             for id in ids {
-                try db.execute(sql: """
-                    INSERT INTO transcriptJob (recordingId, queuedAt, engine)
-                    SELECT id, ?, ? FROM recording WHERE id = ?
-                    ON CONFLICT (recordingId) DO UPDATE SET engine = excluded.engine
-                    """, arguments: [StoredDate.text(date), engine, id.uuidString])
+                try db.execute(
+                    sql: """
+                        INSERT INTO transcriptJob (recordingId, queuedAt, engine)
+                        SELECT id, ?, ? FROM recording WHERE id = ?
+                        ON CONFLICT (recordingId) DO UPDATE SET engine = excluded.engine
+                        """, arguments: [StoredDate.text(date), engine, id.uuidString])
             }
             try faults.hit("transcript.queue")
         }
     }
 
     func queueUntranscribed(at date: Date) throws -> Int {
-        let condition = "id NOT IN (SELECT recordingId FROM transcript) AND id NOT IN (SELECT recordingId FROM transcriptJob)"
-        let count = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM recording WHERE \(condition)") ?? 0 }
+        let condition =
+            "id NOT IN (SELECT recordingId FROM transcript) AND id NOT IN (SELECT recordingId FROM transcriptJob)"
+        let count = try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM recording WHERE \(condition)") ?? 0
+        }
         guard count > 0 else { return 0 }
         return try writer.write { db in
-            try db.execute(sql: "INSERT INTO transcriptJob (recordingId, queuedAt) SELECT id, ? FROM recording WHERE \(condition)",
-                           arguments: [StoredDate.text(date)])
+            try db.execute(
+                sql: "INSERT INTO transcriptJob (recordingId, queuedAt) SELECT id, ? FROM recording WHERE \(condition)",
+                arguments: [StoredDate.text(date)])
             return db.changesCount
         }
     }
 
     func dequeueTranscript(_ id: UUID) throws {
-        try writer.write { db in try db.execute(sql: "DELETE FROM transcriptJob WHERE recordingId = ?", arguments: [id.uuidString]) }
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM transcriptJob WHERE recordingId = ?", arguments: [id.uuidString])
+        }
     }
 
     func queuedTranscripts() throws -> [(recording: Recording, engine: String?)] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.listColumnsQualified), j.engine AS jobEngine FROM transcriptJob j JOIN recording r ON r.id = j.recordingId
-                ORDER BY j.queuedAt, r.createdAt, r.id
-                """).map { (Recording(row: $0), $0["jobEngine"] as String?) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.listColumnsQualified), j.engine AS jobEngine FROM transcriptJob j JOIN recording r ON r.id = j.recordingId
+                    ORDER BY j.queuedAt, r.createdAt, r.id
+                    """
+            ).map { (Recording(row: $0), $0["jobEngine"] as String?) }
         }
     }
 
@@ -193,13 +217,17 @@ extension Store {
 
     func isTranscriptQueued(_ id: UUID) throws -> Bool {
         try writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM transcriptJob WHERE recordingId = ?)", arguments: [id.uuidString]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM transcriptJob WHERE recordingId = ?)", arguments: [id.uuidString]
+            ) ?? false
         }
     }
 
     func queuedTranscriptIds() throws -> Set<UUID> {
         try writer.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT recordingId FROM transcriptJob").compactMap(UUID.init(uuidString:)))
+            Set(
+                try String.fetchAll(db, sql: "SELECT recordingId FROM transcriptJob").compactMap(UUID.init(uuidString:))
+            )
         }
     }
 
@@ -207,24 +235,29 @@ extension Store {
         let mark = (String(SearchHit.markStart), String(SearchHit.markEnd))
         return try writer.read { db in
             // bm25 weights: title 10, notes 5, transcript 1 (lower is better).
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(Self.listColumnsQualified),
-                  snippet(recordingSearch, 0, ?, ?, '…', 12) AS titleSnippet,
-                  snippet(recordingSearch, 1, ?, ?, '…', 12) AS notesSnippet,
-                  snippet(recordingSearch, 2, ?, ?, '…', 12) AS transcriptSnippet,
-                  t.words AS words
-                FROM recordingSearch s JOIN recording r ON r.rowid = s.rowid
-                LEFT JOIN transcript t ON t.recordingId = r.id AND t.state = 'done'
-                WHERE recordingSearch MATCH ?
-                ORDER BY bm25(recordingSearch, 10.0, 5.0, 1.0), r.createdAt DESC
-                LIMIT ?
-                """, arguments: [mark.0, mark.1, mark.0, mark.1, mark.0, mark.1, SearchTerms.ftsQuery(terms), limit])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.listColumnsQualified),
+                      snippet(recordingSearch, 0, ?, ?, '…', 12) AS titleSnippet,
+                      snippet(recordingSearch, 1, ?, ?, '…', 12) AS notesSnippet,
+                      snippet(recordingSearch, 2, ?, ?, '…', 12) AS transcriptSnippet,
+                      t.words AS words
+                    FROM recordingSearch s JOIN recording r ON r.rowid = s.rowid
+                    LEFT JOIN transcript t ON t.recordingId = r.id AND t.state = 'done'
+                    WHERE recordingSearch MATCH ?
+                    ORDER BY bm25(recordingSearch, 10.0, 5.0, 1.0), r.createdAt DESC
+                    LIMIT ?
+                    """,
+                arguments: [mark.0, mark.1, mark.0, mark.1, mark.0, mark.1, SearchTerms.ftsQuery(terms), limit])
             return rows.map { row in
                 let recording = Recording(row: row)
                 let snippets: [(SearchHit.Field, String?)] = [
-                    (.transcript, row["transcriptSnippet"]), (.title, row["titleSnippet"]), (.notes, row["notesSnippet"]),
+                    (.transcript, row["transcriptSnippet"]), (.title, row["titleSnippet"]),
+                    (.notes, row["notesSnippet"]),
                 ]
-                let (field, marked) = snippets.first { $0.1?.contains(SearchHit.markStart) == true } ?? (.title, recording.title)
+                let (field, marked) =
+                    snippets.first { $0.1?.contains(SearchHit.markStart) == true } ?? (.title, recording.title)
                 let words = (row["words"] as String?).map(Transcript.words(fromJSON:)) ?? []
                 let time = Transcript.firstTime(of: terms, in: words)
                 // A transcript's lines are stretches of speech: one line of text in a snippet.
@@ -240,16 +273,24 @@ extension Store {
     func searchIndexProblems() throws -> [String] {
         try writer.read { db in
             var problems: [String] = []
-            let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM transcript WHERE recordingId NOT IN (SELECT id FROM recording)") ?? 0
+            let orphans =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM transcript WHERE recordingId NOT IN (SELECT id FROM recording)") ?? 0
             if orphans > 0 { problems.append("\(orphans) transcript(s) of recordings that are gone") }
-            let missing = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM recording r LEFT JOIN recordingSearch s ON s.rowid = r.rowid
-                LEFT JOIN transcript t ON t.recordingId = r.id
-                WHERE s.rowid IS NULL OR s.title IS NOT r.title OR s.notes IS NOT coalesce(r.notes, '')
-                  OR s.transcript IS NOT coalesce(t.text, '')
-                """) ?? 0
+            let missing =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM recording r LEFT JOIN recordingSearch s ON s.rowid = r.rowid
+                        LEFT JOIN transcript t ON t.recordingId = r.id
+                        WHERE s.rowid IS NULL OR s.title IS NOT r.title OR s.notes IS NOT coalesce(r.notes, '')
+                          OR s.transcript IS NOT coalesce(t.text, '')
+                        """) ?? 0
             if missing > 0 { problems.append("\(missing) recording(s) missing or out of date in it") }
-            let stray = try Int.fetchOne(db, sql: "SELECT count(*) FROM recordingSearch WHERE rowid NOT IN (SELECT rowid FROM recording)") ?? 0
+            let stray =
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM recordingSearch WHERE rowid NOT IN (SELECT rowid FROM recording)")
+                ?? 0
             if stray > 0 { problems.append("\(stray) entr(ies) for recordings that are gone") }
             return problems
         }
@@ -259,23 +300,25 @@ extension Store {
     /// are gone, in one transaction.
     func rebuildSearchIndex() throws {
         try writer.write { db in
-            try db.execute(sql: """
-                DELETE FROM transcript WHERE recordingId NOT IN (SELECT id FROM recording);
-                DELETE FROM recordingSearch;
-                INSERT INTO recordingSearch (rowid, title, notes, transcript)
-                  SELECT r.rowid, r.title, coalesce(r.notes, ''), coalesce(t.text, '')
-                  FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id;
-                """)
+            try db.execute(
+                sql: """
+                    DELETE FROM transcript WHERE recordingId NOT IN (SELECT id FROM recording);
+                    DELETE FROM recordingSearch;
+                    INSERT INTO recordingSearch (rowid, title, notes, transcript)
+                      SELECT r.rowid, r.title, coalesce(r.notes, ''), coalesce(t.text, '')
+                      FROM recording r LEFT JOIN transcript t ON t.recordingId = r.id;
+                    """)
         }
     }
 }
 
 extension Transcript {
     init(row: Row) {
-        self.init(recordingId: UUID(uuidString: row["recordingId"] ?? "") ?? UUID(),
-                  state: State(rawValue: row["state"] ?? "") ?? .unavailable,
-                  text: row["text"] ?? "", words: Self.words(fromJSON: row["words"] ?? "[]"),
-                  engine: row["engine"] ?? "", model: row["model"] ?? "",
-                  madeAt: StoredDate.date(row["madeAt"] ?? "") ?? Date(timeIntervalSince1970: 0), problem: row["problem"])
+        self.init(
+            recordingId: UUID(uuidString: row["recordingId"] ?? "") ?? UUID(),
+            state: State(rawValue: row["state"] ?? "") ?? .unavailable,
+            text: row["text"] ?? "", words: Self.words(fromJSON: row["words"] ?? "[]"),
+            engine: row["engine"] ?? "", model: row["model"] ?? "",
+            madeAt: StoredDate.date(row["madeAt"] ?? "") ?? Date(timeIntervalSince1970: 0), problem: row["problem"])
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The journal of what a person typed: every craving, use and setting (their name, their goal…)
@@ -98,7 +98,8 @@ extension Library {
         do {
             try flushJournal()
         } catch {
-            journalProblem = "the journal of logs (\(FileStore.journalFile)) could not be written (\(Self.describe(error))); the next cravey command writes it"
+            journalProblem =
+                "the journal of logs (\(FileStore.journalFile)) could not be written (\(Self.describe(error))); the next cravey command writes it"
         }
     }
 
@@ -130,13 +131,16 @@ extension Library {
             }
         }
         try faults.hit("journal.forget")
-        try store.writer.write { db in try db.execute(sql: "DELETE FROM pendingJournal WHERE seq <= ?", arguments: [noted]) }
+        try store.writer.write { db in
+            try db.execute(sql: "DELETE FROM pendingJournal WHERE seq <= ?", arguments: [noted])
+        }
     }
 
     /// A journaled row as it stands now (nil: not there).
     static func journaledRow(_ db: Database, kind: String, id: String) throws -> [String: JournalValue]? {
         guard let (_, table, key) = journaledTables.first(where: { $0.kind == kind }),
-              let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE \(key) = ?", arguments: [id]) else { return nil }
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE \(key) = ?", arguments: [id])
+        else { return nil }
         var values: [String: JournalValue] = [:]
         for (column, value) in row { values[column] = JournalValue(value) }
         return values
@@ -235,7 +239,8 @@ extension Library {
         let decoder = JSONDecoder()
         return data.split(separator: 0x0A).compactMap { line in
             guard let parsed = try? decoder.decode(JournalLine.self, from: Data(line)),
-                  Self.journaledTables.contains(where: { $0.kind == parsed.kind }) else { return nil }
+                Self.journaledTables.contains(where: { $0.kind == parsed.kind })
+            else { return nil }
             return parsed
         }
     }
@@ -252,7 +257,9 @@ extension Library {
                 // A line the database refuses (hand-edited, or from a newer cravey) is passed
                 // over: one bad line never keeps the library from opening.
                 do {
-                    guard let (_, table, key) = Self.journaledTables.first(where: { $0.kind == line.kind }) else { continue }
+                    guard let (_, table, key) = Self.journaledTables.first(where: { $0.kind == line.kind }) else {
+                        continue
+                    }
                     let current = try Self.journaledRow(db, kind: line.kind, id: line.id)
                     guard current != line.row else { continue }
                     changed += 1
@@ -264,14 +271,17 @@ extension Library {
                     row = row.filter { columns.contains($0.key) }
                     for (column, target) in [("recordingId", "recording"), ("cravingId", "craving")] {
                         if case .text(let id)? = row[column],
-                           try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(target) WHERE id = ?)", arguments: [id])! {
+                            try !Bool.fetchOne(
+                                db, sql: "SELECT EXISTS (SELECT 1 FROM \(target) WHERE id = ?)", arguments: [id])!
+                        {
                             row[column] = .null
                         }
                     }
                     let names = row.keys.sorted()
                     let updates = names.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
                     try db.execute(
-                        sql: "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+                        sql:
+                            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
                             + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)"),
                         arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
                 } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CONSTRAINT {
@@ -320,7 +330,9 @@ extension Library {
     func rebuildJournal() throws {
         let lines = try store.writer.read { db in
             try Self.journaledRows(db).sorted { $0.key < $1.key }.map { entry in
-                JournalLine(kind: String(entry.key.prefix { $0 != " " }), id: String(entry.key.drop { $0 != " " }.dropFirst()), row: entry.value)
+                JournalLine(
+                    kind: String(entry.key.prefix { $0 != " " }), id: String(entry.key.drop { $0 != " " }.dropFirst()),
+                    row: entry.value)
             }
         }
         try rewriteJournal(lines)

@@ -97,7 +97,8 @@ public struct Recording: Sendable, Equatable, Identifiable {
             guard name.hasPrefix(prefix) else { continue }
             let rest = name.dropFirst(prefix.count)
             guard rest.count > 36, let id = UUID(uuidString: String(rest.prefix(36))),
-                  String(rest.prefix(36)) == id.uuidString else { return nil }
+                String(rest.prefix(36)) == id.uuidString
+            else { return nil }
             switch String(rest.dropFirst(36)) {
             case "." + kind.fileExtension: return (id, kind, false)
             case "_thumb.jpg" where kind == .video: return (id, kind, true)

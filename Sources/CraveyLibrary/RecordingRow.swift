@@ -53,26 +53,31 @@ extension Recording: FetchableRecord {
             modifiedAt: date("modifiedAt") ?? Date(millisecondsSince1970: 0),
             media: MediaFacts(
                 sizeBytes: Int64(integer("sizeBytes") ?? 0), width: integer("width"), height: integer("height"),
-                fps: number("fps"), sampleRate: integer("sampleRate"), channels: integer("channels"), waveform: waveform,
+                fps: number("fps"), sampleRate: integer("sampleRate"), channels: integer("channels"),
+                waveform: waveform,
                 avOffset: number("avOffset"), loudness: number("loudness"), truePeak: number("truePeak"),
                 playbackGain: number("playbackGain")),
             checkIn: text("checkinDay").map { day in
-                CheckIn(day: day, mood: text("mood").flatMap(CheckIn.Mood.init(rawValue:)) ?? .okay, prompt: text("prompt"))
+                CheckIn(
+                    day: day, mood: text("mood").flatMap(CheckIn.Mood.init(rawValue:)) ?? .okay, prompt: text("prompt"))
             })
     }
 
     func insert(into db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO recording (id, createdAt, kind, title, notes, purpose, duration, filePath,
-              thumbnailPath, playCount, lastPlayedAt, modifiedAt, sizeBytes, width, height, fps,
-              sampleRate, channels, waveform, avOffset, loudness, truePeak, playbackGain, checkinDay, mood, prompt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+        try db.execute(
+            sql: """
+                INSERT INTO recording (id, createdAt, kind, title, notes, purpose, duration, filePath,
+                  thumbnailPath, playCount, lastPlayedAt, modifiedAt, sizeBytes, width, height, fps,
+                  sampleRate, channels, waveform, avOffset, loudness, truePeak, playbackGain, checkinDay, mood, prompt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
                 id.uuidString, StoredDate.text(createdAt), kind.rawValue, title, notes, purpose?.rawValue, duration,
                 filePath, thumbnailPath, playCount, lastPlayedAt.map(StoredDate.text), StoredDate.text(modifiedAt),
                 media.sizeBytes, media.width, media.height,
                 media.fps, media.sampleRate, media.channels, Data(media.waveform), media.avOffset,
-                media.loudness, media.truePeak, media.playbackGain, checkIn?.day, checkIn?.mood.rawValue, checkIn?.prompt,
+                media.loudness, media.truePeak, media.playbackGain, checkIn?.day, checkIn?.mood.rawValue,
+                checkIn?.prompt,
             ])
     }
 }

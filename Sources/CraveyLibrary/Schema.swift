@@ -10,90 +10,96 @@ extension Store {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: recordings") { db in
-            try db.execute(sql: """
-                CREATE TABLE recording (
-                  id TEXT PRIMARY KEY NOT NULL,
-                  createdAt TEXT NOT NULL,
-                  kind TEXT NOT NULL CHECK (kind IN ('audio', 'video')),
-                  title TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND 400),
-                  notes TEXT,
-                  purpose TEXT CHECK (purpose IN ('motivational', 'milestone', 'reflection', 'craving')),
-                  duration REAL NOT NULL CHECK (duration > 0 AND duration <= 120),
-                  filePath TEXT NOT NULL UNIQUE,
-                  thumbnailPath TEXT,
-                  playCount INTEGER NOT NULL DEFAULT 0 CHECK (playCount >= 0),
-                  lastPlayedAt TEXT,
-                  modifiedAt TEXT NOT NULL,
-                  sizeBytes INTEGER NOT NULL DEFAULT 0,
-                  width INTEGER,
-                  height INTEGER,
-                  fps REAL,
-                  sampleRate INTEGER,
-                  channels INTEGER,
-                  waveform BLOB,
-                  avOffset REAL
-                );
-                CREATE INDEX recording_newest ON recording(createdAt DESC, id DESC);
-                CREATE INDEX recording_kind_newest ON recording(kind, createdAt DESC, id DESC);
-                CREATE INDEX recording_purpose_newest ON recording(purpose, createdAt DESC, id DESC);
-                CREATE INDEX recording_top ON recording(playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC);
+            try db.execute(
+                sql: """
+                    CREATE TABLE recording (
+                      id TEXT PRIMARY KEY NOT NULL,
+                      createdAt TEXT NOT NULL,
+                      kind TEXT NOT NULL CHECK (kind IN ('audio', 'video')),
+                      title TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND 400),
+                      notes TEXT,
+                      purpose TEXT CHECK (purpose IN ('motivational', 'milestone', 'reflection', 'craving')),
+                      duration REAL NOT NULL CHECK (duration > 0 AND duration <= 120),
+                      filePath TEXT NOT NULL UNIQUE,
+                      thumbnailPath TEXT,
+                      playCount INTEGER NOT NULL DEFAULT 0 CHECK (playCount >= 0),
+                      lastPlayedAt TEXT,
+                      modifiedAt TEXT NOT NULL,
+                      sizeBytes INTEGER NOT NULL DEFAULT 0,
+                      width INTEGER,
+                      height INTEGER,
+                      fps REAL,
+                      sampleRate INTEGER,
+                      channels INTEGER,
+                      waveform BLOB,
+                      avOffset REAL
+                    );
+                    CREATE INDEX recording_newest ON recording(createdAt DESC, id DESC);
+                    CREATE INDEX recording_kind_newest ON recording(kind, createdAt DESC, id DESC);
+                    CREATE INDEX recording_purpose_newest ON recording(purpose, createdAt DESC, id DESC);
+                    CREATE INDEX recording_top ON recording(playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC);
 
-                -- Intent journal of saves: a file renamed into Recordings/ whose row is not
-                -- committed yet. The row's commit deletes the entry in the same transaction.
-                CREATE TABLE pendingSave (
-                  path TEXT PRIMARY KEY NOT NULL,
-                  createdAt TEXT NOT NULL
-                );
-                """)
+                    -- Intent journal of saves: a file renamed into Recordings/ whose row is not
+                    -- committed yet. The row's commit deletes the entry in the same transaction.
+                    CREATE TABLE pendingSave (
+                      path TEXT PRIMARY KEY NOT NULL,
+                      createdAt TEXT NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v2: loudness") { db in
             // EBU R128 integrated loudness (LUFS, NULL when too quiet to have one), true peak
             // (dBTP) and the gain that plays it at the common level (dB); NULL until measured.
-            try db.execute(sql: """
-                ALTER TABLE recording ADD COLUMN loudness REAL;
-                ALTER TABLE recording ADD COLUMN truePeak REAL;
-                ALTER TABLE recording ADD COLUMN playbackGain REAL;
+            try db.execute(
+                sql: """
+                    ALTER TABLE recording ADD COLUMN loudness REAL;
+                    ALTER TABLE recording ADD COLUMN truePeak REAL;
+                    ALTER TABLE recording ADD COLUMN playbackGain REAL;
 
-                -- Intent journal of replacements (trims): a recording whose file is being replaced
-                -- and whose new row is not committed yet. The row's commit deletes the entry.
-                CREATE TABLE pendingReplace (
-                  id TEXT PRIMARY KEY NOT NULL,
-                  createdAt TEXT NOT NULL
-                );
-                """)
+                    -- Intent journal of replacements (trims): a recording whose file is being replaced
+                    -- and whose new row is not committed yet. The row's commit deletes the entry.
+                    CREATE TABLE pendingReplace (
+                      id TEXT PRIMARY KEY NOT NULL,
+                      createdAt TEXT NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v3: check-ins") { db in
             // A day's check-in is a recording marked with its local day (unique: one a day), the
             // mood chosen and the prompt shown. Messages are the rows without a day.
-            try db.execute(sql: """
-                ALTER TABLE recording ADD COLUMN checkinDay TEXT;
-                ALTER TABLE recording ADD COLUMN mood TEXT CHECK (mood IN ('low', 'down', 'okay', 'happy', 'amazing'));
-                ALTER TABLE recording ADD COLUMN prompt TEXT;
-                CREATE UNIQUE INDEX recording_checkin ON recording(checkinDay);
+            try db.execute(
+                sql: """
+                    ALTER TABLE recording ADD COLUMN checkinDay TEXT;
+                    ALTER TABLE recording ADD COLUMN mood TEXT CHECK (mood IN ('low', 'down', 'okay', 'happy', 'amazing'));
+                    ALTER TABLE recording ADD COLUMN prompt TEXT;
+                    CREATE UNIQUE INDEX recording_checkin ON recording(checkinDay);
 
-                -- What a day's check-in flow has seen: the prompt chosen for the day (the same all
-                -- day), whether the greeting was shown, whether it was put off ("Later"), and the
-                -- recording being made for it (with its mood): when that recording is saved, by
-                -- the flow or by recovery after a crash, its row becomes the day's entry.
-                CREATE TABLE checkinDay (
-                  day TEXT PRIMARY KEY NOT NULL,
-                  prompt TEXT,
-                  greetedAt TEXT,
-                  postponedAt TEXT,
-                  pendingId TEXT UNIQUE,
-                  pendingMood TEXT CHECK (pendingMood IN ('low', 'down', 'okay', 'happy', 'amazing'))
-                );
+                    -- What a day's check-in flow has seen: the prompt chosen for the day (the same all
+                    -- day), whether the greeting was shown, whether it was put off ("Later"), and the
+                    -- recording being made for it (with its mood): when that recording is saved, by
+                    -- the flow or by recovery after a crash, its row becomes the day's entry.
+                    CREATE TABLE checkinDay (
+                      day TEXT PRIMARY KEY NOT NULL,
+                      prompt TEXT,
+                      greetedAt TEXT,
+                      postponedAt TEXT,
+                      pendingId TEXT UNIQUE,
+                      pendingMood TEXT CHECK (pendingMood IN ('low', 'down', 'okay', 'happy', 'amazing'))
+                    );
 
-                -- The user's settings (the name in the greeting).
-                CREATE TABLE setting (
-                  key TEXT PRIMARY KEY NOT NULL,
-                  value TEXT NOT NULL
-                );
-                """)
+                    -- The user's settings (the name in the greeting).
+                    CREATE TABLE setting (
+                      key TEXT PRIMARY KEY NOT NULL,
+                      value TEXT NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v4: transcripts") { db in
             try db.execute(sql: Self.transcriptSchema)
-            try db.execute(sql: "INSERT INTO recordingSearch (rowid, title, notes, transcript) SELECT rowid, title, coalesce(notes, ''), '' FROM recording")
+            try db.execute(
+                sql:
+                    "INSERT INTO recordingSearch (rowid, title, notes, transcript) SELECT rowid, title, coalesce(notes, ''), '' FROM recording"
+            )
         }
         migrator.registerMigration("v5: cravings and use") { db in
             try db.execute(sql: Self.logSchema)

@@ -49,7 +49,9 @@ public enum Staging {
         return prefix + id.uuidString + (thumbnail ? "_thumb.jpg" : "." + kind.fileExtension)
     }
 
-    static let roles: [Role] = [.part, .final, .thumbnail, .edit, .editThumbnail, .previous, .previousThumbnail, .tagged]
+    static let roles: [Role] = [
+        .part, .final, .thumbnail, .edit, .editThumbnail, .previous, .previousThumbnail, .tagged,
+    ]
 
     /// The role, recording and kind a temporary name stands for; nil for any other name.
     public static func parse(_ name: String) -> (role: Role, id: UUID, kind: Recording.Kind)? {
@@ -58,7 +60,8 @@ public enum Staging {
             for kind in Recording.Kind.allCases {
                 let start = prefix ?? "rec_\(kind.rawValue)_"
                 guard name.hasPrefix(start), let id = UUID(uuidString: String(name.dropFirst(start.count).prefix(36))),
-                      name == Self.name(role, id: id, kind: kind) else { continue }
+                    name == Self.name(role, id: id, kind: kind)
+                else { continue }
                 return (role, id, role.spelling?.thumbnail == true ? .video : kind)
             }
         }

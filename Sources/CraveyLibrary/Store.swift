@@ -30,7 +30,9 @@ struct Store: Sendable {
         do {
             (writer, writable) = try Self.openWritableElseReadOnly(path)
             try checkSchema()
-        } catch let error as DatabaseError where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue) {
+        } catch let error as DatabaseError
+            where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue)
+        {
             throw OpenFailure.corrupt(error.message ?? "\(error)")
         }
     }
@@ -60,7 +62,8 @@ struct Store: Sendable {
     }
 
     static func isReadOnly(_ error: DatabaseError) -> Bool {
-        [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(error.resultCode.primaryResultCode.rawValue)
+        [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR].contains(
+            error.resultCode.primaryResultCode.rawValue)
     }
 
     /// Runs the migrator if the schema is behind; refuses a database that belongs to something else.
@@ -68,7 +71,8 @@ struct Store: Sendable {
         let current = try writer.read { try Self.migrator.hasCompletedMigrations($0) }
         if current { return }
         let tables = try writer.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         }
         if !tables.isEmpty && !tables.contains("grdb_migrations") { throw OpenFailure.foreign }
         try Self.migrator.migrate(writer)
@@ -101,7 +105,9 @@ struct Store: Sendable {
         }
     }
 
-    func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, section: Section = .messages) throws -> [Recording] {
+    func recordings(kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, section: Section = .messages) throws
+        -> [Recording]
+    {
         try writer.read { db in
             var clauses: [String] = section.clause.map { [$0] } ?? []
             var arguments: StatementArguments = []
@@ -121,17 +127,22 @@ struct Store: Sendable {
     /// The most played first; ties by the most recently played, then the newest.
     func top(_ limit: Int) throws -> [Recording] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.allColumns) FROM recording WHERE checkinDay IS NULL
-                ORDER BY playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC LIMIT ?
-                """, arguments: [limit]).map(Recording.init(row:))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.allColumns) FROM recording WHERE checkinDay IS NULL
+                    ORDER BY playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC LIMIT ?
+                    """, arguments: [limit]
+            ).map(Recording.init(row:))
         }
     }
 
     func recording(id: UUID) throws -> Recording? {
         try writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.allColumns) FROM recording WHERE id = ?", arguments: [id.uuidString])
-                .map(Recording.init(row:))
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.allColumns) FROM recording WHERE id = ?", arguments: [id.uuidString]
+            )
+            .map(Recording.init(row:))
         }
     }
 
@@ -150,7 +161,9 @@ struct Store: Sendable {
             let escaped = prefix.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
             return try Row.fetchAll(
-                db, sql: "SELECT \(Self.listColumns) FROM recording WHERE title LIKE ? ESCAPE '\\' AND checkinDay IS NULL ORDER BY createdAt DESC LIMIT 50",
+                db,
+                sql:
+                    "SELECT \(Self.listColumns) FROM recording WHERE title LIKE ? ESCAPE '\\' AND checkinDay IS NULL ORDER BY createdAt DESC LIMIT 50",
                 arguments: [escaped + "%"]
             ).map(Recording.init(row:))
         }
@@ -164,7 +177,11 @@ struct Store: Sendable {
     /// Recordings and logs together: what a purge deletes.
     func storedCount() throws -> Int {
         try writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM recording) + (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)") ?? 0
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT (SELECT count(*) FROM recording) + (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)"
+            ) ?? 0
         }
     }
 
@@ -173,7 +190,9 @@ struct Store: Sendable {
     }
 
     func messageCount() throws -> Int {
-        try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM recording WHERE checkinDay IS NULL") ?? 0 }
+        try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM recording WHERE checkinDay IS NULL") ?? 0
+        }
     }
 
     /// File and thumbnail paths of every row.
@@ -193,7 +212,8 @@ struct Store: Sendable {
         /// The id as stored, made printable.
         var label: String {
             let id = values["id"].flatMap { String.fromDatabaseValue($0) } ?? "(rowid \(rowID))"
-            return String(id.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }.prefix(40))
+            return String(
+                id.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }.prefix(40))
         }
     }
 
@@ -216,8 +236,9 @@ struct Store: Sendable {
 
     func rowExists(forPath path: String) throws -> Bool {
         try writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE filePath = ? OR thumbnailPath = ?)",
-                              arguments: [path, path]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE filePath = ? OR thumbnailPath = ?)",
+                arguments: [path, path]) ?? false
         }
     }
 
@@ -231,8 +252,9 @@ struct Store: Sendable {
     func notePendingSave(_ paths: [String]) throws {
         try writer.write { db in
             for path in paths {
-                try db.execute(sql: "INSERT OR REPLACE INTO pendingSave (path, createdAt) VALUES (?, ?)",
-                               arguments: [path, StoredDate.text(Date())])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO pendingSave (path, createdAt) VALUES (?, ?)",
+                    arguments: [path, StoredDate.text(Date())])
             }
             try faults.hit("save.commit.pending")
         }
@@ -246,20 +268,28 @@ struct Store: Sendable {
     func insertRecording(_ recording: Recording) throws -> Recording {
         try writer.write { db in
             var row = recording
-            if row.checkIn == nil, let pending = try Row.fetchOne(
-                db, sql: "SELECT day, pendingMood, prompt FROM checkinDay WHERE pendingId = ?", arguments: [row.id.uuidString]),
-               let mood = (pending["pendingMood"] as String?).flatMap(CheckIn.Mood.init(rawValue:)),
-               try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)", arguments: [pending["day"]]) ?? false) {
+            if row.checkIn == nil,
+                let pending = try Row.fetchOne(
+                    db, sql: "SELECT day, pendingMood, prompt FROM checkinDay WHERE pendingId = ?",
+                    arguments: [row.id.uuidString]),
+                let mood = (pending["pendingMood"] as String?).flatMap(CheckIn.Mood.init(rawValue:)),
+                try
+                    !(Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)",
+                        arguments: [pending["day"]]) ?? false)
+            {
                 row.checkIn = CheckIn(day: pending["day"], mood: mood, prompt: pending["prompt"])
                 row.title = "Check-in " + (pending["day"] as String)
             }
             try row.insert(into: db)
             if row.checkIn != nil {
-                try db.execute(sql: "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
-                               arguments: [row.id.uuidString])
+                try db.execute(
+                    sql: "UPDATE checkinDay SET pendingId = NULL, pendingMood = NULL WHERE pendingId = ?",
+                    arguments: [row.id.uuidString])
             }
-            try db.execute(sql: "DELETE FROM pendingSave WHERE path IN (?, ?)",
-                           arguments: [recording.filePath, recording.thumbnailPath])
+            try db.execute(
+                sql: "DELETE FROM pendingSave WHERE path IN (?, ?)",
+                arguments: [recording.filePath, recording.thumbnailPath])
             try faults.hit("save.commit.row")
             return row
         }
@@ -279,11 +309,12 @@ struct Store: Sendable {
     /// Delete all data: every recording, log, check-in, setting and transcript, in one transaction.
     func deleteAllData() throws {
         try writer.write { db in
-            try db.execute(sql: """
-                DELETE FROM usage; DELETE FROM craving; DELETE FROM logSearch;
-                DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
-                DELETE FROM setting; DELETE FROM transcript; DELETE FROM transcriptJob; DELETE FROM recordingSearch;
-                """)
+            try db.execute(
+                sql: """
+                    DELETE FROM usage; DELETE FROM craving; DELETE FROM logSearch;
+                    DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
+                    DELETE FROM setting; DELETE FROM transcript; DELETE FROM transcriptJob; DELETE FROM recordingSearch;
+                    """)
             try faults.hit("purge.commit")
         }
     }
@@ -291,8 +322,9 @@ struct Store: Sendable {
     /// playCount + 1 and lastPlayedAt = `date`, in one statement so concurrent plays all count.
     func recordPlay(id: UUID, at date: Date) throws -> Bool {
         try writer.write { db in
-            try db.execute(sql: "UPDATE recording SET playCount = playCount + 1, lastPlayedAt = ? WHERE id = ?",
-                           arguments: [StoredDate.text(date), id.uuidString])
+            try db.execute(
+                sql: "UPDATE recording SET playCount = playCount + 1, lastPlayedAt = ? WHERE id = ?",
+                arguments: [StoredDate.text(date), id.uuidString])
             try faults.hit("play.commit")
             return db.changesCount == 1
         }
@@ -309,8 +341,9 @@ struct Store: Sendable {
 
     func notePendingReplace(_ id: UUID) throws {
         try writer.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO pendingReplace (id, createdAt) VALUES (?, ?)",
-                           arguments: [id.uuidString, StoredDate.text(Date())])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO pendingReplace (id, createdAt) VALUES (?, ?)",
+                arguments: [id.uuidString, StoredDate.text(Date())])
             try faults.hit("replace.commit.pending")
         }
     }
@@ -320,7 +353,9 @@ struct Store: Sendable {
     }
 
     func forgetPendingReplace(_ id: UUID) throws {
-        try writer.write { db in try db.execute(sql: "DELETE FROM pendingReplace WHERE id = ?", arguments: [id.uuidString]) }
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM pendingReplace WHERE id = ?", arguments: [id.uuidString])
+        }
     }
 
     /// Commits a recording's new file facts (after its file was replaced) and clears the intent,
@@ -328,12 +363,14 @@ struct Store: Sendable {
     func replaceMedia(_ recording: Recording) throws {
         try writer.write { db in
             let m = recording.media
-            try db.execute(sql: """
-                UPDATE recording SET duration = ?, thumbnailPath = ?, modifiedAt = ?, sizeBytes = ?, width = ?,
-                  height = ?, fps = ?, sampleRate = ?, channels = ?, waveform = ?, loudness = ?, truePeak = ?,
-                  playbackGain = ?
-                WHERE id = ?
-                """, arguments: [
+            try db.execute(
+                sql: """
+                    UPDATE recording SET duration = ?, thumbnailPath = ?, modifiedAt = ?, sizeBytes = ?, width = ?,
+                      height = ?, fps = ?, sampleRate = ?, channels = ?, waveform = ?, loudness = ?, truePeak = ?,
+                      playbackGain = ?
+                    WHERE id = ?
+                    """,
+                arguments: [
                     recording.duration, recording.thumbnailPath, StoredDate.text(recording.modifiedAt), m.sizeBytes,
                     m.width, m.height, m.fps, m.sampleRate, m.channels, Data(m.waveform), m.loudness, m.truePeak,
                     m.playbackGain, recording.id.uuidString,
@@ -347,8 +384,9 @@ struct Store: Sendable {
     func setLoudness(_ recording: Recording) throws {
         let m = recording.media
         try writer.write { db in
-            try db.execute(sql: "UPDATE recording SET loudness = ?, truePeak = ?, playbackGain = ? WHERE id = ?",
-                           arguments: [m.loudness, m.truePeak, m.playbackGain, recording.id.uuidString])
+            try db.execute(
+                sql: "UPDATE recording SET loudness = ?, truePeak = ?, playbackGain = ? WHERE id = ?",
+                arguments: [m.loudness, m.truePeak, m.playbackGain, recording.id.uuidString])
         }
     }
 

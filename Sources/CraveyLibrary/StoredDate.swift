@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Dates as the store keeps them: ISO 8601 text in UTC to the millisecond
@@ -29,7 +29,9 @@ package enum StoredDate {
         put(parts.tm_min, at: 14, width: 2)
         put(parts.tm_sec, at: 17, width: 2)
         put(millis, at: 20, width: 3)
-        for (index, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+        for (index, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")]
+            as [(Int, Unicode.Scalar)]
+        {
             bytes[index] = UInt8(separator.value)
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -47,7 +49,8 @@ package enum StoredDate {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-              let minute = number(14, 2), let second = number(17, 2), let millis = number(20, 3) else { return nil }
+            let minute = number(14, 2), let second = number(17, 2), let millis = number(20, 3)
+        else { return nil }
         var parts = tm()
         parts.tm_year = year - 1900
         parts.tm_mon = month - 1

@@ -33,8 +33,10 @@ public struct Transcript: Sendable, Equatable {
     public var madeAt: Date
     public var problem: String?
 
-    public init(recordingId: UUID, state: State, text: String, words: [Word], engine: String, model: String,
-                madeAt: Date = Date(), problem: String? = nil) {
+    public init(
+        recordingId: UUID, state: State, text: String, words: [Word], engine: String, model: String,
+        madeAt: Date = Date(), problem: String? = nil
+    ) {
         self.recordingId = recordingId
         self.state = state
         self.text = text
@@ -54,7 +56,10 @@ public struct Transcript: Sendable, Equatable {
 
     /// The words as stored and exported: JSON [[word, start, end], ...], times to the millisecond.
     public var wordsJSON: String {
-        "[" + words.map { "[\(RecordingExport.jsonString($0.text)),\(Self.milliseconds($0.start)),\(Self.milliseconds($0.end))]" }
+        "["
+            + words.map {
+                "[\(RecordingExport.jsonString($0.text)),\(Self.milliseconds($0.start)),\(Self.milliseconds($0.end))]"
+            }
             .joined(separator: ",") + "]"
     }
 
@@ -64,8 +69,10 @@ public struct Transcript: Sendable, Equatable {
     static func words(fromJSON json: String) -> [Word] {
         guard let items = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[Any]] else { return [] }
         return items.compactMap { item in
-            guard item.count == 3, let text = item[0] as? String, let start = item[1] as? Double ?? (item[1] as? Int).map(Double.init),
-                  let end = item[2] as? Double ?? (item[2] as? Int).map(Double.init) else { return nil }
+            guard item.count == 3, let text = item[0] as? String,
+                let start = item[1] as? Double ?? (item[1] as? Int).map(Double.init),
+                let end = item[2] as? Double ?? (item[2] as? Int).map(Double.init)
+            else { return nil }
             return Word(text: text, start: start, end: end)
         }
     }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import GRDB
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The library's limits, checked in one place: titles, notes, purposes, durations and the paths rows may hold.
@@ -33,7 +33,10 @@ public enum Validation {
         }
         guard trimmed.unicodeScalars.count <= maxTitleScalars else {
             throw LibraryError.invalid(
-                field: "title", reason: "too many combining marks (\(trimmed.unicodeScalars.count) code points; at most \(maxTitleScalars))")
+                field: "title",
+                reason:
+                    "too many combining marks (\(trimmed.unicodeScalars.count) code points; at most \(maxTitleScalars))"
+            )
         }
         return trimmed
     }
@@ -60,7 +63,9 @@ public enum Validation {
         }
         guard raw.unicodeScalars.count <= maxNotesScalars else {
             throw LibraryError.invalid(
-                field: "notes", reason: "too many combining marks (\(raw.unicodeScalars.count) code points; at most \(maxNotesScalars))")
+                field: "notes",
+                reason: "too many combining marks (\(raw.unicodeScalars.count) code points; at most \(maxNotesScalars))"
+            )
         }
         return raw
     }
@@ -75,15 +80,18 @@ public enum Validation {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F: return true  // C0, DEL, C1
         case 0x20..<0x7F: return false
-        case 0x061C, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF: return true
+        case 0x061C, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2060, 0x2066...0x2069, 0xFEFF:
+            return true
         default: return false
         }
     }
 
     static func describe(_ scalar: Unicode.Scalar) -> String {
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count))
+        let code =
+            "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count))
             + String(scalar.value, radix: 16, uppercase: true)
-        return scalar.properties.generalCategory == .control ? "control character \(code)" : "invisible or direction-changing character \(code)"
+        return scalar.properties.generalCategory == .control
+            ? "control character \(code)" : "invisible or direction-changing character \(code)"
     }
 
     /// A purpose name, or nil for none; unknown names are refused with the list of known ones.
@@ -92,7 +100,9 @@ public enum Validation {
         guard let raw, !raw.isEmpty else { return nil }
         let key = raw.trimmingCharacters(in: .whitespaces).lowercased()
         let all = Recording.Purpose.allCases
-        if let found = Recording.Purpose(rawValue: key) ?? all.first(where: { $0.name.lowercased() == key }) { return found }
+        if let found = Recording.Purpose(rawValue: key) ?? all.first(where: { $0.name.lowercased() == key }) {
+            return found
+        }
         if let number = Int(key), (1...all.count).contains(number) { return all[number - 1] }
         let known = all.map(\.rawValue).joined(separator: ", ")
         throw LibraryError.invalid(field: "purpose", reason: "'\(raw)' is not one of \(known)")
@@ -119,8 +129,8 @@ public enum Validation {
     public static func libraryRelativePath(_ path: String) throws -> String {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), components.first == "Recordings", components.count >= 2,
-              !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-              !path.unicodeScalars.contains(where: isUnsafe)
+            !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+            !path.unicodeScalars.contains(where: isUnsafe)
         else {
             throw LibraryError.unsafePath(path)
         }
@@ -142,23 +152,35 @@ public enum Validation {
             if case let .string(value)? = values[name]?.storage { return value }
             return nil
         }
-        guard let idText = text("id"), let id = UUID(uuidString: idText), id.uuidString == idText else { return "id is not a UUID" }
-        guard let kindText = text("kind"), let kind = Recording.Kind(rawValue: kindText) else { return "kind is not audio or video" }
+        guard let idText = text("id"), let id = UUID(uuidString: idText), id.uuidString == idText else {
+            return "id is not a UUID"
+        }
+        guard let kindText = text("kind"), let kind = Recording.Kind(rawValue: kindText) else {
+            return "kind is not audio or video"
+        }
         guard let title = text("title") else { return "title is not text" }
         if (try? Validation.title(title, createdAt: Date())) != title { return "title breaks the limits" }
         if case .blob? = values["notes"]?.storage { return "notes are not text" }
         if let notes = text("notes"), (try? Validation.notes(notes)) != notes { return "notes break the limits" }
         guard text("createdAt").flatMap(StoredDate.date) != nil else { return "createdAt is not a date" }
-        let duration: Double? = switch values["duration"]?.storage {
-        case let .double(value)?: value
-        case let .int64(value)?: Double(value)
-        default: nil
+        let duration: Double? =
+            switch values["duration"]?.storage {
+            case let .double(value)?: value
+            case let .int64(value)?: Double(value)
+            default: nil
+            }
+        guard let duration, duration.isFinite, duration > 0, duration <= maxDuration else {
+            return "duration is not within 0–120 s"
         }
-        guard let duration, duration.isFinite, duration > 0, duration <= maxDuration else { return "duration is not within 0–120 s" }
-        guard case let .int64(plays)? = values["playCount"]?.storage, plays >= 0 else { return "playCount is negative or not a number" }
-        guard text("filePath") == "Recordings/" + Recording.fileName(id: id, kind: kind) else { return "filePath is not this recording's file" }
+        guard case let .int64(plays)? = values["playCount"]?.storage, plays >= 0 else {
+            return "playCount is negative or not a number"
+        }
+        guard text("filePath") == "Recordings/" + Recording.fileName(id: id, kind: kind) else {
+            return "filePath is not this recording's file"
+        }
         if let thumb = values["thumbnailPath"], !thumb.isNull,
-           text("thumbnailPath") != "Recordings/Thumbnails/" + Recording.thumbnailName(id: id, kind: kind) {
+            text("thumbnailPath") != "Recordings/Thumbnails/" + Recording.thumbnailName(id: id, kind: kind)
+        {
             return "thumbnailPath is not this recording's thumbnail"
         }
         if let day = values["checkinDay"], !day.isNull {
@@ -169,22 +191,26 @@ public enum Validation {
     }
 
     /// `Recording Oct 25, 2025 3:42 PM`, in local time.
-    public static func automaticTitle(for date: Date, prefix: String = "Recording", timeZone: TimeZone? = nil) -> String {
+    public static func automaticTitle(for date: Date, prefix: String = "Recording", timeZone: TimeZone? = nil) -> String
+    {
         "\(prefix) \(displayDate(date, timeZone: timeZone))"
     }
 
     /// `Oct 25, 2025 3:42 PM`: how dates appear in titles and listings (local time unless
     /// `timeZone` is given). Built from localtime_r, as listings format thousands of them.
     public static func displayDate(_ date: Date, timeZone: TimeZone? = nil) -> String {
-        var seconds = time_t(date.millisecondsSince1970 >= 0 ? date.millisecondsSince1970 / 1000
-                                                            : (date.millisecondsSince1970 - 999) / 1000)
+        var seconds = time_t(
+            date.millisecondsSince1970 >= 0
+                ? date.millisecondsSince1970 / 1000
+                : (date.millisecondsSince1970 - 999) / 1000)
         if let timeZone { seconds += time_t(timeZone.secondsFromGMT(for: date)) }
         var parts = tm()
         if timeZone == nil { localtime_r(&seconds, &parts) } else { gmtime_r(&seconds, &parts) }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let hour12 = parts.tm_hour % 12 == 0 ? 12 : parts.tm_hour % 12
         let minute = parts.tm_min < 10 ? "0\(parts.tm_min)" : "\(parts.tm_min)"
-        return "\(months[Int(parts.tm_mon)]) \(parts.tm_mday), \(parts.tm_year + 1900) \(hour12):\(minute) \(parts.tm_hour < 12 ? "AM" : "PM")"
+        return
+            "\(months[Int(parts.tm_mon)]) \(parts.tm_mday), \(parts.tm_year + 1900) \(hour12):\(minute) \(parts.tm_hour < 12 ? "AM" : "PM")"
     }
 
     /// Validates every field of a row before it is written.
@@ -197,7 +223,8 @@ public enum Validation {
         _ = try duration(recording.duration)
         _ = try libraryRelativePath(recording.filePath)
         guard recording.filePath == recording.canonicalFilePath,
-              recording.thumbnailPath == nil || recording.thumbnailPath == recording.canonicalThumbnailPath else {
+            recording.thumbnailPath == nil || recording.thumbnailPath == recording.canonicalThumbnailPath
+        else {
             throw LibraryError.unsafePath(recording.thumbnailPath ?? recording.filePath)
         }
         if let thumb = recording.thumbnailPath { _ = try libraryRelativePath(thumb) }

@@ -24,17 +24,21 @@ public final class AudioInput {
             let operation = "open microphone '\(device)'"
             switch -result {
             case EBUSY:
-                throw MediaError(source: .alsa, code: result, operation: operation,
-                                 message: "the device is busy (another program is using it)")
+                throw MediaError(
+                    source: .alsa, code: result, operation: operation,
+                    message: "the device is busy (another program is using it)")
             case ENOENT:
-                throw MediaError(source: .alsa, code: result, operation: operation,
-                                 message: "ALSA has no such device")
+                throw MediaError(
+                    source: .alsa, code: result, operation: operation,
+                    message: "ALSA has no such device")
             case EINVAL:
-                throw MediaError(source: .alsa, code: result, operation: operation,
-                                 message: "the device cannot record (it has no capture side, or no format cravey can use)")
+                throw MediaError(
+                    source: .alsa, code: result, operation: operation,
+                    message: "the device cannot record (it has no capture side, or no format cravey can use)")
             case EACCES, EPERM:
-                throw MediaError(source: .alsa, code: result, operation: operation,
-                                 message: "permission denied")
+                throw MediaError(
+                    source: .alsa, code: result, operation: operation,
+                    message: "permission denied")
             default:
                 throw MediaError.alsa(result, operation)
             }
@@ -108,8 +112,11 @@ public struct AudioDevice: Sendable, Equatable, Codable {
     public static func microphones() throws -> [AudioDevice] {
         var mics = try all().filter { $0.canCapture && $0.name != "null" }
         if !mics.contains(where: \.isDefault) {
-            mics.insert(AudioDevice(name: "default", description: "the system's default microphone (PipeWire, PulseAudio or the first sound card)",
-                                    canCapture: true, canPlay: true, isDefault: true), at: 0)
+            mics.insert(
+                AudioDevice(
+                    name: "default",
+                    description: "the system's default microphone (PipeWire, PulseAudio or the first sound card)",
+                    canCapture: true, canPlay: true, isDefault: true), at: 0)
         }
         return mics
     }

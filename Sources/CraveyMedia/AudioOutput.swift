@@ -15,8 +15,9 @@ public final class AudioOutput {
         let result = CALSA_playback_open(device, UInt32(sampleRate), UInt32(channels), &pointer)
         guard result == 0, let pointer else {
             if result == -EBUSY {
-                throw MediaError(source: .alsa, code: result, operation: "open speaker '\(device)'",
-                                 message: "the device is busy (another program is using it)")
+                throw MediaError(
+                    source: .alsa, code: result, operation: "open speaker '\(device)'",
+                    message: "the device is busy (another program is using it)")
             }
             throw MediaError.alsa(result, "open speaker '\(device)'")
         }
@@ -30,7 +31,9 @@ public final class AudioOutput {
 
     /// Writes the samples (blocking while the device buffer is full).
     public func write(_ samples: [Int16]) throws {
-        let n = samples.withUnsafeBufferPointer { CALSA_playback_write(playback, $0.baseAddress, UInt($0.count / channels)) }
+        let n = samples.withUnsafeBufferPointer {
+            CALSA_playback_write(playback, $0.baseAddress, UInt($0.count / channels))
+        }
         guard n >= 0 else { throw MediaError.alsa(Int32(n), "play to '\(device)'") }
     }
 

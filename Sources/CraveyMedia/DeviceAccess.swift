@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a device node cannot be opened, found the way an administrator would: file modes, groups,
@@ -23,8 +23,10 @@ public enum DeviceAccess {
             let fdDir = "/proc/\(entry)/fd"
             for fd in (try? FileManager.default.contentsOfDirectory(atPath: fdDir)) ?? [] {
                 guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: fdDir + "/" + fd),
-                      targets.contains(target) else { continue }
-                let command = (try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8))?
+                    targets.contains(target)
+                else { continue }
+                let command =
+                    (try? String(contentsOfFile: "/proc/\(entry)/comm", encoding: .utf8))?
                     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
                 found.append(Holder(pid: pid, command: command))
                 break

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A helper program cravey runs and talks to through two pipes (its stdin and stdout; its stderr
@@ -35,7 +35,8 @@ final class HelperProcess {
         defer { close(toChild[0]); close(fromChild[1]) }
         let child: pid_t
         do {
-            child = try Self.spawn(executable, arguments, environment, input: toChild[0], output: fromChild[1], newSession: false)
+            child = try Self.spawn(
+                executable, arguments, environment, input: toChild[0], output: fromChild[1], newSession: false)
         } catch {
             close(toChild[1]); close(fromChild[0])
             throw error
@@ -54,17 +55,28 @@ final class HelperProcess {
     /// Starts `executable` with `input` and `output` as its stdin and stdout (-1: /dev/null), its
     /// stderr to /dev/null, none of cravey's other descriptors, no blocked or caught signals, and
     /// either its own process group or (`newSession`) its own session, detached from the terminal.
-    static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String],
-                      input: Int32, output: Int32, newSession: Bool) throws -> pid_t {
+    static func spawn(
+        _ executable: String, _ arguments: [String], _ environment: [String: String],
+        input: Int32, output: Int32, newSession: Bool
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if input >= 0 { posix_spawn_file_actions_adddup2(&actions, input, 0) } else { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
-        if output >= 0 { posix_spawn_file_actions_adddup2(&actions, output, 1) } else { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
+        if input >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if output >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Nothing else of cravey's crosses over (the library's database, its lock, the devices):
         // every other descriptor open now is closed in the child.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        let open =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
         for fd in open.sorted() where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
 
         var attributes = posix_spawnattr_t()
@@ -117,7 +129,9 @@ final class HelperProcess {
             let written = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw HelperError(errno == EPIPE ? "the helper ended" : "cannot write to the helper: \(String(cString: strerror(errno)))")
+                throw HelperError(
+                    errno == EPIPE
+                        ? "the helper ended" : "cannot write to the helper: \(String(cString: strerror(errno)))")
             }
             offset += written
         }
@@ -205,7 +219,8 @@ final class HelperProcess {
 /// the terminal does not stop it), no pipes, nothing of cravey's open. cravey does not wait for it.
 public enum BackgroundProcess {
     /// Starts `executable` with `arguments` and `environment`; returns its process id.
-    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Int32 {
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Int32
+    {
         let child = try HelperProcess.spawn(executable, arguments, environment, input: -1, output: -1, newSession: true)
         // Reaped by a thread of its own if cravey lives on (no zombie); else init takes it.
         Thread.detachNewThread {

@@ -16,7 +16,8 @@ public struct Level: Sendable, Equatable {
     /// Measures a block of float samples in [-1, 1].
     public init<C: Collection>(of samples: C) where C.Element == Float {
         // Generic code is not specialized across modules: measure through a contiguous buffer.
-        self = samples.withContiguousStorageIfAvailable { Level(buffer: $0) }
+        self =
+            samples.withContiguousStorageIfAvailable { Level(buffer: $0) }
             ?? Array(samples).withUnsafeBufferPointer { Level(buffer: $0) }
     }
 
@@ -28,8 +29,9 @@ public struct Level: Sendable, Equatable {
             peak = max(peak, abs(s))
         }
         let count = Double(max(samples.count, 1))
-        self.init(rms: Self.decibels(sqrt(sumSquares / count)), peak: Self.decibels(Double(peak)),
-                  clipped: peak >= Self.clipThreshold)
+        self.init(
+            rms: Self.decibels(sqrt(sumSquares / count)), peak: Self.decibels(Double(peak)),
+            clipped: peak >= Self.clipThreshold)
     }
 
     public init(rms: Double, peak: Double, clipped: Bool) {
@@ -62,7 +64,9 @@ public struct WaveformBuilder: Sendable {
     /// Adds samples; each completed point is the block's peak scaled to 0–255.
     public mutating func add<C: Collection>(_ samples: C) where C.Element == Float {
         // Generic code is not specialized across modules: work through a contiguous buffer.
-        if samples.withContiguousStorageIfAvailable({ add(buffer: $0) }) == nil { Array(samples).withUnsafeBufferPointer { add(buffer: $0) } }
+        if samples.withContiguousStorageIfAvailable({ add(buffer: $0) }) == nil {
+            Array(samples).withUnsafeBufferPointer { add(buffer: $0) }
+        }
     }
 
     private mutating func add(buffer samples: UnsafeBufferPointer<Float>) {

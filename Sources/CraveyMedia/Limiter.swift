@@ -27,8 +27,10 @@ public struct Limiter: Sendable {
     private var count = 0
 
     /// `gainDecibels` applied to every sample; `ceilingDecibels` (dBFS) never passed.
-    public init(gainDecibels: Double, ceilingDecibels: Double = -1.5, sampleRate: Int = 48_000, lookAhead: Double = 0.002,
-                releaseSeconds: Double = 0.04) {
+    public init(
+        gainDecibels: Double, ceilingDecibels: Double = -1.5, sampleRate: Int = 48_000, lookAhead: Double = 0.002,
+        releaseSeconds: Double = 0.04
+    ) {
         gain = Float(pow(10, gainDecibels / 20))
         ceiling = Float(pow(10, ceilingDecibels / 20))
         window = max(1, Int(Double(sampleRate) * lookAhead))

@@ -116,17 +116,20 @@ public struct SoundAnalysis: Sendable {
     /// nil, and `whole` the complete sound if it must be read again (for the playback gain). An
     /// import measures what it encodes while it decodes it, instead of decoding its file again.
     public init(next: () -> [Float]?, whole: () -> [Float], playbackGain: Bool = true) throws {
-        try self.init(playbackGain: playbackGain, first: { body in
-            while let block = next() { try body(block) }
-        }, again: { body in
-            let samples = whole()
-            var start = 0
-            while start < samples.count {
-                let end = min(samples.count, start + 4800)
-                try body(Array(samples[start..<end]))
-                start = end
-            }
-        })
+        try self.init(
+            playbackGain: playbackGain,
+            first: { body in
+                while let block = next() { try body(block) }
+            },
+            again: { body in
+                let samples = whole()
+                var start = 0
+                while start < samples.count {
+                    let end = min(samples.count, start + 4800)
+                    try body(Array(samples[start..<end]))
+                    start = end
+                }
+            })
     }
 
     /// A sound given block by block, as many times as asked for.
@@ -177,8 +180,9 @@ public struct SoundAnalysis: Sendable {
         let speaking = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
         let threshold = max(-70, speaking - 30)
         guard speaking > -70,
-              let first = windowLevels.firstIndex(where: { $0 > threshold }),
-              let last = windowLevels.lastIndex(where: { $0 > threshold }) else { return nil }
+            let first = windowLevels.firstIndex(where: { $0 > threshold }),
+            let last = windowLevels.lastIndex(where: { $0 > threshold })
+        else { return nil }
         let start = max(0, Double(first) * Self.windowSeconds - margin)
         let end = min(duration, Double(last + 1) * Self.windowSeconds + margin)
         return MediaSpan(start: start, end: end)

@@ -67,8 +67,9 @@ public struct MediaError: Error, Equatable, CustomStringConvertible {
     static func ffmpeg(_ code: Int32, _ operation: String) -> MediaError {
         var buffer = [CChar](repeating: 0, count: 256)
         CFFmpeg_strerror(code, &buffer, buffer.count)
-        return MediaError(source: .ffmpeg, code: code, operation: operation,
-                          message: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        return MediaError(
+            source: .ffmpeg, code: code, operation: operation,
+            message: String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 }
 
@@ -102,7 +103,8 @@ public enum CameraTrouble: Error, Equatable, Sendable, CustomStringConvertible {
         case .noneFound: return "no camera found (no V4L2 capture device)"
         case .noSuchCamera: return "no camera has that node or name"
         case .noUsableMode: return "the camera offers no mode cravey can record"
-        case let .undecodable(_, format, seconds, reason): return "its \(format) pictures could not be decoded for \(seconds) s (\(reason))"
+        case let .undecodable(_, format, seconds, reason):
+            return "its \(format) pictures could not be decoded for \(seconds) s (\(reason))"
         case let .silent(_, seconds): return "it sent no picture for \(seconds) s"
         }
     }

@@ -56,7 +56,8 @@ extension MediaFile {
         defer { (keys + values).forEach { free($0) } }
         let result = keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in
             values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valuePointers in
-                CFFmpeg_retag(input, output, keyPointers.baseAddress, valuePointers.baseAddress, Int32(tags.count), &packets)
+                CFFmpeg_retag(
+                    input, output, keyPointers.baseAddress, valuePointers.baseAddress, Int32(tags.count), &packets)
             }
         }
         guard result == 0 else { throw MediaError.ffmpeg(result, "write the details into \(input)") }

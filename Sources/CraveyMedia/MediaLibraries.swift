@@ -22,14 +22,15 @@ public enum SharedLibrary: Sendable {
 
     /// Opens the library (once; later calls are free). Throws `MissingLibrary` when it cannot.
     public func load() throws {
-        let (load, message): (() -> Int32, () -> UnsafePointer<CChar>?) = switch self {
-        case .alsa: (CALSA_load, CALSA_load_message)
-        case .ffmpeg: (CFFmpeg_load, CFFmpeg_load_message)
-        case .v4l2: (CV4L2_load, CV4L2_load_message)
-        case .ebur128: (CEBUR128_load, CEBUR128_load_message)
-        case .speech: (CSphinx_load, CSphinx_load_message)
-        case .sdl: (CSDL_load, CSDL_load_message)
-        }
+        let (load, message): (() -> Int32, () -> UnsafePointer<CChar>?) =
+            switch self {
+            case .alsa: (CALSA_load, CALSA_load_message)
+            case .ffmpeg: (CFFmpeg_load, CFFmpeg_load_message)
+            case .v4l2: (CV4L2_load, CV4L2_load_message)
+            case .ebur128: (CEBUR128_load, CEBUR128_load_message)
+            case .speech: (CSphinx_load, CSphinx_load_message)
+            case .sdl: (CSDL_load, CSDL_load_message)
+            }
         guard load() != 0 else { return }
         throw MissingLibrary(description: message().map { String(cString: $0) } ?? "cannot load a library")
     }

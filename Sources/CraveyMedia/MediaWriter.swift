@@ -17,7 +17,8 @@ public final class MediaWriter {
         try SharedLibrary.ffmpeg.load()
         var pointer: OpaquePointer?
         let bitRate = channels == 1 ? 96_000 : 160_000
-        let result = CFFmpeg_writer_open_audio(path, Int32(sampleRate), Int32(channels), Int32(bitRate), fragmented ? 1 : 0, &pointer)
+        let result = CFFmpeg_writer_open_audio(
+            path, Int32(sampleRate), Int32(channels), Int32(bitRate), fragmented ? 1 : 0, &pointer)
         guard result == 0 else { throw MediaError.ffmpeg(result, "start writing \(path)") }
         writer = pointer
         self.path = path
@@ -29,8 +30,10 @@ public final class MediaWriter {
     /// Opens `path` for H.264 video from `inputWidth`×`inputHeight` yuv420p frames, written at
     /// `size` (at most 1280×720: `VideoSize.fitting` picks it), with AAC audio at `sampleRate`
     /// unless that is nil (a silent video).
-    public init(videoPath path: String, inputWidth: Int, inputHeight: Int, inputIsYUYV: Bool = false, size: VideoSize, fps: Int,
-                sampleRate: Int?, encoder: VideoEncoderSettings = .default, fragmented: Bool = true) throws {
+    public init(
+        videoPath path: String, inputWidth: Int, inputHeight: Int, inputIsYUYV: Bool = false, size: VideoSize, fps: Int,
+        sampleRate: Int?, encoder: VideoEncoderSettings = .default, fragmented: Bool = true
+    ) throws {
         try SharedLibrary.ffmpeg.load()
         var config = CFFmpeg_video_config()
         config.in_yuyv = inputIsYUYV ? 1 : 0
@@ -71,8 +74,9 @@ public final class MediaWriter {
     /// The same, from memory the caller owns (no copy).
     public func writeVideo(_ frame: UnsafeRawBufferPointer, at microseconds: Int64) throws {
         guard frame.count >= inputFrameBytes else {
-            throw MediaError(source: .ffmpeg, code: -EINVAL, operation: "encode video",
-                             message: "a frame of \(frame.count) bytes is shorter than \(inputFrameBytes)")
+            throw MediaError(
+                source: .ffmpeg, code: -EINVAL, operation: "encode video",
+                message: "a frame of \(frame.count) bytes is shorter than \(inputFrameBytes)")
         }
         let result = CFFmpeg_writer_write_video(writer, frame.baseAddress, Int64(frame.count), microseconds)
         guard result == 0 else { throw MediaError.ffmpeg(result, "encode video") }
@@ -83,9 +87,13 @@ public final class MediaWriter {
 
     /// Encodes mono float samples.
     public func write<C: Collection>(_ samples: C) throws where C.Element == Float {
-        let result = samples.withContiguousStorageIfAvailable { buffer in
-            CFFmpeg_writer_write_audio(writer, buffer.baseAddress, Int32(buffer.count))
-        } ?? Array(samples).withUnsafeBufferPointer { CFFmpeg_writer_write_audio(writer, $0.baseAddress, Int32($0.count)) }
+        let result =
+            samples.withContiguousStorageIfAvailable { buffer in
+                CFFmpeg_writer_write_audio(writer, buffer.baseAddress, Int32(buffer.count))
+            }
+            ?? Array(samples).withUnsafeBufferPointer {
+                CFFmpeg_writer_write_audio(writer, $0.baseAddress, Int32($0.count))
+            }
         guard result == 0 else { throw MediaError.ffmpeg(result, "encode audio") }
     }
 

@@ -99,7 +99,9 @@ public final class PocketSphinxRecognizer: SpeechEngine {
         try SharedLibrary.speech.load()
         var pointer: OpaquePointer?
         let result = CSphinx_open(modelDirectory, &pointer)
-        guard result == 0, let pointer else { throw MediaError.system(result, "load the speech model in \(modelDirectory)") }
+        guard result == 0, let pointer else {
+            throw MediaError.system(result, "load the speech model in \(modelDirectory)")
+        }
         recognizer = pointer
         assert(Int(CSphinx_sample_rate) == SpeechSound.rate)
     }
@@ -108,7 +110,9 @@ public final class PocketSphinxRecognizer: SpeechEngine {
 
     /// Each stretch of speech is one utterance: fed a long recording as one, PocketSphinx keeps
     /// only the first few dozen words.
-    public func recognize(_ samples: [Int16], speech spans: [Range<Int>], progress: (Double) -> Bool) throws -> RecognizedSpeech? {
+    public func recognize(_ samples: [Int16], speech spans: [Range<Int>], progress: (Double) -> Bool) throws
+        -> RecognizedSpeech?
+    {
         let rate = SpeechSound.rate
         var lines: [SpokenLine] = []
         let chunk = rate / 4
@@ -229,7 +233,8 @@ public enum SpeechSegments {
             }
             result.append(span)
         }
-        return result
+        return
+            result
             .filter { span in span.filter { speech[$0] }.count >= 10 }
             .map { ($0.lowerBound * frame)..<min($0.upperBound * frame, samples.count) }
     }

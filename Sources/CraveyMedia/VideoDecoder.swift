@@ -37,7 +37,9 @@ public final class VideoDecoder {
     public func next(into buffer: inout [UInt8]) throws -> Double? {
         if buffer.count != frameBytes { buffer = [UInt8](repeating: 0, count: frameBytes) }
         var pts = 0.0
-        let result = buffer.withUnsafeMutableBufferPointer { CFFmpeg_video_decoder_read(decoder, $0.baseAddress, Int64($0.count), &pts) }
+        let result = buffer.withUnsafeMutableBufferPointer {
+            CFFmpeg_video_decoder_read(decoder, $0.baseAddress, Int64($0.count), &pts)
+        }
         guard result >= 0 else { throw MediaError.ffmpeg(result, "decode video") }
         return result == 0 ? nil : pts
     }

@@ -14,11 +14,12 @@ public enum PixelLayout: Sendable {
     /// impossible size.
     public func bytes(width: Int, height: Int) -> Int {
         guard width > 0, height > 0, width <= 1 << 15, height <= 1 << 15 else { return 0 }
-        let layout = switch self {
-        case .yuv420p: CFFmpeg_PIXELS_YUV420P
-        case .rgb24: CFFmpeg_PIXELS_RGB24
-        case .yuyv: CFFmpeg_PIXELS_YUYV
-        }
+        let layout =
+            switch self {
+            case .yuv420p: CFFmpeg_PIXELS_YUV420P
+            case .rgb24: CFFmpeg_PIXELS_RGB24
+            case .yuyv: CFFmpeg_PIXELS_YUYV
+            }
         return max(0, Int(CFFmpeg_frame_bytes(layout, Int32(width), Int32(height))))
     }
 }
@@ -52,5 +53,6 @@ public struct VideoEncoderSettings: Sendable {
         self.threads = threads
         self.x264Params = x264Params
     }
-    public static let `default` = VideoEncoderSettings(preset: "veryfast", crf: 23, threads: 2, x264Params: "rc-lookahead=5")
+    public static let `default` = VideoEncoderSettings(
+        preset: "veryfast", crf: 23, threads: 2, x264Params: "rc-lookahead=5")
 }

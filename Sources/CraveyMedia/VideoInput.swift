@@ -20,7 +20,9 @@ public struct CameraMode: Sendable, Equatable, Hashable, Codable, CustomStringCo
         self.pixelFormat = pixelFormat
     }
 
-    public var description: String { "\(width)x\(height)@\(fps.rounded() == fps ? String(Int(fps)) : String(format: "%.2f", fps)) \(pixelFormat)" }
+    public var description: String {
+        "\(width)x\(height)@\(fps.rounded() == fps ? String(Int(fps)) : String(format: "%.2f", fps)) \(pixelFormat)"
+    }
 
     public var pixels: Int { width * height }
 
@@ -84,10 +86,12 @@ public struct CameraInfo: Sendable, Equatable, Codable {
             .filter { $0.hasPrefix("video") }
             .sorted { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
         var cameras = nodes.compactMap { try? CameraInfo(path: "/dev/" + $0) }
-        let front = cameras.firstIndex { camera in
-            let name = camera.card.lowercased()
-            return name.contains("integrated") || name.contains("front") || name.contains("internal")
-        } ?? cameras.firstIndex { $0.driver == "uvcvideo" && !$0.bus.contains("usb-0000:00:14") } ?? cameras.indices.first
+        let front =
+            cameras.firstIndex { camera in
+                let name = camera.card.lowercased()
+                return name.contains("integrated") || name.contains("front") || name.contains("internal")
+            } ?? cameras.firstIndex { $0.driver == "uvcvideo" && !$0.bus.contains("usb-0000:00:14") }
+            ?? cameras.indices.first
         if let front { cameras[front].isDefault = true }
         return cameras
     }
@@ -106,7 +110,9 @@ public struct CameraInfo: Sendable, Equatable, Codable {
     /// The camera a `--camera` value names (or the default front webcam, for nil) and the mode to
     /// record in. Throws a clear error when there is no such camera or it offers no usable mode.
     /// `largest` caps the size (e.g. 640x360 for smaller files).
-    public static func choose(_ key: String?, largest: (width: Int, height: Int)? = nil) throws -> (camera: CameraInfo, mode: CameraMode) {
+    public static func choose(_ key: String?, largest: (width: Int, height: Int)? = nil) throws -> (
+        camera: CameraInfo, mode: CameraMode
+    ) {
         try SharedLibrary.v4l2.load()
         let info: CameraInfo
         if let key {
@@ -115,7 +121,9 @@ public struct CameraInfo: Sendable, Equatable, Codable {
             guard let front else { throw CameraTrouble.noneFound }
             info = front
         }
-        guard let mode = CameraMode.best(of: info.modes, preferred: largest) else { throw CameraTrouble.noUsableMode(info.path) }
+        guard let mode = CameraMode.best(of: info.modes, preferred: largest) else {
+            throw CameraTrouble.noUsableMode(info.path)
+        }
         return (info, mode)
     }
 
@@ -158,8 +166,9 @@ final class CameraDevice {
         for i in 0..<count {
             let m = list![i]
             let fps = m.interval_numerator > 0 ? Double(m.interval_denominator) / Double(m.interval_numerator) : 30
-            let mode = CameraMode(width: Int(m.width), height: Int(m.height), fps: (fps * 100).rounded() / 100,
-                                  pixelFormat: fourcc(m.pixel_format))
+            let mode = CameraMode(
+                width: Int(m.width), height: Int(m.height), fps: (fps * 100).rounded() / 100,
+                pixelFormat: fourcc(m.pixel_format))
             if !modes.contains(mode) { modes.append(mode) }
         }
         return modes
@@ -189,7 +198,9 @@ public struct VideoFrameView {
 
     /// The frame copied out of the buffer it lies in.
     public func copied() -> VideoFrame {
-        VideoFrame(data: [UInt8](bytes), width: width, height: height, timestampNanoseconds: timestampNanoseconds, sequence: sequence)
+        VideoFrame(
+            data: [UInt8](bytes), width: width, height: height, timestampNanoseconds: timestampNanoseconds,
+            sequence: sequence)
     }
 }
 
@@ -247,12 +258,15 @@ public final class VideoInput {
         decodesJPEG = mode.isJPEG && decoding == .cravey
         let native = mode.pixelFormat == "JPEG" ? CV4L2_PIX_FMT_JPEG : CV4L2_PIX_FMT_MJPEG
         var format = CV4L2_format()
-        var result = CV4L2_set_format(device.pointer, UInt32(mode.width), UInt32(mode.height),
-                                      decodesJPEG ? native : CV4L2_PIX_FMT_YUV420, UInt32(mode.fps.rounded()), &format)
+        var result = CV4L2_set_format(
+            device.pointer, UInt32(mode.width), UInt32(mode.height),
+            decodesJPEG ? native : CV4L2_PIX_FMT_YUV420, UInt32(mode.fps.rounded()), &format)
         guard result == 0 else { throw MediaError.system(result, "set camera mode \(mode) on \(path)") }
         width = Int(format.width)
         height = Int(format.height)
-        fps = format.interval_numerator > 0 ? Double(format.interval_denominator) / Double(format.interval_numerator) : mode.fps
+        fps =
+            format.interval_numerator > 0
+            ? Double(format.interval_denominator) / Double(format.interval_numerator) : mode.fps
         self.mode = mode
         if decodesJPEG {
             var decoder: OpaquePointer?
@@ -309,8 +323,9 @@ public final class VideoInput {
             }
             held = frame.index
             lastPicture = Date()
-            return VideoFrameView(bytes: bytes, width: width, height: height, timestampNanoseconds: frame.timestamp_ns,
-                                  sequence: frame.sequence)
+            return VideoFrameView(
+                bytes: bytes, width: width, height: height, timestampNanoseconds: frame.timestamp_ns,
+                sequence: frame.sequence)
         }
         return nil
     }

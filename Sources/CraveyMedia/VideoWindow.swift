@@ -35,9 +35,13 @@ public final class VideoWindow {
     public init(title: String, width: Int, height: Int, size: VideoSize? = nil, mirrored: Bool = false) throws {
         try SharedLibrary.sdl.load()
         var pointer: OpaquePointer?
-        guard CSDL_window_open(title, Int32(width), Int32(height), Int32(size?.width ?? 0), Int32(size?.height ?? 0),
-                               mirrored ? 1 : 0, &pointer) == 0, let pointer else {
-            throw MediaError(source: .system, code: -ENODEV, operation: "open a window", message: String(cString: CSDL_error()))
+        guard
+            CSDL_window_open(
+                title, Int32(width), Int32(height), Int32(size?.width ?? 0), Int32(size?.height ?? 0),
+                mirrored ? 1 : 0, &pointer) == 0, let pointer
+        else {
+            throw MediaError(
+                source: .system, code: -ENODEV, operation: "open a window", message: String(cString: CSDL_error()))
         }
         window = pointer
         self.width = width
@@ -49,8 +53,12 @@ public final class VideoWindow {
     /// Takes frames of `width`×`height` from now on, `size` on the screen (unchanged when nil): a
     /// window opened before the frames' size was known.
     public func setFrameSize(width: Int, height: Int, size: VideoSize? = nil) throws {
-        guard CSDL_window_set_frame_size(window, Int32(width), Int32(height), Int32(size?.width ?? 0), Int32(size?.height ?? 0)) == 0 else {
-            throw MediaError(source: .system, code: -ENOMEM, operation: "resize a window", message: String(cString: CSDL_error()))
+        guard
+            CSDL_window_set_frame_size(
+                window, Int32(width), Int32(height), Int32(size?.width ?? 0), Int32(size?.height ?? 0)) == 0
+        else {
+            throw MediaError(
+                source: .system, code: -ENOMEM, operation: "resize a window", message: String(cString: CSDL_error()))
         }
         self.width = width
         self.height = height

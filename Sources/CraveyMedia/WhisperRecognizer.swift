@@ -45,7 +45,8 @@ public struct WhisperInstallation: Sendable, Equatable {
         if let named, !named.isEmpty {
             return named == "off" ? .off : check(named)
         }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
         for candidate in ["../lib/cravey/whisper", "../../whisper"] {
             let directory = folder.appendingPathComponent(candidate).standardizedFileURL.path
@@ -66,7 +67,8 @@ public struct WhisperInstallation: Sendable, Equatable {
             return .broken(directory: directory, reason: "its helper (\(installation.helper)) is missing")
         }
         if access(installation.modelDirectory + "/model.bin", R_OK) != 0 {
-            return .broken(directory: directory, reason: "its model (\(installation.modelDirectory)/model.bin) is missing")
+            return .broken(
+                directory: directory, reason: "its model (\(installation.modelDirectory)/model.bin) is missing")
         }
         return .installed(installation)
     }
@@ -92,7 +94,9 @@ public final class WhisperRecognizer: SpeechEngine {
     private let threads: Int
     private var helper: HelperProcess?
 
-    public init(_ installation: WhisperInstallation, threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))) {
+    public init(
+        _ installation: WhisperInstallation, threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    ) {
         self.installation = installation
         self.threads = threads
     }
@@ -110,8 +114,10 @@ public final class WhisperRecognizer: SpeechEngine {
         do {
             process = try HelperProcess(
                 executable: installation.python,
-                arguments: ["-I", installation.helper, "--model", installation.modelDirectory,
-                            "--sha256", WhisperInstallation.modelSHA256, "--threads", String(threads)],
+                arguments: [
+                    "-I", installation.helper, "--model", installation.modelDirectory,
+                    "--sha256", WhisperInstallation.modelSHA256, "--threads", String(threads),
+                ],
                 environment: [
                     "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
                     "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
@@ -155,7 +161,9 @@ public final class WhisperRecognizer: SpeechEngine {
 
     deinit { stop() }
 
-    public func recognize(_ samples: [Int16], speech spans: [Range<Int>], progress: (Double) -> Bool) throws -> RecognizedSpeech? {
+    public func recognize(_ samples: [Int16], speech spans: [Range<Int>], progress: (Double) -> Bool) throws
+        -> RecognizedSpeech?
+    {
         // Nothing stands out of the recording's own floor: nothing was said (and Whisper, given
         // silence, tends to "hear" a word or two).
         guard !spans.isEmpty else { return progress(1) ? RecognizedSpeech(lines: []) : nil }
@@ -171,7 +179,10 @@ public final class WhisperRecognizer: SpeechEngine {
             stop()
             throw WhisperError("the Whisper helper stopped (\(error))")
         }
-        let heard = spans.map { (Double($0.lowerBound) / Double(SpeechSound.rate) - 0.3)...(Double($0.upperBound) / Double(SpeechSound.rate) + 0.3) }
+        let heard = spans.map {
+            (Double($0.lowerBound) / Double(SpeechSound.rate) - 0.3)...(Double($0.upperBound) / Double(SpeechSound.rate)
+                + 0.3)
+        }
         var lines: [SpokenLine] = []
         var fraction = 0.0
         while true {
@@ -197,10 +208,13 @@ public final class WhisperRecognizer: SpeechEngine {
                     guard progress(fraction) else { stop(); return nil }
                 } else if message["done"] != nil {
                     _ = progress(1)
-                    return RecognizedSpeech(lines: Self.timed(lines, heard: SpeechSegments.heard(samples, rate: SpeechSound.rate)))
+                    return RecognizedSpeech(
+                        lines: Self.timed(lines, heard: SpeechSegments.heard(samples, rate: SpeechSound.rate)))
                 } else {
                     stop()
-                    throw WhisperError((message["failed"] as? String).map { "Whisper failed: \($0)" } ?? "the Whisper helper answered '\(line.prefix(200))'")
+                    throw WhisperError(
+                        (message["failed"] as? String).map { "Whisper failed: \($0)" }
+                            ?? "the Whisper helper answered '\(line.prefix(200))'")
                 }
             }
         }
@@ -253,7 +267,9 @@ public final class WhisperRecognizer: SpeechEngine {
         let words: [SpokenWord] = (segment["words"] as? [[Any]] ?? []).compactMap { item in
             guard item.count == 3, let raw = item[0] as? String else { return nil }
             let word = raw.trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
-            guard !word.isEmpty, let start = (item[1] as? NSNumber)?.doubleValue, let end = (item[2] as? NSNumber)?.doubleValue else { return nil }
+            guard !word.isEmpty, let start = (item[1] as? NSNumber)?.doubleValue,
+                let end = (item[2] as? NSNumber)?.doubleValue
+            else { return nil }
             return SpokenWord(word: word, start: start, end: end)
         }
         guard !words.isEmpty, !text.isEmpty else { return nil }

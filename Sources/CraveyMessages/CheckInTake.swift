@@ -35,7 +35,9 @@ public final class CheckInTake: Sendable {
     /// Begins `day`'s entry with `mood` and `prompt` (the day's question when nil) for a new
     /// recorder on `mic`, capped at `maxSeconds`. A day that has its entry is refused before the
     /// microphone opens.
-    public init(library: Library, day: String, mood: CheckIn.Mood, prompt: String? = nil, mic: String, maxSeconds: Double) throws {
+    public init(
+        library: Library, day: String, mood: CheckIn.Mood, prompt: String? = nil, mic: String, maxSeconds: Double
+    ) throws {
         let recorder = Recorder(library: library, microphone: mic, maxSeconds: maxSeconds)
         if try library.checkIn(on: day) != nil { throw Failure.alreadyCheckedIn(day: day) }
         try library.beginCheckIn(day, mood: mood, prompt: prompt ?? library.prompt(for: day), recording: recorder.id)

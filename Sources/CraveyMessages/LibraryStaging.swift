@@ -31,15 +31,20 @@ extension Library.StagedFile: StagedRecordingFile {}
 
 extension Recorder {
     /// A recorder that writes into `library`, capped at `maxSeconds` (no more than a recording may last).
-    public convenience init(library: Library, microphone: String? = "default", camera: Camera? = nil, maxSeconds: Double = 120,
-                            encoder: VideoEncoderSettings = .default) {
-        self.init(staging: LibraryStaging(library: library), microphone: microphone, camera: camera,
-                  maxSeconds: min(maxSeconds, Validation.maxDuration), encoder: encoder)
+    public convenience init(
+        library: Library, microphone: String? = "default", camera: Camera? = nil, maxSeconds: Double = 120,
+        encoder: VideoEncoderSettings = .default
+    ) {
+        self.init(
+            staging: LibraryStaging(library: library), microphone: microphone, camera: camera,
+            maxSeconds: min(maxSeconds, Validation.maxDuration), encoder: encoder)
     }
 
     /// The library the recorder writes into (it was made with `init(library:)`).
     public var library: Library {
-        guard let staging = staging as? LibraryStaging else { preconditionFailure("a recorder not writing into a library") }
+        guard let staging = staging as? LibraryStaging else {
+            preconditionFailure("a recorder not writing into a library")
+        }
         return staging.library
     }
 

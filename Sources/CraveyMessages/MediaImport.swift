@@ -22,22 +22,26 @@ public enum MediaImport {
             case let .missing(path): return "\(path): no such file"
             case let .noSound(path): return "\(path) has no sound to import"
             case let .tooLong(path, seconds):
-                return "\(path) lasts \(Int(seconds) / 60):" + String(format: "%04.1f", seconds.truncatingRemainder(dividingBy: 60))
+                return "\(path) lasts \(Int(seconds) / 60):"
+                    + String(format: "%04.1f", seconds.truncatingRemainder(dividingBy: 60))
                     + "; messages are at most 2:00"
             case let .notRegularFile(path):
                 return "\(path) is not a regular file (a pipe, device or directory cannot be imported)"
             case let .tooSlow(path):
                 return "\(path) is not an audio or video file cravey can read (its headers take too long to read)"
             case let .truncated(path, expected, got):
-                return "\(path) is damaged or cut short: it says \(String(format: "%.1f", expected)) s but only \(String(format: "%.1f", got)) s decode"
+                return
+                    "\(path) is damaged or cut short: it says \(String(format: "%.1f", expected)) s but only \(String(format: "%.1f", got)) s decode"
             }
         }
     }
 
     /// Imports `path`; with `trim`, keeps only the first 120 seconds of a longer file; with
     /// `trimSilence`, leaves out the silence at both ends (see `SoundAnalysis.speechSpan`).
-    public static func importFile(_ path: String, into library: Library, draft: Library.Draft, trim: Bool,
-                                  trimSilence: Bool = false) throws -> Recording {
+    public static func importFile(
+        _ path: String, into library: Library, draft: Library.Draft, trim: Bool,
+        trimSilence: Bool = false
+    ) throws -> Recording {
         // Only local regular files: a FIFO would block, a device never end (the FFmpeg shim refuses
         // them too, and never opens anything but a local file).
         var status = stat()
@@ -60,7 +64,9 @@ public enum MediaImport {
         guard info.audioCodec != nil || isVideo else { throw Failure.noSound(path) }
         guard info.duration > 0 else { throw Failure.notMedia(path) }
         var span = MediaSpan(start: 0, end: info.duration)
-        if trimSilence, info.audioCodec != nil, let speech = try? SoundAnalysis(file: path, playbackGain: false).speechSpan() {
+        if trimSilence, info.audioCodec != nil,
+            let speech = try? SoundAnalysis(file: path, playbackGain: false).speechSpan()
+        {
             span = speech
         }
         // Encoders pad the last frame (an MP3 of 2:00 says 120.03 s): up to 0.1 s over is 2:00.
@@ -72,7 +78,8 @@ public enum MediaImport {
         let final = try library.stage(.final, id: id, kind: kind)
         var saved = false
         defer { if !saved { library.discard(final) } }
-        let encoded = isVideo
+        let encoded =
+            isVideo
             ? try MediaTranscode.video(from: path, info: info, span: span, to: final.path)
             : try MediaTranscode.audio(from: path, span: span, to: final.path)
         guard encoded.seconds > 0, !isVideo || encoded.frames > 0 else { throw Failure.notMedia(path) }
@@ -82,10 +89,11 @@ public enum MediaImport {
         let result = try MediaFile.probe(final.path)
         let thumbnail = isVideo ? library.stageThumbnail(of: final.path, id: id) : nil
         saved = true  // from here the library's save consumes the staged files, whatever happens
-        return try library.save(final, thumbnail: thumbnail, kind: kind, draft: titled(draft, path),
-                                duration: min(result.duration, Validation.maxDuration),
-                                media: MediaFacts(result, waveform: encoded.waveform, loudness: encoded.loudness),
-                                id: id)
+        return try library.save(
+            final, thumbnail: thumbnail, kind: kind, draft: titled(draft, path),
+            duration: min(result.duration, Validation.maxDuration),
+            media: MediaFacts(result, waveform: encoded.waveform, loudness: encoded.loudness),
+            id: id)
     }
 
     /// The draft, titled after the file when it has no title.

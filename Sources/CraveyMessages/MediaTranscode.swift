@@ -45,8 +45,9 @@ enum MediaTranscode {
         try writer.writeAll(samples, threads: 2)
         try writer.finish()
         let sound = try blocks.waitUntilFinished().get()
-        return Result(seconds: Double(samples.count) / Double(decoder.sampleRate), waveform: sound.waveform,
-                      loudness: sound.loudness, frames: 0)
+        return Result(
+            seconds: Double(samples.count) / Double(decoder.sampleRate), waveform: sound.waveform,
+            loudness: sound.loudness, frames: 0)
     }
 
     /// Decoded blocks handed from the decoding thread to the measuring one, kept whole as well, and
@@ -120,8 +121,9 @@ enum MediaTranscode {
         }
         let size = VideoSize.fitting(width: video.width, height: video.height)
         let fps = min(60, max(1, Int((video.fps ?? info.fps ?? 30).rounded())))
-        let writer = try MediaWriter(videoPath: output, inputWidth: video.width, inputHeight: video.height, size: size,
-                                     fps: fps, sampleRate: audio?.sampleRate, fragmented: false)
+        let writer = try MediaWriter(
+            videoPath: output, inputWidth: video.width, inputHeight: video.height, size: size,
+            fps: fps, sampleRate: audio?.sampleRate, fragmented: false)
         let limit = span.length
         var samples = 0
         var soundEnded = audio == nil
@@ -156,7 +158,8 @@ enum MediaTranscode {
         let frames = writer.videoFramesWritten
         guard frames > 0 else { return Result(seconds: 0, waveform: [], loudness: nil, frames: 0) }
         try writer.finish()
-        let seconds = max(min(limit, lastPicture + frameDuration), Double(samples) / Double(audio?.sampleRate ?? 48_000))
+        let seconds = max(
+            min(limit, lastPicture + frameDuration), Double(samples) / Double(audio?.sampleRate ?? 48_000))
         let sound = samples > 0 ? try SoundAnalysis(file: output) : nil
         return Result(seconds: seconds, waveform: sound?.waveform ?? [], loudness: sound?.loudness, frames: frames)
     }

@@ -81,7 +81,9 @@ public enum MessagePlay {
             guard let transcript = try library.transcript(of: recording.id), transcript.state == .done else {
                 throw Failure.noTranscript(recording)
             }
-            guard let time = transcript.firstTime(of: SearchTerms.words(word)) else { throw Failure.notSaid(word: word, in: recording) }
+            guard let time = transcript.firstTime(of: SearchTerms.words(word)) else {
+                throw Failure.notSaid(word: word, in: recording)
+            }
             return time
         }
     }
@@ -89,8 +91,10 @@ public enum MessagePlay {
     /// Plays `recording` through `play` (which returns how the playback ended), then counts the
     /// play unless it is a check-in's. A failed count never undoes the playback: it is said in
     /// the result.
-    public static func play(_ recording: Recording, in library: Library,
-                            through play: () throws -> AudioPlayer.Ending) rethrows -> Played {
+    public static func play(
+        _ recording: Recording, in library: Library,
+        through play: () throws -> AudioPlayer.Ending
+    ) rethrows -> Played {
         let ending = try play()
         guard recording.checkIn == nil else { return Played(recording: recording, ending: ending, counting: .checkIn) }
         do {

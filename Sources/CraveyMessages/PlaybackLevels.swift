@@ -7,7 +7,8 @@ extension PlaybackLevel {
     /// one that cannot be measured plays as recorded.
     public static func of(_ recording: Recording, in library: Library) -> PlaybackLevel {
         guard recording.media.sampleRate != nil,
-              let media = recording.media.isMeasured ? recording.media : library.measureLoudness(recording)?.media else {
+            let media = recording.media.isMeasured ? recording.media : library.measureLoudness(recording)?.media
+        else {
             return .original
         }
         return PlaybackLevel(loudness: media.loudness, truePeak: media.truePeak, gain: media.playbackGain)

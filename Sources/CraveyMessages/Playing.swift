@@ -14,7 +14,8 @@ public struct Playing {
     public init(_ recording: Recording, in library: Library, speaker: String, originalLevel: Bool = false) throws {
         path = try library.file(of: recording)
         level = originalLevel ? .original : PlaybackLevel.of(recording, in: library)
-        player = try Player.open(path: path, duration: recording.duration, hasSound: recording.media.sampleRate != nil,
-                                 speaker: speaker, level: level)
+        player = try Player.open(
+            path: path, duration: recording.duration, hasSound: recording.media.sampleRate != nil,
+            speaker: speaker, level: level)
     }
 }

@@ -3,7 +3,7 @@ import CraveyMedia
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns a recording interrupted by a crash, kill -9 or power cut into a listed recording.
@@ -40,7 +40,9 @@ public enum RecordingRecovery {
     /// at all; any other failure (a full or read-only disk, an I/O error) throws, and the file is
     /// kept for a later run: a take is never removed because something transient failed.
     static func recover(_ path: String, into library: Library) throws -> Recording? {
-        guard let (role, id, kind) = Staging.parse((path as NSString).lastPathComponent), role == .part else { return nil }
+        guard let (role, id, kind) = Staging.parse((path as NSString).lastPathComponent), role == .part else {
+            return nil
+        }
         let final = try library.stage(.final, id: id, kind: kind)
         let info: MediaInfo
         do {
@@ -83,9 +85,10 @@ public enum RecordingRecovery {
 extension MediaFacts {
     /// The facts a probe read from a finished file, with what only the recorder knows.
     init(_ info: MediaInfo, waveform: [UInt8] = [], avOffset: Double? = nil, loudness: Loudness? = nil) {
-        self.init(width: info.width, height: info.height, fps: info.fps, sampleRate: info.sampleRate,
-                  channels: info.channels, waveform: waveform, avOffset: avOffset,
-                  loudness: loudness?.integrated, truePeak: loudness?.truePeak, playbackGain: loudness?.playbackGain)
+        self.init(
+            width: info.width, height: info.height, fps: info.fps, sampleRate: info.sampleRate,
+            channels: info.channels, waveform: waveform, avOffset: avOffset,
+            loudness: loudness?.integrated, truePeak: loudness?.truePeak, playbackGain: loudness?.playbackGain)
     }
 
     /// The facts of a finished file, with the waveform and loudness read from its sound (a silent

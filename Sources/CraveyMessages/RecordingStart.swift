@@ -19,7 +19,10 @@ public enum RecordingStart {
         /// Who decodes a webcam's JPEG pictures.
         public var jpeg: VideoInput.JPEGDecoding = .cravey
 
-        public init(kind: Recording.Kind, mic: String?, camera: String?, largest: (width: Int, height: Int)?, fallbackToAudio: Bool) {
+        public init(
+            kind: Recording.Kind, mic: String?, camera: String?, largest: (width: Int, height: Int)?,
+            fallbackToAudio: Bool
+        ) {
             self.kind = kind
             self.mic = mic
             self.camera = camera
@@ -52,8 +55,10 @@ public enum RecordingStart {
     /// Starts a recorder for `plan`. When a device cannot be used, `offer(trouble, fallback, accepted)`
     /// is told why and what could be recorded instead — `accepted` is true when the plan accepted
     /// it beforehand — and returns whether to go on with it.
-    public static func start(library: Library, plan: Plan, maxSeconds: Double,
-                             offer: (_ trouble: Trouble, _ fallback: Fallback, _ accepted: Bool) -> Bool) throws -> Recorder {
+    public static func start(
+        library: Library, plan: Plan, maxSeconds: Double,
+        offer: (_ trouble: Trouble, _ fallback: Fallback, _ accepted: Bool) -> Bool
+    ) throws -> Recorder {
         var mic = plan.mic
         var useCamera = plan.kind == .video
         while true {
@@ -71,21 +76,27 @@ public enum RecordingStart {
                 case let .camera(problem):
                     let trouble = Trouble.camera(path: camera?.path ?? plan.camera ?? "", problem)
                     guard mic != nil else { throw Refusal(trouble: trouble, declined: nil) }
-                    guard offer(trouble, .soundOnly, plan.fallbackToAudio) else { throw Refusal(trouble: trouble, declined: .soundOnly) }
+                    guard offer(trouble, .soundOnly, plan.fallbackToAudio) else {
+                        throw Refusal(trouble: trouble, declined: .soundOnly)
+                    }
                     useCamera = false
                 case let .microphone(problem):
                     let trouble = Trouble.microphone(name: mic ?? "", problem)
                     guard useCamera else { throw Refusal(trouble: trouble, declined: nil) }
-                    guard offer(trouble, .silentVideo, false) else { throw Refusal(trouble: trouble, declined: .silentVideo) }
+                    guard offer(trouble, .silentVideo, false) else {
+                        throw Refusal(trouble: trouble, declined: .silentVideo)
+                    }
                     mic = nil
                 default:
                     throw error
                 }
-            } catch where useCamera && camera == nil && (error is CameraTrouble || error is MediaError) {
+            } catch  where useCamera && camera == nil && (error is CameraTrouble || error is MediaError) {
                 // No camera to choose (none, the named one is not there, or it has no usable mode).
                 let trouble = Trouble.noCamera(error)
                 guard mic != nil else { throw Refusal(trouble: trouble, declined: nil) }
-                guard offer(trouble, .soundOnly, plan.fallbackToAudio) else { throw Refusal(trouble: trouble, declined: .soundOnly) }
+                guard offer(trouble, .soundOnly, plan.fallbackToAudio) else {
+                    throw Refusal(trouble: trouble, declined: .soundOnly)
+                }
                 useCamera = false
             }
         }

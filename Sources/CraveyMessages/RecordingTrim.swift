@@ -37,11 +37,14 @@ public enum RecordingTrim {
         let staged = try library.stage(.edit, id: recording.id, kind: recording.kind)
         var handed = false
         defer { if !handed { library.discard(staged) } }
-        let encoded = recording.kind == .video
+        let encoded =
+            recording.kind == .video
             ? try MediaTranscode.video(from: source, info: info, span: span, to: staged.path)
             : try MediaTranscode.audio(from: source, span: span, to: staged.path)
         let result = try MediaFile.probe(staged.path)
-        let thumbnail = recording.kind == .video ? library.stageThumbnail(of: staged.path, id: recording.id, role: .editThumbnail) : nil
+        let thumbnail =
+            recording.kind == .video
+            ? library.stageThumbnail(of: staged.path, id: recording.id, role: .editThumbnail) : nil
         handed = true  // the library's replace consumes the staged files, whatever happens
         return try library.replaceMedia(
             of: recording, with: staged, thumbnail: thumbnail, duration: min(result.duration, Validation.maxDuration),
@@ -53,7 +56,9 @@ public enum RecordingTrim {
 public enum Timecode {
     public static func parse(_ text: String) -> Double? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isNumber || $0 == "." } }) else {
+        guard (1...2).contains(parts.count),
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isNumber || $0 == "." } })
+        else {
             return nil
         }
         if parts.count == 1 { return Double(parts[0]).flatMap { $0.isFinite ? $0 : nil } }

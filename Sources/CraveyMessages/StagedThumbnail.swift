@@ -23,7 +23,9 @@ extension Library {
     /// A finished file read once: its sound's waveform, loudness and speech span and, for a video,
     /// its thumbnail caught in the same pass (a silent video has its thumbnail made alone). Either
     /// is nil when it cannot be had; the recording is then saved without it.
-    func readFinished(_ path: String, id: UUID, kind: Recording.Kind, hasSound: Bool) -> (sound: SoundAnalysis?, thumbnail: StagedFile?) {
+    func readFinished(_ path: String, id: UUID, kind: Recording.Kind, hasSound: Bool) -> (
+        sound: SoundAnalysis?, thumbnail: StagedFile?
+    ) {
         guard hasSound else { return (nil, kind == .video ? stageThumbnail(of: path, id: id) : nil) }
         guard kind == .video, let staged = try? stage(.thumbnail, id: id, kind: .video) else {
             return (try? SoundAnalysis(file: path), nil)

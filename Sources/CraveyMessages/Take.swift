@@ -38,12 +38,14 @@ public struct Take: Sendable {
     public static func finish(_ recorder: Recorder) throws -> Take {
         let capture = try recorder.finish()
         let library = recorder.library
-        let (sound, thumbnail) = library.readFinished(capture.file.path, id: capture.id, kind: capture.kind, hasSound: capture.hasSound)
-        return Take(library: library, id: capture.id, kind: capture.kind, startedAt: capture.startedAt,
-                    duration: capture.info.duration, info: capture.info, waveform: capture.waveform,
-                    stopReason: capture.stopReason, finalFile: capture.stagedFile, thumbnail: thumbnail,
-                    frames: capture.frames, droppedFrames: capture.droppedFrames, avOffset: capture.avOffset,
-                    loudness: sound?.loudness, speech: sound?.speechSpan(), part: capture.stagedPart)
+        let (sound, thumbnail) = library.readFinished(
+            capture.file.path, id: capture.id, kind: capture.kind, hasSound: capture.hasSound)
+        return Take(
+            library: library, id: capture.id, kind: capture.kind, startedAt: capture.startedAt,
+            duration: capture.info.duration, info: capture.info, waveform: capture.waveform,
+            stopReason: capture.stopReason, finalFile: capture.stagedFile, thumbnail: thumbnail,
+            frames: capture.frames, droppedFrames: capture.droppedFrames, avOffset: capture.avOffset,
+            loudness: sound?.loudness, speech: sound?.speechSpan(), part: capture.stagedPart)
     }
 
     /// Saves the take into the library atomically, then removes the fragmented file.
@@ -66,21 +68,25 @@ public struct Take: Sendable {
         let trimmedInfo: MediaInfo
         var trimmedThumbnail: Library.StagedFile?
         do {
-            encoded = kind == .video
+            encoded =
+                kind == .video
                 ? try MediaTranscode.video(from: finalFile.path, info: info, span: span, to: staged.path)
                 : try MediaTranscode.audio(from: finalFile.path, span: span, to: staged.path)
             trimmedInfo = try MediaFile.probe(staged.path)
-            if kind == .video { trimmedThumbnail = library.stageThumbnail(of: staged.path, id: id, role: .editThumbnail) }
+            if kind == .video {
+                trimmedThumbnail = library.stageThumbnail(of: staged.path, id: id, role: .editThumbnail)
+            }
         } catch {
             library.discard(staged)
             throw error
         }
         library.discard(finalFile)
         if let thumbnail { library.discard(thumbnail) }
-        return Take(library: library, id: id, kind: kind, startedAt: startedAt, duration: trimmedInfo.duration,
-                    info: trimmedInfo, waveform: encoded.waveform, stopReason: stopReason, finalFile: staged,
-                    thumbnail: trimmedThumbnail, frames: encoded.frames, droppedFrames: droppedFrames, avOffset: avOffset,
-                    loudness: encoded.loudness, speech: MediaSpan(start: 0, end: trimmedInfo.duration), part: part)
+        return Take(
+            library: library, id: id, kind: kind, startedAt: startedAt, duration: trimmedInfo.duration,
+            info: trimmedInfo, waveform: encoded.waveform, stopReason: stopReason, finalFile: staged,
+            thumbnail: trimmedThumbnail, frames: encoded.frames, droppedFrames: droppedFrames, avOffset: avOffset,
+            loudness: encoded.loudness, speech: MediaSpan(start: 0, end: trimmedInfo.duration), part: part)
     }
 
     /// Throws the take away (after the user confirmed): nothing of it stays in the library.

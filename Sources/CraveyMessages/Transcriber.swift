@@ -49,7 +49,9 @@ public final class Transcriber {
     public struct Engines: Sendable {
         public var whisper: WhisperInstallation.Found
         public var modelDirectory: String
-        public init(whisper: WhisperInstallation.Found, modelDirectory: String = PocketSphinxRecognizer.standardModelDirectory) {
+        public init(
+            whisper: WhisperInstallation.Found, modelDirectory: String = PocketSphinxRecognizer.standardModelDirectory
+        ) {
             self.whisper = whisper
             self.modelDirectory = modelDirectory
         }
@@ -109,12 +111,15 @@ public final class Transcriber {
             } else if engine == .whisper, case let .failure(error)? = whisper {
                 throw error
             }
-            if pocketSphinx == nil { pocketSphinx = Result { try PocketSphinxRecognizer(modelDirectory: modelDirectory) } }
+            if pocketSphinx == nil {
+                pocketSphinx = Result { try PocketSphinxRecognizer(modelDirectory: modelDirectory) }
+            }
             let recognizer = try pocketSphinx!.get()
             used = recognizer
             return try recognizer.recognize(samples, speech: spans, progress: progress)
         }
-        let engineName = used?.engine ?? (engine == .whisper ? WhisperRecognizer.engineName : PocketSphinxRecognizer.engine)
+        let engineName =
+            used?.engine ?? (engine == .whisper ? WhisperRecognizer.engineName : PocketSphinxRecognizer.engine)
         let modelName = used?.model ?? (engine == .whisper ? WhisperInstallation.model : PocketSphinxRecognizer.model)
         let transcript: Transcript
         switch result {
@@ -131,8 +136,9 @@ public final class Transcriber {
                 try? library.dequeueTranscript(recording.id)
                 return .unavailable("\(error)")
             }
-            transcript = Transcript(recordingId: recording.id, state: .unavailable, text: "", words: [],
-                                    engine: engineName, model: modelName, problem: "\(error)")
+            transcript = Transcript(
+                recordingId: recording.id, state: .unavailable, text: "", words: [],
+                engine: engineName, model: modelName, problem: "\(error)")
         }
         do {
             guard try library.storeTranscript(transcript) else { return .gone }

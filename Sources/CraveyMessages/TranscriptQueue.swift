@@ -53,7 +53,8 @@ public enum TranscriptQueue {
                 // still holding the lock and left. Take it on, unless another worker has.
                 lock = nil
                 guard try library.queuedTranscripts().contains(where: { !tried.contains($0.recording.id) }),
-                      let again = try library.takeTranscriptWorkerLock() else { return }
+                    let again = try library.takeTranscriptWorkerLock()
+                else { return }
                 lock = again
                 continue
             }

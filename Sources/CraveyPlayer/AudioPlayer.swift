@@ -18,8 +18,8 @@ public final class AudioPlayer: Sendable {
         var paused = false
         var seekTarget: Double?
         var dismissed = false
-        var written = 0          // samples written since the last seek
-        var base = 0             // sample position of the last seek
+        var written = 0  // samples written since the last seek
+        var base = 0  // sample position of the last seek
         var heard: (samples: Int, at: UInt64) = (0, 0)  // samples heard since the seek, and when
         var ending: Ending?
         var firstSampleAt: UInt64?
@@ -56,7 +56,8 @@ public final class AudioPlayer: Sendable {
         sampleRate = decoder.sampleRate
         var limiter: Limiter?
         if leveled, let level {
-            limiter = Limiter(gainDecibels: level.gain, ceilingDecibels: PlaybackLevel.sampleCeiling, sampleRate: decoder.sampleRate)
+            limiter = Limiter(
+                gainDecibels: level.gain, ceilingDecibels: PlaybackLevel.sampleCeiling, sampleRate: decoder.sampleRate)
         }
         source = Mutex(Source(decoder: decoder, limiter: limiter))
     }
@@ -136,7 +137,9 @@ public final class AudioPlayer: Sendable {
             // Keep the position where it is while paused, and count on from it after.
             let now = monotonicNanoseconds()
             if !$0.paused {
-                $0.heard = (min($0.written, $0.heard.samples + Int(Double(now - $0.heard.at) / 1e9 * Double(sampleRate))), now)
+                $0.heard = (
+                    min($0.written, $0.heard.samples + Int(Double(now - $0.heard.at) / 1e9 * Double(sampleRate))), now
+                )
             } else {
                 $0.heard.at = now
             }

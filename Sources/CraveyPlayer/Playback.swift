@@ -28,7 +28,7 @@ public final class SilentPlayer: Playback {
     public let duration: Double
     private struct Clock {
         var startedAt: UInt64?
-        var offset = 0.0        // position when the clock last (re)started
+        var offset = 0.0  // position when the clock last (re)started
         var paused = false
         var ending: AudioPlayer.Ending?
 

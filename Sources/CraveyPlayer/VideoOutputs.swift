@@ -8,7 +8,9 @@ public enum PictureOutput: Sendable, Equatable {
 
     /// One rule for `cravey play` and the recording preview: a window where there is a display;
     /// else the terminal itself, when output goes to one; else nowhere (the sound only).
-    public static func choose(displayAvailable: Bool = VideoWindow.displayAvailable, outputIsTerminal: Bool) -> PictureOutput {
+    public static func choose(displayAvailable: Bool = VideoWindow.displayAvailable, outputIsTerminal: Bool)
+        -> PictureOutput
+    {
         displayAvailable ? .window : outputIsTerminal ? .terminal : .none
     }
 }
@@ -18,8 +20,12 @@ public enum PictureOutput: Sendable, Equatable {
 /// Whether the file has sound is handed down (the library's row or the take knows it), so the file
 /// is opened once, by the sound's decoder.
 public enum Player {
-    public static func open(path: String, duration: Double, hasSound: Bool, speaker: String, level: PlaybackLevel? = nil) throws -> any Playback {
-        hasSound ? try AudioPlayer(path: path, duration: duration, speaker: speaker, level: level) : SilentPlayer(duration: duration)
+    public static func open(
+        path: String, duration: Double, hasSound: Bool, speaker: String, level: PlaybackLevel? = nil
+    ) throws -> any Playback {
+        hasSound
+            ? try AudioPlayer(path: path, duration: duration, speaker: speaker, level: level)
+            : SilentPlayer(duration: duration)
     }
 }
 

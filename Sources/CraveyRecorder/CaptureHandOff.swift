@@ -79,7 +79,9 @@ final class CaptureHandOff: Sendable {
         let start = monotonicNanoseconds()
         while true {
             let (reached, ended) = state.withLock { ($0.covered, $0.end) }
-            if ended != nil || reached >= position || monotonicNanoseconds() - start > timeoutNanoseconds { return ended }
+            if ended != nil || reached >= position || monotonicNanoseconds() - start > timeoutNanoseconds {
+                return ended
+            }
             usleep(2_000)
         }
     }

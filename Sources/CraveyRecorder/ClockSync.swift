@@ -24,9 +24,9 @@ public struct ClockSync: Sendable {
     public private(set) var worstOffset: Double = 0
     public private(set) var clocked = true
 
-    static let deadBand = 0.002      // seconds
-    static let overrunGap = 0.050    // seconds
-    static let smoothing = 0.5       // seconds: time constant of the offset's average
+    static let deadBand = 0.002  // seconds
+    static let overrunGap = 0.050  // seconds
+    static let smoothing = 0.5  // seconds: time constant of the offset's average
 
     public init(sampleRate: Int) { self.sampleRate = Double(sampleRate) }
 
@@ -92,7 +92,9 @@ public struct ClockSync: Sendable {
     /// hundred, which no one hears.
     public static func resample(_ block: ArraySlice<Float>, to count: Int) -> [Float] {
         let n = block.count
-        guard count != n, n > 1, count > 1 else { return Array(block.prefix(count)) + [Float](repeating: block.last ?? 0, count: max(0, count - n)) }
+        guard count != n, n > 1, count > 1 else {
+            return Array(block.prefix(count)) + [Float](repeating: block.last ?? 0, count: max(0, count - n))
+        }
         let base = block.startIndex
         let step = Double(n - 1) / Double(count - 1)
         return (0..<count).map { i in

@@ -22,7 +22,11 @@ public final class PreviewTap: Sendable {
     public func request() { state.withLock { $0.requested = true } }
 
     /// No picture wanted any more (the preview hidden or closed).
-    public func cancel() { state.withLock { $0.requested = false; $0.waiting = nil } }
+    public func cancel() {
+        state.withLock {
+            $0.requested = false; $0.waiting = nil
+        }
+    }
 
     /// Called by the picture thread with each frame as it comes. It never waits for the lock: the
     /// screen's thread may run at the lowest priority and be paused while holding it, so a busy

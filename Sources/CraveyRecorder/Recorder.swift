@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Records the microphone, the camera, or both into temporary files of a `RecordingStaging`.
@@ -141,8 +141,10 @@ public final class Recorder: Sendable {
     public static let silenceThreshold: Double = -60
 
     /// `maxSeconds` is the cap as given: the longest a recording may be is the caller's rule.
-    public init(staging: any RecordingStaging, microphone: String? = "default", camera: Camera? = nil, maxSeconds: Double = 120,
-                encoder: VideoEncoderSettings = .default) {
+    public init(
+        staging: any RecordingStaging, microphone: String? = "default", camera: Camera? = nil, maxSeconds: Double = 120,
+        encoder: VideoEncoderSettings = .default
+    ) {
         precondition(microphone != nil || camera != nil, "a recording needs a microphone or a camera")
         self.staging = staging
         self.microphone = microphone
@@ -169,12 +171,16 @@ public final class Recorder: Sendable {
         var audio: AudioInput?
         do {
             if let camera {
-                do { video = try VideoInput(path: camera.path, mode: camera.mode, jpeg: camera.jpeg) } catch let error as MediaError {
+                do { video = try VideoInput(path: camera.path, mode: camera.mode, jpeg: camera.jpeg) } catch let error
+                    as MediaError
+                {
                     throw RecorderError.camera(error)
                 }
             }
             if let microphone {
-                do { audio = try AudioInput(device: microphone) } catch let error as MediaError { throw RecorderError.microphone(error) }
+                do { audio = try AudioInput(device: microphone) } catch let error as MediaError {
+                    throw RecorderError.microphone(error)
+                }
             }
         } catch {
             staging.discard(part)
@@ -184,10 +190,13 @@ public final class Recorder: Sendable {
         do {
             if let video {
                 let size = VideoSize.fitting(width: video.width, height: video.height)
-                writer = CaptureWriter(try MediaWriter(videoPath: part.path, inputWidth: video.width, inputHeight: video.height,
-                                                       size: size, fps: Int(video.fps.rounded()), sampleRate: audio?.sampleRate,
-                                                       encoder: encoder))
-                let mode = CameraMode(width: video.width, height: video.height, fps: video.fps, pixelFormat: video.mode.pixelFormat)
+                writer = CaptureWriter(
+                    try MediaWriter(
+                        videoPath: part.path, inputWidth: video.width, inputHeight: video.height,
+                        size: size, fps: Int(video.fps.rounded()), sampleRate: audio?.sampleRate,
+                        encoder: encoder))
+                let mode = CameraMode(
+                    width: video.width, height: video.height, fps: video.fps, pixelFormat: video.mode.pixelFormat)
                 state.withLock {
                     $0.current.cameraMode = mode
                     $0.current.videoSize = size
@@ -216,8 +225,10 @@ public final class Recorder: Sendable {
 
     /// Starts `body` on a capture thread with `device`, which the caller gives up (`sending`): the
     /// thread is the device's only user, and closes it when done.
-    func spawn<Device>(_ name: String, with device: consuming sending Device,
-                       _ body: @escaping @Sendable (consuming Device) -> Void) {
+    func spawn<Device>(
+        _ name: String, with device: consuming sending Device,
+        _ body: @escaping @Sendable (consuming Device) -> Void
+    ) {
         let handOver = Mutex<Device?>(device)
         threads.enter()
         let thread = Thread {
@@ -290,11 +301,12 @@ public final class Recorder: Sendable {
         do {
             let (_, info) = try MediaFile.remux(part.path, to: final.path)
             try staging.hit("record.finalize.remuxed")
-            return Capture(id: id, isVideo: isVideo, startedAt: startedAt, info: info, waveform: sound?.waveform ?? [],
-                           stopReason: reason, file: final, part: part, frames: writer.videoFramesWritten,
-                           droppedFrames: status.droppedFrames,
-                           avOffset: camera != nil && microphone != nil ? sound?.worstOffset : nil,
-                           hasSound: microphone != nil)
+            return Capture(
+                id: id, isVideo: isVideo, startedAt: startedAt, info: info, waveform: sound?.waveform ?? [],
+                stopReason: reason, file: final, part: part, frames: writer.videoFramesWritten,
+                droppedFrames: status.droppedFrames,
+                avOffset: camera != nil && microphone != nil ? sound?.worstOffset : nil,
+                hasSound: microphone != nil)
         } catch {
             staging.discard(final)
             throw error

@@ -2,7 +2,7 @@ import CraveyMedia
 import FoundationEssentials
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The recorder's two capture threads: sound from the microphone (the clock everything follows)
@@ -37,7 +37,9 @@ extension Recorder {
                 break
             }
             if block.isEmpty {
-                if let gone = input.deviceGone { reason = .deviceGone("the microphone went away (\(gone.message))"); break }
+                if let gone = input.deviceGone {
+                    reason = .deviceGone("the microphone went away (\(gone.message))"); break
+                }
                 continue
             }
             var clock: (nanoseconds: Int64, delay: Int)?
@@ -56,7 +58,9 @@ extension Recorder {
             }
             if wantsPause != paused {
                 paused = wantsPause
-                state.withLock { $0.current.paused = wantsPause; $0.current.level = .silence }
+                state.withLock {
+                    $0.current.paused = wantsPause; $0.current.level = .silence
+                }
             }
             if paused { continue }
             var silence = 0
@@ -73,8 +77,10 @@ extension Recorder {
                 // captured (so a drifting microphone cannot stretch the pictures); for a device
                 // without a usable clock, the samples written.
                 let unused = silence + block.count - samples.count
-                let reach = sync.clocked
-                    ? (clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(input.sampleRate) * 1e9) - anchor) / 1000
+                let reach =
+                    sync.clocked
+                    ? (clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(input.sampleRate) * 1e9) - anchor)
+                        / 1000
                     : Int64(written + samples.count) * 1_000_000 / Int64(input.sampleRate)
                 handOff.soundReached(reach, zero: anchor)
             }

@@ -11,7 +11,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
 
     /// The day an instant falls on, `utcOffset` seconds east of UTC.
     public init(_ instant: Date, utcOffset: Int) {
-        number = Self.day(millisecondsSince1970: Int64((instant.timeIntervalSince1970 * 1000).rounded(.down)), utcOffset: utcOffset)
+        number = Self.day(
+            millisecondsSince1970: Int64((instant.timeIntervalSince1970 * 1000).rounded(.down)), utcOffset: utcOffset)
     }
 
     /// The day an instant falls on in `timeZone` (the offset that zone had then).
@@ -90,7 +91,10 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a day: \(text)")) }
+        guard parts.count == 3 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a day: \(text)"))
+        }
         self.init(year: parts[0], month: parts[1], day: parts[2])
     }
 }

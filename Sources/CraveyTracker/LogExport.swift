@@ -61,10 +61,11 @@ public enum LogExport {
         out.append(contentsOf: "[\n  ".utf8)
         for (i, entry) in entries.enumerated() {
             if i > 0 { out.append(contentsOf: ",\n  ".utf8) }
-            let (values, triggers): ([(String, RecordingExport.Value)], [Trigger]) = switch entry {
-            case let .craving(c): (c.exportValues, c.triggers)
-            case let .use(u): (u.exportValues, u.triggers)
-            }
+            let (values, triggers): ([(String, RecordingExport.Value)], [Trigger]) =
+                switch entry {
+                case let .craving(c): (c.exportValues, c.triggers)
+                case let .use(u): (u.exportValues, u.triggers)
+                }
             RecordingExport.appendObject(values, arrays: [("triggers", triggers.map(\.rawValue))], to: &out)
         }
         out.append(contentsOf: "\n]".utf8)
@@ -80,17 +81,20 @@ public enum LogExport {
 
     /// A log's CSV cells by column.
     public static func csvRow(_ entry: LogEntry) -> [String: RecordingExport.Value] {
-        let (values, triggers): ([(String, RecordingExport.Value)], [Trigger]) = switch entry {
-        case let .craving(c): (c.exportValues, c.triggers)
-        case let .use(u): (u.exportValues, u.triggers)
-        }
+        let (values, triggers): ([(String, RecordingExport.Value)], [Trigger]) =
+            switch entry {
+            case let .craving(c): (c.exportValues, c.triggers)
+            case let .use(u): (u.exportValues, u.triggers)
+            }
         var row = Dictionary(values, uniquingKeysWith: { first, _ in first })
         row["triggers"] = .string(triggers.map(\.rawValue).joined(separator: ","))
         row["record"] = row.removeValue(forKey: "kind")
         return row
     }
 
-    static func common(id: UUID, kind: String, time: LogTime, createdAt: Date, modifiedAt: Date) -> [(String, RecordingExport.Value)] {
+    static func common(id: UUID, kind: String, time: LogTime, createdAt: Date, modifiedAt: Date) -> [(
+        String, RecordingExport.Value
+    )] {
         [
             ("id", .string(id.uuidString)),
             ("kind", .string(kind)),

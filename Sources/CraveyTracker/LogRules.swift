@@ -13,13 +13,18 @@ enum LogRules {
     static func notes(_ raw: String?) throws -> String? {
         guard let trimmed = raw?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else { return nil }
         if let bad = trimmed.unicodeScalars.first(where: Validation.isUnsafe) {
-            throw TrackerError.invalid(field: "notes", reason: String(format: "U+%04X (a control, direction or invisible character) is not allowed", bad.value))
+            throw TrackerError.invalid(
+                field: "notes",
+                reason: String(format: "U+%04X (a control, direction or invisible character) is not allowed", bad.value)
+            )
         }
         guard trimmed.count <= maxNotes else {
-            throw TrackerError.invalid(field: "notes", reason: "\(trimmed.count) characters; at most \(maxNotes) are allowed")
+            throw TrackerError.invalid(
+                field: "notes", reason: "\(trimmed.count) characters; at most \(maxNotes) are allowed")
         }
         guard trimmed.unicodeScalars.count <= maxNotesScalars else {
-            throw TrackerError.invalid(field: "notes", reason: "too many combining marks (\(trimmed.unicodeScalars.count) code points)")
+            throw TrackerError.invalid(
+                field: "notes", reason: "too many combining marks (\(trimmed.unicodeScalars.count) code points)")
         }
         return trimmed
     }
@@ -33,7 +38,10 @@ enum LogRules {
 
     static func check(_ use: Usage) throws {
         guard use.method.allows(use.amount) else {
-            throw TrackerError.invalid(field: "amount", reason: "\(Method.number(use.amount)) is not an amount of \(use.method.rawValue) (\(use.method.rangeText))")
+            throw TrackerError.invalid(
+                field: "amount",
+                reason:
+                    "\(Method.number(use.amount)) is not an amount of \(use.method.rawValue) (\(use.method.rangeText))")
         }
         if let mood = use.moodAfter, !MoodAfter.range.contains(mood) {
             throw TrackerError.invalid(field: "mood after", reason: "\(mood) is not from 1 to 10")
@@ -43,8 +51,11 @@ enum LogRules {
 
     static func check(_ time: LogTime) throws {
         guard time.instant <= Date().addingTimeInterval(1) else {
-            throw TrackerError.invalid(field: "time", reason: "it is later than now; a log is of something that has happened")
+            throw TrackerError.invalid(
+                field: "time", reason: "it is later than now; a log is of something that has happened")
         }
-        guard abs(time.utcOffset) <= 18 * 3_600 else { throw TrackerError.invalid(field: "time", reason: "its UTC offset is out of range") }
+        guard abs(time.utcOffset) <= 18 * 3_600 else {
+            throw TrackerError.invalid(field: "time", reason: "its UTC offset is out of range")
+        }
     }
 }

@@ -32,7 +32,8 @@ public struct LogTime: Sendable, Equatable {
     /// The wall clock where it was logged: "2026-03-29 08:15".
     public var localText: String {
         let (year, month, day, minutes) = local
-        return "\(Self.digits(year, 4))-\(Self.digits(month))-\(Self.digits(day)) \(Self.digits(minutes / 60)):\(Self.digits(minutes % 60))"
+        return
+            "\(Self.digits(year, 4))-\(Self.digits(month))-\(Self.digits(day)) \(Self.digits(minutes / 60)):\(Self.digits(minutes % 60))"
     }
 
     /// "2026-03-29" where it was logged.
@@ -85,7 +86,8 @@ public struct LogTime: Sendable, Equatable {
         if text == "now" || text.isEmpty {
             instant = now
         } else if text.hasPrefix("-") {
-            guard let unit = text.last, let count = Int(text.dropFirst().dropLast()), count >= 0, count <= 100_000 else {
+            guard let unit = text.last, let count = Int(text.dropFirst().dropLast()), count >= 0, count <= 100_000
+            else {
                 throw bad("'\(raw)' is not a time (\(usage))")
             }
             let seconds: Double
@@ -120,8 +122,10 @@ public struct LogTime: Sendable, Equatable {
                 throw bad("'\(raw)' is not a time (\(usage))")
             }
             let hm = clock.split(separator: ":").map { Int($0) }
-            guard hm.count == 2, let hour = hm[0], let minute = hm[1], (0...23).contains(hour), (0...59).contains(minute),
-                  clock.count == 5 || clock.count == 4 else {
+            guard hm.count == 2, let hour = hm[0], let minute = hm[1], (0...23).contains(hour),
+                (0...59).contains(minute),
+                clock.count == 5 || clock.count == 4
+            else {
                 throw bad("'\(raw)' is not a time (\(usage))")
             }
             if words.count == 1 || words[0] == "today" { todaysClock = String(format: "%02d:%02d", hour, minute) }
@@ -129,18 +133,26 @@ public struct LogTime: Sendable, Equatable {
             wanted.hour = hour
             wanted.minute = minute
             guard let year = wanted.year, let month = wanted.month, let dayOfMonth = wanted.day,
-                  (1...12).contains(month), (1...31).contains(dayOfMonth),
-                  var found = calendar.date(from: wanted) else {
+                (1...12).contains(month), (1...31).contains(dayOfMonth),
+                var found = calendar.date(from: wanted)
+            else {
                 throw bad("'\(raw)' is not a date")
             }
             let back = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: found)
-            guard back.year == year, back.month == month, back.day == dayOfMonth else { throw bad("'\(raw)' is not a date") }
+            guard back.year == year, back.month == month, back.day == dayOfMonth else {
+                throw bad("'\(raw)' is not a date")
+            }
             guard back.hour == hour, back.minute == minute else {
-                throw bad(String(format: "%02d:%02d did not happen on %04d-%02d-%02d here (the clocks went forward)", hour, minute, year, month, dayOfMonth))
+                throw bad(
+                    String(
+                        format: "%02d:%02d did not happen on %04d-%02d-%02d here (the clocks went forward)", hour,
+                        minute, year, month, dayOfMonth))
             }
             // The clocks went back: the same wall-clock time an hour earlier is the first of the two.
             let earlier = found.addingTimeInterval(-3_600)
-            if calendar.dateComponents([.hour, .minute], from: earlier) == DateComponents(hour: hour, minute: minute) { found = earlier }
+            if calendar.dateComponents([.hour, .minute], from: earlier) == DateComponents(hour: hour, minute: minute) {
+                found = earlier
+            }
             instant = found
         }
         guard instant <= now.addingTimeInterval(0.999) else {

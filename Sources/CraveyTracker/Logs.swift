@@ -68,9 +68,12 @@ public enum LogEntry: Sendable, Equatable {
 
 /// What a craving's and a use's rows share, read leniently.
 enum LogRowValues {
-    static func common(id: String?, at: String?, utcOffset: Int?, createdAt: String?, modifiedAt: String?) -> (UUID, LogTime, Date, Date) {
+    static func common(id: String?, at: String?, utcOffset: Int?, createdAt: String?, modifiedAt: String?) -> (
+        UUID, LogTime, Date, Date
+    ) {
         let id = id.flatMap(UUID.init(uuidString:)) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        let time = LogTime(instant: at.flatMap(StoredDate.date) ?? Date(timeIntervalSince1970: 0), utcOffset: utcOffset ?? 0)
+        let time = LogTime(
+            instant: at.flatMap(StoredDate.date) ?? Date(timeIntervalSince1970: 0), utcOffset: utcOffset ?? 0)
         let created = createdAt.flatMap(StoredDate.date) ?? time.instant
         return (id, time, created, modifiedAt.flatMap(StoredDate.date) ?? created)
     }
@@ -80,7 +83,8 @@ enum LogRowValues {
 /// near as it can be (`check` reports it), never a crash.
 extension Craving {
     init(row: CravingRow) {
-        (id, time, createdAt, modifiedAt) = LogRowValues.common(id: row.id, at: row.at, utcOffset: row.utcOffset, createdAt: row.createdAt, modifiedAt: row.modifiedAt)
+        (id, time, createdAt, modifiedAt) = LogRowValues.common(
+            id: row.id, at: row.at, utcOffset: row.utcOffset, createdAt: row.createdAt, modifiedAt: row.modifiedAt)
         intensity = row.intensity ?? Intensity.standard
         triggers = Trigger.set(row.triggers ?? "")
         location = row.location.flatMap(Location.init(rawValue:))
@@ -90,15 +94,18 @@ extension Craving {
 
     /// The craving as stored.
     var row: CravingRow {
-        CravingRow(id: id.uuidString, at: StoredDate.text(time.instant), utcOffset: time.utcOffset, intensity: intensity,
-                   triggers: Trigger.text(Set(triggers)), location: location?.rawValue, notes: notes, recordingId: recordingId?.uuidString,
-                   createdAt: StoredDate.text(createdAt), modifiedAt: StoredDate.text(modifiedAt))
+        CravingRow(
+            id: id.uuidString, at: StoredDate.text(time.instant), utcOffset: time.utcOffset, intensity: intensity,
+            triggers: Trigger.text(Set(triggers)), location: location?.rawValue, notes: notes,
+            recordingId: recordingId?.uuidString,
+            createdAt: StoredDate.text(createdAt), modifiedAt: StoredDate.text(modifiedAt))
     }
 }
 
 extension Usage {
     init(row: UseRow) {
-        (id, time, createdAt, modifiedAt) = LogRowValues.common(id: row.id, at: row.at, utcOffset: row.utcOffset, createdAt: row.createdAt, modifiedAt: row.modifiedAt)
+        (id, time, createdAt, modifiedAt) = LogRowValues.common(
+            id: row.id, at: row.at, utcOffset: row.utcOffset, createdAt: row.createdAt, modifiedAt: row.modifiedAt)
         method = row.method.flatMap(Method.init(rawValue:)) ?? .bowls
         amount = row.amount ?? method.amounts[0]
         triggers = Trigger.set(row.triggers ?? "")
@@ -110,9 +117,12 @@ extension Usage {
 
     /// The use as stored.
     var row: UseRow {
-        UseRow(id: id.uuidString, at: StoredDate.text(time.instant), utcOffset: time.utcOffset, method: method.rawValue, amount: amount,
-               triggers: Trigger.text(Set(triggers)), location: location?.rawValue, notes: notes, moodAfter: moodAfter,
-               cravingId: cravingId?.uuidString, createdAt: StoredDate.text(createdAt), modifiedAt: StoredDate.text(modifiedAt))
+        UseRow(
+            id: id.uuidString, at: StoredDate.text(time.instant), utcOffset: time.utcOffset, method: method.rawValue,
+            amount: amount,
+            triggers: Trigger.text(Set(triggers)), location: location?.rawValue, notes: notes, moodAfter: moodAfter,
+            cravingId: cravingId?.uuidString, createdAt: StoredDate.text(createdAt),
+            modifiedAt: StoredDate.text(modifiedAt))
     }
 }
 

@@ -61,7 +61,9 @@ public struct ProgressFigures: Sendable {
         public var label: String
         public var count: Int
         public var percent: Int
-        public init(name: String, label: String, count: Int, percent: Int) { (self.name, self.label, self.count, self.percent) = (name, label, count, percent) }
+        public init(name: String, label: String, count: Int, percent: Int) {
+            (self.name, self.label, self.count, self.percent) = (name, label, count, percent)
+        }
     }
 
     public struct IntensityPoint: Sendable, Equatable {
@@ -188,8 +190,11 @@ public struct ProgressFigures: Sendable {
         for craving in facts.cravings {
             let day = craving.day
             guard day >= from.number else { continue }
-            points.append(IntensityPoint(time: LogTime(instant: Date(timeIntervalSince1970: Double(craving.ms) / 1000), utcOffset: craving.utcOffset),
-                                         intensity: craving.intensity))
+            points.append(
+                IntensityPoint(
+                    time: LogTime(
+                        instant: Date(timeIntervalSince1970: Double(craving.ms) / 1000), utcOffset: craving.utcOffset),
+                    intensity: craving.intensity))
             let local = craving.ms + Int64(craving.utcOffset) * 1000
             hours[Int((local % 86_400_000 + 86_400_000) % 86_400_000 / 3_600_000)] += 1
             weekdays[LocalDay(number: day).weekday] += 1
@@ -204,7 +209,9 @@ public struct ProgressFigures: Sendable {
         intensity = points
         if points.count >= 2 {
             let quarter = max(1, points.count / 4)
-            func mean(_ slice: ArraySlice<IntensityPoint>) -> Double { Double(slice.reduce(0) { $0 + $1.intensity }) / Double(slice.count) }
+            func mean(_ slice: ArraySlice<IntensityPoint>) -> Double {
+                Double(slice.reduce(0) { $0 + $1.intensity }) / Double(slice.count)
+            }
             intensityTrend = (mean(points.prefix(quarter)), mean(points.suffix(quarter)))
         } else {
             intensityTrend = nil
@@ -228,11 +235,21 @@ public struct ProgressFigures: Sendable {
         }
         uses = useCount
         self.amounts = Method.allCases.enumerated().compactMap { index, method in
-            amounts[index].isEmpty ? nil : (method, amounts[index].sorted { $0.key < $1.key }.map { AmountPoint(day: LocalDay(number: $0.key), amount: $0.value) })
+            amounts[index].isEmpty
+                ? nil
+                : (
+                    method,
+                    amounts[index].sorted { $0.key < $1.key }.map {
+                        AmountPoint(day: LocalDay(number: $0.key), amount: $0.value)
+                    }
+                )
         }
-        methods = Self.shares(methodCounts, names: Method.allCases.map(\.rawValue), labels: Method.allCases.map(\.label))
-        triggers = Self.shares(triggerCounts, names: Trigger.allCases.map(\.rawValue), labels: Trigger.allCases.map(\.label))
-        locations = Self.shares(locationCounts, names: Location.allCases.map(\.rawValue), labels: Location.allCases.map(\.label))
+        methods = Self.shares(
+            methodCounts, names: Method.allCases.map(\.rawValue), labels: Method.allCases.map(\.label))
+        triggers = Self.shares(
+            triggerCounts, names: Trigger.allCases.map(\.rawValue), labels: Trigger.allCases.map(\.label))
+        locations = Self.shares(
+            locationCounts, names: Location.allCases.map(\.rawValue), labels: Location.allCases.map(\.label))
         if let top = triggers.first, let bit = Trigger.allCases.firstIndex(where: { $0.rawValue == top.name }) {
             triggerLogs.allShareTop = triggerMasks.allSatisfy { $0 & (1 << bit) != 0 }
         }
@@ -248,8 +265,12 @@ public struct ProgressFigures: Sendable {
         } else if let first = firstLogDay, today.number - 6 > first + 6 {
             let baseline = dayOfUse.lazy.filter { (first...(first + 6)).contains($0) }.count
             let last = dayOfUse.lazy.filter { ((today.number - 6)...today.number).contains($0) }.count
-            reduction = baseline == 0 ? .noBaseline(last: last)
-                : .change(percent: Int((Double(last - baseline) * 100 / Double(baseline)).rounded()), first: baseline, last: last)
+            reduction =
+                baseline == 0
+                ? .noBaseline(last: last)
+                : .change(
+                    percent: Int((Double(last - baseline) * 100 / Double(baseline)).rounded()), first: baseline,
+                    last: last)
         } else {
             reduction = .firstWeek
         }
@@ -276,7 +297,11 @@ public struct ProgressFigures: Sendable {
         guard total > 0 else { return [] }
         return counts.enumerated().filter { $0.element > 0 }
             .sorted { $0.element != $1.element ? $0.element > $1.element : $0.offset < $1.offset }
-            .map { Share(name: names[$0.offset], label: labels[$0.offset], count: $0.element, percent: Int((Double($0.element) * 100 / Double(total)).rounded())) }
+            .map {
+                Share(
+                    name: names[$0.offset], label: labels[$0.offset], count: $0.element,
+                    percent: Int((Double($0.element) * 100 / Double(total)).rounded()))
+            }
     }
 
     /// The index of the first time not before `ms` in `times` (sorted).
@@ -297,7 +322,9 @@ public struct ProgressFigures: Sendable {
     /// earliest of overlapping equal windows): one, or several when the busiest times are tied.
     public var busiestWindows: [Int] {
         guard cravings > 0 else { return [] }
-        let counts = (0..<24).map { (start: Int) -> Int in hours[start] + hours[(start + 1) % 24] + hours[(start + 2) % 24] }
+        let counts = (0..<24).map { (start: Int) -> Int in
+            hours[start] + hours[(start + 1) % 24] + hours[(start + 2) % 24]
+        }
         let most = counts.max() ?? 0
         var starts: [Int] = []
         for start in 0..<24 where counts[start] == most {

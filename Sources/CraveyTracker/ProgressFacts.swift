@@ -39,9 +39,12 @@ public struct ProgressFacts: Sendable {
 
 extension Tracker {
     /// The figures of `range` as of `now`, from one snapshot of the database.
-    public func progress(_ range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current) throws -> ProgressFigures {
+    public func progress(_ range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current) throws
+        -> ProgressFigures
+    {
         let today = LocalDay(now, in: timeZone)
-        return ProgressFigures(try progressFacts(from: range.days.map { today - ($0 - 1) }), range: range, now: now, timeZone: timeZone)
+        return ProgressFigures(
+            try progressFacts(from: range.days.map { today - ($0 - 1) }), range: range, now: now, timeZone: timeZone)
     }
 
     /// The facts for `ProgressFigures`: every use (streaks and the first week need them all), and
@@ -54,13 +57,20 @@ extension Tracker {
         // fall on `from` or later is read, and the figures keep those whose day does.
         let since = from.map { StoredDate.text(Date(timeIntervalSince1970: Double($0.number) * 86_400 - 64_800)) } ?? ""
         let methods = Method.allCases
-        let firsts = try library.progressRows(cravingsSince: since, locations: Location.allCases.map(\.rawValue), methods: methods.map(\.rawValue)) { row in
-            facts.cravings.append(.init(ms: row.ms, utcOffset: row.utcOffset, intensity: row.intensity, triggers: Self.triggerBits(row.triggers),
-                                        location: row.location, linked: row.linked))
+        let firsts = try library.progressRows(
+            cravingsSince: since, locations: Location.allCases.map(\.rawValue), methods: methods.map(\.rawValue)
+        ) { row in
+            facts.cravings.append(
+                .init(
+                    ms: row.ms, utcOffset: row.utcOffset, intensity: row.intensity,
+                    triggers: Self.triggerBits(row.triggers),
+                    location: row.location, linked: row.linked))
         } use: { row in
             let method = methods[max(0, row.method)]
-            facts.uses.append(.init(ms: row.ms, utcOffset: row.utcOffset, method: method, amount: row.amount ?? method.amounts[0],
-                                    triggers: Self.triggerBits(row.triggers), location: row.location))
+            facts.uses.append(
+                .init(
+                    ms: row.ms, utcOffset: row.utcOffset, method: method, amount: row.amount ?? method.amounts[0],
+                    triggers: Self.triggerBits(row.triggers), location: row.location))
         }
         facts.firstCravingDay = firsts.firstCravingDay
         facts.firstRecording = firsts.firstRecording.flatMap(StoredDate.date)
@@ -68,7 +78,8 @@ extension Tracker {
         return facts
     }
 
-    private static let triggerIndex = Dictionary(uniqueKeysWithValues: Trigger.allCases.enumerated().map { (Substring($0.element.rawValue), $0.offset) })
+    private static let triggerIndex = Dictionary(
+        uniqueKeysWithValues: Trigger.allCases.enumerated().map { (Substring($0.element.rawValue), $0.offset) })
 
     /// The stored trigger text ("anxious,tired") as bits in `Trigger.allCases` order; names not in
     /// the set are left out.

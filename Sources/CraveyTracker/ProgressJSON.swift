@@ -4,9 +4,11 @@ import Foundation
 /// `progress --json`: every figure under a stable key, null where there is nothing to figure.
 extension ProgressFigures: Encodable {
     private enum Key: String, CodingKey {
-        case range, from, to, summary, currentStreak, longestStreak, daysInProgress, daysSinceLastUse, intensity, amounts
+        case range, from, to, summary, currentStreak, longestStreak, daysInProgress, daysSinceLastUse, intensity,
+            amounts
         case triggers, locations, timeOfDay, weekdays, methods, resisted, reduction, insights
-        case cravings, uses, days, points, at, localTime, insight, insightText = "text", hours, count, percent, firstWeek, lastWeek
+        case cravings, uses, days, points, at, localTime, insight, insightText = "text", hours, count, percent,
+            firstWeek, lastWeek
     }
 
     private struct Point: Encodable {

@@ -25,7 +25,8 @@ extension ProgressFigures {
 
     public var summaryInsight: String {
         if cravings + uses > 0 { return "You're building awareness! 💪" }
-        return everCraved || everUsed ? "Nothing logged \(inRange). Log a craving or a use whenever it helps. 💪" : Self.startLogging
+        return everCraved || everUsed
+            ? "Nothing logged \(inRange). Log a craving or a use whenever it helps. 💪" : Self.startLogging
     }
 
     /// "3 days".
@@ -47,7 +48,8 @@ extension ProgressFigures {
     public var currentStreakInsight: String? {
         guard let currentStreak else { return nil }
         if aimsToReduce { return currentStreak > 0 ? "Keep going!" : "Every day is a fresh start. 💪" }
-        return currentStreak > 0 ? "Counted from your last logged use to today."
+        return currentStreak > 0
+            ? "Counted from your last logged use to today."
             : "A use was logged today. Every log helps you see your pattern."
     }
 
@@ -81,13 +83,17 @@ extension ProgressFigures {
         guard let (first, last) = intensityTrend else { return Self.keepLogging }
         let firstText = Self.level(first)
         let lastText = Self.level(last)
-        if lastText == firstText { return "Consistent intensity (\(firstText)/10). Tracking helps you spot patterns over time." }
+        if lastText == firstText {
+            return "Consistent intensity (\(firstText)/10). Tracking helps you spot patterns over time."
+        }
         if last < first { return "Your intensity dropped from \(firstText)/10 to \(lastText)/10. That's progress! 📉" }
         return "Intensity increased to \(lastText)/10. Recovery isn't linear - you're learning. 💪"
     }
 
     public var amountsInsight: String {
-        guard uses > 0 else { return everUsed ? "No use logged \(inRange)." : aimsToReduce ? Self.trackUsage : Self.trackUsagePattern }
+        guard uses > 0 else {
+            return everUsed ? "No use logged \(inRange)." : aimsToReduce ? Self.trackUsage : Self.trackUsagePattern
+        }
         if aimsToReduce, case let .change(percent, _, _) = reduction, percent < 0 {
             return "You used \(-percent)% less this week compared to your first week. 📉"
         }
@@ -118,18 +124,25 @@ extension ProgressFigures {
         guard triggerLogs.logs >= 2 else { return Self.keepLogging }
         let leaders = Self.leaders(triggers)
         if triggerLogs.allShareTop {
-            return leaders.count == 1 ? "\(top.label) triggered \(Self.every(triggerLogs)). This is your main pattern right now."
+            return leaders.count == 1
+                ? "\(top.label) triggered \(Self.every(triggerLogs)). This is your main pattern right now."
                 : "\(Self.list(leaders)) triggered \(Self.every(triggerLogs)). These are your main patterns right now."
         }
-        return leaders.count == 1 ? "💡 \(top.label) is your main trigger" : "💡 \(Self.list(leaders)) are your main triggers"
+        return leaders.count == 1
+            ? "💡 \(top.label) is your main trigger" : "💡 \(Self.list(leaders)) are your main triggers"
     }
 
     public var locationInsight: String {
         guard let top = locations.first else { return "Add a place when you log to see where cravings happen." }
         guard locationLogs.logs >= 2 else { return Self.keepLogging }
-        if locationLogs.allShareTop { return "\(Self.capitalized(Self.every(locationLogs))) at \(top.label). \(Self.placesMatter)" }
+        if locationLogs.allShareTop {
+            return "\(Self.capitalized(Self.every(locationLogs))) at \(top.label). \(Self.placesMatter)"
+        }
         let leaders = Self.leaders(locations)
-        if leaders.count > 1 { return "\(Self.capitalized(Self.noun(locationLogs))) at \(Self.list(leaders)), \(top.percent)% each. \(Self.placesMatter)" }
+        if leaders.count > 1 {
+            return
+                "\(Self.capitalized(Self.noun(locationLogs))) at \(Self.list(leaders)), \(top.percent)% each. \(Self.placesMatter)"
+        }
         return "Most \(Self.noun(locationLogs)) at \(top.label) (\(top.percent)%). \(Self.placesMatter)"
     }
 
@@ -165,10 +178,13 @@ extension ProgressFigures {
     }
 
     public var methodInsight: String {
-        guard let top = methods.first else { return everUsed ? "No use logged \(inRange)." : "Track usage to see which methods you use. 🌿" }
+        guard let top = methods.first else {
+            return everUsed ? "No use logged \(inRange)." : "Track usage to see which methods you use. 🌿"
+        }
         if methods.count == 1 { return "All \(top.label)" }
         let leaders = Self.leaders(methods)
-        return leaders.count > 1 ? "\(Self.list(leaders)), \(top.percent)% each" : "Mostly \(top.label) (\(top.percent)%)"
+        return leaders.count > 1
+            ? "\(Self.list(leaders)), \(top.percent)% each" : "Mostly \(top.label) (\(top.percent)%)"
     }
 
     public var resistedText: String {
@@ -180,7 +196,8 @@ extension ProgressFigures {
         guard resisted > 0 else { return "Every craving you log builds awareness. 💪" }
         let percent = resistedPercent ?? 0
         if percent == 100 { return "Every craving you logged passed without a use. Each one counts. 💪" }
-        return "\(percent)% of your cravings passed without a use. Every craving you log, whatever came after, builds awareness. 💪"
+        return
+            "\(percent)% of your cravings passed without a use. Every craving you log, whatever came after, builds awareness. 💪"
     }
 
     /// "Usage Reduction" only for someone who set out to quit or cut down.
@@ -200,28 +217,42 @@ extension ProgressFigures {
     public var reductionInsight: String {
         switch reduction {
         case .noUses: aimsToReduce ? Self.trackUsage : "Track usage to see this week beside your first. 📊"
-        case .firstWeek: aimsToReduce ? "Keep logging! After two weeks you'll see this week against your first. 📉"
-            : "Keep logging! After two weeks you'll see this week beside your first. 📊"
-        case let .noBaseline(last): last == 0 ? "No use logged in your first week or in the last 7 days." + (aimsToReduce ? " 💪" : "")
-            : "Your first week had no use to compare with. Tracking still shows your pattern."
+        case .firstWeek:
+            aimsToReduce
+                ? "Keep logging! After two weeks you'll see this week against your first. 📉"
+                : "Keep logging! After two weeks you'll see this week beside your first. 📊"
+        case let .noBaseline(last):
+            last == 0
+                ? "No use logged in your first week or in the last 7 days." + (aimsToReduce ? " 💪" : "")
+                : "Your first week had no use to compare with. Tracking still shows your pattern."
         case let .change(percent, _, _):
-            percent < 0 ? (aimsToReduce ? "You're making real progress!" : "Fewer than in your first week. Tracking shows your pattern.")
-                : percent == 0 ? "About the same as your first week. Awareness is where change starts."
-                : aimsToReduce ? "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
-                : "More than your first week. Every log helps you understand your pattern."
+            percent < 0
+                ? (aimsToReduce
+                    ? "You're making real progress!" : "Fewer than in your first week. Tracking shows your pattern.")
+                : percent == 0
+                    ? "About the same as your first week. Awareness is where change starts."
+                    : aimsToReduce
+                        ? "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
+                        : "More than your first week. Every log helps you understand your pattern."
         }
     }
 
     /// Every section's sentence, in the dashboard's order.
     public var insights: [String] {
-        [summaryInsight, currentStreakInsight, daysInProgressInsight, intensityInsight, amountsInsight, triggerInsight,
-         locationInsight, timeInsight, weekdayInsight, methodInsight, resistedInsight, reductionInsight].compactMap { $0 }
+        [
+            summaryInsight, currentStreakInsight, daysInProgressInsight, intensityInsight, amountsInsight,
+            triggerInsight,
+            locationInsight, timeInsight, weekdayInsight, methodInsight, resistedInsight, reductionInsight,
+        ].compactMap { $0 }
     }
 
     /// Every word the dashboard shows for these figures: titles, lines and sentences.
     public var allWords: [String] {
-        [summaryLine, currentStreakTitle, currentStreakText, longestStreakTitle, longestStreakText, daysSinceLastUseText,
-         resistedText, reductionTitle, reductionText].compactMap { $0 } + insights
+        [
+            summaryLine, currentStreakTitle, currentStreakText, longestStreakTitle, longestStreakText,
+            daysSinceLastUseText,
+            resistedText, reductionTitle, reductionText,
+        ].compactMap { $0 } + insights
     }
 
     /// "Anxious and Bored", "Anxious, Bored and Tired".

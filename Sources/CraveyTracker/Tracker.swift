@@ -18,9 +18,13 @@ public struct Tracker: Sendable {
         public var notes: String?
         public var recordingId: UUID?
 
-        public init(intensity: Int = Intensity.standard, time: LogTime = LogTime(Date()), triggers: Set<Trigger> = [],
-                    location: Location? = nil, notes: String? = nil, recordingId: UUID? = nil) {
-            (self.intensity, self.time, self.triggers, self.location, self.notes, self.recordingId) = (intensity, time, triggers, location, notes, recordingId)
+        public init(
+            intensity: Int = Intensity.standard, time: LogTime = LogTime(Date()), triggers: Set<Trigger> = [],
+            location: Location? = nil, notes: String? = nil, recordingId: UUID? = nil
+        ) {
+            (self.intensity, self.time, self.triggers, self.location, self.notes, self.recordingId) = (
+                intensity, time, triggers, location, notes, recordingId
+            )
         }
     }
 
@@ -36,9 +40,14 @@ public struct Tracker: Sendable {
         public var moodAfter: Int?
         public var cravingId: UUID?
 
-        public init(method: Method = .bowls, amount: Double? = nil, time: LogTime = LogTime(Date()), triggers: Set<Trigger> = [],
-                    location: Location? = nil, notes: String? = nil, moodAfter: Int? = nil, cravingId: UUID? = nil) {
-            (self.method, self.amount, self.time, self.triggers, self.location) = (method, amount, time, triggers, location)
+        public init(
+            method: Method = .bowls, amount: Double? = nil, time: LogTime = LogTime(Date()),
+            triggers: Set<Trigger> = [],
+            location: Location? = nil, notes: String? = nil, moodAfter: Int? = nil, cravingId: UUID? = nil
+        ) {
+            (self.method, self.amount, self.time, self.triggers, self.location) = (
+                method, amount, time, triggers, location
+            )
             (self.notes, self.moodAfter, self.cravingId) = (notes, moodAfter, cravingId)
         }
     }
@@ -48,9 +57,11 @@ public struct Tracker: Sendable {
     /// Logs a craving; returns it as stored.
     public func logCraving(_ draft: CravingDraft) throws -> Craving {
         let now = Date().truncatedToMilliseconds
-        let craving = Craving(id: UUID(), time: draft.time.stored, intensity: draft.intensity, triggers: Trigger.allCases.filter(draft.triggers.contains),
-                              location: draft.location, notes: try LogRules.notes(draft.notes), recordingId: draft.recordingId,
-                              createdAt: now, modifiedAt: now)
+        let craving = Craving(
+            id: UUID(), time: draft.time.stored, intensity: draft.intensity,
+            triggers: Trigger.allCases.filter(draft.triggers.contains),
+            location: draft.location, notes: try LogRules.notes(draft.notes), recordingId: draft.recordingId,
+            createdAt: now, modifiedAt: now)
         try LogRules.check(craving)
         try keepingNew { try worded { try library.insertCraving(craving.row) } }
         return craving
@@ -59,10 +70,11 @@ public struct Tracker: Sendable {
     /// Logs a use; returns it as stored.
     public func logUse(_ draft: UsageDraft) throws -> Usage {
         let now = Date().truncatedToMilliseconds
-        let use = Usage(id: UUID(), time: draft.time.stored, method: draft.method, amount: draft.amount ?? draft.method.amounts[0],
-                        triggers: Trigger.allCases.filter(draft.triggers.contains), location: draft.location,
-                        notes: try LogRules.notes(draft.notes), moodAfter: draft.moodAfter, cravingId: draft.cravingId,
-                        createdAt: now, modifiedAt: now)
+        let use = Usage(
+            id: UUID(), time: draft.time.stored, method: draft.method, amount: draft.amount ?? draft.method.amounts[0],
+            triggers: Trigger.allCases.filter(draft.triggers.contains), location: draft.location,
+            notes: try LogRules.notes(draft.notes), moodAfter: draft.moodAfter, cravingId: draft.cravingId,
+            createdAt: now, modifiedAt: now)
         try LogRules.check(use)
         try keepingNew { try worded { try library.insertUse(use.row) } }
         return use
@@ -74,7 +86,7 @@ public struct Tracker: Sendable {
     private func keepingNew<T>(_ commit: () throws -> T) throws -> T {
         do {
             return try library.withReserve(commit)
-        } catch where Library.isDiskFull(error) {
+        } catch  where Library.isDiskFull(error) {
             throw TrackerError.diskFull("\(error)")
         }
     }
@@ -136,7 +148,8 @@ public struct Tracker: Sendable {
     /// The logs of the kinds asked for since `since` (all when nil), newest first.
     public func entries(cravings: Bool = true, uses: Bool = true, since: Date? = nil) throws -> [LogEntry] {
         let rows = try library.logRows(cravings: cravings, uses: uses, since: since.map(StoredDate.text) ?? "")
-        var entries = rows.cravings.map { LogEntry.craving(Craving(row: $0)) } + rows.uses.map { LogEntry.use(Usage(row: $0)) }
+        var entries =
+            rows.cravings.map { LogEntry.craving(Craving(row: $0)) } + rows.uses.map { LogEntry.use(Usage(row: $0)) }
         if cravings && uses {
             entries.sort { ($0.time.instant, $0.id.uuidString) > ($1.time.instant, $1.id.uuidString) }
         }
@@ -154,10 +167,13 @@ public struct Tracker: Sendable {
     /// The log with this id (full or a unique prefix, any case).
     public func entry(matching key: String) throws -> LogEntry {
         let prefix = key.trimmingCharacters(in: .whitespaces).uppercased()
-        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw TrackerError.notFound(key) }
+        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw TrackerError.notFound(key)
+        }
         switch try library.logRow(idStartingWith: prefix) {
         case .none: throw TrackerError.notFound(key)
-        case let .several(found): throw TrackerError.ambiguous(key, candidates: found.map { "\($0.kind) \($0.id.prefix(8))" })
+        case let .several(found):
+            throw TrackerError.ambiguous(key, candidates: found.map { "\($0.kind) \($0.id.prefix(8))" })
         case let .one(row): return LogEntry(row: row)
         }
     }
@@ -186,7 +202,9 @@ public struct Tracker: Sendable {
     /// The latest craving in the `window` before `time` that no use follows yet: the one a use
     /// logged now probably followed (the form offers the link).
     public func unlinkedCraving(before time: Date, within window: TimeInterval = 2 * 3_600) throws -> Craving? {
-        try library.unlinkedCravingRow(from: StoredDate.text(time.addingTimeInterval(-window)), to: StoredDate.text(time)).map(Craving.init(row:))
+        try library.unlinkedCravingRow(
+            from: StoredDate.text(time.addingTimeInterval(-window)), to: StoredDate.text(time)
+        ).map(Craving.init(row:))
     }
 
     /// How many logs there are of each kind.
@@ -202,10 +220,12 @@ public struct Tracker: Sendable {
             return try change()
         } catch let refusal as LogStoreRefusal {
             switch refusal {
-            case let .noRecording(id): throw TrackerError.invalid(field: "recording", reason: "no recording has the id \(id)")
+            case let .noRecording(id):
+                throw TrackerError.invalid(field: "recording", reason: "no recording has the id \(id)")
             case let .noCraving(id): throw TrackerError.invalid(field: "craving", reason: "no craving has the id \(id)")
             case let .notFound(id): throw TrackerError.notFound(id)
-            case let .linkedUses(craving, count): throw TrackerError.linkedUse(craving: String(craving.prefix(8)), uses: count)
+            case let .linkedUses(craving, count):
+                throw TrackerError.linkedUse(craving: String(craving.prefix(8)), uses: count)
             }
         }
     }
@@ -223,7 +243,9 @@ extension Tracker {
     /// their start, stemmed, any case and accents), newest first.
     public func search(_ query: String, limit: Int = 50) throws -> [Hit] {
         let terms = SearchTerms.words(query)
-        guard !terms.isEmpty else { throw TrackerError.invalid(field: "search", reason: "give at least one word to look for") }
+        guard !terms.isEmpty else {
+            throw TrackerError.invalid(field: "search", reason: "give at least one word to look for")
+        }
         let hits = try library.logSearch(SearchTerms.ftsQuery(terms), limit: limit).map { found in
             let (snippet, matches) = SearchHit.unmarked(found.marked ?? "")
             return Hit(entry: LogEntry(row: found.log), snippet: snippet, matches: matches)

@@ -22,14 +22,25 @@ extension Tracker {
     /// Checks every log; with `repair`, clears dangling links and rebuilds the notes' search.
     public func check(repair: Bool) throws -> [Finding] {
         let rows = try library.logCheckRows(repair: repair)
-        var findings = Self.problems(cravings: rows.cravings, uses: rows.uses).map { Finding(kind: .invalidLog, subject: $0) }
-        for (kind, target, dangling) in [("craving", "recording", rows.missingRecordings), ("use", "craving", rows.missingCravings)] {
+        var findings = Self.problems(cravings: rows.cravings, uses: rows.uses).map {
+            Finding(kind: .invalidLog, subject: $0)
+        }
+        for (kind, target, dangling) in [
+            ("craving", "recording", rows.missingRecordings), ("use", "craving", rows.missingCravings),
+        ] {
             for row in dangling {
-                findings.append(Finding(kind: .danglingLink, subject: "\(kind) \(Self.label(row)) → \(target) \(row["target"].string ?? "?") that is not there"))
+                findings.append(
+                    Finding(
+                        kind: .danglingLink,
+                        subject:
+                            "\(kind) \(Self.label(row)) → \(target) \(row["target"].string ?? "?") that is not there"))
             }
         }
         if rows.indexedNotes != rows.logsWithNotes {
-            findings.append(Finding(kind: .searchIndex, subject: "\(rows.indexedNotes) notes indexed for \(rows.logsWithNotes) logs with notes"))
+            findings.append(
+                Finding(
+                    kind: .searchIndex,
+                    subject: "\(rows.indexedNotes) notes indexed for \(rows.logsWithNotes) logs with notes"))
         }
         return findings
     }
@@ -66,7 +77,9 @@ extension Tracker {
     static func problems(inUse row: StoredRow) -> [String] {
         var problems = common(row)
         guard let methodName = row["method"].string, let method = Method(rawValue: methodName) else {
-            return problems + ["method \(row["method"]) is not one of \(Method.allCases.map(\.rawValue).joined(separator: ", "))"]
+            return problems + [
+                "method \(row["method"]) is not one of \(Method.allCases.map(\.rawValue).joined(separator: ", "))"
+            ]
         }
         let amount = row["amount"]
         if case let .real(value) = amount, method.allows(value) {
@@ -98,20 +111,27 @@ extension Tracker {
         for column in ["at", "createdAt", "modifiedAt"] where row[column].string.flatMap(StoredDate.date) == nil {
             problems.append("\(column) is not a time")
         }
-        if exactInt(row["utcOffset"]).map({ abs($0) <= 18 * 3_600 }) != true { problems.append("utcOffset is not a UTC offset") }
+        if exactInt(row["utcOffset"]).map({ abs($0) <= 18 * 3_600 }) != true {
+            problems.append("utcOffset is not a UTC offset")
+        }
         let triggers = row["triggers"].string ?? "?"
         if triggers != Trigger.text(Set(Trigger.set(triggers))) {
-            problems.append("triggers '\(triggers)' are not names from \(Trigger.allCases.map(\.rawValue).joined(separator: ", ")), each once in that order")
+            problems.append(
+                "triggers '\(triggers)' are not names from \(Trigger.allCases.map(\.rawValue).joined(separator: ", ")), each once in that order"
+            )
         }
         let location = row["location"]
         if !location.isNull, location.string.flatMap(Location.init(rawValue:)) == nil {
-            problems.append("location \(location) is not one of \(Location.allCases.map(\.rawValue).joined(separator: ", "))")
+            problems.append(
+                "location \(location) is not one of \(Location.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let notes = row["notes"]
         if !notes.isNull {
             if let text = notes.string {
                 do {
-                    if try LogRules.notes(text) != text { problems.append("notes are empty or start or end with spaces") }
+                    if try LogRules.notes(text) != text {
+                        problems.append("notes are empty or start or end with spaces")
+                    }
                 } catch {
                     problems.append("\(error)")
                 }

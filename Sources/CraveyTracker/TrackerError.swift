@@ -21,7 +21,8 @@ public enum TrackerError: Error, Equatable, CustomStringConvertible {
             return "no craving or use log matches '\(key)'"
         case let .ambiguous(key, candidates):
             let shown = candidates.prefix(5).joined(separator: ", ")
-            return "'\(key)' matches \(candidates.count) logs (\(shown)\(candidates.count > 5 ? ", …" : "")); give more of the id"
+            return
+                "'\(key)' matches \(candidates.count) logs (\(shown)\(candidates.count > 5 ? ", …" : "")); give more of the id"
         case let .linkedUse(craving, uses):
             return "craving \(craving) has \(uses == 1 ? "a linked usage log" : "\(uses) linked usage logs")"
         case let .diskFull(what):

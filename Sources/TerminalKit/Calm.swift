@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Synchronization
 
@@ -82,7 +82,8 @@ package enum Calm {
                 let after = line[range.upperBound...]
                 guard before.allSatisfy({ $0 == " " }) || before.hasSuffix("  "), after.first == " " else { continue }
                 let text = after.drop { $0 == " " }
-                let label = (text.range(of: "  ").map { text[..<$0.lowerBound] } ?? text).trimmingCharacters(in: .whitespaces)
+                let label = (text.range(of: "  ").map { text[..<$0.lowerBound] } ?? text).trimmingCharacters(
+                    in: .whitespaces)
                 if !label.isEmpty { return label }
             }
         }

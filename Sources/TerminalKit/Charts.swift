@@ -33,10 +33,11 @@ package enum Charts {
     /// One row of eighth-block heights for `values` (nil: nothing there), scaled to their largest.
     package static func sparkline(_ values: [Double?]) -> String {
         let top = values.compactMap { $0 }.max() ?? 0
-        return String(values.map { value -> Character in
-            guard let value, value > 0, top > 0 else { return value == nil ? " " : "▁" }
-            return eighthsUp[max(0, min(7, Int((value / top * 8).rounded(.up)) - 1))]
-        })
+        return String(
+            values.map { value -> Character in
+                guard let value, value > 0, top > 0 else { return value == nil ? " " : "▁" }
+                return eighthsUp[max(0, min(7, Int((value / top * 8).rounded(.up)) - 1))]
+            })
     }
 
     /// A line through `points` (x and y from 0 to 1) drawn in braille dots, `width` columns by
@@ -52,7 +53,9 @@ package enum Charts {
             let bits: [[UInt8]] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]]
             cells[row][x / 2] |= bits[dotRow][x % 2]
         }
-        let dots = points.map { (Int(($0.x * Double(dotsWide - 1)).rounded()), Int(($0.y * Double(dotsHigh - 1)).rounded())) }
+        let dots = points.map {
+            (Int(($0.x * Double(dotsWide - 1)).rounded()), Int(($0.y * Double(dotsHigh - 1)).rounded()))
+        }
         var previous: (Int, Int)?
         for (x, y) in dots {
             if let (x0, y0) = previous {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Questions, asked the one way every screen asks them. On a terminal (raw mode, the one key
@@ -15,8 +15,10 @@ package enum Prompt {
     /// question is asked again). The end of input, or on a terminal a stop signal, answers `ended`.
     /// The key that answers is shown after the question, unless `echoing` is off (a question that
     /// ends its own line).
-    package static func choice<Answer>(_ question: String, echoing: Bool = true, key: (Key) -> Answer?, line: (String) -> Answer?,
-                                       ended: Answer) -> Answer {
+    package static func choice<Answer>(
+        _ question: String, echoing: Bool = true, key: (Key) -> Answer?, line: (String) -> Answer?,
+        ended: Answer
+    ) -> Answer {
         let err = FileHandle.standardError
         guard let raw = RawMode() else {
             while true {
@@ -47,8 +49,10 @@ package enum Prompt {
     /// A line: on a terminal (standard input and error both one) typed in place with
     /// `Terminal.editLine` after `prompt`; else `plain` (or `prompt`) is written and a line read
     /// from standard input. nil at the end of input, on Esc, or on a stop signal.
-    package static func line(_ prompt: String, plain: String? = nil, limit: Int, counterFrom: Int = .max,
-                             shown: (String) -> String, answersAtOnce: (Character) -> Bool = { _ in false }) -> String? {
+    package static func line(
+        _ prompt: String, plain: String? = nil, limit: Int, counterFrom: Int = .max,
+        shown: (String) -> String, answersAtOnce: (Character) -> Bool = { _ in false }
+    ) -> String? {
         guard Terminal.stderrIsTerminal, let raw = RawMode() else {
             FileHandle.standardError.write(Data((plain ?? prompt).utf8))
             return readLine()
@@ -56,16 +60,23 @@ package enum Prompt {
         defer { raw.release() }
         let signals = StopSignals()
         defer { signals.cancel() }
-        return Terminal.editLine(prompt: prompt, limit: limit, counterFrom: counterFrom, shown: shown, answersAtOnce: answersAtOnce,
-                                 stopped: { signals.stopRequested })
+        return Terminal.editLine(
+            prompt: prompt, limit: limit, counterFrom: counterFrom, shown: shown, answersAtOnce: answersAtOnce,
+            stopped: { signals.stopRequested })
     }
 
     /// `line`, asked again (after the reason, indented) until `check` takes the answer; nil when
     /// the question ended without one.
-    package static func ask<T>(_ prompt: String, plain: String? = nil, limit: Int, counterFrom: Int = .max, shown: (String) -> String,
-                               answersAtOnce: (Character) -> Bool = { _ in false }, check: (String) throws -> T) -> T? {
+    package static func ask<T>(
+        _ prompt: String, plain: String? = nil, limit: Int, counterFrom: Int = .max, shown: (String) -> String,
+        answersAtOnce: (Character) -> Bool = { _ in false }, check: (String) throws -> T
+    ) -> T? {
         while true {
-            guard let text = line(prompt, plain: plain, limit: limit, counterFrom: counterFrom, shown: shown, answersAtOnce: answersAtOnce) else {
+            guard
+                let text = line(
+                    prompt, plain: plain, limit: limit, counterFrom: counterFrom, shown: shown,
+                    answersAtOnce: answersAtOnce)
+            else {
                 return nil
             }
             do {
@@ -126,9 +137,11 @@ extension Terminal {
     /// without one a line is read, and anything but y/yes is no.
     /// Without a terminal (and without --yes) the caller must refuse instead of asking.
     package static func confirm(_ question: String) -> Bool {
-        Prompt.choice("\(question) [y/N] ", key: { key in
-            key.letter == "y" ? true : key.letter == "n" || key == .enter || key == .escape ? false : nil
-        }, line: { ["y", "yes"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }, ended: false)
+        Prompt.choice(
+            "\(question) [y/N] ",
+            key: { key in
+                key.letter == "y" ? true : key.letter == "n" || key == .enter || key == .escape ? false : nil
+            }, line: { ["y", "yes"].contains($0.trimmingCharacters(in: .whitespaces).lowercased()) }, ended: false)
     }
 
     /// Reads a line typed in place on standard error's terminal (the caller holds raw mode): at
@@ -136,8 +149,10 @@ extension Terminal {
     /// too wide for the terminal shown by its end. Enter ends it; Esc, the end of input or `stopped`
     /// give nil. A first key for which `answersAtOnce` holds (a choice's number) is the whole line.
     /// `shown` makes the typed text safe to echo (the program's rule for what may reach a terminal).
-    package static func editLine(prompt: String, limit: Int, counterFrom: Int, shown safe: (String) -> String,
-                                 answersAtOnce: (Character) -> Bool = { _ in false }, stopped: () -> Bool = { false }) -> String? {
+    package static func editLine(
+        prompt: String, limit: Int, counterFrom: Int, shown safe: (String) -> String,
+        answersAtOnce: (Character) -> Bool = { _ in false }, stopped: () -> Bool = { false }
+    ) -> String? {
         var text = ""
         func draw() {
             let counter = text.count >= counterFrom ? "  " + dim("\(text.count)/\(limit)") : ""

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal in raw mode (keys arrive one by one, unechoed; Ctrl-C still signals) while any

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one place signals are turned into events: Ctrl-C (SIGINT), SIGTERM and SIGHUP ask to
@@ -20,10 +20,13 @@ package final class StopSignals: Sendable {
     /// `onStop` hears the signal's number; `onPause` (when given) hears SIGUSR1.
     package init(onStop: @escaping @Sendable (Int32) -> Void = { _ in }, onPause: (@Sendable () -> Void)? = nil) {
         var list: [(Int32, @Sendable () -> Void)] = [SIGINT, SIGTERM, SIGHUP].map { signo in
-            (signo, { [weak self] in
-                self?.state.withLock { $0.stopped = true }
-                onStop(signo)
-            })
+            (
+                signo,
+                { [weak self] in
+                    self?.state.withLock { $0.stopped = true }
+                    onStop(signo)
+                }
+            )
         }
         if let onPause { list.append((SIGUSR1, onPause)) }
         // Made inside the lock, so the sources never leave the state that owns them.
@@ -33,7 +36,9 @@ package final class StopSignals: Sendable {
                 // dispatch source's, from an earlier or an enclosing `StopSignals`) is left as it
                 // is, since ignoring the signal again would lose it for every source.
                 var current = sigaction()
-                if sigaction(signo, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil { signal(signo, SIG_IGN) }
+                if sigaction(signo, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil {
+                    signal(signo, SIG_IGN)
+                }
                 let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
                 source.setEventHandler(handler: handler)
                 source.resume()

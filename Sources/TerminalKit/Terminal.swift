@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal the program runs in: whether each standard stream is one, its size, colour, and
@@ -15,7 +15,8 @@ package enum Terminal {
     /// The terminal's height in rows (24 when it cannot be told).
     package static var rows: Int {
         var size = winsize()
-        for fd in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] where ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 0 {
+        for fd in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO]
+        where ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_row > 0 {
             return Int(size.ws_row)
         }
         return 24
@@ -24,7 +25,8 @@ package enum Terminal {
     /// The terminal's width in columns (80 when it cannot be told).
     package static var columns: Int {
         var size = winsize()
-        for fd in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO] where ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 {
+        for fd in [STDOUT_FILENO, STDERR_FILENO, STDIN_FILENO]
+        where ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 {
             return Int(size.ws_col)
         }
         return 80
@@ -50,7 +52,9 @@ package enum Terminal {
         if character.isASCII { return character.asciiValue! < 0x20 ? 0 : 1 }
         let scalars = character.unicodeScalars
         let first = scalars.first!
-        if isWide(first.value) || scalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation {
+        if isWide(first.value) || scalars.contains(where: { $0.value == 0xFE0F })
+            || first.properties.isEmojiPresentation
+        {
             return 2
         }
         return first.properties.generalCategory == .control ? 0 : 1
@@ -91,7 +95,9 @@ package enum Terminal {
         for character in text {
             if inSequence {
                 widths.append(0)
-                if let ascii = character.asciiValue, ascii >= 0x40, ascii <= 0x7E, character != "[" { inSequence = false }
+                if let ascii = character.asciiValue, ascii >= 0x40, ascii <= 0x7E, character != "[" {
+                    inSequence = false
+                }
             } else if character == "\u{1B}" {
                 widths.append(0)
                 inSequence = true
@@ -108,6 +114,7 @@ package enum Terminal {
             out.append(character)
             used += w
         }
-        return out + (text.contains("\u{1B}") ? "\u{1B}[0m" : "") + "…" + String(repeating: " ", count: max(0, columns - used - 1))
+        return out + (text.contains("\u{1B}") ? "\u{1B}[0m" : "") + "…"
+            + String(repeating: " ", count: max(0, columns - used - 1))
     }
 }

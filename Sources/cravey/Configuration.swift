@@ -52,7 +52,8 @@ struct Configuration: Sendable {
         } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             defaultLibrary = data + "/cravey"
         } else {
-            defaultLibrary = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share/cravey"
+            defaultLibrary =
+                (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share/cravey"
         }
         clockStart = environment["CRAVEY_NOW"]
         lockWaitSeconds = environment["CRAVEY_LOCK_WAIT"].flatMap(Double.init) ?? 10
@@ -61,10 +62,14 @@ struct Configuration: Sendable {
         traceSites = environment["CRAVEY_FAULT_TRACE"] == "1"
         whisper = environment["CRAVEY_WHISPER"].flatMap { $0.isEmpty ? nil : $0 }
         transcribe = environment["CRAVEY_TRANSCRIBE"].flatMap(Transcriber.Timing.init(rawValue:)) ?? .background
-        speechModel = environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 } ?? PocketSphinxRecognizer.standardModelDirectory
+        speechModel =
+            environment["CRAVEY_SPEECH_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? PocketSphinxRecognizer.standardModelDirectory
         checkInTranscriptWait = environment["CRAVEY_CHECKIN_TRANSCRIPT_WAIT"].flatMap(Double.init) ?? 5
         jpeg = environment["CRAVEY_JPEG_DECODER"] == "libv4l2" ? .libv4l2 : .cravey
-        let reducedMotion = environment["CRAVEY_REDUCED_MOTION"].map { !["", "0", "no", "false", "off"].contains($0.lowercased()) }
+        let reducedMotion = environment["CRAVEY_REDUCED_MOTION"].map {
+            !["", "0", "no", "false", "off"].contains($0.lowercased())
+        }
         calm = environment["TERM"] == "dumb" || reducedMotion == true
         graphics = environment["CRAVEY_GRAPHICS"]
         timings = environment["CRAVEY_TIMINGS"] == "1"

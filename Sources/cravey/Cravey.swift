@@ -11,13 +11,19 @@ import TerminalKit
 struct Cravey: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cravey",
-        abstract: "Private cannabis tracking and support: log cravings and use in seconds, see your progress, and record short messages to your future self to play in a hard moment.",
+        abstract:
+            "Private cannabis tracking and support: log cravings and use in seconds, see your progress, and record short messages to your future self to play in a hard moment.",
         discussion: """
             'cravey' alone on a terminal opens the home screen. Everything stays on this machine, in a private library (default \
             ${XDG_DATA_HOME:-~/.local/share}/cravey; --library DIR or CRAVEY_LIBRARY to choose another).
             """,
         version: "0.1.0 (build \(buildCommit))",
-        subcommands: [CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self, Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self, Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self, Devices.self, Doctor.self, Settings.self, PrivacyCommand.self]
+        subcommands: [
+            CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self,
+            Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self,
+            Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,
+            Devices.self, Doctor.self, Settings.self, PrivacyCommand.self,
+        ]
     )
 
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
@@ -47,12 +53,17 @@ struct Cravey: ParsableCommand {
         case let error as LibraryError:
             if case .missingFile = error { return (error.description + " (run '\(Check.repairCommand)')", 1) }
             if case let .notEmpty(root, holds) = error {
-                return (LibraryError.notEmpty(root, holds: holds, emptyLibrary: "point --library or CRAVEY_LIBRARY at a new directory"), 1)
+                return (
+                    LibraryError.notEmpty(
+                        root, holds: holds, emptyLibrary: "point --library or CRAVEY_LIBRARY at a new directory"), 1
+                )
             }
             return (error.description, 1)
         case let error as MediaError: return (error.description, 1)
         case let error as TrackerError:
-            if case let .notACraving(key) = error { return ("invalid --after-craving: \(TrackerError.reason(notACraving: key))", 1) }
+            if case let .notACraving(key) = error {
+                return ("invalid --after-craving: \(TrackerError.reason(notACraving: key))", 1)
+            }
             return (error.description, 1)
         case let error as MissingLibrary: return (error.description, 1)
         case let error as CraveyFailure: return (error.message, error.code)
@@ -61,7 +72,9 @@ struct Cravey: ParsableCommand {
         default:
             let code = exitCode(for: error)
             if code == .success || error is CleanExit { return nil }
-            return (Cravey.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)", code.rawValue)
+            return (
+                Cravey.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)", code.rawValue
+            )
         }
     }
 }

@@ -10,9 +10,11 @@ enum RawArguments {
     static func refusal() -> String? {
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
             if let shown = escapedIfInvalid(bytes) {
-                return "the argument '\(shown)' is not valid UTF-8; cravey takes names in UTF-8 (rename it, e.g. with convmv)"
+                return
+                    "the argument '\(shown)' is not valid UTF-8; cravey takes names in UTF-8 (rename it, e.g. with convmv)"
             }
         }
         return nil
@@ -26,9 +28,11 @@ enum RawArguments {
         var i = 0
         while i < bytes.count {
             let lead = bytes[i]
-            let length = lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
+            let length =
+                lead < 0x80 ? 1 : lead >> 5 == 0b110 ? 2 : lead >> 4 == 0b1110 ? 3 : lead >> 3 == 0b11110 ? 4 : 0
             if length > 0, i + length <= bytes.count,
-               let scalar = String(validating: UnsafeBufferPointer(rebasing: bytes[i..<i + length]), as: UTF8.self) {
+                let scalar = String(validating: UnsafeBufferPointer(rebasing: bytes[i..<i + length]), as: UTF8.self)
+            {
                 shown += scalar
                 i += length
             } else {

@@ -23,8 +23,9 @@ extension Library {
             if let stagedThumb { discard(stagedThumb) }
             throw error
         }
-        return try save(staged, thumbnail: stagedThumb, kind: kind, draft: draft, duration: duration,
-                        media: media, id: id, createdAt: createdAt)
+        return try save(
+            staged, thumbnail: stagedThumb, kind: kind, draft: draft, duration: duration,
+            media: media, id: id, createdAt: createdAt)
     }
 
     private func copy(_ source: String, into staged: StagedFile) throws {

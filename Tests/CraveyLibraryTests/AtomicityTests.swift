@@ -13,22 +13,34 @@ final class AtomicityTests: XCTestCase {
         var operation: (TemporaryLibrary, Library, [Recording]) throws -> Void
     }
 
-    static var scenarios: [Scenario] { [
-        Scenario(name: "save video", setup: { temp, lib in [try temp.add(lib, title: "existing")] },
-                 operation: { temp, lib, _ in try temp.add(lib, title: "new", kind: .video) }),
-        Scenario(name: "save audio", setup: { _, _ in [] },
-                 operation: { temp, lib, _ in try temp.add(lib, title: "new") }),
-        Scenario(name: "delete video", setup: { temp, lib in
-                     [try temp.add(lib, title: "v", kind: .video), try temp.add(lib, title: "a")] },
-                 operation: { _, lib, rows in try lib.delete(rows[0]) }),
-        Scenario(name: "purge", setup: { temp, lib in
-                     try (0..<4).map { try temp.add(lib, title: "r\($0)", kind: $0 % 2 == 0 ? .video : .audio) } },
-                 operation: { _, lib, _ in try lib.purge() }),
-        Scenario(name: "edit", setup: { temp, lib in [try temp.add(lib, title: "before")] },
-                 operation: { _, lib, rows in try lib.edit(rows[0], title: "after", notes: nil, purpose: nil) }),
-        Scenario(name: "play", setup: { temp, lib in [try temp.add(lib, title: "p")] },
-                 operation: { _, lib, rows in try lib.recordPlay(rows[0].id) }),
-    ] }
+    static var scenarios: [Scenario] {
+        [
+            Scenario(
+                name: "save video", setup: { temp, lib in [try temp.add(lib, title: "existing")] },
+                operation: { temp, lib, _ in try temp.add(lib, title: "new", kind: .video) }),
+            Scenario(
+                name: "save audio", setup: { _, _ in [] },
+                operation: { temp, lib, _ in try temp.add(lib, title: "new") }),
+            Scenario(
+                name: "delete video",
+                setup: { temp, lib in
+                    [try temp.add(lib, title: "v", kind: .video), try temp.add(lib, title: "a")]
+                },
+                operation: { _, lib, rows in try lib.delete(rows[0]) }),
+            Scenario(
+                name: "purge",
+                setup: { temp, lib in
+                    try (0..<4).map { try temp.add(lib, title: "r\($0)", kind: $0 % 2 == 0 ? .video : .audio) }
+                },
+                operation: { _, lib, _ in try lib.purge() }),
+            Scenario(
+                name: "edit", setup: { temp, lib in [try temp.add(lib, title: "before")] },
+                operation: { _, lib, rows in try lib.edit(rows[0], title: "after", notes: nil, purpose: nil) }),
+            Scenario(
+                name: "play", setup: { temp, lib in [try temp.add(lib, title: "p")] },
+                operation: { _, lib, rows in try lib.recordPlay(rows[0].id) }),
+        ]
+    }
 
     /// Fails every step each operation passes through, one at a time.
     func testEveryFailingStepLeavesRowsAndFilesInAgreement() throws {
@@ -52,14 +64,17 @@ final class AtomicityTests: XCTestCase {
                 failuresTried += 1
                 // Straight after the failure: never a listed row without its file.
                 for row in try library.recordings() {
-                    XCTAssertTrue(FileManager.default.fileExists(atPath: temp.root + "/" + row.filePath), "\(scenario.name) @ \(site)")
+                    XCTAssertTrue(
+                        FileManager.default.fileExists(atPath: temp.root + "/" + row.filePath),
+                        "\(scenario.name) @ \(site)")
                 }
                 let recovered = try temp.assertConsistent()
                 let after = try snapshot(temp)
                 if threw {
                     XCTAssertEqual(after, before, "\(scenario.name): a failure at \(site) must change nothing")
                 } else {
-                    XCTAssertNotEqual(after, before, "\(scenario.name): \(site) failed but the operation claimed success")
+                    XCTAssertNotEqual(
+                        after, before, "\(scenario.name): \(site) failed but the operation claimed success")
                 }
                 _ = recovered
             }
@@ -113,20 +128,25 @@ final class AtomicityTests: XCTestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: driver), "build library-driver first: \(driver)")
         var killPoints = 0
 
-        func killLoop(_ name: String, setup: (TemporaryLibrary, Library) throws -> [String],
-                      arguments: ([String], TemporaryLibrary) -> [String],
-                      allowed: ([String], Set<String>) -> [Set<String>]) throws {
+        func killLoop(
+            _ name: String, setup: (TemporaryLibrary, Library) throws -> [String],
+            arguments: ([String], TemporaryLibrary) -> [String],
+            allowed: ([String], Set<String>) -> [Set<String>]
+        ) throws {
             for point in 1...200 {
                 let temp = try TemporaryLibrary()
                 let ids = try setup(temp, try temp.open())
                 let before = Set(ids)
-                let result = try runProcess(driver, [temp.root] + arguments(ids, temp),
-                                     environment: ["CRAVEY_FAULT_KILL_AT": String(point)])
+                let result = try runProcess(
+                    driver, [temp.root] + arguments(ids, temp),
+                    environment: ["CRAVEY_FAULT_KILL_AT": String(point)])
                 let library = try temp.assertConsistent()
                 let after = Set(try library.store.allPaths().map(\.id))
                 let outcomes = allowed(ids, before)
-                XCTAssertTrue(outcomes.contains(after) || (name == "save" && after.count == before.count + 1 && after.isSuperset(of: before)),
-                              "\(name) killed at step \(point): rows \(after) are neither before nor after")
+                XCTAssertTrue(
+                    outcomes.contains(after)
+                        || (name == "save" && after.count == before.count + 1 && after.isSuperset(of: before)),
+                    "\(name) killed at step \(point): rows \(after) are neither before nor after")
                 if result.status == -SIGKILL {
                     killPoints += 1
                 } else {
@@ -141,25 +161,32 @@ final class AtomicityTests: XCTestCase {
         let addThree: (TemporaryLibrary, Library) throws -> [String] = { temp, lib in
             try (0..<3).map { try temp.add(lib, title: "r\($0)", kind: $0 == 0 ? .video : .audio).id.uuidString }
         }
-        try killLoop("save", setup: addThree, arguments: { _, temp in ["save", temp.sample, "video", "new", temp.sampleThumb] },
-                     allowed: { _, before in [before] })
-        try killLoop("save", setup: { _, _ in [] }, arguments: { _, temp in ["save", temp.sample, "audio", "new"] },
-                     allowed: { _, before in [before] })
-        try killLoop("delete", setup: addThree, arguments: { ids, _ in ["delete", ids[0]] },
-                     allowed: { ids, before in [before, before.subtracting([ids[0]])] })
-        try killLoop("delete", setup: addThree, arguments: { ids, _ in ["delete", ids[1]] },
-                     allowed: { ids, before in [before, before.subtracting([ids[1]])] })
+        try killLoop(
+            "save", setup: addThree, arguments: { _, temp in ["save", temp.sample, "video", "new", temp.sampleThumb] },
+            allowed: { _, before in [before] })
+        try killLoop(
+            "save", setup: { _, _ in [] }, arguments: { _, temp in ["save", temp.sample, "audio", "new"] },
+            allowed: { _, before in [before] })
+        try killLoop(
+            "delete", setup: addThree, arguments: { ids, _ in ["delete", ids[0]] },
+            allowed: { ids, before in [before, before.subtracting([ids[0]])] })
+        try killLoop(
+            "delete", setup: addThree, arguments: { ids, _ in ["delete", ids[1]] },
+            allowed: { ids, before in [before, before.subtracting([ids[1]])] })
         let addMany: (TemporaryLibrary, Library) throws -> [String] = { temp, lib in
             try (0..<12).map { try temp.add(lib, title: "r\($0)", kind: $0 % 2 == 0 ? .video : .audio).id.uuidString }
         }
         try killLoop("purge", setup: addMany, arguments: { _, _ in ["purge"] }, allowed: { _, before in [before, []] })
         // A purge killed half-way through removing files, then the recovery killed at each step.
-        try killLoop("recover purge", setup: { temp, lib in
-            let ids = try addMany(temp, lib)
-            let status = try runProcess(driver, [temp.root, "purge"], environment: ["CRAVEY_FAULT_KILL_AT": "12"]).status
-            XCTAssertEqual(status, -SIGKILL)
-            return ids
-        }, arguments: { _, _ in ["open"] }, allowed: { _, _ in [[]] })
+        try killLoop(
+            "recover purge",
+            setup: { temp, lib in
+                let ids = try addMany(temp, lib)
+                let status = try runProcess(driver, [temp.root, "purge"], environment: ["CRAVEY_FAULT_KILL_AT": "12"])
+                    .status
+                XCTAssertEqual(status, -SIGKILL)
+                return ids
+            }, arguments: { _, _ in ["open"] }, allowed: { _, _ in [[]] })
         XCTAssertGreaterThanOrEqual(killPoints, 50)
         print("kill points exercised: \(killPoints)")
     }
@@ -188,7 +215,9 @@ final class AtomicityTests: XCTestCase {
             listings += 1
         }
         writer.waitUntilExit()
-        XCTAssertEqual(writer.terminationStatus, 0, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        XCTAssertEqual(
+            writer.terminationStatus, 0,
+            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         XCTAssertLessThan(worst, 1.0, "a listing waited \(worst) s")
         XCTAssertGreaterThan(listings, 3)
         let library = try temp.assertConsistent()

@@ -8,8 +8,9 @@ import XCTest
 /// messages, never edited, covered by purge and check.
 final class CheckInTests: XCTestCase {
     func save(_ t: TemporaryLibrary, _ lib: Library, id: UUID) throws -> Recording {
-        try lib.save(copying: t.sample, kind: .audio, draft: .init(), duration: 4,
-                     media: MediaFacts(sampleRate: 48000, channels: 1), id: id)
+        try lib.save(
+            copying: t.sample, kind: .audio, draft: .init(), duration: 4,
+            media: MediaFacts(sampleRate: 48000, channels: 1), id: id)
     }
 
     func testASaveBegunForADayBecomesItsEntryAndStaysApartFromMessages() throws {
@@ -42,7 +43,8 @@ final class CheckInTests: XCTestCase {
         let kept = UUID()
         try lib.beginCheckIn("2026-11-20", mood: .down, prompt: "Q?", recording: kept)
         XCTAssertEqual(try save(t, lib, id: kept).checkIn?.mood, .down)
-        XCTAssertThrowsError(try lib.beginCheckIn("2026-11-20", mood: .okay, prompt: "Q?", recording: UUID())) { error in
+        XCTAssertThrowsError(try lib.beginCheckIn("2026-11-20", mood: .okay, prompt: "Q?", recording: UUID())) {
+            error in
             XCTAssertTrue("\(error)".contains("has its check-in already"), "\(error)")
         }
         XCTAssertEqual(try lib.checkIns().count, 1)
@@ -107,10 +109,12 @@ final class CheckInTests: XCTestCase {
         _ = try save(t, lib, id: id)
         XCTAssertFalse(try lib.check(repair: false).hasProblems)
         try lib.store.writer.write { db in
-            try db.execute(sql: "UPDATE recording SET checkinDay = '2026-13-45' WHERE id = ?", arguments: [id.uuidString])
+            try db.execute(
+                sql: "UPDATE recording SET checkinDay = '2026-13-45' WHERE id = ?", arguments: [id.uuidString])
         }
         let report = try lib.check(repair: false)
-        XCTAssertTrue(report.subjects(.invalidRow).contains { $0.contains("checkinDay is not a date") }, "\(report.findings)")
+        XCTAssertTrue(
+            report.subjects(.invalidRow).contains { $0.contains("checkinDay is not a date") }, "\(report.findings)")
     }
 
     func testDaysAndWeekdays() throws {

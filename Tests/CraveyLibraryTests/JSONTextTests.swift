@@ -12,7 +12,8 @@ final class JSONTextTests: XCTestCase {
         let encoded = String(decoding: try JSONText.data([unsafe]), as: UTF8.self)
         XCTAssertEqual(encoded, "[" + bytes + "]")
         for text in [bytes, encoded] {
-            XCTAssertFalse(text.unicodeScalars.contains { $0.value >= 0x7F ? Validation.isUnsafe($0) : $0.value < 0x20 }, text)
+            XCTAssertFalse(
+                text.unicodeScalars.contains { $0.value >= 0x7F ? Validation.isUnsafe($0) : $0.value < 0x20 }, text)
             XCTAssertTrue(text.contains("é😀"), "other characters stay as they are")
         }
         XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(encoded.utf8)) as? [String], [unsafe])
@@ -24,11 +25,15 @@ final class JSONTextTests: XCTestCase {
         var saved = try lib.add(library, title: "Walk", kind: .video)
         saved.title = "Walk \u{202E}"  // as another program may have written it
         saved.media.waveform = [0, 7, 255]
-        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(RecordingExport.jsonArray([saved]).utf8)) as? [[String: Any]]).first
+        let listed = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(RecordingExport.jsonArray([saved]).utf8)) as? [[String: Any]]
+        ).first
         let one = try XCTUnwrap(try JSONSerialization.jsonObject(with: try JSONText.data(saved)) as? [String: Any])
         XCTAssertEqual(Set(one.keys), Set(RecordingExport.columns))
         XCTAssertEqual(NSDictionary(dictionary: one), NSDictionary(dictionary: try XCTUnwrap(listed)))
-        let detail = try XCTUnwrap(try JSONSerialization.jsonObject(with: try JSONText.data(RecordingDetail(saved, transcript: nil))) as? [String: Any])
+        let detail = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: try JSONText.data(RecordingDetail(saved, transcript: nil)))
+                as? [String: Any])
         XCTAssertEqual(detail["waveform"] as? [Int], [0, 7, 255])
         XCTAssertTrue(detail["transcript"] is NSNull)
     }

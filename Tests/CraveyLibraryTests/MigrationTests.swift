@@ -37,14 +37,18 @@ final class MigrationTests: XCTestCase {
         for (name, _) in Self.shipped {
             statements.withLock { $0 = [] }
             try migrator.migrate(queue, upTo: name)
-            let sql = statements.withLock { $0 }.filter { !$0.hasPrefix("INSERT INTO grdb_migrations") && !$0.hasPrefix("SELECT") }
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("migration-\(UUID().uuidString).sql")
+            let sql = statements.withLock { $0 }.filter {
+                !$0.hasPrefix("INSERT INTO grdb_migrations") && !$0.hasPrefix("SELECT")
+            }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "migration-\(UUID().uuidString).sql")
             try sql.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: file) }
             digests.append(String(try runProcess("/usr/bin/sha256sum", [file.path]).stdout.prefix(64)))
         }
         for ((name, expected), digest) in zip(Self.shipped, digests) {
-            XCTAssertEqual(digest, expected, "the migration '\(name)' changed after it was shipped: add a new migration instead")
+            XCTAssertEqual(
+                digest, expected, "the migration '\(name)' changed after it was shipped: add a new migration instead")
         }
     }
 
@@ -59,11 +63,14 @@ final class MigrationTests: XCTestCase {
         try Store.migrator.migrate(queue)
         try queue.write { db in
             XCTAssertEqual(try db.columns(in: "pendingScrub").map(\.name), ["entryId"])
-            try db.execute(sql: """
-                INSERT INTO craving (id, at, utcOffset, intensity, createdAt, modifiedAt) VALUES ('c1', '2026-01-01T00:00:00Z', 0, 5, 'x', 'x');
-                DELETE FROM craving WHERE id = 'c1';
-                """)
-            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT entryId FROM pendingScrub ORDER BY entryId"), ["craving:c1", "use:before"])
+            try db.execute(
+                sql: """
+                    INSERT INTO craving (id, at, utcOffset, intensity, createdAt, modifiedAt) VALUES ('c1', '2026-01-01T00:00:00Z', 0, 5, 'x', 'x');
+                    DELETE FROM craving WHERE id = 'c1';
+                    """)
+            XCTAssertEqual(
+                try String.fetchAll(db, sql: "SELECT entryId FROM pendingScrub ORDER BY entryId"),
+                ["craving:c1", "use:before"])
         }
     }
 }

@@ -20,7 +20,8 @@ final class RecordingRowTests: XCTestCase {
         XCTAssertTrue(columns.contains("somethingNew"))
         try queue.read { db in
             let reversed = columns.reversed().joined(separator: ", ")
-            let row = try XCTUnwrap(try Row.fetchOne(db, sql: "SELECT 42 AS extra, \(reversed), 'y' AS other FROM recording"))
+            let row = try XCTUnwrap(
+                try Row.fetchOne(db, sql: "SELECT 42 AS extra, \(reversed), 'y' AS other FROM recording"))
             XCTAssertEqual(Recording(row: row), saved, "reversed, with columns before and after")
             let star = try XCTUnwrap(try Recording.fetchOne(db, sql: "SELECT * FROM recording"))
             XCTAssertEqual(star, saved, "SELECT * with a column the code does not know")
@@ -29,6 +30,7 @@ final class RecordingRowTests: XCTestCase {
             XCTAssertEqual(some.id, saved.id)
             XCTAssertEqual(some.media.waveform, [], "a column not selected reads as absent")
         }
-        XCTAssertEqual(try library.recording(matching: saved.id.uuidString), saved, "the library reads it after the schema grew")
+        XCTAssertEqual(
+            try library.recording(matching: saved.id.uuidString), saved, "the library reads it after the schema grew")
     }
 }

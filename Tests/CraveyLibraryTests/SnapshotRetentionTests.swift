@@ -28,7 +28,10 @@ final class SnapshotRetentionTests: XCTestCase {
         XCTAssertTrue(older.allSatisfy { today - LocalDate.parse($0)! < 56 }, "none older than 8 weeks")
         XCTAssertEqual(Set(older.map { LocalDate.week(LocalDate.parse($0)!) }).count, 7, "one a week")
         // Used only now and then: the 7 newest are kept however old.
-        let sparse = ["2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01", "2025-05-01", "2025-06-01", "2025-07-01", "2025-08-01"]
+        let sparse = [
+            "2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01", "2025-05-01", "2025-06-01", "2025-07-01",
+            "2025-08-01",
+        ]
         XCTAssertEqual(Library.keptSnapshotDays(sparse, today: "2026-11-23"), Set(sparse.suffix(7)))
     }
 }

@@ -9,14 +9,24 @@ final class StoreTests: XCTestCase {
         let temp = try TemporaryLibrary()
         let library = try temp.open()
         let tables = try library.store.writer.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' ORDER BY name"
+            )
         }
-        XCTAssertEqual(tables, ["checkinDay", "craving", "craving_newest", "craving_recording", "grdb_migrations", "logSearch",
-                                "logSearch_config", "logSearch_content", "logSearch_data", "logSearch_docsize", "logSearch_idx",
-                                "pendingJournal", "pendingReplace", "pendingSave", "pendingScrub", "pendingTags", "recording", "recordingSearch",
-                                "recordingSearch_config", "recordingSearch_content", "recordingSearch_data", "recordingSearch_docsize",
-                                "recordingSearch_idx", "recording_checkin", "recording_kind_newest", "recording_newest",
-                                "recording_purpose_newest", "recording_top", "setting", "transcript", "transcriptJob", "usage", "usage_craving", "usage_newest"])
+        XCTAssertEqual(
+            tables,
+            [
+                "checkinDay", "craving", "craving_newest", "craving_recording", "grdb_migrations", "logSearch",
+                "logSearch_config", "logSearch_content", "logSearch_data", "logSearch_docsize", "logSearch_idx",
+                "pendingJournal", "pendingReplace", "pendingSave", "pendingScrub", "pendingTags", "recording",
+                "recordingSearch",
+                "recordingSearch_config", "recordingSearch_content", "recordingSearch_data", "recordingSearch_docsize",
+                "recordingSearch_idx", "recording_checkin", "recording_kind_newest", "recording_newest",
+                "recording_purpose_newest", "recording_top", "setting", "transcript", "transcriptJob", "usage",
+                "usage_craving", "usage_newest",
+            ])
         let journal = try library.store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         XCTAssertEqual(journal, "wal")
         try temp.add(library)
@@ -89,10 +99,13 @@ final class StoreTests: XCTestCase {
     func testIdPrefixesAndTitles() throws {
         let temp = try TemporaryLibrary()
         let library = try temp.open()
-        let ids = ["AAAA1111-0000-4000-8000-000000000001", "AAAA2222-0000-4000-8000-000000000002"].map { UUID(uuidString: $0)! }
+        let ids = ["AAAA1111-0000-4000-8000-000000000001", "AAAA2222-0000-4000-8000-000000000002"].map {
+            UUID(uuidString: $0)!
+        }
         for (i, id) in ids.enumerated() {
-            _ = try library.save(copying: temp.sample, kind: .audio, draft: .init(title: "Walk \(i)"),
-                                 duration: 3, media: MediaFacts(), id: id)
+            _ = try library.save(
+                copying: temp.sample, kind: .audio, draft: .init(title: "Walk \(i)"),
+                duration: 3, media: MediaFacts(), id: id)
         }
         XCTAssertEqual(try library.recording(matching: "aaaa1").id, ids[0])
         XCTAssertEqual(try library.recording(matching: ids[1].uuidString.lowercased()).id, ids[1])
@@ -100,8 +113,12 @@ final class StoreTests: XCTestCase {
             guard case let .ambiguous(_, candidates)? = error as? LibraryError else { return XCTFail("\(error)") }
             XCTAssertEqual(candidates.count, 2)
         }
-        XCTAssertThrowsError(try library.recording(matching: "BBBB")) { XCTAssertEqual($0 as? LibraryError, .notFound("BBBB")) }
-        XCTAssertThrowsError(try library.recording(matching: "walk")) { XCTAssertEqual($0 as? LibraryError, .notFound("walk")) }
+        XCTAssertThrowsError(try library.recording(matching: "BBBB")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound("BBBB"))
+        }
+        XCTAssertThrowsError(try library.recording(matching: "walk")) {
+            XCTAssertEqual($0 as? LibraryError, .notFound("walk"))
+        }
         XCTAssertEqual(try library.recording(idOrTitle: "walk 1").id, ids[1])
         XCTAssertThrowsError(try library.recording(idOrTitle: "Walk"))
     }
@@ -113,7 +130,8 @@ final class StoreTests: XCTestCase {
         let edited = try library.edit(r, title: "Second", notes: .some("why"), purpose: .some(.reflection))
         XCTAssertEqual(try library.recording(matching: r.id.uuidString), edited)
         XCTAssertThrowsError(try library.edit(r, title: String(repeating: "x", count: 41), notes: nil, purpose: nil))
-        XCTAssertEqual(try library.recording(matching: r.id.uuidString).title, "Second", "a refused edit changes nothing")
+        XCTAssertEqual(
+            try library.recording(matching: r.id.uuidString).title, "Second", "a refused edit changes nothing")
         let blank = try library.edit(edited, title: "", notes: .some(nil), purpose: .some(nil))
         XCTAssertEqual(blank.title, Validation.automaticTitle(for: r.createdAt))
         XCTAssertNil(blank.notes)
@@ -123,12 +141,20 @@ final class StoreTests: XCTestCase {
     func testDatabaseRefusesInvalidRowsEvenFromOutside() throws {
         let temp = try TemporaryLibrary()
         let library = try temp.open()
-        XCTAssertThrowsError(try library.store.writer.write { db in
-            try db.execute(sql: "INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt) VALUES ('x', '2025', 'photo', 't', 1, 'Recordings/a', '2025')")
-        })
-        XCTAssertThrowsError(try library.store.writer.write { db in
-            try db.execute(sql: "INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt) VALUES ('x', '2025', 'audio', 't', 121, 'Recordings/a', '2025')")
-        })
+        XCTAssertThrowsError(
+            try library.store.writer.write { db in
+                try db.execute(
+                    sql:
+                        "INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt) VALUES ('x', '2025', 'photo', 't', 1, 'Recordings/a', '2025')"
+                )
+            })
+        XCTAssertThrowsError(
+            try library.store.writer.write { db in
+                try db.execute(
+                    sql:
+                        "INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt) VALUES ('x', '2025', 'audio', 't', 121, 'Recordings/a', '2025')"
+                )
+            })
     }
 
     func testQueriesUseIndexes() throws {
@@ -136,13 +162,19 @@ final class StoreTests: XCTestCase {
         let library = try temp.open()
         func plan(_ sql: String) throws -> String {
             try library.store.writer.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ")
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(
+                    separator: "; ")
             }
         }
         XCTAssertTrue(try plan("SELECT * FROM recording ORDER BY createdAt DESC, id DESC").contains("recording_newest"))
-        XCTAssertTrue(try plan("SELECT * FROM recording WHERE kind = 'audio' ORDER BY createdAt DESC, id DESC").contains("recording_kind_newest"))
-        XCTAssertTrue(try plan("SELECT * FROM recording WHERE purpose = 'craving' ORDER BY createdAt DESC, id DESC").contains("recording_purpose_newest"))
-        let top = try plan("SELECT * FROM recording ORDER BY playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC LIMIT 3")
+        XCTAssertTrue(
+            try plan("SELECT * FROM recording WHERE kind = 'audio' ORDER BY createdAt DESC, id DESC").contains(
+                "recording_kind_newest"))
+        XCTAssertTrue(
+            try plan("SELECT * FROM recording WHERE purpose = 'craving' ORDER BY createdAt DESC, id DESC").contains(
+                "recording_purpose_newest"))
+        let top = try plan(
+            "SELECT * FROM recording ORDER BY playCount DESC, lastPlayedAt DESC, createdAt DESC, id DESC LIMIT 3")
         XCTAssertTrue(top.contains("recording_top"), top)
         XCTAssertFalse(top.contains("TEMP B-TREE"), top)
     }
@@ -153,17 +185,21 @@ final class StoreTests: XCTestCase {
         let outside = (temp.root as NSString).deletingLastPathComponent + "/precious.txt"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: outside))
         try library.store.writer.write { db in
-            try db.execute(sql: """
-                INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt)
-                VALUES ('11111111-1111-4111-8111-111111111111', '2025-01-01T00:00:00.000Z', 'audio', 'evil', 1, '../precious.txt', '2025-01-01T00:00:00.000Z')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt)
+                    VALUES ('11111111-1111-4111-8111-111111111111', '2025-01-01T00:00:00.000Z', 'audio', 'evil', 1, '../precious.txt', '2025-01-01T00:00:00.000Z')
+                    """)
         }
         // A symlink inside Recordings/ pointing out is refused too.
-        try FileManager.default.createSymbolicLink(atPath: temp.root + "/Recordings/Thumbnails/escape",
-                                                   withDestinationPath: (temp.root as NSString).deletingLastPathComponent)
+        try FileManager.default.createSymbolicLink(
+            atPath: temp.root + "/Recordings/Thumbnails/escape",
+            withDestinationPath: (temp.root as NSString).deletingLastPathComponent)
         XCTAssertThrowsError(try library.files.resolve("Recordings/Thumbnails/escape/precious.txt"))
         let evil = try library.recording(matching: "11111111")
-        XCTAssertThrowsError(try library.delete(evil)) { XCTAssertEqual($0 as? LibraryError, .unsafePath("../precious.txt")) }
+        XCTAssertThrowsError(try library.delete(evil)) {
+            XCTAssertEqual($0 as? LibraryError, .unsafePath("../precious.txt"))
+        }
         let report = try library.check(repair: true)
         XCTAssertEqual(report.subjects(.invalidRow).count, 1, "a row whose path is not its own file is invalid")
         XCTAssertTrue(FileManager.default.fileExists(atPath: outside), "the outside file was touched")
@@ -197,9 +233,12 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(repaired.subjects(.relisted).count, 1)
         XCTAssertEqual(repaired.subjects(.quarantined), [broken])
         try temp.assertConsistent()
-        XCTAssertEqual(try String(contentsOfFile: foreign, encoding: .utf8), "stray", "a file cravey did not make was touched")
-        XCTAssertEqual(try String(contentsOfFile: temp.root + "/Quarantine/" + (broken as NSString).lastPathComponent, encoding: .utf8),
-                       "not media", "repair never deletes a file")
+        XCTAssertEqual(
+            try String(contentsOfFile: foreign, encoding: .utf8), "stray", "a file cravey did not make was touched")
+        XCTAssertEqual(
+            try String(
+                contentsOfFile: temp.root + "/Quarantine/" + (broken as NSString).lastPathComponent, encoding: .utf8),
+            "not media", "repair never deletes a file")
         let relisted = try XCTUnwrap(try library.recordings().first { $0.filePath == orphan })
         XCTAssertTrue(relisted.title.hasPrefix("Recovered recording"), relisted.title)
         XCTAssertEqual(relisted.duration, 12.5)

@@ -29,21 +29,26 @@ final class TemporaryLibrary: Sendable {
         // for 12.5 s, anything else has nothing playable. (The real inspector, through FFmpeg,
         // is installed by the recorder floor and tested end to end.)
         let sample = try Data(contentsOf: URL(fileURLWithPath: self.sample)).prefix(64)
-        let media = Library.MediaRecovery(recoverPartial: nil, inspect: { path in
-            let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64)) ?? nil
-            return head == sample ? (12.5, MediaFacts(sampleRate: 48000, channels: 1)) : nil
-        })
+        let media = Library.MediaRecovery(
+            recoverPartial: nil,
+            inspect: { path in
+                let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 64)) ?? nil
+                return head == sample ? (12.5, MediaFacts(sampleRate: 48000, channels: 1)) : nil
+            })
         return try Library(root: root, faults: faults, media: media)
     }
 
     /// Saves a sample recording; video recordings get a thumbnail.
     @discardableResult
-    func add(_ library: Library, title: String = "", kind: Recording.Kind = .audio, duration: Double = 12.5,
-             createdAt: Date = Date(), purpose: Recording.Purpose? = nil) throws -> Recording {
-        try library.save(copying: sample, thumbnail: kind == .video ? sampleThumb : nil, kind: kind,
-                         draft: .init(title: title, purpose: purpose), duration: duration,
-                         media: MediaFacts(sampleRate: 48000, channels: 1, waveform: [0, 128, 255]),
-                         createdAt: createdAt)
+    func add(
+        _ library: Library, title: String = "", kind: Recording.Kind = .audio, duration: Double = 12.5,
+        createdAt: Date = Date(), purpose: Recording.Purpose? = nil
+    ) throws -> Recording {
+        try library.save(
+            copying: sample, thumbnail: kind == .video ? sampleThumb : nil, kind: kind,
+            draft: .init(title: title, purpose: purpose), duration: duration,
+            media: MediaFacts(sampleRate: 48000, channels: 1, waveform: [0, 128, 255]),
+            createdAt: createdAt)
     }
 
     /// Every file of cravey's under Recordings/ (relative to the root); files it did not make are
@@ -80,4 +85,3 @@ final class TemporaryLibrary: Sendable {
         return library
     }
 }
-

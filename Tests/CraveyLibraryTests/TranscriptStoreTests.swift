@@ -14,7 +14,8 @@ final class TranscriptStoreTests: XCTestCase {
             words.append(.init(text: String(word), start: at, end: at + 0.3))
             at += 0.4
         }
-        return Transcript(recordingId: recording.id, state: .done, text: text, words: words, engine: "engine", model: "model")
+        return Transcript(
+            recordingId: recording.id, state: .done, text: text, words: words, engine: "engine", model: "model")
     }
 
     func testStoredWithWordsAndTimesFoundBySearchAndGoneWithItsRecording() throws {
@@ -46,8 +47,11 @@ final class TranscriptStoreTests: XCTestCase {
         XCTAssertThrowsError(try lib.search("  ** "))
 
         // An unavailable one is tried again; a transcript for a deleted recording is not stored.
-        XCTAssertTrue(try lib.storeTranscript(Transcript(recordingId: call.id, state: .unavailable, text: "", words: [],
-                                                         engine: "engine", model: "model", problem: "no model")))
+        XCTAssertTrue(
+            try lib.storeTranscript(
+                Transcript(
+                    recordingId: call.id, state: .unavailable, text: "", words: [],
+                    engine: "engine", model: "model", problem: "no model")))
         XCTAssertEqual(try lib.recordingsNeedingTranscripts().map(\.id), [call.id])
         try lib.delete(walk)
         XCTAssertNil(try lib.transcript(of: walk.id))
@@ -65,11 +69,12 @@ final class TranscriptStoreTests: XCTestCase {
         try t.add(lib!, title: "Morning pages")
         try lib!.store.writer.write { db in
             // Back to the schema of v3: no transcripts, no index.
-            try db.execute(sql: """
-                DROP TABLE transcript; DROP TABLE recordingSearch; DROP TRIGGER recording_search_insert;
-                DROP TRIGGER recording_search_update; DROP TRIGGER recording_search_delete;
-                DELETE FROM grdb_migrations WHERE identifier = 'v4: transcripts';
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE transcript; DROP TABLE recordingSearch; DROP TRIGGER recording_search_insert;
+                    DROP TRIGGER recording_search_update; DROP TRIGGER recording_search_delete;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v4: transcripts';
+                    """)
         }
         lib = nil
         let reopened = try t.open()
@@ -88,7 +93,10 @@ final class TranscriptStoreTests: XCTestCase {
         }
         try lib.store.writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
-            try db.execute(sql: "INSERT INTO transcript (recordingId, state, engine, model, madeAt) VALUES ('00000000-0000-0000-0000-000000000000', 'done', 'e', 'm', '2026-01-01T00:00:00.000Z')")
+            try db.execute(
+                sql:
+                    "INSERT INTO transcript (recordingId, state, engine, model, madeAt) VALUES ('00000000-0000-0000-0000-000000000000', 'done', 'e', 'm', '2026-01-01T00:00:00.000Z')"
+            )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         let found = try lib.check(repair: false)

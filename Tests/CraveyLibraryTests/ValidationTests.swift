@@ -11,11 +11,14 @@ final class ValidationTests: XCTestCase {
         XCTAssertEqual(try Validation.title(String(repeating: family, count: 40), createdAt: date).count, 40)
         XCTAssertEqual(try Validation.title(String(repeating: accented, count: 40), createdAt: date).count, 40)
         XCTAssertEqual(try Validation.title(String(repeating: "a", count: 40), createdAt: date).count, 40)
-        for tooLong in [String(repeating: family, count: 41), String(repeating: accented, count: 41),
-                        String(repeating: "a", count: 41), "👍🏽" + String(repeating: "x", count: 40)] {
+        for tooLong in [
+            String(repeating: family, count: 41), String(repeating: accented, count: 41),
+            String(repeating: "a", count: 41), "👍🏽" + String(repeating: "x", count: 40),
+        ] {
             XCTAssertThrowsError(try Validation.title(tooLong, createdAt: date)) { error in
-                XCTAssertEqual(error as? LibraryError,
-                               .invalid(field: "title", reason: "41 characters; at most 40 are allowed"))
+                XCTAssertEqual(
+                    error as? LibraryError,
+                    .invalid(field: "title", reason: "41 characters; at most 40 are allowed"))
             }
         }
     }
@@ -29,7 +32,9 @@ final class ValidationTests: XCTestCase {
     func testBlankTitleBecomesAutomaticTitleInLocalTime() throws {
         let newYork = TimeZone(identifier: "America/New_York")!
         XCTAssertEqual(Validation.automaticTitle(for: date, timeZone: newYork), "Recording Oct 25, 2025 11:42 AM")
-        XCTAssertEqual(Validation.automaticTitle(for: date, timeZone: TimeZone(identifier: "UTC")!), "Recording Oct 25, 2025 3:42 PM")
+        XCTAssertEqual(
+            Validation.automaticTitle(for: date, timeZone: TimeZone(identifier: "UTC")!),
+            "Recording Oct 25, 2025 3:42 PM")
         XCTAssertEqual(try Validation.title("   ", createdAt: date), Validation.automaticTitle(for: date))
         XCTAssertEqual(try Validation.title(nil, createdAt: date), Validation.automaticTitle(for: date))
         XCTAssertEqual(try Validation.title("  Why I started ", createdAt: date), "Why I started")
@@ -68,8 +73,10 @@ final class ValidationTests: XCTestCase {
     func testPathsMustStayInsideTheLibrary() throws {
         XCTAssertNoThrow(try Validation.libraryRelativePath("Recordings/audio_X.m4a"))
         XCTAssertNoThrow(try Validation.libraryRelativePath("Recordings/Thumbnails/video_X_thumb.jpg"))
-        for bad in ["/etc/passwd", "../outside.m4a", "Recordings/../../etc/passwd", "Recordings/./x",
-                    "Recordings//x", "library.sqlite", "", "Recordings", "Recordings/x\n"] {
+        for bad in [
+            "/etc/passwd", "../outside.m4a", "Recordings/../../etc/passwd", "Recordings/./x",
+            "Recordings//x", "library.sqlite", "", "Recordings", "Recordings/x\n",
+        ] {
             XCTAssertThrowsError(try Validation.libraryRelativePath(bad), bad) { error in
                 XCTAssertEqual(error as? LibraryError, .unsafePath(bad))
             }

@@ -7,7 +7,9 @@ import XCTest
 /// take's ends.
 final class LoudnessTests: XCTestCase {
     func sine(seconds: Double, amplitude: Float, frequency: Double = 997, rate: Int = 48_000) -> [Float] {
-        (0..<Int(seconds * Double(rate))).map { amplitude * Float(sin(2 * .pi * frequency * Double($0) / Double(rate))) }
+        (0..<Int(seconds * Double(rate))).map {
+            amplitude * Float(sin(2 * .pi * frequency * Double($0) / Double(rate)))
+        }
     }
 
     func testASineMeasuresAsTheStandardSays() throws {
@@ -52,7 +54,9 @@ final class LoudnessTests: XCTestCase {
         let output = limiter.process(input) + limiter.flush()
         XCTAssertEqual(output.count, input.count)
         let gain = Float(pow(10, 6.0 / 20))
-        for i in stride(from: 0, to: input.count, by: 997) { XCTAssertEqual(output[i], input[i] * gain, accuracy: 1e-6) }
+        for i in stride(from: 0, to: input.count, by: 997) {
+            XCTAssertEqual(output[i], input[i] * gain, accuracy: 1e-6)
+        }
     }
 
     func testSpeechSpanFindsTheSoundBetweenSilences() throws {
@@ -61,10 +65,13 @@ final class LoudnessTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var parts: [String] = []
-        for (i, (seconds, synth)) in [(1.5, ["whitenoise", "vol", "0.0003"]), (2.0, ["sine", "440", "vol", "0.5"]),
-                                      (1.0, ["whitenoise", "vol", "0.0003"])].enumerated() {
+        for (i, (seconds, synth)) in [
+            (1.5, ["whitenoise", "vol", "0.0003"]), (2.0, ["sine", "440", "vol", "0.5"]),
+            (1.0, ["whitenoise", "vol", "0.0003"]),
+        ].enumerated() {
             let part = dir + "/part\(i).wav"
-            let made = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", part, "synth", String(seconds)] + synth)
+            let made = try runProcess(
+                "/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", part, "synth", String(seconds)] + synth)
             XCTAssertEqual(made.status, 0, made.stderr)
             parts.append(part)
         }

@@ -12,7 +12,9 @@ final class MediaFileTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        if ProcessInfo.processInfo.environment["CRAVEY_KEEP_TEST_FILES"] == nil { try? FileManager.default.removeItem(atPath: dir) }
+        if ProcessInfo.processInfo.environment["CRAVEY_KEEP_TEST_FILES"] == nil {
+            try? FileManager.default.removeItem(atPath: dir)
+        }
     }
 
     func tone(seconds: Double, amplitude: Float = 0.5) -> [Float] {
@@ -47,7 +49,8 @@ final class MediaFileTests: XCTestCase {
         }
         // Between two milliseconds the file's length is the millisecond before (its edit list):
         // the facts the remux tells say the same (`encode` compares them with a probe).
-        XCTAssertEqual(try MediaFile.probe(try encode(tone(seconds: 3.0105), name: "between")).duration, 3.010, accuracy: 1e-9)
+        XCTAssertEqual(
+            try MediaFile.probe(try encode(tone(seconds: 3.0105), name: "between")).duration, 3.010, accuracy: 1e-9)
     }
 
     func testDecodedAudioMatchesTheSource() throws {

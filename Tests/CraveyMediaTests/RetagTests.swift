@@ -14,20 +14,24 @@ final class RetagTests: XCTestCase {
     }
 
     override func tearDownWithError() throws {
-        if ProcessInfo.processInfo.environment["CRAVEY_KEEP_TEST_FILES"] == nil { try? FileManager.default.removeItem(atPath: dir) }
+        if ProcessInfo.processInfo.environment["CRAVEY_KEEP_TEST_FILES"] == nil {
+            try? FileManager.default.removeItem(atPath: dir)
+        }
     }
 
     /// The MD5 of every decoded audio sample (or video picture) of `path`, by the ffmpeg CLI.
     func decodedMD5(_ path: String, _ stream: String) throws -> String {
-        let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:\(stream)", "-f", "md5", "-"])
+        let result = try runProcess(
+            "/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0:\(stream)", "-f", "md5", "-"])
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func testTagsAreWrittenAndTheMediaIsUnchanged() throws {
         let part = dir + "/a.mov.part"
-        let writer = try MediaWriter(videoPath: part, inputWidth: 160, inputHeight: 120,
-                                     size: VideoSize.fitting(width: 160, height: 120), fps: 30, sampleRate: 48_000)
+        let writer = try MediaWriter(
+            videoPath: part, inputWidth: 160, inputHeight: 120,
+            size: VideoSize.fitting(width: 160, height: 120), fps: 30, sampleRate: 48_000)
         for i in 0..<60 {
             let luma = [UInt8](repeating: UInt8(16 + i * 3), count: 160 * 120)
             let chroma = [UInt8](repeating: 128, count: 160 * 60)
@@ -51,10 +55,12 @@ final class RetagTests: XCTestCase {
             let final = String(part.dropLast(5))
             let info = try MediaFile.remux(part, to: final).info
             let tagged = dir + "/tagged-" + (final as NSString).lastPathComponent
-            let packets = try MediaFile.retag(final, to: tagged, tags: [("title", title), ("comment", "notes é"), ("cravey", record)])
+            let packets = try MediaFile.retag(
+                final, to: tagged, tags: [("title", title), ("comment", "notes é"), ("cravey", record)])
             XCTAssertGreaterThan(packets, 0)
             for stream in streams {
-                XCTAssertEqual(try decodedMD5(tagged, stream), try decodedMD5(final, stream), "\(final) stream \(stream)")
+                XCTAssertEqual(
+                    try decodedMD5(tagged, stream), try decodedMD5(final, stream), "\(final) stream \(stream)")
             }
             XCTAssertEqual(try MediaFile.probe(tagged).duration, try MediaFile.probe(final).duration, accuracy: 1e-9)
             XCTAssertEqual(try MediaFile.probe(final).duration, info.duration, accuracy: 1e-9)

@@ -20,7 +20,10 @@ final class SpeechRecognizerTests: XCTestCase {
         let sentences = try makeSpeech(path, sentences: 8)
         let recognizer = try PocketSphinxRecognizer()
         var fractions: [Double] = []
-        let speech = try XCTUnwrap(recognizer.recognize(path: path) { fractions.append($0); return true })
+        let speech = try XCTUnwrap(
+            recognizer.recognize(path: path) {
+                fractions.append($0); return true
+            })
 
         let reference = sentences.map(\.text).joined(separator: " ")
         let wer = wordErrorRate(reference: reference, hypothesis: speech.words.map(\.word).joined(separator: " "))
@@ -52,13 +55,18 @@ final class SpeechRecognizerTests: XCTestCase {
         let path = directory + "/speech.wav"
         _ = try makeSpeech(path, sentences: 4)
         var calls = 0
-        XCTAssertNil(try PocketSphinxRecognizer().recognize(path: path) { _ in calls += 1; return calls < 3 })
+        XCTAssertNil(
+            try PocketSphinxRecognizer().recognize(path: path) { _ in
+                calls += 1; return calls < 3
+            })
         XCTAssertEqual(calls, 3)
     }
 
     func testSilenceHasNoWords() throws {
         let path = directory + "/silence.wav"
-        XCTAssertEqual(try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "trim", "0", "3"]).status, 0)
+        XCTAssertEqual(
+            try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", path, "trim", "0", "3"]).status,
+            0)
         XCTAssertEqual(try PocketSphinxRecognizer().recognize(path: path)?.words, [])
     }
 

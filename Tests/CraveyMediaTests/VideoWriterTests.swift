@@ -20,12 +20,15 @@ final class VideoWriterTests: XCTestCase {
     }
 
     /// Writes `frames` frames at 30 fps (skipping those `drop` says) with a tone, and finalizes.
-    func writeVideo(_ name: String, frames: Int, width: Int = 640, height: Int = 360, drop: (Int) -> Bool = { _ in false },
-                    audio: Bool = true) throws -> String {
+    func writeVideo(
+        _ name: String, frames: Int, width: Int = 640, height: Int = 360, drop: (Int) -> Bool = { _ in false },
+        audio: Bool = true
+    ) throws -> String {
         let part = dir + "/\(name).mov.part"
         let size = VideoSize.fitting(width: width, height: height)
-        let writer = try MediaWriter(videoPath: part, inputWidth: width, inputHeight: height, size: size, fps: 30,
-                                     sampleRate: audio ? 48_000 : nil)
+        let writer = try MediaWriter(
+            videoPath: part, inputWidth: width, inputHeight: height, size: size, fps: 30,
+            sampleRate: audio ? 48_000 : nil)
         for i in 0..<frames {
             if !drop(i) { try writer.writeVideo(frame(i, width: width, height: height), at: Int64(i) * 1_000_000 / 30) }
             if audio {
@@ -78,8 +81,13 @@ final class VideoWriterTests: XCTestCase {
         // and the sound starts with the first frame (the encoder's priming is not a shift).
         XCTAssertEqual(Double(try stream(path, "audio")["start_time"] as? String ?? "") ?? -1, 0, accuracy: 0.0001)
         XCTAssertEqual(Double(try stream(path, "video")["start_time"] as? String ?? "") ?? -1, 0, accuracy: 0.0001)
-        let listed = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
-                                                         "-of", "csv=p=0", path]).stdout
+        let listed = try runProcess(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
+                "-of", "csv=p=0", path,
+            ]
+        ).stdout
         let times = listed.split(separator: "\n").compactMap { Double($0) }.sorted()
         let expected = (0..<150).filter { $0 % 5 != 2 }.map { Double($0) / 30 }
         XCTAssertEqual(times.count, expected.count)
@@ -121,14 +129,17 @@ final class VideoWriterTests: XCTestCase {
             try Thumbnailer.make(from: path, to: alone)
             let sound = try SoundAnalysis(file: path, thumbnail: caught)
             XCTAssertTrue(sound.thumbnailWritten, name)
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: caught)), try Data(contentsOf: URL(fileURLWithPath: alone)), name)
+            XCTAssertEqual(
+                try Data(contentsOf: URL(fileURLWithPath: caught)), try Data(contentsOf: URL(fileURLWithPath: alone)),
+                name)
             let plain = try SoundAnalysis(file: path)
             XCTAssertEqual(sound.waveform, plain.waveform, name)
             XCTAssertEqual(sound.loudness, plain.loudness, name)
             XCTAssertEqual(sound.windowLevels, plain.windowLevels, name)
         }
         let audio = try writeVideo("silent", frames: 40, audio: false)
-        XCTAssertThrowsError(try SoundAnalysis(file: audio, thumbnail: dir + "/none.jpg"), "a silent video has no sound to read")
+        XCTAssertThrowsError(
+            try SoundAnalysis(file: audio, thumbnail: dir + "/none.jpg"), "a silent video has no sound to read")
     }
 
     func testShortClipThumbnailIsTheLastFrame() throws {

@@ -19,7 +19,8 @@ final class WhisperRecognizerTests: XCTestCase {
     /// The installation next to the build.
     static func installation() throws -> WhisperInstallation {
         guard case let .installed(installation) = WhisperInstallation.find(named: nil) else {
-            throw XCTSkip("no Whisper engine next to the build: bash Whisper/install.sh .build/whisper (the test command does)")
+            throw XCTSkip(
+                "no Whisper engine next to the build: bash Whisper/install.sh .build/whisper (the test command does)")
         }
         return installation
     }
@@ -31,7 +32,10 @@ final class WhisperRecognizerTests: XCTestCase {
         let sentences = try makeSpeech(path, voice: voice)
         let whisper = WhisperRecognizer(try Self.installation())
         var fractions: [Double] = []
-        let speech = try XCTUnwrap(whisper.recognize(path: path) { fractions.append($0); return true })
+        let speech = try XCTUnwrap(
+            whisper.recognize(path: path) {
+                fractions.append($0); return true
+            })
         let reference = sentences.map(\.text).joined(separator: " ")
         let wer = wordErrorRate(reference: reference, hypothesis: speech.text)
         print("whisper \(voice): WER \(String(format: "%.3f", wer)) on \(spokenWords(reference).count) words")
@@ -45,13 +49,18 @@ final class WhisperRecognizerTests: XCTestCase {
         let words = speech.words
         XCTAssertEqual(words.map(\.start), words.map(\.start).sorted())
         for sentence in sentences {
-            let inside = words.filter { ($0.start + $0.end) / 2 >= sentence.start - 0.3 && ($0.start + $0.end) / 2 <= sentence.end + 0.3 }
-            guard let first = inside.first, let last = inside.last else { XCTFail("no words for '\(sentence.text)'"); continue }
+            let inside = words.filter {
+                ($0.start + $0.end) / 2 >= sentence.start - 0.3 && ($0.start + $0.end) / 2 <= sentence.end + 0.3
+            }
+            guard let first = inside.first, let last = inside.last else {
+                XCTFail("no words for '\(sentence.text)'"); continue
+            }
             XCTAssertEqual(first.start, sentence.start, accuracy: 0.3, "\(sentence.text): \(first)")
             XCTAssertEqual(last.end, sentence.end, accuracy: 0.3, "\(sentence.text): \(last)")
         }
         // Words carry no punctuation (they are what search and play --from-word match).
-        XCTAssertTrue(words.allSatisfy { $0.word.allSatisfy { $0.isLetter || $0.isNumber || $0 == "'" } }, "\(words.map(\.word))")
+        XCTAssertTrue(
+            words.allSatisfy { $0.word.allSatisfy { $0.isLetter || $0.isNumber || $0 == "'" } }, "\(words.map(\.word))")
     }
 
     func testTheCorpusSpokenByFlite() throws { try corpus(voice: "flite") }
@@ -80,11 +89,15 @@ final class WhisperRecognizerTests: XCTestCase {
         let loaded = Date()
         let speech = try XCTUnwrap(whisper.recognize(path: path))
         let seconds = Date().timeIntervalSince(loaded)
-        let peak = try String(contentsOfFile: "/proc/\(try XCTUnwrap(whisper.helperProcess))/status", encoding: .utf8)
+        let peak =
+            try String(contentsOfFile: "/proc/\(try XCTUnwrap(whisper.helperProcess))/status", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.map(String.init) ?? "?"
         let wer = wordErrorRate(reference: sentences.map(\.text).joined(separator: " "), hypothesis: speech.text)
-        print(String(format: "whisper 120 s: load %.2f s, %.1f s (RTF %.3f), WER %.3f, helper %@",
-                     loaded.timeIntervalSince(started), seconds, seconds / 120, wer, peak.replacingOccurrences(of: "\t", with: " ")))
+        print(
+            String(
+                format: "whisper 120 s: load %.2f s, %.1f s (RTF %.3f), WER %.3f, helper %@",
+                loaded.timeIntervalSince(started), seconds, seconds / 120, wer,
+                peak.replacingOccurrences(of: "\t", with: " ")))
         XCTAssertLessThanOrEqual(wer, 0.10)
         XCTAssertGreaterThan(speech.words.last!.end, 115)
     }
@@ -93,7 +106,9 @@ final class WhisperRecognizerTests: XCTestCase {
     func testOneHelperForManyRecordingsAndSilenceHearsNothing() throws {
         let speech = directory + "/speech.wav", silence = directory + "/silence.wav"
         _ = try makeSpeech(speech, sentences: 2)
-        XCTAssertEqual(try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", silence, "trim", "0", "3"]).status, 0)
+        XCTAssertEqual(
+            try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", silence, "trim", "0", "3"])
+                .status, 0)
         let whisper = WhisperRecognizer(try Self.installation())
         XCTAssertEqual(try whisper.recognize(path: silence)?.words, [])
         XCTAssertNil(whisper.helperProcess, "silence alone needs no engine")
@@ -102,7 +117,10 @@ final class WhisperRecognizerTests: XCTestCase {
         let second = try XCTUnwrap(whisper.recognize(path: speech))
         XCTAssertEqual(whisper.helperProcess, helper)
         XCTAssertEqual(first, second)
-        XCTAssertEqual(spokenWords(first.text), spokenWords("remember why you started this journey you have done hard things before and you can do this too"))
+        XCTAssertEqual(
+            spokenWords(first.text),
+            spokenWords(
+                "remember why you started this journey you have done hard things before and you can do this too"))
     }
 
     func testAStopKillsTheHelperAtOnce() throws {
@@ -113,7 +131,10 @@ final class WhisperRecognizerTests: XCTestCase {
         let helper = try XCTUnwrap(whisper.helperProcess)
         var asked = 0
         let started = Date()
-        XCTAssertNil(try whisper.recognize(path: path) { _ in asked += 1; return asked < 5 })
+        XCTAssertNil(
+            try whisper.recognize(path: path) { _ in
+                asked += 1; return asked < 5
+            })
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "a stop does not wait for the engine")
         XCTAssertNil(whisper.helperProcess)
         XCTAssertEqual(kill(helper, 0), -1, "the helper is gone (and reaped)")
@@ -126,10 +147,12 @@ final class WhisperRecognizerTests: XCTestCase {
         let real = try Self.installation()
         let copy = directory + "/whisper"
         try FileManager.default.createDirectory(atPath: copy + "/model", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: copy + "/venv", withDestinationPath: real.directory + "/venv")
+        try FileManager.default.createSymbolicLink(
+            atPath: copy + "/venv", withDestinationPath: real.directory + "/venv")
         try FileManager.default.copyItem(atPath: real.helper, toPath: copy + "/cravey-whisper.py")
         for file in try FileManager.default.contentsOfDirectory(atPath: real.modelDirectory) {
-            try FileManager.default.createSymbolicLink(atPath: copy + "/model/" + file, withDestinationPath: real.modelDirectory + "/" + file)
+            try FileManager.default.createSymbolicLink(
+                atPath: copy + "/model/" + file, withDestinationPath: real.modelDirectory + "/" + file)
         }
         try change(copy)
         return WhisperInstallation(directory: copy)
@@ -139,7 +162,8 @@ final class WhisperRecognizerTests: XCTestCase {
         let installation = try brokenCopy { copy in
             try FileManager.default.removeItem(atPath: copy + "/model/model.bin")
             // The real weights with one byte changed at the end.
-            var bytes = try Data(contentsOf: URL(fileURLWithPath: try Self.installation().modelDirectory + "/model.bin"))
+            var bytes = try Data(
+                contentsOf: URL(fileURLWithPath: try Self.installation().modelDirectory + "/model.bin"))
             bytes[bytes.count - 1] ^= 0x01
             try bytes.write(to: URL(fileURLWithPath: copy + "/model/model.bin"))
         }
@@ -155,14 +179,18 @@ final class WhisperRecognizerTests: XCTestCase {
             return XCTFail("a missing interpreter is a broken installation")
         }
         XCTAssertTrue(reason.contains("Python interpreter"), reason)
-        try FileManager.default.createSymbolicLink(atPath: installation.directory + "/venv", withDestinationPath: try Self.installation().directory + "/venv")
+        try FileManager.default.createSymbolicLink(
+            atPath: installation.directory + "/venv", withDestinationPath: try Self.installation().directory + "/venv")
         try FileManager.default.removeItem(atPath: installation.modelDirectory + "/model.bin")
         guard case let .broken(_, model) = WhisperInstallation.find(named: installation.directory) else {
             return XCTFail("a missing model is a broken installation")
         }
         XCTAssertTrue(model.contains("model"), model)
         XCTAssertEqual(WhisperInstallation.find(named: "off"), .off)
-        XCTAssertEqual(WhisperInstallation.find(named: directory + "/nothing-here"),
-                       .broken(directory: directory + "/nothing-here", reason: "its Python interpreter (\(directory!)/nothing-here/venv/bin/python) is missing"))
+        XCTAssertEqual(
+            WhisperInstallation.find(named: directory + "/nothing-here"),
+            .broken(
+                directory: directory + "/nothing-here",
+                reason: "its Python interpreter (\(directory!)/nothing-here/venv/bin/python) is missing"))
     }
 }

@@ -8,7 +8,7 @@ import XCTest
 @testable import CraveyMessages
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The application layer's use cases with the real parts: a take captured from ALSA's file
@@ -84,7 +84,8 @@ final class MessagesTests: XCTestCase {
 
     func testImportThenTrimASavedRecording() throws {
         let wav = base + "/three.wav"
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3", wav])
+        let made = try runProcess(
+            "/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3", wav])
         XCTAssertEqual(made.status, 0, made.stderr)
         let imported = try MediaImport.importFile(wav, into: library, draft: .init(), trim: false)
         XCTAssertEqual(imported.title, "three", "titled after the file")
@@ -92,7 +93,9 @@ final class MessagesTests: XCTestCase {
         XCTAssertEqual(imported.duration, 3.0, accuracy: 0.03)
         XCTAssertEqual(try ffprobe(library.file(of: imported)).codecs, ["aac"])
         try "not a sound\n".write(toFile: base + "/notes.txt", atomically: true, encoding: .utf8)
-        XCTAssertThrowsError(try MediaImport.importFile(base + "/notes.txt", into: library, draft: .init(), trim: false)) {
+        XCTAssertThrowsError(
+            try MediaImport.importFile(base + "/notes.txt", into: library, draft: .init(), trim: false)
+        ) {
             XCTAssertTrue("\($0)".contains("is not an audio or video file"), "\($0)")
         }
         let trimmed = try RecordingTrim.trim(imported, in: library, to: MediaSpan(start: 1, end: 2.5))
@@ -109,8 +112,12 @@ final class MessagesTests: XCTestCase {
     /// last complete fragment and listed; one with nothing playable is not.
     func testAnInterruptedTakeIsRecoveredFromItsFragments() throws {
         let whole = base + "/whole.mp4"
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac",
-                                                      "-movflags", "frag_keyframe+empty_moov", "-frag_duration", "500000", "-f", "mp4", whole])
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=4", "-c:a", "aac",
+                "-movflags", "frag_keyframe+empty_moov", "-frag_duration", "500000", "-f", "mp4", whole,
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
         let id = UUID()

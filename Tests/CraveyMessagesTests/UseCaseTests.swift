@@ -17,20 +17,26 @@ extension MessagesTests {
         XCTAssertEqual(try library.checkIn(on: "2026-11-20")?.id, saved.id)
         XCTAssertEqual(try library.recordings().count, 0, "a check-in is kept apart from the messages")
         // One a day: refused before the microphone opens.
-        XCTAssertThrowsError(try CheckInTake(library: library, day: "2026-11-20", mood: .low, mic: "cravey_file", maxSeconds: 2)) {
+        XCTAssertThrowsError(
+            try CheckInTake(library: library, day: "2026-11-20", mood: .low, mic: "cravey_file", maxSeconds: 2)
+        ) {
             guard case CheckInTake.Failure.alreadyCheckedIn(day: "2026-11-20") = $0 else { return XCTFail("\($0)") }
         }
 
-        let discarded = try CheckInTake(library: library, day: "2026-11-21", mood: .down, mic: "cravey_file", maxSeconds: 2)
+        let discarded = try CheckInTake(
+            library: library, day: "2026-11-21", mood: .down, mic: "cravey_file", maxSeconds: 2)
         try discarded.start()
         discarded.recorder.waitUntilStopped()
-        guard case .discarded = try discarded.finish(discarding: true) else { return XCTFail("a discarded take is not saved") }
+        guard case .discarded = try discarded.finish(discarding: true) else {
+            return XCTFail("a discarded take is not saved")
+        }
         XCTAssertNil(try library.checkIn(on: "2026-11-21"))
         XCTAssertNil(try library.keptMood(for: "2026-11-21"))
         XCTAssertEqual(staged(), [], "nothing of a discarded take stays")
 
         // A microphone that cannot start abandons the entry; the flow keeps its mood for the next try.
-        let broken = try CheckInTake(library: library, day: "2026-11-21", mood: .okay, mic: "cravey_no_such_device", maxSeconds: 2)
+        let broken = try CheckInTake(
+            library: library, day: "2026-11-21", mood: .okay, mic: "cravey_no_such_device", maxSeconds: 2)
         XCTAssertThrowsError(try broken.start(keepingMood: true)) {
             guard case CheckInTake.Failure.start = $0 else { return XCTFail("\($0)") }
         }
@@ -61,7 +67,8 @@ extension MessagesTests {
         XCTAssertEqual(played.ending, .finished)
         XCTAssertEqual(try library.recording(matching: message.id.uuidString).playCount, 1)
 
-        let checkIn = try CheckInTake(library: library, day: "2026-11-20", mood: .okay, mic: "cravey_file", maxSeconds: 2)
+        let checkIn = try CheckInTake(
+            library: library, day: "2026-11-20", mood: .okay, mic: "cravey_file", maxSeconds: 2)
         try checkIn.start()
         checkIn.recorder.waitUntilStopped()
         guard case let .saved(entry) = try checkIn.finish() else { return XCTFail("a kept take is saved") }
@@ -78,25 +85,32 @@ extension MessagesTests {
         XCTAssertEqual(try library.queuedTranscriptIds(), [first.id, second.id])
         XCTAssertTrue(TranscriptQueue.wantsWorker(library), "queued, and no worker runs")
         XCTAssertTrue(TranscriptQueue.onItsWay(first.id, in: library, timing: .background))
-        XCTAssertFalse(TranscriptQueue.onItsWay(first.id, in: library, timing: .later), "waits for a transcribe command")
+        XCTAssertFalse(
+            TranscriptQueue.onItsWay(first.id, in: library, timing: .later), "waits for a transcribe command")
         XCTAssertEqual(TranscriptQueue.onItsWay(in: library, timing: .background), [first.id, second.id])
         XCTAssertEqual(TranscriptQueue.onItsWay(in: library, timing: .later), [])
     }
 
     func testTheExportHoldsTheLogsAndTheRecordingsAndSaysHowMany() throws {
         let saved = try take().save(draft: .init(title: "=Sum"))
-        let logs = [ExportStub(craving: true, id: "c1"), ExportStub(craving: false, id: "u1"), ExportStub(craving: true, id: "c2")]
+        let logs = [
+            ExportStub(craving: true, id: "c1"), ExportStub(craving: false, id: "u1"),
+            ExportStub(craving: true, id: "c2"),
+        ]
         let csv = try LibraryExport(.csv, of: library, logs: { logs }, logColumns: ["id", "at", "notes"])
         XCTAssertEqual([csv.cravings, csv.usageLogs, csv.recordings], [2, 1, 1])
         let lines = csv.text.components(separatedBy: "\r\n")
         XCTAssertTrue(lines[0].hasPrefix("record,id,at,notes,createdAt,kind,title,"), lines[0])
         XCTAssertTrue(lines[1].hasPrefix("craving,c1,2026,,"), lines[1])
-        XCTAssertEqual(lines[1].split(separator: ",", omittingEmptySubsequences: false).count, lines[0].split(separator: ",").count)
+        XCTAssertEqual(
+            lines[1].split(separator: ",", omittingEmptySubsequences: false).count, lines[0].split(separator: ",").count
+        )
         XCTAssertTrue(lines[4].hasPrefix("recording,\(saved.id.uuidString),,,"), lines[4])
         XCTAssertTrue(lines[4].contains(",'=Sum,"), "free text is never a formula")
 
         let json = try LibraryExport(.json, of: library, logs: { logs }, logColumns: [])
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: [[String: Any]]])
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: [[String: Any]]])
         XCTAssertEqual(object["cravings"]?.compactMap { $0["id"] as? String }, ["c1", "c2"])
         XCTAssertEqual(object["usage"]?.compactMap { $0["id"] as? String }, ["u1"])
         XCTAssertEqual(object["recordings"]?.first?["title"] as? String, "=Sum")

@@ -43,8 +43,12 @@ final class PlayerTests: XCTestCase {
     func testFramesFollowTheClockAndLateOnesAreDropped() throws {
         let path = FileManager.default.temporaryDirectory.path + "/cravey-frames-\(UUID().uuidString.prefix(6)).mp4"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=10:d=2",
-                                                      "-c:v", "libx264", "-pix_fmt", "yuv420p", path])
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x36:rate=10:d=2",
+                "-c:v", "libx264", "-pix_fmt", "yuv420p", path,
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let frames = try VideoFrames(path: path, width: 32, height: 18, rgb: true)
         let first = try XCTUnwrap(try frames.frame(at: 0))

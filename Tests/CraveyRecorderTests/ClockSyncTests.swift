@@ -7,8 +7,10 @@ import XCTest
 final class ClockSyncTests: XCTestCase {
     /// Feeds `seconds` of 480-sample blocks from a device `drift` off nominal, with `jitterMs` of
     /// timestamp noise. Returns the final |sound − clock| offset in seconds and the sync.
-    func simulate(seconds: Double, drift: Double, jitterMs: Double = 0, start: Int64 = 5_000_000_000,
-                  lose: (at: Int, samples: Int)? = nil) -> (end: Double, sync: ClockSync) {
+    func simulate(
+        seconds: Double, drift: Double, jitterMs: Double = 0, start: Int64 = 5_000_000_000,
+        lose: (at: Int, samples: Int)? = nil
+    ) -> (end: Double, sync: ClockSync) {
         var sync = ClockSync(sampleRate: 48_000)
         let trueRate = 48_000 * (1 + drift)  // samples the device delivers per real second
         var deviceSamples = 0

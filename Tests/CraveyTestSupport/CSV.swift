@@ -14,8 +14,12 @@ public func parseCSV(_ text: String) -> [[String]] {
             if c == "\"" {
                 if let next = iterator.next() {
                     if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
-                } else { quoted = false }
-            } else { field.append(c) }
+                } else {
+                    quoted = false
+                }
+            } else {
+                field.append(c)
+            }
         } else if c == "\"" {
             quoted = true
         } else if c == "," {

@@ -13,7 +13,9 @@ public enum PlainWords {
     /// What is wrong with `text` ("a CamelCase name: ProgressFigures"), or nil when nothing is.
     public static func problem(_ text: String) -> String? {
         for rule in rules {
-            if let found = text.range(of: rule.pattern, options: .regularExpression) { return "\(rule.what): \(text[found])" }
+            if let found = text.range(of: rule.pattern, options: .regularExpression) {
+                return "\(rule.what): \(text[found])"
+            }
         }
         return nil
     }

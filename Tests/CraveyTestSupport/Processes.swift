@@ -1,13 +1,15 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where SwiftPM put the built executables (next to the test bundle).
 public func productPath(_ name: String) -> String {
     let bundle = Bundle.main.bundleURL.deletingLastPathComponent().path
-    for candidate in [bundle + "/" + name, (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/" + name] {
+    for candidate in [
+        bundle + "/" + name, (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/" + name,
+    ] {
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }
     return bundle + "/" + name
@@ -15,8 +17,10 @@ public func productPath(_ name: String) -> String {
 
 /// Runs an executable and returns its exit status (or the signal, negated) and output.
 @discardableResult
-public func runProcess(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                       input: String? = nil, directory: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+public func runProcess(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    input: String? = nil, directory: String? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -50,8 +54,9 @@ public func runProcess(_ executable: String, _ arguments: [String], environment:
 public func runInTerminal(_ commandLine: String, input: String = "", environment: [String: String] = [:])
     throws -> (status: Int32, screen: String)
 {
-    let result = try runProcess("/usr/bin/script", ["-qefc", commandLine, "/dev/null"],
-                                environment: environment.merging(["TERM": "xterm-256color", "NO_COLOR": ""]) { a, _ in a }, input: input)
+    let result = try runProcess(
+        "/usr/bin/script", ["-qefc", commandLine, "/dev/null"],
+        environment: environment.merging(["TERM": "xterm-256color", "NO_COLOR": ""]) { a, _ in a }, input: input)
     return (result.status, result.stdout)
 }
 
@@ -97,8 +102,11 @@ public func decodeAudio(_ path: String, firstChannel: Bool = false) throws -> [F
     let out = FileManager.default.temporaryDirectory.path + "/decoded-\(UUID().uuidString).f32"
     defer { try? FileManager.default.removeItem(atPath: out) }
     let mix = firstChannel ? ["-af", "pan=mono|c0=c0"] : ["-ac", "1"]
-    let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path] + mix + ["-ar", "48000", "-f", "f32le", out])
-    guard result.status == 0 else { throw NSError(domain: "ffmpeg", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    let result = try runProcess(
+        "/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path] + mix + ["-ar", "48000", "-f", "f32le", out])
+    guard result.status == 0 else {
+        throw NSError(domain: "ffmpeg", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
     let data = try Data(contentsOf: URL(fileURLWithPath: out))
     return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
 }
@@ -111,11 +119,14 @@ public func rmsDecibels<C: Collection>(_ samples: C) -> Double where C.Element =
 
 /// ffprobe's view of a file: codec names and duration (an independent check).
 public func ffprobe(_ path: String) throws -> (codecs: [String], duration: Double, streams: [[String: Any]]) {
-    let result = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", path])
+    let result = try runProcess(
+        "/usr/bin/ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", path])
     let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
     let streams = json["streams"] as? [[String: Any]] ?? []
     let format = json["format"] as? [String: Any] ?? [:]
-    return (streams.compactMap { $0["codec_name"] as? String }, Double(format["duration"] as? String ?? "") ?? -1, streams)
+    return (
+        streams.compactMap { $0["codec_name"] as? String }, Double(format["duration"] as? String ?? "") ?? -1, streams
+    )
 }
 
 /// A program running in a detached tmux session: keys are typed with `send(_:)`, the screen is
@@ -126,22 +137,26 @@ public final class TmuxSession {
     public init(_ commandLine: String, width: Int = 120, height: Int = 30) throws {
         // Foundation's Process waits for the tmux server the client forks (it outlives the
         // client by design), so the client is started with posix_spawn and reaped with waitpid.
-        let line = ["tmux", "-L", socket, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", commandLine]
+        let line =
+            ["tmux", "-L", socket, "new-session", "-d", "-x", "\(width)", "-y", "\(height)", commandLine]
             .map(shellQuote).joined(separator: " ") + " </dev/null >/dev/null 2>&1"
         let status = try spawnAndWait(["/bin/sh", "-c", line])
         guard status == 0 else {
-            throw NSError(domain: "tmux", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "tmux new-session failed"])
+            throw NSError(
+                domain: "tmux", code: Int(status), userInfo: [NSLocalizedDescriptionKey: "tmux new-session failed"])
         }
     }
 
     /// Types keys (tmux key names such as "Enter", or literal text with `literal: true`).
     public func send(_ keys: String, literal: Bool = false) throws {
-        _ = try runProcess("/usr/bin/tmux", ["-L", socket, "send-keys", "-t", "0"] + (literal ? ["-l", keys] : [keys]))
+        _ = try runProcess(
+            "/usr/bin/tmux", ["-L", socket, "send-keys", "-t", "0"] + (literal ? ["-l", keys] : [keys]))
     }
 
     /// The visible screen, as text (with `escapes`, its colours and styles as escape sequences).
     public func screen(escapes: Bool = false) throws -> String {
-        try runProcess("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : [])).stdout
+        try runProcess("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
+            .stdout
     }
 
     /// Waits until the screen contains `text`; returns the screen (or fails after `timeout`).
@@ -154,7 +169,9 @@ public final class TmuxSession {
             if last.contains(text) { return last }
             usleep(50_000)
         }
-        throw NSError(domain: "tmux", code: 1, userInfo: [NSLocalizedDescriptionKey: "'\(text)' never appeared; screen:\n\(last)"])
+        throw NSError(
+            domain: "tmux", code: 1, userInfo: [NSLocalizedDescriptionKey: "'\(text)' never appeared; screen:\n\(last)"]
+        )
     }
 
     public func close() { _ = try? runProcess("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
@@ -164,9 +181,15 @@ public final class TmuxSession {
 
 /// Writes a 48 kHz mono S16_LE raw 440 Hz tone (`volume` 0.5 = -6 dBFS peak; 0 = silence).
 public func makeTone(_ path: String, seconds: Int, volume: Double = 0.5) throws {
-    let result = try runProcess("/usr/bin/sox", ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw",
-                                                 path, "synth", String(seconds), "sine", "440", "vol", String(volume)])
-    guard result.status == 0 else { throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    let result = try runProcess(
+        "/usr/bin/sox",
+        [
+            "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw",
+            path, "synth", String(seconds), "sine", "440", "vol", String(volume),
+        ])
+    guard result.status == 0 else {
+        throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
 }
 
 /// A FIFO at `fifo` moved at real-time pace (48 kHz mono S16 = 96000 bytes/s) by pv: fed from
@@ -180,20 +203,28 @@ public func pacedFIFO(_ fifo: String, feeding source: String? = nil, repeating: 
     let pv = Process()
     pv.executableURL = URL(fileURLWithPath: "/bin/sh")
     let feed = source.map { "pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
-    pv.arguments = ["-c", feed.map { repeating ? "while :; do \($0) || sleep 0.05; done" : "exec " + $0 }
-                        ?? "exec pv -q -B 4096 -L 96000 \(shellQuote(fifo)) > /dev/null"]  // a small buffer: what is drained is what is "heard"
+    pv.arguments = [
+        "-c",
+        feed.map { repeating ? "while :; do \($0) || sleep 0.05; done" : "exec " + $0 }
+            ?? "exec pv -q -B 4096 -L 96000 \(shellQuote(fifo)) > /dev/null",
+    ]  // a small buffer: what is drained is what is "heard"
     try pv.run()
     return pv
 }
 
 /// Integrated loudness (LUFS) and true peak (dBTP) of a file, by the ffmpeg CLI's ebur128 filter.
 public func ebur128(_ path: String) throws -> (lufs: Double, truePeak: Double) {
-    let result = try runProcess("/usr/bin/ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
+    let result = try runProcess(
+        "/usr/bin/ffmpeg", ["-hide_banner", "-nostats", "-i", path, "-af", "ebur128=peak=true", "-f", "null", "-"])
     let summary = result.stderr.components(separatedBy: "Summary:").last ?? ""
     func value(after label: String) throws -> Double {
         guard let range = summary.range(of: label),
-              let number = Double(summary[range.upperBound...].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
-        else { throw NSError(domain: "ebur128", code: 1, userInfo: [NSLocalizedDescriptionKey: "no \(label) in: \(summary)"]) }
+            let number = Double(
+                summary[range.upperBound...].trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        else {
+            throw NSError(
+                domain: "ebur128", code: 1, userInfo: [NSLocalizedDescriptionKey: "no \(label) in: \(summary)"])
+        }
         return number
     }
     return (try value(after: "I:"), try value(after: "Peak:"))
@@ -217,8 +248,14 @@ public func startXvfb() throws -> (process: Process, display: String) {
 
 /// The screen of `display` as RGB24 pixels, 640x480 (ffmpeg's x11grab).
 public func grabScreen(_ display: String, to path: String) throws -> [UInt8] {
-    let grab = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-video_size", "640x480", "-i", display,
-                                                  "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", path])
-    guard grab.status == 0 else { throw NSError(domain: "x11grab", code: Int(grab.status), userInfo: [NSLocalizedDescriptionKey: grab.stderr]) }
+    let grab = try runProcess(
+        "/usr/bin/ffmpeg",
+        [
+            "-v", "error", "-y", "-f", "x11grab", "-video_size", "640x480", "-i", display,
+            "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", path,
+        ])
+    guard grab.status == 0 else {
+        throw NSError(domain: "x11grab", code: Int(grab.status), userInfo: [NSLocalizedDescriptionKey: grab.stderr])
+    }
     return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }

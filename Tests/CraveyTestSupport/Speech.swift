@@ -10,9 +10,16 @@ public struct SpokenSentence: Decodable {
 /// Speaks the first `sentences` lines of Media/speech-corpus.txt with flite into a WAV file
 /// (0.8 s between sentences) and returns the file and where each sentence is.
 public func makeSpeech(_ path: String, sentences: Int) throws -> [SpokenSentence] {
-    let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py",
-                                                     repositoryRoot + "/Media/speech-corpus.txt", path, "--first", String(sentences)])
-    guard result.status == 0 else { throw NSError(domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    let result = try runProcess(
+        "/usr/bin/python3",
+        [
+            repositoryRoot + "/Media/make-speech.py",
+            repositoryRoot + "/Media/speech-corpus.txt", path, "--first", String(sentences),
+        ])
+    guard result.status == 0 else {
+        throw NSError(
+            domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
     struct Layout: Decodable { let sentences: [SpokenSentence] }
     let json = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).deletingPathExtension + ".json"))
     return try JSONDecoder().decode(Layout.self, from: json).sentences
@@ -21,8 +28,10 @@ public func makeSpeech(_ path: String, sentences: Int) throws -> [SpokenSentence
 /// The words of `text` as they are said: lower-cased, without punctuation, numbers up to twenty in
 /// words.
 public func spokenWords(_ text: String) -> [String] {
-    let numbers = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-                   "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+    let numbers = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+        "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+    ]
     return text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'") }.map { word in
         Int(word).flatMap { $0 < numbers.count ? numbers[$0] : nil } ?? String(word)
     }
@@ -30,10 +39,18 @@ public func spokenWords(_ text: String) -> [String] {
 
 /// Speaks Media/speech-corpus.txt's sentences with `voice` (flite or espeak-ng), `gap` seconds
 /// apart (the whole corpus, or until the file is `seconds` long), and returns where each is.
-public func makeSpeech(_ path: String, voice: String, gap: Double = 0.8, seconds: Int? = nil) throws -> [SpokenSentence] {
-    let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
-                                                     path, "--voice", voice, "--gap", String(gap)] + (seconds.map { ["--seconds", String($0)] } ?? []))
-    guard result.status == 0 else { throw NSError(domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+public func makeSpeech(_ path: String, voice: String, gap: Double = 0.8, seconds: Int? = nil) throws -> [SpokenSentence]
+{
+    let result = try runProcess(
+        "/usr/bin/python3",
+        [
+            repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
+            path, "--voice", voice, "--gap", String(gap),
+        ] + (seconds.map { ["--seconds", String($0)] } ?? []))
+    guard result.status == 0 else {
+        throw NSError(
+            domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
     struct Layout: Decodable { let sentences: [SpokenSentence] }
     let json = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).deletingPathExtension + ".json"))
     return try JSONDecoder().decode(Layout.self, from: json).sentences
@@ -42,15 +59,25 @@ public func makeSpeech(_ path: String, voice: String, gap: Double = 0.8, seconds
 /// Speaks Media/speech-corpus.txt's sentences again and again into a WAV file `seconds` long,
 /// `gap` seconds apart.
 public func makeSpeech(_ path: String, seconds: Int, gap: Double = 0.8) throws {
-    let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
-                                                     path, "--seconds", String(seconds), "--gap", String(gap)])
-    guard result.status == 0 else { throw NSError(domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    let result = try runProcess(
+        "/usr/bin/python3",
+        [
+            repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
+            path, "--seconds", String(seconds), "--gap", String(gap),
+        ])
+    guard result.status == 0 else {
+        throw NSError(
+            domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
 }
 
 /// The sound of `wav` as the `file` plugin's microphone reads it: raw 48 kHz mono S16_LE.
 public func microphoneRaw(from wav: String, to raw: String) throws {
-    let result = try runProcess("/usr/bin/sox", [wav, "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
-    guard result.status == 0 else { throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr]) }
+    let result = try runProcess(
+        "/usr/bin/sox", [wav, "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", raw])
+    guard result.status == 0 else {
+        throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
 }
 
 /// Word error rate: word-level edit distance from `reference` to `hypothesis` over the

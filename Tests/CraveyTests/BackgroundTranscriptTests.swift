@@ -16,7 +16,9 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
     func helpers() -> [Int32] { whisperHelpers() }
 
     func state(_ id: String) throws -> String { try sql("SELECT state FROM transcript WHERE recordingId = '\(id)'") }
-    func queued(_ id: String) throws -> Bool { try sql("SELECT count(*) FROM transcriptJob WHERE recordingId = '\(id)'") == "1" }
+    func queued(_ id: String) throws -> Bool {
+        try sql("SELECT count(*) FROM transcriptJob WHERE recordingId = '\(id)'") == "1"
+    }
 
     func testASaveReturnsBeforeItsTranscriptWhichFollows() throws {
         let started = Date()
@@ -34,7 +36,8 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
         XCTAssertEqual(fields[16], "10", "nice 10: \(stat)")
         XCTAssertTrue(try runProcess("/usr/bin/ionice", ["-p", String(worker)]).stdout.contains("idle"))
         let doctor = try run(["doctor", "--mic", "null"]).stdout
-        XCTAssertTrue(doctor.contains("transcript queue: 1 waiting") && doctor.contains("a worker is making them"), doctor)
+        XCTAssertTrue(
+            doctor.contains("transcript queue: 1 waiting") && doctor.contains("a worker is making them"), doctor)
         // Then it is there, out of the queue, and the worker is gone.
         XCTAssertTrue(try eventually { try state(id) == "done" })
         XCTAssertFalse(try queued(id))
@@ -46,8 +49,9 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
     func testTheWorkerOutlivesItsTerminal() throws {
         let long = base + "/long.wav"
         try makeSpeech(long, seconds: 60)
-        let tmux = try TmuxSession("env CRAVEY_TRANSCRIBE=background NO_COLOR=1 \(shellQuote(cravey)) import \(shellQuote(long)) --title Long "
-                                   + "--library \(shellQuote(root)); sleep 60")
+        let tmux = try TmuxSession(
+            "env CRAVEY_TRANSCRIBE=background NO_COLOR=1 \(shellQuote(cravey)) import \(shellQuote(long)) --title Long "
+                + "--library \(shellQuote(root)); sleep 60")
         _ = try tmux.waitFor("Imported 'Long'", timeout: 20)
         XCTAssertTrue(eventually(5) { !workers().isEmpty })
         tmux.close()  // the terminal goes: its session is hung up
@@ -63,12 +67,18 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
         // Every library step of the worker, killed there (counted once the day's snapshot exists:
         // the first change of a day takes it, not every worker).
         XCTAssertEqual(try run(["transcribe", "--worker"]).status, 0)
-        XCTAssertEqual(try sql("DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"), "")
+        XCTAssertEqual(
+            try sql(
+                "DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"
+            ), "")
         let traced = try run(["transcribe", "--worker"], ["CRAVEY_FAULT_TRACE": "1"])
         let steps = traced.stderr.split(separator: "\n").filter { $0.hasPrefix("fault-site ") }.count
         XCTAssertGreaterThan(steps, 0, traced.stderr)
         for step in 1...steps {
-            XCTAssertEqual(try sql("DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"), "")
+            XCTAssertEqual(
+                try sql(
+                    "DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"
+                ), "")
             let killed = try run(["transcribe", "--worker"], ["CRAVEY_FAULT_KILL_AT": String(step)])
             XCTAssertEqual(killed.status, -SIGKILL, "step \(step)")
             // Made and out of the queue, or not made and still queued: never half of each.
@@ -79,7 +89,10 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
             XCTAssertFalse(try queued(id))
         }
         // Killed in the middle of the recognition: its helper goes with it, the job stays.
-        XCTAssertEqual(try sql("DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"), "")
+        XCTAssertEqual(
+            try sql(
+                "DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"
+            ), "")
         let worker = try start(["transcribe", "--worker"])
         XCTAssertTrue(eventually(10) { !helpers().isEmpty })
         let helper = helpers()[0]
@@ -144,7 +157,8 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
         let feeder = try pacedFIFO(fifo, feeding: raw, repeating: true)
         defer { feeder.terminate() }
         for (day, wait) in [("2026-11-21", "5"), ("2026-11-22", "0")] {
-            let (tmux, screen) = try checkInToItsClose(microphone: fifo, day: day, recordFor: "0:08", ["CRAVEY_CHECKIN_TRANSCRIPT_WAIT=\(wait)"])
+            let (tmux, screen) = try checkInToItsClose(
+                microphone: fifo, day: day, recordFor: "0:08", ["CRAVEY_CHECKIN_TRANSCRIPT_WAIT=\(wait)"])
             defer { tmux.close() }
             if wait == "5" {
                 // The take starts wherever the looping microphone was: some sentence of it is shown.

@@ -17,8 +17,9 @@ final class CalmScreenTests: CommandTestCase {
     func session(_ environment: [String], _ arguments: String) throws -> (TmuxSession, String) {
         let raw = base + "/raw-\(UUID().uuidString.prefix(4)).log"
         let command = "\(shellQuote(cravey)) \(arguments) --library \(shellQuote(root))"
-        let tmux = try TmuxSession("env \(environment.joined(separator: " ")) script -qfec \(shellQuote(command)) \(shellQuote(raw)); "
-                                   + "echo EXIT=$?; sleep 60")
+        let tmux = try TmuxSession(
+            "env \(environment.joined(separator: " ")) script -qfec \(shellQuote(command)) \(shellQuote(raw)); "
+                + "echo EXIT=$?; sleep 60")
         return (tmux, raw)
     }
 
@@ -42,8 +43,9 @@ final class CalmScreenTests: CommandTestCase {
     }
 
     func testARecordingAndItsPlaybackSayTheirStatusOnceASecond() throws {
-        let (tmux, raw) = try session(["CRAVEY_REDUCED_MOTION=1", "CRAVEY_TRANSCRIBE=later"] + (try microphone()),
-                                      "record audio --mic cravey_file --max-seconds 5 --countdown 2 --title Calm --yes")
+        let (tmux, raw) = try session(
+            ["CRAVEY_REDUCED_MOTION=1", "CRAVEY_TRANSCRIBE=later"] + (try microphone()),
+            "record audio --mic cravey_file --max-seconds 5 --countdown 2 --title Calm --yes")
         defer { tmux.close() }
         XCTAssertTrue(try tmux.waitFor("EXIT=", timeout: 30).contains("EXIT=0"))
         let recorded = try output(raw)
@@ -62,8 +64,9 @@ final class CalmScreenTests: CommandTestCase {
         // Played back: "Playing 'Calm' 0:01 of 0:05", a line a second, nothing redrawn.
         let (fifo, drain) = (base + "/speaker.fifo", try pacedFIFO(base + "/speaker.fifo"))
         defer { drain.terminate() }
-        let (player, playRaw) = try session(["TERM=dumb", "ALSA_CONFIG_PATH=" + shellQuote(testALSAConfig), "CRAVEY_ALSA_OUTFILE=" + shellQuote(fifo)],
-                                            "play Calm --speaker cravey_capture")
+        let (player, playRaw) = try session(
+            ["TERM=dumb", "ALSA_CONFIG_PATH=" + shellQuote(testALSAConfig), "CRAVEY_ALSA_OUTFILE=" + shellQuote(fifo)],
+            "play Calm --speaker cravey_capture")
         defer { player.close() }
         XCTAssertTrue(try player.waitFor("EXIT=", timeout: 30).contains("EXIT=0"))
         let played = try output(playRaw)
@@ -103,8 +106,9 @@ final class CalmScreenTests: CommandTestCase {
         XCTAssertEqual(text.components(separatedBy: "  c  🧠 LOG CRAVING\r\n").count - 1, 2, text)
 
         // The check-in: each key's choice, the mood chosen, the recording's time once a second.
-        let (checkIn, checkInRaw) = try session(["CRAVEY_REDUCED_MOTION=1", "CRAVEY_TRANSCRIBE=later"] + (try microphone()),
-                                                "checkin --mic cravey_file")
+        let (checkIn, checkInRaw) = try session(
+            ["CRAVEY_REDUCED_MOTION=1", "CRAVEY_TRANSCRIBE=later"] + (try microphone()),
+            "checkin --mic cravey_file")
         defer { checkIn.close() }
         try checkIn.waitFor("Take a moment for yourself")
         try checkIn.send("Enter")
@@ -121,12 +125,16 @@ final class CalmScreenTests: CommandTestCase {
         try checkIn.send("Enter")
         XCTAssertTrue(try checkIn.waitFor("EXIT=").contains("EXIT=0"))
         let flow = try output(checkInRaw)
-        for announced in ["→ Start", "Selected: Okay (3 of 5)", "Selected: Happy (4 of 5)", "→ I'm ready", "→ Stop and keep", "→ Done"] {
+        for announced in [
+            "→ Start", "Selected: Okay (3 of 5)", "Selected: Happy (4 of 5)", "→ I'm ready", "→ Stop and keep",
+            "→ Done",
+        ] {
             XCTAssertTrue(flow.contains(announced + "\r\n"), "\(announced) in \(flow)")
         }
         let clocks = statusClocks(flow, "Recording ")
         XCTAssertEqual(Set(clocks).count, clocks.count, "a line a second: \(flow)")
         XCTAssertGreaterThanOrEqual(clocks.count, 2, flow)
-        XCTAssertFalse(flow.contains("\u{1B}[2J") || flow.contains("\u{1B}[H") || flow.contains("▁▂"), "nothing redrawn: \(flow)")
+        XCTAssertFalse(
+            flow.contains("\u{1B}[2J") || flow.contains("\u{1B}[H") || flow.contains("▁▂"), "nothing redrawn: \(flow)")
     }
 }

@@ -28,15 +28,19 @@ final class CheckInFlowTests: CommandTestCase {
     }
 
     func environment(now: String, mic: String) -> [String: String] {
-        ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": mic, "CRAVEY_ALSA_OUTFILE": base + "/speaker.raw",
-         "CRAVEY_NOW": now, "NO_COLOR": "1", "CRAVEY_TRANSCRIBE": "later"]
+        [
+            "ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": mic, "CRAVEY_ALSA_OUTFILE": base + "/speaker.raw",
+            "CRAVEY_NOW": now, "NO_COLOR": "1", "CRAVEY_TRANSCRIBE": "later",
+        ]
     }
 
     /// `cravey checkin ARGS` in tmux at the injected time; the shell prints EXIT= when it ends.
     func startFlow(now: String, _ arguments: String = "") throws -> TmuxSession {
-        let env = environment(now: now, mic: try pacedMic()).map { "\($0.key)=\(shellQuote($0.value))" }.joined(separator: " ")
-        return try TmuxSession("env \(env) \(shellQuote(cravey)) checkin --mic cravey_file --speaker cravey_capture "
-                               + "--library \(shellQuote(root)) \(arguments); echo EXIT=$?; sleep 60")
+        let env = environment(now: now, mic: try pacedMic()).map { "\($0.key)=\(shellQuote($0.value))" }.joined(
+            separator: " ")
+        return try TmuxSession(
+            "env \(env) \(shellQuote(cravey)) checkin --mic cravey_file --speaker cravey_capture "
+                + "--library \(shellQuote(root)) \(arguments); echo EXIT=$?; sleep 60")
     }
 
     /// `cravey checkin ARGS` without a terminal, recording from a paced microphone until signalled.
@@ -44,15 +48,20 @@ final class CheckInFlowTests: CommandTestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cravey)
         process.arguments = ["checkin"] + arguments + ["--mic", "cravey_file", "--library", root]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment(now: now, mic: try pacedMic())) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment(now: now, mic: try pacedMic())) {
+            $1
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
     }
 
-    func run(_ arguments: [String], now: String = "2026-11-21T10:00:00", mic: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(cravey, arguments + ["--library", root], environment: environment(now: now, mic: mic ?? base + "/tone.raw"))
+    func run(_ arguments: [String], now: String = "2026-11-21T10:00:00", mic: String? = nil) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try runProcess(
+            cravey, arguments + ["--library", root], environment: environment(now: now, mic: mic ?? base + "/tone.raw"))
     }
 
     func json(_ arguments: [String], now: String = "2026-11-21T10:00:00") throws -> Any {
@@ -86,7 +95,10 @@ final class CheckInFlowTests: CommandTestCase {
         XCTAssertTrue(try tmux.screen().contains("How does today feel"), "choosing never advances by itself")
         try tmux.send("Enter")
         screen = try tmux.waitFor("Just one question for today")
-        let question = try XCTUnwrap(screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasSuffix("?") && !$0.contains("Just one") })
+        let question = try XCTUnwrap(
+            screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first {
+                $0.hasSuffix("?") && !$0.contains("Just one")
+            })
         try tmux.send("b", literal: true)
         try tmux.waitFor("[ Amazing ]")  // back at the mood, still chosen
         try tmux.send("Enter")
@@ -102,7 +114,8 @@ final class CheckInFlowTests: CommandTestCase {
         try tmux.send("Enter")
         screen = try tmux.waitFor("Saved for today")
         XCTAssertTrue(screen.contains("Saturday, 21 November · Amazing"), screen)
-        XCTAssertTrue(screen.contains("Transcript not made yet"), screen)  // left for later here (TranscriptTests make it)
+        // Left for later here (TranscriptTests make it).
+        XCTAssertTrue(screen.contains("Transcript not made yet"), screen)
         try tmux.send("p", literal: true)  // listens back through the player
         try tmux.waitFor("Saved for today", timeout: 20)
         try tmux.send("Enter")
@@ -134,8 +147,10 @@ final class CheckInFlowTests: CommandTestCase {
     }
 
     func testGreetingByTheHourAndLater() throws {
-        for (hour, words) in [("07:15", "Good morning."), ("12:00", "Good afternoon."), ("17:00", "Good evening."),
-                              ("21:00", "Good night."), ("04:59", "Good night.")] {
+        for (hour, words) in [
+            ("07:15", "Good morning."), ("12:00", "Good afternoon."), ("17:00", "Good evening."),
+            ("21:00", "Good night."), ("04:59", "Good night."),
+        ] {
             let tmux = try startFlow(now: "2026-11-10T\(hour):00", "--library \(shellQuote(base + "/lib-\(hour)"))")
             let screen = try tmux.waitFor("Take a moment for yourself")
             XCTAssertTrue(screen.contains(words), "\(hour): \(screen)")
@@ -177,11 +192,15 @@ final class CheckInFlowTests: CommandTestCase {
         try tmux.send("d", literal: true)
         try tmux.waitFor("Just one question")  // discarded: may be recorded again
         XCTAssertEqual(try entries().count, 0)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings").filter { $0.hasSuffix(".m4a") }, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings").filter { $0.hasSuffix(".m4a") },
+            [])
         try tmux.send("Enter")
         try tmux.waitFor("0:02")
         // SIGTERM stops and keeps it (as does being closed with the terminal: SIGHUP).
-        let pids = try runProcess("/usr/bin/pgrep", ["-f", "checkin --mic cravey_file --speaker cravey_capture --library \(root)"]).stdout
+        let pids = try runProcess(
+            "/usr/bin/pgrep", ["-f", "checkin --mic cravey_file --speaker cravey_capture --library \(root)"]
+        ).stdout
         for pid in pids.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGTERM) }
         try tmux.waitFor("Saved for today")
         try tmux.send("Enter")
@@ -215,7 +234,8 @@ final class CheckInFlowTests: CommandTestCase {
     }
 
     func testScriptedRulesAndBadInputChangeNothing() throws {
-        let saved = try json(["checkin", "--mood", "happy", "--mic", "cravey_file", "--max-seconds", "2"]) as! [String: Any]
+        let saved =
+            try json(["checkin", "--mood", "happy", "--mic", "cravey_file", "--max-seconds", "2"]) as! [String: Any]
         XCTAssertEqual(saved["checkinDay"] as? String, "2026-11-21")
         XCTAssertEqual(saved["duration"] as? Double ?? 0, 2, accuracy: 0.001, "the cap is exact")
         XCTAssertEqual(try ffprobe(root + "/" + (saved["filePath"] as! String)).codecs, ["aac"])
@@ -237,18 +257,23 @@ final class CheckInFlowTests: CommandTestCase {
             XCTAssertTrue(out.stderr.contains(message), "\(arguments): \(out.stderr)")
             XCTAssertEqual(out.stderr.split(separator: "\n").count, 1, "one line: \(out.stderr)")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings").sorted(), files, "nothing changed")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings").sorted(), files, "nothing changed"
+        )
         let entry = try XCTUnwrap(try entries().first)
         XCTAssertEqual(entry["title"] as? String, "Check-in 2026-11-21")
         XCTAssertEqual(entry["modifiedAt"] as? String, saved["modifiedAt"] as? String)
         // A past day is fine; show, calendar (letters without colour), play.
-        XCTAssertEqual(try run(["checkin", "--mood", "low", "--date", "2026-11-02", "--mic", "cravey_file", "--max-seconds", "1"]).status, 0)
+        XCTAssertEqual(
+            try run(["checkin", "--mood", "low", "--date", "2026-11-02", "--mic", "cravey_file", "--max-seconds", "1"])
+                .status, 0)
         let shown = try run(["checkin", "show", "2026-11-02"])
         XCTAssertTrue(shown.stdout.contains("Monday, 2 November") && shown.stdout.contains("Low"), shown.stdout)
         let calendar = try run(["checkin", "calendar", "2026-11"]).stdout
         XCTAssertTrue(calendar.contains("November 2026"), calendar)
         XCTAssertTrue(calendar.contains("  2L") && calendar.contains(" 21H*"), calendar)
-        XCTAssertTrue(calendar.contains("  Mon  Tue  Wed  Thu  Fri  Sat  Sun\n                                1"), calendar)
+        XCTAssertTrue(
+            calendar.contains("  Mon  Tue  Wed  Thu  Fri  Sat  Sun\n                                1"), calendar)
         let grid = try json(["checkin", "calendar", "2026-11"]) as! [String: Any]
         XCTAssertEqual((grid["days"] as! [[String: Any]]).map { $0["day"] as! String }, ["2026-11-02", "2026-11-21"])
         let played = try run(["checkin", "play", "2026-11-02", "--speaker", "cravey_capture"])
@@ -257,15 +282,20 @@ final class CheckInFlowTests: CommandTestCase {
     }
 
     func testMidnightDuringARecordingKeepsTheStartsDay() throws {
-        let out = try runProcess(cravey, ["checkin", "--mood", "okay", "--mic", "cravey_file", "--max-seconds", "4", "--json", "--library", root],
-                                 environment: environment(now: "2026-11-21T23:59:58", mic: try pacedMic()))
+        let out = try runProcess(
+            cravey,
+            ["checkin", "--mood", "okay", "--mic", "cravey_file", "--max-seconds", "4", "--json", "--library", root],
+            environment: environment(now: "2026-11-21T23:59:58", mic: try pacedMic()))
         XCTAssertEqual(out.status, 0, out.stderr)
         let entry = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as! [String: Any]
         XCTAssertEqual(entry["checkinDay"] as? String, "2026-11-21", "the day at recording start")
         XCTAssertEqual(entry["duration"] as? Double ?? 0, 4, accuracy: 0.001)
         // The next day is free.
         XCTAssertNotEqual(try run(["checkin", "show", "2026-11-22"], now: "2026-11-22T00:00:30").status, 0)
-        XCTAssertEqual(try run(["checkin", "--mood", "happy", "--mic", "cravey_file", "--max-seconds", "1"], now: "2026-11-22T00:00:30").status, 0)
+        XCTAssertEqual(
+            try run(
+                ["checkin", "--mood", "happy", "--mic", "cravey_file", "--max-seconds", "1"], now: "2026-11-22T00:00:30"
+            ).status, 0)
     }
 
     func testAKilledCheckInIsRecoveredAsThatDaysEntry() throws {
@@ -284,21 +314,28 @@ final class CheckInFlowTests: CommandTestCase {
     }
 
     func testExportPurgeAndCheckCoverCheckIns() throws {
-        XCTAssertEqual(try run(["checkin", "--mood", "amazing", "--mic", "cravey_file", "--max-seconds", "1"]).status, 0)
+        XCTAssertEqual(
+            try run(["checkin", "--mood", "amazing", "--mic", "cravey_file", "--max-seconds", "1"]).status, 0)
         XCTAssertEqual(try run(["settings", "name", "Ben"]).status, 0)
         let csv = parseCSV(try run(["export", "--format", "csv", "--output", "-"]).stdout)
         let header = try XCTUnwrap(csv.first)
         let row = try XCTUnwrap(csv.dropFirst().first)
         XCTAssertEqual(row[header.firstIndex(of: "checkinDay")!], "2026-11-21")
         XCTAssertEqual(row[header.firstIndex(of: "mood")!], "amazing")
-        let exported = (try JSONSerialization.jsonObject(with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [String: Any])["recordings"] as! [[String: Any]]
+        let exported =
+            (try JSONSerialization.jsonObject(
+                with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [String: Any])[
+                "recordings"] as! [[String: Any]]
         XCTAssertEqual(exported.first?["mood"] as? String, "amazing")
         let check = try run(["check"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         let purge = try run(["purge", "--yes"])
         XCTAssertEqual(purge.status, 0, purge.stderr)
         XCTAssertEqual(try entries().count, 0)
-        XCTAssertEqual(try run(["settings", "name"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(not set)")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings").filter { $0.hasSuffix(".m4a") }, [])
+        XCTAssertEqual(
+            try run(["settings", "name"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "(not set)")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings").filter { $0.hasSuffix(".m4a") },
+            [])
     }
 }

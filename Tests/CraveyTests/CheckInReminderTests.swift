@@ -17,7 +17,9 @@ final class CheckInReminderTests: CommandTestCase {
         try super.tearDownWithError()
     }
 
-    func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:], output: String) throws -> Process {
+    func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:], output: String) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -51,12 +53,16 @@ final class CheckInReminderTests: CommandTestCase {
         let service = try String(contentsOfFile: units + "/cravey-checkin.service", encoding: .utf8)
         XCTAssertTrue(timer.contains("OnCalendar=*-*-* 21:30:00"), timer)
         XCTAssertTrue(service.contains("checkin notify --library \"\(base)/lib\""), service)
-        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: units + "/timers.target.wants/cravey-checkin.timer"),
-                       "../cravey-checkin.timer", "enabled")
-        let verify = try runProcess("/usr/bin/systemd-analyze", ["verify", units + "/cravey-checkin.timer", units + "/cravey-checkin.service"])
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(
+                atPath: units + "/timers.target.wants/cravey-checkin.timer"),
+            "../cravey-checkin.timer", "enabled")
+        let verify = try runProcess(
+            "/usr/bin/systemd-analyze", ["verify", units + "/cravey-checkin.timer", units + "/cravey-checkin.service"])
         XCTAssertEqual(verify.status, 0, verify.stderr)
         // The check can fail: a broken copy is refused.
-        try timer.replacingOccurrences(of: "21:30:00", with: "half past nine").write(toFile: base + "/broken.timer", atomically: true, encoding: .utf8)
+        try timer.replacingOccurrences(of: "21:30:00", with: "half past nine").write(
+            toFile: base + "/broken.timer", atomically: true, encoding: .utf8)
         try service.write(toFile: base + "/broken.service", atomically: true, encoding: .utf8)
         XCTAssertNotEqual(try runProcess("/usr/bin/systemd-analyze", ["verify", base + "/broken.timer"]).status, 0)
         for bad in ["25:00", "9", "21:60", "ab:cd"] {
@@ -71,67 +77,80 @@ final class CheckInReminderTests: CommandTestCase {
 
     func testTheNotificationOnAPrivateSessionBus() throws {
         let address = "unix:path=\(base)/bus"
-        _ = try start("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address", address], output: base + "/daemon.out")
+        _ = try start(
+            "/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address", address],
+            output: base + "/daemon.out")
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: base + "/bus") { usleep(50_000) }
         let busEnv = ["DBUS_SESSION_BUS_ADDRESS": address]
         let monitor = base + "/monitor.out"
-        _ = try start("/usr/bin/dbus-monitor", ["--address", address, "interface='org.freedesktop.Notifications'"], output: monitor)
+        _ = try start(
+            "/usr/bin/dbus-monitor", ["--address", address, "interface='org.freedesktop.Notifications'"],
+            output: monitor)
         // A notification server: owns org.freedesktop.Notifications and answers Notify with id 42.
         let server = base + "/server.py"
         try """
-            import sys
-            from gi.repository import Gio, GLib
-            XML = '''<node><interface name="org.freedesktop.Notifications"><method name="Notify">
-              <arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>
-              <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>
-              <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>
-            </method></interface></node>'''
-            def call(conn, sender, path, iface, method, params, invocation):
-                print("NOTIFY", params[0], "|", params[3], "|", params[4], flush=True)
-                invocation.return_value(GLib.Variant("(u)", (42,)))
-            def acquired(conn, name):
-                conn.register_object("/org/freedesktop/Notifications", Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call, None, None)
-            def owned(conn, name):
-                print("READY", flush=True)
-            Gio.bus_own_name(Gio.BusType.SESSION, "org.freedesktop.Notifications", 0, acquired, owned, None)
-            GLib.MainLoop().run()
-            """.write(toFile: server, atomically: true, encoding: .utf8)
+        import sys
+        from gi.repository import Gio, GLib
+        XML = '''<node><interface name="org.freedesktop.Notifications"><method name="Notify">
+          <arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>
+          <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>
+          <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>
+        </method></interface></node>'''
+        def call(conn, sender, path, iface, method, params, invocation):
+            print("NOTIFY", params[0], "|", params[3], "|", params[4], flush=True)
+            invocation.return_value(GLib.Variant("(u)", (42,)))
+        def acquired(conn, name):
+            conn.register_object("/org/freedesktop/Notifications", Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call, None, None)
+        def owned(conn, name):
+            print("READY", flush=True)
+        Gio.bus_own_name(Gio.BusType.SESSION, "org.freedesktop.Notifications", 0, acquired, owned, None)
+        GLib.MainLoop().run()
+        """.write(toFile: server, atomically: true, encoding: .utf8)
         let served = base + "/server.out"
         _ = try start("/usr/bin/python3", [server], environment: busEnv, output: served)
-        XCTAssertTrue(waitForFile(served, containing: "READY").contains("READY"), "the notification server is on the bus")
+        XCTAssertTrue(
+            waitForFile(served, containing: "READY").contains("READY"), "the notification server is on the bus")
 
         let library = base + "/lib"
         let env = busEnv.merging(["CRAVEY_NOW": "2026-11-21T21:00:00"]) { $1 }
         let shown = try runProcess(cravey, ["checkin", "notify", "--library", library], environment: env)
         XCTAssertEqual(shown.status, 0, shown.stderr)
         XCTAssertTrue(shown.stdout.contains("Reminder shown"), shown.stdout)
-        XCTAssertTrue(waitForFile(served, containing: "NOTIFY").contains("NOTIFY cravey | A moment for yourself | How does today feel?"))
+        XCTAssertTrue(
+            waitForFile(served, containing: "NOTIFY").contains(
+                "NOTIFY cravey | A moment for yourself | How does today feel?"))
         let watched = waitForFile(monitor, containing: "member=Notify")
         XCTAssertTrue(watched.contains("member=Notify"), watched)
         XCTAssertTrue(watched.contains("string \"A moment for yourself\""), watched)
 
         // With today's entry saved, the reminder stays quiet: nothing more on the bus.
-        let record = try runProcess(cravey, ["checkin", "--mood", "okay", "--mic", "cravey_file", "--max-seconds", "1", "--library", library],
-                                    environment: env.merging(["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": "/dev/zero"]) { $1 })
+        let record = try runProcess(
+            cravey, ["checkin", "--mood", "okay", "--mic", "cravey_file", "--max-seconds", "1", "--library", library],
+            environment: env.merging(["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": "/dev/zero"]) { $1 })
         XCTAssertEqual(record.status, 0, record.stderr)
         let quiet = try runProcess(cravey, ["checkin", "notify", "--library", library], environment: env)
         XCTAssertEqual(quiet.status, 0, quiet.stderr)
         XCTAssertTrue(quiet.stdout.contains("has its check-in"), quiet.stdout)
         usleep(300_000)
-        let calls = (try String(contentsOfFile: monitor, encoding: .utf8)).components(separatedBy: "member=Notify").count - 1
+        let calls =
+            (try String(contentsOfFile: monitor, encoding: .utf8)).components(separatedBy: "member=Notify").count - 1
         XCTAssertEqual(calls, 1, "one notification in all")
         // The next day, no notification server: one line saying so.
-        for process in processes where process.executableURL?.path == "/usr/bin/python3" { process.terminate(); process.waitUntilExit() }
-        let noServer = try runProcess(cravey, ["checkin", "notify", "--library", library],
-                                      environment: busEnv.merging(["CRAVEY_NOW": "2026-11-22T21:00:00"]) { $1 })
+        for process in processes where process.executableURL?.path == "/usr/bin/python3" {
+            process.terminate(); process.waitUntilExit()
+        }
+        let noServer = try runProcess(
+            cravey, ["checkin", "notify", "--library", library],
+            environment: busEnv.merging(["CRAVEY_NOW": "2026-11-22T21:00:00"]) { $1 })
         XCTAssertNotEqual(noServer.status, 0)
         XCTAssertTrue(noServer.stderr.contains("no notification service on the session bus"), noServer.stderr)
         XCTAssertEqual(noServer.stderr.split(separator: "\n").count, 1, noServer.stderr)
     }
 
     func testNoSessionBusSaysSoInOneLine() throws {
-        let out = try runProcess(cravey, ["checkin", "notify", "--library", base + "/lib"],
-                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": base + "/no-runtime"])
+        let out = try runProcess(
+            cravey, ["checkin", "notify", "--library", base + "/lib"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": base + "/no-runtime"])
         XCTAssertNotEqual(out.status, 0)
         XCTAssertTrue(out.stderr.contains("no session bus"), out.stderr)
         XCTAssertEqual(out.stderr.split(separator: "\n").count, 1, out.stderr)

@@ -13,7 +13,8 @@ final class CommandTests: CommandTestCase {
         try super.setUpWithError()
         let media = base + "/media.bin"
         // Opaque bytes behind an MP4 file's first box, as cravey's own files start.
-        try (Data([0, 0, 0, 16]) + Data("ftypM4A ".utf8) + Data(repeating: 7, count: 1000)).write(to: URL(fileURLWithPath: media))
+        try (Data([0, 0, 0, 16]) + Data("ftypM4A ".utf8) + Data(repeating: 7, count: 1000)).write(
+            to: URL(fileURLWithPath: media))
         let library = try Library(root: root)
         let t0 = Date(timeIntervalSince1970: 1_761_406_920)
         let specs: [(String, Recording.Kind, Recording.Purpose?, String?)] = [
@@ -22,10 +23,11 @@ final class CommandTests: CommandTestCase {
             ("Late-night craving", .audio, .craving, nil),
         ]
         seeded = try specs.enumerated().map { i, spec in
-            try library.save(copying: media, thumbnail: spec.1 == .video ? media : nil, kind: spec.1,
-                             draft: .init(title: spec.0, notes: spec.3, purpose: spec.2), duration: Double(30 + i * 40),
-                             media: MediaFacts(sampleRate: 48000, channels: 1, waveform: [10, 200, 90]),
-                             createdAt: t0 + Double(i) * 3600)
+            try library.save(
+                copying: media, thumbnail: spec.1 == .video ? media : nil, kind: spec.1,
+                draft: .init(title: spec.0, notes: spec.3, purpose: spec.2), duration: Double(30 + i * 40),
+                media: MediaFacts(sampleRate: 48000, channels: 1, waveform: [10, 200, 90]),
+                createdAt: t0 + Double(i) * 3600)
         }
         try library.recordPlay(seeded[0].id)
         try library.recordPlay(seeded[0].id)
@@ -33,12 +35,17 @@ final class CommandTests: CommandTestCase {
     }
 
     @discardableResult
-    func cravey(_ args: String..., env: [String: String] = [:], status expected: Int32 = 0,
-                file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+    func cravey(
+        _ args: String..., env: [String: String] = [:], status expected: Int32 = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let result = try runProcess(cravey, args + ["--library", root], environment: env, directory: base)
-        XCTAssertEqual(result.status, expected, "cravey \(args.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            result.status, expected, "cravey \(args.joined(separator: " ")): \(result.stderr)", file: file, line: line)
         if expected != 0 {
-            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line on stderr: \(result.stderr)", file: file, line: line)
+            XCTAssertEqual(
+                result.stderr.split(separator: "\n").count, 1, "one line on stderr: \(result.stderr)", file: file,
+                line: line)
             XCTAssertTrue(result.stderr.hasPrefix("cravey: "), result.stderr, file: file, line: line)
         }
         return result
@@ -48,9 +55,12 @@ final class CommandTests: CommandTestCase {
         let table = try cravey("list").stdout
         let lines = table.split(separator: "\n")
         XCTAssertEqual(lines.count, 4)
-        XCTAssertTrue(lines[1].contains("Late-night craving") && lines[1].contains("1:50") && lines[1].contains("1 play"))
+        XCTAssertTrue(
+            lines[1].contains("Late-night craving") && lines[1].contains("1:50") && lines[1].contains("1 play"))
         XCTAssertTrue(lines[2].contains("30 days, clean") && lines[2].contains("milestone"))
-        XCTAssertTrue(lines[3].contains("Why I started") && lines[3].contains("Oct 25, 2025") || lines[3].contains("Oct 26, 2025"))
+        XCTAssertTrue(
+            lines[3].contains("Why I started") && lines[3].contains("Oct 25, 2025") || lines[3].contains("Oct 26, 2025")
+        )
         XCTAssertFalse(table.contains("\u{1B}["), "no colour without a terminal")
 
         let all = try json(try cravey("list", "--json").stdout) as! [[String: Any]]
@@ -79,7 +89,8 @@ final class CommandTests: CommandTestCase {
     func testShowByPrefixAndBadIds() throws {
         let prefix = String(seeded[1].id.uuidString.prefix(6)).lowercased()
         let shown = try cravey("show", prefix).stdout
-        XCTAssertTrue(shown.contains("30 days, clean") && shown.contains(seeded[1].id.uuidString) && shown.contains("1:10"))
+        XCTAssertTrue(
+            shown.contains("30 days, clean") && shown.contains(seeded[1].id.uuidString) && shown.contains("1:10"))
         let object = try json(try cravey("show", prefix, "--json").stdout) as! [String: Any]
         XCTAssertEqual(object["waveform"] as? [Int], [10, 200, 90])
         XCTAssertEqual(object["duration"] as? Double, 70)
@@ -88,15 +99,18 @@ final class CommandTests: CommandTestCase {
         // Make two ids share a prefix, then ask for it.
         let library = try Library(root: root)
         let twin = UUID(uuidString: String(seeded[0].id.uuidString.prefix(4)) + "0000-0000-4000-8000-000000000000")!
-        _ = try library.save(copying: base + "/media.bin", kind: .audio, draft: .init(title: "twin"), duration: 5,
-                             media: MediaFacts(), id: twin)
+        _ = try library.save(
+            copying: base + "/media.bin", kind: .audio, draft: .init(title: "twin"), duration: 5,
+            media: MediaFacts(), id: twin)
         let ambiguous = try cravey("show", String(seeded[0].id.uuidString.prefix(4)), status: 1)
         XCTAssertTrue(ambiguous.stderr.contains("matches 2 recordings"), ambiguous.stderr)
     }
 
     func testEditAppliesLimitsAndChangesNothingOnBadInput() throws {
         let id = seeded[0].id.uuidString
-        let edited = try json(try cravey("edit", id, "--title", "New start 🌱", "--purpose", "reflection", "--json").stdout) as! [String: Any]
+        let edited =
+            try json(try cravey("edit", id, "--title", "New start 🌱", "--purpose", "reflection", "--json").stdout)
+            as! [String: Any]
         XCTAssertEqual(edited["title"] as? String, "New start 🌱")
         XCTAssertEqual(edited["purpose"] as? String, "reflection")
         let tooLong = try cravey("edit", id, "--title", String(repeating: "é", count: 41), status: 1)
@@ -120,7 +134,10 @@ final class CommandTests: CommandTestCase {
         // At a terminal: "n" keeps it, "y" deletes it, and the question is the documented one.
         let command = "\(shellQuote(cravey)) delete \(video.id.uuidString) --library \(shellQuote(root))"
         let no = try runInTerminal(command, input: "n\n")
-        XCTAssertTrue(no.screen.contains("Delete '30 days, clean'? This recording will be permanently deleted. This cannot be undone."), no.screen)
+        XCTAssertTrue(
+            no.screen.contains(
+                "Delete '30 days, clean'? This recording will be permanently deleted. This cannot be undone."),
+            no.screen)
         XCTAssertNotEqual(no.status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + video.filePath))
         let yes = try runInTerminal(command, input: "y\n")
@@ -152,14 +169,17 @@ final class CommandTests: CommandTestCase {
         let rows = parseCSV(try String(contentsOfFile: csvPath, encoding: .utf8))
         let header = try XCTUnwrap(rows.first)
         XCTAssertEqual(header.first, "record")
-        XCTAssertEqual(Set(header), Set(["record"] + RecordingExport.columns + RecordingExport.transcriptColumns + LogExport.columns))
+        XCTAssertEqual(
+            Set(header),
+            Set(["record"] + RecordingExport.columns + RecordingExport.transcriptColumns + LogExport.columns))
         XCTAssertEqual(rows.count, 4)
         func cell(_ row: [String], _ column: String) -> String { row[header.firstIndex(of: column)!] }
         let started = rows.first { cell($0, "title") == "Why I started" }!
         XCTAssertEqual(cell(started, "record"), "recording")
         XCTAssertEqual(cell(started, "notes"), "Day one,\nwith \"quotes\"", "CSV quoting round-trips")
         XCTAssertEqual(cell(started, "playCount"), "2")
-        XCTAssertTrue(try String(contentsOfFile: csvPath, encoding: .utf8).contains("\"Day one,\nwith \"\"quotes\"\"\""))
+        XCTAssertTrue(
+            try String(contentsOfFile: csvPath, encoding: .utf8).contains("\"Day one,\nwith \"\"quotes\"\"\""))
         try cravey("export", "--format", "csv", status: 1)  // exists: refuses
         try cravey("export", "--format", "csv", "--force")
         try cravey("export", "--format", "json", "--output", base + "/out.json")
@@ -197,7 +217,8 @@ final class CommandTests: CommandTestCase {
 
     func testLibraryLocationFromEnvironment() throws {
         let elsewhere = base + "/xdg"
-        let result = try runProcess(cravey, ["list", "--json"], environment: ["XDG_DATA_HOME": elsewhere, "CRAVEY_LIBRARY": ""])
+        let result = try runProcess(
+            cravey, ["list", "--json"], environment: ["XDG_DATA_HOME": elsewhere, "CRAVEY_LIBRARY": ""])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: elsewhere + "/cravey/library.sqlite"))
         XCTAssertEqual(try mode(elsewhere + "/cravey"), 0o700)
@@ -208,7 +229,9 @@ final class CommandTests: CommandTestCase {
     func testDevicesListsOnlyPCMsThatCanRecordAsMicrophones() throws {
         let result = try runProcess(cravey, ["devices", "--json"], environment: ["ALSA_CONFIG_PATH": testALSAConfig])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let mics = ((try json(result.stdout) as? [String: Any])?["microphones"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let mics = ((try json(result.stdout) as? [String: Any])?["microphones"] as? [[String: Any]] ?? []).compactMap {
+            $0["name"] as? String
+        }
         XCTAssertTrue(mics.contains("default") && mics.contains("cravey_file"), "\(mics)")
         XCTAssertFalse(mics.contains("cravey_speaker_only"), "a playback-only plugin is no microphone: \(mics)")
     }

@@ -22,7 +22,9 @@ class FaultCampaign: XCTestCase {
 
     /// After each campaign class: the figures so far (the last line printed is the whole campaign).
     override class func tearDown() {
-        print("fault campaign: \(faults) faults injected, \(cases) cases checked, \(lost) recordings lost, \(touched) foreign files touched")
+        print(
+            "fault campaign: \(faults) faults injected, \(cases) cases checked, \(lost) recordings lost, \(touched) foreign files touched"
+        )
         super.tearDown()
     }
 
@@ -46,14 +48,20 @@ class FaultCampaign: XCTestCase {
         var foreign: [String: (data: Data, mode: Int)] = [:]
     }
 
-    func run(_ arguments: [String], _ root: String, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], _ root: String, environment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try runProcess(cravey, arguments + ["--library", root], environment: environment)
     }
 
-    func record(_ root: String, seconds: String = "2", title: String = "Why I started", extra: [String] = [],
-                environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try run(["record", "audio", "--mic", "cravey_file", "--max-seconds", seconds, "--title", title] + extra, root,
-                environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": phraseFixture].merging(environment) { $1 })
+    func record(
+        _ root: String, seconds: String = "2", title: String = "Why I started", extra: [String] = [],
+        environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        try run(
+            ["record", "audio", "--mic", "cravey_file", "--max-seconds", seconds, "--title", title] + extra, root,
+            environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": phraseFixture].merging(environment)
+            { $1 })
     }
 
     func listed(_ root: String) throws -> [[String: Any]] {
@@ -69,18 +77,25 @@ class FaultCampaign: XCTestCase {
         let recorded = try record(root)
         XCTAssertEqual(recorded.status, 0, recorded.stderr)
         let video = base + "/clip-\(UUID().uuidString.prefix(4)).mp4"
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:d=1",
-                                                      "-f", "lavfi", "-i", "sine=d=1", "-c:v", "libx264", "-c:a", "aac", "-shortest", video])
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:d=1",
+                "-f", "lavfi", "-i", "sine=d=1", "-c:v", "libx264", "-c:a", "aac", "-shortest", video,
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let imported = try run(["import", video, "--title", "Day 30"], root)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         for row in try listed(root) {
-            baseline.saved[row["id"] as! String] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + (row["filePath"] as! String)))
+            baseline.saved[row["id"] as! String] = try Data(
+                contentsOf: URL(fileURLWithPath: root + "/" + (row["filePath"] as! String)))
         }
         XCTAssertEqual(baseline.saved.count, 2)
         try FileManager.default.createDirectory(atPath: root + "/.trash/old stuff", withIntermediateDirectories: true)
-        for (path, text) in [("Recordings/my-notes.txt", "mine"), ("Recordings/Thumbnails/holiday.jpg", "a picture"),
-                             (".trash/old stuff/letter.txt", "a letter"), (".incoming/draft.txt", "a draft")] {
+        for (path, text) in [
+            ("Recordings/my-notes.txt", "mine"), ("Recordings/Thumbnails/holiday.jpg", "a picture"),
+            (".trash/old stuff/letter.txt", "a letter"), (".incoming/draft.txt", "a draft"),
+        ] {
             try plant(root + "/" + path, text, into: &baseline)
         }
         return baseline
@@ -95,15 +110,18 @@ class FaultCampaign: XCTestCase {
     /// The campaign's assertion, after every case: every saved recording is listed with its file
     /// unchanged, every foreign file is as it was, and (where the disk can be written) `check`
     /// finds nothing to repair.
-    func assertIntact(_ baseline: Baseline, _ what: String, checkConsistent: Bool = true,
-                      file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertIntact(
+        _ baseline: Baseline, _ what: String, checkConsistent: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         Self.cases += 1
         let rows = try listed(baseline.root)
         let byID = Dictionary(rows.map { ($0["id"] as! String, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, data) in baseline.saved {
             guard let row = byID[id], let path = row["filePath"] as? String,
-                  let now = try? Data(contentsOf: URL(fileURLWithPath: baseline.root + "/" + path)),
-                  now == data || sameMedia(now, data) else {
+                let now = try? Data(contentsOf: URL(fileURLWithPath: baseline.root + "/" + path)),
+                now == data || sameMedia(now, data)
+            else {
                 Self.lost += 1
                 XCTFail("\(what): recording \(id) was lost", file: file, line: line)
                 continue
@@ -130,8 +148,10 @@ class FaultCampaign: XCTestCase {
             let path = base + "/media-\(UUID().uuidString).mov"
             defer { unlink(path) }
             guard (try? data.write(to: URL(fileURLWithPath: path))) != nil,
-                  let result = try? runProcess("/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "md5", "-"]),
-                  result.status == 0 else { return nil }
+                let result = try? runProcess(
+                    "/usr/bin/ffmpeg", ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "md5", "-"]),
+                result.status == 0
+            else { return nil }
             return result.stdout
         }
         guard let first = packets(a) else { return false }
@@ -139,11 +159,15 @@ class FaultCampaign: XCTestCase {
     }
 
     /// A failure is one line on stderr, naming the problem.
-    func assertOneLineError(_ result: (status: Int32, stdout: String, stderr: String), containing text: String, _ what: String,
-                            file: StaticString = #filePath, line: UInt = #line) {
+    func assertOneLineError(
+        _ result: (status: Int32, stdout: String, stderr: String), containing text: String, _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertNotEqual(result.status, 0, "\(what) should fail", file: file, line: line)
-        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(what): \(result.stderr)", file: file, line: line)
-        XCTAssertTrue(result.stderr.lowercased().contains(text.lowercased()), "\(what): \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            result.stderr.split(separator: "\n").count, 1, "\(what): \(result.stderr)", file: file, line: line)
+        XCTAssertTrue(
+            result.stderr.lowercased().contains(text.lowercased()), "\(what): \(result.stderr)", file: file, line: line)
     }
 
     func requireRoot() throws {
@@ -165,7 +189,8 @@ class FaultCampaign: XCTestCase {
         Self.faults += 1
         _ = try runProcess("/bin/dd", ["if=/dev/zero", "of=\(dir)/filler", "bs=64k"])
         _ = try runProcess("/bin/dd", ["if=/dev/zero", "of=\(dir)/filler2", "bs=1k"])
-        let free = try runProcess("/usr/bin/stat", ["-f", "-c", "%a", dir]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let free = try runProcess("/usr/bin/stat", ["-f", "-c", "%a", dir]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         XCTAssertEqual(free, "0", "the disk is full")
     }
 

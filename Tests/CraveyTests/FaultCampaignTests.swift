@@ -16,22 +16,30 @@ final class FaultCampaignTests: FaultCampaign {
         let first = baseline.saved.keys.sorted()[0]
         try fill(disk)
         // Reading needs no space.
-        for command in [["list"], ["top"], ["show", first], ["export", "--format", "json", "--output", "-"], ["check"]] {
+        for command in [
+            ["list"], ["top"], ["show", first], ["export", "--format", "json", "--output", "-"], ["check"],
+        ] {
             let result = try run(command, root)
             XCTAssertEqual(result.status, 0, "\(command) on a full disk: \(result.stderr)")
         }
         // Playing plays; a play count that cannot be written is said, not fatal.
-        let played = try run(["play", first, "--speaker", "cravey_capture"], root,
-                             environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": base + "/speaker.raw"])
+        let played = try run(
+            ["play", first, "--speaker", "cravey_capture"], root,
+            environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": base + "/speaker.raw"])
         XCTAssertEqual(played.status, 0, played.stderr)
-        XCTAssertGreaterThan((try? Data(contentsOf: URL(fileURLWithPath: base + "/speaker.raw")))?.count ?? 0, 48_000, "it was heard")
+        XCTAssertGreaterThan(
+            (try? Data(contentsOf: URL(fileURLWithPath: base + "/speaker.raw")))?.count ?? 0, 48_000, "it was heard")
         // Writing fails with one line and changes nothing.
         let video = base + "/more.wav"
         _ = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=3", video])
         assertOneLineError(try run(["import", video], root), containing: "space", "import on a full disk")
         assertOneLineError(try record(root), containing: "space", "record on a full disk")
-        assertOneLineError(try run(["export", "--format", "csv", "--output", disk + "/out.csv"], root), containing: "space", "export to a full disk")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk).filter { $0.hasPrefix("out.csv") }, [], "no temporary export left")
+        assertOneLineError(
+            try run(["export", "--format", "csv", "--output", disk + "/out.csv"], root), containing: "space",
+            "export to a full disk")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: disk).filter { $0.hasPrefix("out.csv") }, [],
+            "no temporary export left")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), ["draft.txt"])
         try assertIntact(baseline, "full disk", checkConsistent: false)
         // Deleting is how one frees space: it works on a full disk.
@@ -56,21 +64,31 @@ final class FaultCampaignTests: FaultCampaign {
         let result = try record(root, seconds: "60", title: "Full")
         XCTAssertNotEqual(result.status, 0, "the disk filled up: \(result.stdout)")
         let failure = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
-        XCTAssertTrue(failure.contains("No space left on device") && failure.contains("is kept in"), "the error says where the take is: \(result.stderr)")
+        XCTAssertTrue(
+            failure.contains("No space left on device") && failure.contains("is kept in"),
+            "the error says where the take is: \(result.stderr)")
         try assertIntact(baseline, "recording onto a full disk", checkConsistent: false)
         // The next start, still full: whatever was captured is kept for later, never removed.
-        let parts = try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming").filter { $0.hasPrefix("rec_") }
+        let parts = try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming").filter {
+            $0.hasPrefix("rec_")
+        }
         XCTAssertEqual(parts.count, 1, "what was captured before the disk filled is kept: \(result.stderr)")
         let listedWhileFull = try run(["list"], root)
         XCTAssertEqual(listedWhileFull.status, 0, listedWhileFull.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming").filter { $0.hasPrefix("rec_") }, parts,
-                       "a take is never removed because the disk was full")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming").filter { $0.hasPrefix("rec_") },
+            parts,
+            "a take is never removed because the disk was full")
         unfill(disk)
         let rows = try listed(root)
         if !parts.isEmpty {
             let recovered = rows.filter { ($0["title"] as? String ?? "").hasPrefix("Recovered recording") }
-            XCTAssertEqual(recovered.count, 1, "the take captured before the disk filled is recovered once there is space")
-            if let take = recovered.first { baseline.saved[take["id"] as! String] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + (take["filePath"] as! String))) }
+            XCTAssertEqual(
+                recovered.count, 1, "the take captured before the disk filled is recovered once there is space")
+            if let take = recovered.first {
+                baseline.saved[take["id"] as! String] = try Data(
+                    contentsOf: URL(fileURLWithPath: root + "/" + (take["filePath"] as! String)))
+            }
         }
         try assertIntact(baseline, "after the disk was freed")
     }
@@ -89,12 +107,15 @@ final class FaultCampaignTests: FaultCampaign {
             let result = try run(command, root)
             XCTAssertEqual(result.status, 0, "\(command) on a read-only disk: \(result.stderr)")
         }
-        let played = try run(["play", first, "--speaker", "cravey_capture"], root,
-                             environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": base + "/speaker.raw"])
+        let played = try run(
+            ["play", first, "--speaker", "cravey_capture"], root,
+            environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": base + "/speaker.raw"])
         XCTAssertEqual(played.status, 0, played.stderr)
         XCTAssertTrue(played.stderr.contains("not counted"), played.stderr)
-        for (command, what) in [(["delete", first, "--yes"], "delete"), (["edit", first, "--title", "New"], "edit"),
-                                (["purge", "--yes"], "purge"), (["check", "--repair"], "repair")] {
+        for (command, what) in [
+            (["delete", first, "--yes"], "delete"), (["edit", first, "--title", "New"], "edit"),
+            (["purge", "--yes"], "purge"), (["check", "--repair"], "repair"),
+        ] {
             assertOneLineError(try run(command, root), containing: "read-only", "\(what) on a read-only disk")
         }
         assertOneLineError(try record(root), containing: "read-only", "record on a read-only disk")
@@ -112,8 +133,12 @@ final class FaultCampaignTests: FaultCampaign {
         // Another user cannot read a private library, and is told so in one line.
         Self.faults += 1
         chmod(base, 0o755)
-        let asNobody = try runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
-                                                           cravey, "list", "--library", root], environment: ["HOME": "/tmp"])
+        let asNobody = try runProcess(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
+                cravey, "list", "--library", root,
+            ], environment: ["HOME": "/tmp"])
         assertOneLineError(asNobody, containing: "another user", "another user")
         // A library directory that belongs to another user, or that anyone can write, is refused.
         Self.faults += 1
@@ -130,23 +155,29 @@ final class FaultCampaignTests: FaultCampaign {
         // A user's own library whose database is read-only (0400): reading works, changes are refused.
         Self.faults += 1
         let own = base + "/nobody-lib"
-        try FileManager.default.createDirectory(atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: own, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         XCTAssertEqual(chown(own, 65534, 65534), 0)
         func nobodyRuns(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try runProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", cravey]
-                           + arguments + ["--library", own], environment: ["HOME": "/tmp"])
+            try runProcess(
+                "/usr/bin/setpriv",
+                ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", cravey]
+                    + arguments + ["--library", own], environment: ["HOME": "/tmp"])
         }
         let video = base + "/n.wav"
         _ = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", video])
         chmod(video, 0o644)
         let imported = try nobodyRuns(["import", video, "--json"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        let id = (try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])?["id"] as? String ?? ""
+        let id =
+            (try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])?["id"] as? String
+            ?? ""
         chmod(own + "/library.sqlite", 0o400)
         let read = try nobodyRuns(["list", "--json"])
         XCTAssertEqual(read.status, 0, read.stderr)
         XCTAssertTrue(read.stdout.contains(id), read.stdout)
-        assertOneLineError(try nobodyRuns(["delete", id, "--yes"]), containing: "read-only", "delete with a 0400 database")
+        assertOneLineError(
+            try nobodyRuns(["delete", id, "--yes"]), containing: "read-only", "delete with a 0400 database")
         XCTAssertTrue(try nobodyRuns(["list", "--json"]).stdout.contains(id), "nothing was changed")
         Self.cases += 1
     }
@@ -161,8 +192,10 @@ final class FaultCampaignTests: FaultCampaign {
         let audio = rows.first { $0["kind"] as? String == "audio" }!
         let video = rows.first { $0["kind"] as? String == "video" }!
         // A link in place of library.lock, a directory, or the database: refused, target untouched.
-        for (link, target) in [("library.lock", outside + "/secret.txt"), ("Recordings/Thumbnails", outside),
-                               ("library.sqlite", outside + "/secret.txt")] {
+        for (link, target) in [
+            ("library.lock", outside + "/secret.txt"), ("Recordings/Thumbnails", outside),
+            ("library.sqlite", outside + "/secret.txt"),
+        ] {
             Self.faults += 1
             let path = root + "/" + link
             let moved = base + "/moved-aside"
@@ -183,7 +216,8 @@ final class FaultCampaignTests: FaultCampaign {
         let kept = base + "/kept.m4a"
         XCTAssertEqual(rename(media, kept), 0)
         try FileManager.default.createSymbolicLink(atPath: media, withDestinationPath: outside + "/secret.txt")
-        assertOneLineError(try run(["play", audio["id"] as! String], root), containing: "refusing", "playing a linked file")
+        assertOneLineError(
+            try run(["play", audio["id"] as! String], root), containing: "refusing", "playing a linked file")
         _ = try run(["check", "--repair"], root)
         _ = try run(["delete", video["id"] as! String, "--yes"], root)
         baseline.saved[video["id"] as! String] = nil
@@ -204,20 +238,30 @@ final class FaultCampaignTests: FaultCampaign {
         for damage in ["lost", "damaged"] {
             Self.faults += 1
             for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
-            if damage == "damaged" { try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: root + "/library.sqlite")) }
+            if damage == "damaged" {
+                try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: root + "/library.sqlite"))
+            }
             let result = try run(["list", "--json"], root)
             XCTAssertEqual(result.status, 0, result.stderr)
-            XCTAssertTrue(result.stderr.contains("rebuilt it from the snapshot of") && result.stderr.contains("and the recordings' files"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains("rebuilt it from the snapshot of")
+                    && result.stderr.contains("and the recordings' files"), result.stderr)
             let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [[String: Any]]
-            XCTAssertEqual(Set(rows.map { $0["id"] as! String }), Set(baseline.saved.keys), "\(damage): every recording is listed again")
-            XCTAssertEqual(Set(rows.map { $0["title"] as! String }), ["Why I started", "Day 30"], "\(damage): with their own titles")
+            XCTAssertEqual(
+                Set(rows.map { $0["id"] as! String }), Set(baseline.saved.keys),
+                "\(damage): every recording is listed again")
+            XCTAssertEqual(
+                Set(rows.map { $0["title"] as! String }), ["Why I started", "Day 30"],
+                "\(damage): with their own titles")
             let video = rows.first { $0["kind"] as? String == "video" }
             XCTAssertNotNil(video?["thumbnailPath"] as? String, "the thumbnail is found again")
             XCTAssertEqual(video?["duration"] as? Double ?? 0, 1.0, accuracy: 0.1)
             try assertIntact(baseline, "a \(damage) database")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("library.sqlite.damaged-") }.count, 1,
-                       "the damaged database is kept, not deleted")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("library.sqlite.damaged-") }
+                .count, 1,
+            "the damaged database is kept, not deleted")
         // A rebuild killed at each of its steps is taken up again by the next command.
         var step = 1
         while step < 20 {
@@ -236,8 +280,9 @@ final class FaultCampaignTests: FaultCampaign {
         let root = baseline.root
         let first = baseline.saved.keys.sorted()[0]
         Self.faults += 1
-        let holder = try holdLock("import fcntl, os, sys, time\nf = os.open(sys.argv[1], os.O_RDWR)\nfcntl.flock(f, fcntl.LOCK_EX)\ntime.sleep(30)",
-                                  root + "/library.lock")
+        let holder = try holdLock(
+            "import fcntl, os, sys, time\nf = os.open(sys.argv[1], os.O_RDWR)\nfcntl.flock(f, fcntl.LOCK_EX)\ntime.sleep(30)",
+            root + "/library.lock")
         defer { holder.terminate(); holder.waitUntilExit() }
         Thread.sleep(forTimeInterval: 0.3)
         let started = Date()
@@ -254,12 +299,14 @@ final class FaultCampaignTests: FaultCampaign {
         let recorded = try record(root, environment: wait)
         XCTAssertNotEqual(recorded.status, 0)
         XCTAssertTrue(recorded.stderr.contains("the library is busy"), recorded.stderr)
-        XCTAssertFalse(recorded.stderr.contains("recording audio from"), "it never started capturing: \(recorded.stderr)")
+        XCTAssertFalse(
+            recorded.stderr.contains("recording audio from"), "it never started capturing: \(recorded.stderr)")
         holder.terminate()
         holder.waitUntilExit()
         // A write transaction held open in the database itself: readers do not wait for it either.
         Self.faults += 1
-        let writer = try holdLock("""
+        let writer = try holdLock(
+            """
             import sqlite3, sys, time
             db = sqlite3.connect(sys.argv[1], isolation_level=None)
             db.execute("BEGIN IMMEDIATE")

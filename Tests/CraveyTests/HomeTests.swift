@@ -11,16 +11,22 @@ final class HomeTests: CommandTestCase {
 
     /// `cravey` (or `cravey home …`) in tmux, started in `base`.
     func start(_ arguments: String = "") throws -> TmuxSession {
-        let command = "cd \(shellQuote(base)) && env NO_COLOR=1 TZ=Europe/Berlin CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
+        let command =
+            "cd \(shellQuote(base)) && env NO_COLOR=1 TZ=Europe/Berlin CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
             + "CRAVEY_ALSA_OUTFILE=\(shellQuote(speakerOut)) CRAVEY_LIBRARY=\(shellQuote(root)) \(shellQuote(cravey)) \(arguments); "
             + "echo EXIT=$?; stty -a | grep -o -- '-*icanon'; sleep 60"
         return try TmuxSession(command, width: 100, height: 32)
     }
 
     @discardableResult
-    func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try runProcess(cravey, arguments + ["--library", root], environment: ["NO_COLOR": "1", "CRAVEY_TRANSCRIBE": "later"])
-        if let status { XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line) }
+    func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        let result = try runProcess(
+            cravey, arguments + ["--library", root], environment: ["NO_COLOR": "1", "CRAVEY_TRANSCRIBE": "later"])
+        if let status {
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
+        }
         return result
     }
 
@@ -48,7 +54,9 @@ final class HomeTests: CommandTestCase {
         try tmux.send("Ben", literal: true); try tmux.send("Enter")
         let home = try tmux.waitFor("LOG CRAVING")
         XCTAssertTrue(home.contains("Hi Ben"), home)
-        XCTAssertTrue(home.contains("💡 Tip: Record motivational content to play during cravings  →  r"), "the empty library's tip")
+        XCTAssertTrue(
+            home.contains("💡 Tip: Record motivational content to play during cravings  →  r"), "the empty library's tip"
+        )
         try quit(tmux)
         XCTAssertTrue(try settings().contains("goal  cut-down"))
         XCTAssertTrue(try settings().contains("name  Ben"))
@@ -90,7 +98,11 @@ final class HomeTests: CommandTestCase {
     func welcomedWithAMessage() throws {
         let raw = base + "/tone.raw"
         try makeTone(raw, seconds: 2)
-        XCTAssertEqual(try runProcess("/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", raw, base + "/tone.wav"]).status, 0)
+        XCTAssertEqual(
+            try runProcess(
+                "/usr/bin/sox",
+                ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", raw, base + "/tone.wav"]
+            ).status, 0)
         try run(["import", base + "/tone.wav", "--title", "Remember why"])
         let tmux = try start()
         try tmux.waitFor("Get started")
@@ -125,7 +137,10 @@ final class HomeTests: CommandTestCase {
         let linkOffer = try tmux.waitFor("Enter")
         if linkOffer.contains("link them") { try tmux.send("Enter") }
         try tmux.waitFor("Usage logged ✓ — 0.5 bowls/joints, ")
-        XCTAssertEqual(try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap { ($0 as? [String: Any])?["cravings"] as? Int }, 1)
+        XCTAssertEqual(
+            try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap {
+                ($0 as? [String: Any])?["cravings"] as? Int
+            }, 1)
         // p: progress, q back home.
         try tmux.send("p", literal: true)
         try tmux.waitFor("[1 7D]")
@@ -168,7 +183,9 @@ final class HomeTests: CommandTestCase {
             try tmux.waitFor("Data exported ✓")
             let path = base + "/cravey_export_\(day).\(format)"
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            XCTAssertTrue(format == "csv" ? text.hasPrefix("record,") : (try json(text) as? [String: Any])?["cravings"] != nil, text)
+            XCTAssertTrue(
+                format == "csv" ? text.hasPrefix("record,") : (try json(text) as? [String: Any])?["cravings"] != nil,
+                text)
             XCTAssertTrue(text.contains("Remember why"))
         }
         // Delete all: Esc cancels and changes nothing; d deletes and the first run is back.
@@ -184,24 +201,35 @@ final class HomeTests: CommandTestCase {
         try tmux.waitFor("All data deleted")
         try tmux.waitFor("EXIT=0")
         XCTAssertEqual(try run(["top", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "[]")
-        XCTAssertEqual(try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap { ($0 as? [String: Any])?["cravings"] as? Int }, 0)
+        XCTAssertEqual(
+            try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap {
+                ($0 as? [String: Any])?["cravings"] as? Int
+            }, 0)
         let next = try start()
         try next.waitFor("Get started")
         next.close()
     }
 
     func testScriptedSettingsPrivacyVersionAndHelp() throws {
-        XCTAssertEqual(try run(["settings", "goal", "harm-reduction"]).stdout, "goal: Harm reduction — I want to use more intentionally\n")
+        XCTAssertEqual(
+            try run(["settings", "goal", "harm-reduction"]).stdout,
+            "goal: Harm reduction — I want to use more intentionally\n")
         let bad = try run(["settings", "goal", "stop"], status: 1)
-        XCTAssertEqual(bad.stderr, "cravey: no goal called 'stop' (goals: quit, cut-down, monitor, harm-reduction, exploring)\n")
+        XCTAssertEqual(
+            bad.stderr, "cravey: no goal called 'stop' (goals: quit, cut-down, monitor, harm-reduction, exploring)\n")
         XCTAssertTrue(try settings().contains("goal  harm-reduction"))
-        XCTAssertEqual(try run(["settings", "welcomed", "x"], status: 1).stderr, "cravey: no setting called 'welcomed' (there are: goal, name)\n")
+        XCTAssertEqual(
+            try run(["settings", "welcomed", "x"], status: 1).stderr,
+            "cravey: no setting called 'welcomed' (there are: goal, name)\n")
         let privacy = try run(["privacy"]).stdout
         XCTAssertTrue(privacy.hasPrefix("Your data is private and local-only.\n"), privacy)
         XCTAssertTrue(privacy.contains(root), "names where the library is")
-        XCTAssertTrue(privacy.contains("only you, on this computer account") && privacy.contains("cravey export") && privacy.contains("cravey purge"))
+        XCTAssertTrue(
+            privacy.contains("only you, on this computer account") && privacy.contains("cravey export")
+                && privacy.contains("cravey purge"))
         let version = try runProcess(cravey, ["--version"]).stdout
-        let head = try runProcess("/usr/bin/git", ["-C", repositoryRoot, "rev-parse", "--short=12", "HEAD"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let head = try runProcess("/usr/bin/git", ["-C", repositoryRoot, "rev-parse", "--short=12", "HEAD"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(version.hasPrefix("0.1.0 (build \(head)"), "\(version) names the commit \(head)")
         // Without a terminal, bare cravey prints the help; home needs one.
         let help = try runProcess(cravey, [], environment: ["CRAVEY_LIBRARY": root])

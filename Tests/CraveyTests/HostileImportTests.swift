@@ -23,17 +23,21 @@ final class HostileImportTests: CommandTestCase {
         return try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]] ?? []
     }
 
-    func assertRefused(_ path: String, containing text: String, timeout: TimeInterval = 60,
-                       file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertRefused(
+        _ path: String, containing text: String, timeout: TimeInterval = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let before = try listed().count
         let started = Date()
-        let result = try runProcess("/usr/bin/timeout", [String(Int(timeout)), cravey, "import", path, "--library", root])
+        let result = try runProcess(
+            "/usr/bin/timeout", [String(Int(timeout)), cravey, "import", path, "--library", root])
         XCTAssertEqual(result.status, 1, "\(path): \(result.stderr)", file: file, line: line)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr, file: file, line: line)
         XCTAssertTrue(result.stderr.contains(text), result.stderr, file: file, line: line)
         XCTAssertLessThan(Date().timeIntervalSince(started), timeout - 1, "bounded work", file: file, line: line)
         XCTAssertEqual(try listed().count, before, file: file, line: line)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [], file: file, line: line)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [], file: file, line: line)
     }
 
     /// Frames of odd sides need w·h + 2·⌈w/2⌉·⌈h/2⌉ bytes, not w·h·3/2: the import of odd-sized
@@ -41,14 +45,19 @@ final class HostileImportTests: CommandTestCase {
     /// read or write (a stripped copy of the binary: Debian's valgrind cannot read Swift's DWARF).
     func testOddSizedVideosUnderValgrind() throws {
         let valgrind = "/usr/bin/valgrind"
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: valgrind), "valgrind is installed by Tests/install-deps.sh")
+        XCTAssertTrue(
+            FileManager.default.isExecutableFile(atPath: valgrind), "valgrind is installed by Tests/install-deps.sh")
         let stripped = base + "/cravey-stripped"
         try FileManager.default.copyItem(atPath: cravey, toPath: stripped)
         XCTAssertEqual(try runProcess("/usr/bin/strip", [stripped]).status, 0)
         for (size, codec) in [("853x481", "ffv1"), ("33x17", "ffv1"), ("7x5", "rawvideo")] {
             let path = base + "/odd-\(size).mkv"
-            try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=\(size):rate=5", "-t", "1", "-c:v", codec, "-pix_fmt", "yuv420p", path])
-            let result = try runProcess(valgrind, ["-q", "--error-exitcode=99", stripped, "import", path, "--json", "--library", root])
+            try ffmpeg([
+                "-f", "lavfi", "-i", "testsrc=size=\(size):rate=5", "-t", "1", "-c:v", codec, "-pix_fmt", "yuv420p",
+                path,
+            ])
+            let result = try runProcess(
+                valgrind, ["-q", "--error-exitcode=99", stripped, "import", path, "--json", "--library", root])
             XCTAssertEqual(result.status, 0, "\(size): \(result.stderr)")
             let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
             XCTAssertEqual(row["kind"] as? String, "video")
@@ -59,7 +68,10 @@ final class HostileImportTests: CommandTestCase {
         }
         // The size that crashed outright: 4095×4095 (scaled down to 720p), without valgrind for time.
         let huge = base + "/huge.mkv"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=4095x4095:rate=5", "-t", "1", "-c:v", "ffv1", "-pix_fmt", "yuv420p", huge])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=4095x4095:rate=5", "-t", "1", "-c:v", "ffv1", "-pix_fmt", "yuv420p",
+            huge,
+        ])
         let result = try runProcess(cravey, ["import", huge, "--json", "--library", root])
         XCTAssertEqual(result.status, 0, result.stderr)
         let row = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -114,10 +126,15 @@ final class HostileImportTests: CommandTestCase {
 
     func testSlowAndMotionJPEGVideosImportAsVideo() throws {
         let slow = base + "/slideshow.mp4"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=2", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", slow])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=2", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            slow,
+        ])
         let avi = base + "/camera.avi"
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-f", "lavfi", "-i", "sine=d=3", "-t", "3",
-                    "-c:v", "mjpeg", "-c:a", "pcm_s16le", avi])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-f", "lavfi", "-i", "sine=d=3", "-t", "3",
+            "-c:v", "mjpeg", "-c:a", "pcm_s16le", avi,
+        ])
         for (path, seconds, frames) in [(slow, 1.0, 2), (avi, 3.0, 30)] {
             let result = try runProcess(cravey, ["import", path, "--json", "--library", root])
             XCTAssertEqual(result.status, 0, result.stderr)

@@ -12,39 +12,55 @@ final class ImportTests: CommandTestCase {
     /// A 330 Hz tone at -6 dBFS of `seconds`, in the format the file name's extension asks for.
     func make(_ name: String, seconds: Double, extra: [String] = []) throws -> String {
         let path = base + "/" + name
-        let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=330:r=44100:d=\(seconds)",
-                                                        "-af", "volume=-6dB", "-ac", "2"] + extra + [path])
+        let result = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=330:r=44100:d=\(seconds)",
+                "-af", "volume=-6dB", "-ac", "2",
+            ] + extra + [path])
         XCTAssertEqual(result.status, 0, result.stderr)
         return path
     }
 
-    func importFile(_ path: String, _ extra: [String] = []) throws -> (status: Int32, row: [String: Any]?, stderr: String) {
+    func importFile(_ path: String, _ extra: [String] = []) throws -> (
+        status: Int32, row: [String: Any]?, stderr: String
+    ) {
         let result = try runProcess(cravey, ["import", path, "--json", "--library", root] + extra)
-        let row = result.status == 0 ? try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] : nil
+        let row =
+            result.status == 0
+            ? try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] : nil
         return (result.status, row, result.stderr)
     }
 
     func assertNothingLeftBehind(file: StaticString = #filePath, line: UInt = #line) throws {
         let listed = try runProcess(cravey, ["list", "--json", "--library", root]).stdout
         XCTAssertEqual(listed, "[]\n", file: file, line: line)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [], file: file, line: line)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings"), ["Thumbnails"], file: file, line: line)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [], file: file, line: line)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root + "/Recordings"), ["Thumbnails"], file: file,
+            line: line)
     }
 
     func testAudioFormatsImport() throws {
-        let sources = [try make("memo.m4a", seconds: 5, extra: ["-c:a", "aac"]), try make("voice.mp3", seconds: 6),
-                       try make("take.wav", seconds: 7)]
+        let sources = [
+            try make("memo.m4a", seconds: 5, extra: ["-c:a", "aac"]), try make("voice.mp3", seconds: 6),
+            try make("take.wav", seconds: 7),
+        ]
         for (source, seconds) in zip(sources, [5.0, 6.0, 7.0]) {
             let result = try importFile(source, ["--purpose", "reflection"])
             XCTAssertEqual(result.status, 0, result.stderr)
             let row = try XCTUnwrap(result.row)
             XCTAssertEqual(row["kind"] as? String, "audio")
-            XCTAssertEqual(row["title"] as? String, ((source as NSString).lastPathComponent as NSString).deletingPathExtension)
+            XCTAssertEqual(
+                row["title"] as? String, ((source as NSString).lastPathComponent as NSString).deletingPathExtension)
             XCTAssertEqual(row["duration"] as! Double, seconds, accuracy: 0.03, source)
             let file = root + "/" + (row["filePath"] as! String)
             XCTAssertEqual(try ffprobe(file).codecs, ["aac"])
             // The two channels are the same, so the mono import is as loud as one of them.
-            XCTAssertEqual(rmsDecibels(try decodeAudio(file)), rmsDecibels(try decodeAudio(source, firstChannel: true)), accuracy: 1.0, source)
+            XCTAssertEqual(
+                rmsDecibels(try decodeAudio(file)), rmsDecibels(try decodeAudio(source, firstChannel: true)),
+                accuracy: 1.0, source)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming"), [])
     }
@@ -57,8 +73,10 @@ final class ImportTests: CommandTestCase {
     func testALongSoundEncodedInTwoStretchesIsAsGoodAsOneEncoder() throws {
         let spoken = base + "/spoken.wav", source = base + "/speech48k.wav", reference = base + "/reference.m4a"
         try makeSpeech(spoken, seconds: 40, gap: 0.5)
-        for (args, what) in [(["-i", spoken, "-ar", "48000", "-ac", "1", source], "48 kHz source"),
-                             (["-i", source, "-c:a", "aac", "-b:a", "96k", reference], "ffmpeg's encoding")] {
+        for (args, what) in [
+            (["-i", spoken, "-ar", "48000", "-ac", "1", source], "48 kHz source"),
+            (["-i", source, "-c:a", "aac", "-b:a", "96k", reference], "ffmpeg's encoding"),
+        ] {
             let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y"] + args)
             XCTAssertEqual(made.status, 0, what + ": " + made.stderr)
         }
@@ -78,8 +96,10 @@ final class ImportTests: CommandTestCase {
             return 10 * log10(signal / max(noise, 1e-12))
         }
         let seam = original.count / 2 / 1024 * 1024  // where the writer cuts two stretches
-        for (range, what, tolerance) in [(0..<original.count, "whole", 0.5), (0..<seam, "first half", 1.0),
-                                         (seam..<original.count, "second half", 1.0)] {
+        for (range, what, tolerance) in [
+            (0..<original.count, "whole", 0.5), (0..<seam, "first half", 1.0),
+            (seam..<original.count, "second half", 1.0),
+        ] {
             XCTAssertGreaterThan(snr(ours, range), snr(theirs, range) - tolerance, what)
         }
         func worstBlockError(_ coded: [Float], around center: Int) -> Double {
@@ -87,8 +107,9 @@ final class ImportTests: CommandTestCase {
                 (sqrt((start..<start + 1024).reduce(0.0) { $0 + pow(Double(coded[$1] - original[$1]), 2) } / 1024))
             }.max() ?? 0
         }
-        XCTAssertLessThanOrEqual(worstBlockError(ours, around: seam), 1.5 * worstBlockError(theirs, around: seam) + 0.002,
-                                 "no click where the stretches meet")
+        XCTAssertLessThanOrEqual(
+            worstBlockError(ours, around: seam), 1.5 * worstBlockError(theirs, around: seam) + 0.002,
+            "no click where the stretches meet")
         let file128 = try ebur128(file)
         XCTAssertEqual(row["loudness"] as? Double ?? 0, file128.lufs, accuracy: 0.5)
         XCTAssertEqual(row["truePeak"] as? Double ?? 0, file128.truePeak, accuracy: 0.5)
@@ -131,9 +152,13 @@ final class ImportTests: CommandTestCase {
     /// A moving test picture with a 330 Hz tone at -6 dBFS, made with the ffmpeg CLI.
     func makeVideo(_ name: String, size: String, seconds: Double, codecs: [String]) throws -> String {
         let path = base + "/" + name
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25:d=\(seconds)",
-                                                      "-f", "lavfi", "-i", "sine=f=330:d=\(seconds)", "-af", "volume=-6dB"]
-                                  + codecs + ["-shortest", path])
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25:d=\(seconds)",
+                "-f", "lavfi", "-i", "sine=f=330:d=\(seconds)", "-af", "volume=-6dB",
+            ]
+                + codecs + ["-shortest", path])
         XCTAssertEqual(made.status, 0, made.stderr)
         return path
     }
@@ -141,21 +166,39 @@ final class ImportTests: CommandTestCase {
     /// The average colour (R, G, B) of the frame shown at `seconds`.
     func averageColour(_ path: String, at seconds: Double) throws -> [Double] {
         let out = base + "/frame-\(UUID().uuidString.prefix(6)).rgb"
-        let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path, "-ss", String(seconds), "-frames:v", "1",
-                                                        "-vf", "scale=64:36", "-f", "rawvideo", "-pix_fmt", "rgb24", out])
+        let result = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-i", path, "-ss", String(seconds), "-frames:v", "1",
+                "-vf", "scale=64:36", "-f", "rawvideo", "-pix_fmt", "rgb24", out,
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
-        return (0..<3).map { c in Double(stride(from: c, to: bytes.count, by: 3).reduce(0) { $0 + Int(bytes[$1]) }) / Double(bytes.count / 3) }
+        return (0..<3).map { c in
+            Double(stride(from: c, to: bytes.count, by: 3).reduce(0) { $0 + Int(bytes[$1]) }) / Double(bytes.count / 3)
+        }
     }
 
     func testVideoFormatsImport() throws {
         let sources: [(String, String, Int, Int)] = [
-            (try makeVideo("phone.mp4", size: "640x360", seconds: 4, codecs: ["-c:v", "libx264", "-c:a", "aac"]), "h264", 640, 360),
-            (try makeVideo("clip.webm", size: "320x240", seconds: 3, codecs: ["-c:v", "libvpx", "-c:a", "libopus"]), "vp8", 320, 240),
-            (try makeVideo("big.mov", size: "1920x1080", seconds: 2, codecs: ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"]), "h264", 1280, 720),
+            (
+                try makeVideo("phone.mp4", size: "640x360", seconds: 4, codecs: ["-c:v", "libx264", "-c:a", "aac"]),
+                "h264", 640, 360
+            ),
+            (
+                try makeVideo("clip.webm", size: "320x240", seconds: 3, codecs: ["-c:v", "libvpx", "-c:a", "libopus"]),
+                "vp8", 320, 240
+            ),
+            (
+                try makeVideo(
+                    "big.mov", size: "1920x1080", seconds: 2,
+                    codecs: ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"]), "h264", 1280, 720
+            ),
         ]
         for (source, codec, width, height) in sources {
-            XCTAssertEqual(try ffprobe(source).streams.first { $0["codec_type"] as? String == "video" }?["codec_name"] as? String, codec)
+            XCTAssertEqual(
+                try ffprobe(source).streams.first { $0["codec_type"] as? String == "video" }?["codec_name"] as? String,
+                codec)
             let result = try importFile(source, ["--purpose", "milestone"])
             XCTAssertEqual(result.status, 0, result.stderr)
             let row = try XCTUnwrap(result.row)
@@ -167,9 +210,14 @@ final class ImportTests: CommandTestCase {
             let probe = try ffprobe(file)
             XCTAssertEqual(Set(probe.codecs), ["h264", "aac"], source)
             XCTAssertEqual(probe.duration, try ffprobe(source).duration, accuracy: 0.1, source)
-            let frames = Int(probe.streams.first { $0["codec_type"] as? String == "video" }?["nb_frames"] as? String ?? "") ?? 0
-            XCTAssertEqual(Double(frames), 25 * (try ffprobe(source).duration), accuracy: 2, "every frame, at its own time: \(source)")
-            XCTAssertEqual(rmsDecibels(try decodeAudio(file)), rmsDecibels(try decodeAudio(source, firstChannel: true)), accuracy: 1.0, source)
+            let frames =
+                Int(probe.streams.first { $0["codec_type"] as? String == "video" }?["nb_frames"] as? String ?? "") ?? 0
+            XCTAssertEqual(
+                Double(frames), 25 * (try ffprobe(source).duration), accuracy: 2,
+                "every frame, at its own time: \(source)")
+            XCTAssertEqual(
+                rmsDecibels(try decodeAudio(file)), rmsDecibels(try decodeAudio(source, firstChannel: true)),
+                accuracy: 1.0, source)
             // The picture is the source's picture (the test pattern moves: a wrong frame has other colours).
             let mine = try averageColour(file, at: 1.5), theirs = try averageColour(source, at: 1.5)
             for c in 0..<3 { XCTAssertEqual(mine[c], theirs[c], accuracy: 6, "\(source) colour \(c)") }
@@ -180,7 +228,9 @@ final class ImportTests: CommandTestCase {
     }
 
     func testLongAndTruncatedVideos() throws {
-        let long = try makeVideo("long.mp4", size: "160x90", seconds: 121, codecs: ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
+        let long = try makeVideo(
+            "long.mp4", size: "160x90", seconds: 121,
+            codecs: ["-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac"])
         let refused = try importFile(long)
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("--trim"), refused.stderr)
@@ -192,7 +242,9 @@ final class ImportTests: CommandTestCase {
         XCTAssertLessThanOrEqual(trimmed.row?["duration"] as? Double ?? 121, 120)
         let rows = try runProcess(cravey, ["delete", trimmed.row?["id"] as? String ?? "", "--yes", "--library", root])
         XCTAssertEqual(rows.status, 0, rows.stderr)
-        let whole = try makeVideo("whole.mp4", size: "320x240", seconds: 6, codecs: ["-c:v", "libx264", "-c:a", "aac", "-movflags", "+faststart"])
+        let whole = try makeVideo(
+            "whole.mp4", size: "320x240", seconds: 6,
+            codecs: ["-c:v", "libx264", "-c:a", "aac", "-movflags", "+faststart"])
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
         let truncated = base + "/truncated.mp4"
         try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: truncated))

@@ -10,22 +10,27 @@ final class InstallTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: base) }
         let prefix = base + "/prefix"
         // A scratch folder of its own: the suite's own build folder is locked by `swift test`.
-        let installed = try runProcess("/bin/bash", [repositoryRoot + "/Media/install.sh", prefix], environment: [
-            "CRAVEY_INSTALL_CONFIGURATION": "debug", "CRAVEY_INSTALL_SCRATCH": repositoryRoot + "/.build-install",
-        ])
+        let installed = try runProcess(
+            "/bin/bash", [repositoryRoot + "/Media/install.sh", prefix],
+            environment: [
+                "CRAVEY_INSTALL_CONFIGURATION": "debug", "CRAVEY_INSTALL_SCRATCH": repositoryRoot + "/.build-install",
+            ])
         XCTAssertEqual(installed.status, 0, installed.stderr)
         XCTAssertTrue(installed.stdout.contains("Installed cravey in \(prefix)/bin"), installed.stdout)
 
         // The installed binary runs.
         let cravey = prefix + "/bin/cravey"
-        XCTAssertTrue(try runProcess(cravey, ["--version"]).stdout.hasPrefix("0.1.0 (build "), "the version names its build")
+        XCTAssertTrue(
+            try runProcess(cravey, ["--version"]).stdout.hasPrefix("0.1.0 (build "), "the version names its build")
         let listed = try runProcess(cravey, ["list", "--library", base + "/lib"])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stdout.hasPrefix("No recordings yet"), listed.stdout)
 
         // It finds its transcript engine next to it, in PREFIX/lib/cravey/whisper.
         let doctor = try runProcess(cravey, ["doctor", "--mic", "null", "--library", base + "/lib"])
-        XCTAssertTrue(doctor.stdout.contains("✓ transcripts: Whisper tiny.en (faster-whisper") && doctor.stdout.contains(prefix + "/lib/cravey/whisper"), doctor.stdout)
+        XCTAssertTrue(
+            doctor.stdout.contains("✓ transcripts: Whisper tiny.en (faster-whisper")
+                && doctor.stdout.contains(prefix + "/lib/cravey/whisper"), doctor.stdout)
 
         // man renders the page: its name, its synopsis and every command.
         let page = prefix + "/share/man/man1/cravey.1"
@@ -39,7 +44,8 @@ final class InstallTests: XCTestCase {
         // bash-completion package sets it in an interactive shell; bash passes the command, the word
         // being completed and the one before it).
         let completion = prefix + "/share/bash-completion/completions/cravey"
-        let script = "shopt -s extglob; source \(shellQuote(completion)); COMP_WORDS=(cravey rec); COMP_CWORD=1; COMP_LINE='cravey rec'; COMP_POINT=10; _cravey cravey rec cravey; printf '%s\\n' \"${COMPREPLY[@]}\""
+        let script =
+            "shopt -s extglob; source \(shellQuote(completion)); COMP_WORDS=(cravey rec); COMP_CWORD=1; COMP_LINE='cravey rec'; COMP_POINT=10; _cravey cravey rec cravey; printf '%s\\n' \"${COMPREPLY[@]}\""
         let completed = try runProcess("/bin/bash", ["-c", script])
         XCTAssertEqual(completed.status, 0, completed.stderr)
         XCTAssertEqual(completed.stdout.split(separator: "\n").map(String.init), ["record"], completed.stdout)

@@ -6,13 +6,18 @@ import XCTest
 /// the logs it holds.
 class LogTestCase: CommandTestCase {
     func env(_ extra: [String: String] = [:]) -> [String: String] {
-        ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_TRANSCRIBE": "later", "NO_COLOR": "1", "TZ": "Europe/Berlin"].merging(extra) { $1 }
+        ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_TRANSCRIBE": "later", "NO_COLOR": "1", "TZ": "Europe/Berlin"]
+            .merging(extra) { $1 }
     }
 
     @discardableResult
-    func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let result = try runProcess(cravey, arguments + ["--library", root], environment: env())
-        if let status { XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line) }
+        if let status {
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
+        }
         return result
     }
 
@@ -27,17 +32,24 @@ class LogTestCase: CommandTestCase {
 final class LogCommandTests: LogTestCase {
     func testScriptedLogsWithEveryFlag() throws {
         let first = try run(["craving"])
-        XCTAssertTrue(first.stdout.hasPrefix("Craving logged ✓ — 5 (moderate), ") && first.stdout.hasSuffix("\n💪 Logged. Every moment of awareness counts.\n"),
-                      "no terminal: logged at once: \(first.stdout)")
-        let craving = try jsonObject(try run(["craving", "8", "--trigger", "anxious,Bored", "--trigger", "habit", "--location", "home",
-                                              "--at", "-30m", "--notes", "after dinner", "--json"]).stdout)
+        XCTAssertTrue(
+            first.stdout.hasPrefix("Craving logged ✓ — 5 (moderate), ")
+                && first.stdout.hasSuffix("\n💪 Logged. Every moment of awareness counts.\n"),
+            "no terminal: logged at once: \(first.stdout)")
+        let craving = try jsonObject(
+            try run([
+                "craving", "8", "--trigger", "anxious,Bored", "--trigger", "habit", "--location", "home",
+                "--at", "-30m", "--notes", "after dinner", "--json",
+            ]).stdout)
         XCTAssertEqual(craving["intensity"] as? Int, 8)
         XCTAssertEqual(craving["band"] as? String, "strong")
         XCTAssertEqual(craving["triggers"] as? [String], ["anxious", "bored", "habit"])
         XCTAssertEqual(craving["location"] as? String, "home")
         XCTAssertEqual(craving["notes"] as? String, "after dinner")
         XCTAssertEqual(craving["utcOffset"] as? String, "+01:00", "Berlin in November")
-        let use = try jsonObject(try run(["use", "vape", "3", "--mood-after", "6", "--after-craving", "last", "--location", "car", "--json"]).stdout)
+        let use = try jsonObject(
+            try run(["use", "vape", "3", "--mood-after", "6", "--after-craving", "last", "--location", "car", "--json"])
+                .stdout)
         XCTAssertEqual(use["method"] as? String, "vape")
         XCTAssertEqual(use["amount"] as? Double, 3)
         XCTAssertEqual(use["unit"] as? String, "pulls")
@@ -54,17 +66,23 @@ final class LogCommandTests: LogTestCase {
         XCTAssertEqual(try logs(["--use"]).count, 4)
         XCTAssertEqual(try logs(["--use", "--since", "7d"]).count, 3)
         let listed = try run(["log"]).stdout
-        XCTAssertTrue(listed.contains("craving  8 strong") && listed.contains("anxious, bored, habit  @home  “after dinner”"), listed)
+        XCTAssertTrue(
+            listed.contains("craving  8 strong") && listed.contains("anxious, bored, habit  @home  “after dinner”"),
+            listed)
         XCTAssertTrue(listed.contains("use      3 pulls vape"), listed)
         // Bad input: one line each, nothing written.
         let bad: [([String], String)] = [
             (["craving", "11"], "intensity"), (["craving", "0"], "intensity"), (["craving", "seven"], "intensity"),
             (["craving", "--trigger", "angst"], "trigger"), (["craving", "--location", "moon"], "location"),
-            (["craving", "--at", "25:00"], "time"), (["craving", "--at", "23:59x"], "time"), (["craving", "--at", "2099-01-01 10:00"], "later than now"),
-            (["craving", "--notes", String(repeating: "x", count: 501)], "notes"), (["craving", "--notes", "a\u{202E}b"], "notes"),
+            (["craving", "--at", "25:00"], "time"), (["craving", "--at", "23:59x"], "time"),
+            (["craving", "--at", "2099-01-01 10:00"], "later than now"),
+            (["craving", "--notes", String(repeating: "x", count: 501)], "notes"),
+            (["craving", "--notes", "a\u{202E}b"], "notes"),
             (["craving", "--play", "4"], "--play"),
-            (["use", "pipe"], "method"), (["use", "edible", "7"], "amount"), (["use", "bowls", "0.25"], "amount"), (["use", "vape", "11"], "amount"),
-            (["use", "dab", "2", "--mood-after", "11"], "mood after"), (["use", "--after-craving", "ffffffff"], "no craving or use log"),
+            (["use", "pipe"], "method"), (["use", "edible", "7"], "amount"), (["use", "bowls", "0.25"], "amount"),
+            (["use", "vape", "11"], "amount"),
+            (["use", "dab", "2", "--mood-after", "11"], "mood after"),
+            (["use", "--after-craving", "ffffffff"], "no craving or use log"),
             (["log", "show", "zzz"], "no craving or use log"), (["log", "--since", "soon"], "--since"),
         ]
         for (arguments, text) in bad {
@@ -79,13 +97,17 @@ final class LogCommandTests: LogTestCase {
     func testShowEditAndDeleteWithTheLinkedQuestion() throws {
         let craving = try jsonObject(try run(["craving", "6", "--json"]).stdout)
         let id = craving["id"] as! String
-        let use = try jsonObject(try run(["use", "dab", "2", "--after-craving", String(id.prefix(8)), "--json"]).stdout)
+        let use = try jsonObject(
+            try run(["use", "dab", "2", "--after-craving", String(id.prefix(8)), "--json"]).stdout)
         let shown = try run(["log", "show", String(id.prefix(6)).lowercased()]).stdout
         XCTAssertTrue(shown.contains("Intensity   6 of 10, moderate"), shown)
-        let edited = try jsonObject(try run(["log", "edit", id, "--intensity", "9", "--trigger", "lonely", "--notes", "rough day", "--json"]).stdout)
+        let edited = try jsonObject(
+            try run(["log", "edit", id, "--intensity", "9", "--trigger", "lonely", "--notes", "rough day", "--json"])
+                .stdout)
         XCTAssertEqual(edited["intensity"] as? Int, 9)
         XCTAssertEqual(edited["triggers"] as? [String], ["lonely"])
-        let moved = try jsonObject(try run(["log", "edit", use["id"] as! String, "--method", "edible", "--json"]).stdout)
+        let moved = try jsonObject(
+            try run(["log", "edit", use["id"] as! String, "--method", "edible", "--json"]).stdout)
         XCTAssertEqual(moved["amount"] as? Double, 5, "a new method starts at its first amount")
         try run(["log", "edit", id, "--amount", "2"], status: 1)
         // No terminal to ask whether the linked use goes too: one line, nothing deleted.
@@ -103,7 +125,9 @@ final class LogCommandTests: LogTestCase {
         // In a terminal the question is asked: y deletes both.
         let third = try jsonObject(try run(["craving", "--json"]).stdout)["id"] as! String
         try run(["use", "--after-craving", third])
-        let terminal = try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) log delete \(third) --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+        let terminal = try TmuxSession(
+            "env NO_COLOR=1 \(shellQuote(cravey)) log delete \(third) --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
+        )
         try terminal.waitFor("Delete both? [y]es")
         try terminal.send("y", literal: true)
         try terminal.send("Enter")
@@ -114,7 +138,9 @@ final class LogCommandTests: LogTestCase {
     /// The craving form in a terminal: Enter alone logs a 5; keys change every field; Esc logs nothing.
     func testTheCravingFormInATerminal() throws {
         func form() throws -> TmuxSession {
-            try TmuxSession("env NO_COLOR=1 TZ=Europe/Berlin \(shellQuote(cravey)) craving --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+            try TmuxSession(
+                "env NO_COLOR=1 TZ=Europe/Berlin \(shellQuote(cravey)) craving --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
+            )
         }
         var tmux = try form()
         try tmux.waitFor("Enter: save craving")
@@ -127,7 +153,9 @@ final class LogCommandTests: LogTestCase {
 
         tmux = try form()
         var screen = try tmux.waitFor("◀ 5 ▶  moderate")
-        XCTAssertTrue(screen.contains("Trigger (optional)") && screen.contains("Location (optional)") && screen.contains("Notes (optional)"), screen)
+        XCTAssertTrue(
+            screen.contains("Trigger (optional)") && screen.contains("Location (optional)")
+                && screen.contains("Notes (optional)"), screen)
         try tmux.send("Right"); try tmux.send("Right")
         try tmux.waitFor("◀ 7 ▶  strong")
         try tmux.send("0", literal: true)
@@ -168,7 +196,8 @@ final class LogCommandTests: LogTestCase {
     /// hours before it with no use yet is offered as the one it followed.
     func testTheUseFormInATerminal() throws {
         let craving = try jsonObject(try run(["craving", "6", "--at", "-40m", "--json"]).stdout)["id"] as! String
-        let tmux = try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) use --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+        let tmux = try TmuxSession(
+            "env NO_COLOR=1 \(shellQuote(cravey)) use --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
         try tmux.waitFor("◀ 0.5 ▶  (bowls/joints)")
         try tmux.send("Down"); try tmux.send("Right"); try tmux.send("Right")
         try tmux.waitFor("◀ 1.5 ▶  (bowls/joints)")
@@ -194,13 +223,17 @@ final class LogCommandTests: LogTestCase {
     /// After a craving in a terminal, one key plays one of the most played messages (to the ALSA
     /// file plugin), the play is counted and the craving keeps which message it was.
     func testThePlayOfferPlaysAMessageAndKeepsTheLink() throws {
-        let recorded = try runProcess(cravey, ["record", "audio", "--mic", "cravey_file", "--max-seconds", "2", "--title", "Breathe", "--library", root],
-                                      environment: env(["CRAVEY_ALSA_INFILE": phraseFixture]))
+        let recorded = try runProcess(
+            cravey,
+            ["record", "audio", "--mic", "cravey_file", "--max-seconds", "2", "--title", "Breathe", "--library", root],
+            environment: env(["CRAVEY_ALSA_INFILE": phraseFixture]))
         XCTAssertEqual(recorded.status, 0, recorded.stderr)
         let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let speaker = base + "/speaker.raw"
-        let tmux = try TmuxSession("env NO_COLOR=1 ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_OUTFILE=\(shellQuote(speaker)) "
-                                   + "\(shellQuote(cravey)) craving 8 --speaker cravey_capture --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+        let tmux = try TmuxSession(
+            "env NO_COLOR=1 ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_OUTFILE=\(shellQuote(speaker)) "
+                + "\(shellQuote(cravey)) craving 8 --speaker cravey_capture --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
+        )
         try tmux.waitFor("Play one of your messages?  1 Breathe   Enter: not now")
         try tmux.send("1", literal: true)
         try tmux.waitFor("EXIT=0", timeout: 30)
@@ -211,8 +244,9 @@ final class LogCommandTests: LogTestCase {
         let size = try FileManager.default.attributesOfItem(atPath: speaker)[.size] as? Int ?? 0
         XCTAssertGreaterThan(size, 48_000 * 2, "over a second of sound reached the speaker")
         // The same from a script, and deleting the recording keeps the craving without the link.
-        try runProcess(cravey, ["craving", "7", "--play", "1", "--speaker", "cravey_capture", "--library", root],
-                       environment: env(["CRAVEY_ALSA_OUTFILE": base + "/speaker2.raw"]))
+        try runProcess(
+            cravey, ["craving", "7", "--play", "1", "--speaker", "cravey_capture", "--library", root],
+            environment: env(["CRAVEY_ALSA_OUTFILE": base + "/speaker2.raw"]))
         XCTAssertEqual(try logs().first?["recordingId"] as? String, id)
         try run(["delete", id, "--yes"])
         XCTAssertEqual(try logs().filter { !($0["recordingId"] is NSNull) }.count, 0)
@@ -229,12 +263,17 @@ final class LogCommandTests: LogTestCase {
         // Both formats as Python's json and csv modules read them.
         try run(["export", "--format", "json", "--output", base + "/out.json"])
         try run(["export", "--format", "csv", "--output", base + "/out.csv"])
-        let python = try runProcess("/usr/bin/python3", ["-c", """
-            import csv, json, sys
-            data = json.load(open(sys.argv[1]))
-            rows = list(csv.reader(open(sys.argv[2], newline='')))
-            print(len(data['cravings']), len(data['usage']), len(data['recordings']), rows[0][0], sorted(r[0] for r in rows[1:]))
-            """, base + "/out.json", base + "/out.csv"])
+        let python = try runProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import csv, json, sys
+                data = json.load(open(sys.argv[1]))
+                rows = list(csv.reader(open(sys.argv[2], newline='')))
+                print(len(data['cravings']), len(data['usage']), len(data['recordings']), rows[0][0], sorted(r[0] for r in rows[1:]))
+                """, base + "/out.json", base + "/out.csv",
+            ])
         XCTAssertEqual(python.stdout, "1 1 0 record ['craving', 'use']\n", python.stderr)
         let table = parseCSV(try run(["export", "--format", "csv", "--output", "-"]).stdout)
         let header = table[0]

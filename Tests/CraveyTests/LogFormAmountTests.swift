@@ -43,6 +43,9 @@ final class LogFormAmountTests: XCTestCase {
         for c in "12" { _ = state.apply(.character(c)) }
         _ = state.apply(.down)
         XCTAssertThrowsError(try state.typedAmount(), "12 mg stays refused")
-        XCTAssertTrue(state.lines(width: 100).contains { $0.contains("◀ 12 ▶  (mg THC)   not an amount of edible: 5–100 in fives") })
+        XCTAssertTrue(
+            state.lines(width: 100).contains {
+                $0.contains("◀ 12 ▶  (mg THC)   not an amount of edible: 5–100 in fives")
+            })
     }
 }

@@ -17,10 +17,16 @@ final class PlayTests: CommandTestCase {
     }
 
     /// Records `infile` (seconds long at most) into the library and returns its id.
-    func recordFixture(_ infile: String = phraseFixture, seconds: String = "4", title: String = "Phrase") throws -> String {
-        let result = try runProcess(cravey, ["record", "audio", "--mic", "cravey_file", "--max-seconds", seconds,
-                                             "--title", title, "--library", root],
-                                    environment: env(["CRAVEY_ALSA_INFILE": infile]))
+    func recordFixture(_ infile: String = phraseFixture, seconds: String = "4", title: String = "Phrase") throws
+        -> String
+    {
+        let result = try runProcess(
+            cravey,
+            [
+                "record", "audio", "--mic", "cravey_file", "--max-seconds", seconds,
+                "--title", title, "--library", root,
+            ],
+            environment: env(["CRAVEY_ALSA_INFILE": infile]))
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -37,9 +43,11 @@ final class PlayTests: CommandTestCase {
         let file = try row(id)["filePath"] as! String
         for arguments in [["play", id], ["play", "--top"]] {
             let trace = base + "/trace-\(arguments.count)"
-            let result = try runProcess("/usr/bin/strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", trace, cravey]
-                                        + arguments + ["--speaker", "cravey_capture", "--library", root],
-                                        environment: env(["CRAVEY_ALSA_OUTFILE": base + "/speaker.raw"]))
+            let result = try runProcess(
+                "/usr/bin/strace",
+                ["-f", "-qq", "-e", "trace=openat,open", "-o", trace, cravey]
+                    + arguments + ["--speaker", "cravey_capture", "--library", root],
+                environment: env(["CRAVEY_ALSA_OUTFILE": base + "/speaker.raw"]))
             XCTAssertEqual(result.status, 0, result.stderr)
             let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
                 .filter { $0.contains(file.split(separator: "/").last!) && !$0.contains("ENOENT") }
@@ -51,8 +59,9 @@ final class PlayTests: CommandTestCase {
         let id = try recordFixture()
         let out = base + "/speaker.raw"
         // As recorded: the samples at the speaker are the recording's.
-        let result = try runProcess(cravey, ["play", id, "--speaker", "cravey_capture", "--original-level", "--library", root],
-                                    environment: env(["CRAVEY_ALSA_OUTFILE": out]))
+        let result = try runProcess(
+            cravey, ["play", id, "--speaker", "cravey_capture", "--original-level", "--library", root],
+            environment: env(["CRAVEY_ALSA_OUTFILE": out]))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "Played 'Phrase' (0:04)\n")
         let heard = try readS16(out)
@@ -63,8 +72,11 @@ final class PlayTests: CommandTestCase {
         XCTAssertEqual(try row(id)["playCount"] as? Int, 1, "a completed play counts once")
         // At the common level (the default): the same samples, raised by the stored gain.
         let leveled = base + "/leveled.raw"
-        XCTAssertEqual(try runProcess(cravey, ["play", id, "--speaker", "cravey_capture", "--library", root],
-                                      environment: env(["CRAVEY_ALSA_OUTFILE": leveled])).status, 0)
+        XCTAssertEqual(
+            try runProcess(
+                cravey, ["play", id, "--speaker", "cravey_capture", "--library", root],
+                environment: env(["CRAVEY_ALSA_OUTFILE": leveled])
+            ).status, 0)
         let gain = try XCTUnwrap(try row(id)["playbackGain"] as? Double)
         XCTAssertEqual(rmsDecibels(try readS16(leveled)), rmsDecibels(decoded) + gain, accuracy: 1.0)
         XCTAssertNotNil(try row(id)["lastPlayedAt"] as? String)
@@ -74,11 +86,17 @@ final class PlayTests: CommandTestCase {
         let first = try recordFixture(title: "Morning walk")
         let second = try recordFixture(title: "Evening call")
         for _ in 0..<2 {
-            XCTAssertEqual(try runProcess(cravey, ["play", "evening", "--speaker", "cravey_capture", "--library", root], environment: env()).status, 0)
+            XCTAssertEqual(
+                try runProcess(
+                    cravey, ["play", "evening", "--speaker", "cravey_capture", "--library", root], environment: env()
+                ).status, 0)
         }
-        let top = try runProcess(cravey, ["play", "--top", "--speaker", "cravey_capture", "--library", root], environment: env())
+        let top = try runProcess(
+            cravey, ["play", "--top", "--speaker", "cravey_capture", "--library", root], environment: env())
         XCTAssertEqual(top.stdout, "Played 'Evening call' (0:04)\n")
-        let second2 = try runProcess(cravey, ["play", "--top", "--rank", "2", "--speaker", "cravey_capture", "--library", root], environment: env())
+        let second2 = try runProcess(
+            cravey, ["play", "--top", "--rank", "2", "--speaker", "cravey_capture", "--library", root],
+            environment: env())
         XCTAssertEqual(second2.stdout, "Played 'Morning walk' (0:04)\n")
         XCTAssertEqual(try row(second)["playCount"] as? Int, 3)
         XCTAssertEqual(try row(first)["playCount"] as? Int, 1)
@@ -105,7 +123,8 @@ final class PlayTests: CommandTestCase {
         for _ in 0..<2 {
             group.enter()
             DispatchQueue.global().async {
-                _ = try? runProcess(cravey, ["play", id, "--speaker", "cravey_capture", "--library", root], environment: environment)
+                _ = try? runProcess(
+                    cravey, ["play", id, "--speaker", "cravey_capture", "--library", root], environment: environment)
                 group.leave()
             }
         }
@@ -116,10 +135,17 @@ final class PlayTests: CommandTestCase {
     /// Imports a 3 s video: green for 1.5 s, then magenta, with a tone (or without sound).
     func importVideo(sound: Bool = true) throws -> String {
         let clip = base + "/clip-\(sound).mp4"
-        var args = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=green:s=320x180:r=25:d=1.5", "-f", "lavfi", "-i",
-                    "color=c=magenta:s=320x180:r=25:d=1.5"]
-        args += sound ? ["-f", "lavfi", "-i", "sine=f=440:d=3", "-filter_complex", "[0][1]concat=n=2:v=1:a=0[v]", "-map", "[v]", "-map", "2",
-                         "-c:a", "aac"] : ["-filter_complex", "[0][1]concat=n=2:v=1:a=0[v]", "-map", "[v]"]
+        var args = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=green:s=320x180:r=25:d=1.5", "-f", "lavfi", "-i",
+            "color=c=magenta:s=320x180:r=25:d=1.5",
+        ]
+        args +=
+            sound
+            ? [
+                "-f", "lavfi", "-i", "sine=f=440:d=3", "-filter_complex", "[0][1]concat=n=2:v=1:a=0[v]", "-map", "[v]",
+                "-map", "2",
+                "-c:a", "aac",
+            ] : ["-filter_complex", "[0][1]concat=n=2:v=1:a=0[v]", "-map", "[v]"]
         let made = try runProcess("/usr/bin/ffmpeg", args + ["-c:v", "libx264", "-pix_fmt", "yuv420p", clip])
         XCTAssertEqual(made.status, 0, made.stderr)
         let imported = try runProcess(cravey, ["import", clip, "--title", "Clip", "--json", "--library", root])
@@ -154,17 +180,23 @@ final class PlayTests: CommandTestCase {
         guard frames.count > 1 else { return }
         // The average colour of what is drawn is the source's: green first, magenta at the end.
         let first = average(frames.first!), last = average(frames.last!)
-        XCTAssertEqual(first[0], 0, accuracy: 20); XCTAssertEqual(first[1], 128, accuracy: 20); XCTAssertEqual(first[2], 0, accuracy: 20)
-        XCTAssertEqual(last[0], 255, accuracy: 20); XCTAssertEqual(last[1], 0, accuracy: 20); XCTAssertEqual(last[2], 255, accuracy: 20)
+        XCTAssertEqual(first[0], 0, accuracy: 20); XCTAssertEqual(first[1], 128, accuracy: 20);
+        XCTAssertEqual(first[2], 0, accuracy: 20)
+        XCTAssertEqual(last[0], 255, accuracy: 20); XCTAssertEqual(last[1], 0, accuracy: 20);
+        XCTAssertEqual(last[2], 255, accuracy: 20)
         // The switch is drawn once, when the sound passes 1.5 s (the test speaker's FIFO hears a
         // little late, so somewhat fewer than half the frames drawn are green).
         let isGreen = frames.map { average($0)[1] > 64 }
-        XCTAssertEqual(zip(isGreen, isGreen.dropFirst()).filter { $0 != $1 }.count, 1, "green, then magenta, never back")
+        XCTAssertEqual(
+            zip(isGreen, isGreen.dropFirst()).filter { $0 != $1 }.count, 1, "green, then magenta, never back")
         XCTAssertEqual(Double(isGreen.filter { $0 }.count) / Double(frames.count), 0.4, accuracy: 0.3)
-        XCTAssertTrue(result.screen.contains("\u{1B}[?1049h") && result.screen.contains("\u{1B}[?1049l"), "the screen is given back")
+        XCTAssertTrue(
+            result.screen.contains("\u{1B}[?1049h") && result.screen.contains("\u{1B}[?1049l"),
+            "the screen is given back")
         XCTAssertEqual(try row(id)["playCount"] as? Int, 1)
         // --audio-only: no picture.
-        let sound = try runInTerminal(line + " --audio-only", environment: env(["CRAVEY_ALSA_OUTFILE": base + "/out.raw"]))
+        let sound = try runInTerminal(
+            line + " --audio-only", environment: env(["CRAVEY_ALSA_OUTFILE": base + "/out.raw"]))
         XCTAssertEqual(sound.status, 0)
         XCTAssertTrue(drawnFrames(sound.screen).isEmpty)
     }
@@ -172,7 +204,8 @@ final class PlayTests: CommandTestCase {
     func testSilentVideoPlaysOnItsOwnClock() throws {
         let id = try importVideo(sound: false)
         let started = Date()
-        let result = try runInTerminal("\(shellQuote(cravey)) play \(id) --library \(shellQuote(root))", environment: env())
+        let result = try runInTerminal(
+            "\(shellQuote(cravey)) play \(id) --library \(shellQuote(root))", environment: env())
         XCTAssertEqual(result.status, 0, String(result.screen.suffix(500)))
         XCTAssertEqual(Date().timeIntervalSince(started), 3, accuracy: 1, "3 s of pictures take 3 s")
         XCTAssertGreaterThan(drawnFrames(result.screen).count, 30)
@@ -187,8 +220,12 @@ final class PlayTests: CommandTestCase {
         let player = Process()
         player.executableURL = URL(fileURLWithPath: cravey)
         player.arguments = ["play", id, "--speaker", "cravey_capture", "--library", root]
-        player.environment = ProcessInfo.processInfo.environment.merging(env(["CRAVEY_ALSA_OUTFILE": fifo, "DISPLAY": display,
-                                                                              "CRAVEY_TIMINGS": "1"])) { $1 }
+        player.environment = ProcessInfo.processInfo.environment.merging(
+            env([
+                "CRAVEY_ALSA_OUTFILE": fifo, "DISPLAY": display,
+                "CRAVEY_TIMINGS": "1",
+            ])
+        ) { $1 }
         let errors = Pipe()
         player.standardError = errors
         player.standardOutput = FileHandle.nullDevice
@@ -205,7 +242,9 @@ final class PlayTests: CommandTestCase {
             counts = [:]
             for i in stride(from: 0, to: pixels.count - 2, by: 3) {
                 let (r, g, b) = (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
-                let name = r < 30 && g > 100 && g < 160 && b < 30 ? "green" : r > 220 && g < 30 && b > 220 ? "magenta" : r + g + b < 30 ? "black" : "other"
+                let name =
+                    r < 30 && g > 100 && g < 160 && b < 30
+                    ? "green" : r > 220 && g < 30 && b > 220 ? "magenta" : r + g + b < 30 ? "black" : "other"
                 counts[name, default: 0] += 1
             }
             if (counts["black"] ?? 0) < 640 * 480 - 1000 || !player.isRunning { break }
@@ -223,11 +262,16 @@ final class PlayTests: CommandTestCase {
         // Closing the window (as a window manager asks: WM_DELETE_WINDOW) or q in it dismisses the
         // playback of a longer clip, which counts once.
         let long = base + "/long.mp4"
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=20",
-                                                      "-f", "lavfi", "-i", "sine=d=20", "-c:v", "libx264", "-c:a", "aac", long])
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=20",
+                "-f", "lavfi", "-i", "sine=d=20", "-c:v", "libx264", "-c:a", "aac", long,
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let imported = try runProcess(cravey, ["import", long, "--title", "Long", "--json", "--library", root])
-        let longID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])?["id"] as? String)
+        let longID = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(imported.stdout.utf8)) as? [String: Any])?["id"] as? String)
         for action in [["close"], ["key", "q"]] {
             let (fifo2, drain2) = try pacedSpeaker(name: "speaker-\(action[0]).fifo")
             defer { drain2.terminate() }
@@ -235,17 +279,22 @@ final class PlayTests: CommandTestCase {
             let playing = Process()
             playing.executableURL = URL(fileURLWithPath: cravey)
             playing.arguments = ["play", longID, "--speaker", "cravey_capture", "--library", root]
-            playing.environment = ProcessInfo.processInfo.environment.merging(env(["CRAVEY_ALSA_OUTFILE": fifo2, "DISPLAY": display])) { $1 }
+            playing.environment = ProcessInfo.processInfo.environment.merging(
+                env(["CRAVEY_ALSA_OUTFILE": fifo2, "DISPLAY": display])
+            ) { $1 }
             let out = Pipe()
             playing.standardOutput = out
             try playing.run()
             sleep(2)
-            let sent = try runProcess("/usr/bin/python3", [repositoryRoot + "/Tests/tools/x11-window.py"] + action + ["cravey"],
-                                      environment: ["DISPLAY": display])
+            let sent = try runProcess(
+                "/usr/bin/python3", [repositoryRoot + "/Tests/tools/x11-window.py"] + action + ["cravey"],
+                environment: ["DISPLAY": display])
             XCTAssertEqual(sent.status, 0, sent.stderr)
             playing.waitUntilExit()
             XCTAssertLessThan(Date().timeIntervalSince(started), 10, "\(action) stopped a 20 s clip")
-            XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "Stopped 'Long' (0:20)\n")
+            XCTAssertEqual(
+                String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                "Stopped 'Long' (0:20)\n")
         }
         XCTAssertEqual(try row(longID)["playCount"] as? Int, 2)
     }
@@ -274,7 +323,8 @@ final class PlayTests: CommandTestCase {
         kill(player.processIdentifier, SIGTERM)
         player.waitUntilExit()
         XCTAssertEqual(player.terminationStatus, 0)
-        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "Stopped 'Long' (0:20)\n")
+        XCTAssertEqual(
+            String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "Stopped 'Long' (0:20)\n")
         XCTAssertEqual(try row(id)["playCount"] as? Int, 1, "a dismissed play counts once")
     }
 
@@ -284,7 +334,8 @@ final class PlayTests: CommandTestCase {
         let id = try recordFixture(tone, seconds: "60", title: "Minute")
         let (fifo, drain) = try pacedSpeaker()
         defer { drain.terminate() }
-        let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_OUTFILE=\(shellQuote(fifo)) "
+        let command =
+            "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_OUTFILE=\(shellQuote(fifo)) "
             + "\(shellQuote(cravey)) play \(id) --speaker cravey_capture --library \(shellQuote(root)); "
             + "echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"
         let tmux = try TmuxSession(command)

@@ -10,9 +10,13 @@ final class ProgressCommandTests: CommandTestCase {
     let environment = ["NO_COLOR": "1", "TZ": "Europe/Berlin", "CRAVEY_TRANSCRIBE": "later"]
 
     @discardableResult
-    func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let result = try runProcess(cravey, arguments + ["--library", root], environment: environment)
-        if let status { XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line) }
+        if let status {
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
+        }
         return result
     }
 
@@ -24,9 +28,12 @@ final class ProgressCommandTests: CommandTestCase {
         try run(["use", "vape", "3", "--at", "-2h", "--after-craving", "last"])
     }
 
-    static let sections = ["Summary", "🌅 Days Without Use", "📏 Longest Stretch Without Use", "🌱 Days in Progress", "📈 Craving Intensity Over Time",
-                           "📊 Amount Trends", "🧩 Trigger Breakdown", "📍 Location Patterns", "🕐 Time of Day Patterns", "📅 Weekly Patterns",
-                           "🌿 Method Breakdown", "💪 Cravings Resisted", "📊 This Week and Your First"]
+    static let sections = [
+        "Summary", "🌅 Days Without Use", "📏 Longest Stretch Without Use", "🌱 Days in Progress",
+        "📈 Craving Intensity Over Time",
+        "📊 Amount Trends", "🧩 Trigger Breakdown", "📍 Location Patterns", "🕐 Time of Day Patterns", "📅 Weekly Patterns",
+        "🌿 Method Breakdown", "💪 Cravings Resisted", "📊 This Week and Your First",
+    ]
 
     func assertInOrder(_ text: String, _ parts: [String], file: StaticString = #filePath, line: UInt = #line) {
         var from = text.startIndex
@@ -41,24 +48,37 @@ final class ProgressCommandTests: CommandTestCase {
     func testPlainJSONAndBadInput() throws {
         // Nothing logged: the encouraging empty states.
         let empty = try run(["progress"]).stdout
-        assertInOrder(empty, ["📊 Progress", "[1 7D]", "0 Cravings • 0 Uses", "Start logging to see your patterns! 💪",
-                              "Log your first craving to see intensity trends! 📈", "Track usage to see your pattern over time! 📊"])
+        assertInOrder(
+            empty,
+            [
+                "📊 Progress", "[1 7D]", "0 Cravings • 0 Uses", "Start logging to see your patterns! 💪",
+                "Log your first craving to see intensity trends! 📈", "Track usage to see your pattern over time! 📊",
+            ])
 
         try logTwoCravingsAndAUse()
         let plain = try run(["progress"]).stdout
         assertInOrder(plain, ["📊 Progress", "[1 7D]"] + Self.sections)
-        assertInOrder(plain, ["2 Cravings • 1 Use", "You're building awareness! 💪",
-                              "Your intensity dropped from 8/10 to 6/10. That's progress! 📉",
-                              "Anxious triggered both cravings. This is your main pattern right now.",
-                              "Both cravings at Home. Where you are can set off a craving. 🏠",
-                              "1 craving resisted — each one counts"])
+        assertInOrder(
+            plain,
+            [
+                "2 Cravings • 1 Use", "You're building awareness! 💪",
+                "Your intensity dropped from 8/10 to 6/10. That's progress! 📉",
+                "Anxious triggered both cravings. This is your main pattern right now.",
+                "Both cravings at Home. Where you are can set off a craving. 🏠",
+                "1 craving resisted — each one counts",
+            ])
         XCTAssertFalse(plain.contains("\u{1B}"), "no escape sequences without a terminal")
         XCTAssertTrue(try run(["progress", "--range", "all"]).stdout.contains("[4 All]"))
 
         let json = try jsonObject(try run(["progress", "--json", "--range", "30d"]).stdout)
-        XCTAssertEqual(Set(json.keys), ["range", "from", "to", "summary", "currentStreak", "longestStreak", "daysInProgress", "daysSinceLastUse",
-                                        "intensity", "amounts", "triggers", "locations", "timeOfDay", "weekdays", "methods", "resisted",
-                                        "reduction", "insights"])
+        XCTAssertEqual(
+            Set(json.keys),
+            [
+                "range", "from", "to", "summary", "currentStreak", "longestStreak", "daysInProgress",
+                "daysSinceLastUse",
+                "intensity", "amounts", "triggers", "locations", "timeOfDay", "weekdays", "methods", "resisted",
+                "reduction", "insights",
+            ])
         XCTAssertEqual(json["range"] as? String, "30d")
         let summary = json["summary"] as? [String: Any]
         XCTAssertEqual(summary?["cravings"] as? Int, 2)
@@ -68,7 +88,8 @@ final class ProgressCommandTests: CommandTestCase {
         XCTAssertEqual((json["triggers"] as? [[String: Any]])?.first?["name"] as? String, "anxious")
         XCTAssertEqual((json["triggers"] as? [[String: Any]])?.first?["percent"] as? Int, 100)
         XCTAssertEqual((json["methods"] as? [[String: Any]])?.first?["name"] as? String, "vape")
-        XCTAssertEqual(((json["amounts"] as? [String: Any])?["vape"] as? [[String: Any]])?.first?["amount"] as? Double, 3)
+        XCTAssertEqual(
+            ((json["amounts"] as? [String: Any])?["vape"] as? [[String: Any]])?.first?["amount"] as? Double, 3)
         XCTAssertEqual(((json["timeOfDay"] as? [String: Any])?["hours"] as? [Int])?.reduce(0, +), 2)
         XCTAssertEqual(((json["weekdays"] as? [String: Any])?["days"] as? [Int])?.count, 7)
         XCTAssertEqual((json["resisted"] as? [String: Any])?["count"] as? Int, 1)
@@ -76,7 +97,9 @@ final class ProgressCommandTests: CommandTestCase {
         // The use was 2 h ago: today in Berlin, or yesterday when this runs in Berlin's first two hours.
         var berlin = Calendar(identifier: .gregorian)
         berlin.timeZone = TimeZone(identifier: "Europe/Berlin")!
-        let sinceUse = berlin.dateComponents([.day], from: berlin.startOfDay(for: Date().addingTimeInterval(-7200)), to: berlin.startOfDay(for: Date())).day
+        let sinceUse = berlin.dateComponents(
+            [.day], from: berlin.startOfDay(for: Date().addingTimeInterval(-7200)), to: berlin.startOfDay(for: Date())
+        ).day
         XCTAssertEqual(json["daysSinceLastUse"] as? Int, sinceUse)
         XCTAssertTrue((json["reduction"] as? [String: Any])?["percent"] is NSNull, "not two weeks of logs yet")
         XCTAssertEqual((json["insights"] as? [String])?.count, 12)
@@ -91,7 +114,8 @@ final class ProgressCommandTests: CommandTestCase {
         let refused = try run(["progress", "--html", page], status: nil)
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
-        XCTAssertEqual(try String(contentsOfFile: page, encoding: .utf8), "mine", "an existing file is replaced only with --force")
+        XCTAssertEqual(
+            try String(contentsOfFile: page, encoding: .utf8), "mine", "an existing file is replaced only with --force")
         try run(["progress", "--html", page, "--force"])
         XCTAssertTrue(try String(contentsOfFile: page, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: page)[.posixPermissions] as? Int, 0o600)
@@ -104,8 +128,9 @@ final class ProgressCommandTests: CommandTestCase {
 
     func screen(width: Int, color: Bool) throws -> TmuxSession {
         let env = color ? "env -u NO_COLOR TERM=xterm-256color" : "env NO_COLOR=1"
-        return try TmuxSession("\(env) TZ=Europe/Berlin \(shellQuote(cravey)) progress --library \(shellQuote(root)); echo EXIT=$?; "
-                               + "stty -a | grep -o -- '-*icanon'; sleep 30", width: width, height: 30)
+        return try TmuxSession(
+            "\(env) TZ=Europe/Berlin \(shellQuote(cravey)) progress --library \(shellQuote(root)); echo EXIT=$?; "
+                + "stty -a | grep -o -- '-*icanon'; sleep 30", width: width, height: 30)
     }
 
     func testTheScreenInATerminal() throws {
@@ -151,7 +176,9 @@ final class ProgressCommandTests: CommandTestCase {
     }
 
     func testThePageInABrowser() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else { throw XCTSkip("chromium is not installed (Tests/install-deps.sh installs it)") }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
+            throw XCTSkip("chromium is not installed (Tests/install-deps.sh installs it)")
+        }
         try logTwoCravingsAndAUse()
         let page = base + "/progress.html"
         try run(["progress", "--html", page, "--range", "30d"])
@@ -167,7 +194,8 @@ final class ProgressCommandTests: CommandTestCase {
 
         let (png, pageRequests) = try render(page)
         XCTAssertEqual(pageRequests, [], "no request leaves the page")
-        let stats = try runProcess("/usr/bin/python3", ["-c", Self.pngStats, png]).stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let stats = try runProcess("/usr/bin/python3", ["-c", Self.pngStats, png]).stdout.split(separator: " ")
+            .compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         XCTAssertEqual(stats.count, 2)
         XCTAssertGreaterThan(stats.first ?? 0, 20, "colours in the picture: not blank")
         XCTAssertGreaterThan(stats.last ?? 0, 2_000, "dark (text) pixels in the picture")
@@ -183,10 +211,12 @@ final class ProgressCommandTests: CommandTestCase {
     func render(_ page: String) throws -> (png: String, pageRequests: [String]) {
         let png = page + ".png"
         let log = page + ".netlog.json"
-        let result = try runProcess("/usr/bin/chromium", [
-            "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(base)/chromium",
-            "--window-size=1000,2600", "--screenshot=\(png)", "--log-net-log=\(log)", "file://\(page)",
-        ])
+        let result = try runProcess(
+            "/usr/bin/chromium",
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(base)/chromium",
+                "--window-size=1000,2600", "--screenshot=\(png)", "--log-net-log=\(log)", "file://\(page)",
+            ])
         XCTAssertTrue(FileManager.default.fileExists(atPath: png), result.stderr)
         let requests = try runProcess("/usr/bin/python3", ["-c", Self.pageRequests, log]).stdout
         return (png, requests.split(separator: "\n").map(String.init))

@@ -23,7 +23,8 @@ extension ProgressCommandTests {
         var texts: [String] = []
         func collect() throws {
             for range in ["7d", "30d", "all"] {
-                texts += try run(["progress", "--range", range]).stdout.split(separator: "\n").dropFirst(3).map(String.init)
+                texts += try run(["progress", "--range", range]).stdout.split(separator: "\n").dropFirst(3).map(
+                    String.init)
                 let json = try jsonObject(try run(["progress", "--json", "--range", range]).stdout)
                 texts += json["insights"] as? [String] ?? []
                 texts += [(json["summary"] as? [String: Any])?["text"] as? String ?? ""]
@@ -52,27 +53,39 @@ extension ProgressCommandTests {
         try logMoreUseThanTheFirstWeek()
         try run(["settings", "goal", "harm-reduction"])
         var plain = try run(["progress", "--range", "30d"]).stdout
-        for word in ["Abstinence", "Reduction", "+200%", "🔥", "Usage Event", "Environmental", "strength", "Last use logged today"] {
+        for word in [
+            "Abstinence", "Reduction", "+200%", "🔥", "Usage Event", "Environmental", "strength",
+            "Last use logged today",
+        ] {
             XCTAssertFalse(plain.contains(word), "\(word) in:\n\(plain)")
         }
-        for words in ["📏 Longest Stretch Without Use", "📊 This Week and Your First", "Last 7 days: 3 uses · first week: 1 use",
-                      "More than your first week.", "Bowls / Joints / Blunts and Vape, 50% each",
-                      "Cravings at Home and Work, 50% each. Where you are can set off a craving. 🏠", "2 Cravings • 4 Uses"] {
+        for words in [
+            "📏 Longest Stretch Without Use", "📊 This Week and Your First", "Last 7 days: 3 uses · first week: 1 use",
+            "More than your first week.", "Bowls / Joints / Blunts and Vape, 50% each",
+            "Cravings at Home and Work, 50% each. Where you are can set off a craving. 🏠", "2 Cravings • 4 Uses",
+        ] {
             XCTAssertTrue(plain.contains(words), "\(words) in:\n\(plain)")
         }
         XCTAssertTrue(plain.contains("🌱 Days in Progress\n  21\n"), "Days in Progress always:\n\(plain)")
 
         try run(["settings", "goal", "quit"])
         plain = try run(["progress", "--range", "30d"]).stdout
-        for words in ["\nCurrent Streak\n", "📏 Longest Abstinence Streak", "📉 Usage Reduction\n  Last 7 days: 3 uses · first week: 1 use\n",
-                      "More than your first week. Progress isn't a straight line"] {
+        for words in [
+            "\nCurrent Streak\n", "📏 Longest Abstinence Streak",
+            "📉 Usage Reduction\n  Last 7 days: 3 uses · first week: 1 use\n",
+            "More than your first week. Progress isn't a straight line",
+        ] {
             XCTAssertTrue(plain.contains(words), "\(words) in:\n\(plain)")
         }
-        for word in ["+200%", "🔥", "ProgressFigures", "\n  0 days"] { XCTAssertFalse(plain.contains(word), "\(word) in:\n\(plain)") }
+        for word in ["+200%", "🔥", "ProgressFigures", "\n  0 days"] {
+            XCTAssertFalse(plain.contains(word), "\(word) in:\n\(plain)")
+        }
         let page = base + "/page.html"
         try run(["progress", "--html", page])
         let html = try String(contentsOfFile: page, encoding: .utf8)
-        XCTAssertTrue(html.contains("<h2>📉 Usage Reduction</h2><p class=\"figure\">Last 7 days: 3 uses · first week: 1 use</p>"), html)
+        XCTAssertTrue(
+            html.contains("<h2>📉 Usage Reduction</h2><p class=\"figure\">Last 7 days: 3 uses · first week: 1 use</p>"),
+            html)
         XCTAssertFalse(html.contains("+200%") || html.contains("🔥"))
     }
 
@@ -84,8 +97,9 @@ extension ProgressCommandTests {
         XCTAssertFalse(privacy.contains("0700") || privacy.contains("0600"), privacy)
 
         try run(["settings", "goal", "quit"])
-        let tmux = try TmuxSession("env NO_COLOR=1 CRAVEY_TRANSCRIBE=later \(shellQuote(cravey)) settings --library \(shellQuote(root)); sleep 30",
-                                   width: 100, height: 32)
+        let tmux = try TmuxSession(
+            "env NO_COLOR=1 CRAVEY_TRANSCRIBE=later \(shellQuote(cravey)) settings --library \(shellQuote(root)); sleep 30",
+            width: 100, height: 32)
         defer { tmux.close() }
         try tmux.waitFor("DATA MANAGEMENT")
         try tmux.send("p", literal: true)

@@ -23,7 +23,8 @@ final class RecordTerminalTests: CommandTestCase {
         try makeTone(tone, seconds: 30, volume: silent ? 0 : 0.5)
         let fifo = base + "/mic.fifo"
         feeder = try pacedFIFO(fifo, feeding: tone)
-        let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
+        let command =
+            "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
             + "CRAVEY_ALSA_OUTFILE=\(shellQuote(base + "/preview.raw")) "
             + "\(shellQuote(cravey)) record audio --mic cravey_file --library \(shellQuote(root)) \(extra); "
             + "echo EXIT=$?; stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 60"
@@ -186,7 +187,8 @@ final class RecordTerminalTests: CommandTestCase {
         usleep(1_500_000)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        let row = try XCTUnwrap(try JSONSerialization.jsonObject(with: out.fileHandleForReading.readDataToEndOfFile()) as? [String: Any])
+        let row = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: out.fileHandleForReading.readDataToEndOfFile()) as? [String: Any])
         let duration = try XCTUnwrap(row["duration"] as? Double)
         XCTAssertEqual(duration, 3.0, accuracy: 0.6, "5 s of wall time, 2 of them paused")
     }
@@ -196,12 +198,17 @@ final class RecordTerminalTests: CommandTestCase {
         let tone = base + "/tone.raw"
         try makeTone(tone, seconds: 3)
         let shaped = base + "/shaped.raw"
-        let padded = try runProcess("/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", tone,
-                                                     "-t", "raw", shaped, "pad", "1.5", "30"])
+        let padded = try runProcess(
+            "/usr/bin/sox",
+            [
+                "-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", tone,
+                "-t", "raw", shaped, "pad", "1.5", "30",
+            ])
         XCTAssertEqual(padded.status, 0, padded.stderr)
         let fifo = base + "/mic.fifo"
         feeder = try pacedFIFO(fifo, feeding: shaped)
-        let command = "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
+        let command =
+            "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR= "
             + "CRAVEY_ALSA_OUTFILE=/dev/null \(shellQuote(cravey)) record audio --mic cravey_file --speaker cravey_capture "
             + "--library \(shellQuote(root)); echo EXIT=$?; sleep 60"
         let tmux = try TmuxSession(command)

@@ -16,9 +16,12 @@ final class RecordTests: CommandTestCase {
         ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": infile]
     }
 
-    func record(_ args: [String], infile: String = phraseFixture) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(cravey, ["record", "audio", "--mic", "cravey_file", "--library", root] + args,
-                       environment: alsaEnvironment(infile: infile))
+    func record(_ args: [String], infile: String = phraseFixture) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try runProcess(
+            cravey, ["record", "audio", "--mic", "cravey_file", "--library", root] + args,
+            environment: alsaEnvironment(infile: infile))
     }
 
     func listed() throws -> [[String: Any]] {
@@ -39,7 +42,9 @@ final class RecordTests: CommandTestCase {
     }()
 
     func testRecordingTheFixture() throws {
-        let result = try record(["--max-seconds", "4", "--title", "Why I started", "--purpose", "motivational", "--json"])
+        let result = try record([
+            "--max-seconds", "4", "--title", "Why I started", "--purpose", "motivational", "--json",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let row = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         XCTAssertEqual(row["title"] as? String, "Why I started")
@@ -99,8 +104,9 @@ final class RecordTests: CommandTestCase {
             XCTAssertTrue(result.stderr.contains(fragment), "\(args): \(result.stderr)")
         }
         for (mic, fragment) in [("no_such_mic", "no such device"), ("cravey_speaker_only", "cannot record")] {
-            let result = try runProcess(cravey, ["record", "audio", "--mic", mic, "--yes", "--library", root],
-                                        environment: alsaEnvironment(infile: phraseFixture))
+            let result = try runProcess(
+                cravey, ["record", "audio", "--mic", mic, "--yes", "--library", root],
+                environment: alsaEnvironment(infile: phraseFixture))
             XCTAssertEqual(result.status, 1)
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
             XCTAssertTrue(result.stderr.contains(fragment), result.stderr)
@@ -111,13 +117,15 @@ final class RecordTests: CommandTestCase {
     }
 
     func testVideoWithoutACameraOffersSoundOnly() throws {
-        try XCTSkipIf(FileManager.default.fileExists(atPath: "/dev/video0"), "this machine has a camera (the VM suite covers it)")
+        try XCTSkipIf(
+            FileManager.default.fileExists(atPath: "/dev/video0"), "this machine has a camera (the VM suite covers it)")
         let video = ["record", "video", "--mic", "cravey_file", "--max-seconds", "1", "--library", root]
         // Without a terminal: a one-line refusal naming the way out, and nothing recorded.
         var result = try runProcess(cravey, video + ["--yes"], environment: alsaEnvironment(infile: phraseFixture))
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("no camera found") && result.stderr.contains("--fallback audio"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("no camera found") && result.stderr.contains("--fallback audio"), result.stderr)
         XCTAssertEqual(try listed().count, 0)
         // At a terminal: the offer, answered no, then yes.
         let line = ([cravey] + video + ["--title", "Sound only"]).map(shellQuote).joined(separator: " ")
@@ -134,7 +142,8 @@ final class RecordTests: CommandTestCase {
         XCTAssertTrue(result.stderr.contains("recording sound only"), result.stderr)
         let rows = try listed()
         XCTAssertEqual(Set(rows.compactMap { $0["title"] as? String }), ["Sound only", "Flag"])
-        XCTAssertTrue(rows.allSatisfy { $0["kind"] as? String == "audio" && ($0["filePath"] as? String ?? "").hasSuffix(".m4a") })
+        XCTAssertTrue(
+            rows.allSatisfy { $0["kind"] as? String == "audio" && ($0["filePath"] as? String ?? "").hasSuffix(".m4a") })
         // Options that only make sense for video are refused for audio.
         result = try record(["--camera", "/dev/video0"])
         XCTAssertEqual(result.status, 64)
@@ -142,7 +151,9 @@ final class RecordTests: CommandTestCase {
     }
 
     /// A FIFO fed at real-time pace (pv), so the file-plugin device behaves like a live microphone.
-    func startPacedRecording(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (Process, Pipe, Process) {
+    func startPacedRecording(_ extra: [String] = [], environment: [String: String] = [:]) throws -> (
+        Process, Pipe, Process
+    ) {
         let fifo = base + "/mic.fifo"
         let feeder = try pacedFIFO(fifo, feeding: Self.tone)
         let recorder = Process()
@@ -162,8 +173,10 @@ final class RecordTests: CommandTestCase {
         let deadline = Date() + 15
         while Date() < deadline {
             if let part = leftovers().first(where: { $0.hasPrefix("rec_") }),
-               let size = try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + part)[.size] as? Int,
-               Double(size) > seconds * 12_000 {
+                let size = try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + part)[.size]
+                    as? Int,
+                Double(size) > seconds * 12_000
+            {
                 return
             }
             usleep(50_000)
@@ -181,7 +194,8 @@ final class RecordTests: CommandTestCase {
             recorder.waitUntilExit()
             feeder.terminate()
             XCTAssertEqual(recorder.terminationStatus, 0, "signal \(signo)")
-            let row = try JSONSerialization.jsonObject(with: out.fileHandleForReading.readDataToEndOfFile()) as! [String: Any]
+            let row =
+                try JSONSerialization.jsonObject(with: out.fileHandleForReading.readDataToEndOfFile()) as! [String: Any]
             let duration = row["duration"] as! Double
             XCTAssertGreaterThan(duration, 1.5, "signal \(signo)")
             XCTAssertLessThan(duration, recordedFor + 0.5, "signal \(signo): duration is the time recorded")
@@ -205,7 +219,9 @@ final class RecordTests: CommandTestCase {
             defer { feeder.terminate() }
             let recorder = Process()
             recorder.executableURL = URL(fileURLWithPath: cravey)
-            recorder.arguments = ["record", "audio", "--mic", "cravey_file", "--library", root, "--json", "--max-seconds", "8"]
+            recorder.arguments = [
+                "record", "audio", "--mic", "cravey_file", "--library", root, "--json", "--max-seconds", "8",
+            ]
             recorder.environment = ProcessInfo.processInfo.environment.merging(alsaEnvironment(infile: fifo)) { $1 }
                 .merging(["CRAVEY_TEST_STOP_WINDOW_MS": "100"]) { $1 }
             let out = Pipe(), err = Pipe()
@@ -219,7 +235,9 @@ final class RecordTests: CommandTestCase {
                 guard !more.isEmpty else { break }
                 said += more
             }
-            XCTAssertTrue(String(decoding: said, as: UTF8.self).contains("stop window open"), "\(delay) ms: \(String(decoding: said, as: UTF8.self))")
+            XCTAssertTrue(
+                String(decoding: said, as: UTF8.self).contains("stop window open"),
+                "\(delay) ms: \(String(decoding: said, as: UTF8.self))")
             usleep(useconds_t(delay * 1000))
             let sent = Date()
             kill(recorder.processIdentifier, SIGTERM)
@@ -256,7 +274,9 @@ final class RecordTests: CommandTestCase {
         let duration = rows[0]["duration"] as! Double
         XCTAssertGreaterThan(duration, 1.9, "at most about a second lost")
         let shown = try runProcess(cravey, ["show", rows[0]["id"] as! String, "--json", "--library", root])
-        let waveform = (try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as! [String: Any])["waveform"] as? [Int] ?? []
+        let waveform =
+            (try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as! [String: Any])["waveform"] as? [Int]
+            ?? []
         XCTAssertEqual(Double(waveform.count), duration * 20, accuracy: 2, "the waveform is rebuilt from the file")
         // Peaks of the -6 dBFS tone (the abrupt onset overshoots in AAC's first frame: use the median).
         XCTAssertEqual(Double(waveform.sorted()[waveform.count / 2]), 128, accuracy: 4, "\(waveform)")
@@ -275,16 +295,24 @@ final class RecordTests: CommandTestCase {
         var points = 0
         for step in 1...30 {
             try? FileManager.default.removeItem(atPath: root)
-            let result = try runProcess(cravey, ["record", "audio", "--mic", "cravey_file", "--max-seconds", "2",
-                                                 "--title", "Kill \(step)", "--library", root],
-                                        environment: alsaEnvironment(infile: phraseFixture).merging(["CRAVEY_FAULT_KILL_AT": String(step)]) { $1 })
+            let result = try runProcess(
+                cravey,
+                [
+                    "record", "audio", "--mic", "cravey_file", "--max-seconds", "2",
+                    "--title", "Kill \(step)", "--library", root,
+                ],
+                environment: alsaEnvironment(infile: phraseFixture).merging(["CRAVEY_FAULT_KILL_AT": String(step)]) {
+                    $1
+                })
             let rows = try listed()
             XCTAssertEqual(rows.count, 1, "killed at step \(step)")
             guard let row = rows.first else { continue }
             XCTAssertEqual(row["duration"] as! Double, 2.0, accuracy: Self.aacFrame, "step \(step)")
             XCTAssertEqual(try ffprobe(root + "/" + (row["filePath"] as! String)).codecs, ["aac"])
             XCTAssertEqual(leftovers(), [], "step \(step)")
-            if result.status == -SIGKILL { points += 1 } else {
+            if result.status == -SIGKILL {
+                points += 1
+            } else {
                 XCTAssertEqual(result.status, 0, result.stderr)
                 XCTAssertEqual(row["title"] as? String, "Kill \(step)")
                 break

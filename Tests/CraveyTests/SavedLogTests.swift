@@ -8,7 +8,9 @@ import XCTest
 /// form's cursor is seen without colour.
 final class SavedLogTests: LogTestCase {
     func form(_ command: String) throws -> TmuxSession {
-        try TmuxSession("env NO_COLOR=1 TZ=Europe/Berlin \(shellQuote(cravey)) \(command) --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+        try TmuxSession(
+            "env NO_COLOR=1 TZ=Europe/Berlin \(shellQuote(cravey)) \(command) --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
+        )
     }
 
     /// The use form: `100` in edible is 100 mg (not the fifth step), `3` in bowls is 3; a dab of
@@ -53,11 +55,17 @@ final class SavedLogTests: LogTestCase {
     /// Every save says what it kept, in one line: the command and the form; a time later than now
     /// suggests yesterday's, and the refusal stays until the time reads.
     func testEverySaveSaysWhatWasSaved() throws {
-        XCTAssertEqual(try run(["use", "vape", "3", "--at", "yesterday 21:30"]).stdout, "Usage logged ✓ — vape, 3 pulls, yesterday 21:30\n")
-        XCTAssertEqual(try run(["use", "joints", "1.5", "--at", "2026-01-10 08:15"]).stdout, "Usage logged ✓ — 1.5 bowls/joints, 2026-01-10 08:15\n")
+        XCTAssertEqual(
+            try run(["use", "vape", "3", "--at", "yesterday 21:30"]).stdout,
+            "Usage logged ✓ — vape, 3 pulls, yesterday 21:30\n")
+        XCTAssertEqual(
+            try run(["use", "joints", "1.5", "--at", "2026-01-10 08:15"]).stdout,
+            "Usage logged ✓ — 1.5 bowls/joints, 2026-01-10 08:15\n")
         let craving = try run(["craving", "8"]).stdout
-        XCTAssertNotNil(craving.range(of: #"^Craving logged ✓ — 8 \(strong\), \d\d:\d\d\n💪 Logged\. Every moment of awareness counts\.\n$"#,
-                                      options: .regularExpression), craving)
+        XCTAssertNotNil(
+            craving.range(
+                of: #"^Craving logged ✓ — 8 \(strong\), \d\d:\d\d\n💪 Logged\. Every moment of awareness counts\.\n$"#,
+                options: .regularExpression), craving)
 
         let tmux = try form("craving")
         try tmux.waitFor("Enter: save craving")
@@ -85,7 +93,8 @@ final class SavedLogTests: LogTestCase {
         try run(["use", "dab", "1", "--at", "-1h"])
         let bowl = try jsonObject(try run(["use", "bowls", "1", "--at", "-2h", "--json"]).stdout)
         let listed = try run(["log"]).stdout
-        XCTAssertTrue(listed.contains("1 pull vape") && listed.contains("1 dab  ") && listed.contains("1 bowl/joint "), listed)
+        XCTAssertTrue(
+            listed.contains("1 pull vape") && listed.contains("1 dab  ") && listed.contains("1 bowl/joint "), listed)
         XCTAssertFalse(listed.contains("1 pulls") || listed.contains("1 dabs") || listed.contains("1 bowls"), listed)
         let shown = try run(["log", "show", bowl["id"] as! String]).stdout
         XCTAssertTrue(shown.contains("Amount      1 bowl/joint\n"), shown)
@@ -122,7 +131,9 @@ final class SavedLogTests: LogTestCase {
     /// recording).
     func testCancellingADeleteIsNotAnError() throws {
         let use = try jsonObject(try run(["use", "--json"]).stdout)["id"] as! String
-        var tmux = try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) log delete \(use) --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+        var tmux = try TmuxSession(
+            "env NO_COLOR=1 \(shellQuote(cravey)) log delete \(use) --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
+        )
         try tmux.waitFor("[y/N]")
         try tmux.send("n", literal: true)
         var screen = try tmux.waitFor("EXIT=")
@@ -131,7 +142,9 @@ final class SavedLogTests: LogTestCase {
 
         let craving = try jsonObject(try run(["craving", "--json"]).stdout)["id"] as! String
         try run(["use", "--after-craving", craving])
-        tmux = try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) log delete \(craving) --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+        tmux = try TmuxSession(
+            "env NO_COLOR=1 \(shellQuote(cravey)) log delete \(craving) --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
+        )
         try tmux.waitFor("[c]ancel")
         try tmux.send("c", literal: true)
         screen = try tmux.waitFor("EXIT=")
@@ -139,11 +152,14 @@ final class SavedLogTests: LogTestCase {
         tmux.close()
         XCTAssertEqual(try logs().count, 3)
 
-        let recorded = try runProcess(cravey, ["record", "audio", "--mic", "cravey_file", "--max-seconds", "1", "--title", "Breathe", "--library", root],
-                                      environment: env(["CRAVEY_ALSA_INFILE": phraseFixture]))
+        let recorded = try runProcess(
+            cravey,
+            ["record", "audio", "--mic", "cravey_file", "--max-seconds", "1", "--title", "Breathe", "--library", root],
+            environment: env(["CRAVEY_ALSA_INFILE": phraseFixture]))
         XCTAssertEqual(recorded.status, 0, recorded.stderr)
         let id = recorded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        tmux = try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) delete \(id) --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
+        tmux = try TmuxSession(
+            "env NO_COLOR=1 \(shellQuote(cravey)) delete \(id) --library \(shellQuote(root)); echo EXIT=$?; sleep 30")
         try tmux.waitFor("This cannot be undone. [y/N]")
         try tmux.send("Enter")
         screen = try tmux.waitFor("EXIT=")

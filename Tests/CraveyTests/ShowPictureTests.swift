@@ -12,14 +12,21 @@ final class ShowPictureTests: CommandTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         let thumb = base + "/thumb.jpg", video = base + "/clip.mov"
-        var result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=red:s=320x90", "-f", "lavfi", "-i",
-                                                        "color=blue:s=320x90", "-filter_complex", "vstack", "-frames:v", "1", thumb])
+        var result = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "color=red:s=320x90", "-f", "lavfi", "-i",
+                "color=blue:s=320x90", "-filter_complex", "vstack", "-frames:v", "1", thumb,
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
-        result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180:d=1", "-c:v", "libx264", video])
+        result = try runProcess(
+            "/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc=s=320x180:d=1", "-c:v", "libx264", video])
         XCTAssertEqual(result.status, 0, result.stderr)
         let library = try Library(root: root)
-        id = try library.save(copying: video, thumbnail: thumb, kind: .video, draft: .init(title: "Day 30"), duration: 1,
-                              media: MediaFacts(width: 320, height: 180, fps: 25)).id.uuidString
+        id = try library.save(
+            copying: video, thumbnail: thumb, kind: .video, draft: .init(title: "Day 30"), duration: 1,
+            media: MediaFacts(width: 320, height: 180, fps: 25)
+        ).id.uuidString
     }
 
     func show(_ graphics: String) throws -> String {

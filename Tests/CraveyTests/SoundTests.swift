@@ -15,20 +15,28 @@ final class SoundTests: CommandTestCase {
         try super.tearDownWithError()
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try runProcess(cravey, arguments + ["--library", root], environment: environment)
     }
 
     /// Spoken words (espeak-ng) at a chosen loudness: `gain` dB after normalizing the peak to 0 dBFS.
     /// `compressed`: squeezed like a voice shouting into a headset (far louder than -16 LUFS).
-    func speech(_ name: String, gain: Double, padding: (Double, Double) = (0, 0), compressed: Bool = false) throws -> String {
+    func speech(_ name: String, gain: Double, padding: (Double, Double) = (0, 0), compressed: Bool = false) throws
+        -> String
+    {
         let raw = base + "/\(name)-voice.wav"
-        let spoken = try runProcess("/usr/bin/espeak-ng", ["-w", raw, "Remember why you started. You are stronger than this moment, and it will pass."])
+        let spoken = try runProcess(
+            "/usr/bin/espeak-ng",
+            ["-w", raw, "Remember why you started. You are stronger than this moment, and it will pass."])
         XCTAssertEqual(spoken.status, 0, spoken.stderr)
         let out = base + "/\(name).wav"
-        let shaped = try runProcess("/usr/bin/sox", [raw, "-r", "48000", "-c", "1", "-b", "16", out]
-                                        + (compressed ? ["compand", "0.005,0.05", "-60,-60,-40,-8,0,-2", "gain", "-n", "-0.5"] : [])
-                                        + ["gain", "-n", String(gain), "pad", String(padding.0), String(padding.1)])
+        let shaped = try runProcess(
+            "/usr/bin/sox",
+            [raw, "-r", "48000", "-c", "1", "-b", "16", out]
+                + (compressed ? ["compand", "0.005,0.05", "-60,-60,-40,-8,0,-2", "gain", "-n", "-0.5"] : [])
+                + ["gain", "-n", String(gain), "pad", String(padding.0), String(padding.1)])
         XCTAssertEqual(shaped.status, 0, shaped.stderr)
         return out
     }
@@ -38,11 +46,13 @@ final class SoundTests: CommandTestCase {
     /// Plays a recording to the capture file; returns what reached the speaker, as a WAV.
     func played(_ id: String, _ extra: [String] = []) throws -> (wav: String, samples: [Float]) {
         let raw = base + "/out-\(UUID().uuidString.prefix(6)).raw"
-        let result = try run(["play", id, "--speaker", "cravey_capture"] + extra,
-                             environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": raw])
+        let result = try run(
+            ["play", id, "--speaker", "cravey_capture"] + extra,
+            environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": raw])
         XCTAssertEqual(result.status, 0, result.stderr)
         let wav = raw + ".wav"
-        let converted = try runProcess("/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", raw, wav])
+        let converted = try runProcess(
+            "/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", raw, wav])
         XCTAssertEqual(converted.status, 0, converted.stderr)
         return (wav, try readS16(raw))
     }
@@ -54,15 +64,20 @@ final class SoundTests: CommandTestCase {
     }
 
     func testQuietAndLoudRecordingsReachTheSpeakerAtTheSameLevelWithoutClipping() throws {
-        for (name, gain, compressed) in [("quiet laptop mic", -24.0, false), ("whispered", -36.0, false), ("headset", -0.5, false),
-                                         ("shouting", -0.5, true)] {
-            let row = try imported(try speech(name.replacingOccurrences(of: " ", with: "-"), gain: gain, compressed: compressed),
-                                   ["--title", name])
+        for (name, gain, compressed) in [
+            ("quiet laptop mic", -24.0, false), ("whispered", -36.0, false), ("headset", -0.5, false),
+            ("shouting", -0.5, true),
+        ] {
+            let row = try imported(
+                try speech(name.replacingOccurrences(of: " ", with: "-"), gain: gain, compressed: compressed),
+                ["--title", name])
             let stored = try XCTUnwrap(row["loudness"] as? Double)
             let id = row["id"] as! String
             let (wav, samples) = try played(id)
             let out = try measured(wav)
-            print("\(name): stored \(String(format: "%.1f", stored)) LUFS, true peak \(row["truePeak"] ?? "?") dBTP, gain \(row["playbackGain"] ?? "?") dB → at the speaker \(out.lufs) LUFS, true peak \(out.truePeak) dBTP")
+            print(
+                "\(name): stored \(String(format: "%.1f", stored)) LUFS, true peak \(row["truePeak"] ?? "?") dBTP, gain \(row["playbackGain"] ?? "?") dB → at the speaker \(out.lufs) LUFS, true peak \(out.truePeak) dBTP"
+            )
             XCTAssertEqual(out.lufs, -16, accuracy: 1, "\(name) is played at -16 LUFS")
             XCTAssertLessThanOrEqual(out.truePeak, -0.9, "\(name): the true peak stays under -1 dBTP")
             XCTAssertLessThan(samples.map(abs).max() ?? 1, 32767.0 / 32768, "\(name): no sample is clipped")
@@ -85,7 +100,9 @@ final class SoundTests: CommandTestCase {
         let first = try imported(try speech("old", gain: -20), ["--title", "old"])
         let second = try imported(try speech("older", gain: -10), ["--title", "older"])
         // As a library from before loudness was measured has them.
-        let cleared = try runProcess("/usr/bin/sqlite3", [root + "/library.sqlite", "UPDATE recording SET loudness = NULL, truePeak = NULL, playbackGain = NULL"])
+        let cleared = try runProcess(
+            "/usr/bin/sqlite3",
+            [root + "/library.sqlite", "UPDATE recording SET loudness = NULL, truePeak = NULL, playbackGain = NULL"])
         XCTAssertEqual(cleared.status, 0, cleared.stderr)
         let shown = try run(["show", first["id"] as! String])
         XCTAssertTrue(shown.stdout.contains("not measured yet"), shown.stdout)
@@ -117,18 +134,25 @@ final class SoundTests: CommandTestCase {
         let file = root + "/" + (row["filePath"] as! String)
         XCTAssertEqual(try ffprobe(file).duration, duration, accuracy: 0.03, "the row's length is the file's")
         let untouched = try imported(padded)
-        XCTAssertEqual(untouched["duration"] as? Double ?? 0, plain + 5, accuracy: 0.05, "without the flag nothing is trimmed")
+        XCTAssertEqual(
+            untouched["duration"] as? Double ?? 0, plain + 5, accuracy: 0.05, "without the flag nothing is trimmed")
     }
 
     func testRecordTrimsSilenceWithoutAsking() throws {
         // The file plugin reads a raw file as the microphone: 1.5 s of silence, the phrase, 2 s of silence.
         let mic = base + "/mic.raw"
-        let made = try runProcess("/usr/bin/sox", ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", phraseFixture,
-                                                   "-t", "raw", mic, "pad", "1.5", "2"])
+        let made = try runProcess(
+            "/usr/bin/sox",
+            [
+                "-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", phraseFixture,
+                "-t", "raw", mic, "pad", "1.5", "2",
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let phrase = Double((try FileManager.default.attributesOfItem(atPath: phraseFixture)[.size] as? Int) ?? 0) / 96_000
-        let result = try run(["record", "audio", "--mic", "cravey_file", "--max-seconds", "30", "--trim-silence", "--yes", "--json"],
-                             environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": mic])
+        let phrase =
+            Double((try FileManager.default.attributesOfItem(atPath: phraseFixture)[.size] as? Int) ?? 0) / 96_000
+        let result = try run(
+            ["record", "audio", "--mic", "cravey_file", "--max-seconds", "30", "--trim-silence", "--yes", "--json"],
+            environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": mic])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("trimmed"), result.stderr)
         let row = try jsonObject(result.stdout)
@@ -142,8 +166,11 @@ final class SoundTests: CommandTestCase {
     func testTrimKeepsExactlyTheSpanAndTheDetails() throws {
         let row = try imported(try speech("to-trim", gain: -12), ["--title", "Hold on", "--notes", "for later"])
         let id = row["id"] as! String
-        XCTAssertEqual(try run(["play", id, "--speaker", "cravey_capture"],
-                               environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": "/dev/null"]).status, 0)
+        XCTAssertEqual(
+            try run(
+                ["play", id, "--speaker", "cravey_capture"],
+                environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": "/dev/null"]
+            ).status, 0)
         let source = try decodeAudio(root + "/" + (row["filePath"] as! String))
         let trimmed = try run(["trim", id, "--start", "0:01.25", "--end", "3.5", "--json"])
         XCTAssertEqual(trimmed.status, 0, trimmed.stderr)
@@ -164,22 +191,29 @@ final class SoundTests: CommandTestCase {
             XCTAssertEqual(a, b, accuracy: 1.5, "window at \(offset)")
         }
         // Bad spans: one line, nothing changed.
-        for (args, text) in [(["--start", "2", "--end", "1"], "start must come before"), (["--end", "9"], "past the recording's end"),
-                             (["--start", "banana"], "must be seconds"), (["--start", "1", "--end", "1.05"], "at least")] {
+        for (args, text) in [
+            (["--start", "2", "--end", "1"], "start must come before"), (["--end", "9"], "past the recording's end"),
+            (["--start", "banana"], "must be seconds"), (["--start", "1", "--end", "1.05"], "at least"),
+        ] {
             let refused = try run(["trim", id] + args)
             XCTAssertNotEqual(refused.status, 0)
             XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
             XCTAssertTrue(refused.stderr.contains(text), refused.stderr)
         }
-        XCTAssertEqual(try jsonObject(try run(["show", id, "--json"]).stdout)["duration"] as? Double ?? 0, 2.25, accuracy: 0.03)
+        XCTAssertEqual(
+            try jsonObject(try run(["show", id, "--json"]).stdout)["duration"] as? Double ?? 0, 2.25, accuracy: 0.03)
     }
 
     func testTrimAVideoStartsAtTheRightPictureAndKeepsSync() throws {
         // A counter clip: each second shows a different picture; a beep marks 2.0–2.2 s.
         let clip = base + "/counter.mp4"
-        let made = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=25:d=5",
-                                                      "-f", "lavfi", "-i", "sine=f=880:d=5", "-filter_complex", "[1]volume='between(t,2,2.2)':eval=frame[a]",
-                                                      "-map", "0", "-map", "[a]", "-c:v", "libx264", "-c:a", "aac", clip])
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x180:rate=25:d=5",
+                "-f", "lavfi", "-i", "sine=f=880:d=5", "-filter_complex", "[1]volume='between(t,2,2.2)':eval=frame[a]",
+                "-map", "0", "-map", "[a]", "-c:v", "libx264", "-c:a", "aac", clip,
+            ])
         XCTAssertEqual(made.status, 0, made.stderr)
         let row = try imported(clip)
         let id = row["id"] as! String
@@ -193,8 +227,12 @@ final class SoundTests: CommandTestCase {
         // The first picture is the source's picture at 1.5 s.
         func gray(_ path: String, at seconds: Double) throws -> [UInt8] {
             let out = base + "/g-\(UUID().uuidString.prefix(6)).raw"
-            let r = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-ss", String(seconds), "-i", path, "-frames:v", "1",
-                                                       "-vf", "scale=160:90", "-f", "rawvideo", "-pix_fmt", "gray", out])
+            let r = try runProcess(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-y", "-ss", String(seconds), "-i", path, "-frames:v", "1",
+                    "-vf", "scale=160:90", "-f", "rawvideo", "-pix_fmt", "gray", out,
+                ])
             XCTAssertEqual(r.status, 0, r.stderr)
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
         }
@@ -228,8 +266,9 @@ final class SoundTests: CommandTestCase {
         while step < 40 {
             let lib = base + "/kill-\(step)"
             XCTAssertEqual(try runProcess("/bin/cp", ["-a", pristine, lib]).status, 0)
-            let killed = try runProcess(cravey, ["trim", id, "--start", "1", "--end", "2.5", "--library", lib],
-                                        environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+            let killed = try runProcess(
+                cravey, ["trim", id, "--start", "1", "--end", "2.5", "--library", lib],
+                environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
             let listed = try runProcess(cravey, ["show", id, "--json", "--library", lib])
             XCTAssertEqual(listed.status, 0, "step \(step): the recording is listed: \(listed.stderr)")
             let now = try jsonObject(listed.stdout)
@@ -250,7 +289,9 @@ final class SoundTests: CommandTestCase {
             if killed.status != -SIGKILL { break }
             step += 1
         }
-        print("trim killed at \(step - 1) steps: \(sawOld) times the old recording, \(sawNew) times the new one, never neither")
+        print(
+            "trim killed at \(step - 1) steps: \(sawOld) times the old recording, \(sawNew) times the new one, never neither"
+        )
         XCTAssertGreaterThan(sawOld, 3)
         XCTAssertGreaterThan(sawNew, 0)
     }

@@ -7,27 +7,35 @@ import XCTest
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal toolkit every screen shares: keys decoded from the bytes a terminal sends, the one
 /// key reader over a real file descriptor, and raw mode given back after a signal.
 final class TerminalToolkitTests: XCTestCase {
     func testKeysDecodedFromTerminalBytes() {
-        XCTAssertEqual(Key.keys(in: Array(" \u{1B}[C\u{1B}[Dq".utf8)), [.character(" "), .right, .left, .character("q")],
-                       "several keys in one read")
-        XCTAssertEqual(Key.keys(in: Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}OD".utf8)), [.up, .down, .right, .left], "CSI and SS3 arrows")
-        XCTAssertEqual(Key.keys(in: Array("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~".utf8)),
-                       [.pageUp, .pageDown, .home, .end, .home, .end])
+        XCTAssertEqual(
+            Key.keys(in: Array(" \u{1B}[C\u{1B}[Dq".utf8)), [.character(" "), .right, .left, .character("q")],
+            "several keys in one read")
+        XCTAssertEqual(
+            Key.keys(in: Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}OD".utf8)), [.up, .down, .right, .left],
+            "CSI and SS3 arrows")
+        XCTAssertEqual(
+            Key.keys(in: Array("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~".utf8)),
+            [.pageUp, .pageDown, .home, .end, .home, .end])
         XCTAssertEqual(Key.keys(in: [0x1B]), [.escape], "Esc alone")
         XCTAssertEqual(Key.keys(in: [0x1B, 0x1B]), [.escape, .escape])
         XCTAssertEqual(Key.keys(in: [13, 10, 9, 127, 8]), [.enter, .enter, .tab, .backspace, .backspace])
         XCTAssertEqual(Key.keys(in: Array("0123456789".utf8)).compactMap(\.digit), Array(0...9))
         XCTAssertEqual(Key.keys(in: Array("é💪".utf8)), [.character("é"), .character("💪")], "UTF-8 characters whole")
-        XCTAssertEqual(Key.keys(in: Array("\u{1B}[1;5Cx".utf8)), [.right, .character("x")], "modifiers ignored, the arrow kept")
-        XCTAssertEqual(Key.keys(in: Array("\u{1B}[99zx".utf8)), [.character("x")], "an unknown sequence is dropped whole")
+        XCTAssertEqual(
+            Key.keys(in: Array("\u{1B}[1;5Cx".utf8)), [.right, .character("x")], "modifiers ignored, the arrow kept")
+        XCTAssertEqual(
+            Key.keys(in: Array("\u{1B}[99zx".utf8)), [.character("x")], "an unknown sequence is dropped whole")
         XCTAssertEqual(Key.keys(in: Array("a\u{1B}[".utf8)), [.character("a")], "a sequence cut short is dropped")
-        XCTAssertEqual(Key.keys(in: [0x01, 0x02, 0xFF, UInt8(ascii: "z")]), [.character("z")], "control bytes and bad UTF-8 are not keys")
+        XCTAssertEqual(
+            Key.keys(in: [0x01, 0x02, 0xFF, UInt8(ascii: "z")]), [.character("z")],
+            "control bytes and bad UTF-8 are not keys")
         XCTAssertTrue(Key.escape.isQuit && Key.character("q").isQuit && Key.character("Q").isQuit)
         XCTAssertFalse(Key.enter.isQuit)
         XCTAssertEqual(Key.character("C").letter, "c")
@@ -42,17 +50,24 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertFalse(Calm.isOn(["TERM": "xterm-256color"]))
         XCTAssertEqual(Calm.plain("\u{1B}[1;31mred\u{1B}[0m and \u{1B}[2mdim\u{1B}[0m"), "red and dim")
 
-        let page = ["\u{1B}[1mcravey\u{1B}[0m  Hi Sam   Day 1 · 🔥 1 day without use", "", "", "  \u{1B}[1mc\u{1B}[0m  🧠 LOG CRAVING   ",
-                    "  1  🎤 Why I stop  0:20 · 3 plays", "  p 📊 Progress   k ☀️ Check-in   q Quit", ""]
-        XCTAssertEqual(Calm.lines(of: page, after: []),
-                       ["", "cravey  Hi Sam   Day 1 · 🔥 1 day without use", "", "  c  🧠 LOG CRAVING",
-                        "  1  🎤 Why I stop  0:20 · 3 plays", "  p 📊 Progress   k ☀️ Check-in   q Quit"],
-                       "plain, one blank line at a time, none at the end, after a blank line")
+        let page = [
+            "\u{1B}[1mcravey\u{1B}[0m  Hi Sam   Day 1 · 🔥 1 day without use", "", "",
+            "  \u{1B}[1mc\u{1B}[0m  🧠 LOG CRAVING   ",
+            "  1  🎤 Why I stop  0:20 · 3 plays", "  p 📊 Progress   k ☀️ Check-in   q Quit", "",
+        ]
+        XCTAssertEqual(
+            Calm.lines(of: page, after: []),
+            [
+                "", "cravey  Hi Sam   Day 1 · 🔥 1 day without use", "", "  c  🧠 LOG CRAVING",
+                "  1  🎤 Why I stop  0:20 · 3 plays", "  p 📊 Progress   k ☀️ Check-in   q Quit",
+            ],
+            "plain, one blank line at a time, none at the end, after a blank line")
         var changed = page
         changed[4] = "  1  🎤 Why I stop  0:20 · 4 plays"
         XCTAssertEqual(Calm.lines(of: changed, after: page), ["  1  🎤 Why I stop  0:20 · 4 plays"], "only what changed")
         XCTAssertEqual(Calm.lines(of: page, after: page), [])
-        XCTAssertEqual(Calm.lines(of: ["Other", "page"], after: page), ["", "Other", "page"], "a new page is printed whole")
+        XCTAssertEqual(
+            Calm.lines(of: ["Other", "page"], after: page), ["", "Other", "page"], "a new page is printed whole")
 
         XCTAssertEqual(Calm.label(of: .character("c"), in: page), "🧠 LOG CRAVING")
         XCTAssertEqual(Calm.label(of: .character("1"), in: page), "🎤 Why I stop", "not the 1 of 'Day 1'")
@@ -72,7 +87,8 @@ final class TerminalToolkitTests: XCTestCase {
             usleep(10_000)
         }
         pipe.fileHandleForWriting.closeFile()
-        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(
+            separator: "\n")
         XCTAssertEqual(lines.count, 3, "\(lines)")
     }
 
@@ -92,8 +108,9 @@ final class TerminalToolkitTests: XCTestCase {
     }
 
     func testThePlayerKeysAreTerminalKeys() {
-        XCTAssertEqual(Key.keys(in: Array(" \u{1B}[C\u{1B}[Dqxyz".utf8)).compactMap(PlayerKey.init),
-                       [.pauseResume, .forward, .back, .stop])
+        XCTAssertEqual(
+            Key.keys(in: Array(" \u{1B}[C\u{1B}[Dqxyz".utf8)).compactMap(PlayerKey.init),
+            [.pauseResume, .forward, .back, .stop])
         XCTAssertEqual(PlayerKey(Key.escape), .stop, "Esc alone stops")
     }
 
@@ -127,8 +144,10 @@ final class TerminalToolkitTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: base) }
         let before = base + "/before", after = base + "/after", pid = base + "/pid"
-        let command = "echo $$ > \(pid); exec \(shellQuote(productPath("cravey"))) checkin --library \(shellQuote(base + "/lib"))"
-        let tmux = try TmuxSession("stty -a > \(before); sh -c \(shellQuote(command)); stty -a > \(after); echo DONE; sleep 30")
+        let command =
+            "echo $$ > \(pid); exec \(shellQuote(productPath("cravey"))) checkin --library \(shellQuote(base + "/lib"))"
+        let tmux = try TmuxSession(
+            "stty -a > \(before); sh -c \(shellQuote(command)); stty -a > \(after); echo DONE; sleep 30")
         defer { tmux.close() }
         _ = try tmux.waitFor("Take a moment for yourself")
         let raw = try runProcess("/bin/sh", ["-c", "stty -a < /proc/$(cat \(pid))/fd/0"]).stdout
@@ -138,7 +157,8 @@ final class TerminalToolkitTests: XCTestCase {
         let settings = try String(contentsOfFile: after, encoding: .utf8)
         XCTAssertFalse(settings.contains("-icanon"), settings)
         XCTAssertFalse(settings.contains("-echo "), settings)
-        XCTAssertEqual(settings, try String(contentsOfFile: before, encoding: .utf8), "the terminal's settings as before")
+        XCTAssertEqual(
+            settings, try String(contentsOfFile: before, encoding: .utf8), "the terminal's settings as before")
     }
 
     /// A question on a terminal: one key answers it (no Enter), and Ctrl-C ends it with nothing
@@ -151,11 +171,13 @@ final class TerminalToolkitTests: XCTestCase {
         func craving() throws -> String {
             let logged = try runProcess(cravey, ["craving", "4", "--json", "--library", library])
             XCTAssertEqual(logged.status, 0, logged.stderr)
-            return try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(logged.stdout.utf8)) as? [String: Any])?["id"] as? String)
+            return try XCTUnwrap(
+                (try JSONSerialization.jsonObject(with: Data(logged.stdout.utf8)) as? [String: Any])?["id"] as? String)
         }
         func delete(_ id: String) throws -> TmuxSession {
-            try TmuxSession("env NO_COLOR=1 \(shellQuote(cravey)) log delete \(id) --library \(shellQuote(library)); echo EXIT=$?; "
-                            + "stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 30")
+            try TmuxSession(
+                "env NO_COLOR=1 \(shellQuote(cravey)) log delete \(id) --library \(shellQuote(library)); echo EXIT=$?; "
+                    + "stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 30")
         }
         let first = try craving(), second = try craving()
         var tmux = try delete(first)
@@ -171,6 +193,8 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertTrue(screen.contains("MODE=icanon"), screen)
         tmux.close()
         let left = try runProcess(cravey, ["log", "list", "--json", "--library", library])
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(left.stdout.utf8)) as? [Any])?.count, 1, "only the first was deleted")
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: Data(left.stdout.utf8)) as? [Any])?.count, 1,
+            "only the first was deleted")
     }
 }

@@ -22,8 +22,12 @@ class TranscriptTestCase: CommandTestCase {
         try super.tearDownWithError()
     }
 
-    func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(cravey, arguments + ["--library", root], environment: ["CRAVEY_TRANSCRIBE": timing, "NO_COLOR": "1"].merging(environment) { $1 })
+    func run(_ arguments: [String], _ environment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try runProcess(
+            cravey, arguments + ["--library", root],
+            environment: ["CRAVEY_TRANSCRIBE": timing, "NO_COLOR": "1"].merging(environment) { $1 })
     }
 
     /// `cravey ARGS` in the background (output dropped), to be killed.
@@ -31,7 +35,9 @@ class TranscriptTestCase: CommandTestCase {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cravey)
         process.arguments = arguments + ["--library", root]
-        process.environment = ProcessInfo.processInfo.environment.merging(["CRAVEY_TRANSCRIBE": timing].merging(environment) { $1 }) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["CRAVEY_TRANSCRIBE": timing].merging(environment) { $1 }
+        ) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -44,8 +50,11 @@ class TranscriptTestCase: CommandTestCase {
         return try json(out.stdout)
     }
 
-    func importSpeech(_ extra: [String] = [], _ environment: [String: String] = [:], file: String? = nil) throws -> String {
-        let row = try json(["import", file ?? speech, "--title", "Six sentences"] + extra, environment) as! [String: Any]
+    func importSpeech(_ extra: [String] = [], _ environment: [String: String] = [:], file: String? = nil) throws
+        -> String
+    {
+        let row =
+            try json(["import", file ?? speech, "--title", "Six sentences"] + extra, environment) as! [String: Any]
         return row["id"] as! String
     }
 
@@ -62,13 +71,18 @@ class TranscriptTestCase: CommandTestCase {
 
     /// The Whisper helpers running now (their process ids), of one parent or of any.
     func whisperHelpers(parent: Int32? = nil) -> [Int32] {
-        let found = (try? runProcess("/usr/bin/pgrep", ["-f", "cravey-whisper.py"] + (parent.map { ["-P", String($0)] } ?? [])).stdout) ?? ""
+        let found =
+            (try? runProcess(
+                "/usr/bin/pgrep", ["-f", "cravey-whisper.py"] + (parent.map { ["-P", String($0)] } ?? [])
+            ).stdout) ?? ""
         return found.split(separator: "\n").compactMap { Int32($0) }
     }
 
     /// The background workers of this test's library that run now.
     func workers() -> [Int32] {
-        ((try? runProcess("/usr/bin/pgrep", ["-f", "transcribe --worker --library \(root)"]).stdout) ?? "").split(separator: "\n").compactMap { Int32($0) }
+        ((try? runProcess("/usr/bin/pgrep", ["-f", "transcribe --worker --library \(root)"]).stdout) ?? "").split(
+            separator: "\n"
+        ).compactMap { Int32($0) }
     }
 
     func waitForWhisperHelper(of parent: Int32) throws -> Int32 {
@@ -92,10 +106,18 @@ class TranscriptTestCase: CommandTestCase {
     /// The interactive check-in of `day` in tmux, from `microphone` (ALSA's file plugin), answered
     /// with mood 4 and the day's question, recorded until the clock shows `recordFor`: the session
     /// (to close) and its close screen.
-    func checkInToItsClose(microphone: String, day: String, recordFor: String, _ environment: [String] = []) throws -> (TmuxSession, String) {
-        let env = (["CRAVEY_TRANSCRIBE=\(timing)", "NO_COLOR=1", "ALSA_CONFIG_PATH=" + shellQuote(testALSAConfig), "CRAVEY_ALSA_INFILE=" + shellQuote(microphone),
-                    "CRAVEY_NOW=\(day)T10:00:00"] + environment).joined(separator: " ")
-        let tmux = try TmuxSession("env \(env) \(shellQuote(cravey)) checkin --mic cravey_file --library \(shellQuote(root)); echo EXIT=$?; sleep 60")
+    func checkInToItsClose(microphone: String, day: String, recordFor: String, _ environment: [String] = []) throws -> (
+        TmuxSession, String
+    ) {
+        let env =
+            ([
+                "CRAVEY_TRANSCRIBE=\(timing)", "NO_COLOR=1", "ALSA_CONFIG_PATH=" + shellQuote(testALSAConfig),
+                "CRAVEY_ALSA_INFILE=" + shellQuote(microphone),
+                "CRAVEY_NOW=\(day)T10:00:00",
+            ] + environment).joined(separator: " ")
+        let tmux = try TmuxSession(
+            "env \(env) \(shellQuote(cravey)) checkin --mic cravey_file --library \(shellQuote(root)); echo EXIT=$?; sleep 60"
+        )
         do {
             try tmux.waitFor("Take a moment for yourself")
             try tmux.send("Enter")

@@ -7,7 +7,9 @@ import XCTest
 /// made, skipped, deferred, failed, deleted, purged, killed.
 final class TranscriptTests: TranscriptTestCase {
     /// The sentence spoken at `time`, if any.
-    func sentence(at time: Double) -> SpokenSentence? { sentences.first { $0.start - 0.5 <= time && time <= $0.end + 0.5 } }
+    func sentence(at time: Double) -> SpokenSentence? {
+        sentences.first { $0.start - 0.5 <= time && time <= $0.end + 0.5 }
+    }
 
     func testImportMakesATranscriptWithWordTimes() throws {
         let id = try importSpeech()
@@ -25,7 +27,9 @@ final class TranscriptTests: TranscriptTestCase {
         let lines = text.split(separator: "\n")
         XCTAssertEqual(lines.count, sentences.count, text)
         XCTAssertTrue(lines.allSatisfy { $0.first!.isUppercase && $0.hasSuffix(".") }, text)
-        let words = (t["words"] as! [[Any]]).map { (word: $0[0] as! String, start: $0[1] as! Double, end: $0[2] as! Double) }
+        let words = (t["words"] as! [[Any]]).map {
+            (word: $0[0] as! String, start: $0[1] as! Double, end: $0[2] as! Double)
+        }
         XCTAssertEqual(spokenWords(words.map(\.word).joined(separator: " ")), spokenWords(text))
         var index = 0
         for (line, sentence) in zip(lines, sentences) {
@@ -47,7 +51,8 @@ final class TranscriptTests: TranscriptTestCase {
         let drafted = try XCTUnwrap(transcript(id))
         XCTAssertEqual(drafted["engine"] as? String, "PocketSphinx 5prealpha")
         XCTAssertLessThan(wordErrorRate(reference: reference, hypothesis: drafted["text"] as! String), 0.35)
-        XCTAssertEqual((try json(["transcribe", "--all"]) as! [[String: Any]]).count, 0, "--all alone leaves a made one")
+        XCTAssertEqual(
+            (try json(["transcribe", "--all"]) as! [[String: Any]]).count, 0, "--all alone leaves a made one")
         let upgraded = try json(["transcribe", "--all", "--upgrade"]) as! [[String: Any]]
         XCTAssertEqual(upgraded.map { $0["outcome"] as? String }, ["made"])
         XCTAssertEqual(try transcript(id)?["text"] as? String, text, "Whisper again, the same words")
@@ -55,10 +60,15 @@ final class TranscriptTests: TranscriptTestCase {
         // --engine pocketsphinx --all remakes the Whisper ones with PocketSphinx.
         XCTAssertEqual((try json(["transcribe", "--all", "--engine", "pocketsphinx"]) as! [[String: Any]]).count, 1)
         XCTAssertEqual(try transcript(id)?["engine"] as? String, "PocketSphinx 5prealpha")
-        for bad in [["transcribe", id, "--upgrade"], ["transcribe", "--all", "--upgrade", "--engine", "pocketsphinx"], ["transcribe", id, "--engine", "vosk"]] {
+        for bad in [
+            ["transcribe", id, "--upgrade"], ["transcribe", "--all", "--upgrade", "--engine", "pocketsphinx"],
+            ["transcribe", id, "--engine", "vosk"],
+        ] {
             let out = try run(bad)
             XCTAssertNotEqual(out.status, 0, "\(bad)")
-            XCTAssertEqual(out.stderr.split(separator: "\n").first.map { $0.hasPrefix("Error:") || $0.hasPrefix("cravey:") }, true, out.stderr)
+            XCTAssertEqual(
+                out.stderr.split(separator: "\n").first.map { $0.hasPrefix("Error:") || $0.hasPrefix("cravey:") }, true,
+                out.stderr)
         }
     }
 
@@ -70,7 +80,8 @@ final class TranscriptTests: TranscriptTestCase {
         try FileManager.default.createSymbolicLink(atPath: copy + "/venv", withDestinationPath: real + "/venv")
         try FileManager.default.copyItem(atPath: real + "/cravey-whisper.py", toPath: copy + "/cravey-whisper.py")
         for file in try FileManager.default.contentsOfDirectory(atPath: real + "/model") {
-            try FileManager.default.createSymbolicLink(atPath: copy + "/model/" + file, withDestinationPath: real + "/model/" + file)
+            try FileManager.default.createSymbolicLink(
+                atPath: copy + "/model/" + file, withDestinationPath: real + "/model/" + file)
         }
         try change(copy)
         return copy
@@ -107,10 +118,12 @@ final class TranscriptTests: TranscriptTestCase {
             XCTAssertTrue(doctor.stdout.contains("bash Whisper/install.sh \(whisper)"), doctor.stdout)
         }
         // Turned off, PocketSphinx says nothing; the real engine upgrades the draft.
-        XCTAssertEqual(try run(["transcribe", "--all", "--engine", "pocketsphinx"], ["CRAVEY_WHISPER": "off"]).stderr, "")
+        XCTAssertEqual(
+            try run(["transcribe", "--all", "--engine", "pocketsphinx"], ["CRAVEY_WHISPER": "off"]).stderr, "")
         let doctor = try run(["doctor", "--mic", "null"])
         XCTAssertTrue(doctor.stdout.contains("✓ transcripts: Whisper tiny.en (faster-whisper"), doctor.stdout)
-        XCTAssertEqual((try json(["transcribe", "--all", "--upgrade"]) as! [[String: Any]]).first?["outcome"] as? String, "made")
+        XCTAssertEqual(
+            (try json(["transcribe", "--all", "--upgrade"]) as! [[String: Any]]).first?["outcome"] as? String, "made")
         let id = ((try json(["list"]) as! [[String: Any]]).first!["id"] as! String)
         XCTAssertTrue((try transcript(id)?["engine"] as? String ?? "").hasPrefix("faster-whisper"))
     }
@@ -121,16 +134,23 @@ final class TranscriptTests: TranscriptTestCase {
         guard getuid() == 0 else { throw XCTSkip("unshare -n needs root (CI runs as root)") }
         let id = try importSpeech([], ["CRAVEY_TRANSCRIBE": "later"])
         let trace = base + "/network.trace"
-        let traced = try runProcess("/usr/bin/strace", ["-f", "-e", "trace=network", "-o", trace, cravey, "transcribe", id, "--wait", "--library", root])
+        let traced = try runProcess(
+            "/usr/bin/strace",
+            ["-f", "-e", "trace=network", "-o", trace, cravey, "transcribe", id, "--wait", "--library", root])
         XCTAssertEqual(traced.status, 0, traced.stderr)
-        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("socket(") || $0.contains("connect(") }
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains("socket(") || $0.contains("connect(")
+        }
         XCTAssertFalse(calls.isEmpty, "strace saw the name service's local socket at least (the trace works)")
         for call in calls { XCTAssertTrue(call.contains("AF_UNIX"), "only local sockets: \(call)") }
         XCTAssertEqual(try sql("DELETE FROM transcript"), "")
-        let isolated = try runProcess("/usr/bin/unshare", ["-n", cravey, "transcribe", id, "--wait", "--library", root])
+        let isolated = try runProcess(
+            "/usr/bin/unshare", ["-n", cravey, "transcribe", id, "--wait", "--library", root])
         XCTAssertEqual(isolated.status, 0, isolated.stderr)
         XCTAssertEqual(isolated.stderr, "")
-        XCTAssertTrue((try transcript(id)?["engine"] as? String ?? "").hasPrefix("faster-whisper"), "Whisper made it with no network")
+        XCTAssertTrue(
+            (try transcript(id)?["engine"] as? String ?? "").hasPrefix("faster-whisper"),
+            "Whisper made it with no network")
     }
 
     func testSearchFindsWordsTitlesAndNotesAndPlaysFromTheWord() throws {
@@ -171,8 +191,9 @@ final class TranscriptTests: TranscriptTestCase {
         let duration = (try json(["show", id]) as! [String: Any])["duration"] as! Double
         for (arguments, start) in [(["--from-word", "doctor"], at), (["--from", "0:05"], 5.0), ([String](), 0.0)] {
             let out = base + "/speaker-\(start).raw"
-            let played = try run(["play", id, "--speaker", "cravey_capture"] + arguments,
-                                 ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": out])
+            let played = try run(
+                ["play", id, "--speaker", "cravey_capture"] + arguments,
+                ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": out])
             XCTAssertEqual(played.status, 0, played.stderr)
             let seconds = Double((try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0) / 96_000
             XCTAssertEqual(seconds, duration - start, accuracy: 0.5, "\(arguments)")
@@ -209,8 +230,9 @@ final class TranscriptTests: TranscriptTestCase {
     func testQSkipsTheTranscriptInATerminalAndItIsMadeLater() throws {
         let long = base + "/long.wav"
         try makeSpeech(long, seconds: 110)
-        let tmux = try TmuxSession("env CRAVEY_TRANSCRIBE=now NO_COLOR=1 \(shellQuote(cravey)) import \(shellQuote(long)) --title Long "
-                                   + "--library \(shellQuote(root)); echo EXIT=$?; sleep 60")
+        let tmux = try TmuxSession(
+            "env CRAVEY_TRANSCRIBE=now NO_COLOR=1 \(shellQuote(cravey)) import \(shellQuote(long)) --title Long "
+                + "--library \(shellQuote(root)); echo EXIT=$?; sleep 60")
         defer { tmux.close() }
         let screen = try tmux.waitFor("q skip", timeout: 30)
         XCTAssertTrue(screen.contains("Imported 'Long'"), screen)
@@ -225,7 +247,8 @@ final class TranscriptTests: TranscriptTestCase {
         XCTAssertNil(try transcript(id), "a skipped transcript is not stored")
         let all = try json(["transcribe", "--all"]) as! [[String: Any]]
         XCTAssertEqual(all.first?["outcome"] as? String, "made")
-        XCTAssertGreaterThan(all.first?["words"] as? Int ?? 0, 150, "110 s of speech, cut at its pauses, is transcribed to the end")
+        XCTAssertGreaterThan(
+            all.first?["words"] as? Int ?? 0, 150, "110 s of speech, cut at its pauses, is transcribed to the end")
     }
 
     func testAFailingRecognizerNeverBlocksTheSave() throws {
@@ -265,9 +288,13 @@ final class TranscriptTests: TranscriptTestCase {
         let csv = try run(["export", "--format", "csv", "--output", "-"]).stdout
         let table = parseCSV(csv)
         let header = table[0]
-        XCTAssertEqual(Array(header.suffix(4)), ["transcript", "transcriptState", "transcriptEngine", "transcriptModel"])
+        XCTAssertEqual(
+            Array(header.suffix(4)), ["transcript", "transcriptState", "transcriptEngine", "transcriptModel"])
         XCTAssertTrue(table[1][header.firstIndex(of: "transcript")!].contains("doctor"), csv)
-        let exported = (try JSONSerialization.jsonObject(with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [String: Any])["recordings"] as! [[String: Any]]
+        let exported =
+            (try JSONSerialization.jsonObject(
+                with: Data(try run(["export", "--format", "json", "--output", "-"]).stdout.utf8)) as! [String: Any])[
+                "recordings"] as! [[String: Any]]
         XCTAssertEqual((exported[0]["transcriptWords"] as? [[Any]])?.isEmpty, false)
 
         XCTAssertEqual(try run(["delete", gone, "--yes"]).status, 0)
@@ -297,11 +324,13 @@ final class TranscriptTests: TranscriptTestCase {
             let check = try run(["check"])
             XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
             XCTAssertFalse((check.stdout + check.stderr).contains("search index"), "step \(step): \(check.stdout)")
-            XCTAssertEqual(try sql("INSERT INTO recordingSearch (recordingSearch) VALUES ('integrity-check'); SELECT 'ok'"), "ok")
+            XCTAssertEqual(
+                try sql("INSERT INTO recordingSearch (recordingSearch) VALUES ('integrity-check'); SELECT 'ok'"), "ok")
             let found = (try json(["search", "doctor"]) as! [[String: Any]]).count
             let made = try transcript(id) != nil
             XCTAssertEqual(found, made ? 1 : 0, "step \(step): the index follows the transcript exactly")
-            XCTAssertEqual((try json(["search", "sentences"]) as! [[String: Any]]).count, 1, "the title is still found")
+            XCTAssertEqual(
+                (try json(["search", "sentences"]) as! [[String: Any]]).count, 1, "the title is still found")
         }
         // A kill by a signal in the middle of the recognition (no library step yet): nothing stored.
         try FileManager.default.removeItem(atPath: root)
@@ -335,8 +364,9 @@ final class TranscriptTests: TranscriptTestCase {
         let fifo = base + "/mic.fifo"
         let feeder = try pacedFIFO(fifo, feeding: raw)
         defer { feeder.terminate() }
-        let recorder = try start(["record", "audio", "--mic", "cravey_file", "--yes"],
-                                 ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": fifo])
+        let recorder = try start(
+            ["record", "audio", "--mic", "cravey_file", "--yes"],
+            ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": fifo])
         sleep(9)
         kill(recorder.processIdentifier, SIGKILL)
         recorder.waitUntilExit()

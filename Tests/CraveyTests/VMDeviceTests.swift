@@ -9,8 +9,9 @@ final class VMDeviceTests: XCTestCase {
     let cravey = productPath("cravey")
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
-                          "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
+            "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
     }
 
     func control(_ name: String, _ value: String = "1") throws {
@@ -46,7 +47,8 @@ final class VMDeviceTests: XCTestCase {
     }
 
     func testStreamsTwoSecondsAt320x180() throws {
-        let input = try VideoInput(path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))
+        let input = try VideoInput(
+            path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))
         XCTAssertEqual(input.width, 320)
         XCTAssertEqual(input.height, 180)
         var frames: [VideoFrame] = []
@@ -63,7 +65,8 @@ final class VMDeviceTests: XCTestCase {
     }
 
     func testDroppedBuffersAreCountedNotFatal() throws {
-        let input = try VideoInput(path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))
+        let input = try VideoInput(
+            path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))
         try control("percentage_of_dropped_buffers", "20")
         defer { try? control("percentage_of_dropped_buffers", "0") }
         var frames = 0
@@ -74,7 +77,8 @@ final class VMDeviceTests: XCTestCase {
     }
 
     func testDisconnectEndsTheStreamCleanly() throws {
-        let input = try VideoInput(path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))
+        let input = try VideoInput(
+            path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))
         var frames = 0
         while frames < 15, try input.next(timeout: 1) != nil { frames += 1 }
         try control("disconnect")
@@ -88,7 +92,9 @@ final class VMDeviceTests: XCTestCase {
     func testStreamOnErrorIsClear() throws {
         // The disconnect test may have run first: vivid reconnects on the next open.
         try control("inject_vidioc_streamon_error")
-        XCTAssertThrowsError(try VideoInput(path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))) { error in
+        XCTAssertThrowsError(
+            try VideoInput(path: "/dev/video0", mode: CameraMode(width: 320, height: 180, fps: 30, pixelFormat: "YUYV"))
+        ) { error in
             XCTAssertTrue("\(error)".hasPrefix("start camera /dev/video0: "), "\(error)")
         }
     }

@@ -8,15 +8,17 @@ final class VMDoctorTests: XCTestCase {
     let cravey = productPath("cravey")
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
-                          "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
+            "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
     }
 
     /// Runs doctor (as `nobody` when `unprivileged`) and returns its findings by subject.
     func doctor(_ args: [String], unprivileged: Bool = false) throws -> [String: [String: Any]] {
         let library = FileManager.default.temporaryDirectory.path + "/doctor-\(UUID().uuidString.prefix(6))"
         let command = [cravey, "doctor", "--json", "--library", library] + args
-        let argv = unprivileged ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
+        let argv =
+            unprivileged ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
         let result = try runProcess(argv[0], Array(argv.dropFirst()))
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         var bySubject: [String: [String: Any]] = [:]
@@ -28,7 +30,9 @@ final class VMDoctorTests: XCTestCase {
 
     func testUnreadableDevicesNameTheMissingGroup() throws {
         // Every camera node as udev leaves them (group video): vivid's and the loopback webcams'.
-        let cameras = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }
+        let cameras = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter {
+            $0.hasPrefix("video")
+        }
         let nodes = cameras.map { "/dev/" + $0 } + DeviceAccess.soundCaptureNodes() + ["/dev/snd/controlC0"]
         for node in nodes {
             XCTAssertEqual(try runProcess("/bin/chgrp", [node.contains("snd") ? "audio" : "video", node]).status, 0)
@@ -62,10 +66,14 @@ final class VMDoctorTests: XCTestCase {
         let findings = try doctor(["--mic", "hw:Loopback,1,0"])
         let camera = try XCTUnwrap(findings["camera"])
         XCTAssertEqual(camera["ok"] as? Bool, false)
-        XCTAssertTrue((camera["detail"] as? String ?? "").contains("busy: held by v4l2-ctl (pid \(streamer.processIdentifier))"), "\(camera)")
+        XCTAssertTrue(
+            (camera["detail"] as? String ?? "").contains("busy: held by v4l2-ctl (pid \(streamer.processIdentifier))"),
+            "\(camera)")
         let mic = try XCTUnwrap(findings["microphone"])
         XCTAssertEqual(mic["ok"] as? Bool, false)
-        XCTAssertTrue((mic["detail"] as? String ?? "").contains("busy: held by arecord (pid \(recorder.processIdentifier))"), "\(mic)")
+        XCTAssertTrue(
+            (mic["detail"] as? String ?? "").contains("busy: held by arecord (pid \(recorder.processIdentifier))"),
+            "\(mic)")
     }
 
     func testEverythingFineSaysSo() throws {

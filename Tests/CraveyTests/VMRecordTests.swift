@@ -15,8 +15,9 @@ final class VMRecordTests: XCTestCase {
     static let toneDecibels = 20 * log10(0.5 / 2.0.squareRoot())  // a sine at half scale
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
-                          "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
+            "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
         base = FileManager.default.temporaryDirectory.path + "/vmrec-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         let tone = base + "/tone.raw"
@@ -59,15 +60,21 @@ final class VMRecordTests: XCTestCase {
 
     /// Presentation times of the video packets, in order.
     func videoTimes(_ file: String) throws -> [Double] {
-        let listed = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
-                                                         "-of", "csv=p=0", file]).stdout
+        let listed = try runProcess(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
+                "-of", "csv=p=0", file,
+            ]
+        ).stdout
         return listed.split(separator: "\n").compactMap { Double($0) }.sorted()
     }
 
     /// A frame (of a video at `seek`, or an image) as 8-bit gray at 320x180.
     func grayFrame(_ path: String, seek: Double? = nil) throws -> [UInt8] {
         let out = base + "/frame-\(UUID().uuidString.prefix(6)).raw"
-        let args = ["-v", "error", "-y", "-i", path] + (seek.map { ["-ss", String($0)] } ?? [])
+        let args =
+            ["-v", "error", "-y", "-i", path] + (seek.map { ["-ss", String($0)] } ?? [])
             + ["-frames:v", "1", "-vf", "scale=320:180", "-f", "rawvideo", "-pix_fmt", "gray", out]
         let result = try runProcess("/usr/bin/ffmpeg", args)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -87,7 +94,11 @@ final class VMRecordTests: XCTestCase {
         while Date() < deadline {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/.incoming")) ?? []
             if let name = names.first(where: { $0.hasPrefix("rec_video_") }),
-               ((try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + name)[.size] as? Int) ?? 0) > 0 { return }
+                ((try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + name)[.size] as? Int) ?? 0)
+                    > 0
+            {
+                return
+            }
             usleep(50_000)
         }
         XCTFail("the recording did not start")
@@ -116,7 +127,8 @@ final class VMRecordTests: XCTestCase {
         let frames = try XCTUnwrap(framesNoted(result.stderr), result.stderr)
         XCTAssertEqual(video["nb_frames"] as? String, String(frames), "every captured frame is in the file")
         XCTAssertGreaterThan(frames, 100, "about 30 fps")
-        XCTAssertEqual(rmsDecibels(try decodeAudio(file)), Self.toneDecibels, accuracy: 1.0, "the tone played into the loopback")
+        XCTAssertEqual(
+            rmsDecibels(try decodeAudio(file)), Self.toneDecibels, accuracy: 1.0, "the tone played into the loopback")
         XCTAssertLessThanOrEqual(row["avOffset"] as? Double ?? 1, 0.040)
         // The thumbnail: a 320 px JPEG of the frame at 1.0 s.
         let thumb = root + "/" + (row["thumbnailPath"] as? String ?? "none")
@@ -140,18 +152,26 @@ final class VMRecordTests: XCTestCase {
     /// no stretch of digital silence inside it (Media/check-phrase.py), and no underrun reported.
     func testTheSpokenPhraseArrivesWhole() throws {
         let flag = base + "/speak-now", log = base + "/feeder.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let feeder = Process()
         feeder.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-        feeder.arguments = ["-n", "-10", "/usr/bin/python3", repositoryRoot + "/Media/loopback-feeder.py", phraseFixture, flag, "hw:Loopback,0,1"]
-            + (ProcessInfo.processInfo.environment["CRAVEY_FEEDER_OPTIONS"]?.split(separator: " ").map(String.init) ?? [])
+        feeder.arguments =
+            [
+                "-n", "-10", "/usr/bin/python3", repositoryRoot + "/Media/loopback-feeder.py", phraseFixture, flag,
+                "hw:Loopback,0,1",
+            ]
+            + (ProcessInfo.processInfo.environment["CRAVEY_FEEDER_OPTIONS"]?.split(separator: " ").map(String.init)
+                ?? [])
         feeder.standardError = FileHandle(forWritingAtPath: log)
         try feeder.run()
         defer { if feeder.isRunning { feeder.terminate() } }
         sleep(1)
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: cravey)
-        recorder.arguments = ["record", "video", "--library", root, "--mic", "hw:Loopback,1,1", "--size", "320x180", "--max-seconds", "8", "--yes", "--json"]
+        recorder.arguments = [
+            "record", "video", "--library", root, "--mic", "hw:Loopback,1,1", "--size", "320x180", "--max-seconds", "8",
+            "--yes", "--json",
+        ]
         let output = Pipe()
         recorder.standardOutput = output
         recorder.standardError = FileHandle.nullDevice
@@ -159,10 +179,14 @@ final class VMRecordTests: XCTestCase {
         for _ in 0..<300 {
             let parts = (try? FileManager.default.contentsOfDirectory(atPath: root + "/.incoming")) ?? []
             if let part = parts.first(where: { $0.hasPrefix("rec_video_") }),
-               ((try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + part)[.size] as? Int) ?? 0) > 0 { break }
+                ((try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + part)[.size] as? Int) ?? 0)
+                    > 0
+            {
+                break
+            }
             usleep(100_000)
         }
-        FileManager.default.createFile(atPath: flag, contents: nil)
+        _ = FileManager.default.createFile(atPath: flag, contents: nil)
         let row = output.fileHandleForReading.readDataToEndOfFile()
         recorder.waitUntilExit()
         XCTAssertEqual(recorder.terminationStatus, 0)
@@ -172,8 +196,14 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual(feeder.terminationStatus, 0, "the loopback underran while the phrase played: \(reports)")
         let id = try XCTUnwrap(json(String(decoding: row, as: UTF8.self))["id"] as? String)
         let shown = base + "/shown.json"
-        try runProcess(cravey, ["show", id, "--json", "--library", root]).stdout.write(toFile: shown, atomically: true, encoding: .utf8)
-        let check = try runProcess("/bin/sh", ["-c", "python3 \(shellQuote(repositoryRoot + "/Media/check-phrase.py")) \(shellQuote(root)) \(shellQuote(phraseFixture)) --sound-only < \(shellQuote(shown))"])
+        try runProcess(cravey, ["show", id, "--json", "--library", root]).stdout.write(
+            toFile: shown, atomically: true, encoding: .utf8)
+        let check = try runProcess(
+            "/bin/sh",
+            [
+                "-c",
+                "python3 \(shellQuote(repositoryRoot + "/Media/check-phrase.py")) \(shellQuote(root)) \(shellQuote(phraseFixture)) --sound-only < \(shellQuote(shown))",
+            ])
         print("phrase in the VM: " + check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + check.stderr)
         XCTAssertEqual(check.status, 0, check.stderr)
     }
@@ -183,7 +213,9 @@ final class VMRecordTests: XCTestCase {
         // (The control exists for both ends of the cable; the capture end is device 1.)
         func rateShift(_ value: Int) throws {
             for device in ["", ",device=1"] {
-                let set = try runProcess("/usr/bin/amixer", ["-q", "-c", "Loopback", "cset", "iface=PCM,name=PCM Rate Shift 100000\(device)", "\(value)"])
+                let set = try runProcess(
+                    "/usr/bin/amixer",
+                    ["-q", "-c", "Loopback", "cset", "iface=PCM,name=PCM Rate Shift 100000\(device)", "\(value)"])
                 XCTAssertEqual(set.status, 0, set.stderr)
             }
         }
@@ -200,7 +232,9 @@ final class VMRecordTests: XCTestCase {
         let interval = (times.last! - times.first!) / Double(times.count - 1)
         // Both streams stop at the same instant: the sound's end is within the last frame's time.
         let videoEnd = times.last! + interval / 2
-        print("drift: sound ends at \(audioEnd) s, pictures at \(videoEnd) s (±\(interval / 2)), stored worst offset \(row["avOffset"] ?? "none")")
+        print(
+            "drift: sound ends at \(audioEnd) s, pictures at \(videoEnd) s (±\(interval / 2)), stored worst offset \(row["avOffset"] ?? "none")"
+        )
         XCTAssertEqual(audioEnd, videoEnd, accuracy: 0.040)
         XCTAssertLessThanOrEqual(row["avOffset"] as? Double ?? 1, 0.040)
     }
@@ -209,8 +243,10 @@ final class VMRecordTests: XCTestCase {
         // Paused for 2.5 s (SIGUSR1, as p at the keyboard) two seconds in; stopped by the 6 s cap.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cravey)
-        process.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "6",
-                             "--yes", "--json"]
+        process.arguments = [
+            "record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "6",
+            "--yes", "--json",
+        ]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -234,7 +270,9 @@ final class VMRecordTests: XCTestCase {
         // however late the camera's first frame came), so the gaps that count are those after it.
         let gaps = zip(times.dropFirst(2), times.dropFirst()).map { $0 - $1 }
         let interval = (times.last! - times.first!) / Double(times.count - 1)
-        print("pause: sound ends at \(audioEnd) s, pictures at \(times.last! + interval / 2) s, largest gap between pictures \(gaps.max() ?? 0) s, stored worst offset \(row["avOffset"] ?? "none")")
+        print(
+            "pause: sound ends at \(audioEnd) s, pictures at \(times.last! + interval / 2) s, largest gap between pictures \(gaps.max() ?? 0) s, stored worst offset \(row["avOffset"] ?? "none")"
+        )
         XCTAssertLessThan(gaps.max() ?? 1, 0.2, "no gap in the pictures where the pause was")
         XCTAssertEqual(audioEnd, times.last! + interval / 2, accuracy: 0.040, "sound and pictures end together")
         XCTAssertLessThanOrEqual(row["avOffset"] as? Double ?? 1, 0.040)
@@ -271,7 +309,9 @@ final class VMRecordTests: XCTestCase {
     func testDisconnectEndsTheRecordingAndKeepsIt() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cravey)
-        process.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "60", "--yes"]
+        process.arguments = [
+            "record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "60", "--yes",
+        ]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()
@@ -290,7 +330,8 @@ final class VMRecordTests: XCTestCase {
         let rows = try listed()
         XCTAssertEqual(rows.count, 1)
         XCTAssertEqual(rows.first?["kind"] as? String, "video")
-        XCTAssertEqual(rows.first?["duration"] as? Double ?? 0, 3, accuracy: 1.5, "what was captured before the disconnect")
+        XCTAssertEqual(
+            rows.first?["duration"] as? Double ?? 0, 3, accuracy: 1.5, "what was captured before the disconnect")
     }
 
     func testFallbacks() throws {
@@ -298,10 +339,13 @@ final class VMRecordTests: XCTestCase {
         var result = try record(["--mic", mic, "--camera", "/dev/video9", "--max-seconds", "2", "--yes"])
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("no such device node") && result.stderr.contains("--fallback audio"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("no such device node") && result.stderr.contains("--fallback audio"), result.stderr)
         XCTAssertEqual(try listed().count, 0)
         // … or sound only when asked to.
-        result = try record(["--mic", mic, "--camera", "/dev/video9", "--fallback", "audio", "--max-seconds", "2", "--yes", "--json"])
+        result = try record([
+            "--mic", mic, "--camera", "/dev/video9", "--fallback", "audio", "--max-seconds", "2", "--yes", "--json",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         var row = try json(result.stdout)
         XCTAssertEqual(row["kind"] as? String, "audio")
@@ -339,10 +383,14 @@ final class VMRecordTests: XCTestCase {
 
     func testInteractiveVideoRecordingAtATerminal() throws {
         // The answers are typed once the recording (3 s, after a slow start under emulation) is over.
-        let record = [cravey, "record", "video", "--library", root, "--mic", mic, "--speaker", "null", "--size", "320x180",
-                      "--max-seconds", "3"].map(shellQuote).joined(separator: " ")
-        let typed = "sleep 20; printf 'Day 30\\n'; sleep 1; printf '\\n'; sleep 1; printf 'milestone\\n'; sleep 1; printf 's\\n'; sleep 3"
-        let result = try runProcess("/bin/sh", ["-c", "(\(typed)) | TERM=xterm-256color script -qefc \(shellQuote(record)) /dev/null"])
+        let record = [
+            cravey, "record", "video", "--library", root, "--mic", mic, "--speaker", "null", "--size", "320x180",
+            "--max-seconds", "3",
+        ].map(shellQuote).joined(separator: " ")
+        let typed =
+            "sleep 20; printf 'Day 30\\n'; sleep 1; printf '\\n'; sleep 1; printf 'milestone\\n'; sleep 1; printf 's\\n'; sleep 3"
+        let result = try runProcess(
+            "/bin/sh", ["-c", "(\(typed)) | TERM=xterm-256color script -qefc \(shellQuote(record)) /dev/null"])
         let screen = result.stdout
         XCTAssertEqual(result.status, 0, String(screen.suffix(800)))
         XCTAssertTrue(screen.contains("Video 320x180@30 YUYV"), "the camera mode is shown")
@@ -361,7 +409,8 @@ final class VMRecordTests: XCTestCase {
     /// Seen as in a mirror, the picture starts with black and blue and ends with yellow and white.
     func barsAreMirrored(_ colours: [(r: Int, g: Int, b: Int)], _ context: String) {
         guard let blue = colours.firstIndex(where: isBlue), let yellow = colours.firstIndex(where: isYellow),
-              let first = colours.first, let last = colours.last else {
+            let first = colours.first, let last = colours.last
+        else {
             return XCTFail("no colour bars: \(colours) \(context)")
         }
         XCTAssertLessThan(blue, yellow, "blue left of yellow: mirrored \(colours)")
@@ -386,8 +435,11 @@ final class VMRecordTests: XCTestCase {
     func testTheCameraIsSeenMirroredInTheTerminal() throws {
         try plainColourBars()
         defer { try? camera("osd_text_mode", "0") }
-        let command = ["env", "CRAVEY_TIMINGS=1", "CRAVEY_TRANSCRIBE=later", cravey, "record", "video", "--library", root, "--mic", mic,
-                       "--size", "320x180", "--max-seconds", "20", "--yes"].map(shellQuote).joined(separator: " ")
+        let command = [
+            "env", "CRAVEY_TIMINGS=1", "CRAVEY_TRANSCRIBE=later", cravey, "record", "video", "--library", root, "--mic",
+            mic,
+            "--size", "320x180", "--max-seconds", "20", "--yes",
+        ].map(shellQuote).joined(separator: " ")
         let tmux = try TmuxSession("\(command); echo EXIT=$?; sleep 60", width: 250, height: 40)
         defer { tmux.close() }
         try tmux.waitFor("v hides the camera", timeout: 40)
@@ -406,8 +458,11 @@ final class VMRecordTests: XCTestCase {
         // The foreground colours along the row, in order (tmux writes a colour where it changes).
         let pattern = try NSRegularExpression(pattern: #"38;2;(\d+);(\d+);(\d+)"#)
         let colours = pattern.matches(in: row, range: NSRange(row.startIndex..., in: row)).map { match in
-            (r: Int((row as NSString).substring(with: match.range(at: 1)))!, g: Int((row as NSString).substring(with: match.range(at: 2)))!,
-             b: Int((row as NSString).substring(with: match.range(at: 3)))!)
+            (
+                r: Int((row as NSString).substring(with: match.range(at: 1)))!,
+                g: Int((row as NSString).substring(with: match.range(at: 2)))!,
+                b: Int((row as NSString).substring(with: match.range(at: 3)))!
+            )
         }
         barsAreMirrored(colours, row)
         try tmux.send("v", literal: true)
@@ -431,7 +486,8 @@ final class VMRecordTests: XCTestCase {
     func schedulingPolicies(of pid: Int32) -> [Int] {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).compactMap { task in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
-                  let end = stat.lastIndex(of: ")") else { return nil }
+                let end = stat.lastIndex(of: ")")
+            else { return nil }
             // After the name in parentheses come the fields from the 3rd (the state) on.
             let fields = stat[stat.index(after: end)...].split(separator: " ")
             return fields.count > 38 ? Int(fields[38]) : nil
@@ -448,11 +504,15 @@ final class VMRecordTests: XCTestCase {
         recorder.executableURL = URL(fileURLWithPath: cravey)
         // 30 s: under emulation the window's first picture takes about 15 s (SDL and X's libraries
         // read over the VM's 9p share); a laptop shows it at once.
-        recorder.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "30", "--yes"]
+        recorder.arguments = [
+            "record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "30", "--yes",
+        ]
         // SDL's software renderer: the VM has no GPU, and Mesa's (llvmpipe) takes seconds a frame on
         // its emulated CPU.
-        recorder.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display, "CRAVEY_TIMINGS": "1",
-                                                                            "CRAVEY_TRANSCRIBE": "later", "SDL_RENDER_DRIVER": "software"]) { $1 }
+        recorder.environment = ProcessInfo.processInfo.environment.merging([
+            "DISPLAY": display, "CRAVEY_TIMINGS": "1",
+            "CRAVEY_TRANSCRIBE": "later", "SDL_RENDER_DRIVER": "software",
+        ]) { $1 }
         let errors = Pipe()
         recorder.standardError = errors
         recorder.standardOutput = FileHandle.nullDevice
@@ -470,7 +530,9 @@ final class VMRecordTests: XCTestCase {
                 return (Int(pixels[i]), Int(pixels[i + 1]), Int(pixels[i + 2]))
             }
             func lit(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r + c.g + c.b > 90 }
-            let y = (0..<480).max { a, b in (0..<640).filter { lit(colour($0, a)) }.count < (0..<640).filter { lit(colour($0, b)) }.count }!
+            let y = (0..<480).max { a, b in
+                (0..<640).filter { lit(colour($0, a)) }.count < (0..<640).filter { lit(colour($0, b)) }.count
+            }!
             let lighted = (0..<640).filter { lit(colour($0, y)) }
             if let left = lighted.first, let right = lighted.last, right - left > 100 {
                 colours = stride(from: left + 4, through: right - 4, by: 8).map { colour($0, y) }
@@ -494,7 +556,8 @@ final class VMRecordTests: XCTestCase {
         XCTAssertTrue(stderr.contains("preview=window"), stderr)
         let frames = try XCTUnwrap(framesNoted(stderr), stderr)
         let shown = try XCTUnwrap(previewShown(stderr), stderr)
-        let opening = stderr.range(of: #"preview_open_ms=\d+"#, options: .regularExpression).map { String(stderr[$0]) } ?? "-"
+        let opening =
+            stderr.range(of: #"preview_open_ms=\d+"#, options: .regularExpression).map { String(stderr[$0]) } ?? "-"
         print("preview window: \(shown) pictures shown, \(frames) frames recorded, \(opening)")
         XCTAssertGreaterThan(frames, 800, "about 30 fps kept: \(stderr)")
         XCTAssertGreaterThan(shown, 100, "the window follows the camera: \(stderr)")
@@ -503,7 +566,9 @@ final class VMRecordTests: XCTestCase {
     func testKilledVideoRecordingIsRecoveredWithAThumbnail() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: cravey)
-        process.arguments = ["record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "60", "--yes"]
+        process.arguments = [
+            "record", "video", "--library", root, "--mic", mic, "--size", "320x180", "--max-seconds", "60", "--yes",
+        ]
         process.standardError = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()

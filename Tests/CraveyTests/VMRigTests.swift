@@ -12,16 +12,23 @@ final class VMRigTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: results) }
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
         let start = Date()
-        let run = try runProcess("/bin/bash", [repositoryRoot + "/Tests/vm/rig.sh", "run", results, "--", testBinary,
-                                                "CraveyTests.VMDeviceTests,CraveyTests.VMDoctorTests,CraveyTests.VMRecordTests,CraveyTests.VMWebcamTests"])
-        print("VM device suite: \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \(run.stderr.split(separator: "\n").last ?? "")")
+        let run = try runProcess(
+            "/bin/bash",
+            [
+                repositoryRoot + "/Tests/vm/rig.sh", "run", results, "--", testBinary,
+                "CraveyTests.VMDeviceTests,CraveyTests.VMDoctorTests,CraveyTests.VMRecordTests,CraveyTests.VMWebcamTests",
+            ])
+        print(
+            "VM device suite: \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \(run.stderr.split(separator: "\n").last ?? "")"
+        )
         XCTAssertEqual(run.status, 0, "VM suite failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(2000))")
         // Every test of the four classes ran, and none failed.
         let expected = try ["VMDeviceTests", "VMDoctorTests", "VMRecordTests", "VMWebcamTests"].map { name in
             try String(contentsOfFile: repositoryRoot + "/Tests/CraveyTests/\(name).swift", encoding: .utf8)
                 .components(separatedBy: "\n").filter { $0.hasPrefix("    func test") }.count
         }.reduce(0, +)
-        XCTAssertTrue(run.stdout.contains("Executed \(expected) tests, with 0 failures"), run.stdout.suffix(3000).description)
+        XCTAssertTrue(
+            run.stdout.contains("Executed \(expected) tests, with 0 failures"), run.stdout.suffix(3000).description)
         XCTAssertFalse(run.stdout.contains("skipped"), "inside the VM nothing may skip")
     }
 }

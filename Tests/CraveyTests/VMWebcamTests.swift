@@ -19,15 +19,18 @@ final class VMWebcamTests: XCTestCase {
     var processes: [Process] = []
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
-                          "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
+        try XCTSkipUnless(
+            ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
+            "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
         Self.nodesUsed += 1
         webcam = "/dev/video\(Self.nodesUsed)"
         base = FileManager.default.temporaryDirectory.path + "/vmcam-\(UUID().uuidString.prefix(6))"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         let tone = base + "/tone.raw"
         try makeTone(tone, seconds: 100)
-        try start("/usr/bin/aplay", ["-q", "-D", "hw:Loopback,0,0", "-f", "S16_LE", "-r", "48000", "-c", "1", "-t", "raw", tone])
+        try start(
+            "/usr/bin/aplay",
+            ["-q", "-D", "hw:Loopback,0,0", "-f", "S16_LE", "-r", "48000", "-c", "1", "-t", "raw", tone])
     }
 
     override func tearDownWithError() throws {
@@ -49,12 +52,19 @@ final class VMWebcamTests: XCTestCase {
 
     /// A clip of MJPEG pictures: the left half red, the right half blue (colours show whether the
     /// chroma was read right), `seconds` long; `corrupt` pictures are bytes no decoder reads.
-    func clip(_ name: String, width: Int, height: Int, sampling: String, seconds: Double, corrupt: Bool = false) throws -> String {
+    func clip(_ name: String, width: Int, height: Int, sampling: String, seconds: Double, corrupt: Bool = false) throws
+        -> String
+    {
         let path = base + "/" + name + ".mkv"
-        let picture = "color=c=red:s=\(width)x\(height):r=30,drawbox=x=\(width / 2):y=0:w=\(width / 2):h=\(height):color=blue:t=fill"
-        let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", picture, "-t", String(seconds),
-                                                        "-c:v", "mjpeg", "-pix_fmt", sampling, "-q:v", "4"]
-                                        + (corrupt ? ["-bsf:v", "noise=amount=1"] : []) + [path])
+        let picture =
+            "color=c=red:s=\(width)x\(height):r=30,drawbox=x=\(width / 2):y=0:w=\(width / 2):h=\(height):color=blue:t=fill"
+        let result = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", picture, "-t", String(seconds),
+                "-c:v", "mjpeg", "-pix_fmt", sampling, "-q:v", "4",
+            ]
+                + (corrupt ? ["-bsf:v", "noise=amount=1"] : []) + [path])
         XCTAssertEqual(result.status, 0, result.stderr)
         return path
     }
@@ -65,13 +75,19 @@ final class VMWebcamTests: XCTestCase {
         var input = clips[0]
         if clips.count > 1 {
             let list = base + "/clips.txt"
-            try clips.map { "file '\($0)'" }.joined(separator: "\n").write(toFile: list, atomically: true, encoding: .utf8)
+            try clips.map { "file '\($0)'" }.joined(separator: "\n").write(
+                toFile: list, atomically: true, encoding: .utf8)
             input = base + "/joined.mkv"
-            let joined = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-c", "copy", input])
+            let joined = try runProcess(
+                "/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "concat", "-safe", "0", "-i", list, "-c", "copy", input])
             XCTAssertEqual(joined.status, 0, joined.stderr)
         }
-        try start("/usr/bin/ffmpeg", ["-v", "error", "-re", "-stream_loop", clips.count > 1 ? "0" : "-1", "-i", input,
-                                      "-c:v", "copy", "-f", "v4l2", webcam])
+        try start(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-re", "-stream_loop", clips.count > 1 ? "0" : "-1", "-i", input,
+                "-c:v", "copy", "-f", "v4l2", webcam,
+            ])
         let deadline = Date() + 30
         while Date() < deadline {
             let formats = try runProcess("/usr/bin/v4l2-ctl", ["-d", webcam, "--list-formats"]).stdout
@@ -82,7 +98,8 @@ final class VMWebcamTests: XCTestCase {
     }
 
     func record(_ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try runProcess(cravey, ["record", "video", "--library", root, "--camera", webcam, "--mic", mic, "--yes"] + args)
+        try runProcess(
+            cravey, ["record", "video", "--library", root, "--camera", webcam, "--mic", mic, "--yes"] + args)
     }
 
     func json(_ text: String) throws -> [String: Any] {
@@ -91,16 +108,25 @@ final class VMWebcamTests: XCTestCase {
 
     /// Presentation times of the video packets, in order.
     func videoTimes(_ file: String) throws -> [Double] {
-        let listed = try runProcess("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
-                                                         "-of", "csv=p=0", file]).stdout
+        let listed = try runProcess(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
+                "-of", "csv=p=0", file,
+            ]
+        ).stdout
         return listed.split(separator: "\n").compactMap { Double($0) }.sorted()
     }
 
     /// The mean colour of the left and the right half of the picture shown at `seconds`.
     func halves(_ file: String, at seconds: Double) throws -> (left: [Int], right: [Int]) {
         let out = base + "/halves.rgb"
-        let result = try runProcess("/usr/bin/ffmpeg", ["-v", "error", "-y", "-ss", String(seconds), "-i", file, "-frames:v", "1",
-                                                        "-vf", "format=rgb24,scale=2:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", out])
+        let result = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-ss", String(seconds), "-i", file, "-frames:v", "1",
+                "-vf", "format=rgb24,scale=2:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", out,
+            ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let rgb = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))).map(Int.init)
         guard rgb.count == 6 else { XCTFail("no picture at \(seconds) s"); return ([], []) }
@@ -108,8 +134,12 @@ final class VMWebcamTests: XCTestCase {
     }
 
     /// Records 4 s from the webcam fed `clip` and checks what a vivid recording is checked for.
-    func assertRecordsFourSeconds(width: Int, height: Int, sampling: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        try feed([try clip("\(width)x\(height)-\(sampling)", width: width, height: height, sampling: sampling, seconds: 2)])
+    func assertRecordsFourSeconds(
+        width: Int, height: Int, sampling: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        try feed([
+            try clip("\(width)x\(height)-\(sampling)", width: width, height: height, sampling: sampling, seconds: 2)
+        ])
         let started = Date()
         let result = try record(["--max-seconds", "4", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
@@ -129,19 +159,27 @@ final class VMWebcamTests: XCTestCase {
         let noted = result.stderr.range(of: #"recorded (\d+) frames"#, options: .regularExpression)
             .flatMap { Int(result.stderr[$0].split(separator: " ")[1]) }
         XCTAssertEqual(times.count, noted, result.stderr, file: file, line: line)
-        print("MJPEG \(width)x\(height) \(sampling): " + (result.stderr.split(separator: "\n").first { $0.contains("recorded") } ?? ""))
-        XCTAssertGreaterThan(times.count, 30, "at least a few pictures a second under emulation", file: file, line: line)
+        print(
+            "MJPEG \(width)x\(height) \(sampling): "
+                + (result.stderr.split(separator: "\n").first { $0.contains("recorded") } ?? ""))
+        XCTAssertGreaterThan(
+            times.count, 30, "at least a few pictures a second under emulation", file: file, line: line)
         XCTAssertLessThan(times.first ?? 9, 0.5, file: file, line: line)
         XCTAssertGreaterThan(times.last ?? 0, 3.4, file: file, line: line)
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         XCTAssertEqual(gaps, gaps.filter { $0 > 0 }, "strictly increasing", file: file, line: line)
         XCTAssertLessThan(gaps.max() ?? 9, 0.5, "no stall", file: file, line: line)
-        XCTAssertLessThanOrEqual(row["avOffset"] as? Double ?? 1, 0.040, "sound and picture together", file: file, line: line)
+        XCTAssertLessThanOrEqual(
+            row["avOffset"] as? Double ?? 1, 0.040, "sound and picture together", file: file, line: line)
         // The pictures themselves: red on the left, blue on the right (a misread chroma plane
         // turns them green or purple).
         let (left, right) = try halves(movie, at: 2)
-        XCTAssertTrue(left.count == 3 && left[0] > 180 && left[1] < 60 && left[2] < 80, "left half \(left)", file: file, line: line)
-        XCTAssertTrue(right.count == 3 && right[2] > 180 && right[0] < 60 && right[1] < 60, "right half \(right)", file: file, line: line)
+        XCTAssertTrue(
+            left.count == 3 && left[0] > 180 && left[1] < 60 && left[2] < 80, "left half \(left)", file: file,
+            line: line)
+        XCTAssertTrue(
+            right.count == 3 && right[2] > 180 && right[0] < 60 && right[1] < 60, "right half \(right)", file: file,
+            line: line)
         // The thumbnail: a 320 px wide JPEG.
         let thumb = root + "/" + (row["thumbnailPath"] as? String ?? "none")
         let image = try XCTUnwrap(try ffprobe(thumb).streams.first, file: file, line: line)
@@ -156,8 +194,11 @@ final class VMWebcamTests: XCTestCase {
         let loopback = try XCTUnwrap(cameras.first { $0["node"] as? String == webcam }, result.stdout)
         XCTAssertEqual(loopback["card"] as? String, "Loopback-MJPEG-Webcam")
         let modes = loopback["modes"] as? [[String: Any]] ?? []
-        XCTAssertTrue(modes.contains { $0["format"] as? String == "MJPG" && $0["width"] as? Int == 640
-                && $0["height"] as? Int == 360 && $0["fps"] as? Double == 30 }, "\(modes)")
+        XCTAssertTrue(
+            modes.contains {
+                $0["format"] as? String == "MJPG" && $0["width"] as? Int == 640
+                    && $0["height"] as? Int == 360 && $0["fps"] as? Double == 30
+            }, "\(modes)")
     }
 
     /// 4:2:2 pictures: libv4lconvert says "unsupported jpeg v-sampling factors 2:2:2".
@@ -182,7 +223,9 @@ final class VMWebcamTests: XCTestCase {
         let took = Date().timeIntervalSince(started)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertLessThan(took, 45, "ended by itself")
-        XCTAssertTrue(result.stderr.contains("the camera stopped: its MJPG pictures could not be decoded for 2 s ("), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("the camera stopped: its MJPG pictures could not be decoded for 2 s ("),
+            result.stderr)
         XCTAssertTrue(result.stderr.contains("keeping what was recorded"), result.stderr)
         let row = try json(result.stdout)
         XCTAssertEqual(row["kind"] as? String, "video")

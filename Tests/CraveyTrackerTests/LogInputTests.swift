@@ -24,11 +24,17 @@ final class LogInputTests: XCTestCase {
         XCTAssertEqual(refusal { try LogInput.moodAfter("0") }?.field, "mood after")
         XCTAssertNil(try LogInput.clearing("None", LogInput.moodAfter), "'none' clears")
         XCTAssertEqual(try LogInput.clearing("3", LogInput.moodAfter), 3)
-        XCTAssertEqual(refusal { try LogInput.wholeNumber("4", field: "--play", in: 1...3) }?.field, "--play", "a caller's own field")
+        XCTAssertEqual(
+            refusal { try LogInput.wholeNumber("4", field: "--play", in: 1...3) }?.field, "--play",
+            "a caller's own field")
         XCTAssertEqual(try LogInput.method("Joints"), .bowls)
-        XCTAssertEqual(refusal { try LogInput.method("pipe") }?.reason, "'pipe' is not one of bowls (joints, blunts), vape, dab, edible")
+        XCTAssertEqual(
+            refusal { try LogInput.method("pipe") }?.reason,
+            "'pipe' is not one of bowls (joints, blunts), vape, dab, edible")
         XCTAssertEqual(try LogInput.amount("1.5", of: .bowls), 1.5)
-        XCTAssertEqual(refusal { try LogInput.amount("7", of: .edible) }?.reason, "'7' is not an amount of edible (5–100 mg THC in steps of 5)")
+        XCTAssertEqual(
+            refusal { try LogInput.amount("7", of: .edible) }?.reason,
+            "'7' is not an amount of edible (5–100 mg THC in steps of 5)")
         XCTAssertEqual(refusal { try LogInput.amount("nan", of: .vape) }?.field, "amount")
     }
 
@@ -39,7 +45,8 @@ final class LogInputTests: XCTestCase {
         XCTAssertEqual(try LogInput.location("Home"), .home)
         XCTAssertNil(try LogInput.location("none"))
         XCTAssertNil(try LogInput.location(nil))
-        XCTAssertEqual(refusal { try LogInput.location("moon") }?.reason, "'moon' is not one of home, work, social, outside, car")
+        XCTAssertEqual(
+            refusal { try LogInput.location("moon") }?.reason, "'moon' is not one of home, work, social, outside, car")
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         XCTAssertEqual(try LogInput.time(nil, now: now).instant, now, "now when none is given")
         XCTAssertEqual(try LogInput.time("-2h", now: now).instant, now.addingTimeInterval(-7_200))

@@ -15,11 +15,14 @@ final class LogTimeTests: XCTestCase {
         return formatter.date(from: text)!
     }
 
-    func parse(_ text: String, now: String) throws -> LogTime { try LogTime.parse(text, now: date(now), timeZone: berlin) }
+    func parse(_ text: String, now: String) throws -> LogTime {
+        try LogTime.parse(text, now: date(now), timeZone: berlin)
+    }
 
     func testEveryFormReadsAsTheLocalTimeMeant() throws {
         let now = "2026-11-23 20:30:10"
-        XCTAssertEqual(try parse("now", now: now).instant.timeIntervalSince1970, date(now).timeIntervalSince1970, accuracy: 0.001)
+        XCTAssertEqual(
+            try parse("now", now: now).instant.timeIntervalSince1970, date(now).timeIntervalSince1970, accuracy: 0.001)
         XCTAssertEqual(try parse("08:15", now: now).localText, "2026-11-23 08:15")
         XCTAssertEqual(try parse("yesterday 23:59", now: now).localText, "2026-11-22 23:59")
         XCTAssertEqual(try parse("2026-11-01 07:05", now: now).localText, "2026-11-01 07:05")
@@ -51,7 +54,8 @@ final class LogTimeTests: XCTestCase {
         }
         let before = try parse("2026-03-29 01:30", now: "2026-04-01 12:00:00")
         let after = try parse("2026-03-29 03:30", now: "2026-04-01 12:00:00")
-        XCTAssertEqual(after.instant.timeIntervalSince(before.instant), 3_600, "an hour apart though the clocks say two")
+        XCTAssertEqual(
+            after.instant.timeIntervalSince(before.instant), 3_600, "an hour apart though the clocks say two")
         XCTAssertEqual([before.offsetText, after.offsetText], ["+01:00", "+02:00"])
         // Autumn: 02:30 happened twice; the first of the two is meant.
         let twice = try parse("2026-10-25 02:30", now: "2026-11-01 12:00:00")
@@ -60,7 +64,8 @@ final class LogTimeTests: XCTestCase {
         // A log keeps its wall-clock hour whatever the zone of the machine that reads it.
         let stored = LogTime(instant: before.instant, utcOffset: before.utcOffset)
         XCTAssertEqual(stored.localText, "2026-03-29 01:30")
-        XCTAssertEqual(LogTime(before.instant, in: TimeZone(identifier: "America/New_York")!).localText, "2026-03-28 20:30")
+        XCTAssertEqual(
+            LogTime(before.instant, in: TimeZone(identifier: "America/New_York")!).localText, "2026-03-28 20:30")
     }
 
     func testOldEventsWarnAndNonsenseIsRefused() throws {
@@ -68,7 +73,10 @@ final class LogTimeTests: XCTestCase {
         XCTAssertTrue(try LogTime.parse("-8d", now: now, timeZone: berlin).isOld(now: now))
         XCTAssertFalse(try LogTime.parse("-6d", now: now, timeZone: berlin).isOld(now: now))
         XCTAssertEqual(LogTime.oldWarning, "Memory may be less reliable for events more than 7 days ago")
-        for bad in ["25:00", "8pm", "12:60", "-5x", "-h", "2026-02-30 10:00", "tomorrow 10:00", "2026-13-01 10:00", "1999-12-31 10:00", "yesterday"] {
+        for bad in [
+            "25:00", "8pm", "12:60", "-5x", "-h", "2026-02-30 10:00", "tomorrow 10:00", "2026-13-01 10:00",
+            "1999-12-31 10:00", "yesterday",
+        ] {
             XCTAssertThrowsError(try LogTime.parse(bad, now: now, timeZone: berlin), bad) { error in
                 XCTAssertTrue("\(error)".hasPrefix("invalid time: "), "\(bad): \(error)")
             }
@@ -83,10 +91,14 @@ final class LogTimeTests: XCTestCase {
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            let instant = Date(timeIntervalSince1970: Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &generator)) + 0.25)
+            let instant = Date(
+                timeIntervalSince1970: Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &generator))
+                    + 0.25)
             let offset = Int.random(in: -48...56, using: &generator) * 900
             formatter.timeZone = TimeZone(secondsFromGMT: offset)
-            XCTAssertEqual(LogTime(instant: instant, utcOffset: offset).localText, formatter.string(from: instant), "\(instant) \(offset)")
+            XCTAssertEqual(
+                LogTime(instant: instant, utcOffset: offset).localText, formatter.string(from: instant),
+                "\(instant) \(offset)")
         }
         XCTAssertEqual(LogTime(instant: date("2028-02-29 23:59:59", .gmt), utcOffset: 60).localText, "2028-03-01 00:00")
     }

@@ -19,12 +19,18 @@ final class LogWordsTests: XCTestCase {
 
     func testTheSavedLineNamesWhatWasKept() {
         let now = date("2026-11-23 22:00:00")
-        let craving = Craving(id: UUID(), time: time("2026-11-23 21:52"), intensity: 8, triggers: [], location: nil, notes: nil,
-                              recordingId: nil, createdAt: now, modifiedAt: now)
-        XCTAssertEqual(LogWords.saved(.craving(craving), now: now, timeZone: berlin), "Craving logged ✓ — 8 (strong), 21:52")
+        let craving = Craving(
+            id: UUID(), time: time("2026-11-23 21:52"), intensity: 8, triggers: [], location: nil, notes: nil,
+            recordingId: nil, createdAt: now, modifiedAt: now)
+        XCTAssertEqual(
+            LogWords.saved(.craving(craving), now: now, timeZone: berlin), "Craving logged ✓ — 8 (strong), 21:52")
         func use(_ method: CraveyTracker.Method, _ amount: Double, _ at: String) -> String {
-            LogWords.saved(.use(Usage(id: UUID(), time: time(at), method: method, amount: amount, triggers: [], location: nil, notes: nil,
-                                      moodAfter: nil, cravingId: nil, createdAt: now, modifiedAt: now)), now: now, timeZone: berlin)
+            LogWords.saved(
+                .use(
+                    Usage(
+                        id: UUID(), time: time(at), method: method, amount: amount, triggers: [], location: nil,
+                        notes: nil,
+                        moodAfter: nil, cravingId: nil, createdAt: now, modifiedAt: now)), now: now, timeZone: berlin)
         }
         XCTAssertEqual(use(.vape, 3, "2026-11-22 21:30"), "Usage logged ✓ — vape, 3 pulls, yesterday 21:30")
         XCTAssertEqual(use(.edible, 100, "2026-11-23 08:00"), "Usage logged ✓ — edible, 100 mg THC, 08:00")
@@ -46,11 +52,13 @@ final class LogWordsTests: XCTestCase {
 
     func testALaterClockSuggestsYesterdays() {
         for typed in ["23:30", "today 23:30"] {
-            XCTAssertThrowsError(try LogTime.parse(typed, now: date("2026-11-23 20:30:00"), timeZone: berlin)) { error in
+            XCTAssertThrowsError(try LogTime.parse(typed, now: date("2026-11-23 20:30:00"), timeZone: berlin)) {
+                error in
                 XCTAssertTrue("\(error)".hasSuffix("is later than now; did you mean yesterday 23:30?"), "\(error)")
             }
         }
-        XCTAssertThrowsError(try LogTime.parse("2026-11-24 08:00", now: date("2026-11-23 20:30:00"), timeZone: berlin)) { error in
+        XCTAssertThrowsError(try LogTime.parse("2026-11-24 08:00", now: date("2026-11-23 20:30:00"), timeZone: berlin))
+        { error in
             XCTAssertFalse("\(error)".contains("did you mean"), "a date typed is meant: \(error)")
         }
     }

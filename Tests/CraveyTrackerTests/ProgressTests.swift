@@ -25,20 +25,29 @@ final class ProgressTests: XCTestCase {
     }
 
     @discardableResult
-    func craving(_ intensity: Int, _ time: String, triggers: Set<Trigger> = [], place: Location? = nil) throws -> Craving {
+    func craving(_ intensity: Int, _ time: String, triggers: Set<Trigger> = [], place: Location? = nil) throws
+        -> Craving
+    {
         try tracker.logCraving(.init(intensity: intensity, time: try at(time), triggers: triggers, location: place))
     }
 
     @discardableResult
-    func use(_ time: String, _ method: Method = .bowls, _ amount: Double? = nil, after craving: Craving? = nil, in zone: TimeZone? = nil,
-             triggers: Set<Trigger> = [], place: Location? = nil) throws -> Usage {
-        try tracker.logUse(.init(method: method, amount: amount, time: try at(time, in: zone), triggers: triggers, location: place, cravingId: craving?.id))
+    func use(
+        _ time: String, _ method: Method = .bowls, _ amount: Double? = nil, after craving: Craving? = nil,
+        in zone: TimeZone? = nil,
+        triggers: Set<Trigger> = [], place: Location? = nil
+    ) throws -> Usage {
+        try tracker.logUse(
+            .init(
+                method: method, amount: amount, time: try at(time, in: zone), triggers: triggers, location: place,
+                cravingId: craving?.id))
     }
 
     func progress(_ range: ProgressRange = .week, now: String) throws -> ProgressFigures {
         let figures = try tracker.progress(range, now: try at(now).instant, timeZone: berlin)
         // The figures from every craving are the same as from those the range reads.
-        let whole = ProgressFigures(try tracker.progressFacts(), range: range, now: try at(now).instant, timeZone: berlin)
+        let whole = ProgressFigures(
+            try tracker.progressFacts(), range: range, now: try at(now).instant, timeZone: berlin)
         XCTAssertEqual(try JSONText.data(whole), try JSONText.data(figures))
         return figures
     }
@@ -73,7 +82,9 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.from.text, "2026-10-06")
         let j = try json(p)
         XCTAssertEqual(j["range"] as? String, "7d")
-        for key in ["currentStreak", "longestStreak", "daysInProgress", "daysSinceLastUse"] { XCTAssertTrue(j[key] is NSNull, key) }
+        for key in ["currentStreak", "longestStreak", "daysInProgress", "daysSinceLastUse"] {
+            XCTAssertTrue(j[key] is NSNull, key)
+        }
         XCTAssertEqual(((j["intensity"] as? [String: Any])?["points"] as? [Any])?.count, 0)
         XCTAssertTrue((j["resisted"] as? [String: Any])?["percent"] is NSNull)
         XCTAssertTrue((j["reduction"] as? [String: Any])?["percent"] is NSNull)
@@ -116,15 +127,24 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.daysInProgress, 3)
         XCTAssertEqual(p.currentStreak, 3)
 
-        _ = try tracker.edit({ var c = first; c.intensity = 6; return c }())
-        _ = try tracker.edit({ var c = second; c.intensity = 8; c.triggers = [.anxious, .social]; c.location = .work; return c }())
+        _ = try tracker.edit(
+            {
+                var c = first; c.intensity = 6; return c
+            }())
+        _ = try tracker.edit(
+            {
+                var c = second; c.intensity = 8; c.triggers = [.anxious, .social]; c.location = .work; return c
+            }())
         p = try progress(now: "2026-10-18 09:00")
         XCTAssertEqual(p.intensityInsight, "Intensity increased to 8/10. Recovery isn't linear - you're learning. 💪")
         XCTAssertEqual(p.triggerInsight, "Anxious triggered both cravings. This is your main pattern right now.")
         XCTAssertEqual(p.triggers.map(\.percent), [67, 33], "shares of all triggers named")
         XCTAssertEqual(p.locationInsight, "Cravings at Home and Work, 50% each. Where you are can set off a craving. 🏠")
 
-        _ = try tracker.edit({ var c = second; c.intensity = 6; c.triggers = [.bored]; return c }())
+        _ = try tracker.edit(
+            {
+                var c = second; c.intensity = 6; c.triggers = [.bored]; return c
+            }())
         p = try progress(now: "2026-10-18 09:00")
         XCTAssertEqual(p.intensityInsight, "Consistent intensity (6/10). Tracking helps you spot patterns over time.")
         XCTAssertEqual(p.triggerInsight, "💡 Anxious and Bored are your main triggers")
@@ -132,7 +152,9 @@ final class ProgressTests: XCTestCase {
     }
 
     func testTheTrendIsTheFirstQuarterAgainstTheLast() throws {
-        for (day, intensity) in [9, 7, 8, 6, 5, 4, 3, 5].enumerated() { try craving(intensity, "2026-10-\(10 + day) 12:00") }
+        for (day, intensity) in [9, 7, 8, 6, 5, 4, 3, 5].enumerated() {
+            try craving(intensity, "2026-10-\(10 + day) 12:00")
+        }
         let p = try progress(.month, now: "2026-10-18 12:00")
         XCTAssertEqual(p.intensityTrend?.first, 8, "mean of 9 and 7")
         XCTAssertEqual(p.intensityTrend?.last, 4, "mean of 3 and 5")
@@ -145,7 +167,10 @@ final class ProgressTests: XCTestCase {
         try use("2026-10-12 21:00", .vape, 4)
         let p = try progress(now: "2026-10-16 10:00")
         XCTAssertEqual(p.currentStreak, 4, "Oct 13, 14, 15, 16")
-        XCTAssertEqual(p.longestStreak, ProgressFigures.Streak(days: 4, from: LocalDay(year: 2026, month: 10, day: 13), to: LocalDay(year: 2026, month: 10, day: 16)))
+        XCTAssertEqual(
+            p.longestStreak,
+            ProgressFigures.Streak(
+                days: 4, from: LocalDay(year: 2026, month: 10, day: 13), to: LocalDay(year: 2026, month: 10, day: 16)))
         XCTAssertEqual(p.longestStreakText, "4 days (Oct 13–16)")
         XCTAssertEqual(p.daysInProgress, 7)
         XCTAssertEqual(p.daysSinceLastUseText, "4 days since your last logged use")
@@ -153,7 +178,9 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.summaryLine, "1 Craving • 1 Use")
         XCTAssertEqual(p.methods, [ProgressFigures.Share(name: "vape", label: "Vape", count: 1, percent: 100)])
         XCTAssertEqual(p.amounts.first?.method, .vape)
-        XCTAssertEqual(p.amounts.first?.points, [ProgressFigures.AmountPoint(day: LocalDay(year: 2026, month: 10, day: 12), amount: 4)])
+        XCTAssertEqual(
+            p.amounts.first?.points,
+            [ProgressFigures.AmountPoint(day: LocalDay(year: 2026, month: 10, day: 12), amount: 4)])
         XCTAssertEqual(p.amountsInsight, "In all: 4 pulls.")
         // A use today: the streak is 0 days, said kindly; the longest stays.
         try use("2026-10-16 09:00")
@@ -204,7 +231,10 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.resisted, 2, "a and d")
         XCTAssertEqual(p.resistedPercent, 50)
         XCTAssertEqual(p.resistedText, "2 cravings resisted — each one counts")
-        XCTAssertEqual(p.resistedInsight, "50% of your cravings passed without a use. Every craving you log, whatever came after, builds awareness. 💪")
+        XCTAssertEqual(
+            p.resistedInsight,
+            "50% of your cravings passed without a use. Every craving you log, whatever came after, builds awareness. 💪"
+        )
         // A use at exactly 2 hours is within the window.
         let e = try craving(4, "2026-10-15 08:00")
         try use("2026-10-15 10:00")
@@ -232,8 +262,9 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(reduction?["percent"] as? Int, -25)
         XCTAssertEqual(reduction?["firstWeek"] as? Int, 4)
         XCTAssertEqual(reduction?["lastWeek"] as? Int, 3)
-        XCTAssertEqual(((j["amounts"] as? [String: Any])?["edible"] as? [[String: Any]])?.map { $0["day"] as? String },
-                       ["2026-10-15", "2026-10-18", "2026-10-21"])
+        XCTAssertEqual(
+            ((j["amounts"] as? [String: Any])?["edible"] as? [[String: Any]])?.map { $0["day"] as? String },
+            ["2026-10-15", "2026-10-18", "2026-10-21"])
         XCTAssertEqual(p.methodInsight, "All Edible")
         let all = try progress(.all, now: "2026-10-21 22:00")
         XCTAssertEqual(all.methods.map(\.percent), [88, 13], "7 of 8 and 1 of 8, each rounded")
@@ -241,8 +272,12 @@ final class ProgressTests: XCTestCase {
         // More uses than in the first week: said without blame.
         for day in [16, 17] { try use("2026-10-\(day) 20:00") }
         let more = try progress(now: "2026-10-21 22:00")
-        XCTAssertEqual(more.reductionText, "Last 7 days: 5 uses · first week: 4 uses", "a rise as the two weeks, never a percent")
-        XCTAssertEqual(more.reductionInsight, "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪")
+        XCTAssertEqual(
+            more.reductionText, "Last 7 days: 5 uses · first week: 4 uses", "a rise as the two weeks, never a percent")
+        XCTAssertEqual(
+            more.reductionInsight,
+            "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
+        )
         assertKind(more)
     }
 
@@ -263,9 +298,13 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(try progress(.quarter, now: "2026-10-12 12:00").cravings, 4)
         XCTAssertEqual(try progress(.all, now: "2026-10-12 12:00").from.text, "2026-09-01")
         XCTAssertEqual(try progress(now: "2026-12-30 12:00").intensityInsight, "No cravings logged in these 7 days.")
-        XCTAssertEqual(LocalDay(year: 2025, month: 12, day: 28).span(to: LocalDay(year: 2026, month: 1, day: 3), currentYear: 2026),
-                       "Dec 28, 2025–Jan 3, 2026")
-        XCTAssertEqual(LocalDay(year: 2026, month: 10, day: 28).span(to: LocalDay(year: 2026, month: 11, day: 3), currentYear: 2026), "Oct 28–Nov 3")
+        XCTAssertEqual(
+            LocalDay(year: 2025, month: 12, day: 28).span(
+                to: LocalDay(year: 2026, month: 1, day: 3), currentYear: 2026),
+            "Dec 28, 2025–Jan 3, 2026")
+        XCTAssertEqual(
+            LocalDay(year: 2026, month: 10, day: 28).span(
+                to: LocalDay(year: 2026, month: 11, day: 3), currentYear: 2026), "Oct 28–Nov 3")
     }
 
     // MARK: - Every sentence, for every goal
@@ -314,7 +353,11 @@ final class ProgressTests: XCTestCase {
         try craving(6, "2026-10-18 08:30", triggers: [.sad])
         all += try words(now: "2026-10-18 09:00")
         try fresh("week")  // a craving every day of a week: 8 AM and 8 PM as often
-        for day in 12...18 { try craving(5, "2026-10-\(day) \(day == 18 ? "14" : day % 2 == 0 ? "08" : "20"):00", place: day % 2 == 0 ? .home : .work) }
+        for day in 12...18 {
+            try craving(
+                5, "2026-10-\(day) \(day == 18 ? "14" : day % 2 == 0 ? "08" : "20"):00",
+                place: day % 2 == 0 ? .home : .work)
+        }
         all += try words(now: "2026-10-18 21:00")
         try fresh("day")  // every 4 hours
         for hour in stride(from: 0, to: 24, by: 4) { try craving(5, String(format: "2026-10-18 %02d:00", hour)) }
@@ -342,24 +385,32 @@ final class ProgressTests: XCTestCase {
         try use("2026-10-24 12:00", .vape, 2)
         all += try words(now: "2026-10-25 12:00")
 
-        let problems = Set(all).compactMap { sentence in PlainWords.problem(sentence).map { "\($0) in \"\(sentence)\"" } }
+        let problems = Set(all).compactMap { sentence in PlainWords.problem(sentence).map { "\($0) in \"\(sentence)\"" }
+        }
         XCTAssertEqual(problems, [])
         // The branches were reached: each of these is in some sentence.
-        for expected in ["0 Cravings • 0 Uses", "1 Craving • 0 Uses", "Keep going!", "Every day is a fresh start", "A use was logged today",
-                         "Longest Abstinence Streak", "Longest Stretch Without Use", "Days Without Use", "🔥 Current Streak",
-                         "No cravings logged in these 7 days", "That's progress!", "Recovery isn't linear", "Consistent intensity",
-                         "Anxious and Bored triggered all 3 cravings", "💡 Anxious and Bored are your main triggers",
-                         "Cravings at Home and Work", "Both cravings at Home", "Most cravings: 6–9 AM and 6–9 PM, as many in each",
-                         "Spread across the day", "Spread evenly over the week", "Highest: ", "Bowls / Joints / Blunts and Vape, 50% each",
-                         "All Edible", "Mostly Edible", "passed without a use", "Every craving you log builds awareness",
-                         "You're making real progress!", "About the same as your first week", "More than your first week",
-                         "Fewer than in your first week", "Last 7 days: 7 uses · first week: 4 uses", "−25% vs. your first week",
-                         "Usage Reduction", "This Week and Your First", "Your first week had no use to compare with",
-                         "No use logged in your first week or in the last 7 days", "Keep logging! After two weeks", "In all: "] {
+        for expected in [
+            "0 Cravings • 0 Uses", "1 Craving • 0 Uses", "Keep going!", "Every day is a fresh start",
+            "A use was logged today",
+            "Longest Abstinence Streak", "Longest Stretch Without Use", "Days Without Use", "🔥 Current Streak",
+            "No cravings logged in these 7 days", "That's progress!", "Recovery isn't linear", "Consistent intensity",
+            "Anxious and Bored triggered all 3 cravings", "💡 Anxious and Bored are your main triggers",
+            "Cravings at Home and Work", "Both cravings at Home", "Most cravings: 6–9 AM and 6–9 PM, as many in each",
+            "Spread across the day", "Spread evenly over the week", "Highest: ",
+            "Bowls / Joints / Blunts and Vape, 50% each",
+            "All Edible", "Mostly Edible", "passed without a use", "Every craving you log builds awareness",
+            "You're making real progress!", "About the same as your first week", "More than your first week",
+            "Fewer than in your first week", "Last 7 days: 7 uses · first week: 4 uses", "−25% vs. your first week",
+            "Usage Reduction", "This Week and Your First", "Your first week had no use to compare with",
+            "No use logged in your first week or in the last 7 days", "Keep logging! After two weeks", "In all: ",
+        ] {
             XCTAssertTrue(all.contains { $0.contains(expected) }, expected)
         }
         // The checker sees what it must.
-        for leak in ["ProgressFigures isn't a straight line", "See ProgressFigures.days", "Day \\(days)", "{count} days", "nil days", "%d days"] {
+        for leak in [
+            "ProgressFigures isn't a straight line", "See ProgressFigures.days", "Day \\(days)", "{count} days",
+            "nil days", "%d days",
+        ] {
             XCTAssertNotNil(PlainWords.problem(leak), leak)
         }
     }
@@ -378,13 +429,19 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.currentStreakTitle, "🌅 Days Without Use")
         XCTAssertNil(p.currentStreakText, "no count of 0")
         XCTAssertNil(p.daysSinceLastUseText, "shown only while it counts")
-        XCTAssertFalse(p.allWords.joined().contains("Abstinence") || p.allWords.joined().contains("Reduction") || p.allWords.joined().contains("%"))
+        XCTAssertFalse(
+            p.allWords.joined().contains("Abstinence") || p.allWords.joined().contains("Reduction")
+                || p.allWords.joined().contains("%"))
         try tracker.library.setSetting(.goal, to: Goal.quit.rawValue)
         p = try progress(now: "2026-10-21 22:00")
         XCTAssertEqual(p.reduction, .change(percent: 250, first: 2, last: 7))
         XCTAssertEqual(p.reductionTitle, "📉 Usage Reduction")
-        XCTAssertEqual(p.reductionText, "Last 7 days: 7 uses · first week: 2 uses", "a rise is never +250% under Reduction")
-        XCTAssertEqual(p.reductionInsight, "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪")
+        XCTAssertEqual(
+            p.reductionText, "Last 7 days: 7 uses · first week: 2 uses", "a rise is never +250% under Reduction")
+        XCTAssertEqual(
+            p.reductionInsight,
+            "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
+        )
         XCTAssertEqual(p.currentStreakTitle, "Current Streak", "no fire at 0")
         XCTAssertEqual(p.longestStreakTitle, "📏 Longest Abstinence Streak")
         let later = try progress(now: "2026-10-23 22:00")

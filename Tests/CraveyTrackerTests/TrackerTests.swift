@@ -25,8 +25,9 @@ final class TrackerTests: XCTestCase {
     func recording(_ title: String) throws -> Recording {
         let sample = base + "/\(title).m4a"
         try Data(repeating: 7, count: 2048).write(to: URL(fileURLWithPath: sample))
-        return try library.save(copying: sample, thumbnail: nil, kind: .audio, draft: .init(title: title), duration: 3,
-                                media: MediaFacts(sampleRate: 48_000, channels: 1))
+        return try library.save(
+            copying: sample, thumbnail: nil, kind: .audio, draft: .init(title: title), duration: 3,
+            media: MediaFacts(sampleRate: 48_000, channels: 1))
     }
 
     func sql(_ statements: String) throws {
@@ -46,8 +47,9 @@ final class TrackerTests: XCTestCase {
         let five = try tracker.logCraving(.init())
         XCTAssertEqual(five.intensity, 5)
         XCTAssertEqual(five.band, .moderate)
-        XCTAssertEqual([1, 3, 4, 6, 7, 9, 10].map { Intensity.band($0).rawValue },
-                       ["mild", "mild", "moderate", "moderate", "strong", "strong", "overwhelming"])
+        XCTAssertEqual(
+            [1, 3, 4, 6, 7, 9, 10].map { Intensity.band($0).rawValue },
+            ["mild", "mild", "moderate", "moderate", "strong", "strong", "overwhelming"])
         XCTAssertEqual(Intensity.band(10).colour, "red")
         let use = try tracker.logUse(.init())
         XCTAssertEqual(use.method, .bowls)
@@ -61,10 +63,15 @@ final class TrackerTests: XCTestCase {
         for ok in [(Method.bowls, 5.0), (.bowls, 2.5), (.vape, 10), (.dab, 1), (.edible, 100), (.edible, 5)] {
             XCTAssertNoThrow(try tracker.logUse(.init(method: ok.0, amount: ok.1)), "\(ok)")
         }
-        for (method, amount) in [(Method.bowls, 0.25), (.bowls, 5.5), (.bowls, 0), (.vape, 0), (.vape, 11), (.vape, 2.5), (.dab, 6), (.edible, 7), (.edible, 105), (.edible, 0)] {
+        for (method, amount) in [
+            (Method.bowls, 0.25), (.bowls, 5.5), (.bowls, 0), (.vape, 0), (.vape, 11), (.vape, 2.5), (.dab, 6),
+            (.edible, 7), (.edible, 105), (.edible, 0),
+        ] {
             assertRefused("amount") { _ = try tracker.logUse(.init(method: method, amount: amount)) }
         }
-        for intensity in [0, 11, -1] { assertRefused("intensity") { _ = try tracker.logCraving(.init(intensity: intensity)) } }
+        for intensity in [0, 11, -1] {
+            assertRefused("intensity") { _ = try tracker.logCraving(.init(intensity: intensity)) }
+        }
         for mood in [0, 11] { assertRefused("mood after") { _ = try tracker.logUse(.init(moodAfter: mood)) } }
         assertRefused("notes") { _ = try tracker.logCraving(.init(notes: String(repeating: "a", count: 501))) }
         XCTAssertNoThrow(try tracker.logCraving(.init(notes: String(repeating: "é", count: 500))))
@@ -78,20 +85,29 @@ final class TrackerTests: XCTestCase {
         let counts = try tracker.counts()
         XCTAssertEqual(counts.cravings, 2, "refused logs wrote nothing")
         XCTAssertEqual(counts.uses, 7)
-        let triggered = try tracker.logCraving(.init(intensity: 8, triggers: [.paraphernalia, .anxious, .bored], location: .car, notes: "  parked  "))
+        let triggered = try tracker.logCraving(
+            .init(intensity: 8, triggers: [.paraphernalia, .anxious, .bored], location: .car, notes: "  parked  "))
         XCTAssertEqual(triggered.triggers, [.anxious, .bored, .paraphernalia], "the set's order")
         XCTAssertEqual(triggered.notes, "parked")
-        guard case let .craving(read) = try tracker.entry(matching: String(triggered.id.uuidString.prefix(6)).lowercased()) else { return XCTFail() }
+        guard
+            case let .craving(read) = try tracker.entry(
+                matching: String(triggered.id.uuidString.prefix(6)).lowercased())
+        else { return XCTFail() }
         XCTAssertEqual(read, triggered, "stored and read back the same, found by a prefix in any case")
     }
 
     func testTheSchemaRefusesWhatTheRulesRefuse() throws {
-        let good = "INSERT INTO craving (id, at, utcOffset, intensity, triggers, createdAt, modifiedAt) VALUES ('%@', '2026-01-01T10:00:00.000Z', 3600, %@, '%@', 'x', 'x')"
+        let good =
+            "INSERT INTO craving (id, at, utcOffset, intensity, triggers, createdAt, modifiedAt) VALUES ('%@', '2026-01-01T10:00:00.000Z', 3600, %@, '%@', 'x', 'x')"
         try sql(String(format: good, UUID().uuidString, "7", "anxious,habit"))
-        for (intensity, triggers) in [("11", ""), ("0", ""), ("5", "angst"), ("5", "anxious,"), ("5", ",bored"), ("5", "bored,unknown")] {
-            XCTAssertThrowsError(try sql(String(format: good, UUID().uuidString, intensity, triggers)), "\(intensity) \(triggers)")
+        for (intensity, triggers) in [
+            ("11", ""), ("0", ""), ("5", "angst"), ("5", "anxious,"), ("5", ",bored"), ("5", "bored,unknown"),
+        ] {
+            XCTAssertThrowsError(
+                try sql(String(format: good, UUID().uuidString, intensity, triggers)), "\(intensity) \(triggers)")
         }
-        let use = "INSERT INTO usage (id, at, utcOffset, method, amount, createdAt, modifiedAt) VALUES ('%@', '2026-01-01T10:00:00.000Z', 0, '%@', %@, 'x', 'x')"
+        let use =
+            "INSERT INTO usage (id, at, utcOffset, method, amount, createdAt, modifiedAt) VALUES ('%@', '2026-01-01T10:00:00.000Z', 0, '%@', %@, 'x', 'x')"
         try sql(String(format: use, UUID().uuidString, "edible", "15"))
         for (method, amount) in [("bowls", "0.25"), ("vape", "1.5"), ("dab", "6"), ("edible", "12"), ("pipe", "1")] {
             XCTAssertThrowsError(try sql(String(format: use, UUID().uuidString, method, amount)), "\(method) \(amount)")
@@ -105,7 +121,8 @@ final class TrackerTests: XCTestCase {
         let craving = try tracker.logCraving(.init(intensity: 9, time: LogTime(Date().addingTimeInterval(-1_800))))
         try tracker.notePlayed(message.id, during: craving.id)
         XCTAssertEqual(try tracker.cravings().first?.recordingId, message.id)
-        XCTAssertEqual(try tracker.unlinkedCraving(before: Date())?.id, craving.id, "a craving in the last 2 hours with no use")
+        XCTAssertEqual(
+            try tracker.unlinkedCraving(before: Date())?.id, craving.id, "a craving in the last 2 hours with no use")
         XCTAssertNil(try tracker.unlinkedCraving(before: Date().addingTimeInterval(3 * 3_600)), "not 2 hours later")
         let use = try tracker.logUse(.init(method: .vape, amount: 3, cravingId: craving.id))
         XCTAssertNil(try tracker.unlinkedCraving(before: Date()), "it has its use now")
@@ -118,7 +135,8 @@ final class TrackerTests: XCTestCase {
 
         // A craving with a linked use needs a choice.
         XCTAssertThrowsError(try tracker.deleteCraving(craving.id, linked: nil)) { error in
-            XCTAssertEqual(error as? TrackerError, .linkedUse(craving: String(craving.id.uuidString.prefix(8)), uses: 1))
+            XCTAssertEqual(
+                error as? TrackerError, .linkedUse(craving: String(craving.id.uuidString.prefix(8)), uses: 1))
         }
         XCTAssertEqual(try tracker.counts().cravings, 1, "nothing deleted without the choice")
         try tracker.deleteCraving(craving.id, linked: .keep)
@@ -133,7 +151,9 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(try tracker.deleteCraving(second.id, linked: .delete), 1)
         XCTAssertEqual(try tracker.counts().cravings, 0)
         XCTAssertEqual(try tracker.uses().map(\.id), [use.id], "both deleted, the unrelated use stays")
-        XCTAssertThrowsError(try tracker.deleteUse(UUID())) { XCTAssertTrue("\($0)".hasPrefix("no craving or use log matches")) }
+        XCTAssertThrowsError(try tracker.deleteUse(UUID())) {
+            XCTAssertTrue("\($0)".hasPrefix("no craving or use log matches"))
+        }
     }
 
     func testAnExistingLibraryMigrates() throws {
@@ -142,19 +162,23 @@ final class TrackerTests: XCTestCase {
         let queue = try DatabaseQueue(path: old + "/library.sqlite")
         try Store.migrator.migrate(queue, upTo: "v4: transcripts")
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt)
-                VALUES ('\(UUID().uuidString)', '2025-01-01T00:00:00.000Z', 'audio', 'Old', 3, 'Recordings/x.m4a', '2025-01-01T00:00:00.000Z')
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt)
+                    VALUES ('\(UUID().uuidString)', '2025-01-01T00:00:00.000Z', 'audio', 'Old', 3, 'Recordings/x.m4a', '2025-01-01T00:00:00.000Z')
+                    """)
         }
         try queue.close()
-        XCTAssertThrowsError(try DatabaseQueue(path: old + "/library.sqlite").read { try $0.execute(sql: "SELECT 1 FROM craving") })
+        XCTAssertThrowsError(
+            try DatabaseQueue(path: old + "/library.sqlite").read { try $0.execute(sql: "SELECT 1 FROM craving") })
         let migrated = try Library(root: old)
         XCTAssertEqual(try migrated.recordings().map(\.title), [], "its file is missing, so it is not listed")
         let oldTracker = Tracker(library: migrated)
         _ = try oldTracker.logCraving(.init(intensity: 3))
         XCTAssertEqual(try oldTracker.counts().cravings, 1)
-        let rows = try DatabaseQueue(path: old + "/library.sqlite").read { try Int.fetchOne($0, sql: "SELECT count(*) FROM recording") }
+        let rows = try DatabaseQueue(path: old + "/library.sqlite").read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM recording")
+        }
         XCTAssertEqual(rows, 1, "the recording's row is still there")
     }
 
@@ -162,7 +186,8 @@ final class TrackerTests: XCTestCase {
         let craving = try tracker.logCraving(.init(intensity: 6, notes: "evening walk"))
         _ = try tracker.logUse(.init(method: .dab, amount: 2, cravingId: craving.id))
         XCTAssertEqual(try tracker.check(repair: false), [])
-        try sql("""
+        try sql(
+            """
             PRAGMA ignore_check_constraints = 1; PRAGMA foreign_keys = 0;
             UPDATE craving SET intensity = 12, triggers = 'bored,angry' WHERE id = '\(craving.id.uuidString)';
             INSERT INTO usage (id, at, utcOffset, method, amount, cravingId, createdAt, modifiedAt)
@@ -175,21 +200,26 @@ final class TrackerTests: XCTestCase {
         let subjects = found.map(\.subject).joined(separator: "\n")
         XCTAssertTrue(subjects.contains("intensity 12 is not from 1 to 10"), subjects)
         XCTAssertTrue(subjects.contains("triggers 'bored,angry'"), subjects)
-        XCTAssertTrue(subjects.contains("id is not a UUID") && subjects.contains("at is not a time") && subjects.contains("method \"pipe\""), subjects)
+        XCTAssertTrue(
+            subjects.contains("id is not a UUID") && subjects.contains("at is not a time")
+                && subjects.contains("method \"pipe\""), subjects)
         XCTAssertEqual(found.filter { $0.kind == .danglingLink }.count, 1, subjects)
         XCTAssertEqual(found.filter { $0.kind == .searchIndex }.count, 1, subjects)
         XCTAssertTrue(try tracker.entries().count == 4, "tampered rows are still read")
         _ = try tracker.check(repair: true)
         let after = try tracker.check(repair: false)
         XCTAssertEqual(after.filter { $0.kind != .invalidLog }, [], "links cleared, index rebuilt")
-        XCTAssertEqual(after.filter { $0.kind == .invalidLog }.count, found.filter { $0.kind == .invalidLog }.count, "invalid logs are left for the user")
+        XCTAssertEqual(
+            after.filter { $0.kind == .invalidLog }.count, found.filter { $0.kind == .invalidLog }.count,
+            "invalid logs are left for the user")
         XCTAssertEqual(try tracker.search("walk").count, 1, "the rebuilt index finds the notes")
     }
 
     /// The listing's byte writer and Encodable write the same objects (the same keys, values and
     /// escaping).
     func testTheListingWritesWhatEncodableWrites() throws {
-        _ = try tracker.logCraving(.init(intensity: 9, triggers: [.angry, .habit], location: .social, notes: "quote \" and é"))
+        _ = try tracker.logCraving(
+            .init(intensity: 9, triggers: [.angry, .habit], location: .social, notes: "quote \" and é"))
         _ = try tracker.logUse(.init(method: .bowls, amount: 2.5, moodAfter: 4))
         let entries = try tracker.entries()
         let fast = try JSONSerialization.jsonObject(with: LogExport.jsonArray(entries)) as! [[String: Any]]

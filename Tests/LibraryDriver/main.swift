@@ -18,8 +18,9 @@ guard args.count >= 3 else {
 }
 do {
     let env = ProcessInfo.processInfo.environment
-    let faults = Faults(failing: Set((env["CRAVEY_FAULT_FAIL"] ?? "").split(separator: ",").map(String.init)),
-                        killAt: env["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }, trace: env["CRAVEY_FAULT_TRACE"] == "1")
+    let faults = Faults(
+        failing: Set((env["CRAVEY_FAULT_FAIL"] ?? "").split(separator: ",").map(String.init)),
+        killAt: env["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }, trace: env["CRAVEY_FAULT_TRACE"] == "1")
     let library = try Library(root: args[1], faults: faults)
     switch args[2] {
     case "save":
@@ -38,8 +39,9 @@ do {
         try library.recordPlay(try library.recording(matching: args[3]).id)
     case "save-loop":
         for i in 0..<Int(args[4])! {
-            _ = try library.save(copying: args[3], kind: .audio, draft: .init(title: "Loop \(i)"),
-                                 duration: 2, media: MediaFacts())
+            _ = try library.save(
+                copying: args[3], kind: .audio, draft: .init(title: "Loop \(i)"),
+                duration: 2, media: MediaFacts())
         }
     default:
         FileHandle.standardError.write(Data("unknown operation \(args[2])\n".utf8))

@@ -17,7 +17,10 @@ if args.count == 3 && args[1] == "loudness" {
     do {
         let analysis = try SoundAnalysis(file: args[2])
         let l = analysis.loudness
-        print(String(format: "I: %.1f LUFS  true peak: %.1f dBTP  gain: %+.1f dB", l.integrated ?? -99, l.truePeak, l.playbackGain ?? 0))
+        print(
+            String(
+                format: "I: %.1f LUFS  true peak: %.1f dBTP  gain: %+.1f dB", l.integrated ?? -99, l.truePeak,
+                l.playbackGain ?? 0))
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -28,8 +31,12 @@ if (args.count == 3 || args.count == 4) && args[1] == "transcribe" {
     do {
         let engine: SpeechEngine
         if args.count == 4 && args[3] == "whisper" {
-            guard case let .installed(installation) = WhisperInstallation.find(named: ProcessInfo.processInfo.environment["CRAVEY_WHISPER"]) else {
-                FileHandle.standardError.write(Data("no Whisper engine next to the build (bash Whisper/install.sh .build/whisper)\n".utf8))
+            guard
+                case let .installed(installation) = WhisperInstallation.find(
+                    named: ProcessInfo.processInfo.environment["CRAVEY_WHISPER"])
+            else {
+                FileHandle.standardError.write(
+                    Data("no Whisper engine next to the build (bash Whisper/install.sh .build/whisper)\n".utf8))
                 exit(1)
             }
             engine = WhisperRecognizer(installation)
@@ -46,8 +53,10 @@ if (args.count == 3 || args.count == 4) && args[1] == "transcribe" {
     }
 }
 guard args.count == 10, let width = Int(args[2]), let height = Int(args[3]), let fps = Int(args[4]),
-      let seconds = Int(args[6]) else {
-    FileHandle.standardError.write(Data("usage: writer-bench VIDEO.yuyv WIDTH HEIGHT FPS AUDIO.s16 SECONDS PRESET THREADS OUTDIR\n".utf8))
+    let seconds = Int(args[6])
+else {
+    FileHandle.standardError.write(
+        Data("usage: writer-bench VIDEO.yuyv WIDTH HEIGHT FPS AUDIO.s16 SECONDS PRESET THREADS OUTDIR\n".utf8))
     exit(2)
 }
 // Inputs are read a frame at a time into one buffer (as a camera's ring would hand them over), so
@@ -79,9 +88,10 @@ print("encoder preset=\(encoder.preset) threads=\(encoder.threads) x264-params=\
 
 func now() -> Double { Double(monotonicNanoseconds()) / 1e9 }
 let started = now()
-let writer = try MediaWriter(videoPath: part, inputWidth: width, inputHeight: height, inputIsYUYV: true,
-                             size: VideoSize.fitting(width: width, height: height), fps: fps, sampleRate: 48_000,
-                             encoder: encoder)
+let writer = try MediaWriter(
+    videoPath: part, inputWidth: width, inputHeight: height, inputIsYUYV: true,
+    size: VideoSize.fitting(width: width, height: height), fps: fps, sampleRate: 48_000,
+    encoder: encoder)
 let samplesPerFrame = 48_000 / fps
 let file = FileHandle(forUpdatingAtPath: part)!
 var samples = [Float](repeating: 0, count: samplesPerFrame)
@@ -102,5 +112,7 @@ try MediaFile.remux(part, to: final)
 let finalized = now()
 try Thumbnailer.make(from: final, to: thumb)
 let thumbnailed = now()
-print(String(format: "encode_s=%.3f finalize_s=%.3f thumbnail_s=%.3f frames=%d", encoded - started, finalized - encoded,
-             thumbnailed - finalized, writer.videoFramesWritten))
+print(
+    String(
+        format: "encode_s=%.3f finalize_s=%.3f thumbnail_s=%.3f frames=%d", encoded - started, finalized - encoded,
+        thumbnailed - finalized, writer.videoFramesWritten))

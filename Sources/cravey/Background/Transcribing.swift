@@ -6,7 +6,7 @@ import Synchronization
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Making transcripts from the command line: after a save, an import or a recovery (unless
@@ -24,7 +24,8 @@ struct Transcribing {
 
     init(library: Library, quiet: Bool = false, engine: Transcriber.Engine? = nil, whisper: WhisperRecognizer? = nil) {
         self.library = library
-        transcriber = Transcriber(library: library, engine: engine, engines: Configuration.current.engines(), started: whisper)
+        transcriber = Transcriber(
+            library: library, engine: engine, engines: Configuration.current.engines(), started: whisper)
         showsProgress = Terminal.stderrIsTerminal
         skippable = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal
         self.quiet = quiet
@@ -126,13 +127,17 @@ struct Transcribing {
         let title = Terminal.safe(recording.shownTitle)
         switch outcome {
         case let .made(words) where showsProgress:
-            Terminal.printNote("transcribed '\(title)' (\(words) word\(words == 1 ? "" : "s"); see 'cravey show \(recording.id.uuidString.prefix(8))')")
+            Terminal.printNote(
+                "transcribed '\(title)' (\(words) word\(words == 1 ? "" : "s"); see 'cravey show \(recording.id.uuidString.prefix(8))')"
+            )
         case .made, .gone:
             break
         case let .unavailable(problem):
-            Terminal.printNote("transcript of '\(title)' unavailable: \(problem); it will be tried again ('cravey transcribe --all')")
+            Terminal.printNote(
+                "transcript of '\(title)' unavailable: \(problem); it will be tried again ('cravey transcribe --all')")
         case .stopped:
-            Terminal.printNote("transcript skipped; it is made after the next save, or now with 'cravey transcribe --all'")
+            Terminal.printNote(
+                "transcript skipped; it is made after the next save, or now with 'cravey transcribe --all'")
         }
     }
 
@@ -141,7 +146,8 @@ struct Transcribing {
         let filled = Int((fraction * Double(width)).rounded(.down))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let hint = skippable ? "   " + Terminal.dim("q skip") : ""
-        let line = "Transcribing '\(Terminal.safe(recording.shownTitle))'\(label)  \(bar) \(Int(fraction * 100)) %" + hint
+        let line =
+            "Transcribing '\(Terminal.safe(recording.shownTitle))'\(label)  \(bar) \(Int(fraction * 100)) %" + hint
         Drawing.progressLine(line)
     }
 

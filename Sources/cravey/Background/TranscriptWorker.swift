@@ -5,7 +5,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The background transcript worker: a cravey process of its own (`cravey transcribe --worker`)
@@ -21,13 +21,17 @@ enum TranscriptWorker {
     /// that asks: a worker that cannot start leaves the queue for the next command.
     static func start(for library: Library) {
         guard TranscriptQueue.wantsWorker(library) else { return }
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return }
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return
+        }
         // The fault seams are for the command under test, never for the worker it starts.
         let environment = Configuration.current.environment.filter { !$0.key.hasPrefix("CRAVEY_FAULT_") }
         var command = [executable, "transcribe", "--worker", "--library", library.root]
         // Low priority: the idle I/O class and nice 10 (util-linux's ionice and coreutils' nice,
         // on every Debian system; without them the worker runs at the normal priority).
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ionice") && FileManager.default.isExecutableFile(atPath: "/usr/bin/nice") {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ionice")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/nice")
+        {
             command = ["/usr/bin/ionice", "-c", "3", "/usr/bin/nice", "-n", "10"] + command
         }
         _ = try? BackgroundProcess.start(command[0], Array(command.dropFirst()), environment: environment)

@@ -14,32 +14,38 @@ struct DeviceProblem: Sendable, Equatable {
     /// What to do, with a pointer into udev-notes.md.
     var fix: String
 
-    static let audioGroupFix = "join group 'audio' (sudo usermod -aG audio $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")"
-    static let videoGroupFix = "join group 'video' (sudo usermod -aG video $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")"
+    static let audioGroupFix =
+        "join group 'audio' (sudo usermod -aG audio $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")"
+    static let videoGroupFix =
+        "join group 'video' (sudo usermod -aG video $USER, then log in again) or use a local desktop session (udev-notes.md, \"Who may open a device\")"
 
     /// The microphone `name` failed to open with `error`.
     static func microphone(_ name: String, _ error: MediaError) -> DeviceProblem {
         let card = DeviceAccess.alsaCardAndDevice(name)
-        let nodes = (card.map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) }
-            ?? DeviceAccess.soundCaptureNodes()) + (card.map { ["/dev/snd/controlC\($0.card)"] } ?? [])
+        let nodes =
+            (card.map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) }
+                ?? DeviceAccess.soundCaptureNodes()) + (card.map { ["/dev/snd/controlC\($0.card)"] } ?? [])
         // ALSA reports an unreadable card as ENODEV or ENOENT as often as EACCES: look at the nodes first.
         if let why = nodes.compactMap(DeviceAccess.permissionProblem).first {
             return DeviceProblem(detail: "permission denied: \(why)", fix: audioGroupFix)
         }
         switch error.kind {
         case .busy:
-            return DeviceProblem(detail: "busy: held by \(holders(nodes))",
-                                 fix: "close it, or record through the sound server with --mic default (udev-notes.md, \"Device busy\")")
+            return DeviceProblem(
+                detail: "busy: held by \(holders(nodes))",
+                fix: "close it, or record through the sound server with --mic default (udev-notes.md, \"Device busy\")")
         case .permission:
             return DeviceProblem(detail: "permission denied: \(error.message)", fix: audioGroupFix)
         case .missing:
             let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
             let none = cards.contains("no soundcards") || cards.isEmpty
-            return DeviceProblem(detail: none ? "no sound card found" : "ALSA has no device of that name",
-                                 fix: "list the microphones with 'cravey devices' (udev-notes.md, \"Microphones and ALSA names\")")
+            return DeviceProblem(
+                detail: none ? "no sound card found" : "ALSA has no device of that name",
+                fix: "list the microphones with 'cravey devices' (udev-notes.md, \"Microphones and ALSA names\")")
         case .cannotCapture:
-            return DeviceProblem(detail: "cannot capture (no capture side, or no usable format)",
-                                 fix: "choose a capture device from 'cravey devices'")
+            return DeviceProblem(
+                detail: "cannot capture (no capture side, or no usable format)",
+                fix: "choose a capture device from 'cravey devices'")
         default:
             return DeviceProblem(detail: error.message, fix: "see udev-notes.md")
         }
@@ -49,30 +55,44 @@ struct DeviceProblem: Sendable, Equatable {
     static func camera(_ path: String, _ error: MediaError) -> DeviceProblem {
         switch error.kind {
         case .busy:
-            return DeviceProblem(detail: "busy: held by \(holders([path]))",
-                                 fix: "close it: only one program can stream from a camera (udev-notes.md, \"Device busy\")")
+            return DeviceProblem(
+                detail: "busy: held by \(holders([path]))",
+                fix: "close it: only one program can stream from a camera (udev-notes.md, \"Device busy\")")
         case .permission:
-            return DeviceProblem(detail: "permission denied: \(DeviceAccess.permissionProblem(path) ?? error.message)", fix: videoGroupFix)
+            return DeviceProblem(
+                detail: "permission denied: \(DeviceAccess.permissionProblem(path) ?? error.message)",
+                fix: videoGroupFix)
         case .missing:
-            return DeviceProblem(detail: "no such device node",
-                                 fix: "list the cameras with 'cravey devices'; use /dev/v4l/by-id paths (udev-notes.md, \"Cameras and stable names\")")
+            return DeviceProblem(
+                detail: "no such device node",
+                fix:
+                    "list the cameras with 'cravey devices'; use /dev/v4l/by-id paths (udev-notes.md, \"Cameras and stable names\")"
+            )
         case .cannotCapture, .gone:
-            return DeviceProblem(detail: error.message + " (no video capture capability)",
-                                 fix: "a webcam often has a second node for metadata: pick the capture one from 'cravey devices'")
+            return DeviceProblem(
+                detail: error.message + " (no video capture capability)",
+                fix: "a webcam often has a second node for metadata: pick the capture one from 'cravey devices'")
         default:
-            if let why = DeviceAccess.permissionProblem(path) { return DeviceProblem(detail: "permission denied: \(why)", fix: videoGroupFix) }
+            if let why = DeviceAccess.permissionProblem(path) {
+                return DeviceProblem(detail: "permission denied: \(why)", fix: videoGroupFix)
+            }
             return DeviceProblem(detail: error.message, fix: "see udev-notes.md")
         }
     }
 
     /// No camera was found: unreadable video nodes, or none at all.
     static func noCamera() -> DeviceProblem {
-        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter {
+            $0.hasPrefix("video")
+        }
         if let unreadable = nodes.map({ "/dev/" + $0 }).compactMap(DeviceAccess.permissionProblem).first {
             return DeviceProblem(detail: "permission denied: \(unreadable)", fix: videoGroupFix)
         }
-        return DeviceProblem(detail: "no camera found (no /dev/video* node that captures)",
-                             fix: "plug one in, or check the driver with 'udevadm info --name=/dev/video0' (udev-notes.md); audio recording still works")
+        return DeviceProblem(
+            detail: "no camera found (no /dev/video* node that captures)",
+            fix:
+                "plug one in, or check the driver with 'udevadm info --name=/dev/video0' (udev-notes.md); audio recording still works"
+        )
     }
 
     /// The short form, for a refusal or an offer while recording: a busy device names its holder,
@@ -81,9 +101,14 @@ struct DeviceProblem: Sendable, Equatable {
     static func brief(_ error: MediaError, nodes: [String], hints: [MediaError.Kind: String] = [:]) -> String {
         if error.kind == .busy {
             let holders = DeviceAccess.holders(of: nodes)
-            return "the device is busy" + (holders.isEmpty ? " (another program is using it)" : ", held by " + holders.map(\.description).joined(separator: ", "))
+            return "the device is busy"
+                + (holders.isEmpty
+                    ? " (another program is using it)"
+                    : ", held by " + holders.map(\.description).joined(separator: ", "))
         }
-        if let problem = nodes.compactMap(DeviceAccess.permissionProblem).first { return "permission denied: \(problem)" }
+        if let problem = nodes.compactMap(DeviceAccess.permissionProblem).first {
+            return "permission denied: \(problem)"
+        }
         return error.message + (hints[error.kind].map { " (\($0))" } ?? "")
     }
 
@@ -94,13 +119,19 @@ struct DeviceProblem: Sendable, Equatable {
             return "cannot use the camera \(path): "
                 + brief(error, nodes: [path], hints: [.permission: "see udev-notes.md: the 'video' group and uaccess"])
         case let .microphone(name, error):
-            let nodes = DeviceAccess.alsaCardAndDevice(name).map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) } ?? []
+            let nodes =
+                DeviceAccess.alsaCardAndDevice(name).map {
+                    DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device)
+                } ?? []
             return "cannot record from '\(name)': "
-                + brief(error, nodes: nodes, hints: [.permission: "see udev-notes.md: the 'audio' group", .missing: "see 'cravey devices'"])
+                + brief(
+                    error, nodes: nodes,
+                    hints: [.permission: "see udev-notes.md: the 'audio' group", .missing: "see 'cravey devices'"])
         case let .noCamera(error):
             switch error {
             case CameraTrouble.noneFound:
-                return "cannot use a camera: no camera found (no V4L2 capture device; see 'cravey devices' and 'cravey doctor')"
+                return
+                    "cannot use a camera: no camera found (no V4L2 capture device; see 'cravey devices' and 'cravey doctor')"
             case let CameraTrouble.noSuchCamera(key):
                 return "cannot use a camera: \(CameraTrouble.noSuchCamera(key).message) (see 'cravey devices')"
             case let trouble as CameraTrouble:
@@ -123,5 +154,7 @@ extension RecordingStart.Fallback {
     /// The question for the user.
     var question: String { self == .soundOnly ? "Record sound only instead?" : "Record a silent video instead?" }
     /// The option that accepts it beforehand, for a refusal where nobody could be asked.
-    var option: String { self == .soundOnly ? "pass --fallback audio to record sound only" : "pass --no-audio to record a silent video" }
+    var option: String {
+        self == .soundOnly ? "pass --fallback audio to record sound only" : "pass --no-audio to record a silent video"
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The local time the check-in goes by (the day, the greeting). A configured start

@@ -10,7 +10,9 @@ import TerminalKit
 enum ProgressPage {
     static func html(_ f: ProgressFigures, generated: Date = Date()) -> String {
         var body = ""
-        func card(_ title: String, _ figure: String? = nil, _ chart: String = "", _ sentence: String?, wide: Bool = false) {
+        func card(
+            _ title: String, _ figure: String? = nil, _ chart: String = "", _ sentence: String?, wide: Bool = false
+        ) {
             body += "<section\(wide ? " class=\"wide\"" : "")><h2>\(escape(title))</h2>"
             if let figure { body += "<p class=\"figure\">\(escape(figure))</p>" }
             body += chart
@@ -20,19 +22,33 @@ enum ProgressPage {
         card("Summary", f.summaryLine, "", f.summaryInsight)
         card(f.currentStreakTitle, f.currentStreakText, "", f.currentStreakInsight ?? ProgressFigures.startLogging)
         card(f.longestStreakTitle, f.longestStreakText ?? "—", "", nil)
-        card("🌱 Days in Progress", f.daysInProgress.map(String.init) ?? "—",
-             f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "", f.daysInProgressInsight)
+        card(
+            "🌱 Days in Progress", f.daysInProgress.map(String.init) ?? "—",
+            f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "", f.daysInProgressInsight)
         card("📈 Craving Intensity Over Time", nil, intensityChart(f), f.intensityInsight, wide: true)
         card("📊 Amount Trends", nil, amountCharts(f), f.amountsInsight, wide: true)
-        card("🧩 Trigger Breakdown", nil, bars(f.triggers.map { ($0.label, $0.count, "\($0.percent)%") }), f.triggerInsight)
-        card("📍 Location Patterns", nil, bars(f.locations.map { ($0.label, $0.count, "\($0.percent)%") }), f.locationInsight)
-        card("🕐 Time of Day Patterns", nil, f.cravings > 0 ? columns(f.hours, labels: (0..<24).map { $0 % 6 == 0 ? hourLabel($0) : "" }) : "", f.timeInsight)
-        card("📅 Weekly Patterns", nil, f.cravings > 0 ? columns(f.weekdays, labels: LocalDay.weekdayNames.map { String($0.prefix(3)) }) : "", f.weekdayInsight)
+        card(
+            "🧩 Trigger Breakdown", nil, bars(f.triggers.map { ($0.label, $0.count, "\($0.percent)%") }),
+            f.triggerInsight)
+        card(
+            "📍 Location Patterns", nil, bars(f.locations.map { ($0.label, $0.count, "\($0.percent)%") }),
+            f.locationInsight)
+        card(
+            "🕐 Time of Day Patterns", nil,
+            f.cravings > 0 ? columns(f.hours, labels: (0..<24).map { $0 % 6 == 0 ? hourLabel($0) : "" }) : "",
+            f.timeInsight)
+        card(
+            "📅 Weekly Patterns", nil,
+            f.cravings > 0 ? columns(f.weekdays, labels: LocalDay.weekdayNames.map { String($0.prefix(3)) }) : "",
+            f.weekdayInsight)
         card("🌿 Method Breakdown", nil, bars(f.methods.map { ($0.label, $0.count, "\($0.percent)%") }), f.methodInsight)
-        card("💪 Cravings Resisted", f.cravings > 0 ? "\(f.resisted) of \(f.cravings)" : nil, f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
-             f.resistedInsight)
+        card(
+            "💪 Cravings Resisted", f.cravings > 0 ? "\(f.resisted) of \(f.cravings)" : nil,
+            f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
+            f.resistedInsight)
         card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
-        let chips = ProgressRange.allCases.map { "<span class=\"chip\($0 == f.range ? " on" : "")\">\($0.chip)</span>" }.joined(separator: " ")
+        let chips = ProgressRange.allCases.map { "<span class=\"chip\($0 == f.range ? " on" : "")\">\($0.chip)</span>" }
+            .joined(separator: " ")
         let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
         return """
             <!DOCTYPE html>
@@ -115,12 +131,15 @@ enum ProgressPage {
         var svg = "<svg viewBox=\"0 0 \(Int(w)) \(Int(h))\" role=\"img\" aria-label=\"Craving intensity over time\">"
         for level in [1, 5, 10] {
             let y = 10 + plotH * (1 - Double(level - 1) / 9)
-            svg += "<line class=\"grid\" x1=\"\(number(left))\" y1=\"\(number(y))\" x2=\"\(number(w - 10))\" y2=\"\(number(y))\"/>"
+            svg +=
+                "<line class=\"grid\" x1=\"\(number(left))\" y1=\"\(number(y))\" x2=\"\(number(w - 10))\" y2=\"\(number(y))\"/>"
             svg += "<text x=\"\(number(left - 6))\" y=\"\(number(y + 4))\" text-anchor=\"end\">\(level)</text>"
         }
-        svg += "<line class=\"axis\" x1=\"\(number(left))\" y1=\"\(number(10 + plotH))\" x2=\"\(number(w - 10))\" y2=\"\(number(10 + plotH))\"/>"
+        svg +=
+            "<line class=\"axis\" x1=\"\(number(left))\" y1=\"\(number(10 + plotH))\" x2=\"\(number(w - 10))\" y2=\"\(number(10 + plotH))\"/>"
         svg += "<text x=\"\(number(left))\" y=\"\(number(h - 6))\">\(escape(f.from.short))</text>"
-        svg += "<text x=\"\(number(w - 10))\" y=\"\(number(h - 6))\" text-anchor=\"end\">\(escape(f.today.short))</text>"
+        svg +=
+            "<text x=\"\(number(w - 10))\" y=\"\(number(h - 6))\" text-anchor=\"end\">\(escape(f.today.short))</text>"
         let slices = 300
         var sums = [Double](repeating: 0, count: slices)
         var counts = [Int](repeating: 0, count: slices)
@@ -130,10 +149,17 @@ enum ProgressPage {
             counts[slice] += 1
         }
         let points = (0..<slices).compactMap { s -> (Double, Double)? in
-            counts[s] == 0 ? nil : (left + plotW * (Double(s) + 0.5) / Double(slices), 10 + plotH * (1 - (sums[s] / Double(counts[s]) - 1) / 9))
+            counts[s] == 0
+                ? nil
+                : (
+                    left + plotW * (Double(s) + 0.5) / Double(slices),
+                    10 + plotH * (1 - (sums[s] / Double(counts[s]) - 1) / 9)
+                )
         }
         if points.count > 1 {
-            svg += "<polyline class=\"line\" points=\"" + points.map { "\(number($0.0)),\(number($0.1))" }.joined(separator: " ") + "\"/>"
+            svg +=
+                "<polyline class=\"line\" points=\""
+                + points.map { "\(number($0.0)),\(number($0.1))" }.joined(separator: " ") + "\"/>"
         }
         if points.count <= 60 {
             for (x, y) in points { svg += "<circle class=\"dot\" cx=\"\(number(x))\" cy=\"\(number(y))\" r=\"4\"/>" }
@@ -149,17 +175,20 @@ enum ProgressPage {
             let slices = min(180, f.today - f.from + 1)
             var sums = [Double](repeating: 0, count: slices)
             for point in points {
-                let slice = max(0, min(slices - 1, Int(Double(point.day - f.from) / Double(f.today - f.from + 1) * Double(slices))))
+                let slice = max(
+                    0, min(slices - 1, Int(Double(point.day - f.from) / Double(f.today - f.from + 1) * Double(slices))))
                 sums[slice] += point.amount
             }
             let top = sums.max() ?? 1
             let total = method.amountText(points.reduce(0) { $0 + $1.amount })
-            out += "<p>\(escape(method.label)): \(escape(total))</p><svg viewBox=\"0 0 \(Int(w)) \(Int(h))\" role=\"img\" aria-label=\"\(escape(method.label)) over time\">"
+            out +=
+                "<p>\(escape(method.label)): \(escape(total))</p><svg viewBox=\"0 0 \(Int(w)) \(Int(h))\" role=\"img\" aria-label=\"\(escape(method.label)) over time\">"
             out += "<line class=\"axis\" x1=\"0\" y1=\"\(number(h - 1))\" x2=\"\(number(w))\" y2=\"\(number(h - 1))\"/>"
             let slot = w / Double(slices)
             for (i, sum) in sums.enumerated() where sum > 0 {
                 let barH = max(2, (h - 4) * sum / top)
-                out += "<rect class=\"bar\" x=\"\(number(Double(i) * slot + slot * 0.15))\" y=\"\(number(h - 1 - barH))\" width=\"\(number(max(1, slot * 0.7)))\" height=\"\(number(barH))\" rx=\"1\"/>"
+                out +=
+                    "<rect class=\"bar\" x=\"\(number(Double(i) * slot + slot * 0.15))\" y=\"\(number(h - 1 - barH))\" width=\"\(number(max(1, slot * 0.7)))\" height=\"\(number(barH))\" rx=\"1\"/>"
             }
             out += "</svg>"
         }
@@ -176,8 +205,10 @@ enum ProgressPage {
             let y = Double(i) * rowH
             let barW = (w - labelW - 50) * Double(row.count) / Double(top)
             svg += "<text x=\"0\" y=\"\(number(y + 17))\">\(escape(row.label))</text>"
-            svg += "<rect class=\"track\" x=\"\(number(labelW))\" y=\"\(number(y + 6))\" width=\"\(number(w - labelW - 50))\" height=\"14\" rx=\"3\"/>"
-            svg += "<rect class=\"bar\" x=\"\(number(labelW))\" y=\"\(number(y + 6))\" width=\"\(number(max(2, barW)))\" height=\"14\" rx=\"3\"/>"
+            svg +=
+                "<rect class=\"track\" x=\"\(number(labelW))\" y=\"\(number(y + 6))\" width=\"\(number(w - labelW - 50))\" height=\"14\" rx=\"3\"/>"
+            svg +=
+                "<rect class=\"bar\" x=\"\(number(labelW))\" y=\"\(number(y + 6))\" width=\"\(number(max(2, barW)))\" height=\"14\" rx=\"3\"/>"
             svg += "<text x=\"\(number(w))\" y=\"\(number(y + 17))\" text-anchor=\"end\">\(escape(row.share))</text>"
         }
         return svg + "</svg>"
@@ -189,15 +220,18 @@ enum ProgressPage {
         let top = Double(values.max() ?? 0)
         let slot = w / Double(values.count)
         var svg = "<svg viewBox=\"0 0 \(Int(w)) \(Int(h))\" role=\"img\">"
-        svg += "<line class=\"axis\" x1=\"0\" y1=\"\(number(h - bottom))\" x2=\"\(number(w))\" y2=\"\(number(h - bottom))\"/>"
+        svg +=
+            "<line class=\"axis\" x1=\"0\" y1=\"\(number(h - bottom))\" x2=\"\(number(w))\" y2=\"\(number(h - bottom))\"/>"
         for (i, value) in values.enumerated() {
             if value > 0, top > 0 {
                 let barH = (h - bottom - 6) * Double(value) / top
-                svg += "<rect class=\"bar\" x=\"\(number(Double(i) * slot + slot * 0.15))\" y=\"\(number(h - bottom - barH))\" width=\"\(number(slot * 0.7))\" height=\"\(number(barH))\" rx=\"2\"/>"
+                svg +=
+                    "<rect class=\"bar\" x=\"\(number(Double(i) * slot + slot * 0.15))\" y=\"\(number(h - bottom - barH))\" width=\"\(number(slot * 0.7))\" height=\"\(number(barH))\" rx=\"2\"/>"
             }
             if !labels[i].isEmpty {
                 let anchor = i == 0 ? "start" : "middle"
-                svg += "<text x=\"\(number(i == 0 ? 0 : Double(i) * slot + slot / 2))\" y=\"\(number(h - 4))\" text-anchor=\"\(anchor)\">\(escape(labels[i]))</text>"
+                svg +=
+                    "<text x=\"\(number(i == 0 ? 0 : Double(i) * slot + slot / 2))\" y=\"\(number(h - 4))\" text-anchor=\"\(anchor)\">\(escape(labels[i]))</text>"
             }
         }
         return svg + "</svg>"

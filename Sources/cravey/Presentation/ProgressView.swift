@@ -21,7 +21,10 @@ struct ProgressView {
             if chip == range { return Terminal.useColor ? Terminal.style(" \(name) ", "7;1") : "[\(name)]" }
             return " \(name) "
         }
-        return [Terminal.bold("📊 Progress"), chips.joined(separator: " "), Terminal.dim(String(repeating: "─", count: max(60, width) - 1))]
+        return [
+            Terminal.bold("📊 Progress"), chips.joined(separator: " "),
+            Terminal.dim(String(repeating: "─", count: max(60, width) - 1)),
+        ]
     }
 
     /// Every section, top to bottom.
@@ -35,10 +38,14 @@ struct ProgressView {
             if let sentence { out += Terminal.wrap(sentence, width: width - 3).map { "  " + $0 } }
         }
         section("Summary", [Terminal.bold(f.summaryLine)], f.summaryInsight)
-        section(f.currentStreakTitle, f.currentStreakText.map { [Terminal.bold($0)] } ?? [], f.currentStreakInsight ?? ProgressFigures.startLogging)
+        section(
+            f.currentStreakTitle, f.currentStreakText.map { [Terminal.bold($0)] } ?? [],
+            f.currentStreakInsight ?? ProgressFigures.startLogging)
         section(f.longestStreakTitle, [f.longestStreakText ?? "—"], nil)
-        section("🌱 Days in Progress", [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")] + (f.daysSinceLastUseText.map { [$0] } ?? []),
-                f.daysInProgressInsight)
+        section(
+            "🌱 Days in Progress",
+            [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")] + (f.daysSinceLastUseText.map { [$0] } ?? []),
+            f.daysInProgressInsight)
         section("📈 Craving Intensity Over Time", intensityChart, f.intensityInsight)
         section("📊 Amount Trends", amountRows, f.amountsInsight)
         section("🧩 Trigger Breakdown", bars(f.triggers), f.triggerInsight)
@@ -46,8 +53,11 @@ struct ProgressView {
         section("🕐 Time of Day Patterns", f.cravings > 0 ? hourColumns : [], f.timeInsight)
         section("📅 Weekly Patterns", f.cravings > 0 ? weekdayBars : [], f.weekdayInsight)
         section("🌿 Method Breakdown", bars(f.methods), f.methodInsight)
-        section("💪 Cravings Resisted", f.cravings > 0 ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : [],
-                f.resistedInsight)
+        section(
+            "💪 Cravings Resisted",
+            f.cravings > 0
+                ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : [],
+            f.resistedInsight)
         section(f.reductionTitle, f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
         return out
     }
@@ -58,7 +68,8 @@ struct ProgressView {
     private func axis(columns: Int, indent: Int) -> String {
         let first = figures.from.short
         let last = figures.today.short
-        return String(repeating: " ", count: indent) + first + String(repeating: " ", count: max(1, columns - first.count - last.count)) + last
+        return String(repeating: " ", count: indent) + first
+            + String(repeating: " ", count: max(1, columns - first.count - last.count)) + last
     }
 
     /// Intensity 1–10 against time: the mean of the cravings in each dot column, joined.
@@ -83,7 +94,8 @@ struct ProgressView {
             rows = Charts.line(points, width: chartWidth, height: height).map { Terminal.accent($0) }
         }
         let labels = ["10", "", "5", "", "1"]
-        return zip(labels, rows).map { label, row in String(repeating: " ", count: 3 - label.count) + label + " ┤" + row }
+        return zip(labels, rows).map { label, row in String(repeating: " ", count: 3 - label.count) + label + " ┤" + row
+        }
             + ["    └" + String(repeating: "─", count: chartWidth), Terminal.dim(axis(columns: chartWidth, indent: 5))]
     }
 
@@ -103,8 +115,9 @@ struct ProgressView {
                 sums[column] = (sums[column] ?? 0) + point.amount
             }
             let name = method == .bowls ? "Bowls" : method.label
-            rows.append(Terminal.fit(name, labelWidth) + " " + Terminal.accent(Charts.sparkline(sums)) + "  "
-                        + method.amountText(points.reduce(0) { $0 + $1.amount }))
+            rows.append(
+                Terminal.fit(name, labelWidth) + " " + Terminal.accent(Charts.sparkline(sums)) + "  "
+                    + method.amountText(points.reduce(0) { $0 + $1.amount }))
         }
         rows.append(Terminal.dim(axis(columns: columns, indent: labelWidth + 1)))
         return rows
@@ -116,7 +129,8 @@ struct ProgressView {
         let barWidth = width - labelWidth - 12
         return shares.map { share in
             let (filled, track) = Charts.bar(Double(share.count) / Double(top.count), width: barWidth)
-            return Terminal.fit(share.label, labelWidth) + " " + Terminal.accent(filled) + Terminal.dim(track) + " " + Self.percent(share.percent)
+            return Terminal.fit(share.label, labelWidth) + " " + Terminal.accent(filled) + Terminal.dim(track) + " "
+                + Self.percent(share.percent)
         }
     }
 
@@ -127,7 +141,9 @@ struct ProgressView {
 
     /// 24 columns, two characters each, midnight to midnight.
     private var hourColumns: [String] {
-        let rows = Charts.columns(figures.hours.map(Double.init), height: 4, columnWidth: 2).map { "│" + Terminal.accent($0) }
+        let rows = Charts.columns(figures.hours.map(Double.init), height: 4, columnWidth: 2).map {
+            "│" + Terminal.accent($0)
+        }
         var labels = [Character](repeating: " ", count: 49)
         for (hour, name) in [(0, "12a"), (6, "6a"), (12, "12p"), (18, "6p")] {
             for (i, c) in name.enumerated() { labels[1 + hour * 2 + i] = c }
@@ -140,7 +156,8 @@ struct ProgressView {
         return figures.weekdays.enumerated().map { index, count in
             let (filled, track) = Charts.bar(top > 0 ? Double(count) / Double(top) : 0, width: width - 16)
             let name = String(LocalDay.weekdayNames[index].prefix(3))
-            return name + " " + Terminal.accent(filled) + Terminal.dim(track) + " " + String(repeating: " ", count: max(0, 4 - String(count).count)) + String(count)
+            return name + " " + Terminal.accent(filled) + Terminal.dim(track) + " "
+                + String(repeating: " ", count: max(0, 4 - String(count).count)) + String(count)
         }
     }
 }

@@ -12,7 +12,11 @@ extension Library.Report {
             out.append(rebuildLine(rebuiltDatabase))
         }
         for kind in Kind.allCases where !leavingOut.contains(kind) {
-            if rebuiltDatabase != nil && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten, .replayedLogs].contains(kind) { continue }  // said above
+            if rebuiltDatabase != nil
+                && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten, .replayedLogs].contains(kind)
+            {
+                continue
+            }  // said above
             out += lines(of: kind, repairCommand: repairCommand)
         }
         return out
@@ -38,9 +42,11 @@ extension Library.Report {
         if bare > 0 { parts.append("\(bare) listed again as 'Recovered recording <date>'") }
         let replayed = subjects(.replayedLogs).first
         if let replayed { parts.append("\(replayed) logs and settings from the journal") }
-        let lost = restoredSnapshot != nil ? "only play counts changed since the snapshot were lost" : "play counts were lost"
+        let lost =
+            restoredSnapshot != nil ? "only play counts changed since the snapshot were lost" : "play counts were lost"
         let sources = restoredSnapshot.map { ["the snapshot of \($0.day) \(Self.clockTime($0.takenAt))"] } ?? []
-        let source = (sources + (replayed != nil ? ["the journal of logs"] : [])).joined(separator: ", ")
+        let source =
+            (sources + (replayed != nil ? ["the journal of logs"] : [])).joined(separator: ", ")
             + (sources.isEmpty && replayed == nil ? "" : " and ") + "the recordings' files"
         return "\(why); rebuilt it from \(source) (" + (parts + [lost]).joined(separator: "; ") + ")"
     }
@@ -72,15 +78,23 @@ extension Library.Report {
         case .refreshed: "brought up to date from its file"
         case .forgotten: "forgot a recording deleted since the snapshot"
         case .quarantined: "moved to Quarantine/ (looks like cravey's but cannot be played)"
-        case .rowOutsideLibrary: repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)"
-        case .journal: repaired ? "wrote the journal of logs again from the database" : "the journal of logs differs from the database\(fix)"
+        case .rowOutsideLibrary:
+            repaired ? "removed a row pointing outside the library" : "row pointing outside the library\(fix)"
+        case .journal:
+            repaired
+                ? "wrote the journal of logs again from the database"
+                : "the journal of logs differs from the database\(fix)"
         case .replayedLogs: "brought back from the journal of logs (cravings, uses and settings)"
-        case .notMedia: repaired ? "moved to Quarantine/ and removed its row (its file is not media cravey can play)" : "file is not media cravey can play\(fix)"
+        case .notMedia:
+            repaired
+                ? "moved to Quarantine/ and removed its row (its file is not media cravey can play)"
+                : "file is not media cravey can play\(fix)"
         case .missingThumbnail: repaired ? "forgot a missing thumbnail" : "thumbnail missing\(fix)"
         case .loosePermissions: repaired ? "made private" : "could be read by other accounts on this computer\(fix)"
         case .searchIndex: repaired ? "rebuilt the search index" : "search index\(fix)"
         case .foreignFile: "not made by cravey, left alone"
-        case .unmeasured: "loudness not measured yet (measured when played" + (repairCommand.map { ", or by '\($0)')" } ?? ")")
+        case .unmeasured:
+            "loudness not measured yet (measured when played" + (repairCommand.map { ", or by '\($0)')" } ?? ")")
         case .measured: "measured loudness"
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Small output helpers shared by the commands and screens, on the terminal's facts.
@@ -44,7 +44,9 @@ extension Terminal {
 
     /// Requires a confirmation: `--yes`, or a "y" typed at a terminal (`confirm`).
     static func requireConfirmation(_ question: String, yes: Bool, action: String) throws {
-        guard try confirmed(question, yes: yes, action: action) else { throw CraveyFailure(message: "cancelled; nothing was changed") }
+        guard try confirmed(question, yes: yes, action: action) else {
+            throw CraveyFailure(message: "cancelled; nothing was changed")
+        }
     }
 
     /// Whether to go ahead: `--yes`, or a "y" typed at a terminal (`confirm`); false when the
@@ -52,7 +54,8 @@ extension Terminal {
     static func confirmed(_ question: String, yes: Bool, action: String) throws -> Bool {
         if yes { return true }
         guard stdinIsTerminal else {
-            throw CraveyFailure(message: "refusing to \(action) without confirmation: no terminal to ask on (pass --yes)")
+            throw CraveyFailure(
+                message: "refusing to \(action) without confirmation: no terminal to ask on (pass --yes)")
         }
         return confirm(question)
     }
@@ -79,10 +82,13 @@ enum Format {
     static func table(_ recordings: [Recording], onItsWay: Set<UUID> = []) -> String {
         var lines: [String] = []
         lines.reserveCapacity(recordings.count + 1)
-        lines.append(Terminal.dim("   " + Terminal.fit("ID", 9) + Terminal.fit("TITLE", 41) + Terminal.fit("DATE", 24)
-                                  + Terminal.fit("LENGTH", 7) + Terminal.fit("PLAYS", 9) + "PURPOSE"))
+        lines.append(
+            Terminal.dim(
+                "   " + Terminal.fit("ID", 9) + Terminal.fit("TITLE", 41) + Terminal.fit("DATE", 24)
+                    + Terminal.fit("LENGTH", 7) + Terminal.fit("PLAYS", 9) + "PURPOSE"))
         for r in recordings {
-            let line = icon(r.kind) + " " + Terminal.accent(String(r.id.uuidString.prefix(8))) + " "
+            let line =
+                icon(r.kind) + " " + Terminal.accent(String(r.id.uuidString.prefix(8))) + " "
                 + Terminal.bold(Terminal.fit(r.shownTitle, 40)) + " "
                 + Terminal.fit(Validation.displayDate(r.createdAt), 24)
                 + Terminal.fit(duration(r.duration), 7)

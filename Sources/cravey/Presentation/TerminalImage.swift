@@ -3,7 +3,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Pictures in the terminal: kitty's graphics protocol or sixel where the terminal supports them,
@@ -16,10 +16,14 @@ enum TerminalImage {
         if let forced = configuration.graphics.flatMap(Method.init(rawValue:)) { return forced }
         let env = configuration.environment
         let term = env["TERM"] ?? ""
-        if env["KITTY_WINDOW_ID"] != nil || term.contains("kitty") || env["TERM_PROGRAM"] == "WezTerm" || env["TERM_PROGRAM"] == "ghostty" {
+        if env["KITTY_WINDOW_ID"] != nil || term.contains("kitty") || env["TERM_PROGRAM"] == "WezTerm"
+            || env["TERM_PROGRAM"] == "ghostty"
+        {
             return .kitty
         }
-        if term.contains("sixel") || ["mlterm", "foot", "contour"].contains(where: { term.hasPrefix($0) }) || answersSixel() {
+        if term.contains("sixel") || ["mlterm", "foot", "contour"].contains(where: { term.hasPrefix($0) })
+            || answersSixel()
+        {
             return .sixel
         }
         return .blocks
@@ -28,7 +32,8 @@ enum TerminalImage {
     /// Asks the terminal for its primary device attributes; "4" among them means sixel.
     /// Only when both ends are a terminal, and never waiting more than 0.1 s.
     static func answersSixel() -> Bool {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, Configuration.current.environment["TMUX"] == nil else { return false }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, Configuration.current.environment["TMUX"] == nil
+        else { return false }
         let raw = RawMode()
         defer { raw?.release() }
         FileHandle.standardOutput.write(Data("\u{1B}[c".utf8))
@@ -48,11 +53,13 @@ enum TerminalImage {
             return halfBlocks(try Picture(path: path, at: seconds, width: columns, height: rows * 2))
         case .kitty:
             let width = min(size.width, 640)
-            let picture = try Picture(path: path, at: seconds, width: width, height: max(1, Int(Double(width) * aspect)))
+            let picture = try Picture(
+                path: path, at: seconds, width: width, height: max(1, Int(Double(width) * aspect)))
             return kitty(picture, columns: columns, rows: max(1, Int((Double(columns) * aspect / 2).rounded())))
         case .sixel:
             let width = min(size.width, columns * 8)
-            return sixel(try Picture(path: path, at: seconds, width: width, height: max(1, Int(Double(width) * aspect))))
+            return sixel(
+                try Picture(path: path, at: seconds, width: width, height: max(1, Int(Double(width) * aspect))))
         }
     }
 
@@ -74,7 +81,8 @@ enum TerminalImage {
                     out.append(contentsOf: [0x1B, 0x5B, 0x33, 0x38, 0x3B, 0x32, 0x3B])  // ESC[38;2;
                     number(rgb[top]); out.append(0x3B); number(rgb[top + 1]); out.append(0x3B); number(rgb[top + 2])
                     out.append(contentsOf: [0x3B, 0x34, 0x38, 0x3B, 0x32, 0x3B])  // ;48;2;
-                    number(rgb[bottom]); out.append(0x3B); number(rgb[bottom + 1]); out.append(0x3B); number(rgb[bottom + 2])
+                    number(rgb[bottom]); out.append(0x3B); number(rgb[bottom + 1]); out.append(0x3B);
+                    number(rgb[bottom + 2])
                     out.append(contentsOf: [0x6D, 0xE2, 0x96, 0x80])  // m▀
                 }
                 out.append(contentsOf: [0x1B, 0x5B, 0x30, 0x6D])  // ESC[0m
@@ -93,7 +101,8 @@ enum TerminalImage {
         while index < payload.endIndex {
             let end = payload.index(index, offsetBy: 4096, limitedBy: payload.endIndex) ?? payload.endIndex
             let more = end < payload.endIndex ? 1 : 0
-            let control = first ? "a=T,f=24,s=\(picture.width),v=\(picture.height),c=\(columns),r=\(rows),m=\(more)" : "m=\(more)"
+            let control =
+                first ? "a=T,f=24,s=\(picture.width),v=\(picture.height),c=\(columns),r=\(rows),m=\(more)" : "m=\(more)"
             out += "\u{1B}_G\(control);\(payload[index..<end])\u{1B}\\"
             first = false
             index = end

@@ -77,7 +77,8 @@ final class CameraPreview: Sendable {
         guard output != .none else { return nil }
         state = Mutex(State(output: output, windowRunning: output == .window))
         if output == .window {
-            let size = expected.map { VideoSize.fitting(width: $0.width, height: $0.height, maxWidth: 640, maxHeight: 480) }
+            let size =
+                expected.map { VideoSize.fitting(width: $0.width, height: $0.height, maxWidth: 640, maxHeight: 480) }
                 ?? VideoSize(width: 640, height: 360)
             let thread = Thread { [self] in runWindow(size) }
             thread.name = "cravey preview window"
@@ -136,7 +137,8 @@ final class CameraPreview: Sendable {
         let started = monotonicNanoseconds()
         var window: VideoWindow?
         do {
-            window = try VideoWindow(title: "cravey — recording", width: size.width, height: size.height, mirrored: true)
+            window = try VideoWindow(
+                title: "cravey — recording", width: size.width, height: size.height, mirrored: true)
         } catch {
             // No window after all: the terminal, when there is one.
             let notice = "No preview window (\(error)); the camera is shown here"
@@ -182,7 +184,9 @@ final class CameraPreview: Sendable {
                 if let window, window.width != frame.width || window.height != frame.height {
                     try window.setFrameSize(width: frame.width, height: frame.height, size: fitted)
                 } else if window == nil {
-                    window = try VideoWindow(title: "cravey — recording", width: frame.width, height: frame.height, size: fitted, mirrored: true)
+                    window = try VideoWindow(
+                        title: "cravey — recording", width: frame.width, height: frame.height, size: fitted,
+                        mirrored: true)
                 }
             } catch {
                 window = nil
@@ -195,8 +199,10 @@ final class CameraPreview: Sendable {
             while let event = window.poll() {
                 switch event {
                 case .close: toggle()
-                case .key(.character("q")), .key(.character("Q")), .key(.character("\r")): state.withLock { $0.requests.append(.stop) }
-                case .key(.character("p")), .key(.character("P")), .key(.character(" ")): state.withLock { $0.requests.append(.pause) }
+                case .key(.character("q")), .key(.character("Q")), .key(.character("\r")):
+                    state.withLock { $0.requests.append(.stop) }
+                case .key(.character("p")), .key(.character("P")), .key(.character(" ")):
+                    state.withLock { $0.requests.append(.pause) }
                 case .key(.character("v")), .key(.character("V")): toggle()
                 default: continue
                 }
@@ -230,7 +236,8 @@ final class CameraPreview: Sendable {
     /// For the benchmark and tests: where the preview went and how many pictures it showed.
     var figures: String {
         let (output, shownCount, openMilliseconds) = state.withLock { ($0.output, $0.shownCount, $0.openMilliseconds) }
-        return "preview=\(output == .window ? "window" : output == .terminal ? "terminal" : "off") preview_shown=\(shownCount)"
+        return
+            "preview=\(output == .window ? "window" : output == .terminal ? "terminal" : "off") preview_shown=\(shownCount)"
             + (openMilliseconds.map { " preview_open_ms=\($0)" } ?? "")
     }
 }

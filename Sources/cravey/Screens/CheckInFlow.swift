@@ -8,7 +8,7 @@ import TerminalKit
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The check-in at a terminal: five screens, no branching — greeting, mood, the day's question,
@@ -83,7 +83,9 @@ final class CheckInFlow: Sendable {
             // The day is the one at the moment recording starts.
             if fixedDay == nil { day = CheckIn.day(of: LocalClock.now()) }
             if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
-            if let saved = try record(day: day, mood: chosen, prompt: prompt) { return try close(saved, already: false) }
+            if let saved = try record(day: day, mood: chosen, prompt: prompt) {
+                return try close(saved, already: false)
+            }
             // Discarded: the day may be recorded again, starting from the question.
         }
     }
@@ -167,10 +169,14 @@ final class CheckInFlow: Sendable {
     private func record(day: String, mood: CheckIn.Mood, prompt: String) throws -> Recording? {
         let take: CheckInTake
         do {
-            take = try CheckInTake(library: library, day: day, mood: mood, prompt: prompt, mic: mic, maxSeconds: maxSeconds)
+            take = try CheckInTake(
+                library: library, day: day, mood: mood, prompt: prompt, mic: mic, maxSeconds: maxSeconds)
             try take.start(keepingMood: true)
         } catch let CheckInTake.Failure.start(error) {
-            throw CraveyFailure(message: "\(error) — run 'cravey doctor' to see why and what to do; today's mood and question are kept for the next try")
+            throw CraveyFailure(
+                message:
+                    "\(error) — run 'cravey doctor' to see why and what to do; today's mood and question are kept for the next try"
+            )
         } catch let failure as CheckInTake.Failure {
             throw CraveyFailure(failure)
         }
@@ -183,17 +189,24 @@ final class CheckInFlow: Sendable {
             let status = recorder.status
             let wave = Format.sparkline(Array(status.waveform.suffix(48)), columns: 48)
             // Calm screens: the page without its moving lines, and the time as a status line.
-            var lines = Calm.isOn ? ["", "  " + prompt, ""] : [
-                "", "  " + Terminal.dim(prompt), "",
-                "  " + Terminal.style("●", "2;31") + " " + Terminal.bold(Format.clock(status.elapsed)),
-                "  " + Terminal.style(wave.isEmpty ? " " : wave, "2;36"), "",
-            ]
+            var lines =
+                Calm.isOn
+                ? ["", "  " + prompt, ""]
+                : [
+                    "", "  " + Terminal.dim(prompt), "",
+                    "  " + Terminal.style("●", "2;31") + " " + Terminal.bold(Format.clock(status.elapsed)),
+                    "  " + Terminal.style(wave.isEmpty ? " " : wave, "2;36"), "",
+                ]
             if asking {
-                lines += ["  " + Terminal.bold("Discard today's entry?"), "",
-                          "  " + keyHint("d", "Discard") + "     " + keyHint("Enter", "Keep recording")]
+                lines += [
+                    "  " + Terminal.bold("Discard today's entry?"), "",
+                    "  " + keyHint("d", "Discard") + "     " + keyHint("Enter", "Keep recording"),
+                ]
             } else {
-                lines += ["  You can stop anytime", "",
-                          "  " + keyHint("Enter", "Stop and keep") + "     " + keyHint("d", "Discard")]
+                lines += [
+                    "  You can stop anytime", "",
+                    "  " + keyHint("Enter", "Stop and keep") + "     " + keyHint("d", "Discard"),
+                ]
             }
             screen(lines)
             if Calm.isOn { calmLines.offer("Recording \(Format.clock(status.elapsed))", to: .standardError) }
@@ -230,19 +243,28 @@ final class CheckInFlow: Sendable {
     private func close(_ entry: Recording, already: Bool) throws -> CheckInOutcome {
         let checkIn = entry.checkIn
         let today = CheckIn.day(of: LocalClock.now())
-        let heading = already ? (checkIn?.day == today ? "You checked in today" : "Checked in")
-                              : (checkIn?.day == today ? "Saved for today" : "Saved")
-        let top = ["", "  " + Terminal.bold(heading),
-                   "  " + CheckIn.displayDay(checkIn?.day ?? today) + " · " + (checkIn?.mood.label ?? "") + " · " + Format.duration(entry.duration),
-                   ""]
+        let heading =
+            already
+            ? (checkIn?.day == today ? "You checked in today" : "Checked in")
+            : (checkIn?.day == today ? "Saved for today" : "Saved")
+        let top = [
+            "", "  " + Terminal.bold(heading),
+            "  " + CheckIn.displayDay(checkIn?.day ?? today) + " · " + (checkIn?.mood.label ?? "") + " · "
+                + Format.duration(entry.duration),
+            "",
+        ]
         var transcript = try? library.transcript(of: entry.id)
         if transcript == nil && !already {
             try? library.queueTranscripts([entry.id])
             switch Configuration.current.transcribe {
             case .now:
                 // Made here (q skips: it is made later).
-                let outcome = Transcriber(library: library, engines: Configuration.current.engines()).transcribe(entry) { fraction in
-                    screen(top + ["  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")])
+                let outcome = Transcriber(library: library, engines: Configuration.current.engines()).transcribe(entry)
+                { fraction in
+                    screen(
+                        top + [
+                            "  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")
+                        ])
                     return readKey(timeoutMilliseconds: 0) != .character("q")
                 }
                 if outcome != .stopped { transcript = try? library.transcript(of: entry.id) }
@@ -260,11 +282,14 @@ final class CheckInFlow: Sendable {
             }
         }
         let queued = Transcribing.onItsWay(entry.id, in: library)
-        let preview = Cravey.Show.transcriptPreview(transcript ?? nil, count: 3, width: max(30, min(80, Terminal.columns) - 4), queued: queued)
+        let preview = Cravey.Show.transcriptPreview(
+            transcript ?? nil, count: 3, width: max(30, min(80, Terminal.columns) - 4), queued: queued)
         while true {
-            screen(top + preview.map { "  " + $0 } + ["",
-                "  " + keyHint("p", "Listen back") + "     " + keyHint("Enter", "Done"),
-            ])
+            screen(
+                top + preview.map { "  " + $0 } + [
+                    "",
+                    "  " + keyHint("p", "Listen back") + "     " + keyHint("Enter", "Done"),
+                ])
             switch readKey() {
             case .enter, .character("q"), .escape: return already ? .already(entry) : .saved(entry)
             case .character("p"), .character("P"): listen(to: entry)
@@ -279,12 +304,16 @@ final class CheckInFlow: Sendable {
     /// Plays the entry (it is not counted as a play: entries have no ranking).
     private func listen(to entry: Recording) {
         do {
-            let session = try PlaySession.open(entry, in: library, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
-                                               what: "it back", speaker: speaker)
+            let session = try PlaySession.open(
+                entry, in: library, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
+                what: "it back", speaker: speaker)
             write("\u{1B}[H\u{1B}[2J")
             _ = MessagePlay.play(entry, in: library) { session.run(handlingSignals: false) }
         } catch {
-            screen(["", "  " + ((error as? CraveyFailure)?.message ?? "cannot play it back: \(error)"), "", "  " + keyHint("Enter", "Back")])
+            screen([
+                "", "  " + ((error as? CraveyFailure)?.message ?? "cannot play it back: \(error)"), "",
+                "  " + keyHint("Enter", "Back"),
+            ])
             while readKey() != .enter {}
         }
     }

@@ -7,10 +7,19 @@ import TerminalKit
 /// once (the library keeps when), and again only after all data is deleted.
 enum FirstRun {
     static let tour: [(title: String, line: String, how: String)] = [
-        ("🧠 Track Cravings", "Log intensity, triggers, location in <10 seconds", "c on the home screen, or: cravey craving 7"),
+        (
+            "🧠 Track Cravings", "Log intensity, triggers, location in <10 seconds",
+            "c on the home screen, or: cravey craving 7"
+        ),
         ("💨 Track Usage", "Track what you use, when, and why", "u on the home screen, or: cravey use vape 3"),
-        ("🎬 Record Motivational Content", "Create videos/audio to watch during cravings", "r on the home screen; 1–3 play your top three at once"),
-        ("📊 See Your Patterns", "Insights from your first logs, clearer with every week of tracking", "p on the home screen, or: cravey progress"),
+        (
+            "🎬 Record Motivational Content", "Create videos/audio to watch during cravings",
+            "r on the home screen; 1–3 play your top three at once"
+        ),
+        (
+            "📊 See Your Patterns", "Insights from your first logs, clearer with every week of tracking",
+            "p on the home screen, or: cravey progress"
+        ),
     ]
 
     /// Runs the steps; false when the screen was closed part way (the first run shows again).
@@ -29,17 +38,23 @@ enum FirstRun {
     }
 
     static var welcome: [String] {
-        ["", "", "   " + Terminal.bold("cravey"), "", "   Private cannabis tracking and support", "",
-         "   " + Terminal.dim("All data stays on your device. No cloud sync."), "", "",
-         "   " + Terminal.bold("Enter") + "  Get started        " + Terminal.bold("s") + "  Skip tour"]
+        [
+            "", "", "   " + Terminal.bold("cravey"), "", "   Private cannabis tracking and support", "",
+            "   " + Terminal.dim("All data stays on your device. No cloud sync."), "", "",
+            "   " + Terminal.bold("Enter") + "  Get started        " + Terminal.bold("s") + "  Skip tour",
+        ]
     }
 
     static func tourPage(_ index: Int) -> [String] {
         let card = tour[index]
         let dots = tour.indices.map { $0 == index ? "●" : "○" }.joined(separator: " ")
-        return ["", "", "   " + Terminal.bold(card.title), "", "   " + card.line, "", "   " + Terminal.dim(card.how), "", "   " + dots, "",
-                "   " + Terminal.bold("←/→") + " cards    " + Terminal.bold("Enter") + " " + (index == tour.count - 1 ? "Done" : "Next")
-                    + "    " + Terminal.bold("Esc") + " skip"]
+        return [
+            "", "", "   " + Terminal.bold(card.title), "", "   " + card.line, "", "   " + Terminal.dim(card.how), "",
+            "   " + dots, "",
+            "   " + Terminal.bold("←/→") + " cards    " + Terminal.bold("Enter") + " "
+                + (index == tour.count - 1 ? "Done" : "Next")
+                + "    " + Terminal.bold("Esc") + " skip",
+        ]
     }
 
     /// The four cards; false when the screen was closed.
@@ -66,11 +81,15 @@ enum FirstRun {
         for (index, goal) in Goal.allCases.enumerated() {
             let pointer = index == selected ? Terminal.accent("▸") : " "
             let mark = goal == current ? "  ✓" : ""
-            lines.append("  \(pointer) \(Terminal.bold(String(index + 1)))  \(goal.emoji) \(Terminal.bold(goal.label))\(mark)")
+            lines.append(
+                "  \(pointer) \(Terminal.bold(String(index + 1)))  \(goal.emoji) \(Terminal.bold(goal.label))\(mark)")
             lines.append("        " + Terminal.dim(goal.line))
         }
-        return lines + ["", "   " + Terminal.bold("1–5") + " or " + Terminal.bold("↑/↓ Enter") + " choose    "
-                        + Terminal.bold("s") + " skip"]
+        return lines + [
+            "",
+            "   " + Terminal.bold("1–5") + " or " + Terminal.bold("↑/↓ Enter") + " choose    "
+                + Terminal.bold("s") + " skip",
+        ]
     }
 
     /// The goal chosen, `.skipped`, or nil when the screen was closed.
@@ -85,7 +104,9 @@ enum FirstRun {
             case .down, .tab: selected = (selected + 1) % Goal.allCases.count
             case .enter: return .chosen(Goal.allCases[selected])
             default:
-                if let digit = key.digit, (1...Goal.allCases.count).contains(digit) { return .chosen(Goal.allCases[digit - 1]) }
+                if let digit = key.digit, (1...Goal.allCases.count).contains(digit) {
+                    return .chosen(Goal.allCases[digit - 1])
+                }
             }
         }
     }
@@ -94,11 +115,18 @@ enum FirstRun {
     static func askName(_ screen: FullScreen, current: String?) -> String? {
         var problem: String?
         while true {
-            guard let typed = screen.readLine(limit: 40, initial: current ?? "", page: { text in
-                ["", "   " + Terminal.bold("What should we call you?"), "", "   " + Terminal.dim("Optional — the check-in's greeting uses it."), "",
-                 "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + $0 } ?? "",
-                 "   " + Terminal.bold("Enter") + " save (empty: skip)    " + Terminal.bold("Esc") + " skip"]
-            }) else { return screen.closed ? nil : "" }
+            guard
+                let typed = screen.readLine(
+                    limit: 40, initial: current ?? "",
+                    page: { text in
+                        [
+                            "", "   " + Terminal.bold("What should we call you?"), "",
+                            "   " + Terminal.dim("Optional — the check-in's greeting uses it."), "",
+                            "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + $0 } ?? "",
+                            "   " + Terminal.bold("Enter") + " save (empty: skip)    " + Terminal.bold("Esc") + " skip",
+                        ]
+                    })
+            else { return screen.closed ? nil : "" }
             let trimmed = typed.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { return "" }
             do {

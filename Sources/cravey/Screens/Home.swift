@@ -10,7 +10,8 @@ extension Cravey {
     struct HomeCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "home",
-            abstract: "The daily hub: log a craving or a use, play your top three messages, record, progress, check-in, settings — one key each.",
+            abstract:
+                "The daily hub: log a craving or a use, play your top three messages, record, progress, check-in, settings — one key each.",
             discussion: "What 'cravey' alone opens on a terminal. The first time, it welcomes you first.")
 
         @OptionGroup var library: LibraryOptions
@@ -23,7 +24,8 @@ extension Cravey {
 
         func run() throws {
             guard let screen = FullScreen() else {
-                throw CraveyFailure(message: "the home screen needs a terminal; every action is also a command (cravey --help)")
+                throw CraveyFailure(
+                    message: "the home screen needs a terminal; every action is also a command (cravey --help)")
             }
             try Home(library: library, screen: screen, speaker: speaker, mic: mic).run()
         }
@@ -68,7 +70,8 @@ struct Home {
             toast = nil
             var action = Self.action(for: key, top: top.count)
             if key.letter == "r" {
-                let kind = screen.ask(try Self.lines(lib, top: top, toast: Terminal.bold("Record:") + "  a audio   v video   Esc cancel"))
+                let kind = screen.ask(
+                    try Self.lines(lib, top: top, toast: Terminal.bold("Record:") + "  a audio   v video   Esc cancel"))
                 action = kind.letter == "a" ? .record(.audio) : kind.letter == "v" ? .record(.video) : nil
             }
             guard let action else { continue }
@@ -87,13 +90,18 @@ struct Home {
             return nil
         case .craving:
             return suspended {
-                try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker).map { Self.saved(.craving($0.craving)) } ?? "Nothing was logged."
+                try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker).map {
+                    Self.saved(.craving($0.craving))
+                } ?? "Nothing was logged."
             }
         case .use:
-            return suspended { try Cravey.UseCommand.logInteractively(in: lib).map { Self.saved(.use($0)) } ?? "Nothing was logged." }
+            return suspended {
+                try Cravey.UseCommand.logInteractively(in: lib).map { Self.saved(.use($0)) } ?? "Nothing was logged."
+            }
         case let .record(kind):
             return suspended {
-                try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker) != nil ? "Saved ✓" : "Nothing was recorded."
+                try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker) != nil
+                    ? "Saved ✓" : "Nothing was recorded."
             }
         case .progress:
             return suspended {
@@ -101,10 +109,13 @@ struct Home {
                 return nil
             }
         case let .play(rank):
-            return suspended { "Played '\(try Cravey.Play.play(top: rank, in: lib, speaker: speaker).recording.shownTitle)' ✓" }
+            return suspended {
+                "Played '\(try Cravey.Play.play(top: rank, in: lib, speaker: speaker).recording.shownTitle)' ✓"
+            }
         case .checkIn:
             return suspended {
-                guard case .saved = try Cravey.CheckInCommand.Today.checkIn(library: lib, mic: mic, speaker: speaker) else { return nil }
+                guard case .saved = try Cravey.CheckInCommand.Today.checkIn(library: lib, mic: mic, speaker: speaker)
+                else { return nil }
                 return "Check-in saved ✓"
             }
         }
@@ -137,25 +148,33 @@ struct Home {
         if let streak = progress.currentStreak, streak > 0, progress.everUsed {
             status.append((progress.aimsToReduce ? "🔥 " : "") + "\(ProgressFigures.days(streak)) without use")
         }
-        var lines = [Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
-                     + (status.isEmpty ? "" : "   " + status.joined(separator: " · ")), rule,
-                     "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
-                     "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"), rule]
+        var lines = [
+            Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
+                + (status.isEmpty ? "" : "   " + status.joined(separator: " · ")), rule,
+            "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
+            "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"), rule,
+        ]
         if top.isEmpty {
             lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("r")]
         } else {
             lines.append("Quick Play:")
             for (index, recording) in top.enumerated() {
-                lines.append("  " + Terminal.bold(String(index + 1)) + "  " + Format.icon(recording.kind) + " " + Terminal.safe(recording.shownTitle)
-                             + "  " + Terminal.dim(Format.duration(recording.duration) + " · " + Format.plays(recording.playCount)))
+                lines.append(
+                    "  " + Terminal.bold(String(index + 1)) + "  " + Format.icon(recording.kind) + " "
+                        + Terminal.safe(recording.shownTitle)
+                        + "  "
+                        + Terminal.dim(Format.duration(recording.duration) + " · " + Format.plays(recording.playCount)))
             }
             lines.append("  " + Terminal.bold("r") + "  + RECORD NEW")
         }
         let checkedIn = try lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil
-        lines += [rule,
-                  "  " + Terminal.bold("p") + " 📊 Progress   " + Terminal.bold("k") + " ☀️ Check-in " + (checkedIn ? "✓ done today" : "(not yet today)")
-                      + "   " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
-                  "", toast.map { Terminal.accent($0) } ?? ""]
+        lines += [
+            rule,
+            "  " + Terminal.bold("p") + " 📊 Progress   " + Terminal.bold("k") + " ☀️ Check-in "
+                + (checkedIn ? "✓ done today" : "(not yet today)")
+                + "   " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
+            "", toast.map { Terminal.accent($0) } ?? "",
+        ]
         return lines
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The live recording display: the camera's picture (when it is shown in the terminal), level
@@ -35,22 +35,33 @@ final class LiveMeter {
         let peakColumn = max(0, min(width - 1, Int(((status.level.peak + 60) / 60) * Double(width))))
         var bar = ""
         for column in 0..<width {
-            if column == peakColumn && status.level.peak > -60 { bar += "|" } else { bar += column < filled ? "█" : "░" }
+            if column == peakColumn && status.level.peak > -60 {
+                bar += "|"
+            } else {
+                bar += column < filled ? "█" : "░"
+            }
         }
-        let clip = status.level.clipped ? Terminal.style(" CLIP", "1;31") : (status.clipped ? Terminal.dim(" clipped") : "")
+        let clip =
+            status.level.clipped ? Terminal.style(" CLIP", "1;31") : (status.clipped ? Terminal.dim(" clipped") : "")
         let state = status.paused ? "\(Terminal.style("‖", "1;33")) PAUSED" : "\(Terminal.style("●", "31")) REC "
-        lines.append("\(state) \(Format.clock(status.elapsed)) / \(Format.clock(maxSeconds))   "
-                     + "\(Format.clock(max(0, status.remaining))) left   \(Terminal.dim(device))")
+        lines.append(
+            "\(state) \(Format.clock(status.elapsed)) / \(Format.clock(maxSeconds))   "
+                + "\(Format.clock(max(0, status.remaining))) left   \(Terminal.dim(device))")
         if let mode = status.cameraMode {
-            let size = status.videoSize.map { $0.width == mode.width && $0.height == mode.height ? "" : " → \($0.width)x\($0.height)" } ?? ""
-            let dropped = status.droppedFrames > 0 ? Terminal.style("\(status.droppedFrames) dropped", "33") : "0 dropped"
+            let size =
+                status.videoSize.map {
+                    $0.width == mode.width && $0.height == mode.height ? "" : " → \($0.width)x\($0.height)"
+                } ?? ""
+            let dropped =
+                status.droppedFrames > 0 ? Terminal.style("\(status.droppedFrames) dropped", "33") : "0 dropped"
             lines.append("Video \(mode)\(size)   \(status.frames) frames, \(dropped)")
         }
         if !status.hasAudio {
             lines.append(Terminal.dim("No sound: a silent video"))
         } else {
-            lines.append("Level [\(Terminal.style(bar, filled > width * 9 / 10 ? "31" : "32"))] "
-                         + String(format: "%6.1f dBFS  peak %6.1f", max(rms, -99), max(status.level.peak, -99)) + clip)
+            lines.append(
+                "Level [\(Terminal.style(bar, filled > width * 9 / 10 ? "31" : "32"))] "
+                    + String(format: "%6.1f dBFS  peak %6.1f", max(rms, -99), max(status.level.peak, -99)) + clip)
             lines.append("      " + Format.sparkline(Array(status.waveform.suffix(width + 12)), columns: width + 12))
         }
         var note = "Enter or q to stop · p or space pauses · Ctrl-C also stops and keeps it"
@@ -68,12 +79,18 @@ final class LiveMeter {
 
     /// The calm screens' status line: time, level, frames and what needs attention.
     static func summary(_ status: Recorder.Status) -> String {
-        var parts = ["\(status.paused ? "Paused" : "Recording") \(Format.clock(status.elapsed)) of \(Format.clock(status.maxSeconds))"
-                     + ", \(Format.clock(max(0, status.remaining))) left"]
+        var parts = [
+            "\(status.paused ? "Paused" : "Recording") \(Format.clock(status.elapsed)) of \(Format.clock(status.maxSeconds))"
+                + ", \(Format.clock(max(0, status.remaining))) left"
+        ]
         if status.cameraMode != nil { parts.append("\(status.frames) frames, \(status.droppedFrames) dropped") }
         if status.hasAudio {
-            parts.append(String(format: "level %.0f dBFS", max(status.level.rms, -99)) + (status.level.clipped ? ", too loud" : ""))
-            if status.silentSeconds >= 3 && !status.paused { parts.append("no sound for \(Int(status.silentSeconds)) s: is the microphone muted?") }
+            parts.append(
+                String(format: "level %.0f dBFS", max(status.level.rms, -99))
+                    + (status.level.clipped ? ", too loud" : ""))
+            if status.silentSeconds >= 3 && !status.paused {
+                parts.append("no sound for \(Int(status.silentSeconds)) s: is the microphone muted?")
+            }
         }
         return parts.joined(separator: "; ")
     }

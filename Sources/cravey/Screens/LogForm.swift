@@ -36,7 +36,8 @@ struct LogFormState {
     init(kind: Kind) { self.kind = kind }
 
     var fields: [Field] {
-        kind == .craving ? [.intensity, .time, .triggers, .location, .notes]
+        kind == .craving
+            ? [.intensity, .time, .triggers, .location, .notes]
             : [.method, .amount, .time, .triggers, .location, .moodAfter, .notes]
     }
 
@@ -85,13 +86,18 @@ struct LogFormState {
         case .backspace where typing:
             if field == .notes { _ = notes.popLast() } else { _ = timeText.popLast() }
         case let .character(c) where typing:
-            if field == .notes { if notes.count < 500 && !c.unicodeScalars.contains(where: Validation.isUnsafe) { notes.append(c) } }
-            else if timeText.count < 20 { timeText.append(c) }
+            if field == .notes {
+                if notes.count < 500 && !c.unicodeScalars.contains(where: Validation.isUnsafe) { notes.append(c) }
+            } else if timeText.count < 20 {
+                timeText.append(c)
+            }
         case let .character(c) where field == .amount && (key.digit != nil || c == "."):
             if amountText.count < 5 { amountText.append(c) }
         case .character(" "):
             if field == .triggers { toggle(Trigger.allCases[triggerCursor]) }
-            if field == .location { location = location == Location.allCases[locationCursor] ? nil : Location.allCases[locationCursor] }
+            if field == .location {
+                location = location == Location.allCases[locationCursor] ? nil : Location.allCases[locationCursor]
+            }
         case let .character(c):
             if let digit = key.digit {
                 if field == .intensity { intensity = digit == 0 ? 10 : digit }
@@ -124,7 +130,9 @@ struct LogFormState {
     /// A typed amount the method offers becomes the arrows' choice (the field then shows it as
     /// chosen); one it does not offer stays typed, refused, for the person to mend.
     private mutating func leaveAmount() {
-        guard !amountText.isEmpty, let typed = try? typedAmount(), let index = method.amounts.firstIndex(where: { abs($0 - typed) < 1e-9 }) else { return }
+        guard !amountText.isEmpty, let typed = try? typedAmount(),
+            let index = method.amounts.firstIndex(where: { abs($0 - typed) < 1e-9 })
+        else { return }
         amountIndex = index
         amountText = ""
     }
@@ -153,42 +161,60 @@ struct LogFormState {
         var out = [Terminal.bold(kind == .craving ? "Log Craving" : "Log Usage"), rule]
         if kind == .craving {
             let band = Intensity.band(intensity)
-            out.append(label("Intensity", .intensity) + "  ◀ " + Self.colour(band, String(intensity)) + " ▶  " + Self.colour(band, band.rawValue)
-                       + Terminal.dim("   ←/→ or 1–9, 0 for 10"))
+            out.append(
+                label("Intensity", .intensity) + "  ◀ " + Self.colour(band, String(intensity)) + " ▶  "
+                    + Self.colour(band, band.rawValue)
+                    + Terminal.dim("   ←/→ or 1–9, 0 for 10"))
         } else {
-            let methods = CraveyTracker.Method.allCases.map { ($0 == method ? "● " : "○ ") + $0.label }.joined(separator: "   ")
+            let methods = CraveyTracker.Method.allCases.map { ($0 == method ? "● " : "○ ") + $0.label }.joined(
+                separator: "   ")
             out.append(label("Method", .method) + "  " + methods)
             let shown = amountText.isEmpty ? Method.number(amount) : amountText + (field == .amount ? "▏" : "")
             let range = "\(Method.number(method.amounts.first!))–\(Method.number(method.amounts.last!))"
             let refused = !amountText.isEmpty && (field != .amount || problem != nil) && (try? typedAmount()) == nil
-            out.append(label("Amount", .amount) + "  ◀ " + Terminal.bold(shown) + " ▶  (\(method.unit))"
-                       + (refused ? Terminal.style("   not an amount of \(method.rawValue): \(range)\(Self.steps(method))", "33")
-                          : Terminal.dim("   \(range) · ←/→ or type the number")))
+            out.append(
+                label("Amount", .amount) + "  ◀ " + Terminal.bold(shown) + " ▶  (\(method.unit))"
+                    + (refused
+                        ? Terminal.style("   not an amount of \(method.rawValue): \(range)\(Self.steps(method))", "33")
+                        : Terminal.dim("   \(range) · ←/→ or type the number")))
         }
-        out.append(label("Time", .time) + "  " + (timeText.isEmpty ? "Now" : Terminal.safe(timeText))
-                   + (field == .time ? Terminal.dim("   type HH:MM, yesterday HH:MM, -30m…") : ""))
+        out.append(
+            label("Time", .time) + "  " + (timeText.isEmpty ? "Now" : Terminal.safe(timeText))
+                + (field == .time ? Terminal.dim("   type HH:MM, yesterday HH:MM, -30m…") : ""))
         if let typed = try? time(), let note = LogWords.note(typed) { out.append("    " + note) }
         out.append(rule)
         out.append(label("Trigger (optional)", .triggers))
         let chips = Trigger.allCases.enumerated().map { index, trigger in
-            Self.chip((triggers.contains(trigger) ? "[x] " : "[ ] ") + trigger.label, underCursor: field == .triggers && index == triggerCursor)
+            Self.chip(
+                (triggers.contains(trigger) ? "[x] " : "[ ] ") + trigger.label,
+                underCursor: field == .triggers && index == triggerCursor)
         }
         out.append("   " + chips[0..<5].joined(separator: " "))
         out.append("   " + chips[5...].joined(separator: " "))
         out.append(label("Location (optional)", .location))
-        out.append("   " + Location.allCases.enumerated().map { index, place in
-            Self.chip((location == place ? "(•) " : "( ) ") + place.label, underCursor: field == .location && index == locationCursor)
-        }.joined(separator: " "))
+        out.append(
+            "   "
+                + Location.allCases.enumerated().map { index, place in
+                    Self.chip(
+                        (location == place ? "(•) " : "( ) ") + place.label,
+                        underCursor: field == .location && index == locationCursor)
+                }.joined(separator: " "))
         if kind == .use {
-            out.append(label("Mood after (optional)", .moodAfter) + "  " + (moodAfter.map { "◀ \($0) ▶" } ?? Terminal.dim("—"))
-                       + Terminal.dim("   how do you feel now? 1–10"))
+            out.append(
+                label("Mood after (optional)", .moodAfter) + "  " + (moodAfter.map { "◀ \($0) ▶" } ?? Terminal.dim("—"))
+                    + Terminal.dim("   how do you feel now? 1–10"))
         }
         let counter = notes.count >= 400 ? Terminal.dim("  \(notes.count)/500") : ""
         out.append(label("Notes (optional)", .notes) + counter)
         out.append("    > " + Terminal.safe(String(notes.suffix(max(10, width - 8)))) + (field == .notes ? "▏" : ""))
         out.append(rule)
-        out.append(Terminal.dim("Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"))
-        if let problem { out += Terminal.wrap(Terminal.safe(problem), width: max(20, width - 1)).map { Terminal.style($0, "33") } }
+        out.append(
+            Terminal.dim(
+                "Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"
+            ))
+        if let problem {
+            out += Terminal.wrap(Terminal.safe(problem), width: max(20, width - 1)).map { Terminal.style($0, "33") }
+        }
         return out
     }
 
@@ -222,15 +248,17 @@ enum LogForm {
     /// The craving form; nil when it was closed without logging.
     static func craving() throws -> Tracker.CravingDraft? {
         guard let state = run(LogFormState(kind: .craving)) else { return nil }
-        return Tracker.CravingDraft(intensity: state.intensity, time: try state.time(), triggers: state.triggers, location: state.location,
-                                    notes: state.notes)
+        return Tracker.CravingDraft(
+            intensity: state.intensity, time: try state.time(), triggers: state.triggers, location: state.location,
+            notes: state.notes)
     }
 
     /// The use form; nil when it was closed without logging.
     static func use() throws -> Tracker.UsageDraft? {
         guard let state = run(LogFormState(kind: .use)) else { return nil }
-        return Tracker.UsageDraft(method: state.method, amount: try state.typedAmount(), time: try state.time(), triggers: state.triggers,
-                                  location: state.location, notes: state.notes, moodAfter: state.moodAfter)
+        return Tracker.UsageDraft(
+            method: state.method, amount: try state.typedAmount(), time: try state.time(), triggers: state.triggers,
+            location: state.location, notes: state.notes, moodAfter: state.moodAfter)
     }
 
     /// Runs a form until it saves (a readable time and amount) or closes.
@@ -268,10 +296,13 @@ enum LogForm {
     /// other key: not now).
     static func offerToPlay(_ top: [Recording]) -> Recording? {
         guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }
-        let choices = top.enumerated().map { "\(Terminal.bold(String($0.offset + 1))) \(Terminal.safe($0.element.shownTitle))" }
-        let rank = Prompt.choice("Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n", echoing: false,
-                                 key: { key in key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
-                                 line: { _ in 0 }, ended: 0)
+        let choices = top.enumerated().map {
+            "\(Terminal.bold(String($0.offset + 1))) \(Terminal.safe($0.element.shownTitle))"
+        }
+        let rank = Prompt.choice(
+            "Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n", echoing: false,
+            key: { key in key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
+            line: { _ in 0 }, ended: 0)
         return rank > 0 ? top[rank - 1] : nil
     }
 
@@ -279,7 +310,9 @@ enum LogForm {
     /// one it followed. One key: y links them (any other: no).
     static func offerLink(to craving: Craving) -> Bool {
         guard Terminal.stdinIsTerminal else { return false }
-        return Prompt.choice("Did this follow your craving at \(String(craving.time.localText.suffix(5))) (intensity \(craving.intensity))?  "
-                             + "y: link them   Enter: no\n", echoing: false, key: { $0.letter == "y" }, line: { _ in false }, ended: false)
+        return Prompt.choice(
+            "Did this follow your craving at \(String(craving.time.localText.suffix(5))) (intensity \(craving.intensity))?  "
+                + "y: link them   Enter: no\n", echoing: false, key: { $0.letter == "y" }, line: { _ in false },
+            ended: false)
     }
 }

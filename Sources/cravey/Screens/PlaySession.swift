@@ -8,7 +8,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The play screen and keys, for `cravey play` and for the recording preview.
@@ -26,8 +26,10 @@ final class PlaySession {
     /// The level a saved recording plays at (nil for a take's preview).
     private(set) var level: PlaybackLevel?
 
-    init(title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback,
-         video: TerminalVideo? = nil, window: WindowVideo? = nil) {
+    init(
+        title: String, kind: Recording.Kind, duration: Double, waveform: [UInt8], player: any Playback,
+        video: TerminalVideo? = nil, window: WindowVideo? = nil
+    ) {
         self.title = title
         self.kind = kind
         self.duration = duration
@@ -40,8 +42,10 @@ final class PlaySession {
     /// A session for a saved recording: its player at the common level (or as recorded), and a
     /// video's pictures unless only its sound is wanted. A player that cannot open is one line
     /// naming `what` ("'Walk'", "the check-in of 2026-11-21").
-    static func open(_ recording: Recording, in library: Library, title: String, what: String, speaker: String,
-                     originalLevel: Bool = false, pictures wantsPictures: Bool = false) throws -> PlaySession {
+    static func open(
+        _ recording: Recording, in library: Library, title: String, what: String, speaker: String,
+        originalLevel: Bool = false, pictures wantsPictures: Bool = false
+    ) throws -> PlaySession {
         let playing: Playing
         do {
             playing = try Playing(recording, in: library, speaker: speaker, originalLevel: originalLevel)
@@ -50,8 +54,9 @@ final class PlaySession {
         }
         let path = playing.path
         let (video, window) = recording.kind == .video && wantsPictures ? pictures(of: path, title: title) : (nil, nil)
-        let session = PlaySession(title: title, kind: recording.kind, duration: recording.duration,
-                                  waveform: recording.media.waveform, player: playing.player, video: video, window: window)
+        let session = PlaySession(
+            title: title, kind: recording.kind, duration: recording.duration,
+            waveform: recording.media.waveform, player: playing.player, video: video, window: window)
         session.level = playing.level
         return session
     }
@@ -69,7 +74,8 @@ final class PlaySession {
             }
         }
         if output == .terminal && Calm.isOn {
-            Terminal.printNote("reduced motion: the pictures of '\(title)' are not drawn in the terminal; playing its sound")
+            Terminal.printNote(
+                "reduced motion: the pictures of '\(title)' are not drawn in the terminal; playing its sound")
             return (nil, nil)
         }
         if output == .terminal, let video = try? TerminalVideo(path: path) { return (video, nil) }
@@ -85,7 +91,9 @@ final class PlaySession {
         player.start()
         defer {
             if let window, Configuration.current.timings {
-                Terminal.printNote("timings first_frame_ns=\(window.firstFrameAt ?? 0) frames_shown=\(window.frames.shown) frames_dropped=\(window.frames.dropped)")
+                Terminal.printNote(
+                    "timings first_frame_ns=\(window.firstFrameAt ?? 0) frames_shown=\(window.frames.shown) frames_dropped=\(window.frames.dropped)"
+                )
             }
         }
         guard Terminal.stdoutIsTerminal else {
@@ -105,7 +113,9 @@ final class PlaySession {
             Drawing.cursor(visible: true, to: .standardOutput)
             if !Calm.isOn { FileHandle.standardOutput.write(Data("\n".utf8)) }
             if let video, Configuration.current.timings {
-                Terminal.printNote("timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)")
+                Terminal.printNote(
+                    "timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)"
+                )
             }
         }
         // A video redraws as often as frames can come; the sound-only screen 25 times a second.
@@ -145,14 +155,16 @@ final class PlaySession {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
         let lines = [
-            "\(Format.icon(kind)) \(Terminal.bold(title))" + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
+            "\(Format.icon(kind)) \(Terminal.bold(title))"
+                + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
             waveLine,
             Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
             Terminal.dim("space pause · ← → 15 s · q quit"),
         ]
         if Calm.isOn {
             let state = player.isPaused ? "Paused" : "Playing"
-            return calmLines.offer("\(state) '\(title)' \(Format.clock(position)) of \(Format.clock(duration))", to: .standardOutput)
+            return calmLines.offer(
+                "\(state) '\(title)' \(Format.clock(position)) of \(Format.clock(duration))", to: .standardOutput)
         }
         guard let video else { return block.draw(lines, to: .standardOutput) }
         // The picture due now (if a new one is), then the status lines below it.

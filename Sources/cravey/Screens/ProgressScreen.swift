@@ -44,7 +44,8 @@ enum ProgressScreen {
         let shown = Array(body.dropFirst(state.offset).prefix(page))
         let more = body.count > page ? "  \(state.offset + 1)–\(state.offset + shown.count) of \(body.count)" : ""
         let keys = Terminal.dim("1–4 ←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)
-        return (header + shown + Array(repeating: "", count: page - shown.count)).map { Terminal.fit($0, columns - 1) } + [keys]
+        return (header + shown + Array(repeating: "", count: page - shown.count)).map { Terminal.fit($0, columns - 1) }
+            + [keys]
     }
 
     /// Runs the screen until it is left. `figures` works out a range (from facts read once).

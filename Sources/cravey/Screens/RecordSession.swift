@@ -10,7 +10,7 @@ import TerminalKit
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One run of `cravey record`: capture with a live display, then review and save. Its mutable
@@ -58,8 +58,11 @@ final class RecordSession: Sendable {
     /// The recorder, once `start` has published it.
     private var recorder: Recorder? { published.withLock { $0.recorder } }
 
-    init(library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool,
-         trimSilence: Bool = false, preview: CameraPreview.Choice = .auto) {
+    init(
+        library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool,
+        json: Bool,
+        trimSilence: Bool = false, preview: CameraPreview.Choice = .auto
+    ) {
         self.trimSilence = trimSilence
         self.previewChoice = preview
         self.library = library
@@ -80,7 +83,9 @@ final class RecordSession: Sendable {
             return
         }
         // The preview's window opens before the recording starts, so opening it costs no frames.
-        var camera = plan.devices.kind == .video ? CameraPreview(choice: previewChoice, calm: Calm.isOn, expected: plan.devices.largest) : nil
+        var camera =
+            plan.devices.kind == .video
+            ? CameraPreview(choice: previewChoice, calm: Calm.isOn, expected: plan.devices.largest) : nil
         camera?.waitForWindow()
         let recorder: Recorder
         do {
@@ -105,7 +110,9 @@ final class RecordSession: Sendable {
             }
             meter.render(recorder.status, preview: camera)
         } else {
-            Terminal.printNote("recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)")
+            Terminal.printNote(
+                "recording \(recorder.kind.rawValue) from \(recorder.deviceDescription) (stop with Enter, Ctrl-C or SIGTERM)"
+            )
             // A preview window's keys still act without a terminal.
             while let camera, recorder.isRunning {
                 act(on: camera.update(), recorder)
@@ -132,7 +139,9 @@ final class RecordSession: Sendable {
             var note = "recorded \(take.frames) frames at \(take.info.width ?? 0)x\(take.info.height ?? 0)"
             if let mode = status.cameraMode { note += " from \(mode)" }
             note += take.droppedFrames > 0 ? " (\(take.droppedFrames) dropped by the camera)" : ""
-            if let offset = take.avOffset { note += String(format: ", sound and picture within %.0f ms", offset * 1000) }
+            if let offset = take.avOffset {
+                note += String(format: ", sound and picture within %.0f ms", offset * 1000)
+            }
             if take.thumbnail == nil { note += "; no thumbnail could be made" }
             Terminal.printNote(note)
         }
@@ -162,11 +171,14 @@ final class RecordSession: Sendable {
         do {
             var devices = plan.devices
             devices.jpeg = Configuration.current.jpeg
-            recorder = try RecordingStart.start(library: library, plan: devices, maxSeconds: maxSeconds) { trouble, fallback, accepted in
+            recorder = try RecordingStart.start(library: library, plan: devices, maxSeconds: maxSeconds) {
+                trouble, fallback, accepted in
                 offer(DeviceProblem.line(trouble), fallback.question, accepted: accepted)
             }
         } catch let refusal as RecordingStart.Refusal {
-            throw CraveyFailure(message: DeviceProblem.line(refusal.trouble) + (refusal.declined.map { Self.hint(plan, $0.option) } ?? ""))
+            throw CraveyFailure(
+                message: DeviceProblem.line(refusal.trouble)
+                    + (refusal.declined.map { Self.hint(plan, $0.option) } ?? ""))
         } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
         }
@@ -179,10 +191,11 @@ final class RecordSession: Sendable {
             return published.earlyStop
         }
         if let earlyStop { recorder.requestStop(.signal(earlyStop)) }
-        if recorder.camera != nil && recorder.microphone == nil { Terminal.printNote("recording a silent video (no microphone)") }
+        if recorder.camera != nil && recorder.microphone == nil {
+            Terminal.printNote("recording a silent video (no microphone)")
+        }
         return recorder
     }
-
 
     /// Says what went wrong; accepts when the flag says so, asks at a terminal, refuses otherwise
     /// (the caller then fails with `why` and the hint).
@@ -214,7 +227,9 @@ final class RecordSession: Sendable {
             state.saved = saved
             if Configuration.current.timings, let status = recorder?.status {
                 // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
-                Terminal.printNote("timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(state.previewFigures)")
+                Terminal.printNote(
+                    "timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(state.previewFigures)"
+                )
             }
             if json {
                 try JSONOutput.print(saved)
@@ -253,8 +268,9 @@ final class RecordSession: Sendable {
                 return true
             }
             guard replaced else { return take }
-            Terminal.printNote(String(format: "trimmed %.1f s of silence at the start and %.1f s at the end", ends.start, ends.end)
-                               + ": now \(Format.duration(trimmed.duration))")
+            Terminal.printNote(
+                String(format: "trimmed %.1f s of silence at the start and %.1f s at the end", ends.start, ends.end)
+                    + ": now \(Format.duration(trimmed.duration))")
             return trimmed
         } catch {
             Terminal.printNote("could not trim the silence (\(error)); keeping the whole take")
@@ -268,44 +284,62 @@ final class RecordSession: Sendable {
     private func review(_ first: Take) throws {
         var take = first
         let err = FileHandle.standardError
-        err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
+        err.write(
+            Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
         preview(take)
         // Raw mode between the questions too, so nothing typed ahead is echoed out of place.
         let raw = RawMode()
         defer { raw?.release() }
         if !trimSilence, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.5,
-           Terminal.confirm(String(format: "Trim the silence: %.1f s at the start and %.1f s at the end?", ends.start, ends.end)) {
+            Terminal.confirm(
+                String(format: "Trim the silence: %.1f s at the start and %.1f s at the end?", ends.start, ends.end))
+        {
             take = trimmingSilence(of: take)
         }
         var details = draft
-        details.title = Prompt.ask("Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ",
-                                   limit: Validation.maxTitleScalars, shown: Terminal.safe) {
-            $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)
-        } ?? nil
-        details.notes = Prompt.ask("Notes (optional): ", plain: "Notes (optional): (up to \(Validation.maxNotesLength) characters) ",
-                                   limit: Validation.maxNotesLength, counterFrom: 150, shown: Terminal.safe) {
-            try Validation.notes($0)
-        } ?? nil
+        details.title =
+            Prompt.ask(
+                "Title (Enter for '\(Validation.automaticTitle(for: take.startedAt))'): ",
+                limit: Validation.maxTitleScalars, shown: Terminal.safe
+            ) {
+                $0.isEmpty ? nil : try Validation.title($0, createdAt: take.startedAt)
+            } ?? nil
+        details.notes =
+            Prompt.ask(
+                "Notes (optional): ", plain: "Notes (optional): (up to \(Validation.maxNotesLength) characters) ",
+                limit: Validation.maxNotesLength, counterFrom: 150, shown: Terminal.safe
+            ) {
+                try Validation.notes($0)
+            } ?? nil
         err.write(Data("Purpose:\n".utf8))
         for (n, purpose) in Recording.Purpose.allCases.enumerated() {
-            err.write(Data("  \(n + 1)  \(purpose.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Terminal.dim(purpose.line))\n".utf8))
+            err.write(
+                Data(
+                    "  \(n + 1)  \(purpose.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Terminal.dim(purpose.line))\n"
+                        .utf8))
         }
         let numbers = (1...Recording.Purpose.allCases.count).map { Character(String($0)) }
-        details.purpose = Prompt.ask("Purpose (1–4 or its name; Enter for none): ", limit: 40, shown: Terminal.safe,
-                                     answersAtOnce: numbers.contains) {
-            try Validation.purpose($0.trimmingCharacters(in: .whitespaces))
-        } ?? nil
+        details.purpose =
+            Prompt.ask(
+                "Purpose (1–4 or its name; Enter for none): ", limit: 40, shown: Terminal.safe,
+                answersAtOnce: numbers.contains
+            ) {
+                try Validation.purpose($0.trimmingCharacters(in: .whitespaces))
+            } ?? nil
         enum Choice { case save, discard }
         while true {
-            let choice = Prompt.choice("Save or discard? [S/d] ", key: { key -> Choice? in
-                key == .enter || key.letter == "s" ? .save : key.letter == "d" ? .discard : nil
-            }, line: { line -> Choice? in
-                switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "", "s", "save": .save
-                case "d", "discard": .discard
-                default: nil
-                }
-            }, ended: .save)
+            let choice = Prompt.choice(
+                "Save or discard? [S/d] ",
+                key: { key -> Choice? in
+                    key == .enter || key.letter == "s" ? .save : key.letter == "d" ? .discard : nil
+                },
+                line: { line -> Choice? in
+                    switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                    case "", "s", "save": .save
+                    case "d", "discard": .discard
+                    default: nil
+                    }
+                }, ended: .save)
             if choice == .save { break }
             if Terminal.confirm("Discard recording? This cannot be undone.") {
                 discardOnce()
@@ -321,14 +355,18 @@ final class RecordSession: Sendable {
     private func preview(_ take: Take) {
         do {
             // A silent video previews on its own clock; a video shows its pictures as `play` does.
-            let player = try Player.open(path: take.finalFile.path, duration: take.duration, hasSound: take.info.audioCodec != nil,
-                                         speaker: speaker)
-            let (video, window) = take.kind == .video ? PlaySession.pictures(of: take.finalFile.path, title: "Preview") : (nil, nil)
+            let player = try Player.open(
+                path: take.finalFile.path, duration: take.duration, hasSound: take.info.audioCodec != nil,
+                speaker: speaker)
+            let (video, window) =
+                take.kind == .video ? PlaySession.pictures(of: take.finalFile.path, title: "Preview") : (nil, nil)
             let raw = RawMode()
             defer { raw?.release() }
-            _ = PlaySession(title: "Preview", kind: take.kind, duration: take.duration, waveform: take.waveform, player: player,
-                            video: video, window: window)
-                .run(handlingSignals: false)
+            _ = PlaySession(
+                title: "Preview", kind: take.kind, duration: take.duration, waveform: take.waveform, player: player,
+                video: video, window: window
+            )
+            .run(handlingSignals: false)
         } catch {
             let summary = Format.sparkline(take.waveform, columns: 50)
             FileHandle.standardError.write(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
@@ -391,33 +429,35 @@ final class RecordSession: Sendable {
     /// with the details given so far. SIGUSR1 pauses and resumes, like p at the keyboard (for
     /// scripts and other programs).
     private func installSignalHandlers() {
-        let signals = StopSignals(onStop: { [self] signo in
-            let cancelled = state.withLock { state in
-                if state.counting { state.countdownCancelled = true }
-                return state.counting
-            }
-            if cancelled { return }
-            // Before the recorder is published, the stop is kept for `start` to honour.
-            let recorder = published.withLock { published in
-                if published.recorder == nil { published.earlyStop = published.earlyStop ?? signo }
-                return published.recorder
-            }
-            guard let recorder else { return }
-            if recorder.isRunning {
-                recorder.requestStop(.signal(signo))
-                return
-            }
-            RawMode.restore()
-            guard state.withLock({ $0.take != nil && !$0.finished }) else { return }
-            do {
-                try saveOnce(draft)
-                exit(0)
-            } catch {
-                Terminal.fail("\(error)")
-            }
-        }, onPause: { [self] in
-            if let recorder, recorder.isRunning { recorder.togglePause() }
-        })
+        let signals = StopSignals(
+            onStop: { [self] signo in
+                let cancelled = state.withLock { state in
+                    if state.counting { state.countdownCancelled = true }
+                    return state.counting
+                }
+                if cancelled { return }
+                // Before the recorder is published, the stop is kept for `start` to honour.
+                let recorder = published.withLock { published in
+                    if published.recorder == nil { published.earlyStop = published.earlyStop ?? signo }
+                    return published.recorder
+                }
+                guard let recorder else { return }
+                if recorder.isRunning {
+                    recorder.requestStop(.signal(signo))
+                    return
+                }
+                RawMode.restore()
+                guard state.withLock({ $0.take != nil && !$0.finished }) else { return }
+                do {
+                    try saveOnce(draft)
+                    exit(0)
+                } catch {
+                    Terminal.fail("\(error)")
+                }
+            },
+            onPause: { [self] in
+                if let recorder, recorder.isRunning { recorder.togglePause() }
+            })
         published.withLock { $0.signals = signals }
     }
 }

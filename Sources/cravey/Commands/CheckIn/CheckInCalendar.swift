@@ -25,15 +25,19 @@ extension Cravey.CheckInCommand {
             let today = CheckIn.day(of: LocalClock.now())
             let chosen = month ?? String(today.prefix(7))
             guard CheckIn.components(of: chosen + "-01") != nil, chosen.count == 7 else {
-                throw CraveyFailure(message: "'\(Terminal.safe(String(chosen.prefix(20))))' is not a month written as YYYY-MM")
+                throw CraveyFailure(
+                    message: "'\(Terminal.safe(String(chosen.prefix(20))))' is not a month written as YYYY-MM")
             }
             let entries = try library.open().checkIns(month: chosen)
             var moods: [Int: CheckIn.Mood] = [:]
-            for entry in entries { if let c = entry.checkIn, let d = CheckIn.components(of: c.day) { moods[d.day] = c.mood } }
+            for entry in entries {
+                if let c = entry.checkIn, let d = CheckIn.components(of: c.day) { moods[d.day] = c.mood }
+            }
             if output.json {
                 let days = entries.reversed().map { entry -> String in
                     let c = entry.checkIn!
-                    return "{\"day\":\"\(c.day)\",\"mood\":\"\(c.mood.rawValue)\",\"duration\":\(entry.duration),\"id\":\"\(entry.id.uuidString)\"}"
+                    return
+                        "{\"day\":\"\(c.day)\",\"mood\":\"\(c.mood.rawValue)\",\"duration\":\(entry.duration),\"id\":\"\(entry.id.uuidString)\"}"
                 }
                 print("{\"month\":\"\(chosen)\",\"today\":\"\(today)\",\"days\":[" + days.joined(separator: ",") + "]}")
                 return
@@ -45,7 +49,9 @@ extension Cravey.CheckInCommand {
         static func grid(month: String, moods: [Int: CheckIn.Mood], today: String, color: Bool) -> String {
             let (year, number, _) = CheckIn.components(of: month + "-01")!
             let title = "\(CheckIn.monthNames[number - 1]) \(year)"
-            var lines = [String(repeating: " ", count: max(0, (35 - title.count) / 2)) + (color ? Terminal.bold(title) : title)]
+            var lines = [
+                String(repeating: " ", count: max(0, (35 - title.count) / 2)) + (color ? Terminal.bold(title) : title)
+            ]
             let weekdays = "  Mon  Tue  Wed  Thu  Fri  Sat  Sun"
             lines.append(color ? Terminal.dim(weekdays) : weekdays)
             let first = (CheckIn.weekday(year: year, month: number, day: 1) + 6) % 7  // Monday = 0
@@ -72,7 +78,9 @@ extension Cravey.CheckInCommand {
                 }
             }
             lines.append("")
-            let legend = CheckIn.Mood.allCases.map { color ? Mood.colored($0, $0.label) : "\(Mood.letter($0)) \($0.label)" }
+            let legend = CheckIn.Mood.allCases.map {
+                color ? Mood.colored($0, $0.label) : "\(Mood.letter($0)) \($0.label)"
+            }
             lines.append("  " + legend.joined(separator: "  ") + (color ? "" : "  * today"))
             return lines.joined(separator: "\n")
         }

@@ -8,7 +8,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Cravey {
@@ -74,18 +74,22 @@ extension Cravey.CheckInCommand {
             let today = CheckIn.day(of: LocalClock.now())
             let fixedDay = try date.map { try Validation.checkInDay($0, today: today) }
             guard chosenMood != nil || (Terminal.stdinIsTerminal && Terminal.stderrIsTerminal) else {
-                throw CraveyFailure(message: "without a terminal, say how the day feels: --mood low|down|okay|happy|amazing")
+                throw CraveyFailure(
+                    message: "without a terminal, say how the day feels: --mood low|down|okay|happy|amazing")
             }
             let lib = try library.open()
-            let outcome = try Self.checkIn(library: lib, mood: chosenMood, day: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds)
+            let outcome = try Self.checkIn(
+                library: lib, mood: chosenMood, day: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds)
             guard let chosenMood, case let .saved(saved) = outcome else { return }
             if json {
                 try JSONOutput.print(saved)
             } else {
                 let checkIn = saved.checkIn
                 let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
-                print("Saved for \(checkIn?.day == today ? "today" : CheckIn.displayDay(checkIn?.day ?? day)): "
-                      + "\(checkIn?.mood.label ?? chosenMood.label), \(Format.duration(saved.duration)) (\(saved.id.uuidString))")
+                print(
+                    "Saved for \(checkIn?.day == today ? "today" : CheckIn.displayDay(checkIn?.day ?? day)): "
+                        + "\(checkIn?.mood.label ?? chosenMood.label), \(Format.duration(saved.duration)) (\(saved.id.uuidString))"
+                )
             }
             Transcribing.afterSave(lib, saved: saved, quiet: json)
         }
@@ -94,15 +98,21 @@ extension Cravey.CheckInCommand {
         /// at a terminal, or with `mood` the scripted take (which saves the entry and returns it:
         /// the caller shows it and starts its transcript). What `cravey checkin` runs, and the
         /// home screen's check-in.
-        static func checkIn(library: Library, mood: CheckIn.Mood? = nil, day fixedDay: String? = nil, mic: String = "default",
-                            speaker: String = "default", maxSeconds: Double = Validation.maxDuration) throws -> CheckInOutcome {
+        static func checkIn(
+            library: Library, mood: CheckIn.Mood? = nil, day fixedDay: String? = nil, mic: String = "default",
+            speaker: String = "default", maxSeconds: Double = Validation.maxDuration
+        ) throws -> CheckInOutcome {
             guard let mood else {
-                return try CheckInFlow(library: library, fixedDay: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds).run()
+                return try CheckInFlow(
+                    library: library, fixedDay: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds
+                ).run()
             }
             // The take refuses a day that has its entry, before the microphone opens.
             let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
-            return .saved(try CheckInRecording.record(library: library, day: day, mood: mood, mic: mic, maxSeconds: maxSeconds,
-                                                      following: fixedDay == nil))
+            return .saved(
+                try CheckInRecording.record(
+                    library: library, day: day, mood: mood, mic: mic, maxSeconds: maxSeconds,
+                    following: fixedDay == nil))
         }
 
         static func already(_ day: String) -> String {
@@ -128,8 +138,10 @@ enum CheckInRecording {
     /// Records until the cap, the input's end or a stop signal, and saves. With `following`,
     /// the day is the one at the moment recording starts (it may have turned since the command
     /// began); a recording that crosses midnight keeps its start's day.
-    static func record(library: Library, day: String, mood: CheckIn.Mood, mic: String, maxSeconds: Double,
-                       following: Bool) throws -> Recording {
+    static func record(
+        library: Library, day: String, mood: CheckIn.Mood, mic: String, maxSeconds: Double,
+        following: Bool
+    ) throws -> Recording {
         let day = following ? CheckIn.day(of: LocalClock.now()) : day
         do {
             let take = try CheckInTake(library: library, day: day, mood: mood, mic: mic, maxSeconds: maxSeconds)
@@ -137,7 +149,9 @@ enum CheckInRecording {
             let signals = StopSignals(onStop: { signo in recorder.requestStop(.signal(signo)) })
             defer { signals.cancel() }
             try take.start()
-            Terminal.printNote("recording the check-in of \(day) from \(recorder.deviceDescription) (Ctrl-C or SIGTERM stop and keep it)")
+            Terminal.printNote(
+                "recording the check-in of \(day) from \(recorder.deviceDescription) (Ctrl-C or SIGTERM stop and keep it)"
+            )
             recorder.waitUntilStopped()
             guard case let .saved(saved) = try take.finish() else { preconditionFailure("a kept take is saved") }
             return saved
@@ -153,7 +167,8 @@ extension CraveyFailure {
         switch failure {
         case let .alreadyCheckedIn(day): self.init(message: Cravey.CheckInCommand.Today.already(day))
         case let .start(error), let .finish(error): self.init(message: "\(error)")
-        case let .save(error): self.init(message: "could not save the check-in: \(error); the next cravey command will recover it")
+        case let .save(error):
+            self.init(message: "could not save the check-in: \(error); the next cravey command will recover it")
         }
     }
 }

@@ -25,16 +25,19 @@ extension Cravey.CheckInCommand {
                 print("No check-ins yet. 'cravey checkin' takes less than a minute.")
                 return
             }
-            print(Terminal.dim(Terminal.fit("DATE", 28) + Terminal.fit("MOOD", 9) + Terminal.fit("LENGTH", 8) + "FIRST WORDS"))
+            print(
+                Terminal.dim(
+                    Terminal.fit("DATE", 28) + Terminal.fit("MOOD", 9) + Terminal.fit("LENGTH", 8) + "FIRST WORDS"))
             let width = max(12, Terminal.columns - 46)
             let transcripts = try lib.allTranscripts()
             let queued = Transcribing.onItsWay(in: lib)
             for entry in entries {
                 guard let checkIn = entry.checkIn else { continue }
-                print(Terminal.fit(CheckIn.displayDay(checkIn.day) + " " + checkIn.day.prefix(4), 28)
-                      + Mood.colored(checkIn.mood, Terminal.fit(checkIn.mood.label, 9))
-                      + Terminal.fit(Format.duration(entry.duration), 8)
-                      + Self.firstWords(transcripts[entry.id], width: width, queued: queued.contains(entry.id)))
+                print(
+                    Terminal.fit(CheckIn.displayDay(checkIn.day) + " " + checkIn.day.prefix(4), 28)
+                        + Mood.colored(checkIn.mood, Terminal.fit(checkIn.mood.label, 9))
+                        + Terminal.fit(Format.duration(entry.duration), 8)
+                        + Self.firstWords(transcripts[entry.id], width: width, queued: queued.contains(entry.id)))
             }
         }
 
@@ -78,8 +81,11 @@ extension Cravey.CheckInCommand {
                 "  id         \(entry.id.uuidString)",
             ]
             if let loudness = Cravey.Show.loudnessLine(entry) { lines.append("  loudness   " + loudness) }
-            if !entry.media.waveform.isEmpty { lines.append("  " + Terminal.dim(Format.sparkline(entry.media.waveform, columns: 60))) }
-            lines += Cravey.Show.transcriptLines(transcript, id: entry.id, queued: Transcribing.onItsWay(entry.id, in: lib))
+            if !entry.media.waveform.isEmpty {
+                lines.append("  " + Terminal.dim(Format.sparkline(entry.media.waveform, columns: 60)))
+            }
+            lines += Cravey.Show.transcriptLines(
+                transcript, id: entry.id, queued: Transcribing.onItsWay(entry.id, in: lib))
             print(lines.joined(separator: "\n"))
         }
 
@@ -114,12 +120,15 @@ extension Cravey.CheckInCommand {
         func run() throws {
             let lib = try library.open()
             let entry = try Show.entry(date, in: lib)
-            let session = try PlaySession.open(entry, in: lib, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
-                                               what: "the check-in of \(entry.checkIn?.day ?? date)", speaker: speaker,
-                                               originalLevel: originalLevel)
+            let session = try PlaySession.open(
+                entry, in: lib, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
+                what: "the check-in of \(entry.checkIn?.day ?? date)", speaker: speaker,
+                originalLevel: originalLevel)
             let played = MessagePlay.play(entry, in: lib) { session.run(handlingSignals: true) }
             if !Terminal.stdoutIsTerminal {
-                print("\(played.ending == .finished ? "Played" : "Stopped") the check-in of \(entry.checkIn?.day ?? date) (\(Format.duration(entry.duration)))")
+                print(
+                    "\(played.ending == .finished ? "Played" : "Stopped") the check-in of \(entry.checkIn?.day ?? date) (\(Format.duration(entry.duration)))"
+                )
             }
         }
     }
@@ -129,10 +138,10 @@ extension Cravey.CheckInCommand {
 enum Mood {
     static func color(_ mood: CheckIn.Mood) -> String {
         switch mood {
-        case .low: return "34"      // blue
-        case .down: return "36"     // cyan
-        case .okay: return "37"     // white
-        case .happy: return "32"    // green
+        case .low: return "34"  // blue
+        case .down: return "36"  // cyan
+        case .okay: return "37"  // white
+        case .happy: return "32"  // green
         case .amazing: return "33"  // yellow
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Cravey.CheckInCommand {
@@ -30,13 +30,16 @@ extension Cravey.CheckInCommand {
 
         func validate() throws {
             if off == (time != nil) { throw ValidationError("give a time (HH:MM), or --off") }
-            if let time, Self.parse(time) == nil { throw ValidationError("'\(time.prefix(20))' is not a time of day written as HH:MM") }
+            if let time, Self.parse(time) == nil {
+                throw ValidationError("'\(time.prefix(20))' is not a time of day written as HH:MM")
+            }
         }
 
         static func parse(_ text: String) -> (hour: Int, minute: Int)? {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) }),
-                  let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+                let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+            else { return nil }
             return (hour, minute)
         }
 
@@ -48,7 +51,8 @@ extension Cravey.CheckInCommand {
                 return
             }
             let (hour, minute) = Self.parse(time!)!
-            let root = library.library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary
+            let root =
+                library.library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary
             let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
             try units.install(hour: hour, minute: minute, executable: ReminderUnits.executablePath(), library: absolute)
             let at = String(format: "%02d:%02d", hour, minute)
@@ -80,8 +84,9 @@ extension Cravey.CheckInCommand {
                 return
             }
             do {
-                try DesktopNotification.show(app: "cravey", summary: "A moment for yourself",
-                                             body: "How does today feel? Your check-in takes less than a minute: cravey checkin")
+                try DesktopNotification.show(
+                    app: "cravey", summary: "A moment for yourself",
+                    body: "How does today feel? Your check-in takes less than a minute: cravey checkin")
                 print("Reminder shown.")
             } catch let failure as DesktopNotification.Failure {
                 throw CraveyFailure(message: failure.description)
@@ -98,7 +103,8 @@ struct ReminderUnits {
     static let serviceName = "cravey-checkin.service"
 
     init(environment env: [String: String] = Configuration.current.environment) {
-        let config = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let config =
+            env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
         directory = config + "/systemd/user"
     }
@@ -164,9 +170,13 @@ struct ReminderUnits {
     func remove() throws -> Bool {
         _ = systemctl(["disable", "--now", Self.timerName])
         var removed = false
-        for path in [directory + "/timers.target.wants/" + Self.timerName, directory + "/" + Self.timerName,
-                     directory + "/" + Self.serviceName] {
-            if unlink(path) == 0 { removed = true } else if errno != ENOENT {
+        for path in [
+            directory + "/timers.target.wants/" + Self.timerName, directory + "/" + Self.timerName,
+            directory + "/" + Self.serviceName,
+        ] {
+            if unlink(path) == 0 {
+                removed = true
+            } else if errno != ENOENT {
                 throw CraveyFailure(message: "cannot remove \(path): \(String(cString: strerror(errno)))")
             }
         }

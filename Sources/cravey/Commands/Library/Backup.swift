@@ -34,13 +34,22 @@ extension Cravey {
                 let (manifest, problems, bytes) = try lib.verifyBackup(at: directory)
                 let count = manifest.files.count + 1
                 if output.json {
-                    struct Result: Encodable { var ok: Bool; var files: Int; var bytes: Int64; var createdAt: String; var problems: [String] }
-                    try JSONOutput.print(Result(ok: problems.isEmpty, files: count, bytes: bytes, createdAt: manifest.createdAt, problems: problems))
+                    struct Result: Encodable {
+                        var ok: Bool; var files: Int; var bytes: Int64; var createdAt: String; var problems: [String]
+                    }
+                    try JSONOutput.print(
+                        Result(
+                            ok: problems.isEmpty, files: count, bytes: bytes, createdAt: manifest.createdAt,
+                            problems: problems))
                 } else if problems.isEmpty {
-                    print("The backup at \(directory) is whole: \(count) files (\(Self.size(bytes))) match their SHA-256 (backed up \(Self.when(manifest.createdAt))).")
+                    print(
+                        "The backup at \(directory) is whole: \(count) files (\(Self.size(bytes))) match their SHA-256 (backed up \(Self.when(manifest.createdAt)))."
+                    )
                 } else {
                     for problem in problems { Terminal.printNote(problem) }
-                    Terminal.printNote("the backup at \(directory) is damaged: \(problems.count) of \(count) files do not match; make a new one with 'cravey backup \(directory)'")
+                    Terminal.printNote(
+                        "the backup at \(directory) is damaged: \(problems.count) of \(count) files do not match; make a new one with 'cravey backup \(directory)'"
+                    )
                 }
                 if !problems.isEmpty { throw ExitCode(1) }
                 return
@@ -51,19 +60,25 @@ extension Cravey {
                     var directory: String; var recordings: Int; var logs: Int; var copied: Int; var copiedBytes: Int64
                     var unchanged: Int; var removed: Int; var database: String
                 }
-                try JSONOutput.print(Result(directory: result.directory, recordings: result.recordings, logs: result.logs, copied: result.copied,
-                                            copiedBytes: result.copiedBytes, unchanged: result.unchanged, removed: result.removed,
-                                            database: result.manifest.database.path))
+                try JSONOutput.print(
+                    Result(
+                        directory: result.directory, recordings: result.recordings, logs: result.logs,
+                        copied: result.copied,
+                        copiedBytes: result.copiedBytes, unchanged: result.unchanged, removed: result.removed,
+                        database: result.manifest.database.path))
             } else {
-                print("Backed up \(Export.count(result.recordings, "recording")), \(Export.count(result.logs, "log")) and the database to \(result.directory): "
-                      + "the database and \(result.copied) new or changed file\(result.copied == 1 ? "" : "s") copied (\(Self.size(result.copiedBytes))), "
-                      + "\(result.unchanged) already there"
-                      + (result.removed > 0 ? ", \(result.removed) of the last backup's removed" : "") + ".")
+                print(
+                    "Backed up \(Export.count(result.recordings, "recording")), \(Export.count(result.logs, "log")) and the database to \(result.directory): "
+                        + "the database and \(result.copied) new or changed file\(result.copied == 1 ? "" : "s") copied (\(Self.size(result.copiedBytes))), "
+                        + "\(result.unchanged) already there"
+                        + (result.removed > 0 ? ", \(result.removed) of the last backup's removed" : "") + ".")
                 print("Check it any time with: cravey backup --verify \(result.directory)")
             }
         }
 
-        static func size(_ bytes: Int64) -> String { ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file) }
+        static func size(_ bytes: Int64) -> String {
+            ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+        }
 
         static func when(_ stored: String) -> String {
             guard let date = StoredDate.date(stored) else { return stored }
@@ -95,10 +110,15 @@ extension Cravey {
             let result = try lib.restore(from: directory, checkLogs: Tracker.problems(inDatabaseAt:))
             if output.json {
                 struct Result: Encodable { var recordings: Int; var logs: Int; var files: Int; var backedUpAt: String }
-                try JSONOutput.print(Result(recordings: result.recordings, logs: result.logs, files: result.files, backedUpAt: result.backedUpAt))
+                try JSONOutput.print(
+                    Result(
+                        recordings: result.recordings, logs: result.logs, files: result.files,
+                        backedUpAt: result.backedUpAt))
             } else {
-                print("Restored \(Export.count(result.recordings, "recording")), \(Export.count(result.logs, "log")) and the check-ins and settings "
-                      + "from \(Terminal.safe(directory)) (backed up \(Backup.when(result.backedUpAt))) into \(lib.root).")
+                print(
+                    "Restored \(Export.count(result.recordings, "recording")), \(Export.count(result.logs, "log")) and the check-ins and settings "
+                        + "from \(Terminal.safe(directory)) (backed up \(Backup.when(result.backedUpAt))) into \(lib.root)."
+                )
             }
         }
     }

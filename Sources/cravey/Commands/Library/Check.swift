@@ -8,7 +8,8 @@ extension Cravey {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Check that every recording has its file and every file its recording; --repair fixes what it finds.")
+            abstract:
+                "Check that every recording has its file and every file its recording; --repair fixes what it finds.")
 
         /// What a person types to repair what a check finds (named in the findings it repairs).
         static let repairCommand = "cravey check --repair"
@@ -26,22 +27,35 @@ extension Cravey {
             let logFindings = try tracker.check(repair: repair)
             let count = try lib.count()
             let logs = try tracker.counts()
-            let lines = report.lines(repairCommand: Self.repairCommand) + logFindings.map { Self.line($0, repaired: repair) }
+            let lines =
+                report.lines(repairCommand: Self.repairCommand) + logFindings.map { Self.line($0, repaired: repair) }
             // Invalid logs are the user's data: reported until edited or deleted, never removed.
-            let unresolved = (!repair && (report.hasProblems || !logFindings.isEmpty)) || logFindings.contains { $0.kind == .invalidLog }
+            let unresolved =
+                (!repair && (report.hasProblems || !logFindings.isEmpty))
+                || logFindings.contains { $0.kind == .invalidLog }
             if output.json {
-                struct Result: Encodable { var ok, repaired: Bool; var recordings, cravings, uses: Int; var findings: [String] }
-                try JSONOutput.print(Result(ok: !unresolved, repaired: repair, recordings: count, cravings: logs.cravings, uses: logs.uses, findings: lines))
+                struct Result: Encodable {
+                    var ok, repaired: Bool; var recordings, cravings, uses: Int; var findings: [String]
+                }
+                try JSONOutput.print(
+                    Result(
+                        ok: !unresolved, repaired: repair, recordings: count, cravings: logs.cravings, uses: logs.uses,
+                        findings: lines))
             } else {
                 for line in lines { print(Terminal.safe(line)) }
                 if !unresolved {
-                    let logText = logs.cravings + logs.uses > 0 ? " \(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log")) checked." : ""
+                    let logText =
+                        logs.cravings + logs.uses > 0
+                        ? " \(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log")) checked."
+                        : ""
                     print("Library OK: \(count) recording\(count == 1 ? "" : "s"), every one with its file." + logText)
                 }
             }
             if unresolved {
-                let fix = logFindings.contains { $0.kind == .invalidLog } && (repair || !report.hasProblems)
-                    ? "mend the logs named with 'cravey log edit' or 'cravey log delete'" : "run 'cravey check --repair' to fix them"
+                let fix =
+                    logFindings.contains { $0.kind == .invalidLog } && (repair || !report.hasProblems)
+                    ? "mend the logs named with 'cravey log edit' or 'cravey log delete'"
+                    : "run 'cravey check --repair' to fix them"
                 throw CraveyFailure(message: "the library has problems; \(fix)")
             }
         }
@@ -49,9 +63,16 @@ extension Cravey {
         /// A finding about the logs, for people.
         static func line(_ finding: Tracker.Finding, repaired: Bool) -> String {
             switch finding.kind {
-            case .invalidLog: "invalid log (left as it is; 'cravey log edit' or 'cravey log delete' mends it): \(finding.subject)"
-            case .danglingLink: (repaired ? "cleared a link to something deleted" : "link to something deleted (run '\(repairCommand)')") + ": \(finding.subject)"
-            case .searchIndex: (repaired ? "rebuilt the search of the logs' notes" : "search of the logs' notes (run '\(repairCommand)')") + ": \(finding.subject)"
+            case .invalidLog:
+                "invalid log (left as it is; 'cravey log edit' or 'cravey log delete' mends it): \(finding.subject)"
+            case .danglingLink:
+                (repaired
+                    ? "cleared a link to something deleted" : "link to something deleted (run '\(repairCommand)')")
+                    + ": \(finding.subject)"
+            case .searchIndex:
+                (repaired
+                    ? "rebuilt the search of the logs' notes" : "search of the logs' notes (run '\(repairCommand)')")
+                    + ": \(finding.subject)"
             }
         }
     }

@@ -11,7 +11,8 @@ extension Cravey {
 
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Export every craving and use log and the recordings' metadata (no media) to cravey_export_YYYY-MM-DD.csv or .json.",
+            abstract:
+                "Export every craving and use log and the recordings' metadata (no media) to cravey_export_YYYY-MM-DD.csv or .json.",
             discussion: """
                 JSON is one object: {"cravings": [...], "usage": [...], "recordings": [...]}. CSV is one table \
                 whose first column, record, says what each row is (craving, use or recording); the columns \
@@ -24,7 +25,9 @@ extension Cravey {
         @Option(help: "csv or json.")
         var format: FileFormat
 
-        @Option(help: ArgumentHelp("Where to write (default: cravey_export_YYYY-MM-DD.<format> here; - for stdout).", valueName: "path"))
+        @Option(
+            help: ArgumentHelp(
+                "Where to write (default: cravey_export_YYYY-MM-DD.<format> here; - for stdout).", valueName: "path"))
         var output: String?
 
         @Flag(help: "Replace the output file if it exists.")
@@ -39,9 +42,11 @@ extension Cravey {
                 return
             }
             let path = output ?? LibraryExport.fileName(format)
-            try export.write(to: path, replacing: force, another: "choose another with --output", replace: "replace it with --force")
-            print("Exported \(Self.count(export.cravings, "craving")), \(Self.count(export.usageLogs, "usage log")) and "
-                  + "\(Self.count(export.recordings, "recording")) to \(Terminal.safe(path))")
+            try export.write(
+                to: path, replacing: force, another: "choose another with --output", replace: "replace it with --force")
+            print(
+                "Exported \(Self.count(export.cravings, "craving")), \(Self.count(export.usageLogs, "usage log")) and "
+                    + "\(Self.count(export.recordings, "recording")) to \(Terminal.safe(path))")
         }
 
         static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
@@ -53,6 +58,7 @@ extension LibraryExport.Format: ExpressibleByArgument {}
 extension LibraryExport {
     /// The export of everything in `library`: its recordings and the tracker's logs.
     init(_ format: Format, of library: Library) throws {
-        try self.init(format, of: library, logs: { try Tracker(library: library).entries() }, logColumns: LogExport.columns)
+        try self.init(
+            format, of: library, logs: { try Tracker(library: library).entries() }, logColumns: LogExport.columns)
     }
 }

@@ -7,9 +7,11 @@ import TerminalKit
 
 /// `--library DIR`, shared by every command that touches the library.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "The library directory (default: $CRAVEY_LIBRARY, else ${XDG_DATA_HOME:-~/.local/share}/cravey).",
-        valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The library directory (default: $CRAVEY_LIBRARY, else ${XDG_DATA_HOME:-~/.local/share}/cravey).",
+            valueName: "dir"))
     var library: String?
 
     /// The library's directory, as chosen.
@@ -27,7 +29,7 @@ struct LibraryOptions: ParsableArguments {
         let library: Library
         do {
             library = try Library.opening(root, withReserve: { try open(holdingPutOff: true) })
-        } catch where Library.isDiskFull(error) {
+        } catch  where Library.isDiskFull(error) {
             throw TrackerError.diskFull("\(error)")
         }
         let putOff = library.openingReport.lines(of: .deferred, repairCommand: nil)
@@ -45,12 +47,16 @@ struct LibraryOptions: ParsableArguments {
         let root = self.root
         // Every library opened here can recover recordings a crash interrupted.
         let configuration = Configuration.current
-        let opened = try Library(root: root, faults: configuration.faults(), lockWaitSeconds: configuration.lockWaitSeconds,
-                                 media: RecordingRecovery.media, onLockWait: {
-            Terminal.printNote("waiting for another cravey process to finish with the library…")
-        })
+        let opened = try Library(
+            root: root, faults: configuration.faults(), lockWaitSeconds: configuration.lockWaitSeconds,
+            media: RecordingRecovery.media,
+            onLockWait: {
+                Terminal.printNote("waiting for another cravey process to finish with the library…")
+            })
         let report = opened.openingReport
-        for line in report.lines(repairCommand: Cravey.Check.repairCommand, leavingOut: holdingPutOff ? [.deferred] : []) { Terminal.printNote(line) }
+        for line in report.lines(
+            repairCommand: Cravey.Check.repairCommand, leavingOut: holdingPutOff ? [.deferred] : [])
+        { Terminal.printNote(line) }
         if let problem = opened.privacyProblem { Terminal.printNote(problem) }
         Transcribing.opened.append(opened)
         if opened.openingReport.findings.contains(where: { $0.kind == .recoveredRecording || $0.kind == .relisted }) {

@@ -24,7 +24,9 @@ extension Cravey {
                 "Delete All Data? This will permanently delete all cravings, usage logs, and recordings. This cannot be undone.",
                 yes: yes, action: "delete all data")
             try lib.purge()
-            print("Deleted \(Export.count(count, "recording")), \(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log")).")
+            print(
+                "Deleted \(Export.count(count, "recording")), \(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log"))."
+            )
         }
     }
 }

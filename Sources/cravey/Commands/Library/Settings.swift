@@ -9,7 +9,8 @@ extension Cravey {
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
-            abstract: "Settings: on a terminal a screen (goal, name, export, delete all data, privacy, version); or 'cravey settings goal cut-down', 'cravey settings name Ben'.",
+            abstract:
+                "Settings: on a terminal a screen (goal, name, export, delete all data, privacy, version); or 'cravey settings goal cut-down', 'cravey settings name Ben'.",
             discussion: """
                 Without arguments and without a terminal, prints every setting. Goals: quit, cut-down, monitor, \
                 harm-reduction, exploring. 'cravey settings name --clear' forgets the name.
@@ -48,7 +49,8 @@ extension Cravey {
                 return
             }
             guard let key = Library.Setting(rawValue: setting), Self.shown.contains(key) else {
-                throw CraveyFailure(message: "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there are: goal, name)")
+                throw CraveyFailure(
+                    message: "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there are: goal, name)")
             }
             if clear {
                 guard value == nil else { throw CraveyFailure(message: "--clear takes no value") }
@@ -56,7 +58,10 @@ extension Cravey {
                 print("Forgot the \(key.rawValue).")
             } else if let value, key == .goal {
                 guard let goal = Goal(rawValue: value.lowercased()) else {
-                    throw CraveyFailure(message: "no goal called '\(Terminal.safe(String(value.prefix(40))))' (goals: \(Goal.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw CraveyFailure(
+                        message:
+                            "no goal called '\(Terminal.safe(String(value.prefix(40))))' (goals: \(Goal.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    )
                 }
                 try lib.setSetting(key, to: goal.rawValue)
                 print("goal: \(goal.label) — \(goal.line)")

@@ -23,7 +23,9 @@ extension Cravey {
 
         @OptionGroup var details: LogDetails
 
-        @Option(help: ArgumentHelp("Then play message N of the three most played (1–3), and keep that it was played.", valueName: "N"))
+        @Option(
+            help: ArgumentHelp(
+                "Then play message N of the three most played (1–3), and keep that it was played.", valueName: "N"))
         var play: String?
 
         @Option(help: ArgumentHelp("ALSA playback device for the message played.", valueName: "name"))
@@ -34,14 +36,16 @@ extension Cravey {
         func run() throws { try library.logging(log) }
 
         private func log(in lib: Library) throws {
-            let scripted = intensity != nil || !details.isEmpty || play != nil || output.json || !Terminal.stdinIsTerminal
+            let scripted =
+                intensity != nil || !details.isEmpty || play != nil || output.json || !Terminal.stdinIsTerminal
             guard scripted else {
                 if try Self.logInteractively(in: lib, speaker: speaker) == nil { print("Nothing was logged.") }
                 return
             }
             let draft = Tracker.CravingDraft(
                 intensity: try intensity.map(LogInput.intensity) ?? Intensity.standard,
-                time: try details.time(), triggers: try details.triggerSet(), location: try details.place(), notes: details.notes)
+                time: try details.time(), triggers: try details.triggerSet(), location: try details.place(),
+                notes: details.notes)
             let rank = try play.map { try LogInput.wholeNumber($0, field: "--play", in: 1...3) }
             try Self.log(draft, in: lib, speaker: speaker, rank: rank, json: output.json)
         }
@@ -63,7 +67,9 @@ extension Cravey {
         /// Logs `draft` and says so; then plays message `rank` of the three most played, or on a
         /// terminal (not for JSON) offers them, and keeps that it was played during the craving.
         @discardableResult
-        private static func log(_ draft: Tracker.CravingDraft, in lib: Library, speaker: String, rank: Int?, json: Bool) throws -> Logged {
+        private static func log(_ draft: Tracker.CravingDraft, in lib: Library, speaker: String, rank: Int?, json: Bool)
+            throws -> Logged
+        {
             let tracker = Tracker(library: lib)
             let craving = try tracker.logCraving(draft)
             if json {
@@ -77,8 +83,10 @@ extension Cravey {
             let choice: Recording?
             if let rank {
                 guard top.count >= rank else {
-                    throw CraveyFailure(message: top.isEmpty ? "the craving is logged; there are no messages to play yet"
-                                        : "the craving is logged; there are only \(top.count) messages to play")
+                    throw CraveyFailure(
+                        message: top.isEmpty
+                            ? "the craving is logged; there are no messages to play yet"
+                            : "the craving is logged; there are only \(top.count) messages to play")
                 }
                 choice = top[rank - 1]
             } else if Terminal.stdinIsTerminal && !json {  // logged on a terminal: the hard-moment offer

@@ -14,7 +14,8 @@ extension Cravey {
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the logs, newest first.")
+            static let configuration = CommandConfiguration(
+                commandName: "list", abstract: "List the logs, newest first.")
 
             @OptionGroup var library: LibraryOptions
 
@@ -31,16 +32,22 @@ extension Cravey {
 
             func run() throws {
                 let bound = try since.map { text in try given(as: "--since") { try LogInput.since(text) } }
-                let entries = try Tracker(library: try library.open()).entries(cravings: !uses || cravings, uses: !cravings || uses, since: bound)
+                let entries = try Tracker(library: try library.open()).entries(
+                    cravings: !uses || cravings, uses: !cravings || uses, since: bound)
                 if output.json {
                     FileHandle.standardOutput.write(LogExport.jsonArray(entries) + Data("\n".utf8))
                     return
                 }
                 guard !entries.isEmpty else {
-                    print(since == nil ? "Nothing logged yet. 'cravey craving' logs a craving, 'cravey use' a use." : "Nothing logged in that time.")
+                    print(
+                        since == nil
+                            ? "Nothing logged yet. 'cravey craving' logs a craving, 'cravey use' a use."
+                            : "Nothing logged in that time.")
                     return
                 }
-                for entry in entries { print(LogText.line(entry, width: Terminal.stdoutIsTerminal ? Terminal.columns : nil)) }
+                for entry in entries {
+                    print(LogText.line(entry, width: Terminal.stdoutIsTerminal ? Terminal.columns : nil))
+                }
             }
         }
 
@@ -67,7 +74,10 @@ extension Cravey {
 
         struct Edit: ParsableCommand {
             static let configuration = CommandConfiguration(
-                commandName: "edit", abstract: "Change a log: any of the flags of 'cravey craving' or 'cravey use' ('none' clears a trigger or location, --notes '' the notes).")
+                commandName: "edit",
+                abstract:
+                    "Change a log: any of the flags of 'cravey craving' or 'cravey use' ('none' clears a trigger or location, --notes '' the notes)."
+            )
 
             @OptionGroup var library: LibraryOptions
 
@@ -77,7 +87,8 @@ extension Cravey {
             @Option(help: ArgumentHelp("A craving's intensity, 1–10.", valueName: "N"))
             var intensity: String?
 
-            @Option(help: ArgumentHelp("A use's method: bowls (joints, blunts), vape, dab, edible.", valueName: "method"))
+            @Option(
+                help: ArgumentHelp("A use's method: bowls (joints, blunts), vape, dab, edible.", valueName: "method"))
             var method: String?
 
             @Option(help: ArgumentHelp("A use's amount, in its method's unit.", valueName: "amount"))
@@ -99,13 +110,18 @@ extension Cravey {
                 switch try tracker.entry(matching: id) {
                 case .craving(var c):
                     guard method == nil, amount == nil, moodAfter == nil, afterCraving == nil else {
-                        throw TrackerError.invalid(field: "edit", reason: "--method, --amount, --mood-after and --after-craving are for uses; this is a craving")
+                        throw TrackerError.invalid(
+                            field: "edit",
+                            reason:
+                                "--method, --amount, --mood-after and --after-craving are for uses; this is a craving")
                     }
                     if let intensity { c.intensity = try LogInput.intensity(intensity) }
                     try apply(&c.time, &c.triggers, &c.location, &c.notes)
                     edited = .craving(try tracker.edit(c))
                 case .use(var u):
-                    guard intensity == nil else { throw TrackerError.invalid(field: "edit", reason: "--intensity is for cravings; this is a use") }
+                    guard intensity == nil else {
+                        throw TrackerError.invalid(field: "edit", reason: "--intensity is for cravings; this is a use")
+                    }
                     if let method {
                         let new = try LogInput.method(method)
                         u.amount = new.amount(switchingFrom: u.method, amount: u.amount)
@@ -114,7 +130,9 @@ extension Cravey {
                     if let amount { u.amount = try LogInput.amount(amount, of: u.method) }
                     if let moodAfter { u.moodAfter = try LogInput.clearing(moodAfter, LogInput.moodAfter) }
                     if let afterCraving {
-                        u.cravingId = try LogInput.clearing(afterCraving) { try tracker.craving(named: $0, before: u.time.instant).id }
+                        u.cravingId = try LogInput.clearing(afterCraving) {
+                            try tracker.craving(named: $0, before: u.time.instant).id
+                        }
                     }
                     try apply(&u.time, &u.triggers, &u.location, &u.notes)
                     edited = .use(try tracker.edit(u))
@@ -122,7 +140,9 @@ extension Cravey {
                 if output.json { try JSONOutput.print(edited) } else { print("Updated: " + LogText.line(edited)) }
             }
 
-            func apply(_ time: inout LogTime, _ triggers: inout [Trigger], _ location: inout Location?, _ notes: inout String?) throws {
+            func apply(
+                _ time: inout LogTime, _ triggers: inout [Trigger], _ location: inout Location?, _ notes: inout String?
+            ) throws {
                 if details.at != nil { time = try details.time() }
                 if !details.triggers.isEmpty { triggers = Trigger.allCases.filter(try details.triggerSet().contains) }
                 if details.location != nil { location = try details.place() }
@@ -131,7 +151,8 @@ extension Cravey {
         }
 
         struct Delete: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a log (a use never changes its craving).")
+            static let configuration = CommandConfiguration(
+                commandName: "delete", abstract: "Delete a log (a use never changes its craving).")
 
             @OptionGroup var library: LibraryOptions
 
@@ -156,7 +177,10 @@ extension Cravey {
                 let entry = try tracker.entry(matching: id)
                 switch entry {
                 case let .use(u):
-                    guard try Terminal.confirmed("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log") else {
+                    guard
+                        try Terminal.confirmed(
+                            "Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
+                    else {
                         print(Terminal.nothingDeleted)
                         return
                     }
@@ -169,21 +193,30 @@ extension Cravey {
                         // The question is the confirmation: yes deletes both, no only the craving.
                         let question = "This craving has a linked usage log. Delete both?"
                         guard Terminal.stdinIsTerminal else {
-                            throw CraveyFailure(message: "\(question) Say --with-linked (delete both) or --keep-linked (delete only the craving)")
+                            throw CraveyFailure(
+                                message:
+                                    "\(question) Say --with-linked (delete both) or --keep-linked (delete only the craving)"
+                            )
                         }
-                        linked = Self.askLinked("\(LogText.line(entry))\n\(question) [y]es / [n]o, only the craving / [c]ancel ")
+                        linked = Self.askLinked(
+                            "\(LogText.line(entry))\n\(question) [y]es / [n]o, only the craving / [c]ancel ")
                         guard linked != nil else {
                             print(Terminal.nothingDeleted)
                             return
                         }
                     } else {
-                        guard try Terminal.confirmed("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log") else {
+                        guard
+                            try Terminal.confirmed(
+                                "Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
+                        else {
                             print(Terminal.nothingDeleted)
                             return
                         }
                     }
                     let deleted = try tracker.deleteCraving(c.id, linked: uses.isEmpty ? nil : linked)
-                    print("Deleted the craving of \(c.time.localText)" + (deleted > 0 ? " and the use that followed it." : "."))
+                    print(
+                        "Deleted the craving of \(c.time.localText)"
+                            + (deleted > 0 ? " and the use that followed it." : "."))
                 }
             }
 
@@ -191,20 +224,23 @@ extension Cravey {
             /// Esc, Enter (or any other line) cancels (nil).
             static func askLinked(_ question: String) -> Tracker.LinkedUses? {
                 enum Answer { case both, craving, cancel }
-                let answer = Prompt.choice(question, key: { key -> Answer? in
-                    switch key.letter {
-                    case "y": .both
-                    case "n": .craving
-                    case "c", "q": .cancel
-                    default: key == .enter || key == .escape ? .cancel : nil
-                    }
-                }, line: { line -> Answer? in
-                    switch line.trimmingCharacters(in: .whitespaces).lowercased() {
-                    case "y", "yes": .both
-                    case "n", "no": .craving
-                    default: .cancel
-                    }
-                }, ended: .cancel)
+                let answer = Prompt.choice(
+                    question,
+                    key: { key -> Answer? in
+                        switch key.letter {
+                        case "y": .both
+                        case "n": .craving
+                        case "c", "q": .cancel
+                        default: key == .enter || key == .escape ? .cancel : nil
+                        }
+                    },
+                    line: { line -> Answer? in
+                        switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+                        case "y", "yes": .both
+                        case "n", "no": .craving
+                        default: .cancel
+                        }
+                    }, ended: .cancel)
                 switch answer {
                 case .both: return .delete
                 case .craving: return .keep
@@ -221,14 +257,26 @@ enum LogText {
     /// names its method after the amount where the unit does not ("3 pulls vape", "2 dabs").
     /// Cut to `width` columns on a terminal; whole otherwise.
     static func line(_ entry: LogEntry, width: Int? = nil) -> String {
-        let (kind, what, triggers, location): (String, String, [Trigger], Location?) = switch entry {
-        case let .craving(c): ("craving", "\(c.intensity) \(c.band.rawValue)", c.triggers, c.location)
-        case let .use(u): ("use", u.amountText + (u.method == .bowls || u.method == .dab ? "" : " \(u.method.rawValue)"), u.triggers, u.location)
-        }
-        var parts = [entry.time.localText, kind.padding(toLength: 7, withPad: " ", startingAt: 0), what.padding(toLength: 18, withPad: " ", startingAt: 0)]
+        let (kind, what, triggers, location): (String, String, [Trigger], Location?) =
+            switch entry {
+            case let .craving(c): ("craving", "\(c.intensity) \(c.band.rawValue)", c.triggers, c.location)
+            case let .use(u):
+                (
+                    "use", u.amountText + (u.method == .bowls || u.method == .dab ? "" : " \(u.method.rawValue)"),
+                    u.triggers, u.location
+                )
+            }
+        var parts = [
+            entry.time.localText, kind.padding(toLength: 7, withPad: " ", startingAt: 0),
+            what.padding(toLength: 18, withPad: " ", startingAt: 0),
+        ]
         parts.append(triggers.isEmpty ? "—" : triggers.map(\.rawValue).joined(separator: ", "))
         if let location { parts.append("@" + location.rawValue) }
-        if let notes = entry.notes { parts.append("“" + Terminal.safe(String(notes.split(separator: " ").prefix(6).joined(separator: " "))) + (notes.split(separator: " ").count > 6 ? "…”" : "”")) }
+        if let notes = entry.notes {
+            parts.append(
+                "“" + Terminal.safe(String(notes.split(separator: " ").prefix(6).joined(separator: " ")))
+                    + (notes.split(separator: " ").count > 6 ? "…”" : "”"))
+        }
         parts.append(String(entry.id.uuidString.prefix(8)))
         let text = parts.joined(separator: "  ")
         guard let width, Terminal.width(text) > width else { return text }
@@ -238,7 +286,9 @@ enum LogText {
     /// Every field of a log, one a line.
     static func details(_ entry: LogEntry, _ lib: Library) throws -> [String] {
         var lines: [String] = []
-        func add(_ label: String, _ value: String?) { if let value { lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) } }
+        func add(_ label: String, _ value: String?) {
+            if let value { lines.append(label.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
+        }
         switch entry {
         case let .craving(c):
             add("Craving", c.id.uuidString)
@@ -246,7 +296,12 @@ enum LogText {
             add("Intensity", "\(c.intensity) of 10, \(c.band.rawValue)")
             add("Triggers", c.triggers.isEmpty ? "—" : c.triggers.map(\.label).joined(separator: ", "))
             add("Location", c.location?.label ?? "—")
-            add("Played", c.recordingId.map { id in (try? lib.recording(matching: id.uuidString)).map { "'\(Terminal.safe($0.shownTitle))'" } ?? id.uuidString })
+            add(
+                "Played",
+                c.recordingId.map { id in
+                    (try? lib.recording(matching: id.uuidString)).map { "'\(Terminal.safe($0.shownTitle))'" }
+                        ?? id.uuidString
+                })
             add("Notes", c.notes.map(Terminal.safe))
         case let .use(u):
             add("Use", u.id.uuidString)

@@ -6,17 +6,24 @@ import TerminalKit
 /// What cravings and uses share on the command line: triggers, location, time and notes. Values
 /// are read in `run` (not by the parser), so a bad one is one line naming the field.
 struct LogDetails: ParsableArguments {
-    @Option(name: .customLong("trigger"), help: ArgumentHelp(
-        "What set it off (repeat or separate with commas): \(Trigger.allCases.map(\.rawValue).joined(separator: ", ")).",
-        valueName: "trigger"))
+    @Option(
+        name: .customLong("trigger"),
+        help: ArgumentHelp(
+            "What set it off (repeat or separate with commas): \(Trigger.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "trigger"))
     var triggers: [String] = []
 
-    @Option(help: ArgumentHelp("Where: \(Location.allCases.map(\.rawValue).joined(separator: ", ")) (a named place; cravey never detects one).",
-                               valueName: "place"))
+    @Option(
+        help: ArgumentHelp(
+            "Where: \(Location.allCases.map(\.rawValue).joined(separator: ", ")) (a named place; cravey never detects one).",
+            valueName: "place"))
     var location: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("When: now (default), HH:MM, 'yesterday HH:MM', 'YYYY-MM-DD HH:MM', or -90m / -2h / -3d; local time.",
-                               valueName: "when"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "When: now (default), HH:MM, 'yesterday HH:MM', 'YYYY-MM-DD HH:MM', or -90m / -2h / -3d; local time.",
+            valueName: "when"))
     var at: String?
 
     /// Free text: the next argument whatever it starts with (`--notes "- a rough day"`).

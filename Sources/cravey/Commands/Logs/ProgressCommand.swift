@@ -11,7 +11,8 @@ extension Cravey {
     struct ProgressCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "progress",
-            abstract: "See your patterns and progress: streaks, Days in Progress, intensity, triggers, places, times, methods, cravings resisted, reduction.",
+            abstract:
+                "See your patterns and progress: streaks, Days in Progress, intensity, triggers, places, times, methods, cravings resisted, reduction.",
             discussion: """
                 On a terminal the dashboard opens as a screen: 1–4 or ←/→ change the range, ↑/↓ and PgUp/PgDn \
                 scroll, q leaves. Without a terminal the same sections are printed once. --json prints every figure; \
@@ -38,8 +39,9 @@ extension Cravey {
                 try JSONOutput.print(try Tracker(library: lib).progress(range, now: Date()))
             } else if let html {
                 let figures = try Tracker(library: lib).progress(range, now: Date())
-                try RecordingExport.write(Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
-                                          another: "choose another with --html", replace: "replace it with --force")
+                try RecordingExport.write(
+                    Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
+                    another: "choose another with --html", replace: "replace it with --force")
                 print("Wrote your progress page to \(Terminal.safe(html))")
             } else {
                 try Self.show(in: lib, range: range)
@@ -55,13 +57,17 @@ extension Cravey {
                 let facts = try tracker.progressFacts()
                 ProgressScreen.run(range: range) { ProgressFigures(facts, range: $0, now: now) }
             } else {
-                print(plain(try tracker.progress(range, now: now), width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))
+                print(
+                    plain(
+                        try tracker.progress(range, now: now), width: Terminal.stdoutIsTerminal ? Terminal.columns : 80)
+                )
             }
         }
 
         /// The dashboard once, as text.
         static func plain(_ figures: ProgressFigures, width: Int) -> String {
-            (ProgressView.header(figures.range, width: width) + ProgressView(figures, width: width).sections).joined(separator: "\n")
+            (ProgressView.header(figures.range, width: width) + ProgressView(figures, width: width).sections).joined(
+                separator: "\n")
         }
     }
 }

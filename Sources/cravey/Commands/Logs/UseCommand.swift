@@ -30,7 +30,9 @@ extension Cravey {
         @Option(help: ArgumentHelp("How you felt after, 1–10.", valueName: "N"))
         var moodAfter: String?
 
-        @Option(help: ArgumentHelp("The craving this use followed: its id, or 'last' for the latest one.", valueName: "id|last"))
+        @Option(
+            help: ArgumentHelp(
+                "The craving this use followed: its id, or 'last' for the latest one.", valueName: "id|last"))
         var afterCraving: String?
 
         @OptionGroup var output: OutputOptions
@@ -38,7 +40,9 @@ extension Cravey {
         func run() throws { try library.logging(log) }
 
         private func log(in lib: Library) throws {
-            let scripted = method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json || !Terminal.stdinIsTerminal
+            let scripted =
+                method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json
+                || !Terminal.stdinIsTerminal
             guard scripted else {
                 guard let use = try Self.logInteractively(in: lib) else {
                     print("Nothing was logged.")
@@ -53,7 +57,8 @@ extension Cravey {
                 method: how, amount: try amount.map { try LogInput.amount($0, of: how) }, time: try details.time(),
                 triggers: try details.triggerSet(), location: try details.place(), notes: details.notes,
                 moodAfter: try moodAfter.map(LogInput.moodAfter))
-            let use = try Self.log(draft, in: lib, afterCraving: afterCraving, offeringLink: Terminal.stdinIsTerminal && !output.json)
+            let use = try Self.log(
+                draft, in: lib, afterCraving: afterCraving, offeringLink: Terminal.stdinIsTerminal && !output.json)
             if output.json {
                 try JSONOutput.print(use)
             } else {
@@ -72,12 +77,16 @@ extension Cravey {
 
         /// Logs `draft` after the craving named `afterCraving` (an id or 'last'), or else, when
         /// `offeringLink`, after a recent craving with no use yet if one key says so.
-        private static func log(_ draft: Tracker.UsageDraft, in lib: Library, afterCraving: String?, offeringLink: Bool) throws -> Usage {
+        private static func log(_ draft: Tracker.UsageDraft, in lib: Library, afterCraving: String?, offeringLink: Bool)
+            throws -> Usage
+        {
             let tracker = Tracker(library: lib)
             var draft = draft
             if let afterCraving {
                 draft.cravingId = try tracker.craving(named: afterCraving, before: draft.time.instant).id
-            } else if offeringLink, let recent = try tracker.unlinkedCraving(before: draft.time.instant), LogForm.offerLink(to: recent) {
+            } else if offeringLink, let recent = try tracker.unlinkedCraving(before: draft.time.instant),
+                LogForm.offerLink(to: recent)
+            {
                 draft.cravingId = recent.id
             }
             return try tracker.logUse(draft)

@@ -20,9 +20,11 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
-            guard try Terminal.confirmed(
-                "Delete '\(recording.shownTitle)'? This recording will be permanently deleted. This cannot be undone.",
-                yes: yes, action: "delete '\(recording.shownTitle)'") else {
+            guard
+                try Terminal.confirmed(
+                    "Delete '\(recording.shownTitle)'? This recording will be permanently deleted. This cannot be undone.",
+                    yes: yes, action: "delete '\(recording.shownTitle)'")
+            else {
                 print(Terminal.nothingDeleted)
                 return
             }

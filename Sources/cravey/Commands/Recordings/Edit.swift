@@ -8,7 +8,9 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change a recording's title, notes or purpose.",
-            discussion: "A blank title gives the automatic title 'Recording <date>'. Titles are 1–40 characters, notes at most 200.")
+            discussion:
+                "A blank title gives the automatic title 'Recording <date>'. Titles are 1–40 characters, notes at most 200."
+        )
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
@@ -22,7 +24,9 @@ extension Cravey {
         var clearPurpose = false
 
         func validate() throws {
-            if details.purpose != nil && clearPurpose { throw ValidationError("--purpose and --clear-purpose cannot be used together") }
+            if details.purpose != nil && clearPurpose {
+                throw ValidationError("--purpose and --clear-purpose cannot be used together")
+            }
             if details.isEmpty && !clearPurpose {
                 throw ValidationError("nothing to change: give --title, --notes, --purpose or --clear-purpose")
             }
@@ -31,8 +35,10 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
-            let newPurpose: Recording.Purpose?? = clearPurpose ? .some(nil) : try details.purpose.map { try Validation.purpose($0) }
-            let updated = try lib.edit(recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose)
+            let newPurpose: Recording.Purpose?? =
+                clearPurpose ? .some(nil) : try details.purpose.map { try Validation.purpose($0) }
+            let updated = try lib.edit(
+                recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose)
             if output.json {
                 try JSONOutput.print(updated)
             } else {

@@ -24,7 +24,10 @@ extension Cravey {
         @Flag(help: "Keep the first 2 minutes of a longer file instead of refusing it.")
         var trim = false
 
-        @Flag(help: "Leave out the silence at the start and end (the threshold follows the file's own level; 0.2 s of margin is kept).")
+        @Flag(
+            help:
+                "Leave out the silence at the start and end (the threshold follows the file's own level; 0.2 s of margin is kept)."
+        )
         var trimSilence = false
 
         @Flag(help: "Print the new recording as JSON.")

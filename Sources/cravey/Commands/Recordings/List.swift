@@ -24,7 +24,9 @@ extension Cravey {
             if output.json {
                 print(RecordingExport.jsonArray(recordings))
             } else if recordings.isEmpty {
-                print("No recordings\(kind != nil || purpose != nil ? " match" : " yet"). Record one with 'cravey record audio' or 'cravey record video'.")
+                print(
+                    "No recordings\(kind != nil || purpose != nil ? " match" : " yet"). Record one with 'cravey record audio' or 'cravey record video'."
+                )
             } else {
                 print(Format.table(recordings, onItsWay: Transcribing.onItsWay(in: lib)))
             }

@@ -8,7 +8,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Cravey {
@@ -46,10 +46,13 @@ extension Cravey {
         @Flag(help: "Play at the level it was recorded at, not raised or lowered to the common level.")
         var originalLevel = false
 
-        @Option(help: ArgumentHelp("Start at this time: seconds, or m:ss (e.g. 0:42, as 'cravey search' shows).", valueName: "time"))
+        @Option(
+            help: ArgumentHelp(
+                "Start at this time: seconds, or m:ss (e.g. 0:42, as 'cravey search' shows).", valueName: "time"))
         var from: String?
 
-        @Option(help: ArgumentHelp("Start at the first time this word is said (from the transcript).", valueName: "word"))
+        @Option(
+            help: ArgumentHelp("Start at the first time this word is said (from the transcript).", valueName: "word"))
         var fromWord: String?
 
         func validate() throws {
@@ -69,8 +72,9 @@ extension Cravey {
 
         func run() throws {
             let lib = try library.open()
-            try Self.play(top ? .top(rank: rank) : .key(key!), in: lib, from: start, speaker: speaker,
-                          originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
+            try Self.play(
+                top ? .top(rank: rank) : .key(key!), in: lib, from: start, speaker: speaker,
+                originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
         }
 
         /// Plays the message at `rank` among the most played in an open library, as
@@ -84,13 +88,17 @@ extension Cravey {
         /// each when there is none to choose or the start is not in it). `fromText` is the --from
         /// asked for, to word a start past the end.
         @discardableResult
-        static func play(_ choice: MessagePlay.Choice, in lib: Library, from start: MessagePlay.Start = .beginning,
-                         speaker: String = "default", originalLevel: Bool = false, pictures: Bool = true,
-                         fromText: String? = nil) throws -> MessagePlay.Played {
+        static func play(
+            _ choice: MessagePlay.Choice, in lib: Library, from start: MessagePlay.Start = .beginning,
+            speaker: String = "default", originalLevel: Bool = false, pictures: Bool = true,
+            fromText: String? = nil
+        ) throws -> MessagePlay.Played {
             do {
                 let recording = try MessagePlay.choose(choice, in: lib)
                 let seconds = try MessagePlay.seconds(of: start, in: recording, library: lib)
-                return try play(recording, in: lib, from: seconds, speaker: speaker, originalLevel: originalLevel, pictures: pictures)
+                return try play(
+                    recording, in: lib, from: seconds, speaker: speaker, originalLevel: originalLevel,
+                    pictures: pictures)
             } catch let failure as MessagePlay.Failure {
                 throw CraveyFailure(failure, from: fromText)
             }
@@ -98,10 +106,13 @@ extension Cravey {
 
         /// Plays a recording and counts the play (also the hard-moment offer after a craving).
         @discardableResult
-        static func play(_ recording: Recording, in lib: Library, from startAt: Double = 0, speaker: String = "default",
-                         originalLevel: Bool = false, pictures: Bool = true) throws -> MessagePlay.Played {
-            let session = try PlaySession.open(recording, in: lib, title: recording.shownTitle, what: "'\(recording.shownTitle)'",
-                                               speaker: speaker, originalLevel: originalLevel, pictures: pictures)
+        static func play(
+            _ recording: Recording, in lib: Library, from startAt: Double = 0, speaker: String = "default",
+            originalLevel: Bool = false, pictures: Bool = true
+        ) throws -> MessagePlay.Played {
+            let session = try PlaySession.open(
+                recording, in: lib, title: recording.shownTitle, what: "'\(recording.shownTitle)'",
+                speaker: speaker, originalLevel: originalLevel, pictures: pictures)
             let player = session.player
             if startAt > 0 { player.skip(startAt) }
             let played = MessagePlay.play(recording, in: lib) { session.run(handlingSignals: true) }
@@ -110,10 +121,13 @@ extension Cravey {
                 Terminal.printNote("this play was not counted: \(error)")
             }
             if Configuration.current.timings {
-                Terminal.printNote("timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0)")
+                Terminal.printNote(
+                    "timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0)")
             }
             if !Terminal.stdoutIsTerminal {
-                print("\(played.ending == .finished ? "Played" : "Stopped") '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
+                print(
+                    "\(played.ending == .finished ? "Played" : "Stopped") '\(recording.shownTitle)' (\(Format.duration(recording.duration)))"
+                )
             }
             return played
         }
@@ -129,9 +143,15 @@ extension CraveyFailure {
         case let .onlyRanked(count):
             self.init(message: "there are only \(count) recordings; try --rank \(count)")
         case let .pastTheEnd(recording):
-            self.init(message: "--from \(from ?? "") is past the end of '\(recording.shownTitle)' (\(Format.duration(recording.duration)))")
+            self.init(
+                message:
+                    "--from \(from ?? "") is past the end of '\(recording.shownTitle)' (\(Format.duration(recording.duration)))"
+            )
         case let .noTranscript(recording):
-            self.init(message: "'\(recording.shownTitle)' has no transcript yet ('cravey transcribe \(recording.id.uuidString.prefix(8))' makes it)")
+            self.init(
+                message:
+                    "'\(recording.shownTitle)' has no transcript yet ('cravey transcribe \(recording.id.uuidString.prefix(8))' makes it)"
+            )
         case let .notSaid(word, recording):
             self.init(message: "'\(word)' is not in the transcript of '\(recording.shownTitle)'")
         }

@@ -8,7 +8,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Cravey {
@@ -37,19 +37,30 @@ extension Cravey {
         @Option(help: ArgumentHelp("ALSA capture device (see 'cravey devices').", valueName: "name"))
         var mic: String = "default"
 
-        @Option(help: ArgumentHelp("Camera for video: its node (/dev/video0), a /dev/v4l/by-id path, or its name (default: the front webcam).", valueName: "camera"))
+        @Option(
+            help: ArgumentHelp(
+                "Camera for video: its node (/dev/video0), a /dev/v4l/by-id path, or its name (default: the front webcam).",
+                valueName: "camera"))
         var camera: String?
 
-        @Option(help: ArgumentHelp("Largest video size, e.g. 640x360 (default and most: 1280x720; the camera's best mode up to it is used).", valueName: "WxH"))
+        @Option(
+            help: ArgumentHelp(
+                "Largest video size, e.g. 640x360 (default and most: 1280x720; the camera's best mode up to it is used).",
+                valueName: "WxH"))
         var size: String?
 
-        @Option(help: ArgumentHelp("When the camera cannot be used: 'audio' records sound only without asking.", valueName: "audio"))
+        @Option(
+            help: ArgumentHelp(
+                "When the camera cannot be used: 'audio' records sound only without asking.", valueName: "audio"))
         var fallback: Fallback?
 
         @Flag(help: "Record a video without sound (no microphone).")
         var noAudio = false
 
-        @Option(help: ArgumentHelp("Where the camera is seen while recording a video, mirrored: 'auto' (a window where there is a display, else in the terminal above the meter), 'window', 'terminal' or 'off'; v hides and shows it.", valueName: "where"))
+        @Option(
+            help: ArgumentHelp(
+                "Where the camera is seen while recording a video, mirrored: 'auto' (a window where there is a display, else in the terminal above the meter), 'window', 'terminal' or 'off'; v hides and shows it.",
+                valueName: "where"))
         var preview: CameraPreview.Choice = .auto
 
         @Option(help: ArgumentHelp("ALSA playback device for listening back before saving.", valueName: "name"))
@@ -63,7 +74,10 @@ extension Cravey {
 
         @OptionGroup var details: DetailOptions
 
-        @Flag(help: "Trim the silence at the start and end without asking (the threshold follows the take's own level; 0.2 s of margin is kept).")
+        @Flag(
+            help:
+                "Trim the silence at the start and end without asking (the threshold follows the take's own level; 0.2 s of margin is kept)."
+        )
         var trimSilence = false
 
         @Flag(name: [.short, .long], help: "Save without asking.")
@@ -104,22 +118,29 @@ extension Cravey {
                 notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
             let lib = try library.open()
             let plan = RecordSession.Plan(
-                devices: .init(kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest, fallbackToAudio: fallback == .audio),
+                devices: .init(
+                    kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest,
+                    fallbackToAudio: fallback == .audio),
                 mayAsk: Terminal.stdinIsTerminal && !yes)
-            let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
-                                        interactive: Self.asksDetails && !yes && details.isEmpty, json: json, trimSilence: trimSilence,
-                                        preview: preview)
+            let session = RecordSession(
+                library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
+                interactive: Self.asksDetails && !yes && details.isEmpty, json: json, trimSilence: trimSilence,
+                preview: preview)
             try Self.record(session, countdown: countdown)
         }
 
         /// `cravey record <kind> --mic <mic> --speaker <speaker>` as typed with nothing else: record
         /// (the camera's preview where it fits), listen back, then on a terminal the details and
         /// Save or Discard. The recording saved, or nil when nothing was (discarded, cancelled).
-        static func recordInteractively(_ kind: Recording.Kind, in lib: Library, mic: String, speaker: String) throws -> Recording? {
-            let plan = RecordSession.Plan(devices: .init(kind: kind, mic: mic, camera: nil, largest: nil, fallbackToAudio: false),
-                                          mayAsk: Terminal.stdinIsTerminal)
-            let session = RecordSession(library: lib, plan: plan, speaker: speaker, maxSeconds: Validation.maxDuration, draft: Library.Draft(),
-                                        interactive: asksDetails, json: false)
+        static func recordInteractively(_ kind: Recording.Kind, in lib: Library, mic: String, speaker: String) throws
+            -> Recording?
+        {
+            let plan = RecordSession.Plan(
+                devices: .init(kind: kind, mic: mic, camera: nil, largest: nil, fallbackToAudio: false),
+                mayAsk: Terminal.stdinIsTerminal)
+            let session = RecordSession(
+                library: lib, plan: plan, speaker: speaker, maxSeconds: Validation.maxDuration, draft: Library.Draft(),
+                interactive: asksDetails, json: false)
             return try record(session, countdown: 0)
         }
 

@@ -40,7 +40,8 @@ extension Cravey {
             let hits = try lib.search(query, limit: limit)
             let logHits = try Tracker(library: lib).search(query, limit: limit)
             if json {
-                try JSONOutput.print(hits.map { AnyFound.recording(Found($0)) } + logHits.map { AnyFound.log(LogFound($0)) })
+                try JSONOutput.print(
+                    hits.map { AnyFound.recording(Found($0)) } + logHits.map { AnyFound.log(LogFound($0)) })
                 return
             }
             guard !hits.isEmpty || !logHits.isEmpty else {
@@ -51,7 +52,9 @@ extension Cravey {
                 let r = hit.recording
                 let what = r.checkIn.map { "check-in \($0.day)" } ?? r.shownTitle
                 let at = hit.time.map { " at " + Format.clock($0) } ?? ""
-                print("\(Format.icon(r.kind)) \(r.id.uuidString.prefix(8))  \(Terminal.bold(Terminal.safe(what)))\(at)  \(Terminal.dim(Validation.displayDate(r.createdAt)))")
+                print(
+                    "\(Format.icon(r.kind)) \(r.id.uuidString.prefix(8))  \(Terminal.bold(Terminal.safe(what)))\(at)  \(Terminal.dim(Validation.displayDate(r.createdAt)))"
+                )
                 print("   \(hit.field.rawValue): " + Self.highlighted(hit.snippet, hit.matches))
             }
             for hit in logHits {
@@ -68,7 +71,8 @@ extension Cravey {
             var position = snippet.startIndex
             for match in matches {
                 out += Terminal.safe(String(snippet[position..<match.lowerBound]))
-                out += (Terminal.useColor ? "\u{1B}[7m" : "[") + Terminal.safe(String(snippet[match]))
+                out +=
+                    (Terminal.useColor ? "\u{1B}[7m" : "[") + Terminal.safe(String(snippet[match]))
                     + (Terminal.useColor ? "\u{1B}[27m" : "]")
                 position = match.upperBound
             }
@@ -115,14 +119,21 @@ extension Cravey {
 
             init(_ hit: SearchHit) {
                 let r = hit.recording
-                (id, title, kind, createdAt) = (r.id.uuidString, r.title, r.kind.rawValue, RecordingExport.isoDate(r.createdAt))
-                (field, snippet, checkinDay, match) = (hit.field.rawValue, hit.snippet, r.checkIn?.day, hit.matchedWords)
+                (id, title, kind, createdAt) = (
+                    r.id.uuidString, r.title, r.kind.rawValue, RecordingExport.isoDate(r.createdAt)
+                )
+                (field, snippet, checkinDay, match) = (
+                    hit.field.rawValue, hit.snippet, r.checkIn?.day, hit.matchedWords
+                )
                 at = hit.time.map { ($0 * 100).rounded() / 100 }
             }
 
             func encode(to encoder: Encoder) throws {
                 var container = encoder.container(keyedBy: JSONKey.self)
-                for (key, value) in [("id", id), ("title", title), ("kind", kind), ("createdAt", createdAt), ("field", field), ("snippet", snippet)] {
+                for (key, value) in [
+                    ("id", id), ("title", title), ("kind", kind), ("createdAt", createdAt), ("field", field),
+                    ("snippet", snippet),
+                ] {
                     try container.encode(value, forKey: JSONKey(key))
                 }
                 try container.encode(checkinDay, forKey: JSONKey("checkinDay"))

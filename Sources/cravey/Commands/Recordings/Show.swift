@@ -40,7 +40,9 @@ extension Cravey {
                 "  purpose    \(r.purpose.map { "\($0.name) — \($0.line)" } ?? "—")",
             ]
             if let checkIn = r.checkIn {
-                lines.append("  check-in   \(CheckIn.displayDay(checkIn.day)) \(checkIn.day.prefix(4)), \(checkIn.mood.label) (kept as it was saved)")
+                lines.append(
+                    "  check-in   \(CheckIn.displayDay(checkIn.day)) \(checkIn.day.prefix(4)), \(checkIn.mood.label) (kept as it was saved)"
+                )
             }
             if let notes = r.notes.map(Terminal.safeLines) {
                 lines.append("  notes      " + notes.replacingOccurrences(of: "\n", with: "\n             "))
@@ -51,11 +53,15 @@ extension Cravey {
             if let rate = r.media.sampleRate { media += ", \(rate) Hz" }
             if let ch = r.media.channels { media += ch == 1 ? " mono" : " \(ch) ch" }
             lines.append(media)
-            if let offset = r.media.avOffset { lines.append(String(format: "  a/v sync   worst offset %.0f ms", offset * 1000)) }
+            if let offset = r.media.avOffset {
+                lines.append(String(format: "  a/v sync   worst offset %.0f ms", offset * 1000))
+            }
             if let loudness = Show.loudnessLine(r) { lines.append("  loudness   " + loudness) }
             lines.append("  file       " + Terminal.safe((try? lib.file(of: r)) ?? "(refused: \(r.filePath))"))
             if r.thumbnailPath != nil {
-                lines.append("  thumbnail  " + Terminal.safe(((try? lib.thumbnail(of: r)) ?? nil) ?? "(refused: \(r.thumbnailPath ?? ""))"))
+                lines.append(
+                    "  thumbnail  "
+                        + Terminal.safe(((try? lib.thumbnail(of: r)) ?? nil) ?? "(refused: \(r.thumbnailPath ?? ""))"))
             }
             lines.append("  modified   \(Validation.displayDate(r.modifiedAt))")
             if !r.media.waveform.isEmpty {
@@ -77,13 +83,19 @@ extension Cravey {
         static func transcriptLines(_ transcript: Transcript?, id: UUID, queued: Bool = false) -> [String] {
             let heading = "  " + Terminal.bold("Transcript (automatic draft)")
             if queued && transcript?.state != .done {
-                return ["", heading, "  transcript on its way: it is made in the background ('cravey transcribe \(id.uuidString.prefix(8)) --wait' makes it now)"]
+                return [
+                    "", heading,
+                    "  transcript on its way: it is made in the background ('cravey transcribe \(id.uuidString.prefix(8)) --wait' makes it now)",
+                ]
             }
             guard let transcript else {
                 return ["", heading, "  not made yet: 'cravey transcribe \(id.uuidString.prefix(8))' makes it"]
             }
             if transcript.state == .unavailable {
-                return ["", heading, "  unavailable: \(Terminal.safe(transcript.problem ?? "the recognizer failed")); 'cravey transcribe \(id.uuidString.prefix(8))' tries again"]
+                return [
+                    "", heading,
+                    "  unavailable: \(Terminal.safe(transcript.problem ?? "the recognizer failed")); 'cravey transcribe \(id.uuidString.prefix(8))' tries again",
+                ]
             }
             if transcript.words.isEmpty { return ["", heading, "  (no speech heard)"] }
             var lines = ["", heading]
@@ -94,7 +106,9 @@ extension Cravey {
                 let count = line.split(separator: " ").filter { $0.contains { $0.isLetter || $0.isNumber } }.count
                 let time = start < transcript.words.count ? Format.clock(transcript.words[start].start) : ""
                 for (index, wrapped) in Terminal.wrap(Terminal.safe(String(line)), width: width).enumerated() {
-                    lines.append("  " + Terminal.dim((index == 0 ? time : "").padding(toLength: 6, withPad: " ", startingAt: 0)) + wrapped)
+                    lines.append(
+                        "  " + Terminal.dim((index == 0 ? time : "").padding(toLength: 6, withPad: " ", startingAt: 0))
+                            + wrapped)
                 }
                 start += count
             }
@@ -105,15 +119,22 @@ extension Cravey {
 
         /// The first `count` lines of the transcript, wrapped to `width`, or why there is none
         /// (for the check-in's close screen).
-        static func transcriptPreview(_ transcript: Transcript?, count: Int, width: Int, queued: Bool = false) -> [String] {
+        static func transcriptPreview(_ transcript: Transcript?, count: Int, width: Int, queued: Bool = false)
+            -> [String]
+        {
             if queued && transcript?.state != .done {
                 return [Terminal.dim("Transcript on its way — ") + "cravey checkin show today"]
             }
-            guard let transcript else { return [Terminal.dim("Transcript not made yet ('cravey transcribe --all' makes it)")] }
+            guard let transcript else {
+                return [Terminal.dim("Transcript not made yet ('cravey transcribe --all' makes it)")]
+            }
             guard transcript.state == .done else { return [Terminal.dim("Transcript unavailable")] }
             guard !transcript.words.isEmpty else { return [Terminal.dim("Transcript: no speech heard")] }
-            let lines = transcript.text.split(separator: "\n").flatMap { Terminal.wrap(Terminal.safe(String($0)), width: width) }
-            return [Terminal.dim("Transcript (automatic draft)")] + lines.prefix(count) + (lines.count > count ? [Terminal.dim("…")] : [])
+            let lines = transcript.text.split(separator: "\n").flatMap {
+                Terminal.wrap(Terminal.safe(String($0)), width: width)
+            }
+            return [Terminal.dim("Transcript (automatic draft)")] + lines.prefix(count)
+                + (lines.count > count ? [Terminal.dim("…")] : [])
         }
 
         /// "-31.2 LUFS, true peak -9.8 dBTP; played at +15.2 dB (peaks limited)".
@@ -129,7 +150,8 @@ extension Cravey {
             let peakText = peak <= Loudness.floor ? "no peak" : String(format: "true peak %.1f dBTP", peak)
             return String(format: "%.1f LUFS, ", lufs) + peakText + "; played at \(level.gainText)"
                 + (level.limits ? " (peaks limited under -1 dBTP)" : "")
-                + (level.gain > PlaybackLevel.raisedFar ? String(format: " — raised %.0f dB: it was recorded very quietly", level.gain) : "")
+                + (level.gain > PlaybackLevel.raisedFar
+                    ? String(format: " — raised %.0f dB: it was recorded very quietly", level.gain) : "")
         }
     }
 }

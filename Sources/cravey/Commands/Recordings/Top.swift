@@ -26,14 +26,17 @@ extension Cravey {
                 return
             }
             guard !recordings.isEmpty else {
-                print("No recordings yet. Record a message to your future self with 'cravey record audio' or 'cravey record video'.")
+                print(
+                    "No recordings yet. Record a message to your future self with 'cravey record audio' or 'cravey record video'."
+                )
                 return
             }
             for (rank, r) in recordings.enumerated() {
-                print("\(rank + 1). \(Format.icon(r.kind)) \(Terminal.bold(Terminal.fit(r.shownTitle, 40))) "
-                      + "\(Terminal.fit(Format.plays(r.playCount), 9)) \(Format.duration(r.duration))  "
-                      + Terminal.dim(Format.sparkline(r.media.waveform, columns: 24)) + "  "
-                      + Terminal.accent(String(r.id.uuidString.prefix(8))))
+                print(
+                    "\(rank + 1). \(Format.icon(r.kind)) \(Terminal.bold(Terminal.fit(r.shownTitle, 40))) "
+                        + "\(Terminal.fit(Format.plays(r.playCount), 9)) \(Format.duration(r.duration))  "
+                        + Terminal.dim(Format.sparkline(r.media.waveform, columns: 24)) + "  "
+                        + Terminal.accent(String(r.id.uuidString.prefix(8))))
             }
         }
     }

@@ -51,7 +51,9 @@ extension Cravey {
             if worker { return }
             if all == (key != nil) { throw ValidationError("give a recording, or --all") }
             if upgrade && !all { throw ValidationError("--upgrade goes with --all") }
-            if upgrade && engine == .pocketsphinx { throw ValidationError("--upgrade makes transcripts with Whisper, not PocketSphinx") }
+            if upgrade && engine == .pocketsphinx {
+                throw ValidationError("--upgrade makes transcripts with Whisper, not PocketSphinx")
+            }
         }
 
         func run() throws {
@@ -65,22 +67,32 @@ extension Cravey {
             // Whisper by name is started first: if it cannot work, one line and nothing changes.
             let whisper = engine == .whisper ? try Self.startWhisper() : nil
             let lib = try library.open()
-            let recordings = try all ? engine.map { try lib.recordingsNeedingTranscripts(madeBy: $0.storedName) } ?? lib.recordingsNeedingTranscripts()
-                                     : [lib.recording(idOrTitle: key!)]
+            let recordings =
+                try all
+                ? engine.map { try lib.recordingsNeedingTranscripts(madeBy: $0.storedName) }
+                    ?? lib.recordingsNeedingTranscripts()
+                : [lib.recording(idOrTitle: key!)]
             let timing = wait ? .now : Configuration.current.transcribe
             if timing != .now {
                 try lib.queueTranscripts(recordings.map(\.id), engine: engine?.rawValue)
                 whisper?.finish()
                 if timing == .background { TranscriptWorker.start(for: lib) }
                 if json {
-                    try JSONOutput.print(recordings.map { TranscribeOutcome(id: $0.id.uuidString, outcome: "queued", words: nil, problem: nil) })
+                    try JSONOutput.print(
+                        recordings.map {
+                            TranscribeOutcome(id: $0.id.uuidString, outcome: "queued", words: nil, problem: nil)
+                        })
                 } else if recordings.isEmpty {
                     print("Every recording has its transcript.")
                 } else {
-                    let what = recordings.count == 1 ? "'\(Terminal.safe(recordings[0].shownTitle))'" : "\(recordings.count) recordings"
-                    print(timing == .background
-                          ? "Queued \(what) for transcripts, made in the background ('cravey show' shows each when it is ready; --wait makes them now)."
-                          : "Queued \(what) for transcripts (CRAVEY_TRANSCRIBE=later: 'cravey transcribe --all --wait' makes them).")
+                    let what =
+                        recordings.count == 1
+                        ? "'\(Terminal.safe(recordings[0].shownTitle))'" : "\(recordings.count) recordings"
+                    print(
+                        timing == .background
+                            ? "Queued \(what) for transcripts, made in the background ('cravey show' shows each when it is ready; --wait makes them now)."
+                            : "Queued \(what) for transcripts (CRAVEY_TRANSCRIBE=later: 'cravey transcribe --all --wait' makes them)."
+                    )
                 }
                 return
             }
@@ -100,7 +112,11 @@ extension Cravey {
                     if !json { print("Transcript of '\(title)' unavailable: \(Terminal.safe(problem))") }
                 case .stopped:
                     objects.append(.init(id: id, outcome: "skipped", words: nil, problem: nil))
-                    if !json { print("Skipped '\(title)' (and the rest): made after the next save, or by 'cravey transcribe --all'") }
+                    if !json {
+                        print(
+                            "Skipped '\(title)' (and the rest): made after the next save, or by 'cravey transcribe --all'"
+                        )
+                    }
                 case .gone:
                     objects.append(.init(id: id, outcome: "deleted", words: nil, problem: nil))
                 }
@@ -119,11 +135,15 @@ extension Cravey {
             case let .installed(installation):
                 let whisper = WhisperRecognizer(installation)
                 do { try whisper.start() } catch {
-                    throw CraveyFailure(message: "the Whisper engine in \(installation.directory) cannot be used: \(error)")
+                    throw CraveyFailure(
+                        message: "the Whisper engine in \(installation.directory) cannot be used: \(error)")
                 }
                 return whisper
             case .notInstalled:
-                throw CraveyFailure(message: "the Whisper engine is not installed (bash Whisper/install.sh PREFIX/lib/cravey/whisper; 'cravey doctor' says where cravey looks)")
+                throw CraveyFailure(
+                    message:
+                        "the Whisper engine is not installed (bash Whisper/install.sh PREFIX/lib/cravey/whisper; 'cravey doctor' says where cravey looks)"
+                )
             case let found:
                 throw CraveyFailure(message: found.problem ?? "the Whisper engine cannot be used")
             }

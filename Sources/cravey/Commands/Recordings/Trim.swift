@@ -33,7 +33,8 @@ extension Cravey {
             if start == nil && end == nil { throw ValidationError("give --start, --end or both") }
             for (name, value) in [("--start", start), ("--end", end)] {
                 if let value, Timecode.parse(value) == nil {
-                    throw ValidationError("\(name) must be seconds (42, 4.5) or minutes:seconds (1:05), not '\(Terminal.safe(value))'")
+                    throw ValidationError(
+                        "\(name) must be seconds (42, 4.5) or minutes:seconds (1:05), not '\(Terminal.safe(value))'")
                 }
             }
         }
@@ -41,7 +42,8 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
-            let span = MediaSpan(start: start.flatMap(Timecode.parse) ?? 0, end: end.flatMap(Timecode.parse) ?? recording.duration)
+            let span = MediaSpan(
+                start: start.flatMap(Timecode.parse) ?? 0, end: end.flatMap(Timecode.parse) ?? recording.duration)
             let trimmed: Recording
             do {
                 trimmed = try RecordingTrim.trim(recording, in: lib, to: span)
@@ -51,8 +53,9 @@ extension Cravey {
             if output.json {
                 try JSONOutput.print(trimmed)
             } else {
-                print("Trimmed '\(trimmed.shownTitle)' to \(Timecode.text(span.start))–\(Timecode.text(span.end)): "
-                      + "now \(Format.duration(trimmed.duration)) (\(String(format: "%.3f", trimmed.duration)) s).")
+                print(
+                    "Trimmed '\(trimmed.shownTitle)' to \(Timecode.text(span.start))–\(Timecode.text(span.end)): "
+                        + "now \(Format.duration(trimmed.duration)) (\(String(format: "%.3f", trimmed.duration)) s).")
             }
             // The words and their times changed: the transcript is made again.
             Transcribing.afterSave(lib, saved: trimmed, quiet: output.json, redo: true)

@@ -37,13 +37,20 @@ extension Cravey {
                     }
                 }
                 struct Result: Encodable { var microphones: [Microphone]; var cameras: [Camera] }
-                try JSONOutput.print(Result(
-                    microphones: mics.map { Microphone(name: $0.name, description: $0.description, default: $0.isDefault) },
-                    cameras: cameras.map { camera in
-                        Camera(node: camera.path, card: camera.card, driver: camera.driver, bus: camera.bus, byId: camera.byIdPath,
-                               default: camera.isDefault,
-                               modes: Self.listedModes(camera).map { Mode(width: $0.width, height: $0.height, fps: $0.fps, format: $0.pixelFormat) })
-                    }))
+                try JSONOutput.print(
+                    Result(
+                        microphones: mics.map {
+                            Microphone(name: $0.name, description: $0.description, default: $0.isDefault)
+                        },
+                        cameras: cameras.map { camera in
+                            Camera(
+                                node: camera.path, card: camera.card, driver: camera.driver, bus: camera.bus,
+                                byId: camera.byIdPath,
+                                default: camera.isDefault,
+                                modes: Self.listedModes(camera).map {
+                                    Mode(width: $0.width, height: $0.height, fps: $0.fps, format: $0.pixelFormat)
+                                })
+                        }))
                 return
             }
             print(Terminal.bold("Microphones") + Terminal.dim("  (cravey record audio --mic NAME)"))
@@ -54,7 +61,9 @@ extension Cravey {
             print(Terminal.bold("Cameras"))
             if cameras.isEmpty { print("  none found — see udev-notes.md") }
             for camera in cameras {
-                print("  \(camera.isDefault ? "*" : " ") \(Terminal.accent(camera.path))  \(camera.card)  \(Terminal.dim(camera.bus))")
+                print(
+                    "  \(camera.isDefault ? "*" : " ") \(Terminal.accent(camera.path))  \(camera.card)  \(Terminal.dim(camera.bus))"
+                )
                 if let byId = camera.byIdPath { print("      \(Terminal.dim(byId))") }
                 for line in Self.modeLines(Self.listedModes(camera)) { print("      " + line) }
             }

@@ -6,7 +6,7 @@ import Foundation
 import TerminalKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension Cravey {
@@ -14,7 +14,9 @@ extension Cravey {
     struct Doctor: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
-            abstract: "Check the microphone, the camera, disk space, the library and the transcript engine, and say what to fix.")
+            abstract:
+                "Check the microphone, the camera, disk space, the library and the transcript engine, and say what to fix."
+        )
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
@@ -22,7 +24,10 @@ extension Cravey {
         @Option(help: ArgumentHelp("The microphone to check (ALSA name).", valueName: "name"))
         var mic: String = "default"
 
-        @Option(help: ArgumentHelp("The camera to check (node, /dev/v4l/by-id path or name; default: the front camera).", valueName: "camera"))
+        @Option(
+            help: ArgumentHelp(
+                "The camera to check (node, /dev/v4l/by-id path or name; default: the front camera).",
+                valueName: "camera"))
         var camera: String?
 
         struct Finding: Encodable {
@@ -56,7 +61,9 @@ extension Cravey {
                 try JSONOutput.print(Result(ok: findings.allSatisfy(\.ok), findings: findings))
             } else {
                 for f in findings {
-                    print("\(f.ok ? Terminal.style("✓", "32") : Terminal.style("✗", "31")) \(Terminal.bold(f.subject)): \(f.detail)")
+                    print(
+                        "\(f.ok ? Terminal.style("✓", "32") : Terminal.style("✗", "31")) \(Terminal.bold(f.subject)): \(f.detail)"
+                    )
                     if let fix = f.fix { print("    → \(fix)") }
                 }
             }
@@ -70,8 +77,9 @@ extension Cravey {
             let subject = "microphone '\(mic)'"
             do {
                 let input = try AudioInput(device: mic)
-                return Finding(ok: true, subject: subject,
-                               detail: "opens (\(input.sampleRate) Hz, \(input.deviceChannels) ch, \(input.formatName))")
+                return Finding(
+                    ok: true, subject: subject,
+                    detail: "opens (\(input.sampleRate) Hz, \(input.deviceChannels) ch, \(input.formatName))")
             } catch let error as MediaError {
                 let problem = DeviceProblem.microphone(mic, error)
                 return Finding(ok: false, subject: subject, detail: problem.detail, fix: problem.fix)
@@ -95,9 +103,11 @@ extension Cravey {
             do {
                 let info = try CameraInfo(path: path)
                 guard let mode = CameraMode.best(of: info.modes) else {
-                    return Finding(ok: false, subject: subject, detail: "offers no capture mode", fix: "see udev-notes.md")
+                    return Finding(
+                        ok: false, subject: subject, detail: "offers no capture mode", fix: "see udev-notes.md")
                 }
-                let input = try VideoInput(path: path, mode: mode, jpeg: Configuration.current.jpeg)  // streaming is where "busy" shows
+                // Streaming is where "busy" shows.
+                let input = try VideoInput(path: path, mode: mode, jpeg: Configuration.current.jpeg)
                 _ = try input.next(timeout: 2)
                 return Finding(ok: true, subject: subject, detail: "\(info.card) streams \(mode)")
             } catch let error as MediaError {
@@ -114,8 +124,9 @@ extension Cravey {
             }
             let text = ByteCountFormatter.string(fromByteCount: free, countStyle: .file)
             let enough = free > 200 * 1024 * 1024  // a 2-minute 720p message is ~30 MB, plus finalizing
-            return Finding(ok: enough, subject: "disk", detail: "\(text) free for the library at \(root)",
-                           fix: enough ? nil : "free some space: a 2-minute video message needs about 60 MB while it is saved")
+            return Finding(
+                ok: enough, subject: "disk", detail: "\(text) free for the library at \(root)",
+                fix: enough ? nil : "free some space: a 2-minute video message needs about 60 MB while it is saved")
         }
 
         /// The engine transcripts are made with: Whisper when it is installed and answers (its
@@ -130,19 +141,33 @@ extension Cravey {
                 do {
                     try whisper.start()
                     let load = whisper.loadSeconds.map { String(format: ", loads in %.1f s", $0) } ?? ""
-                    return Finding(ok: true, subject: subject,
-                                   detail: "Whisper tiny.en (\(whisper.engine)) in \(installation.directory), model checksum good\(load); offline")
+                    return Finding(
+                        ok: true, subject: subject,
+                        detail:
+                            "Whisper tiny.en (\(whisper.engine)) in \(installation.directory), model checksum good\(load); offline"
+                    )
                 } catch {
-                    return Finding(ok: false, subject: subject, detail: "the Whisper engine in \(installation.directory) does not work: \(error); PocketSphinx makes them meanwhile",
-                                   fix: "install it again: bash Whisper/install.sh \(installation.directory) (from cravey's source folder)")
+                    return Finding(
+                        ok: false, subject: subject,
+                        detail:
+                            "the Whisper engine in \(installation.directory) does not work: \(error); PocketSphinx makes them meanwhile",
+                        fix:
+                            "install it again: bash Whisper/install.sh \(installation.directory) (from cravey's source folder)"
+                    )
                 }
             case let .broken(directory, _):
-                return Finding(ok: false, subject: subject, detail: (found.problem ?? "") + "; PocketSphinx makes them meanwhile",
-                               fix: "install it again: bash Whisper/install.sh \(directory) (from cravey's source folder)")
+                return Finding(
+                    ok: false, subject: subject, detail: (found.problem ?? "") + "; PocketSphinx makes them meanwhile",
+                    fix: "install it again: bash Whisper/install.sh \(directory) (from cravey's source folder)")
             case .notInstalled:
-                return Finding(ok: true, subject: subject, detail: "PocketSphinx (Whisper, which writes far better drafts, is not installed: Media/install.sh installs it)")
+                return Finding(
+                    ok: true, subject: subject,
+                    detail:
+                        "PocketSphinx (Whisper, which writes far better drafts, is not installed: Media/install.sh installs it)"
+                )
             case .off:
-                return Finding(ok: true, subject: subject, detail: "PocketSphinx (Whisper turned off by CRAVEY_WHISPER=off)")
+                return Finding(
+                    ok: true, subject: subject, detail: "PocketSphinx (Whisper turned off by CRAVEY_WHISPER=off)")
             }
         }
 
@@ -151,37 +176,55 @@ extension Cravey {
             let queue = (try? lib.transcriptQueue()) ?? (count: 0, oldest: nil)
             let runs = lib.transcriptWorkerRuns
             guard queue.count > 0 else {
-                return Finding(ok: true, subject: "transcript queue", detail: "empty" + (runs ? "; a worker is finishing" : ""))
+                return Finding(
+                    ok: true, subject: "transcript queue", detail: "empty" + (runs ? "; a worker is finishing" : ""))
             }
             let age = queue.oldest.map { Format.duration(max(0, Date().timeIntervalSince($0))) } ?? "?"
-            return Finding(ok: true, subject: "transcript queue",
-                           detail: "\(queue.count) waiting, the oldest for \(age); " + (runs ? "a worker is making them" : Configuration.current.transcribe == .background ? "no worker ran: one is started now" : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(Configuration.current.transcribe.rawValue))"))
+            return Finding(
+                ok: true, subject: "transcript queue",
+                detail: "\(queue.count) waiting, the oldest for \(age); "
+                    + (runs
+                        ? "a worker is making them"
+                        : Configuration.current.transcribe == .background
+                            ? "no worker ran: one is started now"
+                            : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(Configuration.current.transcribe.rawValue))")
+            )
         }
 
         /// The database's daily snapshot: the newest, and whether it passes its check.
         func checkSnapshots(_ lib: Library) -> Finding {
             let snapshots = lib.snapshots()
             if let problem = lib.snapshotProblem {
-                return Finding(ok: false, subject: "snapshots", detail: "today's could not be taken: \(problem)", fix: "free some space; the next change tries again")
+                return Finding(
+                    ok: false, subject: "snapshots", detail: "today's could not be taken: \(problem)",
+                    fix: "free some space; the next change tries again")
             }
             guard let newest = snapshots.first else {
                 return Finding(ok: true, subject: "snapshots", detail: "none yet (the first change of a day takes one)")
             }
             guard lib.isGoodSnapshot(newest) else {
-                return Finding(ok: false, subject: "snapshots", detail: "the newest (\(newest.day)) fails its check", fix: "\(Check.repairCommand), and keep a backup: cravey backup DIR")
+                return Finding(
+                    ok: false, subject: "snapshots", detail: "the newest (\(newest.day)) fails its check",
+                    fix: "\(Check.repairCommand), and keep a backup: cravey backup DIR")
             }
-            return Finding(ok: true, subject: "snapshots",
-                           detail: "newest \(newest.day) (\(Self.age(newest.takenAt))), \(snapshots.count) kept: a lost database loses at most the day's changes")
+            return Finding(
+                ok: true, subject: "snapshots",
+                detail:
+                    "newest \(newest.day) (\(Self.age(newest.takenAt))), \(snapshots.count) kept: a lost database loses at most the day's changes"
+            )
         }
 
         /// The last backup's age and place.
         func checkBackup(_ lib: Library) -> Finding {
             guard let last = lib.lastBackup() else {
-                return Finding(ok: true, subject: "backup", detail: "none yet", fix: "cravey backup DIR (a USB disk, a share or a synced folder)")
+                return Finding(
+                    ok: true, subject: "backup", detail: "none yet",
+                    fix: "cravey backup DIR (a USB disk, a share or a synced folder)")
             }
             let days = Date().timeIntervalSince(last.at) / 86_400
-            return Finding(ok: true, subject: "backup", detail: "last \(Self.age(last.at)) to \(last.directory)",
-                           fix: days > 7 ? "cravey backup \(last.directory)" : nil)
+            return Finding(
+                ok: true, subject: "backup", detail: "last \(Self.age(last.at)) to \(last.directory)",
+                fix: days > 7 ? "cravey backup \(last.directory)" : nil)
         }
 
         static func age(_ date: Date) -> String {
@@ -197,10 +240,15 @@ extension Cravey {
             let count = try lib.count()
             let problems = report.problemCount
             if problems == 0 {
-                return Finding(ok: true, subject: "library", detail: "\(count) recording\(count == 1 ? "" : "s"), every one with its file")
+                return Finding(
+                    ok: true, subject: "library",
+                    detail: "\(count) recording\(count == 1 ? "" : "s"), every one with its file")
             }
-            return Finding(ok: false, subject: "library", detail: "\(problems) problem\(problems == 1 ? "" : "s") (\(report.lines(repairCommand: Check.repairCommand).first ?? ""))",
-                           fix: "run 'cravey check --repair'")
+            return Finding(
+                ok: false, subject: "library",
+                detail:
+                    "\(problems) problem\(problems == 1 ? "" : "s") (\(report.lines(repairCommand: Check.repairCommand).first ?? ""))",
+                fix: "run 'cravey check --repair'")
         }
     }
 }

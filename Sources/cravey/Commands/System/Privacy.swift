@@ -41,7 +41,8 @@ enum Privacy {
 extension Cravey {
     /// `cravey privacy`: the privacy statement.
     struct PrivacyCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "privacy", abstract: "What cravey keeps, where, and who can read it.")
+        static let configuration = CommandConfiguration(
+            commandName: "privacy", abstract: "What cravey keeps, where, and who can read it.")
 
         @OptionGroup var library: LibraryOptions
 
