@@ -388,6 +388,7 @@ extension Library {
                     owned.insert(thumb)
                 }
             }
+            problems += try restored.writer.read(otherRowProblems)
             try restored.writer.close()
         } catch let error as LibraryError {
             throw error
@@ -405,6 +406,48 @@ extension Library {
                 "holds what cravey would not save: \(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")"
             )
         }
+    }
+
+    /// What else a backup's database holds that cravey would not have written: a setting it does
+    /// not keep or a value it would refuse, a check-in day that is no date or whose prompt is too
+    /// long, a transcript whose words are not a list.
+    private static func otherRowProblems(_ db: Database) throws -> [String] {
+        var problems: [String] = []
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") {
+            let key: String = row["key"], value: String = row["value"]
+            switch Setting(rawValue: key) {
+            case nil:
+                problems.append("setting '\(key.prefix(40))' is not one cravey keeps")
+            case .name:
+                if (try? Validation.name(value)) != value {
+                    problems.append("the name setting is not 1 to 40 plain characters")
+                }
+            case .goal:
+                if value.isEmpty || value.count > 40 || !value.allSatisfy({ $0.isLowercase || $0 == "-" }) {
+                    problems.append("the goal setting is not a goal")
+                }
+            case .welcomed, .lastBackup:
+                if value.utf8.count > 4096 || value.unicodeScalars.contains(where: Validation.isUnsafe) {
+                    problems.append("the \(key) setting is not one cravey would write")
+                }
+            }
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT day, prompt FROM checkinDay") {
+            let day: String = row["day"], prompt: String? = row["prompt"]
+            if CheckIn.components(of: day) == nil || day.count != 10 {
+                problems.append("check-in day '\(day.prefix(20))' is not a date")
+            }
+            if let prompt, prompt.count > 200 || prompt.unicodeScalars.contains(where: Validation.isUnsafe) {
+                problems.append("the prompt of \(day.prefix(20)) is not one cravey would write")
+            }
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT recordingId, words FROM transcript") {
+            let id: String = row["recordingId"], words: String = row["words"]
+            if (try? JSONSerialization.jsonObject(with: Data(words.utf8))) as? [Any] == nil {
+                problems.append("the transcript of \(id.prefix(8)) has words that are not a list")
+            }
+        }
+        return problems
     }
 
     /// The last backup: where to and when (nil: never).

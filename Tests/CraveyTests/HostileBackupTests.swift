@@ -454,6 +454,39 @@ final class HostileBackupTests: FaultCampaign {
             foreign.stderr.contains("library database:") || foreign.stderr.contains("corrupt("), foreign.stderr)
     }
 
+    /// Settings, check-in days and transcripts of a backup's database are held to what cravey
+    /// writes, as its recordings and logs are: each tampered row is refused whole, in one line.
+    func testRestoreHoldsSettingsDaysAndTranscriptsToWhatCraveyWrites() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try run(["settings", "name", "Sam"], root).status, 0)
+        let backup = base + "/bk"
+        XCTAssertEqual(try run(["backup", backup], root).status, 0)
+        let database = backup + "/" + ((try manifest(backup)["database"] as! [String: Any])["path"] as! String)
+        let pristine = try Data(contentsOf: URL(fileURLWithPath: database))
+        let tampered = [
+            ("UPDATE setting SET value = 'Sam' || char(27) || '[2J' WHERE key = 'name'", "the name setting"),
+            ("INSERT INTO setting (key, value) VALUES ('theme', 'x')", "setting 'theme'"),
+            ("INSERT INTO setting (key, value) VALUES ('goal', 'quit; rm -rf')", "the goal setting"),
+            ("INSERT INTO checkinDay (day, prompt) VALUES ('2026-13-40', 'How are you?')", "is not a date"),
+        ]
+        for (index, (sql, said)) in tampered.enumerated() {
+            try pristine.write(to: URL(fileURLWithPath: database))
+            XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [database, sql]).status, 0, sql)
+            var rehashed = try manifest(backup)
+            var entry = rehashed["database"] as! [String: Any]
+            entry["size"] = size(database)
+            entry["sha256"] = try sha256(database)
+            rehashed["database"] = entry
+            try write(rehashed, to: backup)
+            let target = base + "/into\(index)"
+            let refused = try run(["restore", backup], target)
+            assertOneLineError(refused, containing: "the backup's database", sql)
+            XCTAssertTrue(
+                refused.stderr.contains(said) && refused.stderr.contains("nothing was restored"), refused.stderr)
+            XCTAssertEqual(try run(["settings"], target).stdout.contains("Sam"), false, "nothing restored: \(sql)")
+        }
+    }
+
     // MARK: - Links planted in a library, and its privacy
 
     func testALinkInPlaceOfAnyOfCraveysOwnNamesIsRefused() throws {
