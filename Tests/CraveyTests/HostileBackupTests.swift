@@ -34,6 +34,16 @@ final class HostileBackupTests: FaultCampaign {
             to: URL(fileURLWithPath: backup + "/cravey-backup.json"))
     }
 
+    /// The manifest made to name the backup's database as it now is (a tampering that hides).
+    func rehash(_ database: String, in backup: String) throws {
+        var rehashed = try manifest(backup)
+        var entry = rehashed["database"] as! [String: Any]
+        entry["size"] = size(database)
+        entry["sha256"] = try sha256(database)
+        rehashed["database"] = entry
+        try write(rehashed, to: backup)
+    }
+
     func sha256(_ path: String) throws -> String {
         String(try runProcess("/usr/bin/sha256sum", [path]).stdout.prefix(64))
     }
@@ -430,12 +440,7 @@ final class HostileBackupTests: FaultCampaign {
                 "/usr/bin/sqlite3",
                 [database, "PRAGMA ignore_check_constraints = 1; UPDATE craving SET intensity = 99"]
             ).status, 0)
-        var rehashed = try manifest(backup)
-        var entry = rehashed["database"] as! [String: Any]
-        entry["size"] = size(database)
-        entry["sha256"] = try sha256(database)
-        rehashed["database"] = entry
-        try write(rehashed, to: backup)
+        try rehash(database, in: backup)
         let refused = try run(["restore", backup], base + "/two")
         assertOneLineError(refused, containing: "the backup's database", "a log out of range")
         XCTAssertTrue(
@@ -444,10 +449,7 @@ final class HostileBackupTests: FaultCampaign {
 
         // A backup database that is not SQLite: said of the backup, not of the person's library.
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: database))
-        entry["size"] = 8192
-        entry["sha256"] = try sha256(database)
-        rehashed["database"] = entry
-        try write(rehashed, to: backup)
+        try rehash(database, in: backup)
         let foreign = try run(["restore", backup], base + "/three")
         assertOneLineError(foreign, containing: "the backup's database", "a database that is not SQLite")
         XCTAssertFalse(
@@ -472,12 +474,7 @@ final class HostileBackupTests: FaultCampaign {
         for (index, (sql, said)) in tampered.enumerated() {
             try pristine.write(to: URL(fileURLWithPath: database))
             XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [database, sql]).status, 0, sql)
-            var rehashed = try manifest(backup)
-            var entry = rehashed["database"] as! [String: Any]
-            entry["size"] = size(database)
-            entry["sha256"] = try sha256(database)
-            rehashed["database"] = entry
-            try write(rehashed, to: backup)
+            try rehash(database, in: backup)
             let target = base + "/into\(index)"
             let refused = try run(["restore", backup], target)
             assertOneLineError(refused, containing: "the backup's database", sql)
