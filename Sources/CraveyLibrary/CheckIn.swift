@@ -84,12 +84,15 @@ public struct CheckIn: Sendable, Equatable {
     /// The hour (0–23) of `date` in local time.
     public static func localHour(of date: Date) -> Int { localCalendar.component(.hour, from: date) }
 
-    /// The Gregorian calendar in the local time zone (TZ).
-    public static var localCalendar: Calendar {
+    /// The one calendar cravey counts days and times by: Gregorian, in `timeZone`.
+    public static func calendar(in timeZone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
+        calendar.timeZone = timeZone
         return calendar
     }
+
+    /// The calendar in the local time zone (TZ).
+    public static var localCalendar: Calendar { calendar(in: .current) }
 
     /// The year, month and day of a `YYYY-MM-DD` text that names a real date; nil otherwise.
     public static func components(of day: String) -> (year: Int, month: Int, day: Int)? {
@@ -113,8 +116,7 @@ public struct CheckIn: Sendable, Equatable {
 
     /// The weekday (0 = Sunday) of a real date.
     public static func weekday(year: Int, month: Int, day: Int) -> Int {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let calendar = calendar(in: TimeZone(identifier: "UTC")!)
         let date =
             calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))
             ?? Date(timeIntervalSince1970: 0)

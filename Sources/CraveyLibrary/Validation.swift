@@ -142,7 +142,7 @@ public enum Validation {
     public static func recoveredTitle(for date: Date) -> String {
         let full = automaticTitle(for: date, prefix: "Recovered recording")
         if full.count <= maxTitleLength { return full }
-        return full.replacingOccurrences(of: ", \(Calendar.current.component(.year, from: date))", with: "")
+        return full.replacingOccurrences(of: ", \(CheckIn.localCalendar.component(.year, from: date))", with: "")
     }
 
     /// What is wrong with a stored row (written by something other than cravey), or nil.

@@ -77,8 +77,7 @@ public struct LogTime: Sendable, Equatable {
         let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
         func bad(_ reason: String) -> TrackerError { .invalid(field: "time", reason: reason) }
         let usage = "use now, HH:MM, yesterday HH:MM, YYYY-MM-DD HH:MM, or -90m / -2h / -3d"
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        let calendar = CheckIn.calendar(in: timeZone)
         let instant: Date
         /// A clock time read as today's ("23:30", "today 23:30"): when it has not come yet,
         /// yesterday's is the likely one.
