@@ -13,8 +13,14 @@ struct CALSA_playback {
     int can_pause;
 };
 
+// As for capture: alsa-lib's own printing is switched off; cravey words every failure itself.
+static void silent(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
 int CALSA_playback_open(const char *name, unsigned int rate, unsigned int channels, CALSA_playback **out) {
     *out = NULL;
+    snd_lib_error_set_handler(silent);
     CALSA_playback *p = calloc(1, sizeof *p);
     if (!p) return -ENOMEM;
     int err = snd_pcm_open(&p->pcm, name, SND_PCM_STREAM_PLAYBACK, 0);

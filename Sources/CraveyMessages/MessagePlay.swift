@@ -1,4 +1,5 @@
 import CraveyLibrary
+import CraveyMedia
 import CraveyPlayer
 import Foundation
 
@@ -103,5 +104,31 @@ public enum MessagePlay {
         } catch {
             return Played(recording: recording, ending: ending, counting: .failed(error))
         }
+    }
+
+    /// What a message says, for when its sound cannot be heard: its transcript, or why there is none.
+    public enum Words: Sendable, Equatable {
+        /// The transcript's text.
+        case said(String)
+        /// A transcript was made and no words were heard in it.
+        case silent
+        /// No transcript has been made yet (it is made in the background after a save).
+        case notYet
+        /// The recognizer failed on it.
+        case unavailable
+    }
+
+    /// The words of `recording`, from its transcript.
+    public static func words(of recording: Recording, in library: Library) -> Words {
+        guard let transcript = try? library.transcript(of: recording.id) else { return .notYet }
+        guard transcript.state == .done else { return .unavailable }
+        let text = transcript.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? .silent : .said(text)
+    }
+
+    /// Whether a playback failed to open because of the speaker (ALSA), not the message's file:
+    /// then its words can still be shown, and a video's pictures still play.
+    public static func isSpeakerProblem(_ error: any Error) -> Bool {
+        (error as? MediaError)?.source == .alsa
     }
 }

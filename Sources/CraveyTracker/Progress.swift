@@ -17,6 +17,9 @@ public enum ProgressRange: String, CaseIterable, Sendable, Encodable {
 
     /// As the range line shows it: 7D, 30D, 90D, All.
     public var chip: String { self == .all ? "All" : rawValue.uppercased() }
+
+    /// In words: "Last 7 days", "All time".
+    public var name: String { days.map { "Last \($0) days" } ?? "All time" }
 }
 
 /// Every figure of the progress dashboard, worked out once here from the logs (`ProgressFacts`)

@@ -101,6 +101,14 @@ extension ProgressFigures {
         return "In all: " + totals.joined(separator: ", ") + "."
     }
 
+    /// A method's Amount Trends line: "Vape: total 26 pulls · busiest day 8 pulls" (each method
+    /// has its own chart and scale; the busiest day is the top of its scale).
+    public static func amountLabel(_ method: Method, _ points: [AmountPoint]) -> String {
+        let total = points.reduce(0) { $0 + $1.amount }
+        let busiest = points.map(\.amount).max() ?? 0
+        return "\(method.label): total \(method.amountText(total)) · busiest day \(method.amountText(busiest))"
+    }
+
     /// What the logs counted are called: "cravings", "uses", or "logs" when both.
     private static func noun(_ counted: Counted) -> String {
         counted.uses == 0 ? "cravings" : counted.cravings == 0 ? "uses" : "logs"

@@ -190,7 +190,13 @@ final class ProgressCommandTests: CommandTestCase {
         for outside in ["<script", "<link", "http://", "https://", "@import", "url(", "src="] {
             XCTAssertFalse(html.contains(outside), "nothing loaded from anywhere: \(outside)")
         }
-        assertInOrder(html, Self.sections.map { $0.replacingOccurrences(of: "'", with: "&#39;") })
+        // The titles in words after their inline SVG icons: no emoji, which would be boxes without an emoji font.
+        assertInOrder(
+            html,
+            Self.sections.map {
+                String($0.drop { !$0.isASCII }).trimmingCharacters(in: .whitespaces)
+                    .replacingOccurrences(of: "'", with: "&#39;")
+            })
 
         let (png, pageRequests) = try render(page)
         XCTAssertEqual(pageRequests, [], "no request leaves the page")
@@ -204,6 +210,62 @@ final class ProgressCommandTests: CommandTestCase {
         let control = base + "/control.html"
         try Data("<!DOCTYPE html><img src=\"http://127.0.0.1:9/x.png\">".utf8).write(to: URL(fileURLWithPath: control))
         XCTAssertFalse(try render(control).pageRequests.isEmpty, "a page's own request shows in the network log")
+    }
+
+    func testRangesAmountsAndAPagePlainEverywhere() throws {
+        try logTwoCravingsAndAUse()
+        try run(["use", "vape", "5", "--at", "-50h"])
+        try run(["use", "dab", "1", "--at", "-1h"])
+
+        // Amount Trends: each method with its total, its own scale (its busiest day) and dates.
+        let plain = try run(["progress"]).stdout
+        let amounts = plain.components(separatedBy: "📊 Amount Trends").last?.components(separatedBy: "🧩").first ?? ""
+        assertInOrder(
+            amounts,
+            [
+                "Vape: total 8 pulls · busiest day 5 pulls", "5 ┤", "0 └", "Dab: total 1 dab · busiest day 1 dab",
+                "1 ┤",
+                "0 └",
+            ])
+        let dates = amounts.split(separator: "\n").filter { $0.hasSuffix(LocalDayText.today) }
+        XCTAssertEqual(dates.count, 2, "dates under each method's chart: \(amounts)")
+        XCTAssertTrue(
+            dates.allSatisfy { $0.split(separator: " ", omittingEmptySubsequences: true).count == 6 },
+            "first, middle and last day: \(dates)")
+
+        // The page: no emoji, no chips that look like buttons, the range written, the goal.
+        try run(["settings", "goal", "harm-reduction"])
+        let page = base + "/plain.html"
+        try run(["progress", "--html", page, "--range", "90d"])
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let emoji = html.unicodeScalars.filter {
+            $0.properties.isEmojiPresentation || $0.value == 0xFE0F || ($0.properties.isEmoji && $0.value >= 0x1F000)
+        }
+        XCTAssertEqual(String(String.UnicodeScalarView(emoji)), "", "no emoji on the page")
+        XCTAssertGreaterThanOrEqual(html.components(separatedBy: "<svg class=\"icon\"").count - 1, 13, "icons")
+        XCTAssertFalse(html.contains("chip"), "no range chips that do nothing")
+        XCTAssertFalse(html.contains("<button"))
+        XCTAssertTrue(html.contains("<strong>Last 90 days</strong>"), "the range written")
+        XCTAssertTrue(html.contains("Your goal: Harm reduction"), "the goal shown")
+        XCTAssertTrue(html.contains("Vape: total 8 pulls · busiest day 5 pulls"))
+
+        // The screen: a new range starts at the top of the dashboard.
+        let tmux = try screen(width: 80, color: false)
+        try tmux.waitFor("q leave")
+        try tmux.send("NPage")
+        var rows = try tmux.waitFor("  26–").split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertNotEqual(rows[3], "Summary", "scrolled")
+        try tmux.send("2", literal: true)
+        rows = try tmux.waitFor("[2 30D]").split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(rows[3], "Summary", "back at the top: \(rows.joined(separator: "\n"))")
+        try tmux.send("NPage")
+        try tmux.waitFor("  26–")
+        try tmux.send("Right")
+        rows = try tmux.waitFor("[3 90D]").split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(rows[3], "Summary", "back at the top after → too")
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+        tmux.close()
     }
 
     /// Renders `page` headless to a PNG; returns it and the URLs of the requests the page itself

@@ -51,6 +51,37 @@ struct DeviceProblem: Sendable, Equatable {
         }
     }
 
+    /// The speaker `name` failed to open with `error`.
+    static func speaker(_ name: String, _ error: MediaError) -> DeviceProblem {
+        let card = DeviceAccess.alsaCardAndDevice(name)
+        let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/snd")) ?? []).filter {
+            $0.hasPrefix(card.map { "pcmC\($0.card)D" } ?? "pcmC") && $0.hasSuffix("p")
+        }.sorted().map { "/dev/snd/" + $0 }
+        if let why = nodes.compactMap(DeviceAccess.permissionProblem).first {
+            return DeviceProblem(detail: "permission denied: \(why)", fix: audioGroupFix)
+        }
+        switch error.kind {
+        case .busy:
+            return DeviceProblem(
+                detail: "busy: held by \(holders(nodes))",
+                fix:
+                    "close it, or play through the sound server with --speaker default (udev-notes.md, \"Device busy\")"
+            )
+        case .permission:
+            return DeviceProblem(detail: "permission denied: \(error.message)", fix: audioGroupFix)
+        case .missing:
+            let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
+            let none = cards.contains("no soundcards") || cards.isEmpty
+            return DeviceProblem(
+                detail: none ? "no sound card found" : "ALSA has no device of that name",
+                fix: none
+                    ? "plug in speakers or headphones, or check the sound driver"
+                    : "list the speakers with 'aplay -L' and pass one with --speaker")
+        default:
+            return DeviceProblem(detail: error.message, fix: "see udev-notes.md")
+        }
+    }
+
     /// The camera at `path` failed to open or stream with `error`.
     static func camera(_ path: String, _ error: MediaError) -> DeviceProblem {
         switch error.kind {

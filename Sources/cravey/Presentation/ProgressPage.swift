@@ -13,10 +13,10 @@ enum ProgressPage {
         func card(
             _ title: String, _ figure: String? = nil, _ chart: String = "", _ sentence: String?, wide: Bool = false
         ) {
-            body += "<section\(wide ? " class=\"wide\"" : "")><h2>\(escape(title))</h2>"
-            if let figure { body += "<p class=\"figure\">\(escape(figure))</p>" }
+            body += "<section\(wide ? " class=\"wide\"" : "")><h2>\(heading(title))</h2>"
+            if let figure { body += "<p class=\"figure\">\(escape(plain(figure)))</p>" }
             body += chart
-            if let sentence { body += "<p class=\"insight\">\(escape(sentence))</p>" }
+            if let sentence { body += "<p class=\"insight\">\(escape(plain(sentence)))</p>" }
             body += "</section>\n"
         }
         card("Summary", f.summaryLine, "", f.summaryInsight)
@@ -47,9 +47,11 @@ enum ProgressPage {
             f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
             f.resistedInsight)
         card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
-        let chips = ProgressRange.allCases.map { "<span class=\"chip\($0 == f.range ? " on" : "")\">\($0.chip)</span>" }
-            .joined(separator: " ")
         let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
+        let goal = f.goal.map { "Your goal: \($0.label)" } ?? "No goal chosen yet"
+        let other =
+            "cravey progress --html FILE --range "
+            + ProgressRange.allCases.filter { $0 != f.range }.map(\.rawValue).joined(separator: "|")
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -64,7 +66,7 @@ enum ProgressPage {
             </style>
             </head>
             <body>
-            <header><h1>📊 Progress</h1><p class="range">\(chips)</p><p class="period">\(escape(period)) · made by cravey on \(escape(LocalDay(generated, in: .current).text)), on this device only</p></header>
+            <header><h1>\(heading("📊 Progress"))</h1><p class="range"><strong>\(escape(f.range.name))</strong>: \(escape(period)) · \(escape(goal))</p><p class="period">Made by cravey on \(escape(LocalDay(generated, in: .current).text)), on this device only. Another range: <code>\(escape(other))</code></p></header>
             <main>
             \(body)</main>
             </body>
@@ -80,8 +82,8 @@ enum ProgressPage {
         body { margin: 0; background: var(--bg); color: var(--text); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Cantarell, "Noto Sans", sans-serif; }
         header { padding: 24px 24px 8px; max-width: 980px; margin: 0 auto; }
         h1 { margin: 0 0 8px; font-size: 28px; }
-        .chip { display: inline-block; padding: 2px 12px; margin-right: 4px; border: 1px solid var(--line); border-radius: 999px; color: var(--muted); }
-        .chip.on { background: var(--accent); border-color: var(--accent); color: var(--card); font-weight: 600; }
+        .range { margin: 0; }
+        .icon { display: inline-block; width: 1.1em; height: 1.1em; margin-right: 6px; vertical-align: -0.15em; fill: none; stroke: var(--accent); stroke-width: 2; stroke-linecap: round; stroke-linejoin: round; }
         .period { color: var(--muted); margin: 8px 0 0; font-size: 14px; }
         main { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 16px; padding: 16px 24px 32px; max-width: 980px; margin: 0 auto; }
         section { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 16px 18px; break-inside: avoid; }
@@ -89,7 +91,7 @@ enum ProgressPage {
         h2 { font-size: 17px; margin: 0 0 6px; }
         .figure { font-size: 24px; font-weight: 650; margin: 4px 0; }
         .insight { margin: 8px 0 0; }
-        svg { display: block; width: 100%; height: auto; }
+        svg:not(.icon) { display: block; width: 100%; height: auto; }
         svg text { fill: var(--muted); font: 13px system-ui, sans-serif; }
         .axis { stroke: var(--line); stroke-width: 1; }
         .grid { stroke: var(--track); stroke-width: 1; }
@@ -117,6 +119,45 @@ enum ProgressPage {
         return out
     }
 
+    /// The icons of the section titles, drawn as inline SVG (24×24, stroked): an emoji needs a
+    /// font that may not be installed, and would show as a box.
+    static let icons: [Character: String] = [
+        "📊": "<path d=\"M3 20h18M6 20v-7M11 20V5M16 20v-10\"/>",
+        "📈": "<path d=\"M3 17l6-6 4 4 8-8M15 7h6v6\"/>",
+        "📉": "<path d=\"M3 7l6 6 4-4 8 8M15 17h6v-6\"/>",
+        "🔥": "<path d=\"M12 3c1 4 6 6 6 11a6 6 0 0 1-12 0c0-3 2-5 3-7 1 2 2 3 3 3 0-3-1-5 0-7z\"/>",
+        "🌅": "<path d=\"M3 18h18M7 18a5 5 0 0 1 10 0M12 5v4M4.5 10.5l2 1.5M19.5 10.5l-2 1.5\"/>",
+        "📏": "<rect x=\"2\" y=\"8\" width=\"20\" height=\"8\" rx=\"1\"/><path d=\"M6 8v3M10 8v4M14 8v3M18 8v4\"/>",
+        "🌱": "<path d=\"M12 21v-9M12 12C12 8 9 6 5 6c0 4 3 6 7 6zM12 14c0-4 3-6 7-6 0 4-3 6-7 6z\"/>",
+        "🧩": "<path d=\"M4 8h4a2 2 0 1 1 4 0h4v4a2 2 0 1 1 0 4v4H4z\"/>",
+        "📍": "<path d=\"M12 21s-6-6-6-11a6 6 0 0 1 12 0c0 5-6 11-6 11z\"/><circle cx=\"12\" cy=\"10\" r=\"2\"/>",
+        "🕐": "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M12 7v5l3 2\"/>",
+        "📅": "<rect x=\"3\" y=\"5\" width=\"18\" height=\"16\" rx=\"2\"/><path d=\"M3 10h18M8 3v4M16 3v4\"/>",
+        "🌿": "<path d=\"M5 20c0-9 6-15 15-15 0 9-6 15-15 15zM5 20l9-9\"/>",
+        "💪": "<path d=\"M12 3l7 3v6c0 4-3 7-7 9-4-2-7-5-7-9V6z\"/><path d=\"M9 12l2 2 4-4\"/>",
+    ]
+
+    /// A title as HTML: its leading emoji as an inline SVG icon (or nothing), then its words.
+    static func heading(_ title: String) -> String {
+        guard let first = title.first, isEmoji(first) else { return escape(plain(title)) }
+        let icon = icons[first].map {
+            "<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\">\($0)</svg>"
+        }
+        return (icon ?? "") + escape(plain(String(title.dropFirst())))
+    }
+
+    /// `text` without emoji (no font may have them), spaces tidied.
+    static func plain(_ text: String) -> String {
+        text.filter { !isEmoji($0) }.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+    }
+
+    /// Whether a character is drawn as an emoji (a colour picture from an emoji font).
+    static func isEmoji(_ character: Character) -> Bool {
+        character.unicodeScalars.contains {
+            $0.properties.isEmojiPresentation || $0.value == 0xFE0F || ($0.properties.isEmoji && $0.value >= 0x1F000)
+        }
+    }
+
     private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
     private static func hourLabel(_ hour: Int) -> String {
@@ -137,9 +178,7 @@ enum ProgressPage {
         }
         svg +=
             "<line class=\"axis\" x1=\"\(number(left))\" y1=\"\(number(10 + plotH))\" x2=\"\(number(w - 10))\" y2=\"\(number(10 + plotH))\"/>"
-        svg += "<text x=\"\(number(left))\" y=\"\(number(h - 6))\">\(escape(f.from.short))</text>"
-        svg +=
-            "<text x=\"\(number(w - 10))\" y=\"\(number(h - 6))\" text-anchor=\"end\">\(escape(f.today.short))</text>"
+        svg += dates(f, y: h - 6, left: left, right: w - 10)
         let slices = 300
         var sums = [Double](repeating: 0, count: slices)
         var counts = [Int](repeating: 0, count: slices)
@@ -167,32 +206,55 @@ enum ProgressPage {
         return svg + "</svg>"
     }
 
-    /// Each method's daily totals as columns across the range, with its total.
+    /// Each method's daily totals as columns across the range, each on its own scale: its line
+    /// (total and busiest day), the scale from 0 to its busiest day, and the dates beneath.
     static func amountCharts(_ f: ProgressFigures) -> String {
         var out = ""
+        let days = f.today - f.from + 1
         for (method, points) in f.amounts {
-            let (w, h) = (720.0, 70.0)
-            let slices = min(180, f.today - f.from + 1)
-            var sums = [Double](repeating: 0, count: slices)
+            let (w, h, left, bottom) = (720.0, 110.0, 40.0, 22.0)
+            let plotW = w - left - 10
+            let plotH = h - bottom - 8
+            // A column per day; with more days than fit, each shows the busiest of its days.
+            let slices = min(180, days)
+            var values = [Double](repeating: 0, count: slices)
             for point in points {
-                let slice = max(
-                    0, min(slices - 1, Int(Double(point.day - f.from) / Double(f.today - f.from + 1) * Double(slices))))
-                sums[slice] += point.amount
+                let slice = max(0, min(slices - 1, (point.day - f.from) * slices / days))
+                values[slice] = max(values[slice], point.amount)
             }
-            let top = sums.max() ?? 1
-            let total = method.amountText(points.reduce(0) { $0 + $1.amount })
+            let top = max(values.max() ?? 1, 0.5)
+            let name = "\(method.label): daily amounts"
             out +=
-                "<p>\(escape(method.label)): \(escape(total))</p><svg viewBox=\"0 0 \(Int(w)) \(Int(h))\" role=\"img\" aria-label=\"\(escape(method.label)) over time\">"
-            out += "<line class=\"axis\" x1=\"0\" y1=\"\(number(h - 1))\" x2=\"\(number(w))\" y2=\"\(number(h - 1))\"/>"
-            let slot = w / Double(slices)
-            for (i, sum) in sums.enumerated() where sum > 0 {
-                let barH = max(2, (h - 4) * sum / top)
+                "<p>\(escape(ProgressFigures.amountLabel(method, points)))</p><svg viewBox=\"0 0 \(Int(w)) \(Int(h))\" role=\"img\" aria-label=\"\(escape(name))\">"
+            for (value, y) in [(top, 8.0), (0, 8 + plotH)] {
                 out +=
-                    "<rect class=\"bar\" x=\"\(number(Double(i) * slot + slot * 0.15))\" y=\"\(number(h - 1 - barH))\" width=\"\(number(max(1, slot * 0.7)))\" height=\"\(number(barH))\" rx=\"1\"/>"
+                    "<line class=\"grid\" x1=\"\(number(left))\" y1=\"\(number(y))\" x2=\"\(number(w - 10))\" y2=\"\(number(y))\"/>"
+                out +=
+                    "<text x=\"\(number(left - 6))\" y=\"\(number(y + 4))\" text-anchor=\"end\">\(escape(Method.number(value)))</text>"
             }
+            let slot = plotW / Double(slices)
+            for (i, value) in values.enumerated() where value > 0 {
+                let barH = max(2, plotH * value / top)
+                out +=
+                    "<rect class=\"bar\" x=\"\(number(left + Double(i) * slot + slot * 0.15))\" y=\"\(number(8 + plotH - barH))\" width=\"\(number(max(1, slot * 0.7)))\" height=\"\(number(barH))\" rx=\"1\"/>"
+            }
+            out += dates(f, y: h - 4, left: left, right: w - 10)
             out += "</svg>"
         }
         return out
+    }
+
+    /// The range's first, middle and last day along a chart's bottom.
+    static func dates(_ f: ProgressFigures, y: Double, left: Double, right: Double) -> String {
+        let days = f.today - f.from + 1
+        var out = "<text x=\"\(number(left))\" y=\"\(number(y))\">\(escape(f.from.short))</text>"
+        if days > 2 {
+            let middle = LocalDay(number: f.from.number + days / 2)
+            let x = left + (right - left) * (Double(days / 2) + 0.5) / Double(days)
+            out += "<text x=\"\(number(x))\" y=\"\(number(y))\" text-anchor=\"middle\">\(escape(middle.short))</text>"
+        }
+        return out
+            + "<text x=\"\(number(right))\" y=\"\(number(y))\" text-anchor=\"end\">\(escape(f.today.short))</text>"
     }
 
     /// Horizontal bars, each as long as its count against the largest, with its share.

@@ -64,12 +64,21 @@ struct ProgressView {
 
     private var chartWidth: Int { width - 10 }
 
-    /// The range's first and last day under a chart `columns` wide that starts `indent` columns in.
+    /// The range's first, middle and last day under a chart `columns` wide that starts `indent`
+    /// columns in (the middle one where it fits).
     private func axis(columns: Int, indent: Int) -> String {
         let first = figures.from.short
         let last = figures.today.short
-        return String(repeating: " ", count: indent) + first
-            + String(repeating: " ", count: max(1, columns - first.count - last.count)) + last
+        var line = first + String(repeating: " ", count: max(1, columns - first.count - last.count)) + last
+        let days = figures.today - figures.from + 1
+        let middle = LocalDay(number: figures.from.number + days / 2).short
+        let start = (columns - middle.count) / 2
+        if days > 2, start >= first.count + 2, start + middle.count + 2 <= columns - last.count {
+            var characters = Array(line)
+            characters.replaceSubrange(start..<(start + middle.count), with: middle)
+            line = String(characters)
+        }
+        return String(repeating: " ", count: indent) + line
     }
 
     /// Intensity 1–10 against time: the mean of the cravings in each dot column, joined.
@@ -99,27 +108,38 @@ struct ProgressView {
             + ["    └" + String(repeating: "─", count: chartWidth), Terminal.dim(axis(columns: chartWidth, indent: 5))]
     }
 
-    /// Each method's daily totals across the range, one row each, with its total.
+    /// Each method's daily totals across the range, each on its own scale: its line (total and
+    /// busiest day), columns from 0 to its busiest day, and the dates beneath.
     private var amountRows: [String] {
         let f = figures
         guard !f.amounts.isEmpty else { return [] }
-        let labelWidth = 8
-        let totalWidth = 18
-        let columns = max(10, width - labelWidth - totalWidth - 6)
+        let days = f.today - f.from + 1
+        let room = chartWidth
+        // A column per day as wide as fits; with more days than columns, each column shows the
+        // busiest of its days, so the scale stays "a day".
+        let columnWidth = max(1, room / days)
+        let count = min(days, room)
         var rows: [String] = []
         for (method, points) in f.amounts {
-            var sums = [Double?](repeating: nil, count: columns)
-            let days = Double(f.today - f.from + 1)
+            var values = [Double](repeating: 0, count: count)
             for point in points {
-                let column = max(0, min(columns - 1, Int(Double(point.day - f.from) / days * Double(columns))))
-                sums[column] = (sums[column] ?? 0) + point.amount
+                let column = max(0, min(count - 1, (point.day - f.from) * count / days))
+                values[column] = max(values[column], point.amount)
             }
-            let name = method == .bowls ? "Bowls" : method.label
+            let top = Method.number(values.max() ?? 0)
+            let labels = [top, "", ""]
+            let chart = Charts.columns(values, height: 3, columnWidth: columnWidth)
+            if !rows.isEmpty { rows.append("") }
+            rows.append(ProgressFigures.amountLabel(method, points))
+            let labelWidth = max(3, top.count)
+            rows += zip(labels, chart).map { label, row in
+                String(repeating: " ", count: labelWidth - label.count) + label + " ┤" + Terminal.accent(row)
+            }
             rows.append(
-                Terminal.fit(name, labelWidth) + " " + Terminal.accent(Charts.sparkline(sums)) + "  "
-                    + method.amountText(points.reduce(0) { $0 + $1.amount }))
+                String(repeating: " ", count: labelWidth - 1) + "0 └"
+                    + String(repeating: "─", count: count * columnWidth))
+            rows.append(Terminal.dim(axis(columns: count * columnWidth, indent: labelWidth + 2)))
         }
-        rows.append(Terminal.dim(axis(columns: columns, indent: labelWidth + 1)))
         return rows
     }
 

@@ -39,6 +39,16 @@ final class PlaySession {
         self.window = window
     }
 
+    /// The speaker could not be opened for a recording whose pictures are not wanted (or that has
+    /// none): its words are shown instead (`UnheardMessage`).
+    struct SpeakerUnavailable: Error {
+        let error: MediaError
+    }
+
+    /// Why the sound of a playing video is not heard: the speaker that did not open (its pictures
+    /// play on their own clock).
+    private(set) var unheard: MediaError?
+
     /// A session for a saved recording: its player at the common level (or as recorded), and a
     /// video's pictures unless only its sound is wanted. A player that cannot open is one line
     /// naming `what` ("'Walk'", "the check-in of 2026-11-21").
@@ -46,18 +56,44 @@ final class PlaySession {
         _ recording: Recording, in library: Library, title: String, what: String, speaker: String,
         originalLevel: Bool = false, pictures wantsPictures: Bool = false
     ) throws -> PlaySession {
-        let playing: Playing
         do {
-            playing = try Playing(recording, in: library, speaker: speaker, originalLevel: originalLevel)
+            return try opening(
+                recording, in: library, title: title, speaker: speaker, originalLevel: originalLevel,
+                pictures: wantsPictures)
+        } catch let trouble as SpeakerUnavailable {
+            throw CraveyFailure(message: "cannot play \(what): \(trouble.error)")
         } catch let error as MediaError {
             throw CraveyFailure(message: "cannot play \(what): \(error)")
         }
-        let path = playing.path
-        let (video, window) = recording.kind == .video && wantsPictures ? pictures(of: path, title: title) : (nil, nil)
+    }
+
+    /// As `open`, for a message played when it is needed: a video whose speaker cannot open still
+    /// shows, silently (`unheard` says why); anything else whose speaker cannot open throws
+    /// `SpeakerUnavailable`, so that its words can be shown instead.
+    static func opening(
+        _ recording: Recording, in library: Library, title: String, speaker: String, originalLevel: Bool = false,
+        pictures wantsPictures: Bool = false
+    ) throws -> PlaySession {
+        let showsPictures = recording.kind == .video && wantsPictures
+        let path: String
+        let player: any Playback
+        var level: PlaybackLevel?
+        var unheard: MediaError?
+        do {
+            let playing = try Playing(recording, in: library, speaker: speaker, originalLevel: originalLevel)
+            (path, player, level) = (playing.path, playing.player, playing.level)
+        } catch let error as MediaError where MessagePlay.isSpeakerProblem(error) {
+            guard showsPictures else { throw SpeakerUnavailable(error: error) }
+            (path, player, unheard) = (
+                try library.file(of: recording), SilentPlayer(duration: recording.duration), error
+            )
+        }
+        let (video, window) = showsPictures ? pictures(of: path, title: title) : (nil, nil)
         let session = PlaySession(
             title: title, kind: recording.kind, duration: recording.duration,
-            waveform: recording.media.waveform, player: playing.player, video: video, window: window)
-        session.level = playing.level
+            waveform: recording.media.waveform, player: player, video: video, window: window)
+        session.level = level
+        session.unheard = unheard
         return session
     }
 

@@ -17,6 +17,9 @@ enum ProgressScreen {
         mutating func apply(_ key: Key, page: Int, bodyCount: Int) -> Outcome {
             let ranges = ProgressRange.allCases
             let index = ranges.firstIndex(of: range) ?? 0
+            let shown = range
+            // A new range is a new dashboard: it starts at its top.
+            defer { if range != shown { offset = 0 } }
             switch key {
             case _ where key.isQuit, .inputEnded: return .leave
             case .left: range = ranges[(index + ranges.count - 1) % ranges.count]

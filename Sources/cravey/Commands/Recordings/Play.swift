@@ -110,9 +110,22 @@ extension Cravey {
             _ recording: Recording, in lib: Library, from startAt: Double = 0, speaker: String = "default",
             originalLevel: Bool = false, pictures: Bool = true
         ) throws -> MessagePlay.Played {
-            let session = try PlaySession.open(
-                recording, in: lib, title: recording.shownTitle, what: "'\(recording.shownTitle)'",
-                speaker: speaker, originalLevel: originalLevel, pictures: pictures)
+            let session: PlaySession
+            do {
+                session = try PlaySession.opening(
+                    recording, in: lib, title: recording.shownTitle, speaker: speaker, originalLevel: originalLevel,
+                    pictures: pictures)
+            } catch let trouble as PlaySession.SpeakerUnavailable {
+                // A hard moment is no time for a device error alone: the message's words instead.
+                showWords(of: recording, in: lib, speaker: speaker, trouble.error, waiting: true)
+                throw CraveyFailure(
+                    message: "'\(recording.shownTitle)' was not played: the speaker '\(speaker)' did not open")
+            } catch let error as MediaError {
+                throw CraveyFailure(message: "cannot play '\(recording.shownTitle)': \(error)")
+            }
+            if let unheard = session.unheard {  // a video: its pictures play, its words are shown too
+                showWords(of: recording, in: lib, speaker: speaker, unheard, waiting: false)
+            }
             let player = session.player
             if startAt > 0 { player.skip(startAt) }
             let played = MessagePlay.play(recording, in: lib) { session.run(handlingSignals: true) }
@@ -131,6 +144,61 @@ extension Cravey {
             }
             return played
         }
+    }
+}
+
+extension Cravey.Play {
+    /// The words of a message whose sound cannot be heard, calmly: its transcript (or, without one,
+    /// its title and notes), and one line on what `cravey doctor` checks. On a terminal `waiting`
+    /// keeps them on screen until a key, so that a screen called from (home, a craving's offer)
+    /// does not cover them at once.
+    static func showWords(
+        of recording: Recording, in lib: Library, speaker: String, _ error: MediaError, waiting: Bool
+    ) {
+        let width = max(40, min(Terminal.stdoutIsTerminal ? Terminal.columns : 80, 100)) - 3
+        for line in unheardLines(
+            recording, words: MessagePlay.words(of: recording, in: lib), speaker: speaker,
+            problem: DeviceProblem.speaker(speaker, error))
+        {
+            let indent = line.hasPrefix("  ") ? "  " : ""
+            print(
+                line.isEmpty
+                    ? "" : Terminal.wrap(line, width: width - indent.count).map { indent + $0 }.joined(separator: "\n"))
+        }
+        guard waiting, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else { return }
+        print(Terminal.dim("Press any key when you're ready."))
+        let raw = RawMode()
+        defer { raw?.release() }
+        _ = KeyReader.shared.next()
+    }
+
+    /// The lines `showWords` prints (indented lines are the message's own words).
+    static func unheardLines(
+        _ recording: Recording, words: MessagePlay.Words, speaker: String, problem: DeviceProblem
+    ) -> [String] {
+        let title = Terminal.safe(recording.shownTitle)
+        var lines: [String]
+        switch words {
+        case let .said(text):
+            lines = [
+                "The sound can't play right now, so here are the words of '\(title)':", "", "  " + Terminal.safe(text),
+            ]
+        case .silent:
+            lines = ["The sound can't play right now. No words were heard in '\(title)'."]
+        case .notYet:
+            lines = [
+                "The sound can't play right now, and '\(title)' has no transcript yet to read instead."
+            ]
+        case .unavailable:
+            lines = ["The sound can't play right now. '\(title)': Transcript unavailable."]
+        }
+        if let notes = recording.notes?.trimmingCharacters(in: .whitespacesAndNewlines), !notes.isEmpty {
+            lines += ["", "Your notes:", "  " + Terminal.safe(notes)]
+        }
+        return lines + [
+            "",
+            "The speaker '\(Terminal.safe(speaker))' did not open (\(problem.detail)): 'cravey doctor --speaker \(Terminal.safe(speaker))' says how to fix it.",
+        ]
     }
 }
 

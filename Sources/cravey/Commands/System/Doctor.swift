@@ -15,7 +15,7 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
             abstract:
-                "Check the microphone, the camera, disk space, the library and the transcript engine, and say what to fix."
+                "Check the microphone, the speaker, the camera, disk space, the library and the transcript engine, and say what to fix."
         )
 
         @OptionGroup var library: LibraryOptions
@@ -23,6 +23,9 @@ extension Cravey {
 
         @Option(help: ArgumentHelp("The microphone to check (ALSA name).", valueName: "name"))
         var mic: String = "default"
+
+        @Option(help: ArgumentHelp("The speaker to check (ALSA name).", valueName: "name"))
+        var speaker: String = "default"
 
         @Option(
             help: ArgumentHelp(
@@ -48,7 +51,7 @@ extension Cravey {
         }
 
         func run() throws {
-            var findings = [checkMicrophone(), checkCamera()]
+            var findings = [checkMicrophone(), checkSpeaker(), checkCamera()]
             let lib = try library.open()
             findings.append(checkDisk(lib.root))
             findings.append(try checkLibrary(lib))
@@ -82,6 +85,19 @@ extension Cravey {
                     detail: "opens (\(input.sampleRate) Hz, \(input.deviceChannels) ch, \(input.formatName))")
             } catch let error as MediaError {
                 let problem = DeviceProblem.microphone(mic, error)
+                return Finding(ok: false, subject: subject, detail: problem.detail, fix: problem.fix)
+            } catch {
+                return Finding(ok: false, subject: subject, detail: "\(error)", fix: "see udev-notes.md")
+            }
+        }
+
+        func checkSpeaker() -> Finding {
+            let subject = "speaker '\(speaker)'"
+            do {
+                let output = try AudioOutput(device: speaker)
+                return Finding(ok: true, subject: subject, detail: "opens (\(output.sampleRate) Hz)")
+            } catch let error as MediaError {
+                let problem = DeviceProblem.speaker(speaker, error)
                 return Finding(ok: false, subject: subject, detail: problem.detail, fix: problem.fix)
             } catch {
                 return Finding(ok: false, subject: subject, detail: "\(error)", fix: "see udev-notes.md")
