@@ -62,8 +62,8 @@ enum FirstRun {
         [
             "   " + Terminal.dim("In a craving now?") + "  " + Terminal.bold("c") + "  Log craving    "
                 + Terminal.bold("1–3") + "  Play a message    " + Terminal.bold("q") + "  Quit",
-            "", note.map { "   " + Terminal.accent($0) } ?? "",
-        ]
+            "",
+        ] + Terminal.wrap(note ?? "", width: max(20, Terminal.columns - 5)).map { "   " + Terminal.accent($0) }
     }
 
     static func welcome(note: String?) -> [String] {
