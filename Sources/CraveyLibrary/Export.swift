@@ -298,13 +298,27 @@ public struct LibraryExport: Sendable {
         try RecordingExport.write(Data(text.utf8), to: path, replacing: replacing, another: another, replace: replace)
     }
 
-    /// `cravey_export_YYYY-MM-DD.<format>`, today's local date.
-    public static func fileName(_ format: Format) -> String {
+    /// `cravey_export_YYYY-MM-DD.<format>`, today's local date; from `number` 2 on, numbered
+    /// (`cravey_export_YYYY-MM-DD_2.<format>`).
+    public static func fileName(_ format: Format, number: Int = 1) -> String {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)
-        return String(format: "cravey_export_%04d-%02d-%02d.", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
-            + format.rawValue
+        return String(format: "cravey_export_%04d-%02d-%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
+            + (number > 1 ? "_\(number)" : "") + "." + format.rawValue
+    }
+
+    /// Today's export in `folder` ("": the current one): its name, or when something is already
+    /// there, the first numbered name that is free — a second export the same day keeps both.
+    public static func unusedPath(in folder: String, _ format: Format) -> String {
+        func path(_ number: Int) -> String {
+            let name = fileName(format, number: number)
+            return folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        }
+        var number = 1
+        var info = stat()
+        while lstat(path(number), &info) == 0 { number += 1 }
+        return path(number)
     }
 
     /// {"cravings": [...], "usage": [...], "recordings": [...]}: the logs through Encodable, the

@@ -69,6 +69,7 @@ package enum Calm {
         switch key {
         case .enter: name = "Enter"
         case .escape: name = "Esc"
+        case .delete: name = "Del"
         case let .character(c) where !c.isWhitespace: name = String(c)
         default: return nil
         }

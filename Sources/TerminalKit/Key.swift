@@ -1,8 +1,8 @@
 /// One key pressed at the terminal, as every screen reads it: arrows, page keys, Enter, Esc,
-/// Backspace, Tab, and any other character (letters, digits, space, punctuation, emoji).
+/// Backspace, Delete, Tab, and any other character (letters, digits, space, punctuation, emoji).
 /// `inputEnded` says the terminal's input is gone (closed, or the terminal hung up).
 package enum Key: Equatable, Sendable {
-    case enter, escape, backspace, tab
+    case enter, escape, backspace, delete, tab
     case up, down, left, right, home, end, pageUp, pageDown
     case character(Character)
     case inputEnded
@@ -71,6 +71,7 @@ package enum Key: Equatable, Sendable {
         case UInt8(ascii: "~"):
             switch parameters.split(separator: ";").first {
             case "1", "7": return .home
+            case "3": return .delete
             case "4", "8": return .end
             case "5": return .pageUp
             case "6": return .pageDown

@@ -192,6 +192,19 @@ public func makeTone(_ path: String, seconds: Int, volume: Double = 0.5) throws 
     }
 }
 
+/// Writes a WAV file of the same tone (48 kHz mono, 16-bit), ready to import as a message.
+public func makeToneWAV(_ path: String, seconds: Int) throws {
+    let result = try runProcess(
+        "/usr/bin/sox",
+        [
+            "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", path, "synth", String(seconds), "sine",
+            "440", "vol", "0.5",
+        ])
+    guard result.status == 0 else {
+        throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
+}
+
 /// A FIFO at `fifo` moved at real-time pace (48 kHz mono S16 = 96000 bytes/s) by pv: fed from
 /// `source` (a paced microphone for the `file` plugin's infile), or, without a source, drained
 /// to /dev/null (a paced speaker for its outfile). With `repeating`, the source is fed again each

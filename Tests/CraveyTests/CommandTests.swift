@@ -160,7 +160,7 @@ final class CommandTests: CommandTestCase {
     }
 
     func testExportCSVAndJSON() throws {
-        try cravey("export", "--format", "csv")
+        try cravey("export")  // CSV unless told otherwise
         let name = try FileManager.default.contentsOfDirectory(atPath: base).first { $0.hasPrefix("cravey_export_") }
         XCTAssertNotNil(name)
         XCTAssertNotNil(name!.range(of: #"^cravey_export_\d{4}-\d{2}-\d{2}\.csv$"#, options: .regularExpression))
@@ -180,8 +180,12 @@ final class CommandTests: CommandTestCase {
         XCTAssertEqual(cell(started, "playCount"), "2")
         XCTAssertTrue(
             try String(contentsOfFile: csvPath, encoding: .utf8).contains("\"Day one,\nwith \"\"quotes\"\"\""))
-        try cravey("export", "--format", "csv", status: 1)  // exists: refuses
+        // Twice the same day: a numbered name keeps both; --force replaces today's instead.
+        let second = try cravey("export", "--format", "csv").stdout
+        XCTAssertTrue(second.hasSuffix(" to \(name!.dropLast(4))_2.csv\n"), second)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: base + "/\(name!.dropLast(4))_2.csv"))
         try cravey("export", "--format", "csv", "--force")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/\(name!.dropLast(4))_3.csv"))
         try cravey("export", "--format", "json", "--output", base + "/out.json")
         let document = try json(try String(contentsOfFile: base + "/out.json", encoding: .utf8)) as! [String: Any]
         XCTAssertEqual((document["cravings"] as? [Any])?.count, 0)

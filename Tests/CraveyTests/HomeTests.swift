@@ -9,10 +9,10 @@ import XCTest
 final class HomeTests: CommandTestCase {
     var speakerOut: String { base + "/speaker.raw" }
 
-    /// `cravey` (or `cravey home …`) in tmux, started in `base`.
-    func start(_ arguments: String = "") throws -> TmuxSession {
+    /// `cravey` (or `cravey home …`) in tmux, started in `base`, with ALSA's configuration `alsa`.
+    func start(_ arguments: String = "", alsa: String = testALSAConfig) throws -> TmuxSession {
         let command =
-            "cd \(shellQuote(base)) && env NO_COLOR=1 TZ=Europe/Berlin CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
+            "cd \(shellQuote(base)) && env NO_COLOR=1 TZ=Europe/Berlin CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(alsa)) "
             + "CRAVEY_ALSA_OUTFILE=\(shellQuote(speakerOut)) CRAVEY_LIBRARY=\(shellQuote(root)) \(shellQuote(cravey)) \(arguments); "
             + "echo EXIT=$?; stty -a | grep -o -- '-*icanon'; sleep 60"
         return try TmuxSession(command, width: 100, height: 32)
@@ -68,25 +68,24 @@ final class HomeTests: CommandTestCase {
     }
 
     func testTheFirstRunSkippedAtEveryStep() throws {
+        // Skip tour goes straight home: the goal and the name stay in settings.
         var tmux = try start()
         try tmux.waitFor("Get started")
-        try tmux.send("s", literal: true)  // skip the tour
-        try tmux.waitFor("What brings you here today?")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("LOG CRAVING")
+        try quit(tmux)
+        XCTAssertTrue(try settings().contains("goal  (not set)"))
+        XCTAssertTrue(try settings().contains("name  (not set)"))
+        // After Get started, Esc skips the tour, s the goal, Esc the name.
+        tmux = try startAgainAtTheGoal()
         try tmux.send("s", literal: true)
         try tmux.waitFor("What should we call you?")
         try tmux.send("Escape")
         try tmux.waitFor("LOG CRAVING")
         try quit(tmux)
         XCTAssertTrue(try settings().contains("goal  (not set)"))
-        XCTAssertTrue(try settings().contains("name  (not set)"))
-        // Esc skips the tour; Ctrl-C before the end shows the first run again.
-        try run(["purge", "--yes"])
-        tmux = try start()
-        try tmux.waitFor("Get started")
-        try tmux.send("Enter")
-        try tmux.waitFor("Track Cravings")
-        try tmux.send("Escape")
-        try tmux.waitFor("What brings you here today?")
+        // Ctrl-C before the end shows the first run again.
+        tmux = try startAgainAtTheGoal()
         try tmux.send("C-c")
         try tmux.waitFor("EXIT=0")
         tmux = try start()
@@ -94,20 +93,84 @@ final class HomeTests: CommandTestCase {
         tmux.close()
     }
 
+    /// All data deleted, then the first run again as far as the goal (the tour skipped with Esc).
+    func startAgainAtTheGoal() throws -> TmuxSession {
+        try run(["purge", "--yes"])
+        let tmux = try start()
+        try tmux.waitFor("Get started")
+        try tmux.send("Enter")
+        try tmux.waitFor("Track Cravings")
+        try tmux.send("Escape")
+        try tmux.waitFor("What brings you here today?")
+        return tmux
+    }
+
     /// Welcomed, with one imported message ("Remember why", a 2 s tone).
     func welcomedWithAMessage() throws {
-        let raw = base + "/tone.raw"
-        try makeTone(raw, seconds: 2)
-        XCTAssertEqual(
-            try runProcess(
-                "/usr/bin/sox",
-                ["-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", raw, base + "/tone.wav"]
-            ).status, 0)
+        try makeToneWAV(base + "/tone.wav", seconds: 2)
         try run(["import", base + "/tone.wav", "--title", "Remember why"])
         let tmux = try start()
         try tmux.waitFor("Get started")
-        try tmux.send("s", literal: true); try tmux.send("s", literal: true); try tmux.send("Escape")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("LOG CRAVING")
         try quit(tmux)
+    }
+
+    /// Someone's first open may be in a craving: on the welcome and the tour, c logs one and 1–3
+    /// play a message (1 with none says how to record one), q leaves (the welcome shows again);
+    /// after Delete all data, settings says so before the welcome comes back.
+    func testTheWelcomeAndTheTourHelpInACraving() throws {
+        // The speaker the first run plays on ("default") writes to a file here.
+        let alsa = base + "/alsa.conf"
+        try "<\(testALSAConfig)>\npcm.!default { type plug slave.pcm \"cravey_capture\" }\n".write(
+            toFile: alsa, atomically: true, encoding: .utf8)
+        var tmux = try start(alsa: alsa)
+        var welcome = try tmux.waitFor("Get started")
+        XCTAssertTrue(welcome.contains("In a craving now?  c  Log craving    1–3  Play a message    q  Quit"), welcome)
+        try tmux.send("1", literal: true)
+        welcome = try tmux.waitFor("No messages yet")
+        XCTAssertTrue(
+            welcome.contains("record motivational content") && welcome.contains("cravey record audio"), welcome)
+        try tmux.send("c", literal: true)
+        try tmux.waitFor("Log Craving")
+        try tmux.send("Enter")
+        welcome = try tmux.waitFor("Craving logged ✓ — 5 (moderate), ")
+        XCTAssertTrue(welcome.contains("Get started"), "back on the welcome: \(welcome)")
+        XCTAssertEqual((try json(try run(["log", "--json"]).stdout) as? [Any])?.count, 1)
+        // A message now: 1 on a tour card plays it, and it counts.
+        try makeToneWAV(base + "/tone.wav", seconds: 1)
+        try run(["import", base + "/tone.wav", "--title", "Remember why"])
+        try tmux.send("Enter")
+        try tmux.waitFor("Track Cravings")
+        try tmux.send("1", literal: true)
+        let card = try tmux.waitFor("Played 'Remember why' ✓", timeout: 20)
+        XCTAssertTrue(card.contains("Track Cravings"), "back on the card: \(card)")
+        let played = try json(try run(["top", "--json"]).stdout) as? [[String: Any]]
+        XCTAssertEqual(played?.first?["playCount"] as? Int, 1)
+        XCTAssertGreaterThan(try readS16(speakerOut).count, 24_000, "the tone reached the speaker")
+        // q leaves; the welcome is shown again next time.
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+        tmux = try start(alsa: alsa)
+        try tmux.waitFor("Get started")
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+        XCTAssertTrue(try settings().contains("goal  (not set)"))
+        // Skip tour, then Delete all data from settings: it says so, then the welcome.
+        tmux = try start(alsa: alsa)
+        try tmux.waitFor("Get started")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("LOG CRAVING")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("DATA MANAGEMENT")
+        try tmux.send("d", literal: true)
+        try tmux.waitFor("delete all cravings, usage logs, recordings, and check-ins.")
+        try tmux.send("d", literal: true)
+        let deleted = try tmux.waitFor("All data deleted")
+        XCTAssertTrue(deleted.contains("DATA MANAGEMENT"), "said on settings, before the welcome: \(deleted)")
+        try tmux.send("Escape")
+        try tmux.waitFor("Get started")
+        tmux.close()
     }
 
     func testEveryHomeKeyComesBackHome() throws {
@@ -174,11 +237,14 @@ final class HomeTests: CommandTestCase {
         try tmux.send("4", literal: true)
         try tmux.waitFor("Goal: Harm reduction ✓")
         let day = try run(["export", "--format", "json", "--output", "-"]).stdout.isEmpty ? "" : ExportDay.today
-        for (key, format) in [("c", "csv"), ("j", "json")] {
+        // Export: CSV is chosen, Enter exports (j chooses JSON).
+        for (keys, format) in [([String](), "csv"), (["j"], "json")] {
             try tmux.send("e", literal: true)
-            try tmux.waitFor("Choose format:")
-            try tmux.send(key, literal: true)
-            try tmux.waitFor("Folder to write to")
+            let page = try tmux.waitFor("Choose format:")
+            XCTAssertTrue(page.contains("● CSV") && page.contains("○ JSON"), page)
+            XCTAssertTrue(page.contains("To: /"), page)
+            for key in keys { try tmux.send(key, literal: true) }
+            if !keys.isEmpty { try tmux.waitFor("● JSON") }
             try tmux.send("Enter")
             try tmux.waitFor("Data exported ✓")
             let path = base + "/cravey_export_\(day).\(format)"
@@ -188,18 +254,58 @@ final class HomeTests: CommandTestCase {
                 text)
             XCTAssertTrue(text.contains("Remember why"))
         }
-        // Delete all: Esc cancels and changes nothing; d deletes and the first run is back.
+        // Twice the same day: Enter keeps both (a numbered name), r replaces today's.
+        let today = base + "/cravey_export_\(day).csv"
+        try "old".write(toFile: today, atomically: true, encoding: .utf8)
+        try tmux.send("e", literal: true)
+        try tmux.waitFor("Choose format:")
+        try tmux.send("Enter")
+        let again = try tmux.waitFor("Today's export is already there")
+        XCTAssertTrue(again.contains("Keep both (writes cravey_export_\(day)_2.csv)"), again)
+        try tmux.send("Enter")
+        try tmux.waitFor("Data exported ✓")
+        XCTAssertTrue(
+            try String(contentsOfFile: base + "/cravey_export_\(day)_2.csv", encoding: .utf8).hasPrefix("record,"))
+        XCTAssertEqual(try String(contentsOfFile: today, encoding: .utf8), "old")
+        try tmux.send("e", literal: true)
+        try tmux.waitFor("Choose format:")
+        try tmux.send("Enter")
+        try tmux.waitFor("Today's export is already there")
+        try tmux.send("r", literal: true)
+        try tmux.waitFor("Data exported ✓")
+        XCTAssertTrue(try String(contentsOfFile: today, encoding: .utf8).hasPrefix("record,"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/cravey_export_\(day)_3.csv"))
+        // The name: Enter on the empty field keeps it; typing replaces it; Del forgets it.
+        try run(["settings", "name", "Sam"])
+        try tmux.send("n", literal: true)
+        try tmux.waitFor("Now: Sam")
+        try tmux.send("Enter")
+        try tmux.waitFor("DATA MANAGEMENT")
+        XCTAssertTrue(try settings().contains("name  Sam"))
+        try tmux.send("n", literal: true)
+        try tmux.waitFor("Del forget the name")
+        try tmux.send("Bo", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("Name: Bo ✓")
+        try tmux.send("n", literal: true)
+        try tmux.waitFor("Now: Bo")
+        try tmux.send("DC")
+        try tmux.waitFor("Name cleared")
+        XCTAssertTrue(try settings().contains("name  (not set)"))
+        // Delete all: Esc cancels and changes nothing; d deletes (settings says so) and the first
+        // run is back.
         try tmux.send("d", literal: true)
         try tmux.waitFor("Delete All Data?")
-        try tmux.waitFor("This will permanently delete all cravings, usage logs, and recordings.")
+        try tmux.waitFor("This will permanently delete all cravings, usage logs, recordings, and check-ins.")
         try tmux.send("Escape")
         try tmux.waitFor("DATA MANAGEMENT")
         XCTAssertEqual(try run(["top", "--json"]).stdout.contains("Remember why"), true)
         try tmux.send("d", literal: true)
         try tmux.waitFor("Delete All Data?")
         try tmux.send("d", literal: true)
-        try tmux.waitFor("All data deleted")
-        try tmux.waitFor("EXIT=0")
+        XCTAssertTrue(try tmux.waitFor("All data deleted").contains("DATA MANAGEMENT"))
+        try tmux.send("Escape")
+        XCTAssertTrue(try tmux.waitFor("EXIT=0").contains("All data deleted\nEXIT=0"))
         XCTAssertEqual(try run(["top", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "[]")
         XCTAssertEqual(
             try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap {

@@ -220,6 +220,28 @@ final class LogCommandTests: LogTestCase {
         XCTAssertEqual(use["moodAfter"] as? Int, 7)
     }
 
+    /// The offer after a craving is a list, a message a line: on a narrow terminal a long title is
+    /// cut to the width (with …), never wrapped onto a second line.
+    func testThePlayOfferIsAListThatNeverWrapsATitle() throws {
+        try makeToneWAV(base + "/tone.wav", seconds: 1)
+        let long = "Remember the walk by the river that night"
+        try run(["import", base + "/tone.wav", "--title", String(long.prefix(40))])
+        try run(["import", base + "/tone.wav", "--title", "Breathe"])
+        let tmux = try TmuxSession(
+            "env NO_COLOR=1 \(shellQuote(cravey)) craving 8 --library \(shellQuote(root)); echo EXIT=$?; sleep 30",
+            width: 32, height: 20)
+        let screen = try tmux.waitFor("Enter  not now")
+        let lines = screen.components(separatedBy: "\n")
+        let question = try XCTUnwrap(lines.firstIndex(of: "Play one of your messages?"), screen)
+        let listed = Array(lines[(question + 1)...(question + 3)])
+        XCTAssertEqual(listed.count, 3)
+        XCTAssertEqual(listed[0], "  1  🎙️ Breathe", screen)
+        XCTAssertTrue(listed[1].hasPrefix("  2  🎙️ Remember the walk") && listed[1].hasSuffix("…"), screen)
+        XCTAssertEqual(listed.last, "  Enter  not now", "no title wrapped onto a line of its own: \(screen)")
+        try tmux.send("Enter")
+        try tmux.waitFor("EXIT=0")
+    }
+
     /// After a craving in a terminal, one key plays one of the most played messages (to the ALSA
     /// file plugin), the play is counted and the craving keeps which message it was.
     func testThePlayOfferPlaysAMessageAndKeepsTheLink() throws {
@@ -234,7 +256,8 @@ final class LogCommandTests: LogTestCase {
             "env NO_COLOR=1 ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_OUTFILE=\(shellQuote(speaker)) "
                 + "\(shellQuote(cravey)) craving 8 --speaker cravey_capture --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
         )
-        try tmux.waitFor("Play one of your messages?  1 Breathe   Enter: not now")
+        let offer = try tmux.waitFor("Enter  not now")
+        XCTAssertTrue(offer.contains("Play one of your messages?\n  1  🎙️ Breathe\n  Enter  not now"), offer)
         try tmux.send("1", literal: true)
         try tmux.waitFor("EXIT=0", timeout: 30)
         let craving = try XCTUnwrap(try logs().first)
@@ -303,8 +326,13 @@ final class LogCommandTests: LogTestCase {
         // purge: everything, with the seed's words.
         let refused = try run(["purge"], status: 1)
         XCTAssertTrue(refused.stderr.contains("without confirmation"), refused.stderr)
+        // Asked at a terminal, the question names check-ins too; no is a choice, not a failure.
+        let kept = try runInTerminal("\(shellQuote(cravey)) purge --library \(shellQuote(root))", input: "n\n")
+        XCTAssertEqual(kept.status, 0, kept.screen)
+        XCTAssertTrue(kept.screen.contains("check-ins") && kept.screen.contains("Nothing deleted."), kept.screen)
+        XCTAssertEqual(try logs().count, 2)
         let purged = try run(["purge", "--yes"])
-        XCTAssertEqual(purged.stdout, "Deleted 0 recordings, 1 craving and 1 usage log.\n")
+        XCTAssertEqual(purged.stdout, "Deleted 0 recordings, 0 check-ins, 1 craving and 1 usage log.\n")
         XCTAssertEqual(try logs().count, 0)
         XCTAssertEqual(try run(["check"]).status, 0)
     }

@@ -23,6 +23,7 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertEqual(
             Key.keys(in: Array("\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~".utf8)),
             [.pageUp, .pageDown, .home, .end, .home, .end])
+        XCTAssertEqual(Key.keys(in: Array("\u{1B}[3~".utf8)), [.delete], "Del")
         XCTAssertEqual(Key.keys(in: [0x1B]), [.escape], "Esc alone")
         XCTAssertEqual(Key.keys(in: [0x1B, 0x1B]), [.escape, .escape])
         XCTAssertEqual(Key.keys(in: [13, 10, 9, 127, 8]), [.enter, .enter, .tab, .backspace, .backspace])

@@ -4,7 +4,9 @@ import Foundation
 import TerminalKit
 
 /// The first run: welcome, the optional tour, the goal and the name — every step skippable, shown
-/// once (the library keeps when), and again only after all data is deleted.
+/// once (the library keeps when), and again only after all data is deleted. "Skip tour" goes
+/// straight home (goal and name stay in settings). Someone's first open may be in a craving: on
+/// the welcome and the tour `c` logs one and `1`–`3` play a message, as on home; `q` leaves.
 enum FirstRun {
     static let tour: [(title: String, line: String, how: String)] = [
         (
@@ -17,35 +19,62 @@ enum FirstRun {
             "r on the home screen; 1–3 play your top three at once"
         ),
         (
-            "📊 See Your Patterns", "Insights from your first logs, clearer with every week of tracking",
+            "📊 See Your Patterns", "Insights emerge after 7 days of tracking",
             "p on the home screen, or: cravey progress"
         ),
     ]
 
-    /// Runs the steps; false when the screen was closed part way (the first run shows again).
-    static func run(_ screen: FullScreen, library: Library) throws -> Bool {
-        switch screen.ask(welcome) {
-        case .inputEnded: return false
-        case .character("s"), .character("S"), .escape: break
-        default: if !runTour(screen) { return false }
+    /// What `1`–`3` say while there are no messages to play.
+    static let noMessages =
+        "No messages yet — record motivational content to play during cravings: r on the home screen, or: cravey record audio"
+
+    /// Runs the steps; false when the screen was closed part way or `q` left (the first run shows
+    /// again). A log or a play on the way runs as home's would, on `speaker`. `note` is said on the
+    /// welcome (home's last note: "All data deleted").
+    static func run(_ screen: FullScreen, library: Library, speaker: String = "default", note: String? = nil) throws
+        -> Bool
+    {
+        var note = note
+        var touring = false
+        while !touring {
+            let key = screen.ask(welcome(note: note))
+            note = nil
+            switch key {
+            case .inputEnded, .character("q"), .character("Q"): return false
+            case .character("s"), .character("S"), .escape:
+                try library.setSetting(.welcomed, to: StoredDate.text(Date()))
+                return true
+            case .enter: touring = true
+            default: note = try helpNow(key, screen: screen, library: library, speaker: speaker)
+            }
         }
+        guard try runTour(screen, library: library, speaker: speaker) else { return false }
         guard let goal = chooseGoal(screen, title: "What brings you here today?", current: nil) else { return false }
         if case let .chosen(chosen) = goal { try library.setSetting(.goal, to: chosen.rawValue) }
         guard let name = askName(screen, current: nil) else { return false }
-        if !name.isEmpty { try library.setSetting(.name, to: try Validation.name(name)) }
+        if case let .named(chosen) = name { try library.setSetting(.name, to: chosen) }
         try library.setSetting(.welcomed, to: StoredDate.text(Date()))
         return true
     }
 
-    static var welcome: [String] {
+    /// The keys for a hard moment, under the welcome and every card, and what the last one did.
+    static func helpLines(note: String?) -> [String] {
+        [
+            "   " + Terminal.dim("In a craving now?") + "  " + Terminal.bold("c") + "  Log craving    "
+                + Terminal.bold("1–3") + "  Play a message    " + Terminal.bold("q") + "  Quit",
+            "",
+        ] + Terminal.wrap(note ?? "", width: max(20, Terminal.columns - 5)).map { "   " + Terminal.accent($0) }
+    }
+
+    static func welcome(note: String?) -> [String] {
         [
             "", "", "   " + Terminal.bold("cravey"), "", "   Private cannabis tracking and support", "",
             "   " + Terminal.dim("All data stays on your device. No cloud sync."), "", "",
-            "   " + Terminal.bold("Enter") + "  Get started        " + Terminal.bold("s") + "  Skip tour",
-        ]
+            "   " + Terminal.bold("Enter") + "  Get started        " + Terminal.bold("s") + "  Skip tour", "",
+        ] + helpLines(note: note)
     }
 
-    static func tourPage(_ index: Int) -> [String] {
+    static func tourPage(_ index: Int, note: String?) -> [String] {
         let card = tour[index]
         let dots = tour.indices.map { $0 == index ? "●" : "○" }.joined(separator: " ")
         return [
@@ -54,23 +83,43 @@ enum FirstRun {
             "   " + Terminal.bold("←/→") + " cards    " + Terminal.bold("Enter") + " "
                 + (index == tour.count - 1 ? "Done" : "Next")
                 + "    " + Terminal.bold("Esc") + " skip",
-        ]
+            "",
+        ] + helpLines(note: note)
     }
 
-    /// The four cards; false when the screen was closed.
-    static func runTour(_ screen: FullScreen) -> Bool {
+    /// The four cards; false when the screen was closed or `q` left.
+    static func runTour(_ screen: FullScreen, library: Library, speaker: String) throws -> Bool {
         var index = 0
+        var note: String?
         while true {
-            switch screen.ask(tourPage(index)) {
-            case .inputEnded: return false
-            case .escape, .character("q"), .character("s"): return true
+            let key = screen.ask(tourPage(index, note: note))
+            note = nil
+            switch key {
+            case .inputEnded, .character("q"), .character("Q"): return false
+            case .escape, .character("s"): return true
             case .left: index = max(0, index - 1)
             case .right, .character(" "): index = min(tour.count - 1, index + 1)
             case .enter:
                 if index == tour.count - 1 { return true }
                 index += 1
-            default: break
+            default: note = try helpNow(key, screen: screen, library: library, speaker: speaker)
             }
+        }
+    }
+
+    /// `c` and `1`–`3` before home: the same flows home runs (the craving's form, a message
+    /// played), and home's note of what happened; how to record a message when there is none
+    /// yet; nil for any other key.
+    static func helpNow(_ key: Key, screen: FullScreen, library: Library, speaker: String) throws -> String? {
+        let top = try library.top(3)
+        if let digit = key.digit, (1...3).contains(digit), top.isEmpty { return noMessages }
+        guard let action = Home.action(for: key, top: top.count) else { return nil }
+        switch action {
+        case .craving, .play:
+            var options = LibraryOptions()
+            options.library = library.root
+            return try Home(library: options, screen: screen, speaker: speaker).perform(action, lib: library, top: top)
+        default: return nil
         }
     }
 
@@ -111,29 +160,43 @@ enum FirstRun {
         }
     }
 
-    /// The name typed ("" when skipped), or nil when the screen was closed.
-    static func askName(_ screen: FullScreen, current: String?) -> String? {
+    /// What the name screen answered: the name typed, the name as it was (Enter on an empty field,
+    /// or Esc), or forgotten (Del, when there is one).
+    enum NameAnswer: Equatable { case named(String), kept, cleared }
+
+    /// The name screen; nil when the screen was closed. The field starts empty: Enter alone keeps
+    /// `current` (or skips when there is none), typing replaces it, Del forgets it.
+    static func askName(_ screen: FullScreen, current: String?) -> NameAnswer? {
         var problem: String?
+        var text = ""
         while true {
-            guard
-                let typed = screen.readLine(
-                    limit: 40, initial: current ?? "",
-                    page: { text in
-                        [
-                            "", "   " + Terminal.bold("What should we call you?"), "",
-                            "   " + Terminal.dim("Optional — the check-in's greeting uses it."), "",
-                            "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + $0 } ?? "",
-                            "   " + Terminal.bold("Enter") + " save (empty: skip)    " + Terminal.bold("Esc") + " skip",
-                        ]
-                    })
-            else { return screen.closed ? nil : "" }
-            let trimmed = typed.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { return "" }
+            let key = screen.ask(namePage(text, current: current, problem: problem))
+            if key == .delete, current != nil { return .cleared }
+            guard let ended = key.edit(&text, limit: 40) else { continue }
+            guard ended else { return screen.closed ? nil : .kept }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { return .kept }
             do {
-                return try Validation.name(trimmed)
+                return .named(try Validation.name(trimmed))
             } catch {
                 problem = "\(error)"
             }
         }
+    }
+
+    static func namePage(_ text: String, current: String?, problem: String?) -> [String] {
+        let keys =
+            if let current {
+                Terminal.bold("Enter") + " save (empty: keep \(Terminal.safe(current)))    " + Terminal.bold("Del")
+                    + " forget the name    " + Terminal.bold("Esc") + " back"
+            } else {
+                Terminal.bold("Enter") + " save (empty: skip)    " + Terminal.bold("Esc") + " skip"
+            }
+        return [
+            "", "   " + Terminal.bold("What should we call you?"), "",
+            "   " + Terminal.dim("Optional — the check-in's greeting uses it."),
+            current.map { "   Now: " + Terminal.safe($0) } ?? "", "",
+            "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + $0 } ?? "", "   " + keys,
+        ]
     }
 }

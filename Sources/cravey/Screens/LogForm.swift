@@ -293,17 +293,26 @@ enum LogForm {
     }
 
     /// After a craving on a terminal: one key plays one of the three most played messages (any
-    /// other key: not now).
+    /// other key: not now). One message a line, each cut to the terminal's width, never wrapped.
     static func offerToPlay(_ top: [Recording]) -> Recording? {
         guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }
-        let choices = top.enumerated().map {
-            "\(Terminal.bold(String($0.offset + 1))) \(Terminal.safe($0.element.shownTitle))"
-        }
         let rank = Prompt.choice(
-            "Play one of your messages?  " + choices.joined(separator: "  ") + "   Enter: not now\n", echoing: false,
+            playOffer(top, columns: Terminal.columns).map { $0 + "\n" }.joined(), echoing: false,
             key: { key in key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
             line: { _ in 0 }, ended: 0)
         return rank > 0 ? top[rank - 1] : nil
+    }
+
+    /// The offer's lines: the question, a line per message (its key, icon and title, cut with …
+    /// to fit in `columns`), and how to say not now.
+    static func playOffer(_ top: [Recording], columns: Int) -> [String] {
+        let messages = top.enumerated().map { index, recording in
+            let line =
+                "  " + Terminal.bold(String(index + 1)) + "  " + Format.icon(recording.kind) + " "
+                + Terminal.safe(recording.shownTitle)
+            return String(Terminal.fit(line, max(8, columns - 1)).reversed().drop { $0 == " " }.reversed())
+        }
+        return ["Play one of your messages?"] + messages + ["  " + Terminal.bold("Enter") + "  not now"]
     }
 
     /// Before a use on a terminal: a craving in the 2 hours before it with no use yet may be the

@@ -12,7 +12,8 @@ struct SettingsScreen {
 
     static let deleteQuestion = "Delete All Data?"
     static let deleteWarning =
-        "This will permanently delete all cravings, usage logs, and recordings. This cannot be undone."
+        "This will permanently delete all cravings, usage logs, recordings, and check-ins. This cannot be undone."
+    static let deleted = "All data deleted"
 
     func page(toast: String?) throws -> [String] {
         let goal = try library.setting(.goal).flatMap(Goal.init(rawValue:))
@@ -29,10 +30,11 @@ struct SettingsScreen {
         ]
     }
 
-    /// Runs until Esc; returns the note for the home screen ("All data deleted" sends it to the
-    /// first run).
+    /// Runs until Esc; returns the note for the home screen ("All data deleted" after Delete all
+    /// data, which said so here first: home then shows the first run).
     func run() throws -> String? {
         var toast: String?
+        var deleted = false
         while true {
             let key = screen.ask(try page(toast: toast))
             toast = nil
@@ -46,13 +48,21 @@ struct SettingsScreen {
                     toast = "Goal: \(goal.label) ✓"
                 }
             case "n":
-                if let name = FirstRun.askName(screen, current: try library.setting(.name)) {
-                    try library.setSetting(.name, to: name.isEmpty ? nil : name)
-                    toast = name.isEmpty ? "Name cleared" : "Name: \(Terminal.safe(name)) ✓"
+                switch FirstRun.askName(screen, current: try library.setting(.name)) {
+                case let .named(name):
+                    try library.setSetting(.name, to: name)
+                    toast = "Name: \(Terminal.safe(name)) ✓"
+                case .cleared:
+                    try library.setSetting(.name, to: nil)
+                    toast = "Name cleared"
+                case .kept, nil: break
                 }
             case "e": toast = try export()
             case "d":
-                if try deleteAll() { return "All data deleted" }
+                if try deleteAll() {
+                    deleted = true
+                    toast = Self.deleted
+                }
             case "p":
                 _ = screen.ask(
                     [Terminal.bold("Privacy"), ""] + Privacy.statement(libraryPath: root) + [
@@ -60,42 +70,86 @@ struct SettingsScreen {
                     ])
             case "f": _ = screen.ask(Privacy.contact + ["", Terminal.dim("any key: back")])
             default:
-                if key.isQuit || key == .inputEnded { return nil }
+                if key.isQuit || key == .inputEnded { return deleted ? Self.deleted : nil }
+            }
+            if screen.closed { return deleted ? Self.deleted : nil }
+        }
+    }
+
+    /// Export data: CSV chosen (↑/↓, c or j choose), Enter exports to the folder shown (f types
+    /// another). When today's export is already there, r replaces it and Enter keeps both.
+    func export() throws -> String? {
+        var format = LibraryExport.Format.csv
+        var folder = FileManager.default.currentDirectoryPath
+        while true {
+            let key = screen.ask(exportPage(format, folder: folder))
+            switch key {
+            case .enter: return try write(format, in: folder)
+            case .up, .down, .tab: format = format == .csv ? .json : .csv
+            default:
+                switch key.letter {
+                case "c": format = .csv
+                case "j": format = .json
+                case "f":
+                    guard let typed = askFolder(format) else { break }
+                    if !typed.isEmpty { folder = (typed as NSString).expandingTildeInPath }
+                default: if key.isQuit || key == .inputEnded { return nil }
+                }
             }
             if screen.closed { return nil }
         }
     }
 
-    /// Export data: the format, then the folder (Enter: the current one).
-    func export() throws -> String? {
-        let format: LibraryExport.Format
-        switch screen.ask([
-            Terminal.bold("Export data"), "", "Choose format:", "  " + Terminal.bold("c") + "  CSV",
-            "  " + Terminal.bold("j") + "  JSON", "",
-            "Every craving and usage log and your recordings' details (not the media files).", "",
-            Terminal.dim("Esc cancel"),
-        ]).letter {
-        case "c": format = .csv
-        case "j": format = .json
-        default: return nil
+    func exportPage(_ format: LibraryExport.Format, folder: String) -> [String] {
+        func radio(_ choice: LibraryExport.Format, _ key: String, _ label: String) -> String {
+            "  " + (choice == format ? Terminal.accent("●") : "○") + " " + label + "  " + Terminal.dim("(\(key))")
         }
-        let here = FileManager.default.currentDirectoryPath
-        guard
-            let typed = screen.readLine(
-                limit: 4_000,
-                page: { text in
-                    [
-                        Terminal.bold("Export data") + " (\(format.rawValue.uppercased()))", "",
-                        "Folder to write to (Enter: \(Terminal.safe(here))):", "› " + Terminal.safe(text) + "▏", "",
-                        Terminal.dim("Esc cancel"),
-                    ]
-                })
-        else { return nil }
-        let folder = typed.isEmpty ? here : (typed as NSString).expandingTildeInPath
-        let path = (folder as NSString).appendingPathComponent(LibraryExport.fileName(format))
+        return [
+            Terminal.bold("Export data"), "", "Choose format:", "", radio(.csv, "c", "CSV"), radio(.json, "j", "JSON"),
+            "", "Every craving and usage log and your recordings' details (not the media files).", "",
+            "To: " + Terminal.safe(folder), "",
+            Terminal.bold("Enter") + " Export    " + Terminal.bold("f") + " another folder    "
+                + Terminal.bold("Esc") + " cancel",
+        ]
+    }
+
+    /// Another folder to write to; "" keeps the one shown, nil cancels.
+    func askFolder(_ format: LibraryExport.Format) -> String? {
+        screen.readLine(
+            limit: 4_000,
+            page: { text in
+                [
+                    Terminal.bold("Export data") + " (\(format.rawValue.uppercased()))", "",
+                    "Folder to write to (Enter alone: the one shown before):", "› " + Terminal.safe(text) + "▏", "",
+                    Terminal.dim("Esc cancel"),
+                ]
+            })
+    }
+
+    /// Writes today's export in `folder`; when it is already there, asks: replace it, or keep
+    /// both (the new one numbered). The toast, or nil when cancelled.
+    func write(_ format: LibraryExport.Format, in folder: String) throws -> String? {
+        let today = (folder as NSString).appendingPathComponent(LibraryExport.fileName(format))
+        var path = LibraryExport.unusedPath(in: folder, format)
+        var replacing = false
+        if path != today {
+            let key = screen.ask([
+                Terminal.bold("Export data"), "",
+                "Today's export is already there: " + Terminal.safe(today), "",
+                "  " + Terminal.bold("Enter") + "  Keep both (writes "
+                    + Terminal.safe((path as NSString).lastPathComponent)
+                    + ")",
+                "  " + Terminal.bold("r") + "  Replace it", "", Terminal.dim("Esc cancel"),
+            ])
+            if key.letter == "r" {
+                (path, replacing) = (today, true)
+            } else if key != .enter {
+                return nil
+            }
+        }
         do {
             try LibraryExport(format, of: library).write(
-                to: path, replacing: false, another: "choose another folder", replace: nil)
+                to: path, replacing: replacing, another: "choose another folder", replace: nil)
             return "Data exported ✓ \(Terminal.safe(path))"
         } catch {
             return "cravey: " + (Cravey.problem(error)?.message ?? "\(error)")

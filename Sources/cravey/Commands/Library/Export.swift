@@ -12,25 +12,28 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract:
-                "Export every craving and use log and the recordings' metadata (no media) to cravey_export_YYYY-MM-DD.csv or .json.",
+                "Export every craving and use log and the recordings' metadata (no media) to cravey_export_YYYY-MM-DD.csv (or .json).",
             discussion: """
                 JSON is one object: {"cravings": [...], "usage": [...], "recordings": [...]}. CSV is one table \
                 whose first column, record, says what each row is (craving, use or recording); the columns \
                 after it are the union of theirs (a cell a row does not have is empty). Free text (titles, \
-                notes) that a spreadsheet would run as a formula starts with an apostrophe.
+                notes) that a spreadsheet would run as a formula starts with an apostrophe. When today's export \
+                is already here, a second one gets a numbered name (cravey_export_YYYY-MM-DD_2.csv); --force \
+                replaces it instead.
                 """)
 
         @OptionGroup var library: LibraryOptions
 
-        @Option(help: "csv or json.")
-        var format: FileFormat
+        @Option(help: "csv (the default) or json.")
+        var format: FileFormat = .csv
 
         @Option(
             help: ArgumentHelp(
-                "Where to write (default: cravey_export_YYYY-MM-DD.<format> here; - for stdout).", valueName: "path"))
+                "Where to write (default: cravey_export_YYYY-MM-DD.<format> here, numbered when it exists; - for stdout).",
+                valueName: "path"))
         var output: String?
 
-        @Flag(help: "Replace the output file if it exists.")
+        @Flag(help: "Replace the output file (or today's export) if it exists.")
         var force = false
 
         func run() throws {
@@ -41,7 +44,7 @@ extension Cravey {
                 print(Terminal.stdoutIsTerminal ? Terminal.safeLines(export.text) : export.text, terminator: "")
                 return
             }
-            let path = output ?? LibraryExport.fileName(format)
+            let path = output ?? (force ? LibraryExport.fileName(format) : LibraryExport.unusedPath(in: "", format))
             try export.write(
                 to: path, replacing: force, another: "choose another with --output", replace: "replace it with --force")
             print(

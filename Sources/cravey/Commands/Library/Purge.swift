@@ -9,7 +9,7 @@ extension Cravey {
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "purge",
-            abstract: "Delete all data: every craving and usage log, and every recording with its files.")
+            abstract: "Delete all data: every craving and usage log, every recording and check-in with its files.")
 
         @OptionGroup var library: LibraryOptions
 
@@ -18,15 +18,18 @@ extension Cravey {
 
         func run() throws {
             let lib = try library.open()
-            let count = try lib.count()
+            let checkIns = try lib.checkIns().count
+            let messages = try lib.count() - checkIns
             let logs = try Tracker(library: lib).counts()
-            try Terminal.requireConfirmation(
-                "Delete All Data? This will permanently delete all cravings, usage logs, and recordings. This cannot be undone.",
-                yes: yes, action: "delete all data")
+            guard
+                try Terminal.confirmed(
+                    SettingsScreen.deleteQuestion + " " + SettingsScreen.deleteWarning, yes: yes,
+                    action: "delete all data")
+            else { return print(Terminal.nothingDeleted) }
             try lib.purge()
             print(
-                "Deleted \(Export.count(count, "recording")), \(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log"))."
-            )
+                "Deleted \(Export.count(messages, "recording")), \(Export.count(checkIns, "check-in")), "
+                    + "\(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log")).")
         }
     }
 }
