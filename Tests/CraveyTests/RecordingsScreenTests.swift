@@ -1,6 +1,9 @@
 import CraveyTestSupport
 import Foundation
+import TerminalKit
 import XCTest
+
+@testable import cravey
 
 /// `cravey recordings` (and `m` on home) end to end in a real terminal (tmux): the seed's empty
 /// state, the list newest first at 80 columns, scrolling, Enter playing through ALSA's file plugin,
@@ -10,9 +13,11 @@ final class RecordingsScreenTests: CommandTestCase {
     var speakerOut: String { base + "/speaker.raw" }
 
     /// `cravey ARGUMENTS` in tmux, `width` × `height`.
-    func start(_ arguments: String, width: Int = 80, height: Int = 24) throws -> TmuxSession {
+    func start(_ arguments: String, width: Int = 80, height: Int = 24, environment: String = "") throws
+        -> TmuxSession
+    {
         let command =
-            "cd \(shellQuote(base)) && env NO_COLOR=1 TZ=Europe/Berlin CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
+            "cd \(shellQuote(base)) && env \(environment) NO_COLOR=1 TZ=Europe/Berlin CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
             + "CRAVEY_ALSA_OUTFILE=\(shellQuote(speakerOut)) CRAVEY_LIBRARY=\(shellQuote(root)) \(shellQuote(cravey)) \(arguments); "
             + "echo EXIT=$?; stty -a | grep -o -- '-*icanon'; sleep 60"
         return try TmuxSession(command, width: width, height: height)
@@ -62,6 +67,35 @@ final class RecordingsScreenTests: CommandTestCase {
         XCTAssertTrue(choice.contains("v  🎬 RECORD VIDEO") && choice.contains("a  🎙️ RECORD AUDIO"), choice)
         try tmux.send("Escape")
         try tmux.waitFor("No recordings yet")
+        try quit(tmux)
+    }
+
+    func testNRecordsANewOneAndComesBack() throws {
+        let tone = base + "/mic.raw", fifo = base + "/mic.fifo"
+        try makeTone(tone, seconds: 30)
+        let feeder = try pacedFIFO(fifo, feeding: tone)
+        defer { feeder.terminate() }
+        let tmux = try start(
+            "recordings --speaker cravey_capture --mic cravey_file",
+            environment: "CRAVEY_ALSA_INFILE=\(shellQuote(fifo))")
+        try tmux.waitFor("No recordings yet")
+        // Enter in the empty state: the seed's one button, Record Your First.
+        try tmux.send("Enter")
+        try tmux.waitFor("Choose Recording Type")
+        try tmux.send("a", literal: true)
+        try tmux.waitFor("0:01 / 2:00", timeout: 20)
+        try tmux.send("Enter")
+        try tmux.waitFor("Title (Enter for", timeout: 20)
+        try tmux.send("Fresh start", literal: true)
+        for prompt in ["Title (Enter for", "Notes", "Purpose"] {
+            try tmux.waitFor(prompt)
+            try tmux.send("Enter")
+        }
+        try tmux.waitFor("Save or discard?")
+        try tmux.send("s", literal: true)
+        let page = try tmux.waitFor("Recording saved ✓", timeout: 20)
+        XCTAssertTrue(page.contains("▸ 🎙️ Fresh start"), page)
+        XCTAssertEqual(try listed().map { $0["title"] as? String }, ["Fresh start"])
         try quit(tmux)
     }
 
@@ -193,5 +227,35 @@ final class RecordingsScreenTests: CommandTestCase {
         let plain = try run(["recordings"]).stdout
         XCTAssertEqual(plain, try run(["list"]).stdout)
         XCTAssertTrue(plain.contains("Remember why"), plain)
+    }
+}
+
+/// The recordings screen's keys and its scrolling list, without a terminal.
+final class RecordingsKeysTests: XCTestCase {
+    func testEveryKeyIsItsAction() {
+        XCTAssertEqual(Home.action(for: .character("m"), top: 0), .recordings)
+        XCTAssertEqual(RecordingsScreen.action(for: .enter), .play)
+        XCTAssertEqual(RecordingsScreen.action(for: .character("e")), .edit)
+        XCTAssertEqual(RecordingsScreen.action(for: .character("D")), .delete)
+        XCTAssertEqual(RecordingsScreen.action(for: .character("n")), .record)
+        XCTAssertEqual(RecordingsScreen.action(for: .escape), .quit)
+        XCTAssertNil(RecordingsScreen.action(for: .character("x")))
+    }
+
+    func testTheListKeepsTheChoiceInView() {
+        var list = ScrollingList(count: 12)
+        XCTAssertEqual(list.shown(visible: 9), 0..<9)
+        XCTAssertTrue(list.move(.end, visible: 9))
+        XCTAssertEqual(list.shown(visible: 9), 3..<12)
+        XCTAssertTrue(list.move(.pageUp, visible: 9))
+        XCTAssertEqual(list.selected, 2)
+        XCTAssertEqual(list.shown(visible: 9), 2..<11)
+        XCTAssertFalse(list.move(.character("e"), visible: 9))
+        list.resize(to: 1)
+        XCTAssertEqual(list.selected, 0)
+        XCTAssertEqual(list.shown(visible: 9), 0..<1)
+        var empty = ScrollingList(count: 0)
+        XCTAssertFalse(empty.move(.down, visible: 9))
+        XCTAssertEqual(empty.shown(visible: 9), 0..<0)
     }
 }

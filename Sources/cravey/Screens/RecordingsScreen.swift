@@ -47,7 +47,10 @@ struct RecordingsScreen {
             if list.move(key, visible: Self.visible(rows: Terminal.rows)) { continue }
             // In the empty state Enter records the first one, as the seed's one button does.
             guard var action = Self.action(for: key) else { continue }
-            if recordings.isEmpty && action != .quit { action = .record }
+            if recordings.isEmpty, action != .quit {
+                guard action == .play || action == .record else { continue }
+                action = .record
+            }
             switch action {
             case .quit: return
             case .record:
