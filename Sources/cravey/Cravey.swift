@@ -20,7 +20,8 @@ struct Cravey: ParsableCommand {
         version: "0.1.0 (build \(buildCommit))",
         subcommands: [
             CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self,
-            Play.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self, Search.self, List.self, Top.self,
+            Play.self, RecordingsCommand.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self,
+            Search.self, List.self, Top.self,
             Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,
             Devices.self, Doctor.self, Settings.self, PrivacyCommand.self,
         ]

@@ -55,7 +55,7 @@ final class HomeTests: CommandTestCase {
         let home = try tmux.waitFor("LOG CRAVING")
         XCTAssertTrue(home.contains("Hi Ben"), home)
         XCTAssertTrue(
-            home.contains("💡 Tip: Record motivational content to play during cravings  →  r"), "the empty library's tip"
+            home.contains("💡 Tip: Record motivational content to play during cravings  →  m"), "the empty library's tip"
         )
         try quit(tmux)
         XCTAssertTrue(try settings().contains("goal  cut-down"))

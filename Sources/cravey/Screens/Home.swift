@@ -11,23 +11,18 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "home",
             abstract:
-                "The daily hub: log a craving or a use, play your top three messages, record, progress, check-in, settings — one key each.",
+                "The daily hub: log a craving or a use, play your top three messages, record, your recordings, progress, check-in, settings — one key each.",
             discussion: "What 'cravey' alone opens on a terminal. The first time, it welcomes you first.")
 
         @OptionGroup var library: LibraryOptions
-
-        @Option(help: ArgumentHelp("ALSA playback device for the messages played from home.", valueName: "name"))
-        var speaker: String = "default"
-
-        @Option(help: ArgumentHelp("ALSA capture device for the messages recorded from home.", valueName: "name"))
-        var mic: String = "default"
+        @OptionGroup var devices: ScreenDevices
 
         func run() throws {
             guard let screen = FullScreen() else {
                 throw CraveyFailure(
                     message: "the home screen needs a terminal; every action is also a command (cravey --help)")
             }
-            try Home(library: library, screen: screen, speaker: speaker, mic: mic).run()
+            try Home(library: library, screen: screen, speaker: devices.speaker, mic: devices.mic).run()
         }
     }
 }
@@ -41,7 +36,7 @@ struct Home {
     var mic = "default"
 
     enum Action: Equatable {
-        case craving, use, play(Int), record(Recording.Kind), progress, checkIn, settings, quit
+        case craving, use, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, quit
     }
 
     /// The action a key asks for (`r` asks for a second key: audio or video).
@@ -50,6 +45,7 @@ struct Home {
         switch key.letter {
         case "c": return .craving
         case "u": return .use
+        case "m": return .recordings
         case "p": return .progress
         case "k": return .checkIn
         case "s": return .settings
@@ -86,6 +82,9 @@ struct Home {
         switch action {
         case .settings:
             return try SettingsScreen(library: lib, root: library.root, screen: screen).run()
+        case .recordings:
+            try RecordingsScreen(library: lib, screen: screen, speaker: speaker, mic: mic).run()
+            return nil
         case .quit:
             return nil
         case .craving:
@@ -127,7 +126,11 @@ struct Home {
     }
 
     /// Runs `body` on the normal screen; its note, or its failure in one line.
-    func suspended(_ body: () throws -> String?) -> String? {
+    func suspended(_ body: () throws -> String?) -> String? { Self.suspended(on: screen, body) }
+
+    /// Runs `body` on the normal screen, off `screen` and back (as every screen runs a command's
+    /// flow); its note, or its failure in one line.
+    static func suspended(on screen: FullScreen, _ body: () throws -> String?) -> String? {
         screen.suspend {
             defer { Transcribing.afterCommand() }
             do {
@@ -155,7 +158,7 @@ struct Home {
             "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"), rule,
         ]
         if top.isEmpty {
-            lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("r")]
+            lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("m")]
         } else {
             lines.append("Quick Play:")
             for (index, recording) in top.enumerated() {
@@ -170,9 +173,9 @@ struct Home {
         let checkedIn = try lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil
         lines += [
             rule,
-            "  " + Terminal.bold("p") + " 📊 Progress   " + Terminal.bold("k") + " ☀️ Check-in "
-                + (checkedIn ? "✓ done today" : "(not yet today)")
-                + "   " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
+            "  " + Terminal.bold("m") + " 🎙️ Recordings   " + Terminal.bold("p") + " 📊 Progress   "
+                + Terminal.bold("k") + " ☀️ Check-in " + (checkedIn ? "✓ done today" : "(not yet today)"),
+            "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
             "", toast.map { Terminal.accent($0) } ?? "",
         ]
         return lines

@@ -22,14 +22,21 @@ extension Cravey {
             let recording = try lib.recording(matching: id)
             guard
                 try Terminal.confirmed(
-                    "Delete '\(recording.shownTitle)'? This recording will be permanently deleted. This cannot be undone.",
-                    yes: yes, action: "delete '\(recording.shownTitle)'")
+                    Self.question(recording) + " " + Self.warning, yes: yes, action: "delete '\(recording.shownTitle)'")
             else {
                 print(Terminal.nothingDeleted)
                 return
             }
             try lib.delete(recording)
-            print("Deleted '\(recording.shownTitle)'.")
+            print(Self.deleted(recording))
         }
+
+        /// The confirmation's question ("Delete 'Remember why'?") and its warning: the words of
+        /// the command and of the recordings screen.
+        static func question(_ recording: Recording) -> String { "Delete '\(recording.shownTitle)'?" }
+        static let warning = "This recording will be permanently deleted. This cannot be undone."
+
+        /// What a delete says it did.
+        static func deleted(_ recording: Recording) -> String { "Deleted '\(recording.shownTitle)'." }
     }
 }

@@ -9,7 +9,7 @@ extension Cravey {
             commandName: "edit",
             abstract: "Change a recording's title, notes or purpose.",
             discussion:
-                "A blank title gives the automatic title 'Recording <date>'. Titles are 1–40 characters, notes at most 200."
+                "A blank title gives the automatic title 'Recording <date>'. Titles are 1–40 characters, notes at most 200. On a terminal, 'cravey edit ID' alone opens the Edit Recording form."
         )
 
         @OptionGroup var library: LibraryOptions
@@ -27,7 +27,7 @@ extension Cravey {
             if details.purpose != nil && clearPurpose {
                 throw ValidationError("--purpose and --clear-purpose cannot be used together")
             }
-            if details.isEmpty && !clearPurpose {
+            if details.isEmpty && !clearPurpose && !Self.asksOnTerminal {
                 throw ValidationError("nothing to change: give --title, --notes, --purpose or --clear-purpose")
             }
         }
@@ -35,14 +35,43 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             let recording = try lib.recording(matching: id)
-            let newPurpose: Recording.Purpose?? =
-                clearPurpose ? .some(nil) : try details.purpose.map { try Validation.purpose($0) }
-            let updated = try lib.edit(
-                recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose)
+            let updated: Recording
+            if details.isEmpty && !clearPurpose {
+                guard let edited = try Self.editInteractively(recording, in: lib) else {
+                    return print(Self.nothingChanged)
+                }
+                updated = edited
+            } else {
+                let newPurpose: Recording.Purpose?? =
+                    clearPurpose ? .some(nil) : try details.purpose.map { try Validation.purpose($0) }
+                updated = try lib.edit(
+                    recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose)
+            }
             if output.json {
                 try JSONOutput.print(updated)
             } else {
-                print("Updated '\(updated.shownTitle)' (\(updated.id.uuidString.prefix(8))).")
+                print(Self.updated(updated))
+            }
+        }
+
+        /// Whether the form can be asked for: a terminal to read keys from and draw it on.
+        static var asksOnTerminal: Bool { Terminal.stdinIsTerminal && Terminal.stderrIsTerminal }
+
+        /// What an edit says it kept.
+        static func updated(_ recording: Recording) -> String {
+            "Updated '\(recording.shownTitle)' (\(recording.id.uuidString.prefix(8)))."
+        }
+
+        /// What a form closed without saving says.
+        static let nothingChanged = "Nothing was changed."
+
+        /// The Edit Recording form, pre-filled, saved through the same library edit as the flags:
+        /// the recording as saved, or nil when the form was closed. A check-in is refused before
+        /// the form opens (it is kept as it was saved).
+        static func editInteractively(_ recording: Recording, in lib: Library) throws -> Recording? {
+            try lib.refuseChanging(recording)
+            return RecordingForm.run(RecordingFormState(recording)) { form in
+                try lib.edit(recording, title: form.title, notes: .some(form.notes), purpose: .some(form.purpose))
             }
         }
     }

@@ -19,9 +19,16 @@ extension Cravey {
         var purpose: Recording.Purpose?
 
         func run() throws {
-            let lib = try library.open()
+            try Self.show(try library.open(), kind: kind, purpose: purpose, json: output.json)
+        }
+
+        /// The list as JSON or as a table (or the words for none): `cravey list`, and
+        /// `cravey recordings` without a terminal.
+        static func show(
+            _ lib: Library, kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, json: Bool
+        ) throws {
             let recordings = try lib.recordings(kind: kind, purpose: purpose)
-            if output.json {
+            if json {
                 print(RecordingExport.jsonArray(recordings))
             } else if recordings.isEmpty {
                 print(

@@ -1,0 +1,140 @@
+import CraveyLibrary
+import Foundation
+import TerminalKit
+
+/// The Edit Recording form: title, notes and purpose, pre-filled with what the recording has.
+/// ↑/↓ (or Tab) move between fields; in Title and Notes typing edits; in Purpose ←/→ and space
+/// (or 1–4) choose one, and choosing it again clears it. Enter saves; Esc (or q in Purpose) closes
+/// the form and nothing changes.
+struct RecordingFormState {
+    enum Field: CaseIterable { case title, notes, purpose }
+
+    var title: String
+    var notes: String
+    var purpose: Recording.Purpose?
+    var purposeCursor: Int
+    var field = Field.title
+    /// The title a blank one becomes.
+    let automaticTitle: String
+    /// Why the last Enter did not save (a title or notes the library refuses), shown under the
+    /// form until the next key.
+    var problem: String?
+
+    init(_ recording: Recording) {
+        title = recording.title
+        notes = recording.notes ?? ""
+        purpose = recording.purpose
+        purposeCursor = recording.purpose.flatMap { Recording.Purpose.allCases.firstIndex(of: $0) } ?? 0
+        automaticTitle = Validation.automaticTitle(for: recording.createdAt)
+    }
+
+    enum Outcome: Equatable { case editing, save, close }
+
+    /// One key: moves between fields, edits the one in focus, saves or closes.
+    mutating func apply(_ key: Key) -> Outcome {
+        let all = Field.allCases
+        let index = all.firstIndex(of: field)!
+        let purposes = Recording.Purpose.allCases
+        problem = nil
+        switch key {
+        case .enter: return .save
+        case .escape, .inputEnded: return .close
+        case .up: field = all[max(0, index - 1)]
+        case .down, .tab: field = all[min(all.count - 1, index + 1)]
+        case .left where field == .purpose: purposeCursor = (purposeCursor + purposes.count - 1) % purposes.count
+        case .right where field == .purpose: purposeCursor = (purposeCursor + 1) % purposes.count
+        case .character(" ") where field == .purpose: choose(purposes[purposeCursor])
+        case .character("q") where field == .purpose, .character("Q") where field == .purpose: return .close
+        case let .character(c) where field == .purpose:
+            if let digit = key.digit, (1...purposes.count).contains(digit) {
+                purposeCursor = digit - 1
+                choose(purposes[digit - 1])
+            } else if c == "0" {
+                purpose = nil
+            }
+        case .backspace where field == .purpose: purpose = nil
+        case .backspace, .character:
+            if key == .backspace || !(key.character?.unicodeScalars.contains(where: Validation.isUnsafe) ?? true) {
+                if field == .title {
+                    _ = key.edit(&title, limit: Validation.maxTitleLength)
+                } else if field == .notes {
+                    _ = key.edit(&notes, limit: Validation.maxNotesLength)
+                }
+            }
+        default: break
+        }
+        return .editing
+    }
+
+    /// Chooses a purpose; the one already chosen is cleared.
+    private mutating func choose(_ chosen: Recording.Purpose) {
+        purpose = purpose == chosen ? nil : chosen
+    }
+
+    // MARK: - Drawing
+
+    /// The form, every line within `width` columns (a long title or notes shows its end).
+    func lines(width: Int) -> [String] {
+        let columns = max(30, width - 1)
+        let rule = Terminal.dim(String(repeating: "─", count: min(columns, 56)))
+        func label(_ text: String, _ f: Field) -> String {
+            (field == f ? Terminal.accent("▸ ") + Terminal.bold(text) : "  " + text)
+        }
+        func typed(_ text: String, _ f: Field) -> String {
+            let room = columns - 7
+            let shown = Terminal.safe(text.replacingOccurrences(of: "\n", with: " "))
+            let end = Terminal.width(shown) > room ? "…" + String(shown.suffix(room - 2)) : shown
+            return "    > " + end + (field == f ? "▏" : "")
+        }
+        let chips = Recording.Purpose.allCases.enumerated().map { index, each in
+            LogFormState.chip(
+                (purpose == each ? "(•) " : "( ) ") + each.name,
+                underCursor: field == .purpose && index == purposeCursor)
+        }
+        var out = [
+            Terminal.bold("Edit Recording"), rule,
+            label("Title", .title) + Terminal.dim("  (40 char max; blank: '\(automaticTitle)')"), typed(title, .title),
+            label("Notes", .notes) + Terminal.dim("  (200 char max)")
+                + (notes.count >= 150 ? Terminal.dim("  \(notes.count)/200") : ""),
+            typed(notes, .notes),
+            label("Purpose", .purpose) + Terminal.dim("  (optional)"), "  " + chips.joined(separator: " "),
+        ]
+        if field == .purpose { out.append("    " + Terminal.dim(Recording.Purpose.allCases[purposeCursor].line)) }
+        out += [rule, Terminal.dim("Enter: save changes · ↑/↓ field · purpose: ←/→ space or 1–4 · Esc: close")]
+        if let problem { out += Terminal.wrap(Terminal.safe(problem), width: columns).map { Terminal.style($0, "33") } }
+        return out.map { Terminal.width(Calm.plain($0)) > columns ? Terminal.fit($0, columns) : $0 }
+    }
+}
+
+/// Runs the Edit Recording form on the terminal (standard error), as `cravey edit ID` does on a
+/// terminal and the recordings screen's `e`.
+enum RecordingForm {
+    /// Runs the form until `save` takes what it holds (what `save` throws is shown in the form,
+    /// which stays open) or it is closed (nil).
+    static func run<Saved>(_ start: RecordingFormState, save: (RecordingFormState) throws -> Saved) -> Saved? {
+        var state = start
+        // nil: the form goes on; .some(nil): it was closed; .some(saved): saved.
+        let ended = LiveForm.run(lines: { state.lines(width: Terminal.columns) }) { key -> Saved?? in
+            switch state.apply(key) {
+            case .editing: return nil
+            case .close: return .some(nil)
+            case .save:
+                do {
+                    return .some(try save(state))
+                } catch {
+                    state.problem = Cravey.problem(error)?.message ?? "\(error)"
+                    return nil
+                }
+            }
+        }
+        return ended ?? nil
+    }
+}
+
+extension Key {
+    /// The character typed, if the key is one.
+    fileprivate var character: Character? {
+        if case let .character(c) = self { return c }
+        return nil
+    }
+}
