@@ -106,6 +106,22 @@ final class HomeTests: CommandTestCase {
     }
 
     /// Welcomed, with one imported message ("Remember why", a 2 s tone).
+    /// "Later" at the check-in's greeting comes back home with its note, and home's check-in line
+    /// says it is for later today.
+    func testLaterAtTheCheckInIsSaidOnHome() throws {
+        try run(["settings", "name", "Sam"])
+        let tmux = try start()
+        try tmux.waitFor("Get started")
+        try tmux.send("s", literal: true)
+        XCTAssertTrue(try tmux.waitFor("LOG CRAVING").contains("Check-in (not yet today)"))
+        try tmux.send("k", literal: true)
+        try tmux.waitFor("Take a moment for yourself")
+        try tmux.send("l", literal: true)
+        let home = try tmux.waitFor("Later, then. No reminder today.")
+        XCTAssertTrue(home.contains("Check-in (later today)"), home)
+        try quit(tmux)
+    }
+
     func welcomedWithAMessage() throws {
         try makeToneWAV(base + "/tone.wav", seconds: 2)
         try run(["import", base + "/tone.wav", "--title", "Remember why"])

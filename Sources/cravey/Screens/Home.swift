@@ -59,7 +59,8 @@ struct Home {
         var toast: String?
         while true {
             if try lib.setting(.welcomed) == nil {
-                guard try FirstRun.run(screen, library: lib) else { return }
+                guard try FirstRun.run(screen, library: lib, speaker: speaker, note: toast) else { return }
+                toast = nil
             }
             let top = try lib.top(3)
             let key = screen.ask(try Self.lines(lib, top: top, toast: toast))
@@ -100,7 +101,7 @@ struct Home {
         case let .record(kind):
             return suspended {
                 try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker) != nil
-                    ? "Saved ✓" : "Nothing was recorded."
+                    ? "Recording saved ✓" : "Nothing was recorded."
             }
         case .progress:
             return suspended {
@@ -113,9 +114,11 @@ struct Home {
             }
         case .checkIn:
             return suspended {
-                guard case .saved = try Cravey.CheckInCommand.Today.checkIn(library: lib, mic: mic, speaker: speaker)
-                else { return nil }
-                return "Check-in saved ✓"
+                switch try Cravey.CheckInCommand.Today.checkIn(library: lib, mic: mic, speaker: speaker) {
+                case .saved: return "Check-in saved ✓"
+                case .postponed: return "Later, then. No reminder today."
+                case .already, .notSaved: return nil
+                }
             }
         }
     }
@@ -170,11 +173,12 @@ struct Home {
             }
             lines.append("  " + Terminal.bold("r") + "  + RECORD NEW")
         }
-        let checkedIn = try lib.checkIn(on: CheckIn.day(of: LocalClock.now())) != nil
+        let today = try lib.checkInDay(CheckIn.day(of: LocalClock.now()))
         lines += [
             rule,
             "  " + Terminal.bold("m") + " 🎙️ Recordings   " + Terminal.bold("p") + " 📊 Progress   "
-                + Terminal.bold("k") + " ☀️ Check-in " + (checkedIn ? "✓ done today" : "(not yet today)"),
+                + Terminal.bold("k") + " ☀️ Check-in "
+                + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)"),
             "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
             "", toast.map { Terminal.accent($0) } ?? "",
         ]
