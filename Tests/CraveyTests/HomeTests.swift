@@ -119,6 +119,12 @@ final class HomeTests: CommandTestCase {
         try tmux.send("l", literal: true)
         let home = try tmux.waitFor("Later, then. No reminder today.")
         XCTAssertTrue(home.contains("Check-in (later today)"), home)
+        // Ctrl-C inside the check-in leaves it, back home: not the whole program.
+        try tmux.send("k", literal: true)
+        try tmux.waitFor("How does today feel, overall?")
+        try tmux.send("C-c")
+        try tmux.waitFor("LOG CRAVING")
+        XCTAssertFalse(try tmux.screen().contains("EXIT="), "still home")
         try quit(tmux)
     }
 

@@ -51,6 +51,19 @@ final class UnheardPlayTests: TranscriptTestCase {
         try tmux.waitFor("EXIT=1")
         tmux.close()
 
+        // At the offer after a craving on a terminal, the craving stays logged: exit 0, one note.
+        let offer = try TmuxSession(
+            "env NO_COLOR=1 CRAVEY_TRANSCRIBE=later \(shellQuote(cravey)) craving 7 --speaker nosuch --library \(shellQuote(root)); echo EXIT=$?; sleep 30",
+            width: 80, height: 30)
+        try offer.waitFor("Play one of your messages?")
+        try offer.send("1", literal: true)
+        let read = try offer.waitFor("Press any key when you're ready.")
+        XCTAssertFalse(read.contains("\u{FFFD}"), "the words read as sentences: \(read)")
+        try offer.send("x", literal: true)
+        let after = try offer.waitFor("EXIT=0")
+        XCTAssertTrue(after.contains("'Six sentences' was not played"), after)
+        offer.close()
+
         // doctor checks the speaker it names.
         let doctor = try run(["doctor", "--mic", "null", "--speaker", "nosuch"]).stdout
         XCTAssertTrue(doctor.contains("✗ speaker 'nosuch'"), doctor)

@@ -24,6 +24,9 @@ final class CheckInFlow: Sendable {
     private let recorder = Mutex<Recorder?>(nil)
     /// Raw mode, released on leaving (by the flow or by a stop signal's handler).
     private let rawMode = Mutex<RawMode?>(nil)
+    /// Set by a stop signal or the end of input outside a recording: every screen then reads Esc
+    /// and the flow returns.
+    private let leaving = Mutex(false)
 
     init(library: Library, fixedDay: String?, mic: String, speaker: String, maxSeconds: Double) {
         self.library = library
@@ -38,15 +41,13 @@ final class CheckInFlow: Sendable {
         rawMode.withLock { $0 = RawMode() }
         Drawing.cursor(visible: false)
         defer { leave() }
-        // Ctrl-C, SIGTERM, SIGHUP: while recording they stop and keep it; elsewhere they leave
-        // (nothing is changed by leaving before a recording).
+        // Ctrl-C, SIGTERM, SIGHUP: while recording they stop and keep it; elsewhere they leave the
+        // flow (nothing is changed by leaving before a recording), back to whoever opened it.
         let signals = StopSignals(onStop: { [self] signo in
-            let recorder = self.recorder.withLock { $0 }
-            if let recorder, recorder.isRunning {
+            if let recorder = self.recorder.withLock({ $0 }), recorder.isRunning {
                 recorder.requestStop(.signal(signo))
-            } else if recorder == nil {
-                leave()
-                exit(0)
+            } else {
+                leaving.withLock { $0 = true }
             }
         })
         defer { signals.cancel() }
@@ -314,7 +315,7 @@ final class CheckInFlow: Sendable {
                 "", "  " + ((error as? CraveyFailure)?.message ?? "cannot play it back: \(error)"), "",
                 "  " + keyHint("Enter", "Back"),
             ])
-            while readKey() != .enter {}
+            while ![.enter, .escape].contains(readKey()) {}
         }
     }
 
@@ -327,15 +328,29 @@ final class CheckInFlow: Sendable {
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 
     /// The next key; nil after `timeoutMilliseconds` (-1 waits). The end of input stops a
-    /// recording (which is kept) and otherwise leaves.
+    /// recording (which is kept) and otherwise leaves; after a stop signal outside a recording,
+    /// every key is Esc, so each screen goes back and the flow returns.
     private func readKey(timeoutMilliseconds: Int32 = -1) -> Key? {
-        let key = KeyReader.shared.next(waiting: timeoutMilliseconds)
-        guard key == .inputEnded else {
-            if Calm.isOn, let key { CalmPage.shared.announce(key, to: .standardError) }
-            return key
+        var waited: Int32 = 0
+        while !leaving.withLock({ $0 }) {
+            // In slices, so that a stop signal is noticed while a screen waits for a key.
+            let slice = timeoutMilliseconds < 0 ? 100 : min(100, timeoutMilliseconds - waited)
+            let key = KeyReader.shared.next(waiting: slice)
+            waited += slice
+            if key == .inputEnded {
+                if let recorder = recorder.withLock({ $0 }), recorder.isRunning {
+                    recorder.requestStop(.user)
+                    return nil
+                }
+                leaving.withLock { $0 = true }
+                break
+            }
+            if let key {
+                if Calm.isOn { CalmPage.shared.announce(key, to: .standardError) }
+                return key
+            }
+            if timeoutMilliseconds >= 0 && waited >= timeoutMilliseconds { return nil }
         }
-        if let recorder = recorder.withLock({ $0 }) { recorder.requestStop(.user); return nil }
-        leave()
-        exit(0)
+        return .escape
     }
 }

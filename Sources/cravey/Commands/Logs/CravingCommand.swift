@@ -95,7 +95,17 @@ extension Cravey {
                 choice = nil
             }
             if let choice {
-                try Play.play(choice, in: lib, speaker: speaker)
+                do {
+                    try Play.play(choice, in: lib, speaker: speaker)
+                } catch let failure as CraveyFailure {
+                    // The craving is kept whatever the speaker does: a script hears that it is, a
+                    // person at the offer has read the message's words instead.
+                    guard rank == nil else {
+                        throw CraveyFailure(message: "the craving is logged; " + failure.message, code: failure.code)
+                    }
+                    Terminal.printNote(failure.message)
+                    return Logged(craving: craving, played: nil)
+                }
                 try tracker.notePlayed(choice.id, during: craving.id)
             }
             return Logged(craving: craving, played: choice)

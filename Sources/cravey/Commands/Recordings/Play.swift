@@ -166,10 +166,8 @@ extension Cravey.Play {
                     ? "" : Terminal.wrap(line, width: width - indent.count).map { indent + $0 }.joined(separator: "\n"))
         }
         guard waiting, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else { return }
-        print(Terminal.dim("Press any key when you're ready."))
-        let raw = RawMode()
-        defer { raw?.release() }
-        _ = KeyReader.shared.next()
+        Prompt.choice(
+            Terminal.dim("Press any key when you're ready."), key: { _ in () }, line: { _ in () }, ended: ())
     }
 
     /// The lines `showWords` prints (indented lines are the message's own words).
@@ -181,7 +179,8 @@ extension Cravey.Play {
         switch words {
         case let .said(text):
             lines = [
-                "The sound can't play right now, so here are the words of '\(title)':", "", "  " + Terminal.safe(text),
+                "The sound can't play right now, so here are the words of '\(title)':", "",
+                "  " + Terminal.safe(text.split(whereSeparator: \.isNewline).joined(separator: " ")),
             ]
         case .silent:
             lines = ["The sound can't play right now. No words were heard in '\(title)'."]
