@@ -19,9 +19,12 @@
 //   4. CraveyMessages — the use cases that join the library to the media: the library as the
 //                       recorder's staging, starting a recording (devices and fallbacks), saving,
 //                       trimming and discarding a take, import, trim, recovery of interrupted
-//                       takes, transcripts, the level a recording plays at
+//                       takes, transcripts and their queue, the check-in's take, playing and
+//                       counting a message, the level a recording plays at
 //      CraveyTracker  — the craving and use logs (in the library's database), their rules and links
-//   5. cravey         — the command-line executable: commands, the terminal toolkit and screens
+//   5. cravey         — the command-line executable: the root command, Commands/ by subject, Screens/,
+//                       Presentation/, Background/ (the transcript worker), Configuration (the
+//                       environment, read once); TerminalKit is its toolkit (no product module)
 // Tests mirror the modules; `library-driver` (drives library operations in a child process so the
 // tests can SIGKILL it at chosen points) and `writer-bench` (the video benchmark) are test-only.
 import PackageDescription

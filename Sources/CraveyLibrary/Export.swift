@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 #if canImport(Glibc)
     import Glibc

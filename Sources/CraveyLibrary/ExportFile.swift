@@ -41,8 +41,26 @@ extension RecordingExport {
         }
         let code = errno
         close(fd)
-        guard ok, rename(temp, path) == 0 else {
-            let failure = LibraryError.system(operation: "write", path: path, errno: ok ? errno : code)
+        // Without `replacing`, the name is made with link(2), which fails when a file took it
+        // meanwhile (nothing is written over); a filesystem without hard links gets the rename.
+        let placed: Bool
+        if !ok {
+            placed = false
+        } else if replacing {
+            placed = rename(temp, path) == 0
+        } else if link(temp, path) == 0 {
+            placed = true
+            unlink(temp)
+        } else if [EPERM, EOPNOTSUPP, EMLINK, EXDEV].contains(errno), lstat(path, &info) != 0 {
+            placed = rename(temp, path) == 0
+        } else {
+            placed = false
+        }
+        guard placed else {
+            let failure =
+                ok && errno == EEXIST
+                ? LibraryError.output("\(path) appeared while it was written; \(another)")
+                : LibraryError.system(operation: "write", path: path, errno: ok ? errno : code)
             unlink(temp)
             throw failure
         }

@@ -33,7 +33,7 @@ public struct WhisperInstallation: Sendable, Equatable {
             case .installed: return nil
             case let .broken(directory, reason): return "the Whisper engine in \(directory) cannot be used: \(reason)"
             case .notInstalled: return "the Whisper engine is not installed"
-            case .off: return "the Whisper engine is turned off (CRAVEY_WHISPER=off)"
+            case .off: return "the Whisper engine is turned off"
             }
         }
     }

@@ -87,7 +87,10 @@ extension ProgressFigures {
             return "Consistent intensity (\(firstText)/10). Tracking helps you spot patterns over time."
         }
         if last < first { return "Your intensity dropped from \(firstText)/10 to \(lastText)/10. That's progress! 📉" }
-        return "Intensity increased to \(lastText)/10. Recovery isn't linear - you're learning. 💪"
+        // "Recovery" only for someone whose goal is to quit or cut down.
+        return aimsToReduce
+            ? "Intensity increased to \(lastText)/10. Recovery isn't linear - you're learning. 💪"
+            : "Intensity increased to \(lastText)/10. Every log helps you understand your pattern. 💪"
     }
 
     public var amountsInsight: String {

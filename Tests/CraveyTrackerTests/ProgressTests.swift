@@ -136,7 +136,9 @@ final class ProgressTests: XCTestCase {
                 var c = second; c.intensity = 8; c.triggers = [.anxious, .social]; c.location = .work; return c
             }())
         p = try progress(now: "2026-10-18 09:00")
-        XCTAssertEqual(p.intensityInsight, "Intensity increased to 8/10. Recovery isn't linear - you're learning. 💪")
+        // No goal chosen: no "recovery" (that is for a goal to quit or cut down).
+        XCTAssertEqual(
+            p.intensityInsight, "Intensity increased to 8/10. Every log helps you understand your pattern. 💪")
         XCTAssertEqual(p.triggerInsight, "Anxious triggered both cravings. This is your main pattern right now.")
         XCTAssertEqual(p.triggers.map(\.percent), [67, 33], "shares of all triggers named")
         XCTAssertEqual(p.locationInsight, "Cravings at Home and Work, 50% each. Where you are can set off a craving. 🏠")
@@ -393,7 +395,9 @@ final class ProgressTests: XCTestCase {
             "0 Cravings • 0 Uses", "1 Craving • 0 Uses", "Keep going!", "Every day is a fresh start",
             "A use was logged today",
             "Longest Abstinence Streak", "Longest Stretch Without Use", "Days Without Use", "🔥 Current Streak",
-            "No cravings logged in these 7 days", "That's progress!", "Recovery isn't linear", "Consistent intensity",
+            "No cravings logged in these 7 days", "That's progress!", "Recovery isn't linear",
+            "Every log helps you understand your pattern. 💪",
+            "Consistent intensity",
             "Anxious and Bored triggered all 3 cravings", "💡 Anxious and Bored are your main triggers",
             "Cravings at Home and Work", "Both cravings at Home", "Most cravings: 6–9 AM and 6–9 PM, as many in each",
             "Spread across the day", "Spread evenly over the week", "Highest: ",

@@ -62,17 +62,23 @@ struct Transcribing {
     /// Libraries this command opened whose opening recovered recordings (a crash's takes, or
     /// recordings listed again): their transcripts are made when the command is done, never
     /// before it (a play in a hard moment does not wait for them).
-    static var recovered: [Library] {
-        get { libraries.withLock { $0.recovered } }
-        set { libraries.withLock { $0.recovered = newValue } }
-    }
+    static var recovered: [Library] { libraries.withLock { $0.recovered } }
 
     /// Libraries this command opened: a worker is started for any whose queue waits (one that
     /// was killed, or a machine that powered off, left it so).
-    static var opened: [Library] {
-        get { libraries.withLock { $0.opened } }
-        set { libraries.withLock { $0.opened = newValue } }
+    static var opened: [Library] { libraries.withLock { $0.opened } }
+
+    /// Notes a library this command opened (and whether its opening recovered recordings), in one
+    /// step.
+    static func noteOpened(_ library: Library, recovered: Bool) {
+        libraries.withLock { libraries in
+            libraries.opened.append(library)
+            if recovered { libraries.recovered.append(library) }
+        }
     }
+
+    /// Forgets the libraries opened so far: the worker itself starts no other worker when done.
+    static func forgetOpened() { libraries.withLock { $0.opened = [] } }
 
     /// Called once the command has done its work: the recovered recordings' transcripts, and a
     /// worker for a queue left waiting.

@@ -45,7 +45,7 @@ struct RecordingsScreen {
             })
             toast = nil
             if list.move(key, visible: Self.visible(rows: Terminal.rows)) { continue }
-            // In the empty state Enter records the first one, as the seed's one button does.
+            // In the empty state Enter records the first one: the screen's one button.
             guard var action = Self.action(for: key) else { continue }
             if recordings.isEmpty, action != .quit {
                 guard action == .play || action == .record else { continue }
@@ -62,7 +62,7 @@ struct RecordingsScreen {
         }
     }
 
-    /// What a new recording saved says (the seed's toast).
+    /// What a new recording saved says.
     static let saved = "Recording saved ✓"
 
     /// Plays, edits or deletes `recording`; the note for the screen.
@@ -70,8 +70,9 @@ struct RecordingsScreen {
         switch action {
         case .play:
             return Home.suspended(on: screen) {
-                let played = try Cravey.Play.play(.key(recording.id.uuidString), in: library, speaker: speaker)
-                return "Played '\(played.recording.shownTitle)' ✓"
+                let played = try Cravey.Play.play(recording, in: library, speaker: speaker)
+                return (played.ending == .finished ? "Played" : "Stopped") + " '\(played.recording.shownTitle)'"
+                    + (played.ending == .finished ? " ✓" : "")
             }
         case .edit:
             return Home.suspended(on: screen) {
@@ -91,7 +92,7 @@ struct RecordingsScreen {
         }
     }
 
-    /// The seed's confirmation, in the words of `cravey delete`: d (or y) deletes; Esc, n, q or
+    /// The confirmation, in the words of `cravey delete`: d (or y) deletes; Esc, n, q or
     /// Enter cancel.
     func confirmDelete(_ recording: Recording) -> Bool {
         while true {

@@ -58,10 +58,11 @@ struct LibraryOptions: ParsableArguments {
             repairCommand: Cravey.Check.repairCommand, leavingOut: holdingPutOff ? [.deferred] : [])
         { Terminal.printNote(line) }
         if let problem = opened.privacyProblem { Terminal.printNote(problem) }
-        Transcribing.opened.append(opened)
-        if opened.openingReport.findings.contains(where: { $0.kind == .recoveredRecording || $0.kind == .relisted }) {
-            Transcribing.recovered.append(opened)
-        }
+        Transcribing.noteOpened(
+            opened,
+            recovered: opened.openingReport.findings.contains {
+                $0.kind == .recoveredRecording || $0.kind == .relisted
+            })
         return opened
     }
 }

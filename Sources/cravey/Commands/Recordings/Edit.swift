@@ -38,7 +38,8 @@ extension Cravey {
             let updated: Recording
             if details.isEmpty && !clearPurpose {
                 guard let edited = try Self.editInteractively(recording, in: lib) else {
-                    return print(Self.nothingChanged)
+                    // Nothing changed: `--json` prints the recording as it stands.
+                    return output.json ? try JSONOutput.print(recording) : print(Self.nothingChanged)
                 }
                 updated = edited
             } else {

@@ -60,7 +60,7 @@ extension Cravey {
             if worker {
                 let lib = try library.open()
                 // The worker starts no other worker when it is done.
-                Transcribing.opened = []
+                Transcribing.forgetOpened()
                 return try TranscriptWorker.run(lib)
             }
             let engine = upgrade ? .whisper : engine
