@@ -36,9 +36,9 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             if output.json {
-                try JSONOutput.print(try Tracker(library: lib).progress(range, now: Date()))
+                try JSONOutput.print(try Tracker(library: lib).progress(range, now: LocalClock.now()))
             } else if let html {
-                let figures = try Tracker(library: lib).progress(range, now: Date())
+                let figures = try Tracker(library: lib).progress(range, now: LocalClock.now())
                 try RecordingExport.write(
                     Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
                     another: "choose another with --html", replace: "replace it with --force")
@@ -52,7 +52,7 @@ extension Cravey {
         /// is left; else the dashboard printed once.
         static func show(in lib: Library, range: ProgressRange = .week) throws {
             let tracker = Tracker(library: lib)
-            let now = Date()
+            let now = LocalClock.now()
             if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
                 let facts = try tracker.progressFacts()
                 ProgressScreen.run(range: range) { ProgressFigures(facts, range: $0, now: now) }
