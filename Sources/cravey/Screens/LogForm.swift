@@ -263,33 +263,22 @@ enum LogForm {
 
     /// Runs a form until it saves (a readable time and amount) or closes.
     static func run(_ start: LogFormState) -> LogFormState? {
-        guard let raw = RawMode() else { return nil }
-        defer { raw.release() }
-        let signals = StopSignals()
-        defer { signals.cancel() }
         var state = start
-        var block = LiveBlock()
-        Drawing.cursor(visible: false)
-        defer { Drawing.cursor(visible: true) }
-        while true {
-            block.draw(state.lines(width: Terminal.columns), to: .standardError)
-            guard let key = KeyReader.shared.next(waiting: 200) else {
-                if signals.stopRequested { return nil }
-                continue
-            }
-            if signals.stopRequested { return nil }
+        let saved = LiveForm.run(lines: { state.lines(width: Terminal.columns) }) { key -> Bool? in
             switch state.apply(key) {
-            case .editing: break
-            case .close: return nil
+            case .editing: return nil
+            case .close: return false
             case .save:
                 do {
                     try state.check()
-                    return state
+                    return true
                 } catch {
                     state.problem = "\(error)"
+                    return nil
                 }
             }
         }
+        return saved == true ? state : nil
     }
 
     /// After a craving on a terminal: one key plays one of the three most played messages (any
