@@ -1,6 +1,10 @@
+import CraveyLibrary
 import CraveyTestSupport
+import CraveyTracker
 import Foundation
 import XCTest
+
+@testable import cravey
 
 /// Bare `cravey`, `cravey home`, the first run, settings and privacy, end to end in a real
 /// terminal (tmux): the first run through every step and every skip, the home keys (each action
@@ -126,6 +130,15 @@ final class HomeTests: CommandTestCase {
         try tmux.waitFor("LOG CRAVING")
         XCTAssertFalse(try tmux.screen().contains("EXIT="), "still home")
         try quit(tmux)
+    }
+
+    /// Home's note for a log typed with an old time carries the calm note the command prints.
+    func testHomeSaysTheNoteOfAnOldLog() throws {
+        try run(["craving", "6", "--at", "2026-01-10 08:15"])
+        let entry = try XCTUnwrap(try Tracker(library: Library(root: root)).entries().first)
+        let note = Home.saved(entry)
+        XCTAssertTrue(note.hasPrefix("Craving logged ✓ — 6 (moderate), 2026-01-10 08:15"), note)
+        XCTAssertTrue(note.hasSuffix(LogTime.oldWarning), note)
     }
 
     func welcomedWithAMessage() throws {
