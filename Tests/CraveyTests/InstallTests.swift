@@ -45,10 +45,10 @@ final class InstallTests: XCTestCase {
         // being completed and the one before it).
         let completion = prefix + "/share/bash-completion/completions/cravey"
         let script =
-            "shopt -s extglob; source \(shellQuote(completion)); COMP_WORDS=(cravey rec); COMP_CWORD=1; COMP_LINE='cravey rec'; COMP_POINT=10; _cravey cravey rec cravey; printf '%s\\n' \"${COMPREPLY[@]}\""
+            "shopt -s extglob; source \(shellQuote(completion)); COMP_WORDS=(cravey imp); COMP_CWORD=1; COMP_LINE='cravey imp'; COMP_POINT=10; _cravey cravey imp cravey; printf '%s\\n' \"${COMPREPLY[@]}\""
         let completed = try runProcess("/bin/bash", ["-c", script])
         XCTAssertEqual(completed.status, 0, completed.stderr)
-        XCTAssertEqual(completed.stdout.split(separator: "\n").map(String.init), ["record"], completed.stdout)
+        XCTAssertEqual(completed.stdout.split(separator: "\n").map(String.init), ["import"], completed.stdout)
         for shell in ["/share/zsh/site-functions/_cravey", "/share/fish/vendor_completions.d/cravey.fish"] {
             let text = (try? String(contentsOfFile: prefix + shell, encoding: .utf8)) ?? ""
             XCTAssertTrue(text.contains("record"), shell)
