@@ -16,11 +16,9 @@ package enum Calm {
 
     private static let chosen = Mutex(ProcessInfo.processInfo.environment["TERM"] == "dumb")
 
-    /// Calm screens for a dumb terminal (`term`), or when the person asked for reduced motion;
-    /// chosen once, when the program starts.
-    package static func choose(term: String?, reducedMotion: Bool) {
-        chosen.withLock { $0 = term == "dumb" || reducedMotion }
-    }
+    /// Calm screens or not, as the program chose once when it started (a dumb terminal, or the
+    /// person asked for reduced motion).
+    package static func choose(_ calm: Bool) { chosen.withLock { $0 = calm } }
 
     /// `text` without its escape sequences (colours, styles).
     package static func plain(_ text: String) -> String {

@@ -86,7 +86,7 @@ struct Configuration: Sendable {
 
     /// Hands the toolkit what it draws by.
     func apply() {
-        Calm.choose(term: environment["TERM"], reducedMotion: calm)
+        Calm.choose(calm)
     }
 
     /// A fresh fault-injection seam as configured (it counts the steps of one library).

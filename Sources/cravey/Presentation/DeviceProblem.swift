@@ -25,30 +25,17 @@ struct DeviceProblem: Sendable, Equatable {
         let nodes =
             (card.map { DeviceAccess.soundCaptureNodes(card: $0.card, device: $0.device) }
                 ?? DeviceAccess.soundCaptureNodes()) + (card.map { ["/dev/snd/controlC\($0.card)"] } ?? [])
-        // ALSA reports an unreadable card as ENODEV or ENOENT as often as EACCES: look at the nodes first.
-        if let why = nodes.compactMap(DeviceAccess.permissionProblem).first {
-            return DeviceProblem(detail: "permission denied: \(why)", fix: audioGroupFix)
-        }
-        switch error.kind {
-        case .busy:
-            return DeviceProblem(
-                detail: "busy: held by \(holders(nodes))",
-                fix: "close it, or record through the sound server with --mic default (udev-notes.md, \"Device busy\")")
-        case .permission:
-            return DeviceProblem(detail: "permission denied: \(error.message)", fix: audioGroupFix)
-        case .missing:
-            let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
-            let none = cards.contains("no soundcards") || cards.isEmpty
-            return DeviceProblem(
-                detail: none ? "no sound card found" : "ALSA has no device of that name",
-                fix: "list the microphones with 'cravey devices' (udev-notes.md, \"Microphones and ALSA names\")")
-        case .cannotCapture:
+        if error.kind == .cannotCapture, nodes.allSatisfy({ DeviceAccess.permissionProblem($0) == nil }) {
             return DeviceProblem(
                 detail: "cannot capture (no capture side, or no usable format)",
                 fix: "choose a capture device from 'cravey devices'")
-        default:
-            return DeviceProblem(detail: error.message, fix: "see udev-notes.md")
         }
+        return sound(
+            error, nodes: nodes,
+            busyFix: "close it, or record through the sound server with --mic default (udev-notes.md, \"Device busy\")",
+            missingFix: { _ in
+                "list the microphones with 'cravey devices' (udev-notes.md, \"Microphones and ALSA names\")"
+            })
     }
 
     /// The speaker `name` failed to open with `error`.
@@ -57,26 +44,37 @@ struct DeviceProblem: Sendable, Equatable {
         let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/snd")) ?? []).filter {
             $0.hasPrefix(card.map { "pcmC\($0.card)D" } ?? "pcmC") && $0.hasSuffix("p")
         }.sorted().map { "/dev/snd/" + $0 }
+        return sound(
+            error, nodes: nodes,
+            busyFix:
+                "close it, or play through the sound server with --speaker default (udev-notes.md, \"Device busy\")",
+            missingFix: { noCard in
+                noCard
+                    ? "plug in speakers or headphones, or check the sound driver"
+                    : "list the speakers with 'aplay -L' and pass one with --speaker"
+            })
+    }
+
+    /// A sound device (its device nodes `nodes`) that failed with `error`, either way: the nodes'
+    /// modes first (ALSA reports an unreadable card as ENODEV or ENOENT as often as EACCES), then
+    /// the error's kind. `missingFix` says what to do when there is no such device (true: no sound
+    /// card at all).
+    private static func sound(
+        _ error: MediaError, nodes: [String], busyFix: String, missingFix: (_ noCard: Bool) -> String
+    ) -> DeviceProblem {
         if let why = nodes.compactMap(DeviceAccess.permissionProblem).first {
             return DeviceProblem(detail: "permission denied: \(why)", fix: audioGroupFix)
         }
         switch error.kind {
         case .busy:
-            return DeviceProblem(
-                detail: "busy: held by \(holders(nodes))",
-                fix:
-                    "close it, or play through the sound server with --speaker default (udev-notes.md, \"Device busy\")"
-            )
+            return DeviceProblem(detail: "busy: held by \(holders(nodes))", fix: busyFix)
         case .permission:
             return DeviceProblem(detail: "permission denied: \(error.message)", fix: audioGroupFix)
         case .missing:
             let cards = (try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8)) ?? ""
             let none = cards.contains("no soundcards") || cards.isEmpty
             return DeviceProblem(
-                detail: none ? "no sound card found" : "ALSA has no device of that name",
-                fix: none
-                    ? "plug in speakers or headphones, or check the sound driver"
-                    : "list the speakers with 'aplay -L' and pass one with --speaker")
+                detail: none ? "no sound card found" : "ALSA has no device of that name", fix: missingFix(none))
         default:
             return DeviceProblem(detail: error.message, fix: "see udev-notes.md")
         }

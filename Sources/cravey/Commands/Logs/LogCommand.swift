@@ -172,18 +172,23 @@ extension Cravey {
                 if withLinked && keepLinked { throw ValidationError("give --with-linked or --keep-linked, not both") }
             }
 
+            /// `--yes`, or "y" at a terminal; a no says "Nothing deleted." (a choice, not a failure).
+            func confirmed(_ entry: LogEntry) throws -> Bool {
+                guard
+                    try Terminal.confirmed("Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
+                else {
+                    print(Terminal.nothingDeleted)
+                    return false
+                }
+                return true
+            }
+
             func run() throws {
                 let tracker = Tracker(library: try library.open())
                 let entry = try tracker.entry(matching: id)
                 switch entry {
                 case let .use(u):
-                    guard
-                        try Terminal.confirmed(
-                            "Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
-                    else {
-                        print(Terminal.nothingDeleted)
-                        return
-                    }
+                    guard try confirmed(entry) else { return }
                     try tracker.deleteUse(u.id)
                     print("Deleted the use of \(u.time.localText).")
                 case let .craving(c):
@@ -205,13 +210,7 @@ extension Cravey {
                             return
                         }
                     } else {
-                        guard
-                            try Terminal.confirmed(
-                                "Delete this log? \(LogText.line(entry))", yes: yes, action: "delete a log")
-                        else {
-                            print(Terminal.nothingDeleted)
-                            return
-                        }
+                        guard try confirmed(entry) else { return }
                     }
                     let deleted = try tracker.deleteCraving(c.id, linked: uses.isEmpty ? nil : linked)
                     print(
