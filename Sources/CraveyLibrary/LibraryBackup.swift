@@ -564,7 +564,10 @@ extension Store {
             try db.execute(sql: "ATTACH DATABASE ? AS restored", arguments: [path])
             defer { try? db.execute(sql: "DETACH DATABASE restored") }
             try db.inTransaction {
-                for table in ["recording", "transcript", "checkinDay", "setting", "craving", "usage", "transcriptJob"] {
+                for table in [
+                    "recording", "transcript", "checkinDay", "setting", "craving", "usage", "transcriptJob",
+                    "milestone",
+                ] {
                     try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM restored.\(table)")
                 }
                 for path in paths { try db.execute(sql: "DELETE FROM pendingSave WHERE path = ?", arguments: [path]) }

@@ -18,25 +18,32 @@ package struct CravingRow: Sendable, Equatable {
     package var recordingId: String?
     package var createdAt: String?
     package var modifiedAt: String?
+    /// A ride's ratings as JSON `[[seconds after `at`, 1-10], …]`; nil for a craving not ridden.
+    package var ratings: String?
+    /// Every recording played during the craving, in order, separated by commas ("" for none).
+    package var played: String?
 
     package init(
         id: String?, at: String?, utcOffset: Int?, intensity: Int?, triggers: String?, location: String?,
-        notes: String?, recordingId: String?, createdAt: String?, modifiedAt: String?
+        notes: String?, recordingId: String?, createdAt: String?, modifiedAt: String?, ratings: String? = nil,
+        played: String? = nil
     ) {
         (self.id, self.at, self.utcOffset, self.intensity, self.triggers) = (id, at, utcOffset, intensity, triggers)
         (self.location, self.notes, self.recordingId, self.createdAt, self.modifiedAt) = (
             location, notes, recordingId, createdAt, modifiedAt
         )
+        (self.ratings, self.played) = (ratings, played)
     }
 
-    static let columns = "id, at, utcOffset, intensity, triggers, location, notes, recordingId, createdAt, modifiedAt"
+    static let columns =
+        "id, at, utcOffset, intensity, triggers, location, notes, recordingId, createdAt, modifiedAt, ratings, played"
 
     init(row: Row) {
         self.init(
             id: row["id"], at: row["at"], utcOffset: row["utcOffset"], intensity: row["intensity"],
             triggers: row["triggers"],
             location: row["location"], notes: row["notes"], recordingId: row["recordingId"],
-            createdAt: row["createdAt"], modifiedAt: row["modifiedAt"])
+            createdAt: row["createdAt"], modifiedAt: row["modifiedAt"], ratings: row["ratings"], played: row["played"])
     }
 }
 
@@ -201,11 +208,12 @@ extension Library {
         try writeLogs(step: "log.craving") { db in
             try Self.requireRecording(craving.recordingId, db)
             try db.execute(
-                sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
                     craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
                     craving.notes,
-                    craving.recordingId, craving.createdAt, craving.modifiedAt,
+                    craving.recordingId, craving.createdAt, craving.modifiedAt, craving.ratings,
+                    craving.played ?? craving.recordingId ?? "",
                 ])
         }
     }
@@ -224,11 +232,27 @@ extension Library {
         }
     }
 
-    /// Keeps which recording was played during a craving.
+    /// Keeps which recording was played during a craving: the first one played stays its
+    /// `recordingId`; every one is added once to `played`, in order.
     package func notePlayed(_ recordingId: String, duringCraving cravingId: String) throws {
         try writeLogs(step: "log.played") { db in
             try Self.requireRecording(recordingId, db)
-            try db.execute(sql: "UPDATE craving SET recordingId = ? WHERE id = ?", arguments: [recordingId, cravingId])
+            try db.execute(
+                sql: """
+                    UPDATE craving SET recordingId = coalesce(recordingId, ?1),
+                      played = CASE WHEN instr(',' || played || ',', ',' || ?1 || ',') > 0 THEN played
+                                    WHEN played = '' THEN ?1 ELSE played || ',' || ?1 END
+                    WHERE id = ?2
+                    """, arguments: [recordingId, cravingId])
+            guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(cravingId) }
+        }
+    }
+
+    /// Stores a ride's ratings so far (JSON `[[seconds after the craving's time, 1-10], …]`),
+    /// journaled and fsynced before it returns, so a kill or a power cut after it loses none.
+    package func noteRatings(_ ratings: String, ofCraving cravingId: String) throws {
+        try writeLogs(step: "log.ratings") { db in
+            try db.execute(sql: "UPDATE craving SET ratings = ? WHERE id = ?", arguments: [ratings, cravingId])
             guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(cravingId) }
         }
     }

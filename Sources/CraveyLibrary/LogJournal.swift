@@ -26,6 +26,7 @@ extension Library {
     /// The tables journaled, with the kind a line names.
     static let journaledTables: [(kind: String, table: String, key: String)] = [
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
+        ("milestone", "milestone", "id"),
     ]
 
     /// One line of the journal.

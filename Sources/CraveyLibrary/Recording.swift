@@ -56,6 +56,9 @@ public struct Recording: Sendable, Equatable, Identifiable {
     public var media: MediaFacts
     /// Set when this recording is a day's check-in (kept apart from the messages).
     public var checkIn: CheckIn?
+    /// The triggers the message was made for (names as a craving's triggers are written, in
+    /// their set's order): played first in a craving with one of them.
+    public var forTriggers: [String] = []
 
     public init(
         id: UUID, createdAt: Date, kind: Kind, title: String, notes: String?, purpose: Purpose?,

@@ -38,7 +38,7 @@ extension Recording: FetchableRecord {
         func date(_ column: String) -> Date? { text(column).flatMap(StoredDate.date) }
         var waveform: [UInt8] = []
         if case let .blob(data)? = value("waveform") { waveform = [UInt8](data) }
-        self.init(
+        var recording = Recording(
             id: text("id").flatMap(UUID.init(uuidString:)) ?? UUID(uuid: UUID_NULL_BYTES),
             createdAt: date("createdAt") ?? Date(millisecondsSince1970: 0),
             kind: text("kind").flatMap(Kind.init(rawValue:)) ?? .audio,
@@ -61,6 +61,8 @@ extension Recording: FetchableRecord {
                 CheckIn(
                     day: day, mood: text("mood").flatMap(CheckIn.Mood.init(rawValue:)) ?? .okay, prompt: text("prompt"))
             })
+        recording.forTriggers = (text("forTriggers") ?? "").split(separator: ",").map(String.init)
+        self = recording
     }
 
     func insert(into db: Database) throws {
@@ -68,8 +70,9 @@ extension Recording: FetchableRecord {
             sql: """
                 INSERT INTO recording (id, createdAt, kind, title, notes, purpose, duration, filePath,
                   thumbnailPath, playCount, lastPlayedAt, modifiedAt, sizeBytes, width, height, fps,
-                  sampleRate, channels, waveform, avOffset, loudness, truePeak, playbackGain, checkinDay, mood, prompt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  sampleRate, channels, waveform, avOffset, loudness, truePeak, playbackGain, checkinDay, mood, prompt,
+                  forTriggers)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 id.uuidString, StoredDate.text(createdAt), kind.rawValue, title, notes, purpose?.rawValue, duration,
@@ -77,7 +80,7 @@ extension Recording: FetchableRecord {
                 media.sizeBytes, media.width, media.height,
                 media.fps, media.sampleRate, media.channels, Data(media.waveform), media.avOffset,
                 media.loudness, media.truePeak, media.playbackGain, checkIn?.day, checkIn?.mood.rawValue,
-                checkIn?.prompt,
+                checkIn?.prompt, forTriggers.joined(separator: ","),
             ])
     }
 }

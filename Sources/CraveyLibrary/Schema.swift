@@ -123,8 +123,56 @@ extension Store {
             // is named for what it holds. SQLite rewrites the triggers that name it.
             try db.execute(sql: "ALTER TABLE pendingScrub RENAME COLUMN recordingId TO entryId")
         }
+        migrator.registerMigration("v11: rides, messages that help, milestones") { db in
+            try db.execute(sql: Self.rideSchema)
+        }
         return migrator
     }
+
+    /// A craving ridden out and the messages played in it, what a message was made for, and the
+    /// milestones reached (migration v11).
+    private static let rideSchema = """
+        -- How strong a craving ridden out was as it went: a JSON array of [seconds after the
+        -- craving's time, 1-10], the first the logged intensity; NULL for a craving not ridden.
+        ALTER TABLE craving ADD COLUMN ratings TEXT CHECK (ratings IS NULL OR json_valid(ratings));
+        -- Every message played during the craving, in the order played: recordings' ids separated
+        -- by commas ('' for none). A deleted recording leaves the list (the trigger below).
+        ALTER TABLE craving ADD COLUMN played TEXT NOT NULL DEFAULT '';
+        UPDATE craving SET played = recordingId WHERE recordingId IS NOT NULL;
+        CREATE TRIGGER recording_played_delete AFTER DELETE ON recording BEGIN
+          UPDATE craving SET played = trim(replace(',' || played || ',', ',' || old.id || ',', ','), ',')
+          WHERE instr(played, old.id) > 0;
+        END;
+
+        -- The triggers a message was made for, as a craving's are written ('' for none); its
+        -- file's tags carry them too.
+        ALTER TABLE recording ADD COLUMN forTriggers TEXT NOT NULL DEFAULT '' CHECK (\(triggerCheck.replacing("triggers", with: "forTriggers")));
+        CREATE TRIGGER recording_tags_update_for AFTER UPDATE OF forTriggers ON recording BEGIN
+          INSERT INTO pendingTags (recordingId, version) VALUES (new.id, 1)
+            ON CONFLICT (recordingId) DO UPDATE SET version = version + 1;
+        END;
+
+        -- A milestone reached, kept with the day it was reached so that it never breaks: 'kind'
+        -- is what was counted, 'count' how many; 'id' is kind ':' count. 'shownAt' is when home
+        -- showed it (once). Journaled as the logs are.
+        CREATE TABLE milestone (
+          id TEXT PRIMARY KEY NOT NULL,
+          kind TEXT NOT NULL CHECK (kind IN ('daysInProgress', 'cravingsResisted', 'messagesRecorded', 'checkIns', 'daysSinceUse')),
+          count INTEGER NOT NULL CHECK (count > 0),
+          reachedOn TEXT NOT NULL CHECK (reachedOn GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+          shownAt TEXT,
+          CHECK (id = kind || ':' || count)
+        );
+        CREATE TRIGGER milestone_journal_insert AFTER INSERT ON milestone BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('milestone', new.id);
+        END;
+        CREATE TRIGGER milestone_journal_update AFTER UPDATE ON milestone BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('milestone', new.id);
+        END;
+        CREATE TRIGGER milestone_journal_delete AFTER DELETE ON milestone BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('milestone', old.id);
+        END;
+        """
 
     /// The recordings whose file's tags are behind their row (migration v7).
     private static let pendingTagsSchema = """

@@ -84,7 +84,7 @@ struct Store: Sendable {
     static let listColumns = """
         id, createdAt, kind, title, notes, purpose, duration, filePath, thumbnailPath, playCount,
         lastPlayedAt, modifiedAt, sizeBytes, width, height, fps, sampleRate, channels, avOffset,
-        loudness, truePeak, playbackGain, checkinDay, mood, prompt
+        loudness, truePeak, playbackGain, checkinDay, mood, prompt, forTriggers
         """
     /// `listColumns` read from a table aliased `r` (for joins).
     static let listColumnsQualified = listColumns.split(separator: ",")

@@ -14,8 +14,38 @@ public struct Craving: Sendable, Equatable, Identifiable {
     public var recordingId: UUID?
     public var createdAt: Date
     public var modifiedAt: Date
+    /// How strong it was as it was ridden out, the first the logged intensity; empty for a
+    /// craving not ridden.
+    public var ratings: [Rating] = []
+    /// Every message played during it, in the order played (a deleted one leaves the list).
+    public var played: [UUID] = []
 
     public var band: Intensity.Band { Intensity.band(intensity) }
+
+    /// One rating during a ride: how strong (1–10), so many seconds after the craving's time.
+    public struct Rating: Sendable, Equatable, Codable {
+        public var seconds: Int
+        public var value: Int
+        public init(seconds: Int, value: Int) { (self.seconds, self.value) = (seconds, value) }
+
+        /// As stored: `[[seconds, value], …]`.
+        static func text(_ ratings: [Rating]) -> String? {
+            ratings.isEmpty ? nil : "[" + ratings.map { "[\($0.seconds),\($0.value)]" }.joined(separator: ",") + "]"
+        }
+
+        /// Read leniently: pairs that are not two whole numbers are passed over (`check` says so).
+        static func list(_ text: String?) -> [Rating] {
+            guard let data = text?.data(using: .utf8),
+                let pairs = try? JSONDecoder().decode([[Double]].self, from: data)
+            else { return [] }
+            return pairs.compactMap { pair in
+                guard pair.count == 2, let seconds = Int(exactly: pair[0]), let value = Int(exactly: pair[1]) else {
+                    return nil
+                }
+                return Rating(seconds: seconds, value: value)
+            }
+        }
+    }
 }
 
 /// A use, logged: method and amount, when, and optionally what set it off, where, notes, the mood
@@ -90,6 +120,8 @@ extension Craving {
         location = row.location.flatMap(Location.init(rawValue:))
         notes = row.notes
         recordingId = row.recordingId.flatMap(UUID.init(uuidString:))
+        ratings = Rating.list(row.ratings)
+        played = (row.played ?? "").split(separator: ",").compactMap { UUID(uuidString: String($0)) }
     }
 
     /// The craving as stored.
@@ -98,7 +130,9 @@ extension Craving {
             id: id.uuidString, at: StoredDate.text(time.instant), utcOffset: time.utcOffset, intensity: intensity,
             triggers: Trigger.text(Set(triggers)), location: location?.rawValue, notes: notes,
             recordingId: recordingId?.uuidString,
-            createdAt: StoredDate.text(createdAt), modifiedAt: StoredDate.text(modifiedAt))
+            createdAt: StoredDate.text(createdAt), modifiedAt: StoredDate.text(modifiedAt),
+            ratings: Rating.text(ratings),
+            played: played.isEmpty ? recordingId?.uuidString : played.map(\.uuidString).joined(separator: ","))
     }
 }
 

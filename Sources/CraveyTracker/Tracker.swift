@@ -96,6 +96,17 @@ public struct Tracker: Sendable {
         try worded { try library.notePlayed(recordingId.uuidString, duringCraving: cravingId.uuidString) }
     }
 
+    /// Keeps a ride's ratings so far (each 1–10, at or after the craving's time, in order):
+    /// journaled and fsynced before it returns.
+    public func noteRatings(_ ratings: [Craving.Rating], of cravingId: UUID) throws {
+        guard ratings.allSatisfy({ Intensity.range.contains($0.value) && $0.seconds >= 0 }),
+            zip(ratings, ratings.dropFirst()).allSatisfy({ $0.seconds <= $1.seconds })
+        else { throw TrackerError.invalid(field: "ratings", reason: "each is 1–10, in the order given") }
+        try worded {
+            try library.noteRatings(Craving.Rating.text(ratings) ?? "[]", ofCraving: cravingId.uuidString)
+        }
+    }
+
     // MARK: - Editing and deleting
 
     /// Stores `craving`'s new values (its id and creation time stay).

@@ -22,6 +22,10 @@ final class MigrationTests: XCTestCase {
         ("v8: deleted logs leave the snapshots", "315656013ff000a3112b4442aeecb09388722a785cad5ee656fdab63f3eb0e97"),
         ("v9: the journal of logs and settings", "474e04dd2ce90d81335f0d7e5f1ad0b5a30ba6dafe30943a23a6cdfb51f2f4e3"),
         ("v10: scrubbed entries named as such", "bda1112d306a53f6a76723fdac5a495ddc402d194900be7fb1236bdbf3e550d3"),
+        (
+            "v11: rides, messages that help, milestones",
+            "019a642d2335b14f86086f88fdeacb26c0995ea058ed18138428049e6031a3e6"
+        ),
     ]
 
     func testNoShippedMigrationChanges() throws {
