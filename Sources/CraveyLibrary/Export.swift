@@ -12,6 +12,7 @@ public enum RecordingExport {
         "id", "createdAt", "kind", "title", "notes", "purpose", "duration", "filePath", "thumbnailPath",
         "playCount", "lastPlayedAt", "modifiedAt", "sizeBytes", "width", "height", "fps", "sampleRate",
         "channels", "avOffset", "loudness", "truePeak", "playbackGain", "checkinDay", "mood", "prompt",
+        "forTriggers",
     ]
     /// Columns an export adds after `columns`: the transcript (text, null when none was made),
     /// its state, engine and model; JSON also carries its words with their times.
@@ -186,6 +187,7 @@ public enum RecordingExport {
             ("checkinDay", opt(r.checkIn?.day)),
             ("mood", opt(r.checkIn?.mood.rawValue)),
             ("prompt", opt(r.checkIn?.prompt)),
+            ("forTriggers", .string(r.forTriggers.joined(separator: ","))),
         ]
     }
 

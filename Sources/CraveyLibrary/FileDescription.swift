@@ -18,6 +18,8 @@ public struct FileDescription: Codable, Sendable, Equatable {
     public var modifiedAt: String
     public var checkIn: CheckInPart?
     public var transcript: TranscriptPart?
+    /// The triggers the message was made for (absent when none).
+    public var forTriggers: [String]?
 
     public struct CheckInPart: Codable, Sendable, Equatable {
         public var day: String
@@ -53,6 +55,7 @@ public struct FileDescription: Codable, Sendable, Equatable {
         createdAt = StoredDate.text(recording.createdAt)
         modifiedAt = StoredDate.text(recording.modifiedAt)
         checkIn = recording.checkIn.map { CheckInPart(day: $0.day, mood: $0.mood, question: $0.prompt) }
+        forTriggers = recording.forTriggers.isEmpty ? nil : recording.forTriggers
         if let transcript, transcript.state == .done {
             self.transcript = TranscriptPart(
                 text: transcript.text,
@@ -95,6 +98,7 @@ public struct FileDescription: Codable, Sendable, Equatable {
         recording.createdAt = StoredDate.date(createdAt) ?? found.createdAt
         recording.modifiedAt = StoredDate.date(modifiedAt) ?? found.modifiedAt
         recording.checkIn = checkIn.map { CheckIn(day: $0.day, mood: $0.mood, prompt: $0.question) }
+        recording.forTriggers = forTriggers ?? []
         return recording
     }
 

@@ -8,23 +8,26 @@ import Foundation
 extension Library {
     // MARK: - Changing
 
-    /// Sets title, notes and purpose with the library's limits (blank title → automatic title).
+    /// Sets title, notes, purpose and the triggers it is made for, with the library's limits
+    /// (blank title → automatic title); nil leaves a detail as it is.
     @discardableResult
-    public func edit(_ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??) throws
-        -> Recording
-    {
+    public func edit(
+        _ recording: Recording, title: String?, notes: String??, purpose: Recording.Purpose??,
+        forTriggers: [String]? = nil
+    ) throws -> Recording {
         try refuseChanging(recording)
         return try translatingDatabaseErrors {
             var updated = recording
             if let title { updated.title = try Validation.title(title, createdAt: recording.createdAt) }
             if let notes { updated.notes = try Validation.notes(notes) }
             if let purpose { updated.purpose = purpose }
+            if let forTriggers { updated.forTriggers = forTriggers }
             updated.modifiedAt = Date().truncatedToMilliseconds
             let lock = try lockLibrary()
             defer { lock.release() }
             try store.updateDetails(
                 id: recording.id, title: updated.title, notes: updated.notes,
-                purpose: updated.purpose, at: updated.modifiedAt)
+                purpose: updated.purpose, forTriggers: updated.forTriggers, at: updated.modifiedAt)
             writePendingTags()  // the file's own tags follow (see `writePendingTags`)
             return (try? store.recording(id: updated.id)) ?? updated
         }

@@ -116,7 +116,7 @@ extension Library {
                 if (try? Validation.check(updated)) != nil {
                     try store.updateDetails(
                         id: recording.id, title: updated.title, notes: updated.notes,
-                        purpose: updated.purpose, at: updated.modifiedAt)
+                        purpose: updated.purpose, forTriggers: updated.forTriggers, at: updated.modifiedAt)
                     changed = true
                 }
             }

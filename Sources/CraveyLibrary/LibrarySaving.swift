@@ -51,10 +51,15 @@ extension Library {
         public var title: String?
         public var notes: String?
         public var purpose: Recording.Purpose?
-        public init(title: String? = nil, notes: String? = nil, purpose: Recording.Purpose? = nil) {
+        /// The triggers the message is made for (names as a craving's are written, in order).
+        public var forTriggers: [String]
+        public init(
+            title: String? = nil, notes: String? = nil, purpose: Recording.Purpose? = nil, forTriggers: [String] = []
+        ) {
             self.title = title
             self.notes = notes
             self.purpose = purpose
+            self.forTriggers = forTriggers
         }
     }
 
@@ -84,6 +89,7 @@ extension Library {
                     FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind)
                 },
                 modifiedAt: createdAt, media: facts)
+            recording.forTriggers = draft.forTriggers
             try Validation.check(recording)
 
             let lock = try lockLibrary()

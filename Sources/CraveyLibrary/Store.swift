@@ -330,11 +330,17 @@ struct Store: Sendable {
         }
     }
 
-    func updateDetails(id: UUID, title: String, notes: String?, purpose: Recording.Purpose?, at date: Date) throws {
+    func updateDetails(
+        id: UUID, title: String, notes: String?, purpose: Recording.Purpose?, forTriggers: [String], at date: Date
+    ) throws {
         try writer.write { db in
             try db.execute(
-                sql: "UPDATE recording SET title = ?, notes = ?, purpose = ?, modifiedAt = ? WHERE id = ?",
-                arguments: [title, notes, purpose?.rawValue, StoredDate.text(date), id.uuidString])
+                sql:
+                    "UPDATE recording SET title = ?, notes = ?, purpose = ?, forTriggers = ?, modifiedAt = ? WHERE id = ?",
+                arguments: [
+                    title, notes, purpose?.rawValue, forTriggers.joined(separator: ","), StoredDate.text(date),
+                    id.uuidString,
+                ])
             try faults.hit("edit.commit")
         }
     }

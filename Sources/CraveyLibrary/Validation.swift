@@ -231,5 +231,15 @@ public enum Validation {
         guard recording.playCount >= 0 else {
             throw LibraryError.invalid(field: "playCount", reason: "must not be negative")
         }
+        guard recording.forTriggers == triggerNames.filter(Set(recording.forTriggers).contains) else {
+            throw LibraryError.invalid(
+                field: "for", reason: "triggers are named once each, from: \(triggerNames.joined(separator: ", "))")
+        }
     }
+
+    /// The triggers a craving, a use or a message can name, in their set's order (the schema's
+    /// CHECKs spell the same set; the tracker's `Trigger` is this list).
+    public static let triggerNames = [
+        "hungry", "angry", "anxious", "lonely", "tired", "sad", "bored", "social", "habit", "paraphernalia",
+    ]
 }

@@ -77,4 +77,51 @@ final class MigrationTests: XCTestCase {
                 ["craving:c1", "use:before"])
         }
     }
+
+    /// v11 on an older library: the message a craving named becomes the first it played, a
+    /// deleted recording leaves the played list (the row is journaled again), and what a
+    /// message was made for and the milestones hold only what cravey writes.
+    func testRidesPlaysAndMilestonesOnAnOlderLibrary() throws {
+        let queue = try DatabaseQueue()
+        try Store.migrator.migrate(queue, upTo: "v10: scrubbed entries named as such")
+        let recording = """
+            INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt)
+            VALUES ('%@', 'x', 'audio', 't', 1, 'Recordings/%@.m4a', 'x');
+            """
+        try queue.write { db in
+            for id in ["r1", "r2"] { try db.execute(sql: recording.replacingOccurrences(of: "%@", with: id)) }
+            try db.execute(
+                sql: """
+                    INSERT INTO craving (id, at, utcOffset, intensity, recordingId, createdAt, modifiedAt)
+                    VALUES ('c1', '2026-01-01T00:00:00Z', 0, 5, 'r1', 'x', 'x'),
+                           ('c2', '2026-01-02T00:00:00Z', 0, 5, NULL, 'x', 'x');
+                    """)
+        }
+        try Store.migrator.migrate(queue)
+        try queue.write { db in
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT played FROM craving ORDER BY id"), ["r1", ""])
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT forTriggers FROM recording"), ["", ""])
+            try db.execute(sql: "UPDATE craving SET played = 'r2,r1', ratings = '[[0,7],[300,4]]' WHERE id = 'c1'")
+            try db.execute(sql: "DELETE FROM pendingJournal")
+            try db.execute(sql: "DELETE FROM recording WHERE id = 'r2'")
+            XCTAssertEqual(try String.fetchOne(db, sql: "SELECT played FROM craving WHERE id = 'c1'"), "r1")
+            XCTAssertEqual(try String.fetchAll(db, sql: "SELECT id FROM pendingJournal"), ["c1"])
+            for refused in [
+                "UPDATE craving SET ratings = '[[0,7' WHERE id = 'c1'",
+                "UPDATE recording SET forTriggers = 'anxious,restless'",
+                "INSERT INTO milestone (id, kind, count, reachedOn) VALUES ('days:3', 'daysInProgress', 3, '2026-01-03')",
+                "INSERT INTO milestone (id, kind, count, reachedOn) VALUES ('daysInProgress:3', 'daysInProgress', 3, 'today')",
+            ] {
+                XCTAssertThrowsError(try db.execute(sql: refused), refused)
+            }
+            try db.execute(sql: "UPDATE recording SET forTriggers = 'anxious,bored'")
+            try db.execute(
+                sql:
+                    "INSERT INTO milestone (id, kind, count, reachedOn) VALUES ('daysInProgress:3', 'daysInProgress', 3, '2026-01-03')"
+            )
+            XCTAssertEqual(
+                try String.fetchAll(db, sql: "SELECT kind || ' ' || id FROM pendingJournal WHERE kind = 'milestone'"),
+                ["milestone daysInProgress:3"])
+        }
+    }
 }

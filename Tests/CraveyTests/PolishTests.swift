@@ -64,11 +64,19 @@ final class PolishTests: CommandTestCase {
         }
         try tmux.send("4", literal: true)
         try tmux.send("Enter")
+        // A message for craving moments is asked which triggers it is for.
+        try tmux.waitFor("Made for which triggers?")
+        try tmux.send("lonely, nope", literal: true)
+        try tmux.send("Enter")
+        try tmux.waitFor("'nope' is not one of")
+        try tmux.send("BORED,lonely", literal: true)
+        try tmux.send("Enter")
         try tmux.waitFor("Save or discard")
         try tmux.send("Enter")
         try tmux.waitFor("EXIT=0", timeout: 20)
         let row = try XCTUnwrap(try listed().first)
         XCTAssertEqual(row["purpose"] as? String, "craving")
+        XCTAssertEqual(row["forTriggers"] as? String, "lonely,bored")
         XCTAssertEqual((row["notes"] as? String)?.count, 200)
         let shown = try run(["show", "big"])  // by the start of its title, as play finds it
         XCTAssertEqual(shown.status, 0, shown.stderr)

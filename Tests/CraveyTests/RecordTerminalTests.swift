@@ -59,6 +59,8 @@ final class RecordTerminalTests: CommandTestCase {
         try tmux.waitFor("is not one of")
         try tmux.send("craving", literal: true)
         try tmux.send("Enter")
+        try tmux.waitFor("Made for which triggers?")
+        try tmux.send("Enter")
         try tmux.waitFor("Save or discard?")
         try tmux.send("d", literal: true)
         try tmux.send("Enter")

@@ -43,7 +43,7 @@ final class SnapshotBackupTests: FaultCampaign {
             let duration = String(format: "%.2f", show["duration"] as? Double ?? -1)
             result[id] = [
                 show["title"], show["notes"], show["purpose"], show["createdAt"], show["checkinDay"], show["mood"],
-                show["prompt"], transcript, duration,
+                show["prompt"], transcript, duration, show["forTriggers"],
             ]
             .map { ($0 as? String) ?? "-" }.joined(separator: "|")
         }
@@ -142,7 +142,10 @@ final class SnapshotBackupTests: FaultCampaign {
         let first = try XCTUnwrap(try listed(root).first { $0["title"] as? String == "Why I started" })["id"] as! String
         XCTAssertEqual(
             try run(
-                ["edit", first, "--title", "Why I started, again", "--notes", "for Mia", "--purpose", "motivational"],
+                [
+                    "edit", first, "--title", "Why I started, again", "--notes", "for Mia", "--purpose", "motivational",
+                    "--for", "bored,anxious",
+                ],
                 root
             ).status, 0)
         let trimmed = try run(["trim", first, "--end", "1.5"], root)
@@ -189,6 +192,7 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try run(["settings", "goal", "cut-down"], root).status, 0)
         let before = try contents(root)
         XCTAssertEqual(before.count, 3)
+        XCTAssertTrue(before[first]!.hasSuffix("|anxious,bored"), "made for, in the set's order: \(before[first]!)")
         let logsBefore = try run(["log", "--json"], root).stdout
         let settingsBefore = try run(["settings"], root).stdout
         XCTAssertTrue(

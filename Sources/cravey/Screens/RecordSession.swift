@@ -4,6 +4,7 @@ import CraveyMedia
 import CraveyPlayer
 import CraveyMessages
 import CraveyRecorder
+import CraveyTracker
 import Dispatch
 import Foundation
 import TerminalKit
@@ -326,6 +327,18 @@ final class RecordSession: Sendable {
             ) {
                 try Validation.purpose($0.trimmingCharacters(in: .whitespaces))
             } ?? nil
+        if details.purpose == .craving {
+            // A message for craving moments can name the triggers it is for: a craving with one
+            // of them plays it first.
+            details.forTriggers =
+                Prompt.ask(
+                    "Made for which triggers? (e.g. anxious,bored; Enter for any): ", limit: 120,
+                    shown: Terminal.safe
+                ) { text in
+                    let chosen = try LogInput.triggers([text])
+                    return Trigger.allCases.filter(chosen.contains).map(\.rawValue)
+                } ?? details.forTriggers
+        }
         enum Choice { case save, discard }
         while true {
             let choice = Prompt.choice(

@@ -73,7 +73,8 @@ struct OutputOptions: ParsableArguments {
     var json = false
 }
 
-/// `--title`, `--notes`, `--purpose`: a recording's details, shared by `record` and `edit`.
+/// `--title`, `--notes`, `--purpose`, `--for`: a recording's details, shared by `record`, `import`
+/// and `edit`.
 /// Free text takes the next argument whatever it starts with (`--notes "- a rough day"`).
 struct DetailOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Title (1–40 characters; blank for 'Recording <date>').")
@@ -85,5 +86,28 @@ struct DetailOptions: ParsableArguments {
     @Option(help: "Purpose: motivational, milestone, reflection or craving.")
     var purpose: String?
 
-    var isEmpty: Bool { title == nil && notes == nil && purpose == nil }
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp(
+            "The triggers it is made for, comma-separated (e.g. anxious,bored; none for none): it is played first in a craving with one of them.",
+            valueName: "triggers"))
+    var forTriggers: String?
+
+    var isEmpty: Bool { title == nil && notes == nil && purpose == nil && forTriggers == nil }
+
+    /// The triggers given with `--for`, as the library keeps them (nil when not given).
+    func triggerNames() throws -> [String]? {
+        try forTriggers.map { text in
+            let chosen = try LogInput.triggers([text])
+            return Trigger.allCases.filter(chosen.contains).map(\.rawValue)
+        }
+    }
+
+    /// The details of a new recording, checked before anything is recorded or copied.
+    func draft() throws -> Library.Draft {
+        Library.Draft(
+            title: try title.map { try Validation.title($0, createdAt: Date()) },
+            notes: try Validation.notes(notes), purpose: try Validation.purpose(purpose),
+            forTriggers: try triggerNames() ?? [])
+    }
 }

@@ -3,11 +3,11 @@ import TerminalKit
 import CraveyLibrary
 
 extension Cravey {
-    /// `cravey edit ID`: change a recording's title, notes or purpose.
+    /// `cravey edit ID`: change a recording's title, notes, purpose or the triggers it is made for.
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
-            abstract: "Change a recording's title, notes or purpose.",
+            abstract: "Change a recording's title, notes, purpose or the triggers it is made for.",
             discussion:
                 "A blank title gives the automatic title 'Recording <date>'. Titles are 1–40 characters, notes at most 200. On a terminal, 'cravey edit ID' alone opens the Edit Recording form."
         )
@@ -28,7 +28,7 @@ extension Cravey {
                 throw ValidationError("--purpose and --clear-purpose cannot be used together")
             }
             if details.isEmpty && !clearPurpose && !Self.asksOnTerminal {
-                throw ValidationError("nothing to change: give --title, --notes, --purpose or --clear-purpose")
+                throw ValidationError("nothing to change: give --title, --notes, --purpose, --clear-purpose or --for")
             }
         }
 
@@ -46,7 +46,8 @@ extension Cravey {
                 let newPurpose: Recording.Purpose?? =
                     clearPurpose ? .some(nil) : try details.purpose.map { try Validation.purpose($0) }
                 updated = try lib.edit(
-                    recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose)
+                    recording, title: details.title, notes: details.notes.map { Optional($0) }, purpose: newPurpose,
+                    forTriggers: try details.triggerNames())
             }
             if output.json {
                 try JSONOutput.print(updated)

@@ -34,9 +34,7 @@ extension Cravey {
         var json = false
 
         func run() throws {
-            let draft = Library.Draft(
-                title: try details.title.map { try Validation.title($0, createdAt: Date()) },
-                notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
+            let draft = try details.draft()
             let lib = try library.open()
             let saved: Recording
             do {

@@ -113,9 +113,7 @@ extension Cravey {
 
         func run() throws {
             // Bad details are refused before anything is recorded.
-            let draft = Library.Draft(
-                title: try details.title.map { try Validation.title($0, createdAt: Date()) },
-                notes: try Validation.notes(details.notes), purpose: try Validation.purpose(details.purpose))
+            let draft = try details.draft()
             let lib = try library.open()
             let plan = RecordSession.Plan(
                 devices: .init(

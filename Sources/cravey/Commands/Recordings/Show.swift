@@ -39,6 +39,9 @@ extension Cravey {
                 "  plays      \(r.playCount)" + (r.lastPlayedAt.map { ", last \(Validation.displayDate($0))" } ?? ""),
                 "  purpose    \(r.purpose.map { "\($0.name) — \($0.line)" } ?? "—")",
             ]
+            if !r.forTriggers.isEmpty {
+                lines.append("  made for   " + r.forTriggers.joined(separator: ", "))
+            }
             if let checkIn = r.checkIn {
                 lines.append(
                     "  check-in   \(CheckIn.displayDay(checkIn.day)) \(checkIn.day.prefix(4)), \(checkIn.mood.label) (kept as it was saved)"
