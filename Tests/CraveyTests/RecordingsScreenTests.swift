@@ -211,10 +211,18 @@ final class RecordingsScreenTests: CommandTestCase {
         XCTAssertTrue(form.contains("> Remember why"), form)
         try tmux.send("Down"); try tmux.send("Down")
         try tmux.send("3", literal: true)
+        // Made for: the third trigger and the first, ticked with space.
+        try tmux.send("Down")
+        try tmux.send("Right"); try tmux.send("Right")
+        try tmux.send("Space")
+        try tmux.send("Left"); try tmux.send("Left")
+        try tmux.send("Space")
+        try tmux.waitFor("[x] Hungry")
         try tmux.send("Enter")
         let done = try tmux.waitFor("EXIT=0")
         XCTAssertTrue(done.contains("Updated 'Remember why' (\(id.prefix(8)))."), done)
         XCTAssertEqual(try listed().first?["purpose"] as? String, "reflection")
+        XCTAssertEqual(try listed().first?["forTriggers"] as? String, "hungry,anxious")
         // Without a terminal, edit alone still asks for what to change.
         let bare = try run(["edit", String(id.prefix(8))], status: 64)
         XCTAssertTrue(bare.stderr.contains("nothing to change"), bare.stderr)

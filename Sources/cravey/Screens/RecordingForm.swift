@@ -1,18 +1,23 @@
 import CraveyLibrary
+import CraveyTracker
 import Foundation
 import TerminalKit
 
-/// The Edit Recording form: title, notes and purpose, pre-filled with what the recording has.
-/// ↑/↓ (or Tab) move between fields; in Title and Notes typing edits; in Purpose ←/→ and space
-/// (or 1–4) choose one, and choosing it again clears it. Enter saves; Esc (or q in Purpose) closes
+/// The Edit Recording form: title, notes, purpose and the triggers it is made for, pre-filled
+/// with what the recording has. ↑/↓ (or Tab) move between fields; in Title and Notes typing
+/// edits; in Purpose ←/→ and space (or 1–4) choose one, and choosing it again clears it; in Made
+/// for ←/→ move and space ticks a trigger. Enter saves; Esc (or q in Purpose and Made for) closes
 /// the form and nothing changes.
 struct RecordingFormState {
-    enum Field: CaseIterable { case title, notes, purpose }
+    enum Field: CaseIterable { case title, notes, purpose, madeFor }
 
     var title: String
     var notes: String
     var purpose: Recording.Purpose?
     var purposeCursor: Int
+    /// The triggers it is made for.
+    var madeFor: Set<Trigger>
+    var triggerCursor = 0
     var field = Field.title
     /// The title a blank one becomes.
     let automaticTitle: String
@@ -25,6 +30,7 @@ struct RecordingFormState {
         notes = recording.notes ?? ""
         purpose = recording.purpose
         purposeCursor = recording.purpose.flatMap { Recording.Purpose.allCases.firstIndex(of: $0) } ?? 0
+        madeFor = Set(recording.forTriggers.compactMap(Trigger.init(rawValue:)))
         automaticTitle = Validation.automaticTitle(for: recording.createdAt)
     }
 
@@ -53,6 +59,15 @@ struct RecordingFormState {
                 purpose = nil
             }
         case .backspace where field == .purpose: purpose = nil
+        case .left where field == .madeFor:
+            triggerCursor = (triggerCursor + Trigger.allCases.count - 1) % Trigger.allCases.count
+        case .right where field == .madeFor: triggerCursor = (triggerCursor + 1) % Trigger.allCases.count
+        case .character(" ") where field == .madeFor:
+            let trigger = Trigger.allCases[triggerCursor]
+            if madeFor.remove(trigger) == nil { madeFor.insert(trigger) }
+        case .character("q") where field == .madeFor, .character("Q") where field == .madeFor: return .close
+        case .backspace where field == .madeFor: madeFor = []
+        case .character where field == .madeFor: break
         case .backspace, .character:
             if key == .backspace || !(key.character?.unicodeScalars.contains(where: Validation.isUnsafe) ?? true) {
                 if field == .title {
@@ -65,6 +80,9 @@ struct RecordingFormState {
         }
         return .editing
     }
+
+    /// The triggers it is made for, as the library keeps them.
+    var forTriggers: [String] { Trigger.allCases.filter(madeFor.contains).map(\.rawValue) }
 
     /// Chooses a purpose; the one already chosen is cleared.
     private mutating func choose(_ chosen: Recording.Purpose) {
@@ -100,7 +118,20 @@ struct RecordingFormState {
             label("Purpose", .purpose) + Terminal.dim("  (optional)"), "  " + chips.joined(separator: " "),
         ]
         if field == .purpose { out.append("    " + Terminal.dim(Recording.Purpose.allCases[purposeCursor].line)) }
-        out += [rule, Terminal.dim("Enter: save changes · ↑/↓ field · purpose: ←/→ space or 1–4 · Esc: close")]
+        let triggers = Trigger.allCases.enumerated().map { index, trigger in
+            LogFormState.chip(
+                (madeFor.contains(trigger) ? "[x] " : "[ ] ") + trigger.label,
+                underCursor: field == .madeFor && index == triggerCursor)
+        }
+        out += [
+            label("Made for", .madeFor) + Terminal.dim("  (optional: played first in a craving with one of them)"),
+            "  " + triggers[0..<5].joined(separator: " "), "  " + triggers[5...].joined(separator: " "),
+        ]
+        out += [
+            rule,
+            Terminal.dim(
+                "Enter: save changes · ↑/↓ field · purpose: ←/→ space or 1–4 · made for: space ticks · Esc: close"),
+        ]
         if let problem { out += Terminal.wrap(Terminal.safe(problem), width: columns).map { Terminal.style($0, "33") } }
         return out.map { Terminal.width(Calm.plain($0)) > columns ? Terminal.fit($0, columns) : $0 }
     }

@@ -73,7 +73,9 @@ extension Cravey {
         static func editInteractively(_ recording: Recording, in lib: Library) throws -> Recording? {
             try lib.refuseChanging(recording)
             return RecordingForm.run(RecordingFormState(recording)) { form in
-                try lib.edit(recording, title: form.title, notes: .some(form.notes), purpose: .some(form.purpose))
+                try lib.edit(
+                    recording, title: form.title, notes: .some(form.notes), purpose: .some(form.purpose),
+                    forTriggers: form.forTriggers)
             }
         }
     }
