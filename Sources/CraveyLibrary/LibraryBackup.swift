@@ -426,6 +426,10 @@ extension Library {
                 if value.isEmpty || value.count > 40 || !value.allSatisfy({ $0.isLowercase || $0 == "-" }) {
                     problems.append("the goal setting is not a goal")
                 }
+            case .quickPlay:
+                if !["most-played", "helped-most"].contains(value) {
+                    problems.append("the quick-play setting is not an order")
+                }
             case .welcomed, .lastBackup:
                 if value.utf8.count > 4096 || value.unicodeScalars.contains(where: Validation.isUnsafe) {
                     problems.append("the \(key) setting is not one cravey would write")

@@ -154,6 +154,8 @@ extension Library {
     public enum Setting: String, Sendable, CaseIterable {
         case name
         case goal
+        /// The order of Quick Play: "most-played" (as when not set) or "helped-most".
+        case quickPlay
         case welcomed
         /// Where and when the last backup was written (JSON).
         case lastBackup

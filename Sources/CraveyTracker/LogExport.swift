@@ -8,9 +8,17 @@ extension Craving: Encodable {
         var container = encoder.container(keyedBy: JSONKey.self)
         for (key, value) in exportValues { try container.encode(value, forKey: JSONKey(key)) }
         try container.encode(triggers.map(\.rawValue), forKey: JSONKey("triggers"))
+        try container.encode(played.map(\.uuidString), forKey: JSONKey("played"))
     }
 
-    /// The cells of a craving (triggers as their names, comma-separated).
+    /// A ride's ratings as exported: "0:8 300:6 600:4", each the seconds after the craving's time
+    /// and the rating, in order (null when not ridden).
+    public var ratingsText: RecordingExport.Value {
+        ratings.isEmpty ? .null : .string(ratings.map { "\($0.seconds):\($0.value)" }.joined(separator: " "))
+    }
+
+    /// The cells of a craving (triggers as their names, comma-separated; `played`, every message
+    /// played in it, is an array of ids beside them).
     public var exportValues: [(String, RecordingExport.Value)] {
         LogExport.common(id: id, kind: "craving", time: time, createdAt: createdAt, modifiedAt: modifiedAt) + [
             ("intensity", .integer(Int64(intensity))),
@@ -18,6 +26,7 @@ extension Craving: Encodable {
             ("location", LogExport.optional(location?.rawValue)),
             ("notes", LogExport.optional(notes)),
             ("recordingId", LogExport.optional(recordingId?.uuidString)),
+            ("ratings", ratingsText),
         ]
     }
 }
@@ -61,22 +70,24 @@ public enum LogExport {
         out.append(contentsOf: "[\n  ".utf8)
         for (i, entry) in entries.enumerated() {
             if i > 0 { out.append(contentsOf: ",\n  ".utf8) }
-            let (values, triggers): ([(String, RecordingExport.Value)], [Trigger]) =
+            let (values, triggers, played): ([(String, RecordingExport.Value)], [Trigger], [(String, [String])]) =
                 switch entry {
-                case let .craving(c): (c.exportValues, c.triggers)
-                case let .use(u): (u.exportValues, u.triggers)
+                case let .craving(c): (c.exportValues, c.triggers, [("played", c.played.map(\.uuidString))])
+                case let .use(u): (u.exportValues, u.triggers, [])
                 }
-            RecordingExport.appendObject(values, arrays: [("triggers", triggers.map(\.rawValue))], to: &out)
+            RecordingExport.appendObject(values, arrays: [("triggers", triggers.map(\.rawValue))] + played, to: &out)
         }
         out.append(contentsOf: "\n]".utf8)
         return Data(out)
     }
 
     /// The CSV columns of logs, in order, after `record`; recordings' own columns follow them in
-    /// an export (`id`, `createdAt`, `modifiedAt` and `notes` are shared).
+    /// an export (`id`, `createdAt`, `modifiedAt` and `notes` are shared). A craving's `ratings`
+    /// are "seconds:rating" pairs separated by spaces, its `played` the ids of every message
+    /// played in it, comma-separated.
     public static let columns = [
         "id", "at", "localTime", "utcOffset", "intensity", "band", "method", "amount", "unit", "triggers", "location",
-        "moodAfter", "recordingId", "cravingId", "notes", "createdAt", "modifiedAt",
+        "moodAfter", "recordingId", "cravingId", "notes", "createdAt", "modifiedAt", "ratings", "played",
     ]
 
     /// A log's CSV cells by column.
@@ -88,6 +99,9 @@ public enum LogExport {
             }
         var row = Dictionary(values, uniquingKeysWith: { first, _ in first })
         row["triggers"] = .string(triggers.map(\.rawValue).joined(separator: ","))
+        if case let .craving(c) = entry {
+            row["played"] = c.played.isEmpty ? .null : .string(c.played.map(\.uuidString).joined(separator: ","))
+        }
         row["record"] = row.removeValue(forKey: "kind")
         return row
     }

@@ -135,6 +135,13 @@ public struct ProgressFigures: Sendable {
     public let methods: [Share]
     public let resisted: Int
     public let reduction: Reduction
+    /// The messages played in at least 2 of the range's cravings, those that helped most first
+    /// (see `MessageHelp`).
+    public let messages: [MessageHelp]
+    /// How soon the range's rides fell to half their starting strength (see `CravingLength`).
+    public let cravingLength: CravingLength
+    /// How many messages there are (check-ins are not messages).
+    public let messageCount: Int
 
     static let resistWindow: Int64 = 2 * 3_600_000
 
@@ -203,10 +210,7 @@ public struct ProgressFigures: Sendable {
             weekdays[LocalDay(number: day).weekday] += 1
             Self.count(craving.triggers, into: &triggerCounts, &triggerLogs.cravings, &triggerMasks)
             Self.count(craving.location, into: &locationCounts, &locationLogs.cravings, &locationsNamed)
-            if !craving.linked {
-                let next = Self.firstIndex(in: useTimes, notBefore: craving.ms)
-                if next == useTimes.count || useTimes[next] > craving.ms + Self.resistWindow { resisted += 1 }
-            }
+            if Self.passedWithoutUse(at: craving.ms, linked: craving.linked, useTimes: useTimes) { resisted += 1 }
         }
         cravings = points.count
         intensity = points
@@ -261,6 +265,7 @@ public struct ProgressFigures: Sendable {
         }
         self.triggerLogs = triggerLogs
         self.locationLogs = locationLogs
+        (messages, cravingLength, messageCount) = Self.helpFigures(facts, from: from, useTimes: useTimes)
 
         // Reduction: the last 7 days against the first 7 days of logging.
         if facts.uses.isEmpty {
@@ -305,6 +310,14 @@ public struct ProgressFigures: Sendable {
                     name: names[$0.offset], label: labels[$0.offset], count: $0.element,
                     percent: Int((Double($0.element) * 100 / Double(total)).rounded()))
             }
+    }
+
+    /// The resisted rule: a craving at `ms` that no use names as the one it followed
+    /// (`linked`), with no use (`useTimes`, sorted) from its moment to 2 hours after it.
+    static func passedWithoutUse(at ms: Int64, linked: Bool, useTimes: [Int64]) -> Bool {
+        guard !linked else { return false }
+        let next = firstIndex(in: useTimes, notBefore: ms)
+        return next == useTimes.count || useTimes[next] > ms + resistWindow
     }
 
     /// The index of the first time not before `ms` in `times` (sorted).

@@ -35,6 +35,10 @@ public struct ProgressFacts: Sendable {
     var firstCravingDay: Int?
     /// The goal the person chose, if any: it shapes the dashboard's words.
     var goal: Goal?
+    /// The cravings (as `cravings`) with a message played in them or ride ratings.
+    var played: [PlayedFact] = []
+    /// Every message's title by id.
+    var titles: [UUID: String] = [:]
 }
 
 extension Tracker {
@@ -75,6 +79,7 @@ extension Tracker {
         facts.firstCravingDay = firsts.firstCravingDay
         facts.firstRecording = firsts.firstRecording.flatMap(StoredDate.date)
         facts.goal = try library.setting(.goal).flatMap(Goal.init(rawValue:))
+        (facts.played, _, facts.titles) = try playedFacts(since: since, useTimes: false)
         return facts
     }
 

@@ -7,6 +7,7 @@ extension ProgressFigures: Encodable {
         case range, from, to, summary, currentStreak, longestStreak, daysInProgress, daysSinceLastUse, intensity,
             amounts
         case triggers, locations, timeOfDay, weekdays, methods, resisted, reduction, insights
+        case messages, cravingLength, medianMinutesToHalf, rides
         case cravings, uses, days, points, at, localTime, insight, insightText = "text", hours, count, percent,
             firstWeek, lastWeek
     }
@@ -67,5 +68,15 @@ extension ProgressFigures: Encodable {
         }
         try reduction.encode(reductionInsight, forKey: .insight)
         try c.encode(insights, forKey: .insights)
+        try encodeHelp(&c)
+    }
+
+    /// Which messages help and how long cravings last.
+    private func encodeHelp(_ c: inout KeyedEncodingContainer<Key>) throws {
+        try c.encode(messages, forKey: .messages)
+        var length = c.nestedContainer(keyedBy: Key.self, forKey: .cravingLength)
+        try length.encode(cravingLength.medianMinutesToHalf, forKey: .medianMinutesToHalf)
+        try length.encode(cravingLength.rides, forKey: .rides)
+        try length.encode(cravingLengthText ?? cravingLengthInsight, forKey: .insight)
     }
 }

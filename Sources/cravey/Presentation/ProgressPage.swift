@@ -47,6 +47,7 @@ enum ProgressPage {
             f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
             f.resistedInsight)
         card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
+        for help in helpCards(f) { card(help.title, help.figure, help.html, help.sentence) }
         let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
         let goal = f.goal.map { "Your goal: \($0.label)" } ?? "No goal chosen yet"
         let other =
@@ -91,6 +92,7 @@ enum ProgressPage {
         h2 { font-size: 17px; margin: 0 0 6px; }
         .figure { font-size: 24px; font-weight: 650; margin: 4px 0; }
         .insight { margin: 8px 0 0; }
+        .messages { margin: 4px 0; padding-left: 20px; }
         svg:not(.icon) { display: block; width: 100%; height: auto; }
         svg text { fill: var(--muted); font: 13px system-ui, sans-serif; }
         .axis { stroke: var(--line); stroke-width: 1; }
@@ -134,6 +136,9 @@ enum ProgressPage {
         "🕐": "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M12 7v5l3 2\"/>",
         "📅": "<rect x=\"3\" y=\"5\" width=\"18\" height=\"16\" rx=\"2\"/><path d=\"M3 10h18M8 3v4M16 3v4\"/>",
         "🌿": "<path d=\"M5 20c0-9 6-15 15-15 0 9-6 15-15 15zM5 20l9-9\"/>",
+        "🎧":
+            "<path d=\"M4 15v-3a8 8 0 0 1 16 0v3\"/><rect x=\"3\" y=\"14\" width=\"4\" height=\"6\" rx=\"1\"/><rect x=\"17\" y=\"14\" width=\"4\" height=\"6\" rx=\"1\"/>",
+        "⏳": "<path d=\"M6 3h12M6 21h12M7 3c0 5 10 7 10 9s-10 4-10 9M17 3c0 5-10 7-10 9s10 4 10 9\"/>",
         "💪": "<path d=\"M12 3l7 3v6c0 4-3 7-7 9-4-2-7-5-7-9V6z\"/><path d=\"M9 12l2 2 4-4\"/>",
     ]
 

@@ -59,6 +59,7 @@ struct ProgressView {
                 ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : [],
             f.resistedInsight)
         section(f.reductionTitle, f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
+        for help in helpSections { section(help.title, help.lines, help.sentence) }
         return out
     }
 

@@ -111,7 +111,7 @@ enum FirstRun {
     /// played), and home's note of what happened; how to record a message when there is none
     /// yet; nil for any other key.
     static func helpNow(_ key: Key, screen: FullScreen, library: Library, speaker: String) throws -> String? {
-        let top = try library.top(3)
+        let top = try Tracker(library: library).quickPlay(3)
         if let digit = key.digit, (1...3).contains(digit), top.isEmpty { return noMessages }
         guard let action = Home.action(for: key, top: top.count) else { return nil }
         switch action {

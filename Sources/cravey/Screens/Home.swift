@@ -62,7 +62,7 @@ struct Home {
                 guard try FirstRun.run(screen, library: lib, speaker: speaker, note: toast) else { return }
                 toast = nil
             }
-            let top = try lib.top(3)
+            let top = try Tracker(library: lib).quickPlay(3)
             let key = screen.ask(try Self.lines(lib, top: top, toast: toast))
             toast = nil
             var action = Self.action(for: key, top: top.count)

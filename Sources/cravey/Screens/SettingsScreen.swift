@@ -3,7 +3,7 @@ import CraveyTracker
 import Foundation
 import TerminalKit
 
-/// Settings on a terminal: the goal and the name, data management (export, delete all), support
+/// Settings on a terminal: the goal, the name and Quick Play's order, data management (export, delete all), support
 /// (privacy, contact) and about (version and build). One key per row; Esc or q goes back.
 struct SettingsScreen {
     let library: Library
@@ -22,7 +22,8 @@ struct SettingsScreen {
         return [
             Terminal.bold("⚙️ Settings"), "",
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
-            Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"), "",
+            Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
+            Terminal.dim("QUICK PLAY ORDER"), row("o", try quickPlayRow()), "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Cravey.configuration.version)", "",
@@ -57,6 +58,7 @@ struct SettingsScreen {
                     toast = "Name cleared"
                 case .kept, nil: break
                 }
+            case "o": toast = try switchQuickPlay()
             case "e": toast = try export()
             case "d":
                 if try deleteAll() {
@@ -74,6 +76,20 @@ struct SettingsScreen {
             }
             if screen.closed { return deleted ? Self.deleted : nil }
         }
+    }
+
+    /// Quick Play's order as its row shows it.
+    func quickPlayRow() throws -> String {
+        let order = try Tracker(library: library).quickPlayOrder()
+        return order == .mostPlayed ? "Most played first" : "Helped most first, then the most played"
+    }
+
+    /// o switches Quick Play's order between the most played and those that helped most.
+    func switchQuickPlay() throws -> String {
+        let tracker = Tracker(library: library)
+        let order: QuickPlayOrder = try tracker.quickPlayOrder() == .mostPlayed ? .helpedMost : .mostPlayed
+        try tracker.setQuickPlayOrder(order)
+        return "Quick Play: \(order.label) ✓"
     }
 
     /// Export data: CSV chosen (↑/↓, c or j choose), Enter exports to the folder shown (f types

@@ -13,22 +13,30 @@ extension Cravey {
                 "Settings: on a terminal a screen (goal, name, export, delete all data, privacy, version); or 'cravey settings goal cut-down', 'cravey settings name Ben'.",
             discussion: """
                 Without arguments and without a terminal, prints every setting. Goals: quit, cut-down, monitor, \
-                harm-reduction, exploring. 'cravey settings name --clear' forgets the name.
+                harm-reduction, exploring. 'cravey settings name --clear' forgets the name. \
+                'cravey settings quick-play helped-most' puts the messages that helped most first in Quick Play \
+                (home's top three, 'cravey top', 'cravey play --top'); most-played (the default) puts the most \
+                played first.
                 """)
 
         @OptionGroup var library: LibraryOptions
 
-        @Argument(help: ArgumentHelp("The setting: goal or name.", valueName: "setting"))
+        @Argument(help: ArgumentHelp("The setting: goal, name or quick-play.", valueName: "setting"))
         var setting: String?
 
-        @Argument(help: ArgumentHelp("Its new value (a goal; a name of 1–40 characters).", valueName: "value"))
+        @Argument(
+            help: ArgumentHelp(
+                "Its new value (a goal; a name of 1–40 characters; most-played or helped-most).", valueName: "value"))
         var value: String?
 
         @Flag(help: "Forget the setting's value.")
         var clear = false
 
         /// The settings a person sets (`welcomed` is the library's own).
-        static let shown: [Library.Setting] = [.goal, .name]
+        static let shown: [Library.Setting] = [.goal, .name, .quickPlay]
+
+        /// A setting as typed and printed: "quick-play" for Quick Play's order.
+        static func name(_ key: Library.Setting) -> String { key == .quickPlay ? "quick-play" : key.rawValue }
 
         func run() throws {
             let lib = try library.open()
@@ -42,16 +50,20 @@ extension Cravey {
                     if let note { print(note) }
                     return
                 }
-                for key in Self.shown {
+                for key in Self.shown where key != .quickPlay {
                     print("\(key.rawValue)  \(try lib.setting(key).map(Terminal.safe) ?? "(not set)")")
                 }
+                print("quick-play  \(try Tracker(library: lib).quickPlayOrder().rawValue)")
                 print("version  \(Cravey.configuration.version)")
                 return
             }
-            guard let key = Library.Setting(rawValue: setting), Self.shown.contains(key) else {
+            guard let key = Self.shown.first(where: { Self.name($0) == setting }) else {
                 throw CraveyFailure(
-                    message: "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there are: goal, name)")
+                    message:
+                        "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there are: \(Self.shown.map(Self.name).joined(separator: ", ")))"
+                )
             }
+            if key == .quickPlay { return try quickPlay(lib) }
             if clear {
                 guard value == nil else { throw CraveyFailure(message: "--clear takes no value") }
                 try lib.setSetting(key, to: nil)
@@ -72,6 +84,26 @@ extension Cravey {
             } else {
                 print(try lib.setting(key).map(Terminal.safe) ?? "(not set)")
             }
+        }
+
+        /// `cravey settings quick-play [most-played | helped-most]`: Quick Play's order, shown or
+        /// set (--clear goes back to the most played).
+        func quickPlay(_ lib: Library) throws {
+            let tracker = Tracker(library: lib)
+            if clear {
+                guard value == nil else { throw CraveyFailure(message: "--clear takes no value") }
+                try lib.setSetting(.quickPlay, to: nil)
+            } else if let value {
+                guard let order = QuickPlayOrder(rawValue: value.lowercased()) else {
+                    throw CraveyFailure(
+                        message:
+                            "no Quick Play order called '\(Terminal.safe(String(value.prefix(40))))' (orders: \(QuickPlayOrder.allCases.map(\.rawValue).joined(separator: ", ")))"
+                    )
+                }
+                try tracker.setQuickPlayOrder(order)
+            }
+            let order = try tracker.quickPlayOrder()
+            print("quick-play: \(order.label)" + (order == .helpedMost ? " — then the most played" : ""))
         }
     }
 }

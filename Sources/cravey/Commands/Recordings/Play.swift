@@ -3,6 +3,7 @@ import CraveyLibrary
 import CraveyMedia
 import CraveyPlayer
 import CraveyMessages
+import CraveyTracker
 import Dispatch
 import Foundation
 import TerminalKit
@@ -73,7 +74,7 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             try Self.play(
-                top ? .top(rank: rank) : .key(key!), in: lib, from: start, speaker: speaker,
+                top ? try Self.quickPlay(rank: rank, in: lib) : .key(key!), in: lib, from: start, speaker: speaker,
                 originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
         }
 
@@ -81,7 +82,14 @@ extension Cravey {
         /// `cravey play --top --rank N` does: the home screen's play.
         @discardableResult
         static func play(top rank: Int, in lib: Library, speaker: String = "default") throws -> MessagePlay.Played {
-            try play(.top(rank: rank), in: lib, speaker: speaker)
+            try play(try quickPlay(rank: rank, in: lib), in: lib, speaker: speaker)
+        }
+
+        /// The message at `rank` in Quick Play's order (as set in settings). With fewer messages
+        /// it stays the rank among the most played, which says how many there are.
+        static func quickPlay(rank: Int, in lib: Library) throws -> MessagePlay.Choice {
+            let ranked = try Tracker(library: lib).quickPlay(rank)
+            return ranked.count >= rank ? .key(ranked[rank - 1].id.uuidString) : .top(rank: rank)
         }
 
         /// Chooses the recording, finds where to start, plays it and counts the play (one line

@@ -1,13 +1,16 @@
 import ArgumentParser
 import TerminalKit
 import CraveyLibrary
+import CraveyTracker
 
 extension Cravey {
     /// `cravey top [N]`: the most played recordings, the ones to reach for in a hard moment.
     struct Top: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "top",
-            abstract: "Show the most played recordings (by plays, then last played, then newest).")
+            abstract:
+                "Show Quick Play's messages: the most played (by plays, then last played, then newest), or those that helped most ('cravey settings quick-play helped-most')."
+        )
 
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
@@ -20,7 +23,7 @@ extension Cravey {
         }
 
         func run() throws {
-            let recordings = try library.open().top(count)
+            let recordings = try Tracker(library: library.open()).quickPlay(count)
             if output.json {
                 print(RecordingExport.jsonArray(recordings))
                 return
