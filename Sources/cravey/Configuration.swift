@@ -44,6 +44,12 @@ struct Configuration: Sendable {
     /// recorder's start and its publishing, after saying `stop window open` on stderr. It widens
     /// the window in which a stop signal finds no recorder yet, so a test can aim signals at it.
     let stopWindowMilliseconds: UInt32?
+    /// `CRAVEY_RIDE_MINUTE_SECONDS`, test use only: how many seconds a minute of a ride lasts
+    /// (60), so that a test rides 15 "minutes" in seconds. Ratings keep the real seconds.
+    let rideMinuteSeconds: Double
+    /// `CRAVEY_RIDE_ASK_SECONDS`, test use only: the real seconds between a ride's "How strong is
+    /// it now?" (3 of its minutes).
+    let rideAskSeconds: Double?
 
     init(environment: [String: String]) {
         self.environment = environment
@@ -74,6 +80,11 @@ struct Configuration: Sendable {
         graphics = environment["CRAVEY_GRAPHICS"]
         timings = environment["CRAVEY_TIMINGS"] == "1"
         stopWindowMilliseconds = environment["CRAVEY_TEST_STOP_WINDOW_MS"].flatMap(UInt32.init)
+        rideMinuteSeconds =
+            environment["CRAVEY_RIDE_MINUTE_SECONDS"].flatMap(Double.init).flatMap {
+                $0 > 0 ? $0 : nil
+            } ?? 60
+        rideAskSeconds = environment["CRAVEY_RIDE_ASK_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// The environment of this run, read on first use.

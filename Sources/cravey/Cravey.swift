@@ -20,6 +20,7 @@ struct Cravey: ParsableCommand {
         version: "0.1.0 (build \(buildCommit))",
         subcommands: [
             CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self,
+            RideCommand.self,
             Play.self, RecordingsCommand.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self,
             Search.self, List.self, Top.self,
             Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,

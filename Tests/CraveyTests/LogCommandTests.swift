@@ -233,10 +233,11 @@ final class LogCommandTests: LogTestCase {
         let screen = try tmux.waitFor("Enter  not now")
         let lines = screen.components(separatedBy: "\n")
         let question = try XCTUnwrap(lines.firstIndex(of: "Play one of your messages?"), screen)
-        let listed = Array(lines[(question + 1)...(question + 3)])
-        XCTAssertEqual(listed.count, 3)
+        let listed = Array(lines[(question + 1)...(question + 4)])
+        XCTAssertEqual(listed.count, 4)
         XCTAssertEqual(listed[0], "  1  🎙️ Breathe", screen)
         XCTAssertTrue(listed[1].hasPrefix("  2  🎙️ Remember the walk") && listed[1].hasSuffix("…"), screen)
+        XCTAssertEqual(listed[2], "  o  🌊 Ride it out", screen)
         XCTAssertEqual(listed.last, "  Enter  not now", "no title wrapped onto a line of its own: \(screen)")
         try tmux.send("Enter")
         try tmux.waitFor("EXIT=0")
@@ -257,7 +258,8 @@ final class LogCommandTests: LogTestCase {
                 + "\(shellQuote(cravey)) craving 8 --speaker cravey_capture --library \(shellQuote(root)); echo EXIT=$?; sleep 30"
         )
         let offer = try tmux.waitFor("Enter  not now")
-        XCTAssertTrue(offer.contains("Play one of your messages?\n  1  🎙️ Breathe\n  Enter  not now"), offer)
+        XCTAssertTrue(
+            offer.contains("Play one of your messages?\n  1  🎙️ Breathe\n  o  🌊 Ride it out\n  Enter  not now"), offer)
         try tmux.send("1", literal: true)
         try tmux.waitFor("EXIT=0", timeout: 30)
         let craving = try XCTUnwrap(try logs().first)

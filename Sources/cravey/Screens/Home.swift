@@ -11,7 +11,7 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "home",
             abstract:
-                "The daily hub: log a craving or a use, play your top three messages, record, your recordings, progress, check-in, settings — one key each.",
+                "The daily hub: log a craving or a use, ride a craving out, play your top three messages, record, your recordings, progress, check-in, settings — one key each.",
             discussion: "What 'cravey' alone opens on a terminal. The first time, it welcomes you first.")
 
         @OptionGroup var library: LibraryOptions
@@ -36,7 +36,7 @@ struct Home {
     var mic = "default"
 
     enum Action: Equatable {
-        case craving, use, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, quit
+        case craving, use, ride, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, quit
     }
 
     /// The action a key asks for (`r` asks for a second key: audio or video).
@@ -45,6 +45,7 @@ struct Home {
         switch key.letter {
         case "c": return .craving
         case "u": return .use
+        case "o": return .ride
         case "m": return .recordings
         case "p": return .progress
         case "k": return .checkIn
@@ -91,9 +92,11 @@ struct Home {
         case .craving:
             return suspended {
                 try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker).map {
-                    Self.saved(.craving($0.craving))
-                } ?? "Nothing was logged."
+                    [Self.saved(.craving($0.craving))] + ($0.rode.map { RideScreen.closing($0) } ?? [])
+                }?.joined(separator: "  ") ?? "Nothing was logged."
             }
+        case .ride:
+            return ride(lib)
         case .use:
             return suspended {
                 try Cravey.UseCommand.logInteractively(in: lib).map { Self.saved(.use($0)) } ?? "Nothing was logged."
@@ -120,6 +123,19 @@ struct Home {
                 case .already, .notSaved: return nil
                 }
             }
+        }
+    }
+
+    /// `o`: ride a craving out on home's own screen — how strong it is, then the ride; its note is
+    /// the ride's closing words.
+    func ride(_ lib: Library) -> String? {
+        guard let intensity = RideScreen.askIntensity(on: screen) else { return "Nothing was logged." }
+        do {
+            let ridden = try Cravey.RideCommand.ride(
+                Tracker.CravingDraft(intensity: intensity), in: lib, speaker: speaker, on: screen)
+            return RideScreen.closing(ridden.ratings).joined(separator: "  ")
+        } catch {
+            return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
         }
     }
 
@@ -158,7 +174,8 @@ struct Home {
             Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
                 + (status.isEmpty ? "" : "   " + status.joined(separator: " · ")), rule,
             "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
-            "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"), rule,
+            "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"),
+            "  " + Terminal.bold("o") + "  🌊 " + Terminal.bold("RIDE IT OUT"), rule,
         ]
         if top.isEmpty {
             lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("m")]

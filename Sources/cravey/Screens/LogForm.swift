@@ -281,19 +281,27 @@ enum LogForm {
         return saved == true ? state : nil
     }
 
-    /// After a craving on a terminal: one key plays one of the three most played messages (any
-    /// other key: not now). One message a line, each cut to the terminal's width, never wrapped.
-    static func offerToPlay(_ top: [Recording]) -> Recording? {
+    /// What the person chose at the offer after a craving.
+    enum Offer: Equatable {
+        case play(Recording)
+        /// Ride the craving out (`cravey ride`, on the craving just logged).
+        case ride
+    }
+
+    /// After a craving on a terminal: one key plays one of the messages offered (the first three
+    /// in `Tracker.messageOrder`), `o` rides the craving out (any other key: not now). One message
+    /// a line, each cut to the terminal's width, never wrapped.
+    static func offerToPlay(_ top: [Recording]) -> Offer? {
         guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }
         let rank = Prompt.choice(
             playOffer(top, columns: Terminal.columns).map { $0 + "\n" }.joined(), echoing: false,
-            key: { key in key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
+            key: { key in key.letter == "o" ? -1 : key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
             line: { _ in 0 }, ended: 0)
-        return rank > 0 ? top[rank - 1] : nil
+        return rank < 0 ? .ride : rank > 0 ? .play(top[rank - 1]) : nil
     }
 
     /// The offer's lines: the question, a line per message (its key, icon and title, cut with …
-    /// to fit in `columns`), and how to say not now.
+    /// to fit in `columns`), riding it out, and how to say not now.
     static func playOffer(_ top: [Recording], columns: Int) -> [String] {
         let messages = top.enumerated().map { index, recording in
             let line =
@@ -301,7 +309,9 @@ enum LogForm {
                 + Terminal.safe(recording.shownTitle)
             return String(Terminal.fit(line, max(8, columns - 1)).reversed().drop { $0 == " " }.reversed())
         }
-        return ["Play one of your messages?"] + messages + ["  " + Terminal.bold("Enter") + "  not now"]
+        return ["Play one of your messages?"] + messages + [
+            "  " + Terminal.bold("o") + "  🌊 Ride it out", "  " + Terminal.bold("Enter") + "  not now",
+        ]
     }
 
     /// Before a use on a terminal: a craving in the 2 hours before it with no use yet may be the

@@ -13,7 +13,8 @@ extension Cravey {
             discussion: """
                 With any argument, or without a terminal, it is logged at once ('cravey craving 7'). On a \
                 terminal with no arguments a one-screen form opens: Enter alone logs a 5, now. After a craving \
-                is logged on a terminal, one key plays one of your three most played messages.
+                is logged on a terminal, one key plays one of three of your messages (one made for its trigger \
+                first, then the most played), or o rides it out ('cravey ride').
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -25,7 +26,8 @@ extension Cravey {
 
         @Option(
             help: ArgumentHelp(
-                "Then play message N of the three most played (1–3), and keep that it was played.", valueName: "N"))
+                "Then play message N of the three offered (1–3: made for its trigger first, then the most played), and keep that it was played.",
+                valueName: "N"))
         var play: String?
 
         @Option(help: ArgumentHelp("ALSA playback device for the message played.", valueName: "name"))
@@ -50,22 +52,24 @@ extension Cravey {
             try Self.log(draft, in: lib, speaker: speaker, rank: rank, json: output.json)
         }
 
-        /// A craving logged, and the message played after it (nil: none).
+        /// A craving logged, and the message played after it (nil: none) or its ride (nil: not ridden).
         struct Logged {
             var craving: Craving
             var played: Recording?
+            var rode: [Craving.Rating]? = nil
         }
 
         /// `cravey craving` on a terminal with no arguments: the form, the log, then the offer to
-        /// play one of the three most played messages (on `speaker`). nil when the form was closed
+        /// play one of three messages (on `speaker`) or ride it out. nil when the form was closed
         /// and nothing was logged.
         static func logInteractively(in lib: Library, speaker: String) throws -> Logged? {
             guard let draft = try LogForm.craving() else { return nil }
             return try log(draft, in: lib, speaker: speaker, rank: nil, json: false)
         }
 
-        /// Logs `draft` and says so; then plays message `rank` of the three most played, or on a
-        /// terminal (not for JSON) offers them, and keeps that it was played during the craving.
+        /// Logs `draft` and says so; then plays message `rank` of the three offered (the first in
+        /// `Tracker.messageOrder` for its triggers), or on a terminal (not for JSON) offers them and
+        /// a ride, and keeps that it was played during the craving.
         @discardableResult
         private static func log(_ draft: Tracker.CravingDraft, in lib: Library, speaker: String, rank: Int?, json: Bool)
             throws -> Logged
@@ -79,7 +83,7 @@ extension Cravey {
                 print(LogWords.encouragement)
             }
             noteIfOld(craving.time)
-            let top = try lib.top(3)
+            let top = Array(try tracker.messageOrder(for: craving.triggers).prefix(3))
             let choice: Recording?
             if let rank {
                 guard top.count >= rank else {
@@ -90,7 +94,12 @@ extension Cravey {
                 }
                 choice = top[rank - 1]
             } else if Terminal.stdinIsTerminal && !json {  // logged on a terminal: the hard-moment offer
-                choice = LogForm.offerToPlay(top)
+                switch LogForm.offerToPlay(top) {
+                case let .play(recording): choice = recording
+                case .ride:
+                    return Logged(craving: craving, played: nil, rode: try ride(craving, in: lib, speaker: speaker))
+                case nil: choice = nil
+                }
             } else {
                 choice = nil
             }
@@ -109,6 +118,14 @@ extension Cravey {
                 try tracker.notePlayed(choice.id, during: craving.id)
             }
             return Logged(craving: craving, played: choice)
+        }
+
+        /// The ride after the offer, on the craving just logged (not a second one), on a screen of
+        /// its own; its closing words are printed once the screen is left.
+        private static func ride(_ craving: Craving, in lib: Library, speaker: String) throws -> [Craving.Rating]? {
+            guard let outcome = try RideScreen.ride(craving, in: lib, speaker: speaker) else { return nil }
+            RideScreen.closing(outcome.ratings).forEach { print($0) }
+            return outcome.ratings
         }
     }
 }

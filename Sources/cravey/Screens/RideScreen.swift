@@ -1,0 +1,344 @@
+import CraveyLibrary
+import CraveyMedia
+import CraveyMessages
+import CraveyPlayer
+import CraveyTracker
+import Dispatch
+import Foundation
+import TerminalKit
+
+/// How a ride ended. Every way keeps the ratings given, and every way is met with the same
+/// words: leaving early is riding it out too.
+enum RideEnding: Equatable {
+    /// The person said it has passed.
+    case passed
+    /// Its minutes are up.
+    case timeUp
+    /// q, Esc, Ctrl-C, SIGTERM, SIGHUP, or the terminal gone.
+    case stopped
+}
+
+/// A ride's lengths: its minutes, the real seconds a minute lasts (`Configuration`, for tests),
+/// how often it asks how strong the craving is, and the breathing between two messages.
+struct RidePace {
+    var minutes = 15
+    var minuteSeconds = Configuration.current.rideMinuteSeconds
+    /// Real seconds between two questions (3 minutes).
+    var askSeconds: Double { Configuration.current.rideAskSeconds ?? 3 * minuteSeconds }
+    /// Real seconds the ride lasts.
+    var length: Double { Double(minutes) * minuteSeconds }
+    /// Real seconds of breathing between two messages (half a minute).
+    var pause: Double { minuteSeconds / 2 }
+}
+
+/// `cravey ride` on a terminal: a calm companion while a craving rises, peaks and falls. The
+/// person's messages play in turn (`Tracker.messageOrder`: the one made for this craving's
+/// trigger first), a breathing guide runs between them, and every few minutes it asks how strong
+/// the craving is now; each answer is kept at once (`Tracker.Ride`), so nothing is lost however
+/// the ride ends. Without a speaker a message's words are shown instead of its sound.
+final class RideScreen {
+    /// What is in front of the person now.
+    private enum Showing {
+        case breathing
+        case playing(Recording, any Playback)
+        /// A message whose sound cannot be heard: its words (`Cravey.Play.unheardLines`).
+        case words(Recording, [String])
+    }
+
+    private let lib: Library
+    private let speaker: String
+    private let screen: FullScreen
+    private let pace: RidePace
+    private let messages: [Recording]
+    private(set) var ride: Tracker.Ride
+    private let signals = StopSignals()
+    private let begun = monotonicNanoseconds()
+    private var ending: RideEnding?
+    private var showing = Showing.breathing
+    private var nextMessage = 0
+    /// Set by `s`: no message plays on its own until `n` asks for one.
+    private var quiet = false
+    /// Set by `n` while a message plays: the next one follows at once.
+    private var skipping = false
+    /// When (ride seconds) the next message plays on its own; nil: none to play.
+    private var playNextAt: Double? = 0
+    /// When the breathing guide began (its breath starts there).
+    private var breathingSince = 0.0
+    private var askAt: Double
+    private var asking = false
+    /// A line under the ratings: what could not be done (a rating or a play not kept).
+    private var note: String?
+
+    private init(
+        ride: Tracker.Ride, messages: [Recording], lib: Library, speaker: String, screen: FullScreen, pace: RidePace
+    ) {
+        (self.ride, self.messages, self.lib, self.speaker, self.screen, self.pace) = (
+            ride, messages, lib, speaker, screen, pace
+        )
+        askAt = pace.askSeconds
+    }
+
+    /// What a ride leaves: how it ended and the ratings kept.
+    struct Outcome {
+        var ending: RideEnding
+        var ratings: [Craving.Rating]
+    }
+
+    /// Rides `craving` out on `screen` (or, without one, on a screen of its own): keeps its
+    /// intensity as the first rating, then plays, breathes and asks until it ends. nil without a
+    /// terminal.
+    static func ride(
+        _ craving: Craving, in lib: Library, speaker: String, pace: RidePace = RidePace(), on screen: FullScreen? = nil
+    ) throws -> Outcome? {
+        let tracker = Tracker(library: lib)
+        let ride = try Tracker.Ride(craving, tracker: tracker)
+        // Messages without sound (a silent video) have nothing to say in a ride.
+        let messages = try tracker.messageOrder(for: craving.triggers).filter { $0.media.sampleRate != nil }
+        guard let screen = screen ?? FullScreen() else { return nil }
+        let session = RideScreen(ride: ride, messages: messages, lib: lib, speaker: speaker, screen: screen, pace: pace)
+        let ending = session.run()
+        return Outcome(ending: ending, ratings: session.ride.ratings)
+    }
+
+    /// Before a ride whose intensity was not given: "How strong is it?", one key (0 is 10,
+    /// Enter a 5). nil when the person leaves instead (nothing is logged).
+    static func askIntensity(on screen: FullScreen) -> Int? {
+        let lines = [
+            Terminal.bold("Ride it out"), "",
+            "How strong is it? 1–10",
+            Terminal.dim("  1 mild … 10 overwhelming · 0 is 10 · Enter: \(Intensity.standard) · Esc: not now"),
+        ]
+        while true {
+            let key = screen.ask(lines)
+            if let digit = key.digit { return digit == 0 ? 10 : digit }
+            if key == .enter { return Intensity.standard }
+            if key.isQuit || key == .inputEnded { return nil }
+        }
+    }
+
+    /// Seconds since the ride began.
+    private var elapsed: Double { Double(monotonicNanoseconds() - begun) / 1e9 }
+
+    private func run() -> RideEnding {
+        defer { signals.cancel() }
+        while ending == nil {
+            if let at = playNextAt, !quiet, elapsed >= at {
+                playNext()
+                continue
+            }
+            tick()
+            if ending == nil, let key = KeyReader.shared.next(waiting: 60) { handle(key) }
+        }
+        return ending ?? .stopped
+    }
+
+    /// What every moment checks: the time, a signal, a question due; then the page is drawn.
+    private func tick() {
+        if signals.stopRequested { ending = .stopped }
+        if elapsed >= pace.length { ending = ending ?? .timeUp }
+        if !asking, elapsed >= askAt { asking = true }
+        if ending == nil { screen.draw(page()) }
+    }
+
+    // MARK: - Messages
+
+    /// Plays the next message in turn (after the last, the first again), through the play use
+    /// case (counted as a play), and keeps that it was played during this craving.
+    private func playNext() {
+        guard !messages.isEmpty else {
+            playNextAt = nil
+            return
+        }
+        let recording = messages[nextMessage % messages.count]
+        nextMessage += 1
+        note = nil
+        let playing: Playing
+        do {
+            playing = try Playing(recording, in: lib, speaker: speaker)
+        } catch let error as MediaError where MessagePlay.isSpeakerProblem(error) {
+            // No speaker: the message's words, for as long as it lasts (10 s at least), then breathing.
+            showing = .words(
+                recording,
+                Cravey.Play.unheardLines(
+                    recording, words: MessagePlay.words(of: recording, in: lib), speaker: speaker,
+                    problem: DeviceProblem.speaker(speaker, error)))
+            keep { try ride.played(recording.id) }
+            breathingSince = elapsed
+            playNextAt = elapsed + max(10, recording.duration) + pace.pause
+            return
+        } catch {
+            note = "'\(Terminal.safe(recording.shownTitle))' cannot play: \(error)"
+            showing = .breathing
+            playNextAt = elapsed + pace.pause
+            return
+        }
+        let player = playing.player
+        showing = .playing(recording, player)
+        let played = MessagePlay.play(recording, in: lib) { () -> AudioPlayer.Ending in
+            player.start()
+            while true {
+                if let ending = player.wait(timeout: .now() + .milliseconds(40)) { return ending }
+                tick()
+                if ending != nil {
+                    player.dismiss()
+                    continue
+                }
+                for key in KeyReader.shared.pending() { handle(key, playing: player) }
+            }
+        }
+        if case let .failed(error) = played.counting { note = "This play was not counted: \(error)" }
+        keep { try ride.played(recording.id) }
+        showing = .breathing
+        breathingSince = elapsed
+        playNextAt = skipping ? elapsed : elapsed + pace.pause
+        skipping = false
+    }
+
+    // MARK: - Keys
+
+    private func handle(_ key: Key, playing player: (any Playback)? = nil) {
+        if Calm.isOn { CalmPage.shared.announce(key, to: .standardOutput) }
+        switch key {
+        case .inputEnded, .escape, .character("q"), .character("Q"):
+            ending = .stopped
+        case .character("p"), .character("P"):
+            ending = .passed
+        case .character("n"), .character("N"):
+            quiet = false
+            if let player {
+                skipping = true
+                player.dismiss()
+            } else {
+                playNextAt = elapsed
+            }
+        case .character("s"), .character("S"):
+            quiet = true
+            player?.dismiss()
+        case .character(" "):
+            player?.togglePause()
+        case .enter where asking:
+            rate(ride.last)
+        default:
+            if let digit = key.digit { rate(digit == 0 ? 10 : digit) }
+        }
+        if ending != nil { player?.dismiss() }
+    }
+
+    /// Keeps a rating at once; the next question comes a few minutes after it.
+    private func rate(_ value: Int) {
+        keep { try ride.rate(value) }
+        asking = false
+        askAt = elapsed + pace.askSeconds
+    }
+
+    /// Runs a change to the craving; a failure is said on the page, and the ride goes on.
+    private func keep(_ change: () throws -> Void) {
+        do {
+            try change()
+        } catch {
+            note = "Not kept: \(Cravey.problem(error)?.message ?? "\(error)")"
+        }
+    }
+
+    // MARK: - Drawing
+
+    /// Whether the breathing guide is words and a countdown (nothing that moves).
+    static var plainBreathing: Bool { Calm.isOn || !Terminal.useColor }
+
+    private func page() -> [String] {
+        let width = min(72, max(40, Terminal.columns - 1))
+        let rule = Terminal.dim(String(repeating: "─", count: width))
+        let minute = min(pace.minutes, Int(elapsed / pace.minuteSeconds) + 1)
+        var lines = [
+            Terminal.bold("Riding it out") + "   " + Terminal.dim("minute \(minute) of \(pace.minutes)"), rule,
+        ]
+        switch showing {
+        case let .playing(recording, player):
+            lines.append(
+                "▶ " + Format.icon(recording.kind) + " " + Terminal.bold(Terminal.safe(recording.shownTitle))
+                    + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""))
+            if !Calm.isOn {
+                let fraction = player.duration > 0 ? min(1, player.position / player.duration) : 0
+                let bar = Charts.bar(fraction, width: 30)
+                lines.append(
+                    "  " + Terminal.accent(bar.filled) + Terminal.dim(bar.track) + "  "
+                        + Format.clock(player.position) + " / " + Format.clock(player.duration))
+            }
+        case let .words(_, words):
+            lines += words.flatMap { line -> [String] in
+                let indent = line.hasPrefix("  ") ? "  " : ""
+                return line.isEmpty ? [""] : Terminal.wrap(line, width: width - indent.count).map { indent + $0 }
+            }
+        case .breathing:
+            if messages.isEmpty {
+                lines.append("No messages yet — breathe with me. On a calmer day, record one: cravey record audio")
+            }
+        }
+        if case .playing = showing {
+        } else {
+            lines += [""] + breathing(width: width)
+        }
+        lines += [""] + ratingLines(width: width)
+        if let note { lines.append(Terminal.style(note, "33")) }
+        lines += [
+            rule,
+            "  " + Terminal.bold("n") + "  next message   " + Terminal.bold("s") + "  stop the sound   "
+                + Terminal.bold("space") + "  pause",
+            "  " + Terminal.bold("1–9, 0") + "  how strong   " + Terminal.bold("p") + "  it has passed   "
+                + Terminal.bold("q") + "  end",
+        ]
+        return lines
+    }
+
+    /// The breathing guide: a line that grows (in, 4 s) and shrinks (out, 6 s) over its words,
+    /// or the words and a countdown where nothing should move.
+    private func breathing(width: Int) -> [String] {
+        let seconds = elapsed - breathingSince
+        guard !Self.plainBreathing else { return ["  " + Breathing.words(at: seconds)] }
+        let words = Breathing.moment(at: seconds).inhaling ? "Breathe in" : "Breathe out"
+        let guide = min(width, 48)
+        return [
+            Terminal.accent(Breathing.line(at: seconds, width: guide)),
+            String(repeating: " ", count: (guide - words.count) / 2) + Terminal.dim(words),
+        ]
+    }
+
+    /// The question when it is due, the ratings so far, and their curve.
+    private func ratingLines(width: Int) -> [String] {
+        // The question's line is there when it is not asked too, so a calm screen prints only it.
+        var lines = [
+            asking
+                ? Terminal.bold("How strong is it now? 1–10") + Terminal.dim("   0 is 10 · Enter keeps \(ride.last)")
+                : ""
+        ]
+        lines.append("How strong: " + Self.trail(ride.ratings))
+        if !Calm.isOn, ride.ratings.count >= 2 {
+            let span = Double(max(ride.ratings.last!.seconds, 1))
+            let points = ride.ratings.map { (x: Double($0.seconds) / span, y: Double($0.value - 1) / 9) }
+            let chart = Charts.line(points, width: min(40, width - 6), height: 4)
+            lines += chart.enumerated().map { index, row in
+                Terminal.dim(index == 0 ? "10 ┤" : index == chart.count - 1 ? " 1 ┤" : "   │") + Terminal.accent(row)
+            }
+        }
+        return lines
+    }
+
+    /// The ratings as a trail, the latest eight: `8 → 6 → 4`.
+    static func trail(_ ratings: [Craving.Rating]) -> String {
+        let values = ratings.map { String($0.value) }
+        return (values.count > 8 ? ["…"] + values.suffix(8) : values).joined(separator: " → ")
+    }
+
+    /// The words after a ride, however it ended: it was ridden out, and how strong it was from its
+    /// start to the last rating.
+    static func closing(_ ratings: [Craving.Rating]) -> [String] {
+        var lines = ["You rode it out. 💪"]
+        if let first = ratings.first, let last = ratings.last, ratings.count >= 2 {
+            let minutes = Int((Double(last.seconds - first.seconds) / 60).rounded())
+            let span =
+                minutes < 1 ? "in under a minute" : minutes == 1 ? "in 1 minute" : "in \(minutes) minutes"
+            lines.append("From \(first.value) to \(last.value) \(span): " + trail(ratings) + ".")
+        }
+        return lines
+    }
+}
