@@ -89,14 +89,15 @@ public enum QuickPlayOrder: String, CaseIterable, Sendable {
 }
 
 extension Tracker {
-    /// The messages to offer in a craving with these triggers, in turn: those made for one of its
-    /// triggers first; then those after which at least one craving passed without a use, helped
-    /// most first (over every craving logged); then the rest, most played first. Each group keeps
-    /// that order within it (check-ins are never offered).
-    public func messageOrder(for triggers: [Trigger]) throws -> [Recording] {
+    /// The messages a ride plays in a craving with these triggers, in turn: those made for one of
+    /// its triggers first; then those after which at least one craving passed without a use,
+    /// helped most first (over every craving logged); then the rest, most played first. Each
+    /// group keeps that order within it (check-ins are never offered). Without `helpedFirst`, the
+    /// middle group is left out: the trigger's messages, then the most played.
+    public func messageOrder(for triggers: [Trigger], helpedFirst: Bool = true) throws -> [Recording] {
         let names = Set(triggers.map(\.rawValue))
         let messages = try library.top(Int.max)
-        let help = try messageHelp()
+        let help = helpedFirst ? try messageHelp() : [:]
         func helped(_ recording: Recording) -> MessageHelp? {
             help[recording.id].flatMap { $0.resistedAfter > 0 ? $0 : nil }
         }
@@ -135,6 +136,12 @@ extension Tracker {
         var titles: [UUID: String] = [:]
         for (id, title) in rows.titles { if let id = UUID(uuidString: id) { titles[id] = title } }
         return (cravings, rows.useTimes, titles)
+    }
+
+    /// The messages the play offer after a craving lists: those made for one of its triggers
+    /// first, then Quick Play's order as set.
+    public func offerOrder(for triggers: [Trigger]) throws -> [Recording] {
+        try messageOrder(for: triggers, helpedFirst: quickPlayOrder() == .helpedMost)
     }
 
     // MARK: - Quick Play

@@ -181,6 +181,7 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try run(["craving", "6", "--trigger", "bored", "--notes", "after lunch"], root).status, 0)
         XCTAssertEqual(try run(["craving", "3"], root).status, 0)
         XCTAssertEqual(try run(["use", "edible", "10", "--after-craving", "last"], root).status, 0)
+        XCTAssertEqual(try run(["ride", "8", "--ratings", "6,4", "--minutes-apart", "5"], root).status, 0)
         let logsNow =
             try JSONSerialization.jsonObject(with: Data(try run(["log", "--json"], root).stdout.utf8))
             as! [[String: Any]]
@@ -196,7 +197,8 @@ final class SnapshotBackupTests: FaultCampaign {
         let logsBefore = try run(["log", "--json"], root).stdout
         let settingsBefore = try run(["settings"], root).stdout
         XCTAssertTrue(
-            logsBefore.contains("after lunch") && !logsBefore.contains(mild) && settingsBefore.contains("Mia"),
+            logsBefore.contains("after lunch") && !logsBefore.contains(mild) && settingsBefore.contains("Mia")
+                && logsBefore.contains(#""ratings":"0:8 300:6 600:4""#),
             logsBefore + settingsBefore)
         let pristine = base + "/pristine"
         XCTAssertEqual(try runProcess("/bin/cp", ["-a", root, pristine]).status, 0)
@@ -401,6 +403,8 @@ final class SnapshotBackupTests: FaultCampaign {
         var baseline = try makeLibrary(at: base + "/lib")
         let root = baseline.root
         XCTAssertEqual(try run(["craving", "7", "--trigger", "tired"], root).status, 0)
+        // A ride's ratings go with its craving.
+        XCTAssertEqual(try run(["ride", "9", "--ratings", "7,3"], root).status, 0)
         let backup = base + "/usb/cravey"
         try FileManager.default.createDirectory(atPath: base + "/usb", withIntermediateDirectories: true)
         // To an empty directory: every file; then again: none; with a new recording: one.
@@ -452,6 +456,8 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try run(["restore", backup], restored).status, 0)
         XCTAssertEqual(try contents(restored), try contents(root))
         XCTAssertEqual(try run(["log", "--json"], restored).stdout, try run(["log", "--json"], root).stdout)
+        XCTAssertTrue(
+            try run(["log", "--json"], restored).stdout.contains(#""ratings":"0:9 180:7 360:3""#), "the ride's ratings")
         for row in try listed(root) {
             let path = row["filePath"] as! String
             XCTAssertEqual(

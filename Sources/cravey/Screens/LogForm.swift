@@ -289,7 +289,7 @@ enum LogForm {
     }
 
     /// After a craving on a terminal: one key plays one of the messages offered (the first three
-    /// in `Tracker.messageOrder`), `o` rides the craving out (any other key: not now). One message
+    /// in `Tracker.offerOrder`), `o` rides the craving out (any other key: not now). One message
     /// a line, each cut to the terminal's width, never wrapped.
     static func offerToPlay(_ top: [Recording]) -> Offer? {
         guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }

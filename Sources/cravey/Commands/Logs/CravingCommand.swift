@@ -68,7 +68,7 @@ extension Cravey {
         }
 
         /// Logs `draft` and says so; then plays message `rank` of the three offered (the first in
-        /// `Tracker.messageOrder` for its triggers), or on a terminal (not for JSON) offers them and
+        /// `Tracker.offerOrder` for its triggers), or on a terminal (not for JSON) offers them and
         /// a ride, and keeps that it was played during the craving.
         @discardableResult
         private static func log(_ draft: Tracker.CravingDraft, in lib: Library, speaker: String, rank: Int?, json: Bool)
@@ -83,7 +83,7 @@ extension Cravey {
                 print(LogWords.encouragement)
             }
             noteIfOld(craving.time)
-            let top = Array(try tracker.messageOrder(for: craving.triggers).prefix(3))
+            let top = Array(try tracker.offerOrder(for: craving.triggers).prefix(3))
             let choice: Recording?
             if let rank {
                 guard top.count >= rank else {
