@@ -168,7 +168,7 @@ enum ProgressPage {
 
     private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    private static func hourLabel(_ hour: Int) -> String {
+    static func hourLabel(_ hour: Int) -> String {
         hour == 0 ? "12a" : hour == 12 ? "12p" : hour < 12 ? "\(hour)a" : "\(hour - 12)p"
     }
 
