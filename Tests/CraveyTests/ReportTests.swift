@@ -101,6 +101,17 @@ final class ReportTests: CommandTestCase {
         XCTAssertTrue(plain.contains("kept in the \(days) days since your last logged use"), plain)
         XCTAssertTrue(plain.contains("For many people, sleep, mood and appetite"), plain)
 
+        // Prices and the currency are settings: a backup carries them into a restored library.
+        let prices = try run(["settings", "price", "--json"]).stdout
+        try run(["backup", base + "/backup"])
+        let restored = try runProcess(
+            cravey, ["restore", base + "/backup", "--library", base + "/restored"], environment: environment)
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertEqual(
+            try runProcess(
+                cravey, ["settings", "price", "--json", "--library", base + "/restored"], environment: environment
+            ).stdout, prices)
+
         // Cutting down, still in the first week: nothing counted yet, and no withdrawal line.
         try run(["settings", "goal", "cut-down"])
         progress = try jsonObject(try run(["progress", "--json"]).stdout)
