@@ -1,6 +1,10 @@
+import CraveyLibrary
 import CraveyTestSupport
+import CraveyTracker
 import Foundation
 import XCTest
+
+@testable import cravey
 
 /// Prices in settings and money kept in `progress --json` end to end, and `cravey report`: the
 /// page rendered by headless Chromium (a picture that is not blank, the calendar's cells, no
@@ -129,6 +133,23 @@ final class ReportTests: CommandTestCase {
         XCTAssertNotNil(try jsonObject(try run(["progress", "--json"]).stdout)["money"] as? [String: Any])
         try run(["settings", "price", "edible", "--clear"])
         XCTAssertTrue(try jsonObject(try run(["progress", "--json"]).stdout)["money"] is NSNull)
+    }
+
+    func testHomeSaysTheFirstTwoWeeksLineOnlyWhileQuitting() throws {
+        let lib = try Library(root: root)
+        _ = try Tracker(library: lib).logUse(.init(time: LogTime(Date().addingTimeInterval(-50 * 3600))))
+        func home() throws -> String { try Home.lines(lib, top: [], toast: nil).joined(separator: "\n") }
+        try lib.setSetting(.goal, to: "quit")
+        let shown = try home()
+        XCTAssertTrue(shown.contains("For many people, sleep, mood and appetite are hardest"), shown)
+        XCTAssertTrue(shown.contains("ease within two weeks."), shown)
+        for goal in ["cut-down", "monitor", "harm-reduction", "exploring"] {
+            try lib.setSetting(.goal, to: goal)
+            XCTAssertFalse(try home().contains("sleep, mood and appetite"), goal)
+        }
+        try lib.setSetting(.goal, to: "quit")
+        _ = try Tracker(library: lib).logUse(.init())
+        XCTAssertFalse(try home().contains("sleep, mood and appetite"), "not on the day of a use")
     }
 
     /// A craving with a note a day and a bit ago, and a use with a note after it.
