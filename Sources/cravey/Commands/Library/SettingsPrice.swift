@@ -62,14 +62,19 @@ extension Cravey.Settings {
     /// The prices' lines of the settings printed: each price set (or "(not set)"), then the currency.
     static func pricesListed(_ lib: Library) throws -> [String] {
         let tracker = Tracker(library: lib)
-        let prices = try tracker.prices()
-        let currency = try tracker.currency()
-        let set = Method.allCases.filter { prices.cents[$0] != nil }.map { priceText($0, prices, currency) }
+        let (set, currency) = try pricesSet(tracker)
         let code = currency.code ?? "none (plain numbers)"
         return [
             "price  " + (set.isEmpty ? "(not set)" : set.joined(separator: " · ")),
             "currency  " + code + (try tracker.currencyChosen() ? "" : " (from the locale)"),
         ]
+    }
+
+    /// Each price set, as `priceText` says it, and the currency.
+    static func pricesSet(_ tracker: Tracker) throws -> (prices: [String], currency: Currency) {
+        let prices = try tracker.prices()
+        let currency = try tracker.currency()
+        return (Method.allCases.filter { prices.cents[$0] != nil }.map { priceText($0, prices, currency) }, currency)
     }
 
     /// The prices as JSON: each method's price in the currency's units (null: not set), the
@@ -141,9 +146,12 @@ extension Cravey.Settings {
 }
 
 extension SettingsScreen {
-    /// The prices' rows: what is set, and how to set one (prices are typed as a command).
-    func pricesRows() throws -> [String] {
-        try Cravey.Settings.pricesListed(library).map { "     " + Terminal.safe($0) }
-            + ["     " + Terminal.dim("cravey settings price METHOD AMOUNT [--currency CODE]")]
+    /// The prices in one row (typed as a command: `cravey settings price METHOD AMOUNT`).
+    func pricesRow() throws -> String {
+        let set = try Cravey.Settings.pricesSet(Tracker(library: library)).prices
+        let text =
+            set.isEmpty
+            ? "not set — cravey settings price METHOD AMOUNT" : set.joined(separator: " · ")
+        return Terminal.dim("MONEY KEPT") + "  " + Terminal.fit(text, max(20, Terminal.columns - 14))
     }
 }
