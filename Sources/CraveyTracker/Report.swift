@@ -25,6 +25,7 @@ public struct Report: Sendable {
     public struct Amount: Sendable, Equatable {
         public var method: Method
         public var amount: Double
+        public init(method: Method, amount: Double) { (self.method, self.amount) = (method, amount) }
     }
 
     public struct Note: Sendable, Equatable {
