@@ -34,6 +34,8 @@ packages=(
   xvfb xauth python3
   # the progress page rendered as a reader sees it (headless, its network log read)
   chromium
+  # the report's PDF turned into pictures of its pages
+  poppler-utils
 )
 
 missing=()

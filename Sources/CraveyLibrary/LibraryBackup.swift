@@ -430,6 +430,12 @@ extension Library {
                 if !["most-played", "helped-most"].contains(value) {
                     problems.append("the quick-play setting is not an order")
                 }
+            case .prices:
+                if !pricesAreValid(value) { problems.append("the prices setting is not one cravey would write") }
+            case .currency:
+                if value != "none" && (value.count != 3 || !value.allSatisfy({ $0.isASCII && $0.isUppercase })) {
+                    problems.append("the currency setting is not a currency code")
+                }
             case .welcomed, .lastBackup:
                 if value.utf8.count > 4096 || value.unicodeScalars.contains(where: Validation.isUnsafe) {
                     problems.append("the \(key) setting is not one cravey would write")
@@ -452,6 +458,19 @@ extension Library {
             }
         }
         return problems
+    }
+
+    /// Prices as cravey writes them: a JSON object of method names to whole cents, 1 to 9,999,999.
+    private static func pricesAreValid(_ value: String) -> Bool {
+        guard value.utf8.count <= 4096,
+            let object = try? JSONSerialization.jsonObject(with: Data(value.utf8)) as? [String: Any]
+        else { return false }
+        return object.allSatisfy { key, price in
+            ["bowls", "vape", "dab", "edible"].contains(key)
+                && (price as? NSNumber).map { Double(truncating: $0) }.map {
+                    $0 == $0.rounded() && (1...9_999_999).contains($0)
+                } == true
+        }
     }
 
     /// The last backup: where to and when (nil: never).

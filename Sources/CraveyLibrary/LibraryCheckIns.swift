@@ -156,6 +156,12 @@ extension Library {
         case goal
         /// The order of Quick Play: "most-played" (as when not set) or "helped-most".
         case quickPlay
+        /// The price of one unit of each method, in cents, as JSON (`{"bowls":1000}`): money kept
+        /// is figured from it, and shown only when one is set.
+        case prices
+        /// The currency of the prices: an ISO 4217 code, or "none" for plain numbers (not set: the
+        /// locale's).
+        case currency
         case welcomed
         /// Where and when the last backup was written (JSON).
         case lastBackup

@@ -142,10 +142,16 @@ public struct ProgressFigures: Sendable {
     public let cravingLength: CravingLength
     /// How many messages there are (check-ins are not messages).
     public let messageCount: Int
+    /// Money kept against the first week (see `MoneyKept`); nil when no price is set.
+    public let money: MoneyKept?
 
     static let resistWindow: Int64 = 2 * 3_600_000
 
-    public init(_ facts: ProgressFacts, range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current) {
+    /// The figures of `range` as of `now`; `from`, when given, is the first day instead of the range's.
+    public init(
+        _ facts: ProgressFacts, range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current,
+        from firstDayShown: LocalDay? = nil
+    ) {
         self.range = range
         goal = facts.goal
         let today = LocalDay(now, in: timeZone)
@@ -158,7 +164,8 @@ public struct ProgressFigures: Sendable {
         for day in dayOfUse { firstLogDay = min(firstLogDay ?? day, day) }
         let recordingDay = facts.firstRecording.map { LocalDay($0, in: timeZone).number }
         let firstDay = [firstLogDay, recordingDay].compactMap { $0 }.min().map { min($0, today.number) }
-        let from = range.days.map { today - ($0 - 1) } ?? LocalDay(number: firstDay ?? today.number)
+        let from =
+            firstDayShown ?? range.days.map { today - ($0 - 1) } ?? LocalDay(number: firstDay ?? today.number)
         self.from = from
         everCraved = facts.firstCravingDay != nil
         everUsed = !facts.uses.isEmpty
@@ -282,6 +289,10 @@ public struct ProgressFigures: Sendable {
         } else {
             reduction = .firstWeek
         }
+        money = MoneyKept(
+            prices: facts.prices, currency: facts.currency, goal: facts.goal,
+            uses: zip(facts.uses, dayOfUse).map { ($1, $0.method, $0.amount) }, firstLogDay: firstLogDay,
+            today: today.number)
     }
 
     private static func count(_ mask: UInt16, into counts: inout [Int], _ logs: inout Int, _ masks: inout [UInt16]) {

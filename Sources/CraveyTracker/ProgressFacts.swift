@@ -39,6 +39,9 @@ public struct ProgressFacts: Sendable {
     var played: [PlayedFact] = []
     /// Every message's title by id.
     var titles: [UUID: String] = [:]
+    /// The prices set and their currency (money kept is figured only when a price is set).
+    var prices = Prices()
+    var currency = Currency(code: nil)
 }
 
 extension Tracker {
@@ -80,6 +83,8 @@ extension Tracker {
         facts.firstRecording = firsts.firstRecording.flatMap(StoredDate.date)
         facts.goal = try library.setting(.goal).flatMap(Goal.init(rawValue:))
         (facts.played, _, facts.titles) = try playedFacts(since: since, useTimes: false)
+        facts.prices = try prices()
+        if !facts.prices.isEmpty { facts.currency = try currency() }
         return facts
     }
 

@@ -361,7 +361,7 @@ final class HomeTests: CommandTestCase {
         XCTAssertTrue(try settings().contains("goal  harm-reduction"))
         XCTAssertEqual(
             try run(["settings", "welcomed", "x"], status: 1).stderr,
-            "cravey: no setting called 'welcomed' (there are: goal, name, quick-play)\n")
+            "cravey: no setting called 'welcomed' (there are: goal, name, quick-play, price)\n")
         let privacy = try run(["privacy"]).stdout
         XCTAssertTrue(privacy.hasPrefix("Your data is private and local-only.\n"), privacy)
         XCTAssertTrue(privacy.contains(root), "names where the library is")

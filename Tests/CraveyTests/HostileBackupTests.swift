@@ -470,6 +470,9 @@ final class HostileBackupTests: FaultCampaign {
             ("INSERT INTO setting (key, value) VALUES ('theme', 'x')", "setting 'theme'"),
             ("INSERT INTO setting (key, value) VALUES ('goal', 'quit; rm -rf')", "the goal setting"),
             ("INSERT INTO checkinDay (day, prompt) VALUES ('2026-13-40', 'How are you?')", "is not a date"),
+            ("INSERT INTO setting (key, value) VALUES ('prices', '{\"bowls\":-5}')", "the prices setting"),
+            ("INSERT INTO setting (key, value) VALUES ('prices', '{\"pipe\":500}')", "the prices setting"),
+            ("INSERT INTO setting (key, value) VALUES ('currency', 'e' || char(27))", "the currency setting"),
         ]
         for (index, (sql, said)) in tampered.enumerated() {
             try pristine.write(to: URL(fileURLWithPath: database))

@@ -24,7 +24,8 @@ enum ProgressPage {
         card(f.longestStreakTitle, f.longestStreakText ?? "—", "", nil)
         card(
             "🌱 Days in Progress", f.daysInProgress.map(String.init) ?? "—",
-            f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "", f.daysInProgressInsight)
+            (f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "") + withdrawalParagraph(f),
+            f.daysInProgressInsight)
         card("📈 Craving Intensity Over Time", nil, intensityChart(f), f.intensityInsight, wide: true)
         card("📊 Amount Trends", nil, amountCharts(f), f.amountsInsight, wide: true)
         card(
@@ -47,6 +48,7 @@ enum ProgressPage {
             f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
             f.resistedInsight)
         card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
+        if let money = moneyCard(f) { card(money.title, money.figure, money.html, money.sentence) }
         for help in helpCards(f) { card(help.title, help.figure, help.html, help.sentence) }
         let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
         let goal = f.goal.map { "Your goal: \($0.label)" } ?? "No goal chosen yet"
@@ -136,6 +138,7 @@ enum ProgressPage {
         "🕐": "<circle cx=\"12\" cy=\"12\" r=\"9\"/><path d=\"M12 7v5l3 2\"/>",
         "📅": "<rect x=\"3\" y=\"5\" width=\"18\" height=\"16\" rx=\"2\"/><path d=\"M3 10h18M8 3v4M16 3v4\"/>",
         "🌿": "<path d=\"M5 20c0-9 6-15 15-15 0 9-6 15-15 15zM5 20l9-9\"/>",
+        "💰": "<rect x=\"3\" y=\"6\" width=\"18\" height=\"12\" rx=\"2\"/><circle cx=\"12\" cy=\"12\" r=\"2.5\"/>",
         "🎧":
             "<path d=\"M4 15v-3a8 8 0 0 1 16 0v3\"/><rect x=\"3\" y=\"14\" width=\"4\" height=\"6\" rx=\"1\"/><rect x=\"17\" y=\"14\" width=\"4\" height=\"6\" rx=\"1\"/>",
         "⏳": "<path d=\"M6 3h12M6 21h12M7 3c0 5 10 7 10 9s-10 4-10 9M17 3c0 5-10 7-10 9s10 4 10 9\"/>",
@@ -165,7 +168,7 @@ enum ProgressPage {
 
     private static func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    private static func hourLabel(_ hour: Int) -> String {
+    static func hourLabel(_ hour: Int) -> String {
         hour == 0 ? "12a" : hour == 12 ? "12p" : hour < 12 ? "\(hour)a" : "\(hour - 12)p"
     }
 

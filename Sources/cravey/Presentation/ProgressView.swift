@@ -46,6 +46,7 @@ struct ProgressView {
             "🌱 Days in Progress",
             [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")] + (f.daysSinceLastUseText.map { [$0] } ?? []),
             f.daysInProgressInsight)
+        out += withdrawalLines
         section("📈 Craving Intensity Over Time", intensityChart, f.intensityInsight)
         section("📊 Amount Trends", amountRows, f.amountsInsight)
         section("🧩 Trigger Breakdown", bars(f.triggers), f.triggerInsight)
@@ -59,6 +60,7 @@ struct ProgressView {
                 ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : [],
             f.resistedInsight)
         section(f.reductionTitle, f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
+        if let money = moneySection { section(money.title, money.lines, money.sentence) }
         for help in helpSections { section(help.title, help.lines, help.sentence) }
         return out
     }

@@ -199,6 +199,12 @@ struct Home {
             "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
             "", toast.map { Terminal.accent($0) } ?? "",
         ]
+        lines.insert(contentsOf: withdrawalLines(progress, width: min(width, 72)), at: 1)
         return lines
+    }
+
+    /// The first two weeks' calm line under the title, while it applies (see `ProgressFigures.withdrawal`).
+    static func withdrawalLines(_ progress: ProgressFigures, width: Int) -> [String] {
+        progress.withdrawal.map { Terminal.wrap($0, width: width).map(Terminal.dim) } ?? []
     }
 }

@@ -23,7 +23,7 @@ struct SettingsScreen {
             Terminal.bold("⚙️ Settings"), "",
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
-            Terminal.dim("QUICK PLAY ORDER"), row("o", try quickPlayRow()), "",
+            Terminal.dim("QUICK PLAY ORDER"), row("o", try quickPlayRow()), try pricesRow(), "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Cravey.configuration.version)", "",

@@ -5,7 +5,8 @@ import Foundation
 import TerminalKit
 
 extension Cravey {
-    /// `cravey settings [name [NAME | --clear]]`: the user's settings, kept in the library.
+    /// `cravey settings [name [NAME | --clear]]`: the user's settings, kept in the library (prices:
+    /// `SettingsPrice.swift`).
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
@@ -16,31 +17,50 @@ extension Cravey {
                 harm-reduction, exploring. 'cravey settings name --clear' forgets the name. \
                 'cravey settings quick-play helped-most' puts the messages that helped most first in Quick Play \
                 (home's top three, 'cravey top', 'cravey play --top'); most-played (the default) puts the most \
-                played first.
+                played first. 'cravey settings price bowls 10' sets the price of one unit of a method (per \
+                bowl/joint, pull, dab, or 10 mg THC of edibles) for the money kept in progress; 'cravey settings \
+                price bowls --clear' forgets it, '--currency GBP' (or none, or locale) chooses the currency. \
+                --json prints every setting as JSON.
                 """)
 
         @OptionGroup var library: LibraryOptions
 
-        @Argument(help: ArgumentHelp("The setting: goal, name or quick-play.", valueName: "setting"))
+        @Argument(help: ArgumentHelp("The setting: goal, name, quick-play or price.", valueName: "setting"))
         var setting: String?
 
         @Argument(
             help: ArgumentHelp(
-                "Its new value (a goal; a name of 1–40 characters; most-played or helped-most).", valueName: "value"))
+                "Its new value (a goal; a name of 1–40 characters; most-played or helped-most; for price, the method).",
+                valueName: "value"))
         var value: String?
+
+        @Argument(help: ArgumentHelp("For price: the price of one unit (12.50).", valueName: "amount"))
+        var amount: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "For price: the currency, a code such as EUR or GBP (none: plain numbers; locale: the locale's).",
+                valueName: "code"))
+        var currency: String?
+
+        @OptionGroup var output: OutputOptions
 
         @Flag(help: "Forget the setting's value.")
         var clear = false
 
         /// The settings a person sets (`welcomed` is the library's own).
-        static let shown: [Library.Setting] = [.goal, .name, .quickPlay]
+        static let shown: [Library.Setting] = [.goal, .name, .quickPlay, .prices]
 
-        /// A setting as typed and printed: "quick-play" for Quick Play's order.
-        static func name(_ key: Library.Setting) -> String { key == .quickPlay ? "quick-play" : key.rawValue }
+        /// A setting as typed and printed: "quick-play" for Quick Play's order, "price" for prices.
+        static func name(_ key: Library.Setting) -> String {
+            key == .quickPlay ? "quick-play" : key == .prices ? "price" : key.rawValue
+        }
 
         func run() throws {
             let lib = try library.open()
+            if setting != "price" { try refuseWhatIsForPrices() }
             guard let setting else {
+                if output.json { return try JSONOutput.print(try Self.everySetting(lib)) }
                 if !clear, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal {
                     // The screen is given back before the last note is printed where it stays.
                     let note = try { () throws -> String? in
@@ -50,10 +70,11 @@ extension Cravey {
                     if let note { print(note) }
                     return
                 }
-                for key in Self.shown where key != .quickPlay {
+                for key in Self.shown where key != .quickPlay && key != .prices {
                     print("\(key.rawValue)  \(try lib.setting(key).map(Terminal.safe) ?? "(not set)")")
                 }
                 print("quick-play  \(try Tracker(library: lib).quickPlayOrder().rawValue)")
+                try Self.pricesListed(lib).forEach { print($0) }
                 print("version  \(Cravey.configuration.version)")
                 return
             }
@@ -64,6 +85,7 @@ extension Cravey {
                 )
             }
             if key == .quickPlay { return try quickPlay(lib) }
+            if key == .prices { return try price(lib) }
             if clear {
                 guard value == nil else { throw CraveyFailure(message: "--clear takes no value") }
                 try lib.setSetting(key, to: nil)

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Report and money benchmark, over a year of logs (14 cravings and 6 uses a day, 7,300 logs):
+# `cravey progress --json` with prices set (money kept figured) next to it without; `cravey report
+# --html` for 30 days and for the whole year; and, where Chromium is installed, `cravey report
+# --pdf` next to Chromium printing the same page itself (the report adds its page and a private
+# folder around Chromium's work). Prints the median wall time of N runs and the PDF's pages.
+# Usage: Tests/bench/report.sh [runs]   (builds a release binary first)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-9}
+swift build -c release --static-swift-stdlib --product cravey >/dev/null
+cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+source Tests/bench/median.sh
+row() {
+  printf '%-40s %10s s' "$1" "$2"
+  [ -n "${3:-}" ] && printf '   %-32s %10s s' "$3" "$4"
+  printf '\n'
+}
+
+export CRAVEY_TRANSCRIBE=later
+lib=(--library "$work/lib")
+"$cravey" log "${lib[@]}" >/dev/null   # creates the library and its schema
+# A year up to now: every 6,171 s a craving (1–10), every 14,400 s a use of each method in turn.
+sqlite3 "$work/lib/library.sqlite" <<'SQL'
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5110)
+INSERT INTO craving (id, at, utcOffset, intensity, triggers, createdAt, modifiedAt)
+SELECT printf('%08X-0000-4000-8000-%012X', i, i),
+       strftime('%Y-%m-%dT%H:%M:%f', strftime('%s', 'now') - 31536000 + i * 6171, 'unixepoch') || 'Z', 3600,
+       1 + i % 10, CASE i % 3 WHEN 0 THEN 'bored' ELSE 'habit' END, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2190)
+INSERT INTO usage (id, at, utcOffset, method, amount, triggers, createdAt, modifiedAt)
+SELECT printf('%08X-0000-4000-9000-%012X', i, i),
+       strftime('%Y-%m-%dT%H:%M:%f', strftime('%s', 'now') - 31536000 + i * 14400, 'unixepoch') || 'Z', 3600,
+       CASE i % 4 WHEN 0 THEN 'bowls' WHEN 1 THEN 'vape' WHEN 2 THEN 'dab' ELSE 'edible' END,
+       CASE i % 4 WHEN 0 THEN 1.5 WHEN 1 THEN 3 WHEN 2 THEN 2 ELSE 10 END, 'social',
+       '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+FROM n;
+SQL
+n=$(sqlite3 "$work/lib/library.sqlite" "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)")
+echo "median of $runs runs, whole processes (release build), $n logs over a year"
+
+without=$(median "$cravey" progress --json "${lib[@]}")
+"$cravey" settings price bowls 10 "${lib[@]}" >/dev/null
+"$cravey" settings price edible 3 --currency EUR "${lib[@]}" >/dev/null
+row "cravey progress --json (prices set)" "$(median "$cravey" progress --json "${lib[@]}")" "the same without a price" "$without"
+row "cravey report --html (30 days)" "$(median "$cravey" report --html "$work/r.html" --force "${lib[@]}")"
+row "cravey report --html --range all" \
+  "$(median "$cravey" report --html "$work/all.html" --range all --force "${lib[@]}")"
+printf '%-40s %10s bytes (30 days), %s bytes (the year)\n' "  page size" "$(stat -c %s "$work/r.html")" \
+  "$(stat -c %s "$work/all.html")"
+
+if command -v chromium >/dev/null; then
+  direct() {
+    chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer --print-to-pdf="$work/direct.pdf" \
+      --user-data-dir="$work/profile" "file://$work/r.html" 2>/dev/null
+  }
+  row "cravey report --pdf (30 days)" "$(median "$cravey" report --pdf "$work/r.pdf" --force "${lib[@]}")" \
+    "chromium --print-to-pdf (same page)" "$(median direct)"
+  if command -v pdfinfo >/dev/null; then
+    printf '%-40s %10s pages (A4)\n' "  PDF" "$(pdfinfo "$work/r.pdf" | awk '/^Pages:/ {print $2}')"
+  fi
+else
+  echo "chromium is not installed: no PDF rows"
+fi
