@@ -142,6 +142,9 @@ public struct ProgressFigures: Sendable {
     public let cravingLength: CravingLength
     /// How many messages there are (check-ins are not messages).
     public let messageCount: Int
+    /// The milestones reached, in the order reached (set by whoever noted them: see
+    /// `Tracker.progressNotingMilestones`).
+    public var milestones: [Milestone] = []
 
     static let resistWindow: Int64 = 2 * 3_600_000
 

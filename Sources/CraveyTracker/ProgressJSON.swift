@@ -69,6 +69,7 @@ extension ProgressFigures: Encodable {
         try reduction.encode(reductionInsight, forKey: .insight)
         try c.encode(insights, forKey: .insights)
         try encodeHelp(&c)
+        try encodeMilestones(to: encoder)
     }
 
     /// Which messages help and how long cravings last.

@@ -19,7 +19,9 @@ struct Cravey: ParsableCommand {
             """,
         version: "0.1.0 (build \(buildCommit))",
         subcommands: [
-            CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, HomeCommand.self, Record.self,
+            CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, StatusCommand.self,
+            HomeCommand.self,
+            Record.self,
             RideCommand.self,
             Play.self, RecordingsCommand.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self,
             Search.self, List.self, Top.self,

@@ -48,6 +48,7 @@ enum ProgressPage {
             f.resistedInsight)
         card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
         for help in helpCards(f) { card(help.title, help.figure, help.html, help.sentence) }
+        card(ProgressView.milestonesTitle, nil, milestoneList(f), ProgressView.milestonesSentence(f))
         let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
         let goal = f.goal.map { "Your goal: \($0.label)" } ?? "No goal chosen yet"
         let other =

@@ -60,6 +60,7 @@ struct ProgressView {
             f.resistedInsight)
         section(f.reductionTitle, f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
         for help in helpSections { section(help.title, help.lines, help.sentence) }
+        section(Self.milestonesTitle, milestoneLines, milestonesSentence)
         return out
     }
 
