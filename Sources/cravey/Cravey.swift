@@ -35,6 +35,8 @@ struct Cravey: ParsableCommand {
         if let refusal = RawArguments.refusal() { Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue) }
         Configuration.current.apply()
         do {
+            // A prompt runs `status` at every line: it skips the argument parser's reflection.
+            if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) { return try status() }
             var command = try parseAsRoot()
             try command.run()
             for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }

@@ -206,7 +206,7 @@ struct Home {
     /// A milestone reached since home last showed one ("🌱 30 days in progress"), shown once; the
     /// milestones are noted here first. A milestone that cannot be noted now (a busy or read-only
     /// library) is noted on a later visit: home goes on without it.
-    static func newMilestone(_ lib: Library) -> String? {
-        (try? Tracker(library: lib).showNextMilestone(now: LocalClock.now()))?.map(\.line)
+    static func newMilestone(_ lib: Library, now: Date = LocalClock.now()) -> String? {
+        (try? Tracker(library: lib).showNextMilestone(now: now))?.map(\.line)
     }
 }
