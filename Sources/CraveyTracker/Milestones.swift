@@ -214,7 +214,17 @@ extension Tracker {
         let facts = try facts ?? progressFacts()
         let reached = Milestone.reached(
             try milestoneFacts(facts, now: now, timeZone: timeZone), today: LocalDay(now, in: timeZone))
-        try library.noteMilestonesReached(reached.map(\.row))
+        do {
+            try library.noteMilestonesReached(reached.map(\.row))
+        } catch {
+            // Not stored now (a busy, full or read-only library): listed all the same, and stored
+            // by a later run; the figures never fail for a milestone.
+            let stored = try milestones()
+            let keys = Set(stored.map(\.row.id))
+            return (stored + reached.filter { !keys.contains($0.row.id) }).sorted {
+                ($0.reachedOn, $0.kind.rawValue, $0.count) < ($1.reachedOn, $1.kind.rawValue, $1.count)
+            }
+        }
         return try milestones()
     }
 
@@ -262,12 +272,13 @@ extension ProgressFigures {
 
 extension Tracker {
     /// The figures of `range` as `progress` shows them: with the milestones, the new ones
-    /// stored first.
+    /// stored first. Every log is read once, for both.
     public func progressNotingMilestones(_ range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current)
         throws -> ProgressFigures
     {
-        var figures = try progress(range, now: now, timeZone: timeZone)
-        figures.milestones = try noteMilestones(now: now, timeZone: timeZone)
+        let facts = try progressFacts()
+        var figures = ProgressFigures(facts, range: range, now: now, timeZone: timeZone)
+        figures.milestones = try noteMilestones(facts, now: now, timeZone: timeZone)
         return figures
     }
 }
