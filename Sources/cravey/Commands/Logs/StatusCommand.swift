@@ -12,7 +12,7 @@ extension Cravey {
             abstract: "One short line of progress for a prompt or a status bar: Day, days since use, resisted today.",
             discussion: """
                 Reads the library without changing it (no library yet: a quiet line). --json prints one JSON object \
-                as waybar's and i3bar's custom modules read it (text, tooltip, class, alt). --format takes fields in \
+                as waybar's custom module reads it (text, tooltip, class, alt). --format takes fields in \
                 braces: {days} Days in Progress, {since} days since last use, {resisted} cravings resisted today, \
                 {cravings} cravings today, {milestone} a new milestone, {text} the whole line; {{ and }} are braces. \
                 A field with nothing to say is empty. --discreet names neither cannabis, cravings nor use, for places \
@@ -21,7 +21,7 @@ extension Cravey {
 
         @OptionGroup var library: LibraryOptions
 
-        @Flag(help: "Print one JSON object as waybar's or i3bar's custom module reads it.")
+        @Flag(help: "Print one JSON object as waybar's custom module reads it (return-type json).")
         var json = false
 
         @Option(help: ArgumentHelp("The line with fields in braces, e.g. '{days}d {resisted}✓'.", valueName: "format"))
@@ -134,7 +134,7 @@ struct StatusLine {
     /// "progress", or "none" (nothing counted yet).
     var state: String { glance?.daysInProgress == nil ? "none" : glance?.milestone != nil ? "milestone" : "progress" }
 
-    /// waybar's and i3bar's custom module (`return-type: json`).
+    /// waybar's custom module (`return-type: json`).
     struct Module: Encodable {
         var text: String
         var tooltip: String
