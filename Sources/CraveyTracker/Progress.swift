@@ -144,6 +144,9 @@ public struct ProgressFigures: Sendable {
     public let messageCount: Int
     /// Money kept against the first week (see `MoneyKept`); nil when no price is set.
     public let money: MoneyKept?
+    /// The milestones reached, in the order reached (set by whoever noted them: see
+    /// `Tracker.progressNotingMilestones`).
+    public var milestones: [Milestone] = []
 
     static let resistWindow: Int64 = 2 * 3_600_000
 

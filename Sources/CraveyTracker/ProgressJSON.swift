@@ -70,6 +70,7 @@ extension ProgressFigures: Encodable {
         try c.encode(insights, forKey: .insights)
         try encodeHelp(&c)
         try encodeMoney(to: encoder)
+        try encodeMilestones(to: encoder)
     }
 
     /// Which messages help and how long cravings last.

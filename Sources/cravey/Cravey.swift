@@ -20,7 +20,7 @@ struct Cravey: ParsableCommand {
         version: "0.1.0 (build \(buildCommit))",
         subcommands: [
             CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, ReportCommand.self,
-            HomeCommand.self, Record.self,
+            StatusCommand.self, HomeCommand.self, Record.self,
             RideCommand.self,
             Play.self, RecordingsCommand.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self,
             Search.self, List.self, Top.self,
@@ -34,6 +34,8 @@ struct Cravey: ParsableCommand {
         if let refusal = RawArguments.refusal() { Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue) }
         Configuration.current.apply()
         do {
+            // A prompt runs `status` at every line: it skips the argument parser's reflection.
+            if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) { return try status() }
             var command = try parseAsRoot()
             try command.run()
             for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }

@@ -141,6 +141,20 @@ final class HomeTests: CommandTestCase {
         XCTAssertTrue(note.hasSuffix(LogTime.oldWarning), note)
     }
 
+    /// A milestone newly reached is home's note once, the newest first; coming back home shows the
+    /// next; then none, and status has none left to show either.
+    func testHomeShowsEachNewMilestoneOnce() throws {
+        try run(["craving", "6", "--at", "-8d"])  // Day 9: 1, 3 and 7 days in progress; 1 resisted
+        let tmux = try start()
+        try tmux.waitFor("Get started")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("🌱 7 days in progress")
+        try tmux.send("x", literal: true)  // no action: home again
+        XCTAssertFalse(try tmux.waitFor("💪 1 craving resisted").contains("7 days in progress"))
+        try quit(tmux)
+        XCTAssertFalse(try run(["status"]).stdout.contains("🏅"), "every one shown")
+    }
+
     func welcomedWithAMessage() throws {
         try makeToneWAV(base + "/tone.wav", seconds: 2)
         try run(["import", base + "/tone.wav", "--title", "Remember why"])

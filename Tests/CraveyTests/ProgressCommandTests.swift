@@ -32,7 +32,7 @@ final class ProgressCommandTests: CommandTestCase {
         "Summary", "🌅 Days Without Use", "📏 Longest Stretch Without Use", "🌱 Days in Progress",
         "📈 Craving Intensity Over Time",
         "📊 Amount Trends", "🧩 Trigger Breakdown", "📍 Location Patterns", "🕐 Time of Day Patterns", "📅 Weekly Patterns",
-        "🌿 Method Breakdown", "💪 Cravings Resisted", "📊 This Week and Your First",
+        "🌿 Method Breakdown", "💪 Cravings Resisted", "📊 This Week and Your First", "🏅 Milestones",
     ]
 
     func assertInOrder(_ text: String, _ parts: [String], file: StaticString = #filePath, line: UInt = #line) {
@@ -77,7 +77,7 @@ final class ProgressCommandTests: CommandTestCase {
                 "range", "from", "to", "summary", "currentStreak", "longestStreak", "daysInProgress",
                 "daysSinceLastUse",
                 "intensity", "amounts", "triggers", "locations", "timeOfDay", "weekdays", "methods", "resisted",
-                "reduction", "insights", "messages", "cravingLength", "money", "withdrawal",
+                "reduction", "insights", "messages", "cravingLength", "money", "withdrawal", "milestones",
             ])
         XCTAssertEqual(json["range"] as? String, "30d")
         let summary = json["summary"] as? [String: Any]

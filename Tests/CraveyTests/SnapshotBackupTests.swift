@@ -405,6 +405,7 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try run(["craving", "7", "--trigger", "tired"], root).status, 0)
         // A ride's ratings go with its craving.
         XCTAssertEqual(try run(["ride", "9", "--ratings", "7,3"], root).status, 0)
+        XCTAssertEqual(try run(["progress", "--json"], root).status, 0)  // stores its milestones
         let backup = base + "/usb/cravey"
         try FileManager.default.createDirectory(atPath: base + "/usb", withIntermediateDirectories: true)
         // To an empty directory: every file; then again: none; with a new recording: one.
@@ -458,6 +459,16 @@ final class SnapshotBackupTests: FaultCampaign {
         XCTAssertEqual(try run(["log", "--json"], restored).stdout, try run(["log", "--json"], root).stdout)
         XCTAssertTrue(
             try run(["log", "--json"], restored).stdout.contains(#""ratings":"0:9 180:7 360:3""#), "the ride's ratings")
+        // The milestones as they were stored, read before any command works them out again.
+        let milestones = { (library: String) in
+            try runProcess(
+                "/usr/bin/sqlite3",
+                ["-readonly", library + "/library.sqlite", "SELECT id, reachedOn FROM milestone ORDER BY id"]
+            ).stdout
+        }
+        let stored = try milestones(root)
+        XCTAssertTrue(stored.contains("messagesRecorded:1|"), stored)
+        XCTAssertEqual(try milestones(restored), stored)
         for row in try listed(root) {
             let path = row["filePath"] as! String
             XCTAssertEqual(

@@ -13,6 +13,7 @@
 #   webcam.sh     webcam recording (MJPEG, YUYV) in the VM rig vs ffmpeg -f v4l2
 #   transcribe.sh word error rate and speed vs ffmpeg's asr filter
 #   backup.sh     backup --verify (SHA-256 by libavutil) vs sha256sum
+#   status.sh     cravey status (a prompt's line) vs sqlite3 running the same queries (goal ≤ 3×)
 # Usage: Tests/bench/all.sh [quick]   (quick: fewer runs and a 30 s video; needs root for the VM)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,6 +34,7 @@ section "audio recording (record.sh $runs)"; bash Tests/bench/record.sh "$runs"
 section "loudness at save (loudness.sh $runs)"; bash Tests/bench/loudness.sh "$runs"
 section "video encoding (video.sh $video)"; CRAVEY_BENCH_TABLE=0 bash Tests/bench/video.sh "$video"
 section "backup hashing (backup.sh $runs)"; bash Tests/bench/backup.sh "$runs"
+section "status line (status.sh $((runs * 5)))"; bash Tests/bench/status.sh $((runs * 5))
 section "webcam recording in the VM (webcam.sh)"; bash Tests/bench/webcam.sh
 section "transcripts (transcribe.sh $runs)"; bash Tests/bench/transcribe.sh "$runs"
 printf '\nall benchmarks: %d s\n' $((SECONDS - started))

@@ -50,6 +50,7 @@ enum ProgressPage {
         card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
         if let money = moneyCard(f) { card(money.title, money.figure, money.html, money.sentence) }
         for help in helpCards(f) { card(help.title, help.figure, help.html, help.sentence) }
+        card(ProgressView.milestonesTitle, nil, milestoneList(f), ProgressView.milestonesSentence(f))
         let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
         let goal = f.goal.map { "Your goal: \($0.label)" } ?? "No goal chosen yet"
         let other =
@@ -143,6 +144,7 @@ enum ProgressPage {
             "<path d=\"M4 15v-3a8 8 0 0 1 16 0v3\"/><rect x=\"3\" y=\"14\" width=\"4\" height=\"6\" rx=\"1\"/><rect x=\"17\" y=\"14\" width=\"4\" height=\"6\" rx=\"1\"/>",
         "⏳": "<path d=\"M6 3h12M6 21h12M7 3c0 5 10 7 10 9s-10 4-10 9M17 3c0 5-10 7-10 9s10 4 10 9\"/>",
         "💪": "<path d=\"M12 3l7 3v6c0 4-3 7-7 9-4-2-7-5-7-9V6z\"/><path d=\"M9 12l2 2 4-4\"/>",
+        "🏅": "<path d=\"M8 3l4 7 4-7\"/><circle cx=\"12\" cy=\"15\" r=\"6\"/><path d=\"M10 15l1.5 1.5 3-3\"/>",
     ]
 
     /// A title as HTML: its leading emoji as an inline SVG icon (or nothing), then its words.

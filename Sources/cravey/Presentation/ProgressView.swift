@@ -62,6 +62,7 @@ struct ProgressView {
         section(f.reductionTitle, f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
         if let money = moneySection { section(money.title, money.lines, money.sentence) }
         for help in helpSections { section(help.title, help.lines, help.sentence) }
+        section(Self.milestonesTitle, milestoneLines, milestonesSentence)
         return out
     }
 

@@ -64,6 +64,7 @@ struct Home {
                 toast = nil
             }
             let top = try Tracker(library: lib).quickPlay(3)
+            if toast == nil { toast = Self.newMilestone(lib) }
             let key = screen.ask(try Self.lines(lib, top: top, toast: toast))
             toast = nil
             var action = Self.action(for: key, top: top.count)
@@ -206,5 +207,12 @@ struct Home {
     /// The first two weeks' calm line under the title, while it applies (see `ProgressFigures.withdrawal`).
     static func withdrawalLines(_ progress: ProgressFigures, width: Int) -> [String] {
         progress.withdrawal.map { Terminal.wrap($0, width: width).map(Terminal.dim) } ?? []
+    }
+
+    /// A milestone reached since home last showed one ("🌱 30 days in progress"), shown once; the
+    /// milestones are noted here first. A milestone that cannot be noted now (a busy or read-only
+    /// library) is noted on a later visit: home goes on without it.
+    static func newMilestone(_ lib: Library, now: Date = LocalClock.now()) -> String? {
+        (try? Tracker(library: lib).showNextMilestone(now: now))?.map(\.line)
     }
 }

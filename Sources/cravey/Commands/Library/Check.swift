@@ -27,6 +27,8 @@ extension Cravey {
             let logFindings = try tracker.check(repair: repair)
             let count = try lib.count()
             let logs = try tracker.counts()
+            // A milestone the logs no longer reach is kept: a note, never a problem.
+            let notes = try tracker.milestoneNotes(now: LocalClock.now())
             let lines =
                 report.lines(repairCommand: Self.repairCommand) + logFindings.map { Self.line($0, repaired: repair) }
             // Invalid logs are the user's data: reported until edited or deleted, never removed.
@@ -35,14 +37,14 @@ extension Cravey {
                 || logFindings.contains { $0.kind == .invalidLog }
             if output.json {
                 struct Result: Encodable {
-                    var ok, repaired: Bool; var recordings, cravings, uses: Int; var findings: [String]
+                    var ok, repaired: Bool; var recordings, cravings, uses: Int; var findings, notes: [String]
                 }
                 try JSONOutput.print(
                     Result(
                         ok: !unresolved, repaired: repair, recordings: count, cravings: logs.cravings, uses: logs.uses,
-                        findings: lines))
+                        findings: lines, notes: notes))
             } else {
-                for line in lines { print(Terminal.safe(line)) }
+                for line in lines + notes { print(Terminal.safe(line)) }
                 if !unresolved {
                     let logText =
                         logs.cravings + logs.uses > 0

@@ -15,7 +15,12 @@ struct LibraryOptions: ParsableArguments {
     var library: String?
 
     /// The library's directory, as chosen.
-    var root: String { library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary }
+    var root: String { Self.root(library) }
+
+    /// The library's directory for `--library` as typed (nil: not given).
+    static func root(_ library: String?) -> String {
+        library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary
+    }
 
     /// Opens the library, telling the user on stderr about anything an interrupted run left that
     /// opening it finished.

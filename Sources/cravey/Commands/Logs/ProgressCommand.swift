@@ -36,9 +36,9 @@ extension Cravey {
         func run() throws {
             let lib = try library.open()
             if output.json {
-                try JSONOutput.print(try Tracker(library: lib).progress(range, now: LocalClock.now()))
+                try JSONOutput.print(try Tracker(library: lib).progressNotingMilestones(range, now: LocalClock.now()))
             } else if let html {
-                let figures = try Tracker(library: lib).progress(range, now: LocalClock.now())
+                let figures = try Tracker(library: lib).progressNotingMilestones(range, now: LocalClock.now())
                 try RecordingExport.write(
                     Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
                     another: "choose another with --html", replace: "replace it with --force")
@@ -55,11 +55,17 @@ extension Cravey {
             let now = LocalClock.now()
             if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
                 let facts = try tracker.progressFacts()
-                ProgressScreen.run(range: range) { ProgressFigures(facts, range: $0, now: now) }
+                let milestones = try tracker.noteMilestones(facts, now: now)
+                ProgressScreen.run(range: range) {
+                    var figures = ProgressFigures(facts, range: $0, now: now)
+                    figures.milestones = milestones
+                    return figures
+                }
             } else {
                 print(
                     plain(
-                        try tracker.progress(range, now: now), width: Terminal.stdoutIsTerminal ? Terminal.columns : 80)
+                        try tracker.progressNotingMilestones(range, now: now),
+                        width: Terminal.stdoutIsTerminal ? Terminal.columns : 80)
                 )
             }
         }
