@@ -257,18 +257,20 @@ extension Library {
         }
     }
 
-    /// Stores a craving's new values (its id and creation time stay).
+    /// Stores a craving's new values (its id and creation time stay); a ride's first rating, its
+    /// logged intensity, follows the intensity (the ratings after it stay as they were given).
     package func updateCraving(_ craving: CravingRow) throws {
         try writeLogs(step: "log.edit") { db in
             try Self.requireRecording(craving.recordingId, db)
             try db.execute(
                 sql: """
-                    UPDATE craving SET at = ?, utcOffset = ?, intensity = ?, triggers = ?, location = ?, notes = ?, recordingId = ?, modifiedAt = ?
+                    UPDATE craving SET at = ?, utcOffset = ?, intensity = ?, triggers = ?, location = ?, notes = ?, recordingId = ?, modifiedAt = ?,
+                      ratings = CASE WHEN ratings IS NULL THEN NULL ELSE json_replace(ratings, '$[0][1]', ?) END
                     WHERE id = ?
                     """,
                 arguments: [
                     craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location, craving.notes,
-                    craving.recordingId, craving.modifiedAt, craving.id,
+                    craving.recordingId, craving.modifiedAt, craving.intensity, craving.id,
                 ])
             guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(craving.id ?? "") }
         }

@@ -83,6 +83,14 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
         return m1 == m2 ? "\(Self.monthNames[m1 - 1]) \(d1)–\(d2)" : "\(short)–\(last.short)"
     }
 
+    /// The days from this one to `last` with the year said once: "Oct 27–Nov 25, 2026", or both
+    /// years across a new year ("Dec 20, 2025–Jan 2, 2026").
+    public func span(toWithYear last: LocalDay) -> String {
+        let year = last.civil.year
+        return civil.year == year
+            ? span(to: last, currentYear: year) + ", \(year)" : span(to: last, currentYear: year + 1)
+    }
+
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(text)

@@ -42,6 +42,16 @@ extension Tracker {
         }
     }
 
+    /// How long before now a craving may have begun for a ride to keep company with it: a ride
+    /// rates how strong it is now, so its minutes count from the craving's time. One from longer
+    /// ago is told afterwards, with its ratings (`logRide`).
+    public static let rideWithin: TimeInterval = 30 * 60
+
+    /// Whether a craving at `time` can be ridden out now (see `rideWithin`).
+    public static func canRide(_ time: LogTime, now: Date = Date()) -> Bool {
+        now.timeIntervalSince(time.instant) <= rideWithin
+    }
+
     /// The ratings of a ride told afterwards: the craving's intensity at its time, then each of
     /// `values` `minutesApart` minutes after the one before (`8` then `6,4,2` five minutes apart:
     /// `[[0,8],[300,6],[600,4],[900,2]]`).
@@ -53,11 +63,8 @@ extension Tracker {
     }
 
     /// Logs a craving ridden out before, with its ratings as `ratings(from:then:minutesApart:)`
-    /// makes them; returns it as stored.
+    /// makes them, in one commit (a failure stores neither); returns it as stored.
     public func logRide(_ draft: CravingDraft, ratings values: [Int], minutesApart: Int) throws -> Craving {
-        var craving = try logCraving(draft)
-        craving.ratings = Self.ratings(from: craving.intensity, then: values, minutesApart: minutesApart)
-        try noteRatings(craving.ratings, of: craving.id)
-        return craving
+        try logCraving(draft, ratings: Self.ratings(from: draft.intensity, then: values, minutesApart: minutesApart))
     }
 }

@@ -56,13 +56,21 @@ public struct Tracker: Sendable {
 
     /// Logs a craving; returns it as stored.
     public func logCraving(_ draft: CravingDraft) throws -> Craving {
+        try logCraving(draft, ratings: [])
+    }
+
+    /// Logs a craving with a ride's ratings in the same commit (nothing is stored when they are
+    /// not 1–10 in the order given); returns it as stored.
+    func logCraving(_ draft: CravingDraft, ratings: [Craving.Rating]) throws -> Craving {
         let now = Date().truncatedToMilliseconds
-        let craving = Craving(
+        var craving = Craving(
             id: UUID(), time: draft.time.stored, intensity: draft.intensity,
             triggers: Trigger.allCases.filter(draft.triggers.contains),
             location: draft.location, notes: try LogRules.notes(draft.notes), recordingId: draft.recordingId,
             createdAt: now, modifiedAt: now)
+        craving.ratings = ratings
         try LogRules.check(craving)
+        try Self.checkRatings(ratings)
         try keepingNew { try worded { try library.insertCraving(craving.row) } }
         return craving
     }
@@ -99,12 +107,17 @@ public struct Tracker: Sendable {
     /// Keeps a ride's ratings so far (each 1–10, at or after the craving's time, in order):
     /// journaled and fsynced before it returns.
     public func noteRatings(_ ratings: [Craving.Rating], of cravingId: UUID) throws {
-        guard ratings.allSatisfy({ Intensity.range.contains($0.value) && $0.seconds >= 0 }),
-            zip(ratings, ratings.dropFirst()).allSatisfy({ $0.seconds <= $1.seconds })
-        else { throw TrackerError.invalid(field: "ratings", reason: "each is 1–10, in the order given") }
+        try Self.checkRatings(ratings)
         try worded {
             try library.noteRatings(Craving.Rating.text(ratings) ?? "[]", ofCraving: cravingId.uuidString)
         }
+    }
+
+    /// A ride's ratings as they may be stored: each 1–10, at 0 seconds or later, in time order.
+    static func checkRatings(_ ratings: [Craving.Rating]) throws {
+        guard ratings.allSatisfy({ Intensity.range.contains($0.value) && $0.seconds >= 0 }),
+            zip(ratings, ratings.dropFirst()).allSatisfy({ $0.seconds <= $1.seconds })
+        else { throw TrackerError.invalid(field: "ratings", reason: "each is 1–10, in the order given") }
     }
 
     // MARK: - Editing and deleting
@@ -116,6 +129,8 @@ public struct Tracker: Sendable {
         updated.notes = try LogRules.notes(craving.notes)
         updated.triggers = Trigger.allCases.filter(Set(craving.triggers).contains)
         updated.modifiedAt = Date().truncatedToMilliseconds
+        // A ride's first rating is the intensity logged: it follows an edit of it.
+        if !updated.ratings.isEmpty { updated.ratings[0].value = updated.intensity }
         try LogRules.check(updated)
         try worded { try library.updateCraving(updated.row) }
         return updated

@@ -71,7 +71,36 @@ extension Tracker {
         if exactInt(row["intensity"]).map(Intensity.range.contains) != true {
             problems.append("intensity \(row["intensity"]) is not from 1 to 10")
         }
+        let ratings = row["ratings"]
+        if !ratings.isNull, !Self.areRatings(ratings.string) {
+            problems.append("ratings \(ratings) are not a ride's [[seconds, 1-10], …] in time order")
+        }
+        let played = row["played"]
+        if !played.isNull,
+            played.string.map({
+                $0.isEmpty
+                    || $0.split(separator: ",", omittingEmptySubsequences: false).allSatisfy {
+                        UUID(uuidString: String($0)) != nil
+                    }
+            }) != true
+        {
+            problems.append("played \(played) is not a list of recordings' ids")
+        }
         return problems
+    }
+
+    /// Whether stored ratings are as a ride keeps them: at least one pair of whole numbers,
+    /// seconds from 0 on in time order, each rating 1–10 (what `noteRatings` accepts).
+    static func areRatings(_ text: String?) -> Bool {
+        guard let data = text?.data(using: .utf8), let pairs = try? JSONDecoder().decode([[Double]].self, from: data),
+            !pairs.isEmpty, pairs.allSatisfy({ $0.count == 2 })
+        else { return false }
+        let ratings = pairs.compactMap { pair in
+            Int(exactly: pair[0]).flatMap { seconds in
+                Int(exactly: pair[1]).map { Craving.Rating(seconds: seconds, value: $0) }
+            }
+        }
+        return ratings.count == pairs.count && (try? Tracker.checkRatings(ratings)) != nil
     }
 
     static func problems(inUse row: StoredRow) -> [String] {

@@ -180,6 +180,14 @@ final class RideTests: LogTestCase {
     }
 
     /// A hang-up (the terminal closed) ends the ride and keeps its ratings; so does Ctrl-C's SIGINT.
+    /// A ride on the screen keeps company now: a craving from over 30 minutes ago is refused in
+    /// one line, and nothing is logged.
+    func testARideOnTheScreenIsForACravingOfTheLastHalfHour() throws {
+        let screen = try terminal("ride 8 --at -2h").waitFor("MODE=")
+        XCTAssertTrue(screen.contains("the last 30 minutes") && !screen.contains("EXIT=0"), screen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root), "no library made")
+    }
+
     func testSIGHUPKeepsTheRatings() throws {
         let tmux = try terminal("ride 9 --speaker cravey_capture", environment: ["CRAVEY_ALSA_OUTFILE": "/dev/null"])
         let screen = try tmux.waitFor("How strong: 9")

@@ -40,6 +40,15 @@ final class MilestoneTests: XCTestCase {
 
     func day(_ text: String) -> Int { LocalDay(text: text)!.number }
 
+    func testASpanSaysItsYearOnce() {
+        XCTAssertEqual(
+            LocalDay(year: 2026, month: 10, day: 27).span(toWithYear: LocalDay(year: 2026, month: 11, day: 25)),
+            "Oct 27–Nov 25, 2026")
+        XCTAssertEqual(
+            LocalDay(year: 2025, month: 12, day: 20).span(toWithYear: LocalDay(year: 2026, month: 1, day: 2)),
+            "Dec 20, 2025–Jan 2, 2026")
+    }
+
     func testThresholds() {
         XCTAssertEqual(Milestone.thresholds(.daysInProgress, upTo: 800), [1, 3, 7, 14, 30, 60, 90, 180, 365, 730])
         XCTAssertEqual(Milestone.thresholds(.daysSinceUse, upTo: 13), [1, 3, 7])

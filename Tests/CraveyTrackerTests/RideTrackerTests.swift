@@ -39,6 +39,21 @@ final class RideTrackerTests: XCTestCase {
         XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 9], [180, 9], [360, 5]])
     }
 
+    /// A ride told afterwards is one commit: ratings cravey would refuse store no craving either;
+    /// an edited intensity is the ride's first rating too; a ride keeps company for 30 minutes.
+    func testARideIsOneCommitItsFirstRatingFollowsAnEditAndItRidesRecentCravings() throws {
+        XCTAssertThrowsError(
+            try tracker.logRide(Tracker.CravingDraft(intensity: 8), ratings: [6, 11], minutesApart: 3))
+        XCTAssertEqual(try tracker.cravings(), [], "nothing stored")
+        var craving = try tracker.logRide(Tracker.CravingDraft(intensity: 8), ratings: [6, 4], minutesApart: 5)
+        craving.intensity = 3
+        XCTAssertEqual(try tracker.edit(craving).ratings.map(\.value), [3, 6, 4])
+        XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 3], [300, 6], [600, 4]])
+        let now = Date()
+        XCTAssertTrue(Tracker.canRide(LogTime(instant: now.addingTimeInterval(-29 * 60), utcOffset: 0), now: now))
+        XCTAssertFalse(Tracker.canRide(LogTime(instant: now.addingTimeInterval(-31 * 60), utcOffset: 0), now: now))
+    }
+
     func testEachRatingIsKeptTheMomentItIsGiven() throws {
         let craving = try tracker.logCraving(Tracker.CravingDraft(intensity: 8))
         XCTAssertEqual(try stored(craving.id).ratings, [], "not ridden yet")

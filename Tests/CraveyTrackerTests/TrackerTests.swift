@@ -189,7 +189,8 @@ final class TrackerTests: XCTestCase {
         try sql(
             """
             PRAGMA ignore_check_constraints = 1; PRAGMA foreign_keys = 0;
-            UPDATE craving SET intensity = 12, triggers = 'bored,angry' WHERE id = '\(craving.id.uuidString)';
+            UPDATE craving SET intensity = 12, triggers = 'bored,angry', ratings = '[[0,99],[-60,3]]', played = 'not-a-uuid'
+              WHERE id = '\(craving.id.uuidString)';
             INSERT INTO usage (id, at, utcOffset, method, amount, cravingId, createdAt, modifiedAt)
               VALUES ('\(UUID().uuidString)', '2026-01-01T10:00:00.000Z', 0, 'vape', 2, '\(UUID().uuidString)', '2026-01-01T10:00:00.000Z', '2026-01-01T10:00:00.000Z');
             INSERT INTO usage (id, at, utcOffset, method, amount, createdAt, modifiedAt)
@@ -200,6 +201,9 @@ final class TrackerTests: XCTestCase {
         let subjects = found.map(\.subject).joined(separator: "\n")
         XCTAssertTrue(subjects.contains("intensity 12 is not from 1 to 10"), subjects)
         XCTAssertTrue(subjects.contains("triggers 'bored,angry'"), subjects)
+        XCTAssertTrue(
+            subjects.contains("ratings \"[[0,99],[-60,3]]\" are not a ride's")
+                && subjects.contains("played \"not-a-uuid\" is not a list of recordings' ids"), subjects)
         XCTAssertTrue(
             subjects.contains("id is not a UUID") && subjects.contains("at is not a time")
                 && subjects.contains("method \"pipe\""), subjects)

@@ -51,7 +51,7 @@ enum ProgressPage {
         if let money = moneyCard(f) { card(money.title, money.figure, money.html, money.sentence) }
         for help in helpCards(f) { card(help.title, help.figure, help.html, help.sentence) }
         card(ProgressView.milestonesTitle, nil, milestoneList(f), ProgressView.milestonesSentence(f))
-        let period = "\(f.from.span(to: f.today, currentYear: f.currentYear)), \(f.today.civil.year)"
+        let period = f.from.span(toWithYear: f.today)
         let goal = f.goal.map { "Your goal: \($0.label)" } ?? "No goal chosen yet"
         let other =
             "cravey progress --html FILE --range "

@@ -14,7 +14,7 @@ enum ReportPage {
         let escape = ProgressPage.escape
         let days = report.to - report.from + 1
         let period =
-            "\(report.from.span(to: report.to, currentYear: f.currentYear)), \(report.to.civil.year) (\(ProgressFigures.days(days)))"
+            "\(report.from.span(toWithYear: report.to)) (\(ProgressFigures.days(days)))"
         let goal = f.goal.map { "\($0.label) — “\($0.line)”" } ?? "No goal chosen"
         var body = section("Figures", figures(f), wide: true)
         body += section(
@@ -130,7 +130,8 @@ enum ReportPage {
             rows.append(
                 (
                     "Money kept",
-                    [money.figure, money.line].compactMap { $0 }.joined(separator: " ") + ". " + money.insight
+                    [[money.figure, money.line].compactMap { $0 }.joined(separator: " "), money.insight]
+                        .filter { !$0.isEmpty }.joined(separator: ". ")
                 ))
         }
         if let withdrawal = f.withdrawal { rows.append(("The first two weeks", withdrawal)) }

@@ -289,28 +289,33 @@ enum LogForm {
     }
 
     /// After a craving on a terminal: one key plays one of the messages offered (the first three
-    /// in `Tracker.offerOrder`), `o` rides the craving out (any other key: not now). One message
-    /// a line, each cut to the terminal's width, never wrapped.
-    static func offerToPlay(_ top: [Recording]) -> Offer? {
+    /// in `Tracker.offerOrder`), `o` rides the craving out when it can be (`ride`: one from the
+    /// last 30 minutes), any other key: not now. One message a line, each cut to the terminal's
+    /// width, never wrapped. With no message yet there is no offer (home's `o` and `cravey ride`
+    /// ride out a craving from the start).
+    static func offerToPlay(_ top: [Recording], ride: Bool) -> Offer? {
         guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }
         let rank = Prompt.choice(
-            playOffer(top, columns: Terminal.columns).map { $0 + "\n" }.joined(), echoing: false,
-            key: { key in key.letter == "o" ? -1 : key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0 },
+            playOffer(top, ride: ride, columns: Terminal.columns).map { $0 + "\n" }.joined(), echoing: false,
+            key: { key in
+                ride && key.letter == "o" ? -1 : key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0
+            },
             line: { _ in 0 }, ended: 0)
         return rank < 0 ? .ride : rank > 0 ? .play(top[rank - 1]) : nil
     }
 
     /// The offer's lines: the question, a line per message (its key, icon and title, cut with …
-    /// to fit in `columns`), riding it out, and how to say not now.
-    static func playOffer(_ top: [Recording], columns: Int) -> [String] {
+    /// to fit in `columns`), riding it out (when `ride`), and how to say not now.
+    static func playOffer(_ top: [Recording], ride: Bool = true, columns: Int) -> [String] {
         let messages = top.enumerated().map { index, recording in
             let line =
                 "  " + Terminal.bold(String(index + 1)) + "  " + Format.icon(recording.kind) + " "
                 + Terminal.safe(recording.shownTitle)
             return String(Terminal.fit(line, max(8, columns - 1)).reversed().drop { $0 == " " }.reversed())
         }
-        return ["Play one of your messages?"] + messages + [
-            "  " + Terminal.bold("o") + "  🌊 Ride it out", "  " + Terminal.bold("Enter") + "  not now",
+        let riding = ride ? ["  " + Terminal.bold("o") + "  🌊 Ride it out"] : []
+        return ["Play one of your messages?"] + messages + riding + [
+            "  " + Terminal.bold("Enter") + "  not now"
         ]
     }
 

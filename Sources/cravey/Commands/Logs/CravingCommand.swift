@@ -94,7 +94,7 @@ extension Cravey {
                 }
                 choice = top[rank - 1]
             } else if Terminal.stdinIsTerminal && !json {  // logged on a terminal: the hard-moment offer
-                switch LogForm.offerToPlay(top) {
+                switch LogForm.offerToPlay(top, ride: Tracker.canRide(craving.time)) {
                 case let .play(recording): choice = recording
                 case .ride:
                     return Logged(craving: craving, played: nil, rode: try ride(craving, in: lib, speaker: speaker))

@@ -79,6 +79,13 @@ extension Cravey {
         func run() throws {
             let plan = try plan()
             let scripted = plan.ratings != nil || output.json || !Terminal.stdinIsTerminal || !Terminal.stdoutIsTerminal
+            if !scripted && !Tracker.canRide(plan.draft.time) {
+                throw TrackerError.invalid(
+                    field: "--at",
+                    reason:
+                        "a ride keeps company with a craving from the last 30 minutes; tell an earlier one with --ratings"
+                )
+            }
             try library.logging { lib in
                 if scripted { return try Self.logScripted(plan, in: lib, json: output.json) }
                 // The screen is left before the closing words are printed.
