@@ -125,6 +125,12 @@ extension ProgressFigures {
         shares.filter { $0.count == shares.first?.count }.map(\.label)
     }
 
+    /// Whether every log of the kinds `counted` speaks of (cravings, uses or both) is counted in
+    /// it: "all 5 cravings" is said only of all the cravings in the range.
+    private func namedByAll(_ counted: Counted) -> Bool {
+        (counted.cravings == 0 || counted.cravings == cravings) && (counted.uses == 0 || counted.uses == uses)
+    }
+
     /// "both cravings", "all 5 logs".
     private static func every(_ counted: Counted) -> String {
         counted.logs == 2 ? "both \(noun(counted))" : "all \(counted.logs) \(noun(counted))"
@@ -134,7 +140,8 @@ extension ProgressFigures {
         guard let top = triggers.first else { return "Add triggers when you log to see what sets cravings off." }
         guard triggerLogs.logs >= 2 else { return Self.keepLogging }
         let leaders = Self.leaders(triggers)
-        if triggerLogs.allShareTop {
+        // "Triggered both cravings" only when every craving in the range named a trigger.
+        if triggerLogs.allShareTop, namedByAll(triggerLogs) {
             return leaders.count == 1
                 ? "\(top.label) triggered \(Self.every(triggerLogs)). This is your main pattern right now."
                 : "\(Self.list(leaders)) triggered \(Self.every(triggerLogs)). These are your main patterns right now."
@@ -146,7 +153,7 @@ extension ProgressFigures {
     public var locationInsight: String {
         guard let top = locations.first else { return "Add a place when you log to see where cravings happen." }
         guard locationLogs.logs >= 2 else { return Self.keepLogging }
-        if locationLogs.allShareTop {
+        if locationLogs.allShareTop, namedByAll(locationLogs) {
             return "\(Self.capitalized(Self.every(locationLogs))) at \(top.label). \(Self.placesMatter)"
         }
         let leaders = Self.leaders(locations)

@@ -175,6 +175,9 @@ final class ReportTests: CommandTestCase {
         XCTAssertFalse(html.contains("quiet-evening-words"), "no notes unless asked for")
         XCTAssertFalse(html.contains("after-dinner-words"))
         XCTAssertEqual(html.components(separatedBy: "<td class=\"day\"").count - 1, 30, "30 days by default")
+        // The first log was a day and a bit ago: the days before it say no use is known of them.
+        let untracked = html.components(separatedBy: "title=\"not tracked yet\">—<").count - 1
+        XCTAssertTrue((27...28).contains(untracked), "\(untracked) days before tracking began")
 
         // Rendered: not blank, the calendar's cells and the day's figures there, no request.
         let (png, requests) = try render(page)

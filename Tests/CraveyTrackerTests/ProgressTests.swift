@@ -113,6 +113,14 @@ final class ProgressTests: XCTestCase {
         assertKind(p)
     }
 
+    /// Every craving named a trigger, or only some: "triggered both" says so of every one.
+    func testTheMainTriggerAmongCravingsThatNamedNone() throws {
+        try craving(8, "2026-10-16 20:10", triggers: [.anxious])
+        try craving(6, "2026-10-17 22:30", triggers: [.anxious])
+        try craving(5, "2026-10-17 23:00")
+        XCTAssertEqual(try progress(now: "2026-10-18 09:00").triggerInsight, "💡 Anxious is your main trigger")
+    }
+
     func testTwoCravingsFallingRisingAndTheSame() throws {
         // Friday 20:10 and Saturday 22:30, both anxious, both at home.
         let first = try craving(8, "2026-10-16 20:10", triggers: [.anxious], place: .home)

@@ -19,7 +19,7 @@ enum ReportPage {
         var body = section("Figures", figures(f), wide: true)
         body += section(
             "Day by day",
-            "<p class=\"note\">Each day: the amount used per method (0: none logged), then the cravings logged and the strongest (1–10).</p>"
+            "<p class=\"note\">Each day: the amount used per method (0: none logged; —: before tracking began), then the cravings logged and the strongest (1–10).</p>"
                 + calendar(report), wide: true)
         body += section(
             "Craving intensity over time", ProgressPage.intensityChart(f) + sentence(f.intensityInsight), wide: true)
@@ -151,6 +151,8 @@ enum ReportPage {
         var out = "<table class=\"calendar\"><thead><tr>"
         for name in LocalDay.weekdayNames { out += "<th>\(name.prefix(3))</th>" }
         out += "</tr></thead><tbody>"
+        // Days before the first log, message or check-in were not tracked: no use is known of them.
+        let firstTracked = report.figures.daysInProgress.map { report.figures.today.number - $0 + 1 } ?? Int.max
         for week in report.weeks {
             out += "<tr>"
             for day in week {
@@ -161,7 +163,9 @@ enum ReportPage {
                 let date = day.day.civil.day
                 let label = date == 1 || day.day == report.from ? day.day.short : String(date)
                 out += "<td class=\"day\" data-day=\"\(day.day.text)\"><span class=\"date\">\(label)</span>"
-                if day.amounts.isEmpty {
+                if day.day.number < firstTracked {
+                    out += "<span class=\"zero\" title=\"not tracked yet\">—</span>"
+                } else if day.amounts.isEmpty {
                     out += "<span class=\"zero\">0</span>"
                 }
                 for amount in day.amounts {
