@@ -56,19 +56,8 @@ enum ProgressPage {
         let other =
             "cravey progress --html FILE --range "
             + ProgressRange.allCases.filter { $0 != f.range }.map(\.rawValue).joined(separator: "|")
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-            <meta name="referrer" content="no-referrer">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>cravey — Progress</title>
-            <style>
-            \(style)
-            </style>
-            </head>
+        return head(title: "Progress", style: style)
+            + """
             <body>
             <header><h1>\(heading("📊 Progress"))</h1><p class="range"><strong>\(escape(f.range.name))</strong>: \(escape(period)) · \(escape(goal))</p><p class="period">Made by cravey on \(escape(LocalDay(generated, in: .current).text)), on this device only. Another range: <code>\(escape(other))</code></p></header>
             <main>
@@ -77,6 +66,27 @@ enum ProgressPage {
             </html>
 
             """
+    }
+
+    /// A page's head: its own policy (`default-src 'none'`) forbids every request a browser
+    /// might make — scripts, fonts, images from anywhere but the page itself — and no referrer
+    /// is ever sent; the style is inline.
+    static func head(title: String, style: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+        <meta name="referrer" content="no-referrer">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>cravey — \(title)</title>
+        <style>
+        \(style)
+        </style>
+        </head>
+
+        """
     }
 
     static let style = """

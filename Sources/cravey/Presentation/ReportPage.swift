@@ -54,20 +54,8 @@ enum ReportPage {
                     + sentence(help.sentence))
         }
         if !report.notes.isEmpty { body += section("Notes", notes(report.notes), wide: true) }
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-            <meta name="referrer" content="no-referrer">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>cravey — Report</title>
-            <style>
-            \(ProgressPage.style)
-            \(style)
-            </style>
-            </head>
+        return ProgressPage.head(title: "Report", style: ProgressPage.style + "\n" + style)
+            + """
             <body>
             <header><h1>Cannabis use and cravings: a report</h1>
             <p class="range"><strong>Period</strong>: \(escape(period))</p>
