@@ -59,6 +59,99 @@ final class BackupFolder {
         return lineage(fd).contains(their) || lineage(theirs).contains(mine)
     }
 
+    /// The folder's lock file: one backup writes into a folder at a time, and a check or a
+    /// restore reads it while none is.
+    static let lockName = ".cravey-backup.lock"
+
+    /// A hold on the folder's lock (released when this is released). A backup writing into the
+    /// folder notes in the lock file each file it is about to put there (path, size, SHA-256,
+    /// fsynced first), so the next backup removes what one cut short left — each only while it
+    /// still is what was noted, as a manifest's files are.
+    final class Hold {
+        private let fd: Int32
+        init(_ fd: Int32) { self.fd = fd }
+        deinit { if fd >= 0 { close(fd) } }
+
+        struct Note: Equatable {
+            var path: String
+            var size: Int64
+            var sha256: String
+        }
+
+        /// What the last backup to hold the lock noted (lines it did not finish are passed over).
+        func notes() -> [Note] {
+            guard fd >= 0, lseek(fd, 0, SEEK_SET) == 0 else { return [] }
+            var data = [UInt8](repeating: 0, count: 1 << 20)
+            let count = data.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return [] }
+            return String(decoding: data[..<count], as: UTF8.self).split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                guard parts.count == 3, let size = Int64(parts[1]), parts[2].count == 64 else { return nil }
+                return Note(path: parts[0], size: size, sha256: parts[2])
+            }
+        }
+
+        /// Notes a file about to be put in the folder, durably.
+        func note(_ note: Note) throws {
+            guard fd >= 0 else { return }
+            let line = Array("\(note.path)\t\(note.size)\t\(note.sha256)\n".utf8)
+            guard lseek(fd, 0, SEEK_END) >= 0,
+                line.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == line.count,
+                retryingEINTR({ fsync(fd) }) == 0
+            else { throw systemError("write", BackupFolder.lockName) }
+        }
+
+        /// Forgets the notes (the backup is whole, or what they named is gone).
+        func clearNotes() {
+            guard fd >= 0 else { return }
+            _ = ftruncate(fd, 0)
+            _ = fsync(fd)
+        }
+    }
+
+    /// Takes the folder's lock (`flock` on `lockName`, made 0600 beside the backup): exclusive to
+    /// write a backup (the file made if missing), shared to read one. Another process holding it
+    /// is waited for `seconds` at most, then this fails in one line. A folder with no lock file
+    /// (never written by this cravey), or on a filesystem without locks, is used without one.
+    func lock(exclusive: Bool, waiting seconds: Double) throws -> Hold {
+        // A reader makes nothing: a folder no new cravey has written to has no backup being written.
+        let file =
+            exclusive
+            ? openat(fd, Self.lockName, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+            : openat(fd, Self.lockName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if file < 0, !exclusive, errno != ELOOP { return Hold(-1) }
+        guard file >= 0 else {
+            if errno == ELOOP { throw refusal("\(Self.lockName) is a symbolic link") }
+            throw systemError("create", path + "/" + Self.lockName)
+        }
+        var info = stat()
+        guard fstat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(file)
+            throw refusal("\(Self.lockName) is not a regular file")
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while retryingEINTR({ flock(file, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) }) != 0 {
+            let code = errno
+            guard code == EWOULDBLOCK else {
+                if exclusive && ![ENOLCK, EOPNOTSUPP, EINVAL].contains(code) {
+                    close(file)
+                    throw LibraryError.system(operation: "lock", path: path + "/" + Self.lockName, errno: code)
+                }
+                break  // a filesystem without locks: as before there were any
+            }
+            guard Date() < deadline else {
+                close(file)
+                throw LibraryError.backupFolder(
+                    exclusive
+                        ? "another backup is being written to \(path) right now; nothing was changed (run this one again when it has finished)"
+                        : "a backup is being written to \(path) right now; nothing was read (try again when it has finished)"
+                )
+            }
+            usleep(50_000)
+        }
+        return Hold(file)
+    }
+
     /// Why `relative` may not name anything inside a backup (nil: it may).
     static func problem(withPath relative: String) -> String? {
         if relative.isEmpty { return "an empty path" }

@@ -32,6 +32,9 @@ extension Library {
         }
 
         public var format = 1
+        /// The id of the library backed up (see `Library.identity()`); nil in a manifest written
+        /// before libraries had ids.
+        public var libraryId: String?
         public var createdAt: String
         public var database: Entry
         public var files: [Entry]
@@ -66,6 +69,7 @@ extension Library {
             return "is in format \(manifest.format), which this cravey does not read (it reads format 1)"
         }
         guard manifest.recordings >= 0, manifest.logs >= 0 else { return "counts less than nothing" }
+        if let id = manifest.libraryId, !isIdentity(id) { return "names no proper library id" }
         var paths = Set<String>(), libraryPaths = Set<String>()
         for entry in [manifest.database] + manifest.files {
             let shown =
@@ -107,10 +111,36 @@ extension Library {
     static let partialSuffix = ".cravey-partial"
 
     /// Backs the library up to `directory` (created if missing; see the type's doc). A manifest
-    /// already there that cravey cannot trust is refused, and nothing is written.
-    public func backUp(to directory: String, now: Date = Date()) throws -> BackupResult {
+    /// already there that cravey cannot trust is refused, and nothing is written. The folder holds
+    /// one library's backup: a backup of another library there is refused in one line unless
+    /// `replacing` (then it is replaced, as the person asked). One backup writes into a folder at a
+    /// time (its lock is waited for `folderWaitSeconds` at most).
+    public func backUp(
+        to directory: String, replacing: Bool = false, now: Date = Date(), folderWaitSeconds: Double = 10
+    ) throws -> BackupResult {
         let folder = try backupFolder(directory, create: true)
+        // A library that cannot be written and has no id yet is told by its content (as an old
+        // manifest is, see `refuseAnotherLibrarysBackup`).
+        let identity: String?
+        do {
+            identity = try self.identity()
+        } catch LibraryError.readOnly {
+            identity = nil
+        }
+        // Another library's backup is refused before anything is made in the folder, and again
+        // under its lock (a backup may have finished meanwhile).
+        func refuseAnotherLibrarys(_ manifest: BackupManifest?) throws {
+            guard let manifest, !replacing else { return }
+            let recordings = try translatingDatabaseErrors { try store.recordings(section: .all) }
+            try refuseAnotherLibrarysBackup(
+                manifest, in: folder, identity: identity,
+                recordings: recordings.flatMap { [$0.filePath] + ($0.thumbnailPath.map { [$0] } ?? []) })
+        }
+        try refuseAnotherLibrarys(try Self.readManifest(in: folder))
+        let hold = try folder.lock(exclusive: true, waiting: folderWaitSeconds)
+        defer { withExtendedLifetime(hold) {} }
         let previous = try Self.readManifest(in: folder)
+        try refuseAnotherLibrarys(previous)
         // Nothing is written before the folder is known to hold no link where cravey goes: its
         // directories, and every file the last manifest names (a missing one is only not reused).
         for sub in ["Database", "Recordings", "Recordings/Thumbnails"] {
@@ -118,10 +148,6 @@ extension Library {
         }
         for entry in [previous?.database].compactMap({ $0 }) + (previous?.files ?? []) {
             if let (file, _) = try folder.openFile(entry.path) { close(file) }
-        }
-        // Copies an interrupted backup left under cravey's temporary names go first.
-        for sub in ["", "Database", "Recordings", "Recordings/Thumbnails"] {
-            folder.removeFiles(in: sub) { $0.hasSuffix(Self.partialSuffix) }
         }
         let links = files.path(FileStore.backupLinksDir)
         let databaseCopy = links + "/library.sqlite"
@@ -151,17 +177,30 @@ extension Library {
             }
         }
         defer { try? clearBackupLinks() }
+        // What an interrupted backup left: copies under the temporary name go now; the files it
+        // noted go once this backup is whole (what this one copies again is reused meanwhile),
+        // or at once if the folder is full.
+        Self.removePartials(in: folder)
+        let leftovers = hold.notes().filter { Self.isBackupCopyName($0.path) }
+        func removeLeftovers(keeping manifest: BackupManifest?) {
+            let listed = Set(([manifest?.database].compactMap { $0 } + (manifest?.files ?? [])).map(\.path))
+            for note in leftovers where !listed.contains(note.path) {
+                _ = try? folder.remove(note.path, ifItHas: note.size, sha256: note.sha256)
+            }
+        }
 
         var result = BackupResult(
             directory: folder.path, recordings: counts.recordings, logs: counts.logs, copied: 0, copiedBytes: 0,
             unchanged: 0, removed: 0,
             manifest: BackupManifest(
-                createdAt: StoredDate.text(now), database: .init(path: "", size: 0, sha256: ""), files: [],
-                recordings: counts.recordings, logs: counts.logs))
+                libraryId: identity, createdAt: StoredDate.text(now), database: .init(path: "", size: 0, sha256: ""),
+                files: [], recordings: counts.recordings, logs: counts.logs))
         let known = Dictionary(grouping: previous?.files ?? [], by: \.sha256)
         // Each path holds one entry of this backup: two files with the same content (two dark
         // thumbnails) are two entries under two names, as a manifest must list them.
         var used = Set<String>()
+        // The files this backup wrote, removed again if it cannot finish.
+        var created: [String] = []
         func place(_ source: String, as wanted: String) throws -> BackupManifest.Entry {
             let entry = try placeOnce(source, as: wanted)
             used.insert(entry.path)
@@ -197,14 +236,13 @@ extension Library {
                     from: input, named: source, into: try folder.create(partial), named: folder.path + "/" + partial,
                     faults: faults, site: "backup.copy")
                 guard copied.sha256 == hash else {
-                    folder.removeFiles(in: (partial as NSString).deletingLastPathComponent) {
-                        $0 == (partial as NSString).lastPathComponent
-                    }
                     throw LibraryError.database("\(source) changed while it was being copied; run the backup again")
                 }
+                try hold.note(.init(path: candidate, size: size, sha256: hash))
                 try folder.rename(
                     partial, to: (candidate as NSString).lastPathComponent, faults: faults, site: "backup.rename",
                     syncSite: "backup.fsync.dir")
+                created.append(candidate)
                 result.copied += 1
                 result.copiedBytes += size
                 return BackupManifest.Entry(path: candidate, libraryPath: nil, size: size, sha256: hash)
@@ -213,29 +251,126 @@ extension Library {
                 "\(folder.path)/\(wanted) and its other names are taken by other files; nothing was written over")
         }
 
-        let stamp = Self.backupStamp(now)
-        let database = try place(databaseCopy, as: "Database/library-\(stamp).sqlite")
-        // The counts below are the recordings' files; the database is copied each time.
-        result.copied = 0
-        result.unchanged = 0
-        var entries: [BackupManifest.Entry] = []
-        for (relative, link) in sources {
-            var entry = try place(link, as: relative)
-            entry.libraryPath = relative
-            entries.append(entry)
+        do {
+            let stamp = Self.backupStamp(now)
+            let database = try place(databaseCopy, as: "Database/library-\(stamp).sqlite")
+            // The counts below are the recordings' files; the database is copied each time.
+            result.copied = 0
+            result.unchanged = 0
+            var entries: [BackupManifest.Entry] = []
+            for (relative, link) in sources {
+                var entry = try place(link, as: relative)
+                entry.libraryPath = relative
+                entries.append(entry)
+            }
+            result.manifest.database = database
+            result.manifest.files = entries
+            try writeManifest(result.manifest, in: folder)
+        } catch {
+            // Not whole: what this backup wrote goes again, so the folder holds the last backup as
+            // it was and nothing more.
+            for path in created {
+                folder.removeFiles(in: (path as NSString).deletingLastPathComponent) {
+                    $0 == (path as NSString).lastPathComponent
+                }
+            }
+            Self.removePartials(in: folder)
+            if case let LibraryError.system(_, _, code) = error, code == ENOSPC || code == EDQUOT {
+                removeLeftovers(keeping: previous)
+                throw LibraryError.backupFolder(
+                    "there is not enough room in \(folder.path) for this backup (\(String(cString: strerror(code)))); "
+                        + "nothing of it was left there\(previous == nil ? "" : " and the last backup is whole")")
+            }
+            throw error
         }
-        result.manifest.database = database
-        result.manifest.files = entries
-        try writeManifest(result.manifest, in: folder)
         // The new backup is whole: what only the last one listed goes — each only while it is
         // still the file that manifest describes.
-        let kept = Set([database.path] + entries.map(\.path))
+        let kept = Set([result.manifest.database.path] + result.manifest.files.map(\.path))
         for old in [previous?.database].compactMap({ $0 }) + (previous?.files ?? []) where !kept.contains(old.path) {
             try faults.hit("backup.remove.old")
             if try folder.remove(old.path, ifItHas: old.size, sha256: old.sha256) { result.removed += 1 }
         }
+        removeLeftovers(keeping: result.manifest)
+        hold.clearNotes()
         try? setLastBackup(directory: folder.path, at: now)
         return result
+    }
+
+    /// Refuses a backup into a folder that holds another library's backup (see `backUp`). A
+    /// manifest written before libraries had ids is this library's when it lists one of this
+    /// library's recordings (their names are their own UUIDs) or its database holds one of this
+    /// library's logs (by id); any other is another library's.
+    private func refuseAnotherLibrarysBackup(
+        _ manifest: BackupManifest, in folder: BackupFolder, identity: String?, recordings: [String]
+    ) throws {
+        let mine = Set(recordings)
+        let byContent = manifest.libraryId == nil || identity == nil
+        if !byContent {
+            if manifest.libraryId == identity { return }
+        } else if manifest.files.contains(where: { $0.libraryPath.map(mine.contains) == true })
+            || holdsOneOfMyLogs(manifest.database, in: folder)
+        {
+            return
+        }
+        throw LibraryError.backupFolder(
+            "\(folder.path) holds the backup of another library\(byContent ? " (none of its recordings or logs are this library's)" : ""), "
+                + "and it stays as it is: back up to another folder, or add --replace to replace that backup with this library's"
+        )
+    }
+
+    /// Whether the database of an older backup holds a craving or a use this library holds.
+    private func holdsOneOfMyLogs(_ entry: BackupManifest.Entry, in folder: BackupFolder) -> Bool {
+        let links = files.path(FileStore.backupLinksDir)
+        let copy = links + "/library.sqlite-previous"
+        try? files.makeDirectory(links, site: "backup.mkdir")
+        defer {
+            _ = unlink(copy)
+            _ = rmdir(links)
+        }
+        let sql = "SELECT id FROM craving UNION ALL SELECT id FROM usage"
+        guard (try? self.copy(entry, from: folder, to: copy, site: "backup.previous.copy")) != nil,
+            let mine = try? store.writer.read({ try String.fetchSet($0, sql: sql) }), !mine.isEmpty
+        else { return false }
+        var config = Configuration()
+        config.readonly = true
+        config.label = "cravey backup"
+        guard let queue = try? DatabaseQueue(path: copy, configuration: config) else { return false }
+        defer { try? queue.close() }
+        let theirs = (try? queue.read { try String.fetchSet($0, sql: sql) }) ?? []
+        return !theirs.isDisjoint(with: mine)
+    }
+
+    /// Removes the copies an interrupted backup left under cravey's temporary name.
+    private static func removePartials(in folder: BackupFolder) {
+        for sub in ["", "Database", FileStore.recordingsDir, FileStore.thumbnailsDir] {
+            folder.removeFiles(in: sub) { $0.hasSuffix(Self.partialSuffix) }
+        }
+    }
+
+    /// Where a backup puts its copies: `Database/library-<UTC time>.sqlite`, or a recording's or
+    /// thumbnail's own name under `Recordings/`, each maybe with a second name's hex before its
+    /// extension (`<name>.<hex>.<ext>`).
+    static func isBackupCopyName(_ relative: String) -> Bool {
+        let name = (relative as NSString).lastPathComponent
+        switch (relative as NSString).deletingLastPathComponent {
+        case "Database":
+            return name.hasPrefix("library-") && name.hasSuffix(".sqlite")
+                && name.dropFirst(8).dropLast(7).allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }
+        case FileStore.recordingsDir, FileStore.thumbnailsDir:
+            return isRecordingCopyName(name)
+        default:
+            return false
+        }
+    }
+
+    /// A recording's or thumbnail's own name, or its second name (`<name>.<hex>.<ext>`).
+    static func isRecordingCopyName(_ name: String) -> Bool {
+        if Recording.owner(ofFileName: name) != nil { return true }
+        let ext = (name as NSString).pathExtension
+        let stem = (name as NSString).deletingPathExtension
+        let hex = (stem as NSString).pathExtension
+        guard [8, 16].contains(hex.count), hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return false }
+        return Recording.owner(ofFileName: (stem as NSString).deletingPathExtension + "." + ext) != nil
     }
 
     /// The problems found by reading every file of the backup at `directory` again (empty: whole).
@@ -244,6 +379,8 @@ extension Library {
         manifest: BackupManifest, problems: [String], bytes: Int64
     ) {
         let folder = try backupFolder(directory, create: false)
+        let hold = try folder.lock(exclusive: false, waiting: 10)
+        defer { withExtendedLifetime(hold) {} }
         return try verify(folder)
     }
 
@@ -275,6 +412,8 @@ extension Library {
     public func restore(from directory: String, checkLogs: ((String) throws -> [String])? = nil) throws -> RestoreResult
     {
         let folder = try backupFolder(directory, create: false)
+        let hold = try folder.lock(exclusive: false, waiting: 10)
+        defer { withExtendedLifetime(hold) {} }
         let (manifest, problems, _) = try verify(folder)
         if let first = problems.first {
             throw LibraryError.invalid(
@@ -354,6 +493,11 @@ extension Library {
         func refuse(_ why: String) -> LibraryError {
             .untrustedBackup("the backup's database (\(name) in \(folder.path)) \(why); nothing was restored")
         }
+        if try madeByANewerCravey(database) {
+            throw LibraryError.backupFolder(
+                "the backup at \(folder.path) was made by a newer cravey; update cravey to restore it (nothing was restored)"
+            )
+        }
         let restored: Store
         do {
             restored = try Store(path: database, faults: faults)
@@ -408,6 +552,27 @@ extension Library {
         }
     }
 
+    /// Whether a backup's database was brought to a schema this cravey does not know: a migration
+    /// it has not got is recorded as done (opened read-only; a database with no migrations at all
+    /// is left to the checks that follow).
+    static func madeByANewerCravey(_ database: String) throws -> Bool {
+        var config = Configuration()
+        config.readonly = true
+        config.label = "cravey backup"
+        let applied: [String]
+        do {
+            let queue = try DatabaseQueue(path: database, configuration: config)
+            defer { try? queue.close() }
+            applied = try queue.read { db in
+                guard try db.tableExists("grdb_migrations") else { return [] }
+                return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            }
+        } catch {
+            return false  // not a database cravey can read: said in the words of the checks after
+        }
+        return !Set(applied).isSubset(of: Store.migrator.migrations)
+    }
+
     /// What else a backup's database holds that cravey would not have written: a setting it does
     /// not keep or a value it would refuse, a check-in day that is no date or whose prompt is too
     /// long, a transcript whose words are not a list.
@@ -436,6 +601,8 @@ extension Library {
                 if value != "none" && (value.count != 3 || !value.allSatisfy({ $0.isASCII && $0.isUppercase })) {
                     problems.append("the currency setting is not a currency code")
                 }
+            case .libraryId:
+                if !Library.isIdentity(value) { problems.append("the library id is not one cravey would make") }
             case .welcomed, .lastBackup:
                 if value.utf8.count > 4096 || value.unicodeScalars.contains(where: Validation.isUnsafe) {
                     problems.append("the \(key) setting is not one cravey would write")

@@ -165,6 +165,8 @@ extension Library {
         case welcomed
         /// Where and when the last backup was written (JSON).
         case lastBackup
+        /// This library's own id (a UUID, made once; see `Library.identity()`).
+        case libraryId
     }
 
     public func setting(_ key: Setting) throws -> String? {

@@ -25,6 +25,9 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     /// A backup folder (untrusted input: others may write there) holds what cravey does not read
     /// or write through; nothing was changed.
     case untrustedBackup(String)
+    /// A backup folder that cannot take this backup now (another library's backup is there, another
+    /// backup is writing to it, it is full); nothing of this backup was left in it.
+    case backupFolder(String)
     /// A restore refused: the library at `root` holds `holds` recordings, or logs, check-ins or
     /// settings (restore goes only into an empty library).
     case notEmpty(root: String, holds: Int)
@@ -50,7 +53,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
         case let .database(message):
             return "library database: \(message)"
         case let .unsafeLibrary(message), let .busy(message), let .readOnly(message), let .output(message),
-            let .untrustedBackup(message):
+            let .untrustedBackup(message), let .backupFolder(message):
             return message
         case let .notEmpty(root, holds):
             return Self.notEmpty(root, holds: holds, emptyLibrary: nil)

@@ -15,7 +15,9 @@ extension Cravey {
                 The directory can be on a USB disk, a mounted share or a synced folder. Each backup holds a \
                 snapshot of the database and every recording's file; a file already there with the same SHA-256 \
                 is not copied again; every file is fsynced and the manifest (cravey-backup.json, every file's \
-                SHA-256) is written last, so an interrupted backup leaves the previous one whole. Nothing in the \
+                SHA-256) is written last, so an interrupted backup leaves the previous one whole, and the next \
+                backup removes what it left. A directory holds one library's backup: a backup of another library \
+                there is refused (--replace replaces it), and one backup writes into it at a time. Nothing in the \
                 directory that cravey did not write is ever changed or deleted.
                 """)
 
@@ -28,7 +30,11 @@ extension Cravey {
         @Flag(help: "Read every file of the backup at the directory again and check its SHA-256; change nothing.")
         var verify = false
 
+        @Flag(help: "Replace the backup of another library that the directory holds with this library's.")
+        var replace = false
+
         func run() throws {
+            if verify && replace { throw CraveyFailure(message: "--verify changes nothing, so it takes no --replace") }
             let lib = try library.open()
             if verify {
                 let (manifest, problems, bytes) = try lib.verifyBackup(at: directory)
@@ -54,7 +60,7 @@ extension Cravey {
                 if !problems.isEmpty { throw ExitCode(1) }
                 return
             }
-            let result = try lib.backUp(to: directory)
+            let result = try lib.backUp(to: directory, replacing: replace)
             if output.json {
                 struct Result: Encodable {
                     var directory: String; var recordings: Int; var logs: Int; var copied: Int; var copiedBytes: Int64

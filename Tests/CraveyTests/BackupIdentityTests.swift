@@ -1,0 +1,128 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// A backup folder holds one library's backup, told apart by the library's id; a restored library
+/// is its library again; what a backup cut short leaves goes with the next; a full folder and a
+/// backup from a newer cravey are said in words.
+final class BackupIdentityTests: FaultCampaign {
+    func logs(_ root: String) throws -> String {
+        let result = try run(["log", "--json"], root)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout
+    }
+
+    func testARestoredLibraryBacksUpToTheSameFolderAgain() throws {
+        let old = base + "/old-laptop"
+        XCTAssertEqual(try run(["craving", "6", "--notes", "before the move"], old).status, 0)
+        let stick = base + "/stick"
+        XCTAssertEqual(try run(["backup", stick], old).status, 0)
+        let id = try XCTUnwrap(try manifest(stick)["libraryId"] as? String)
+        let new = base + "/new-laptop"
+        XCTAssertEqual(try run(["restore", stick], new).status, 0)
+        XCTAssertEqual(try run(["craving", "4", "--notes", "after the move"], new).status, 0)
+        let again = try run(["backup", stick], new)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(try manifest(stick)["libraryId"] as? String, id, "the same library")
+        let third = base + "/third"
+        XCTAssertEqual(try run(["restore", stick], third).status, 0)
+        XCTAssertEqual(try logs(third), try logs(new))
+        XCTAssertTrue(try logs(third).contains("after the move"))
+    }
+
+    /// A manifest written before libraries had ids is this library's when it shares a log (or a
+    /// recording) with it; any other library is refused.
+    func testAnOldManifestIsTakenUpOnlyByItsOwnLibrary() throws {
+        let mine = base + "/mine"
+        XCTAssertEqual(try run(["craving", "6", "--notes", "mine"], mine).status, 0)
+        let stick = base + "/stick"
+        XCTAssertEqual(try run(["backup", stick], mine).status, 0)
+        var old = try manifest(stick)
+        old["libraryId"] = nil
+        try write(old, to: stick)
+        let before = try tree(stick)
+        let other = base + "/other"
+        XCTAssertEqual(try run(["craving", "3", "--notes", "not mine"], other).status, 0)
+        let refused = try run(["backup", stick], other)
+        assertOneLineError(refused, containing: "none of its recordings or logs are this library's", "another library")
+        XCTAssertEqual(try tree(stick), before, "nothing in the folder changed")
+        let taken = try run(["backup", stick], mine)
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+        XCTAssertNotNil(try manifest(stick)["libraryId"] as? String, "the manifest names its library now")
+        assertOneLineError(try run(["backup", stick], other), containing: "another library", "another library again")
+    }
+
+    func testABackupFromANewerCraveyIsRefusedInWords() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try run(["craving", "6"], root).status, 0)
+        let stick = base + "/stick"
+        XCTAssertEqual(try run(["backup", stick], root).status, 0)
+        // What a newer cravey's backup holds: a migration this one has not got, and its column.
+        let database = stick + "/" + ((try manifest(stick)["database"] as! [String: Any])["path"] as! String)
+        let changed = try runProcess(
+            "/usr/bin/sqlite3",
+            [
+                database,
+                "ALTER TABLE craving ADD COLUMN mood TEXT; INSERT INTO grdb_migrations VALUES ('v12: from a newer cravey')",
+            ])
+        XCTAssertEqual(changed.status, 0, changed.stderr)
+        try rehash(database, in: stick)
+        let target = base + "/restored"
+        let refused = try run(["restore", stick], target)
+        assertOneLineError(
+            refused, containing: "was made by a newer cravey; update cravey to restore it", "a newer backup")
+        XCTAssertFalse(refused.stderr.contains("SQLite"), refused.stderr)
+        XCTAssertEqual(try holdings(target), "[] [] []")
+    }
+
+    func testAFullFolderLeavesNothingNewBehind() throws {
+        try requireRoot()
+        let baseline = try makeLibrary(at: base + "/lib")
+        let disk = try smallDisk("3M")
+        let backup = disk + "/cravey"
+        XCTAssertEqual(try run(["backup", backup], baseline.root).status, 0)
+        XCTAssertEqual(try run(["craving", "7"], baseline.root).status, 0)
+        try fill(disk)
+        let before = try tree(backup)
+        let full = try run(["backup", backup], baseline.root)
+        assertOneLineError(full, containing: "there is not enough room in", "a full folder")
+        XCTAssertTrue(full.stderr.contains("the last backup is whole"), full.stderr)
+        XCTAssertEqual(try tree(backup), before, "nothing new left in the folder")
+        XCTAssertEqual(try run(["backup", "--verify", backup], baseline.root).status, 0)
+        unfill(disk)
+        XCTAssertEqual(try run(["backup", backup], baseline.root).status, 0)
+        XCTAssertEqual(databaseCopies(backup).count, 1)
+        try assertIntact(baseline, "a full backup folder")
+    }
+
+    /// Killed at every step, a backup leaves at most what the next one removes: afterwards the
+    /// folder holds one database copy, no temporary copy, and only the files its manifest names
+    /// besides the person's own.
+    func testWhatAKilledBackupLeftIsRemovedByTheNext() throws {
+        var baseline = try makeLibrary(at: base + "/lib")
+        let root = baseline.root
+        var step = 1
+        while step < 60 {
+            Self.faults += 1
+            let backup = base + "/usb-\(step)"
+            try FileManager.default.createDirectory(atPath: backup + "/Database", withIntermediateDirectories: true)
+            try plant(backup + "/Database/my-notes.txt", "mine", into: &baseline)
+            let killed = try run(["backup", backup], root, environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+            XCTAssertEqual(try run(["backup", backup], root).status, 0, "after a kill at step \(step)")
+            let listed = try manifest(backup)
+            let named = Set(
+                ([listed["database"] as! [String: Any]] + (listed["files"] as! [[String: Any]])).map {
+                    $0["path"] as! String
+                })
+            let there = Set(
+                try tree(backup).filter { $0.value.hasPrefix("f") }.keys.filter {
+                    ![".cravey-backup.lock", "cravey-backup.json", "Database/my-notes.txt"].contains($0)
+                })
+            XCTAssertEqual(there, named, "killed at step \(step): only the backup's own files")
+            if killed.status != -SIGKILL { break }
+            step += 1
+        }
+        XCTAssertGreaterThan(step, 5, "the backup was killed at several steps")
+        try assertIntact(baseline, "backups killed at every step")
+    }
+}
