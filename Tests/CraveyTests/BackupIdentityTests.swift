@@ -108,6 +108,8 @@ final class BackupIdentityTests: FaultCampaign {
             try FileManager.default.createDirectory(atPath: backup + "/Database", withIntermediateDirectories: true)
             try plant(backup + "/Database/my-notes.txt", "mine", into: &baseline)
             let killed = try run(["backup", backup], root, environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+            // A log meanwhile: the next backup's database is another copy, not the one left.
+            XCTAssertEqual(try run(["craving", "3"], root).status, 0)
             XCTAssertEqual(try run(["backup", backup], root).status, 0, "after a kill at step \(step)")
             let listed = try manifest(backup)
             let named = Set(
@@ -124,5 +126,58 @@ final class BackupIdentityTests: FaultCampaign {
         }
         XCTAssertGreaterThan(step, 5, "the backup was killed at several steps")
         try assertIntact(baseline, "backups killed at every step")
+    }
+
+    /// The folder's lock file is the folder's, so others may have written it: a link, a pipe or a
+    /// directory in its place is refused, and what its notes name is removed only when it is a
+    /// copy cravey would make, inside the folder, still as noted.
+    func testAHostileLockFileNeverMakesCraveyTouchWhatItDidNotWrite() throws {
+        var baseline = try makeLibrary(at: base + "/lib")
+        let root = baseline.root
+        let backup = base + "/usb"
+        XCTAssertEqual(try run(["backup", backup], root).status, 0)
+        let lock = backup + "/.cravey-backup.lock"
+        try plant(base + "/theirs.txt", "theirs", into: &baseline)
+        try plant(backup + "/Recordings/audio_0D3B2E4C-9A1F-4B7E-8C2D-5E6F7A8B9C0D.m4a", "mine", into: &baseline)
+        try plant(backup + "/Database/library-notes.txt", "mine", into: &baseline)
+        let folder = try tree(backup)
+        let theirs = base + "/theirs.txt"
+        for (what, make) in [
+            (
+                "a link",
+                { try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: theirs) }
+            ),
+            ("a pipe", { XCTAssertEqual(mkfifo(lock, 0o600), 0) }),
+            (
+                "a directory",
+                { try FileManager.default.createDirectory(atPath: lock, withIntermediateDirectories: false) }
+            ),
+        ] as [(String, () throws -> Void)] {
+            Self.faults += 1
+            try FileManager.default.removeItem(atPath: lock)
+            try make()
+            let refused = try run(["backup", backup], root)
+            XCTAssertNotEqual(refused.status, 0, what)
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "\(what): \(refused.stderr)")
+            XCTAssertEqual(
+                try tree(backup).filter { $0.key != ".cravey-backup.lock" },
+                folder.filter { $0.key != ".cravey-backup.lock" }, what)
+        }
+        try FileManager.default.removeItem(atPath: lock)
+        // Notes naming what cravey did not write: outside the folder, a person's files, a name
+        // cravey gives but other content.
+        let noted = [
+            "../theirs.txt", "/etc/hostname", "Database/library-notes.txt",
+            "Recordings/audio_0D3B2E4C-9A1F-4B7E-8C2D-5E6F7A8B9C0D.m4a",
+        ].map { "\($0)\t4\t\(String(repeating: "0", count: 64))" }
+        try Data(
+            (noted.joined(separator: "\n") + "\n../theirs.txt\t6\t" + (try sha256(base + "/theirs.txt")) + "\n").utf8
+        )
+        .write(to: URL(fileURLWithPath: lock))
+        Self.faults += 1
+        let made = try run(["backup", backup], root)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try run(["backup", "--verify", backup], root).status, 0)
+        try assertIntact(baseline, "a hostile lock file")
     }
 }
