@@ -758,7 +758,9 @@ extension Store {
                     "recording", "transcript", "checkinDay", "setting", "craving", "usage", "transcriptJob",
                     "milestone",
                 ] {
-                    try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM restored.\(table)")
+                    // The backup's id replaces one this empty library was given (a backup tried first).
+                    let insert = table == "setting" ? "INSERT OR REPLACE" : "INSERT"
+                    try db.execute(sql: "\(insert) INTO main.\(table) SELECT * FROM restored.\(table)")
                 }
                 for path in paths { try db.execute(sql: "DELETE FROM pendingSave WHERE path = ?", arguments: [path]) }
                 try faults.hit("restore.commit")

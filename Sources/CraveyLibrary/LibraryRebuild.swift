@@ -144,14 +144,15 @@ extension Store {
         }
     }
 
-    /// Whether the library holds anything a user made: a recording, a log, a check-in day or a setting.
+    /// Whether the library holds anything a user made: a recording, a log, a check-in day or a
+    /// setting (its id alone is not something a user made).
     func holdsAnything() throws -> Bool {
         try writer.read { db in
             try Bool.fetchOne(
                 db,
                 sql: """
                     SELECT EXISTS (SELECT 1 FROM recording) OR EXISTS (SELECT 1 FROM craving) OR EXISTS (SELECT 1 FROM usage)
-                      OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting)
+                      OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting WHERE key != 'libraryId')
                     """) ?? false
         }
     }

@@ -19,7 +19,10 @@ final class BackupIdentityTests: FaultCampaign {
         XCTAssertEqual(try run(["backup", stick], old).status, 0)
         let id = try XCTUnwrap(try manifest(stick)["libraryId"] as? String)
         let new = base + "/new-laptop"
-        XCTAssertEqual(try run(["restore", stick], new).status, 0)
+        // A backup tried first on the new laptop is refused, and restore still finds it empty.
+        assertOneLineError(try run(["backup", stick], new), containing: "another library", "the new laptop, empty")
+        let restored = try run(["restore", stick], new)
+        XCTAssertEqual(restored.status, 0, restored.stderr)
         XCTAssertEqual(try run(["craving", "4", "--notes", "after the move"], new).status, 0)
         let again = try run(["backup", stick], new)
         XCTAssertEqual(again.status, 0, again.stderr)
