@@ -149,17 +149,16 @@ extension Library {
         for entry in [previous?.database].compactMap({ $0 }) + (previous?.files ?? []) {
             if let (file, _) = try folder.openFile(entry.path) { close(file) }
         }
-        let links = files.path(FileStore.backupLinksDir)
-        let databaseCopy = links + "/library.sqlite"
+        var work: BackupWorkDirectory?
+        defer { work?.remove() }
         var sources: [(relative: String, link: String)] = []
         var counts = (recordings: 0, logs: 0)
         // The consistent set: the database and the files as they are at this moment.
         try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
-            try clearBackupLinks()
-            try files.makeDirectory(links, site: "backup.mkdir")
-            try copyDatabase(to: databaseCopy)
+            work = try BackupWorkDirectory.make(in: files, site: "backup.mkdir")
+            try copyDatabase(to: work!.path + "/library.sqlite")
             counts = try store.writer.read { db in
                 (
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0,
@@ -170,13 +169,13 @@ extension Library {
             for recording in try store.recordings(section: .all) where hasFile(recording) {
                 for relative in [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
                 where files.isRegularFile(files.path(relative)) {
-                    let link = links + "/" + (relative as NSString).lastPathComponent
+                    let link = work!.path + "/" + (relative as NSString).lastPathComponent
                     try files.link(files.path(relative), link, site: "backup.link")
                     sources.append((relative, link))
                 }
             }
         }
-        defer { try? clearBackupLinks() }
+        let databaseCopy = work!.path + "/library.sqlite"
         // What an interrupted backup left: copies under the temporary name go now; the files it
         // noted go once this backup is whole (what this one copies again is reused meanwhile),
         // or at once if the folder is full.
@@ -320,13 +319,12 @@ extension Library {
 
     /// Whether the database of an older backup holds a craving or a use this library holds.
     private func holdsOneOfMyLogs(_ entry: BackupManifest.Entry, in folder: BackupFolder) -> Bool {
-        let links = files.path(FileStore.backupLinksDir)
-        let copy = links + "/library.sqlite-previous"
-        try? files.makeDirectory(links, site: "backup.mkdir")
-        defer {
-            _ = unlink(copy)
-            _ = rmdir(links)
-        }
+        guard let lock = try? lockLibrary() else { return false }
+        let work = try? BackupWorkDirectory.make(in: files, site: "backup.mkdir")
+        lock.release()
+        guard let work else { return false }
+        defer { work.remove() }
+        let copy = work.path + "/library.sqlite-previous"
         let sql = "SELECT id FROM craving UNION ALL SELECT id FROM usage"
         guard (try? self.copy(entry, from: folder, to: copy, site: "backup.previous.copy")) != nil,
             let mine = try? store.writer.read({ try String.fetchSet($0, sql: sql) }), !mine.isEmpty
@@ -422,7 +420,6 @@ extension Library {
                     "the backup at \(folder.path) is damaged (\(first)\(problems.count > 1 ? " and \(problems.count - 1) more" : "")); nothing was restored"
             )
         }
-        let links = files.path(FileStore.backupLinksDir)
         return try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
@@ -430,11 +427,10 @@ extension Library {
             if try store.holdsAnything() || media > 0 {
                 throw LibraryError.notEmpty(root: root, holds: max(recordings, media))
             }
-            try clearBackupLinks()
-            try files.makeDirectory(links, site: "restore.mkdir")
-            defer { try? clearBackupLinks() }
+            let work = try BackupWorkDirectory.make(in: files, site: "restore.mkdir")
+            defer { work.remove() }
             // The backup's database, brought to this cravey's schema in a copy of its own.
-            let database = links + "/restore.sqlite"
+            let database = work.path + "/restore.sqlite"
             try copy(manifest.database, from: folder, to: database, site: "restore.copy")
             try Self.checkBackupDatabase(
                 database, named: manifest.database.path, in: folder, faults: faults, checkLogs: checkLogs,
@@ -731,18 +727,6 @@ extension Library {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         return formatter.string(from: date)
-    }
-
-    /// Empties the backup's second links (cravey's own directory; only its own names inside).
-    func clearBackupLinks() throws {
-        let links = files.path(FileStore.backupLinksDir)
-        for name in files.entries(links)
-        where name == "library.sqlite" || name.hasPrefix("restore.sqlite") || name.hasPrefix("library.sqlite-")
-            || Recording.owner(ofFileName: name) != nil
-        {
-            _ = unlink(links + "/" + name)
-        }
-        _ = rmdir(links)
     }
 }
 

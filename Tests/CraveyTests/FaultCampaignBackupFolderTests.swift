@@ -49,17 +49,20 @@ final class FaultCampaignBackupFolderTests: FaultCampaign {
         try assertIntact(first, "a second library backed up into the first one's folder")
     }
 
+    /// Three backups of one library into one folder at once, and a fourth into another folder:
+    /// each folder ends with one whole backup, and no copy is left anywhere.
     func testTwoBackupsAtOnceMakeOneWholeBackupAndNoOrphan() throws {
         let baseline = try makeLibrary(at: base + "/lib")
-        let backup = base + "/usb"
+        let backup = base + "/usb", other = base + "/second-usb"
         for round in 1...4 {
             Self.faults += 1
             XCTAssertEqual(try run(["craving", String(round), "--notes", "round \(round)"], baseline.root).status, 0)
             let gathered = Gathered()
             let (cravey, root) = (cravey, baseline.root)
-            DispatchQueue.concurrentPerform(iterations: 3) { _ in
+            DispatchQueue.concurrentPerform(iterations: 4) { index in
+                let folder = index == 3 ? other : backup
                 let result =
-                    (try? runProcess(cravey, ["backup", backup, "--library", root])) ?? (-1, "", "not started")
+                    (try? runProcess(cravey, ["backup", folder, "--library", root])) ?? (-1, "", "not started")
                 gathered.lock.withLock { gathered.results.append(result) }
             }
             let results = gathered.results
@@ -68,16 +71,19 @@ final class FaultCampaignBackupFolderTests: FaultCampaign {
                     result, containing: "another backup is being written to", "round \(round): a concurrent backup")
             }
             XCTAssertTrue(results.contains { $0.status == 0 }, "round \(round): \(results)")
-            let verified = try run(["backup", "--verify", backup], baseline.root)
-            XCTAssertEqual(verified.status, 0, "round \(round): \(verified.stdout) \(verified.stderr)")
-            let database = (try manifest(backup)["database"] as! [String: Any])["path"] as! String
-            XCTAssertEqual(databaseCopies(backup), [(database as NSString).lastPathComponent], "round \(round)")
-            XCTAssertEqual(try partials(backup), [], "round \(round)")
+            for folder in [backup, other] {
+                let verified = try run(["backup", "--verify", folder], baseline.root)
+                XCTAssertEqual(verified.status, 0, "round \(round): \(verified.stdout) \(verified.stderr)")
+                let database = (try manifest(folder)["database"] as! [String: Any])["path"] as! String
+                XCTAssertEqual(databaseCopies(folder), [(database as NSString).lastPathComponent], "round \(round)")
+                XCTAssertEqual(try partials(folder), [], "round \(round)")
+            }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/.backup"), "round \(round): no work left")
         }
         let restored = base + "/restored"
         XCTAssertEqual(try run(["restore", backup], restored).status, 0)
         XCTAssertEqual(try holdings(restored), try holdings(baseline.root))
-        try assertIntact(baseline, "two backups into one folder at once")
+        try assertIntact(baseline, "backups into one folder at once")
     }
 }
 
