@@ -54,7 +54,7 @@ struct FileStore: Sendable {
     /// The database's daily snapshots (see `Library.snapshots`).
     static let snapshotsDir = "Snapshots"
     /// Second links to the recordings a backup is copying, so it copies them as they were when
-    /// its snapshot was taken (see `Library.backUp`).
+    /// its snapshot was taken, in each backup's own folder (see `BackupWorkDirectory`).
     static let backupLinksDir = ".backup"
     /// Present while the database is being rebuilt from the files (see `Library.init`).
     static let rebuildingMarker = ".rebuilding"

@@ -12,14 +12,20 @@ import GRDB
 /// - `Database/library-<UTC time>.sqlite`: a snapshot of the database (one per backup);
 /// - `Recordings/…` and `Recordings/Thumbnails/…`: the recordings' files under their library names
 ///   (a file whose content changed gets a second name, `<name>.<8 hex of its SHA-256>.<ext>`);
-/// - `cravey-backup.json`: the manifest, every file's path, size and SHA-256, written last.
-/// The rules: the database snapshot and second links to every recording are taken together under
-/// the library lock (a consistent set, copied afterwards without holding up recording); a file
-/// whose SHA-256 the last manifest lists is not copied again; every file is copied under a
-/// temporary name, fsynced and renamed to a name that was free; the new manifest replaces the
-/// old one in one rename; only then are the files the old manifest listed and the new one does
-/// not removed. Nothing else in the directory is ever touched, nothing is written over, so a
-/// backup interrupted at any step leaves the last one whole.
+/// - `cravey-backup.json`: the manifest, the library's id and every file's path, size and
+///   SHA-256, written last;
+/// - `.cravey-backup.lock`: the folder's lock, holding the notes of the backup writing (see
+///   `BackupFolder.Hold`).
+/// The rules: a folder holds one library's backup (another library's is refused unless the person
+/// asks to replace it); one backup writes into it at a time; the database snapshot and second
+/// links to every recording are taken together under the library lock (a consistent set, copied
+/// afterwards without holding up recording); a file whose SHA-256 the last manifest lists is not
+/// copied again; every file is noted, copied under a temporary name, fsynced and renamed to a name
+/// that was free; the new manifest replaces the old one in one rename; only then are the files the
+/// old manifest listed and the new one does not removed, and those an interrupted backup noted.
+/// Nothing else in the directory is ever touched, nothing is written over, so a backup
+/// interrupted at any step leaves the last one whole, and one that cannot finish (a full disk)
+/// takes back what it wrote.
 extension Library {
     public struct BackupManifest: Codable, Sendable {
         public struct Entry: Codable, Sendable, Equatable {
