@@ -80,10 +80,11 @@ extension Library {
         return snapshot
     }
 
-    /// Says, in `logs.journal.lost` (one line a rebuild, fsynced, kept until `check --repair`),
-    /// what a rebuild from `snapshot` cannot bring back: the logs after it when the journal was
-    /// lost with the database (the journal is there, if empty, from the first snapshot on), and
-    /// those between it and a newer snapshot that is damaged.
+    /// Says what a rebuild from `snapshot` cannot bring back. The logs after it, when the journal
+    /// was lost with the database (the journal is there, if empty, from the first snapshot on):
+    /// in `logs.journal.lost`, said by every `check` until `check --repair`. The logs between it
+    /// and a newer snapshot that is damaged, while the journal is there: in the rebuild's marker,
+    /// said once by the rebuild (again if it is killed and taken up). One line each, fsynced.
     static func noteWhatCannotComeBack(files: FileStore, snapshots all: [Snapshot], using snapshot: Snapshot?) throws {
         let damaged = all.filter { $0.day > snapshot?.day ?? "" }
         let journalLost = !all.isEmpty && !files.exists(files.path(FileStore.journalFile))
@@ -101,7 +102,7 @@ extension Library {
             parts.append("logs and settings\(since) until \(newest.day) could not be brought back")
         }
         guard !parts.isEmpty else { return }
-        let path = files.path(FileStore.lostNoteFile)
+        let path = files.path(journalLost ? FileStore.lostNoteFile : FileStore.rebuildingMarker)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
@@ -111,10 +112,13 @@ extension Library {
         try files.sync(files.root, site: "rebuild.fsync.root")
     }
 
-    /// What rebuilds could not bring back, one line each, until `check --repair` forgets them.
-    func notesOfWhatCannotComeBack() -> [String] {
-        guard let data = FileManager.default.contents(atPath: files.path(FileStore.lostNoteFile)) else { return [] }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    /// What rebuilds could not bring back, one line each, until `check --repair` forgets them
+    /// (with `once`, also what this rebuild says only once).
+    func notesOfWhatCannotComeBack(once: Bool = false) -> [String] {
+        (once ? [FileStore.rebuildingMarker, FileStore.lostNoteFile] : [FileStore.lostNoteFile]).flatMap { name in
+            let data = FileManager.default.contents(atPath: files.path(name)) ?? Data()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
     }
 
     /// The rebuild's last steps, under the lock with its marker in place: every log and setting
@@ -124,7 +128,7 @@ extension Library {
     /// meanwhile wait in the database's notes for it.
     func finishRebuild(into report: inout Report) throws {
         let read = try replayJournal(into: &report)
-        for note in notesOfWhatCannotComeBack() { report.add(.notBroughtBack, note) }
+        for note in notesOfWhatCannotComeBack(once: true) { report.add(.notBroughtBack, note) }
         guard read else { return }
         flushJournalAfterCommit()
         try files.unlink(files.path(FileStore.rebuildingMarker), site: "rebuild.unlink")

@@ -11,7 +11,8 @@ import GRDB
 /// last 7 are kept, and the newest of each week for 8 weeks. A lost or damaged database is
 /// rebuilt from the newest snapshot that passes its check (see `Library.init`); the files' own
 /// tags give back the changes to recordings since, and the journal of logs (`LogJournal`) those
-/// to logs and settings: only play counts since the snapshot can be lost.
+/// to logs and settings: only play counts since the snapshot can be lost (a rebuild says what else
+/// could not come back when the journal or the newest snapshot went too).
 extension Library {
     public struct Snapshot: Sendable, Equatable {
         /// The local day it was taken (its name).

@@ -250,11 +250,13 @@ extension Library {
         return 0
     }
 
-    /// Empties the journal once the day's snapshot holds all it said (see the type's rules). The
-    /// journal is there from then on, empty or not: a journal missing beside a lost database was
-    /// lost with it.
+    /// Empties the journal once the day's snapshot holds all it said (see the type's rules), its
+    /// lines that are not cravey's set aside first. The journal is there from then on, empty or
+    /// not: a journal missing beside a lost database was lost with it.
     func trimJournal() throws {
         let created = !files.exists(journalPath)
+        // Lines that are not cravey's were never in the snapshot: kept, not emptied with the rest.
+        if !created { try setAside(try readJournalContents().unreadable) }
         let fd = open(journalPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw systemError("open", journalPath) }
         defer { close(fd) }
