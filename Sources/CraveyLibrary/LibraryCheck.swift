@@ -158,10 +158,15 @@ extension Library {
     /// prices setting its other prices) or is removed, and a milestone that breaks them is removed.
     func checkSettingsAndMilestones(repair: Bool, into report: inout Report) throws {
         let today = LocalDate.text(Date())
-        try store.writer.write { db in
-            try Self.checkSettingsAndMilestones(db, today: today, repair: repair, into: &report)
+        guard repair else {  // a check alone only reads (a read-only library can be checked)
+            return try store.writer.read { db in
+                try Self.checkSettingsAndMilestones(db, today: today, repair: false, into: &report)
+            }
         }
-        if repair { flushJournalAfterCommit() }
+        try store.writer.write { db in
+            try Self.checkSettingsAndMilestones(db, today: today, repair: true, into: &report)
+        }
+        flushJournalAfterCommit()
     }
 
     /// The same, in any cravey database (a backup's, before it is restored).

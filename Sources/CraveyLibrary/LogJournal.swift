@@ -177,6 +177,9 @@ extension Library {
         let fd = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw systemError("open", journalPath) }
         defer { close(fd) }
+        // One appender at a time, whoever holds the library: a cut never takes a line another
+        // process has just appended. Held for a few writes, released by the close.
+        guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", journalPath) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw systemError("stat", journalPath) }
         let whole = try Self.wholeLinesLength(fd, size: info.st_size, path: journalPath)
@@ -260,6 +263,7 @@ extension Library {
         let fd = open(journalPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw systemError("open", journalPath) }
         defer { close(fd) }
+        guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", journalPath) }
         try faults.hit("journal.trim")
         guard ftruncate(fd, 0) == 0, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("trim", journalPath) }
         if created { try files.sync(root, site: "journal.fsync.root") }
