@@ -121,11 +121,7 @@ extension Library {
                 journal = try journalDifferences()
             } catch {
                 journal = []
-                let path = files.path(FileStore.journalFile)
-                report.add(
-                    .notBroughtBack,
-                    "the journal of logs (\(path)) cannot be read or written (\(Self.reason(error))): fix its permissions with chmod 600 \(path)"
-                )
+                report.add(.notBroughtBack, journalTrouble(error, "read or written"))
             }
             let aside = setAsideCount()
             if aside > 0 {

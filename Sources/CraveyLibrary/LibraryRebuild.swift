@@ -46,7 +46,7 @@ extension Library {
         if exists, damage(ofDatabase: dbPath) == nil, !keep || passesCheck(dbPath) {
             return nil  // another cravey has put it back meanwhile
         }
-        let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("create", marker) }
         close(fd)
         try files.sync(files.root, site: "rebuild.fsync.root")
@@ -103,7 +103,7 @@ extension Library {
         }
         guard !parts.isEmpty else { return }
         let path = files.path(journalLost ? FileStore.lostNoteFile : FileStore.rebuildingMarker)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
         let line = Data((parts.joined(separator: "; ") + "\n").utf8)
@@ -116,7 +116,7 @@ extension Library {
     /// (with `once`, also what this rebuild says only once).
     func notesOfWhatCannotComeBack(once: Bool = false) -> [String] {
         (once ? [FileStore.rebuildingMarker, FileStore.lostNoteFile] : [FileStore.lostNoteFile]).flatMap { name in
-            let data = FileManager.default.contents(atPath: files.path(name)) ?? Data()
+            let data = Self.regularFileContents(files.path(name)) ?? Data()
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
     }

@@ -174,7 +174,7 @@ extension Library {
     /// the same way, so a retry does not leave a line that cannot be read.
     private func appendToJournal(_ lines: [JournalLine]) throws {
         let data = try Self.encode(lines)
-        let fd = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("open", journalPath) }
         defer { close(fd) }
         // One appender at a time, whoever holds the library: a cut never takes a line another
@@ -182,6 +182,9 @@ extension Library {
         guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", journalPath) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw systemError("stat", journalPath) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LibraryError.unsafeLibrary("it is not a regular file")
+        }
         let whole = try Self.wholeLinesLength(fd, size: info.st_size, path: journalPath)
         if whole < info.st_size {
             try faults.hit("journal.cut")
@@ -260,7 +263,7 @@ extension Library {
         let created = !files.exists(journalPath)
         // Lines that are not cravey's were never in the snapshot: kept, not emptied with the rest.
         if !created { try setAside(try readJournalContents().unreadable) }
-        let fd = open(journalPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(journalPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("open", journalPath) }
         defer { close(fd) }
         guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", journalPath) }
@@ -274,7 +277,7 @@ extension Library {
     func setAside(_ raw: [Data]) throws {
         guard !raw.isEmpty else { return }
         let path = files.path(FileStore.setAsideFile)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
         var info = stat()
@@ -295,8 +298,18 @@ extension Library {
 
     /// How many lines are set aside (0: none, or the file cannot be read).
     func setAsideCount() -> Int {
-        guard let data = FileManager.default.contents(atPath: files.path(FileStore.setAsideFile)) else { return 0 }
-        return data.split(separator: 0x0A).count
+        Self.regularFileContents(files.path(FileStore.setAsideFile))?.split(separator: 0x0A).count ?? 0
+    }
+
+    /// A regular file's bytes (nil: not there, or not a regular file: a pipe planted in its place
+    /// is never waited on).
+    static func regularFileContents(_ path: String) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 
     // MARK: - Reading and replaying
@@ -313,12 +326,16 @@ extension Library {
     /// The journal as it stands (no journal: nothing). A journal that is there but cannot be read
     /// throws: taken for empty, it would be written over.
     func readJournalContents() throws -> JournalContents {
-        let fd = open(journalPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(journalPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT { return JournalContents() }
             throw systemError("open", journalPath)
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LibraryError.unsafeLibrary("it is not a regular file")
+        }
         guard let data = try handle.readToEnd() else { return JournalContents() }
         let decoder = JSONDecoder()
         func parse(_ bytes: Data) -> JournalLine? {
@@ -363,10 +380,7 @@ extension Library {
             contents = try readJournalContents()
         } catch {
             let since = report.restoredSnapshot.map { "since \($0.day)" } ?? "in it"
-            report.add(
-                .notBroughtBack,
-                "the journal of logs (\(journalPath)) cannot be read (\(Self.reason(error))): fix its permissions with chmod 600 \(journalPath); logs \(since) are not back yet"
-            )
+            report.add(.notBroughtBack, journalTrouble(error, "read") + "; logs \(since) are not back yet")
             return false
         }
         var setAside = contents.unreadable.map { (raw: $0, reason: "not a line cravey can read") }
@@ -479,6 +493,17 @@ extension Library {
         }
     }
 
+    /// The journal cannot be read or written, and what a person can do about it, in words.
+    func journalTrouble(_ error: Error, _ what: String) -> String {
+        let fix =
+            if case .system(_, _, let code) = error as? LibraryError, code == EACCES || code == EPERM {
+                "fix its permissions with chmod 600 \(journalPath)"
+            } else {
+                "put the file back as it was, or move it away to go on without it"
+            }
+        return "the journal of logs (\(journalPath)) cannot be \(what) (\(Self.reason(error))): \(fix)"
+    }
+
     /// Errors of the disk or of SQLite itself, not of a line: they stop the replay (tried again
     /// by the next command) instead of setting the line aside.
     static func isEnvironmental(_ error: DatabaseError) -> Bool {
@@ -492,8 +517,11 @@ extension Library {
     /// The reason of an error, in a few words ("Permission denied", SQLite's message).
     static func reason(_ error: Error) -> String {
         if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
-        if case .system(_, _, let code) = error as? LibraryError { return String(cString: strerror(code)) }
-        return describe(error)
+        switch error as? LibraryError {
+        case .system(_, _, let code)?: return String(cString: strerror(code))
+        case .unsafeLibrary(let message)?: return message
+        default: return describe(error)
+        }
     }
 
     // MARK: - Checking

@@ -280,7 +280,7 @@ public enum Validation {
 
     /// Prices as cravey writes them: a JSON object of method names to whole cents, 1 to
     /// 9,999,999. Each valid entry is kept (in the methods' order); each other one is named.
-    static func prices(_ value: String) -> (kept: String?, problems: [String]) {
+    public static func prices(_ value: String) -> (kept: String?, problems: [String]) {
         /// One entry's value: whole cents, or nil for anything else (a string, true, 12.5).
         struct Cents: Decodable {
             var cents: Int?

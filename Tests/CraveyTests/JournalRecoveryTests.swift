@@ -191,13 +191,15 @@ final class JournalRecoveryTests: FaultCampaign {
         XCTAssertEqual(try run(["craving", "3"], root).status, 0)
         XCTAssertEqual(try run(["settings", "price", "bowls", "10"], root).status, 0)
         for sql in [
-            #"UPDATE setting SET value = '{"bowls":1000,"vape":"x","dab":true}' WHERE key = 'prices'"#,
+            #"UPDATE setting SET value = '{"bowls":1000,"vape":1e400,"dab":true}' WHERE key = 'prices'"#,
             "INSERT INTO setting (key, value) VALUES ('goal', 'world-domination')",
             "INSERT INTO milestone (id, kind, count, reachedOn) VALUES ('checkIns:1000000000000000000', 'checkIns', 1000000000000000000, '2024-01-01')",
             "INSERT INTO milestone (id, kind, count, reachedOn) VALUES ('checkIns:5', 'checkIns', 5, '2099-12-31')",
         ] {
             XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [root + "/library.sqlite", sql]).status, 0, sql)
         }
+        let shown = try run(["settings", "price"], root)
+        XCTAssertTrue(shown.stdout.contains("bowls 10.00"), "a bad entry leaves the valid price: \(shown.stdout)")
         let check = try run(["check"], root)
         XCTAssertNotEqual(check.status, 0)
         for said in [
