@@ -260,16 +260,25 @@ extension Library {
     /// lines that are not cravey's set aside first. The journal is there from then on, empty or
     /// not: a journal missing beside a lost database was lost with it.
     func trimJournal() throws {
-        let created = !files.exists(journalPath)
+        guard files.exists(journalPath) else {
+            // Made empty, its name made durable: nothing to trim, so no step of a trim either.
+            let fd = open(journalPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+            guard fd >= 0 else { throw systemError("create", journalPath) }
+            close(fd)
+            let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard dir >= 0 else { throw systemError("open", root) }
+            defer { close(dir) }
+            guard retryingEINTR({ fsync(dir) }) == 0 else { throw systemError("fsync", root) }
+            return
+        }
         // Lines that are not cravey's were never in the snapshot: kept, not emptied with the rest.
-        if !created { try setAside(try readJournalContents().unreadable) }
-        let fd = open(journalPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        try setAside(try readJournalContents().unreadable)
+        let fd = open(journalPath, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { throw systemError("open", journalPath) }
         defer { close(fd) }
         guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", journalPath) }
         try faults.hit("journal.trim")
         guard ftruncate(fd, 0) == 0, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("trim", journalPath) }
-        if created { try files.sync(root, site: "journal.fsync.root") }
     }
 
     /// Lines that cannot be replayed, moved as they were to the end of `logs.journal.set-aside`
