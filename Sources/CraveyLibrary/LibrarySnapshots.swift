@@ -61,10 +61,11 @@ extension Library {
         do {
             // The snapshot holds all the journal says: appended first, emptied once it is in place.
             try flushJournal()
+            let held = off_t(files.size(files.path(FileStore.journalFile)) ?? 0)
             try takeSnapshot(to: final)
             // Only while it is the snapshot a rebuild would start from (a day gone back with a
             // change of time zone names a newer one).
-            if snapshots().first?.path == final { try trimJournal() }
+            if snapshots().first?.path == final { try trimJournal(holding: held) }
             pruneSnapshots(today: today)
         } catch {
             snapshotProblem = Self.describe(error)

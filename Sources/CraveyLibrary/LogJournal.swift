@@ -133,10 +133,9 @@ extension Library {
             } else {
                 // The deleted rows' earlier lines go with them: the journal is written again
                 // without them, the new lines at its end.
-                let contents = try readJournalContents()
-                try setAside(contents.unreadable)
-                let kept = contents.lines.filter { !deleted.contains($0.kind + "\u{0}" + $0.id) || $0.row == nil }
-                try rewriteJournal(kept + lines)
+                try rewriteJournal { contents in
+                    contents.lines.filter { !deleted.contains($0.kind + "\u{0}" + $0.id) || $0.row == nil } + lines
+                }
             }
         }
         try faults.hit("journal.forget")
@@ -174,17 +173,8 @@ extension Library {
     /// the same way, so a retry does not leave a line that cannot be read.
     private func appendToJournal(_ lines: [JournalLine]) throws {
         let data = try Self.encode(lines)
-        let fd = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-        guard fd >= 0 else { throw systemError("open", journalPath) }
+        var (fd, info) = try openHeldJournal()
         defer { close(fd) }
-        // One appender at a time, whoever holds the library: a cut never takes a line another
-        // process has just appended. Held for a few writes, released by the close.
-        guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", journalPath) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw systemError("stat", journalPath) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw LibraryError.unsafeLibrary("it is not a regular file")
-        }
         let whole = try Self.wholeLinesLength(fd, size: info.st_size, path: journalPath)
         if whole < info.st_size {
             try faults.hit("journal.cut")
@@ -206,9 +196,41 @@ extension Library {
         if info.st_size == 0 { try files.sync(root, site: "journal.fsync.root") }
     }
 
-    /// Replaces the journal with `lines`: a new file, fsynced, renamed over the old one.
-    func rewriteJournal(_ lines: [JournalLine]) throws {
-        let data = try Self.encode(lines)
+    /// The journal opened for appending and held: its own lock (flock), so one process at a time
+    /// appends, cuts or replaces it, whoever holds the library. Opened again when it was replaced
+    /// while this waited. Released by closing the descriptor.
+    private func openHeldJournal() throws -> (Int32, stat) {
+        while true {
+            let fd = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+            guard fd >= 0 else { throw systemError("open", journalPath) }
+            var info = stat(), named = stat()
+            guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0, fstat(fd, &info) == 0 else {
+                close(fd)
+                throw systemError("lock", journalPath)
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                close(fd)
+                throw LibraryError.unsafeLibrary("it is not a regular file")
+            }
+            if lstat(journalPath, &named) == 0, named.st_ino == info.st_ino, named.st_dev == info.st_dev {
+                return (fd, info)
+            }
+            close(fd)  // replaced while this waited: the new one
+        }
+    }
+
+    /// Writes the journal again as `change` makes it from what it holds now (its lines that are
+    /// not cravey's set aside first), holding it: a new file, fsynced, renamed over the old one.
+    func rewriteJournal(_ change: (JournalContents) throws -> [JournalLine]) throws {
+        let (held, _) = try openHeldJournal()
+        defer { close(held) }
+        let contents = try readJournalContents()
+        try setAside(contents.unreadable)
+        try replaceJournal(with: try Self.encode(try change(contents)))
+    }
+
+    /// Puts `data` in place of the journal (held by the caller): a new file, fsynced, renamed over it.
+    private func replaceJournal(with data: Data) throws {
         let temporary = journalPath + ".new"
         _ = unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -256,10 +278,10 @@ extension Library {
         return 0
     }
 
-    /// Empties the journal once the day's snapshot holds all it said (see the type's rules), its
-    /// lines that are not cravey's set aside first. The journal is there from then on, empty or
+    /// Empties the journal of the `held` bytes the day's snapshot holds (see the type's rules),
+    /// its lines that are not cravey's set aside first. The journal is there from then on, empty or
     /// not: a journal missing beside a lost database was lost with it.
-    func trimJournal() throws {
+    func trimJournal(holding held: off_t) throws {
         guard files.exists(journalPath) else {
             // Made empty, its name made durable: nothing to trim, so no step of a trim either.
             let fd = open(journalPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
@@ -271,13 +293,22 @@ extension Library {
             guard retryingEINTR({ fsync(dir) }) == 0 else { throw systemError("fsync", root) }
             return
         }
+        let (fd, info) = try openHeldJournal()
+        defer { close(fd) }
         // Lines that are not cravey's were never in the snapshot: kept, not emptied with the rest.
         try setAside(try readJournalContents().unreadable)
-        let fd = open(journalPath, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { throw systemError("open", journalPath) }
-        defer { close(fd) }
-        guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", journalPath) }
         try faults.hit("journal.trim")
+        if info.st_size > held {
+            // Appended since the snapshot was taken (by a process that did not hold the library):
+            // kept, the rest emptied.
+            var tail = Data(count: Int(info.st_size - held))
+            let count = tail.count
+            let n = tail.withUnsafeMutableBytes { buffer in
+                retryingEINTR { pread(fd, buffer.baseAddress, count, held) }
+            }
+            guard n == count else { throw systemError("read", journalPath) }
+            return try replaceJournal(with: tail)
+        }
         guard ftruncate(fd, 0) == 0, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("trim", journalPath) }
     }
 
@@ -286,7 +317,7 @@ extension Library {
     func setAside(_ raw: [Data]) throws {
         guard !raw.isEmpty else { return }
         let path = files.path(FileStore.setAsideFile)
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
         var info = stat()
@@ -392,7 +423,7 @@ extension Library {
             report.add(.notBroughtBack, journalTrouble(error, "read") + "; logs \(since) are not back yet")
             return false
         }
-        var setAside = contents.unreadable.map { (raw: $0, reason: "not a line cravey can read") }
+        var setAside: [(raw: Data, reason: String)] = []
         let today = LocalDate.text(Date())
         let changed = try store.writer.write { db -> Int in
             let pending = Set(
@@ -424,15 +455,16 @@ extension Library {
             return changed
         }
         if changed > 0 { report.add(.replayedLogs, "\(changed)") }
-        if !setAside.isEmpty {
-            // Kept first, then left out of the journal: never replayed again, never lost.
+        if !setAside.isEmpty || !contents.unreadable.isEmpty {
+            // Kept first, then left out of the journal: never replayed again, never lost (the
+            // lines that are not cravey's are set aside by the rewrite).
             try self.setAside(setAside.map(\.raw))
             let aside = Set(setAside.map(\.raw))
-            let kept = try contents.lines.filter { !aside.contains(try Self.encode([$0]).dropLast()) }
-            try rewriteJournal(kept)
+            try rewriteJournal { now in try now.lines.filter { !aside.contains(try Self.encode([$0]).dropLast()) } }
+            let count = setAside.count + contents.unreadable.count
             report.add(
                 .setAside,
-                "\(setAside.count) line\(setAside.count == 1 ? "" : "s") of the journal could not be brought back (\(setAside[0].reason)); kept in \(FileStore.setAsideFile)"
+                "\(count) line\(count == 1 ? "" : "s") of the journal could not be brought back (\(setAside.first?.reason ?? "not a line cravey can read")); kept in \(FileStore.setAsideFile)"
             )
         }
         return true
@@ -573,7 +605,7 @@ extension Library {
                     row: entry.value)
             }
         }
-        try rewriteJournal(lines)
+        try rewriteJournal { _ in lines }
         try store.writer.write { db in try db.execute(sql: "DELETE FROM pendingJournal") }
     }
 }
