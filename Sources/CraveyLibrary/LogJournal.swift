@@ -196,6 +196,9 @@ extension Library {
         if info.st_size == 0 { try files.sync(root, site: "journal.fsync.root") }
     }
 
+    /// How long an append waits for another process holding the journal (a few writes, normally).
+    static let journalLockWait: Double = 10
+
     /// The journal opened for appending and held: its own lock (flock), so one process at a time
     /// appends, cuts or replaces it, whoever holds the library. Opened again when it was replaced
     /// while this waited. Released by closing the descriptor.
@@ -204,9 +207,20 @@ extension Library {
             let fd = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
             guard fd >= 0 else { throw systemError("open", journalPath) }
             var info = stat(), named = stat()
-            guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0, fstat(fd, &info) == 0 else {
+            // Waited for a bounded time: a stuck holder is said in words, never waited on for ever.
+            let deadline = Date().addingTimeInterval(Self.journalLockWait)
+            while retryingEINTR({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 {
+                guard errno == EWOULDBLOCK, Date() < deadline else {
+                    close(fd)
+                    throw LibraryError.busy(
+                        "the journal of logs (\(journalPath)) has been held by another process for \(Int(Self.journalLockWait)) s"
+                    )
+                }
+                usleep(20_000)
+            }
+            guard fstat(fd, &info) == 0 else {
                 close(fd)
-                throw systemError("lock", journalPath)
+                throw systemError("stat", journalPath)
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 close(fd)

@@ -251,6 +251,23 @@ final class JournalRecoveryTests: FaultCampaign {
         }
     }
 
+    func testAnAppendWaitsForAnotherProcessHoldingTheJournalThenWrites() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try run(["craving", "3"], root).status, 0)
+        XCTAssertEqual(try run(["craving", "4"], root).status, 0)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-x", journal(root), "sleep", "1.5"]
+        try holder.run()
+        usleep(300_000)
+        let started = Date()
+        let logged = try run(["craving", "6", "--notes", "after-the-wait"], root)
+        holder.waitUntilExit()
+        XCTAssertEqual(logged.status, 0, logged.stderr)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.9, "it waited for the holder")
+        XCTAssertTrue(try String(contentsOfFile: journal(root), encoding: .utf8).contains("after-the-wait"))
+    }
+
     func testTheJournalAndTheSnapshotsAreMadePrivateAgain() throws {
         let root = base + "/lib"
         XCTAssertEqual(try run(["craving", "3"], root).status, 0)
