@@ -213,7 +213,7 @@ extension Library {
                 guard errno == EWOULDBLOCK, Date() < deadline else {
                     close(fd)
                     throw LibraryError.busy(
-                        "the journal of logs (\(journalPath)) has been held by another process for \(Int(Self.journalLockWait)) s"
+                        "another process has held \(journalPath) for \(Int(Self.journalLockWait)) s"
                     )
                 }
                 usleep(20_000)
