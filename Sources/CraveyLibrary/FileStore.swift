@@ -42,13 +42,18 @@ struct FileStore: Sendable {
         "library.sqlite": .file, "library.sqlite-wal": .file, "library.sqlite-shm": .file,
         "library.sqlite-journal": .file,
         "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, reserveFile: .file,
-        rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file,
+        rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file, setAsideFile: .file,
+        lostNoteFile: .file,
         recordingsDir: .directory, incomingDir: .directory, trashDir: .directory, purgingDir: .directory,
         quarantineDir: .directory, snapshotsDir: .directory, backupLinksDir: .directory,
     ]
     /// The journal of logs and settings, and its next version while it is written again (see
     /// `Library.flushJournal`).
     static let journalFile = "logs.journal"
+    /// Journal lines that could not be replayed, kept as they were (see `Library.replayJournal`).
+    static let setAsideFile = "logs.journal.set-aside"
+    /// What a rebuild could not bring back, until `check --repair` is told it is known.
+    static let lostNoteFile = "logs.journal.lost"
     /// The transcript worker's own lock (one worker a library).
     static let workerLockFile = "transcripts.lock"
     /// The database's daily snapshots (see `Library.snapshots`).
@@ -79,16 +84,22 @@ struct FileStore: Sendable {
         }
     }
 
-    /// Makes the library root 0700 and the database with its journal, -wal and -shm 0600 again
+    /// Makes the library root and its snapshots' folder 0700 and the database with its journal,
+    /// -wal and -shm, the journal of logs and the snapshots 0600 again
     /// where something loosened them (without following a link; only what the user owns). SQLite
     /// gives a new -wal or -shm the database's own mode, so this runs before the database opens.
     /// Returns why it could not, when it could not.
     func tightenPrivacy() -> String? {
         var problems: [String] = []
-        for (name, mode) in [
-            ("", mode_t(0o700)), ("library.sqlite", 0o600), ("library.sqlite-wal", 0o600),
-            ("library.sqlite-shm", 0o600), ("library.sqlite-journal", 0o600),
-        ] {
+        let snapshots = entries(path(Self.snapshotsDir)).filter {
+            $0.hasPrefix("library-") || $0.hasPrefix(".library-")
+        }
+        let own: [(String, mode_t)] = [
+            ("", 0o700), ("library.sqlite", 0o600), ("library.sqlite-wal", 0o600),
+            ("library.sqlite-shm", 0o600), ("library.sqlite-journal", 0o600), (Self.journalFile, 0o600),
+            (Self.setAsideFile, 0o600), (Self.lostNoteFile, 0o600), (Self.snapshotsDir, 0o700),
+        ]
+        for (name, mode) in own + snapshots.map({ (Self.snapshotsDir + "/" + $0, mode_t(0o600)) }) {
             let full = name.isEmpty ? root : path(name)
             guard let current = self.mode(full), current & 0o077 != 0 else { continue }
             if let problem = makePrivate(full, mode: mode) { problems.append(problem) }

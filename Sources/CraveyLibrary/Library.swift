@@ -155,11 +155,7 @@ public final class Library: @unchecked Sendable {
                 try refreshFromFiles(into: &report)
                 try relistOrphans(into: &report)
                 // Then every log and setting typed since the snapshot, from the journal.
-                let replayed = try replayJournal()
-                if replayed > 0 { report.add(.replayedLogs, "\(replayed)") }
-                flushJournalAfterCommit()
-                try files.unlink(marker, site: "rebuild.unlink")
-                try files.sync(root, site: "rebuild.fsync.root")
+                try finishRebuild(into: &report)
             }
         }
         openingReport = report

@@ -580,37 +580,10 @@ extension Library {
     /// long, a transcript whose words are not a list.
     private static func otherRowProblems(_ db: Database) throws -> [String] {
         var problems: [String] = []
-        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") {
-            let key: String = row["key"], value: String = row["value"]
-            switch Setting(rawValue: key) {
-            case nil:
-                problems.append("setting '\(key.prefix(40))' is not one cravey keeps")
-            case .name:
-                if (try? Validation.name(value)) != value {
-                    problems.append("the name setting is not 1 to 40 plain characters")
-                }
-            case .goal:
-                if value.isEmpty || value.count > 40 || !value.allSatisfy({ $0.isLowercase || $0 == "-" }) {
-                    problems.append("the goal setting is not a goal")
-                }
-            case .quickPlay:
-                if !["most-played", "helped-most"].contains(value) {
-                    problems.append("the quick-play setting is not an order")
-                }
-            case .prices:
-                if !pricesAreValid(value) { problems.append("the prices setting is not one cravey would write") }
-            case .currency:
-                if value != "none" && (value.count != 3 || !value.allSatisfy({ $0.isASCII && $0.isUppercase })) {
-                    problems.append("the currency setting is not a currency code")
-                }
-            case .libraryId:
-                if !Library.isIdentity(value) { problems.append("the library id is not one cravey would make") }
-            case .welcomed, .lastBackup:
-                if value.utf8.count > 4096 || value.unicodeScalars.contains(where: Validation.isUnsafe) {
-                    problems.append("the \(key) setting is not one cravey would write")
-                }
-            }
-        }
+        // Settings and milestones: the rules `check` and the journal's replay hold them to.
+        var checked = Report()
+        try checkSettingsAndMilestones(db, today: LocalDate.text(Date()), repair: false, into: &checked)
+        problems += checked.subjects(.invalidSetting)
         for row in try Row.fetchAll(db, sql: "SELECT day, prompt FROM checkinDay") {
             let day: String = row["day"], prompt: String? = row["prompt"]
             if CheckIn.components(of: day) == nil || day.count != 10 {
@@ -627,19 +600,6 @@ extension Library {
             }
         }
         return problems
-    }
-
-    /// Prices as cravey writes them: a JSON object of method names to whole cents, 1 to 9,999,999.
-    private static func pricesAreValid(_ value: String) -> Bool {
-        guard value.utf8.count <= 4096,
-            let object = try? JSONSerialization.jsonObject(with: Data(value.utf8)) as? [String: Any]
-        else { return false }
-        return object.allSatisfy { key, price in
-            ["bowls", "vape", "dab", "edible"].contains(key)
-                && (price as? NSNumber).map { Double(truncating: $0) }.map {
-                    $0 == $0.rounded() && (1...9_999_999).contains($0)
-                } == true
-        }
     }
 
     /// The last backup: where to and when (nil: never).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GRDB
 
 #if canImport(Glibc)
     import Glibc
@@ -103,7 +104,9 @@ extension Library {
                     if repair { files.makePrivate(full, mode: 0o700) }
                 }
             }
-            let own = owned.sorted() + FileStore.ownEntries.filter { $0.value == .file }.map(\.key).sorted()
+            let snapshotFiles = snapshots().map { FileStore.snapshotsDir + "/" + $0.path.split(separator: "/").last! }
+            let own =
+                owned.sorted() + FileStore.ownEntries.filter { $0.value == .file }.map(\.key).sorted() + snapshotFiles
             for relative in own {
                 let full = files.path(relative)
                 if let mode = files.mode(full), mode & 0o077 != 0 {
@@ -112,7 +115,23 @@ extension Library {
                 }
             }
             for path in loose { report.add(.loosePermissions, path) }
-            let journal = try journalDifferences()
+            try checkSettingsAndMilestones(repair: repair, into: &report)
+            let journal: [String]
+            do {
+                journal = try journalDifferences()
+            } catch {
+                journal = []
+                report.add(.notBroughtBack, journalTrouble(error, "read or written"))
+            }
+            let aside = setAsideCount()
+            if aside > 0 {
+                report.add(
+                    .setAside,
+                    "\(aside) line\(aside == 1 ? "" : "s") of the journal of logs that could not be brought back, in \(files.path(FileStore.setAsideFile))"
+                )
+            }
+            for note in notesOfWhatCannotComeBack() { report.add(.notBroughtBack, note) }
+            if repair { _ = unlink(files.path(FileStore.lostNoteFile)) }
             if !journal.isEmpty {
                 report.add(
                     .journal,
@@ -125,6 +144,55 @@ extension Library {
             if repair && !index.isEmpty { try store.rebuildSearchIndex() }
             if repair { try files.sync(files.path(FileStore.recordingsDir), site: "check.fsync.dir") }
             return report
+        }
+    }
+}
+
+extension Library {
+    /// Holds every setting and milestone to the rules typed input meets (`Validation.setting`,
+    /// `Validation.milestoneProblem`); with `repair`, a setting keeps what is valid of it (a
+    /// prices setting its other prices) or is removed, and a milestone that breaks them is removed.
+    func checkSettingsAndMilestones(repair: Bool, into report: inout Report) throws {
+        let today = LocalDate.text(Date())
+        guard repair else {  // a check alone only reads (a read-only library can be checked)
+            return try store.writer.read { db in
+                try Self.checkSettingsAndMilestones(db, today: today, repair: false, into: &report)
+            }
+        }
+        try store.writer.write { db in
+            try Self.checkSettingsAndMilestones(db, today: today, repair: true, into: &report)
+        }
+        flushJournalAfterCommit()
+    }
+
+    /// The same, in any cravey database (a backup's, before it is restored).
+    static func checkSettingsAndMilestones(_ db: Database, today: String, repair: Bool, into report: inout Report)
+        throws
+    {
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") {
+            guard let key = String.fromDatabaseValue(row[0]) else { continue }
+            let value = String.fromDatabaseValue(row[1]) ?? ""
+            let checked = Validation.setting(key, value)
+            guard !checked.problems.isEmpty else { continue }
+            for problem in checked.problems { report.add(.invalidSetting, problem) }
+            guard repair else { continue }
+            if let kept = checked.kept {
+                try db.execute(sql: "UPDATE setting SET value = ? WHERE key = ?", arguments: [kept, key])
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+            }
+        }
+        guard try db.tableExists("milestone") else { return }
+        for row in try Row.fetchAll(db, sql: "SELECT id, kind, count, reachedOn, shownAt FROM milestone") {
+            func text(_ column: Int) -> String? { String.fromDatabaseValue(row[column]) }
+            let id = text(0)
+            let count: Int64? = if case .int64(let n) = (row[2] as DatabaseValue).storage { n } else { nil }
+            if let problem = Validation.milestoneProblem(
+                id: id, kind: text(1), count: count, reachedOn: text(3), shownAt: text(4), today: today)
+            {
+                report.add(.invalidSetting, problem)
+                if repair { try db.execute(sql: "DELETE FROM milestone WHERE id IS ?", arguments: [id]) }
+            }
         }
     }
 }

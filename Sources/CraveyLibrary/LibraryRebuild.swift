@@ -46,7 +46,7 @@ extension Library {
         if exists, damage(ofDatabase: dbPath) == nil, !keep || passesCheck(dbPath) {
             return nil  // another cravey has put it back meanwhile
         }
-        let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(marker, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("create", marker) }
         close(fd)
         try files.sync(files.root, site: "rebuild.fsync.root")
@@ -63,7 +63,9 @@ extension Library {
                 try files.unlink(dbPath + suffix, site: "rebuild.unlink.empty")
             }
         }
-        let snapshot = snapshots(in: files).first { isGoodSnapshot($0.path) }
+        let all = snapshots(in: files)
+        let snapshot = all.first { isGoodSnapshot($0.path) }
+        try noteWhatCannotComeBack(files: files, snapshots: all, using: snapshot)
         if let snapshot {
             let restoring = dbPath + ".restoring"
             _ = unlink(restoring)
@@ -76,6 +78,61 @@ extension Library {
         }
         try files.sync(files.root, site: "rebuild.fsync.root")
         return snapshot
+    }
+
+    /// Says what a rebuild from `snapshot` cannot bring back. The logs after it, when the journal
+    /// was lost with the database (the journal is there, if empty, from the first snapshot on):
+    /// in `logs.journal.lost`, said by every `check` until `check --repair`. The logs between it
+    /// and a newer snapshot that is damaged, while the journal is there: in the rebuild's marker,
+    /// said once by the rebuild (again if it is killed and taken up). One line each, fsynced.
+    static func noteWhatCannotComeBack(files: FileStore, snapshots all: [Snapshot], using snapshot: Snapshot?) throws {
+        let damaged = all.filter { $0.day > snapshot?.day ?? "" }
+        let journalLost = !all.isEmpty && !files.exists(files.path(FileStore.journalFile))
+        var parts: [String] = []
+        if let newest = damaged.first {
+            parts.append(
+                "the snapshot of \(newest.day) is damaged (kept as it is), so the one of "
+                    + (snapshot.map { "\($0.day) was used" } ?? "no day could be used"))
+        }
+        let since = snapshot.map { " since \($0.day)" } ?? ""
+        if journalLost {
+            parts.append(
+                "logs and settings\(since) could not be brought back (the journal of logs was lost with the database)")
+        } else if let newest = damaged.first {
+            parts.append("logs and settings\(since) until \(newest.day) could not be brought back")
+        }
+        guard !parts.isEmpty else { return }
+        let path = files.path(journalLost ? FileStore.lostNoteFile : FileStore.rebuildingMarker)
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard fd >= 0 else { throw systemError("open", path) }
+        defer { close(fd) }
+        let line = Data((parts.joined(separator: "; ") + "\n").utf8)
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == line.count, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("write", path) }
+        try files.sync(files.root, site: "rebuild.fsync.root")
+    }
+
+    /// What rebuilds could not bring back, one line each, until `check --repair` forgets them
+    /// (with `once`, also what this rebuild says only once).
+    func notesOfWhatCannotComeBack(once: Bool = false) -> [String] {
+        (once ? [FileStore.rebuildingMarker, FileStore.lostNoteFile] : [FileStore.lostNoteFile]).flatMap { name in
+            let data = Self.regularFileContents(files.path(name)) ?? Data()
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+    }
+
+    /// The rebuild's last steps, under the lock with its marker in place: every log and setting
+    /// typed since the snapshot, from the journal, and what could not be brought back, said. The
+    /// marker goes only once the journal could be read: one that cannot be read now (its
+    /// permissions changed) is replayed by the first command after it is fixed, while logs made
+    /// meanwhile wait in the database's notes for it.
+    func finishRebuild(into report: inout Report) throws {
+        let read = try replayJournal(into: &report)
+        for note in notesOfWhatCannotComeBack(once: true) { report.add(.notBroughtBack, note) }
+        guard read else { return }
+        flushJournalAfterCommit()
+        try files.unlink(files.path(FileStore.rebuildingMarker), site: "rebuild.unlink")
+        try files.sync(root, site: "rebuild.fsync.root")
     }
 
     /// Removes the rows (from a snapshot) whose files were deleted since it was taken.

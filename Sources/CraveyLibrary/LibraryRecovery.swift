@@ -59,6 +59,14 @@ extension Library {
             case journal
             /// Logs and settings brought back from the journal by a rebuild (subject: how many).
             case replayedLogs
+            /// Journal lines that could not be replayed, kept in `logs.journal.set-aside`.
+            case setAside
+            /// What a rebuild could not bring back (a journal lost or unreadable, a damaged
+            /// snapshot): said until `repair` is told it is known.
+            case notBroughtBack
+            /// A setting or milestone that breaks the rules typed input meets (`repair` keeps what
+            /// is valid of it: a prices setting's other prices).
+            case invalidSetting
             /// A recording whose loudness is not measured yet (`repair` measures it).
             case unmeasured
             /// A recording measured by this check.
@@ -68,7 +76,7 @@ extension Library {
             public var isProblem: Bool {
                 switch self {
                 case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .notMedia, .invalidRow, .missingThumbnail,
-                    .loosePermissions, .searchIndex, .journal:
+                    .loosePermissions, .searchIndex, .journal, .notBroughtBack, .invalidSetting:
                     true
                 default: false
                 }

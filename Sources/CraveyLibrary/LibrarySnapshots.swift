@@ -11,7 +11,8 @@ import GRDB
 /// last 7 are kept, and the newest of each week for 8 weeks. A lost or damaged database is
 /// rebuilt from the newest snapshot that passes its check (see `Library.init`); the files' own
 /// tags give back the changes to recordings since, and the journal of logs (`LogJournal`) those
-/// to logs and settings: only play counts since the snapshot can be lost.
+/// to logs and settings: only play counts since the snapshot can be lost (a rebuild says what else
+/// could not come back when the journal or the newest snapshot went too).
 extension Library {
     public struct Snapshot: Sendable, Equatable {
         /// The local day it was taken (its name).
@@ -60,10 +61,11 @@ extension Library {
         do {
             // The snapshot holds all the journal says: appended first, emptied once it is in place.
             try flushJournal()
+            let held = off_t(files.size(files.path(FileStore.journalFile)) ?? 0)
             try takeSnapshot(to: final)
             // Only while it is the snapshot a rebuild would start from (a day gone back with a
             // change of time zone names a newer one).
-            if snapshots().first?.path == final { try trimJournal() }
+            if snapshots().first?.path == final { try trimJournal(holding: held) }
             pruneSnapshots(today: today)
         } catch {
             snapshotProblem = Self.describe(error)

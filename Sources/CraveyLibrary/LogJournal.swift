@@ -21,7 +21,13 @@ import GRDB
 ///   from a snapshot that still held it does not bring it back;
 /// - the day's snapshot holds everything journaled before it: the journal is emptied right
 ///   after the snapshot is in place (a kill in between leaves lines the snapshot has already,
-///   replayed harmlessly).
+///   replayed harmlessly);
+/// - a torn tail (a last line cut short, or the zeros a power cut leaves) is no line: an append
+///   first cuts the journal back to its last whole line, fsynced, then writes; a replay passes
+///   over it;
+/// - a line that cannot be replayed (not JSON, from a newer cravey, refused by the database or
+///   breaking the rules typed input meets) is never fatal: it is moved, as it was, to
+///   `logs.journal.set-aside`, counted in the rebuild's words and named by `check`.
 extension Library {
     /// The tables journaled, with the kind a line names.
     static let journaledTables: [(kind: String, table: String, key: String)] = [
@@ -127,8 +133,9 @@ extension Library {
             } else {
                 // The deleted rows' earlier lines go with them: the journal is written again
                 // without them, the new lines at its end.
-                let kept = try readJournal().filter { !deleted.contains($0.kind + "\u{0}" + $0.id) || $0.row == nil }
-                try rewriteJournal(kept + lines)
+                try rewriteJournal { contents in
+                    contents.lines.filter { !deleted.contains($0.kind + "\u{0}" + $0.id) || $0.row == nil } + lines
+                }
             }
         }
         try faults.hit("journal.forget")
@@ -161,15 +168,21 @@ extension Library {
     }
 
     /// Appends whole lines and fsyncs them (and the directory, when the journal is new).
-    /// A write cut short (a full disk) is taken back to the journal's last whole line, so a retry
-    /// does not leave a line that cannot be read.
+    /// A torn tail left by a crash or a power cut is cut back to the last whole line first
+    /// (fsynced), so the new lines never join it; a write cut short (a full disk) is taken back
+    /// the same way, so a retry does not leave a line that cannot be read.
     private func appendToJournal(_ lines: [JournalLine]) throws {
         let data = try Self.encode(lines)
-        let fd = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw systemError("open", journalPath) }
+        var (fd, info) = try openHeldJournal()
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw systemError("stat", journalPath) }
+        let whole = try Self.wholeLinesLength(fd, size: info.st_size, path: journalPath)
+        if whole < info.st_size {
+            try faults.hit("journal.cut")
+            guard ftruncate(fd, whole) == 0, retryingEINTR({ fsync(fd) }) == 0 else {
+                throw systemError("cut the torn end of", journalPath)
+            }
+            info.st_size = whole
+        }
         do {
             try faults.hit("journal.append")
             try Self.writeAll(data, to: fd, path: journalPath)
@@ -183,9 +196,55 @@ extension Library {
         if info.st_size == 0 { try files.sync(root, site: "journal.fsync.root") }
     }
 
-    /// Replaces the journal with `lines`: a new file, fsynced, renamed over the old one.
-    func rewriteJournal(_ lines: [JournalLine]) throws {
-        let data = try Self.encode(lines)
+    /// How long an append waits for another process holding the journal (a few writes, normally).
+    static let journalLockWait: Double = 10
+
+    /// The journal opened for appending and held: its own lock (flock), so one process at a time
+    /// appends, cuts or replaces it, whoever holds the library. Opened again when it was replaced
+    /// while this waited. Released by closing the descriptor.
+    private func openHeldJournal() throws -> (Int32, stat) {
+        while true {
+            let fd = open(journalPath, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+            guard fd >= 0 else { throw systemError("open", journalPath) }
+            var info = stat(), named = stat()
+            // Waited for a bounded time: a stuck holder is said in words, never waited on for ever.
+            let deadline = Date().addingTimeInterval(Self.journalLockWait)
+            while retryingEINTR({ flock(fd, LOCK_EX | LOCK_NB) }) != 0 {
+                guard errno == EWOULDBLOCK, Date() < deadline else {
+                    close(fd)
+                    throw LibraryError.busy(
+                        "another process has held \(journalPath) for \(Int(Self.journalLockWait)) s"
+                    )
+                }
+                usleep(20_000)
+            }
+            guard fstat(fd, &info) == 0 else {
+                close(fd)
+                throw systemError("stat", journalPath)
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                close(fd)
+                throw LibraryError.unsafeLibrary("it is not a regular file")
+            }
+            if lstat(journalPath, &named) == 0, named.st_ino == info.st_ino, named.st_dev == info.st_dev {
+                return (fd, info)
+            }
+            close(fd)  // replaced while this waited: the new one
+        }
+    }
+
+    /// Writes the journal again as `change` makes it from what it holds now (its lines that are
+    /// not cravey's set aside first), holding it: a new file, fsynced, renamed over the old one.
+    func rewriteJournal(_ change: (JournalContents) throws -> [JournalLine]) throws {
+        let (held, _) = try openHeldJournal()
+        defer { close(held) }
+        let contents = try readJournalContents()
+        try setAside(contents.unreadable)
+        try replaceJournal(with: try Self.encode(try change(contents)))
+    }
+
+    /// Puts `data` in place of the journal (held by the caller): a new file, fsynced, renamed over it.
+    private func replaceJournal(with data: Data) throws {
         let temporary = journalPath + ".new"
         _ = unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -215,84 +274,308 @@ extension Library {
         }
     }
 
-    /// Empties the journal once the day's snapshot holds all it said (see the type's rules).
-    func trimJournal() throws {
-        guard files.exists(journalPath) else { return }
-        let fd = open(journalPath, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw systemError("open", journalPath) }
+    /// The length of a file up to the end of its last whole line (the byte after its last
+    /// newline; 0 with none): what is after it is a torn tail. Read backwards, a block at a time.
+    static func wholeLinesLength(_ fd: Int32, size: off_t, path: String) throws -> off_t {
+        var end = size
+        var block = [UInt8](repeating: 0, count: 65536)
+        while end > 0 {
+            let start = max(0, end - off_t(block.count))
+            let count = Int(end - start)
+            let n = block.withUnsafeMutableBytes { buffer in
+                retryingEINTR { pread(fd, buffer.baseAddress, count, start) }
+            }
+            guard n == count else { throw systemError("read", path) }
+            if let last = block[0..<count].lastIndex(of: 0x0A) { return start + off_t(last) + 1 }
+            end = start
+        }
+        return 0
+    }
+
+    /// Empties the journal of the `held` bytes the day's snapshot holds (see the type's rules),
+    /// its lines that are not cravey's set aside first. The journal is there from then on, empty or
+    /// not: a journal missing beside a lost database was lost with it.
+    func trimJournal(holding held: off_t) throws {
+        guard files.exists(journalPath) else {
+            // Made empty, its name made durable: nothing to trim, so no step of a trim either.
+            let fd = open(journalPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+            guard fd >= 0 else { throw systemError("create", journalPath) }
+            close(fd)
+            let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard dir >= 0 else { throw systemError("open", root) }
+            defer { close(dir) }
+            guard retryingEINTR({ fsync(dir) }) == 0 else { throw systemError("fsync", root) }
+            return
+        }
+        let (fd, info) = try openHeldJournal()
         defer { close(fd) }
+        // Lines that are not cravey's were never in the snapshot: kept, not emptied with the rest.
+        try setAside(try readJournalContents().unreadable)
         try faults.hit("journal.trim")
+        if info.st_size > held {
+            // Appended since the snapshot was taken (by a process that did not hold the library):
+            // kept, the rest emptied.
+            var tail = Data(count: Int(info.st_size - held))
+            let count = tail.count
+            let n = tail.withUnsafeMutableBytes { buffer in
+                retryingEINTR { pread(fd, buffer.baseAddress, count, held) }
+            }
+            guard n == count else { throw systemError("read", journalPath) }
+            return try replaceJournal(with: tail)
+        }
         guard ftruncate(fd, 0) == 0, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("trim", journalPath) }
+    }
+
+    /// Lines that cannot be replayed, moved as they were to the end of `logs.journal.set-aside`
+    /// (0600, fsynced) before the journal is written without them: kept, never replayed again.
+    func setAside(_ raw: [Data]) throws {
+        guard !raw.isEmpty else { return }
+        let path = files.path(FileStore.setAsideFile)
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        guard fd >= 0 else { throw systemError("open", path) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw systemError("stat", path) }
+        // Cut back to its own last whole line too, so each line set aside stays one line.
+        let whole = try Self.wholeLinesLength(fd, size: info.st_size, path: path)
+        if whole < info.st_size { _ = ftruncate(fd, whole) }
+        var data = Data()
+        for line in raw {
+            data.append(line)
+            data.append(0x0A)
+        }
+        try faults.hit("journal.set-aside")
+        try Self.writeAll(data, to: fd, path: path)
+        guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", path) }
+        if whole == 0 { try files.sync(root, site: "journal.fsync.root") }
+    }
+
+    /// How many lines are set aside (0: none, or the file cannot be read).
+    func setAsideCount() -> Int {
+        Self.regularFileContents(files.path(FileStore.setAsideFile))?.split(separator: 0x0A).count ?? 0
+    }
+
+    /// A regular file's bytes (nil: not there, or not a regular file: a pipe planted in its place
+    /// is never waited on).
+    static func regularFileContents(_ path: String) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return try? handle.readToEnd() ?? Data()
     }
 
     // MARK: - Reading and replaying
 
-    /// The journal's whole lines, in order (a line cut short by a crash, or not one of cravey's,
-    /// is passed over; no journal, no lines). A journal that is there but cannot be read throws:
-    /// taken for empty, it would be written over.
-    func readJournal() throws -> [JournalLine] {
-        let fd = open(journalPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    /// What the journal holds: its lines that read as cravey's, in order, and the raw lines that
+    /// do not (to be set aside). A torn tail (after the last newline) is neither; zeros a power cut
+    /// left before a line are passed over, and a line appended to a torn fragment by an older
+    /// cravey is found after it.
+    struct JournalContents {
+        var lines: [JournalLine] = []
+        var unreadable: [Data] = []
+    }
+
+    /// The journal as it stands (no journal: nothing). A journal that is there but cannot be read
+    /// throws: taken for empty, it would be written over.
+    func readJournalContents() throws -> JournalContents {
+        let fd = open(journalPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
-            if errno == ENOENT { return [] }
+            if errno == ENOENT { return JournalContents() }
             throw systemError("open", journalPath)
         }
-        let data = FileHandle(fileDescriptor: fd, closeOnDealloc: true).readDataToEndOfFile()
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw LibraryError.unsafeLibrary("it is not a regular file")
+        }
+        guard let data = try handle.readToEnd() else { return JournalContents() }
         let decoder = JSONDecoder()
-        return data.split(separator: 0x0A).compactMap { line in
-            guard let parsed = try? decoder.decode(JournalLine.self, from: Data(line)),
+        func parse(_ bytes: Data) -> JournalLine? {
+            guard let parsed = try? decoder.decode(JournalLine.self, from: bytes),
                 Self.journaledTables.contains(where: { $0.kind == parsed.kind })
             else { return nil }
             return parsed
         }
+        var contents = JournalContents()
+        var pieces = data.split(separator: 0x0A, omittingEmptySubsequences: false)
+        pieces.removeLast()  // the torn tail, or the nothing after the last newline
+        let start = Data("{\"id\":".utf8)
+        for piece in pieces {
+            let line = Data(piece.drop { $0 == 0 })
+            guard !line.isEmpty else { continue }
+            if let parsed = parse(line) {
+                contents.lines.append(parsed)
+            } else if let at = line.lastRange(of: start), at.lowerBound > line.startIndex,
+                let parsed = parse(Data(line[at.lowerBound...]))
+            {
+                contents.lines.append(parsed)
+            } else {
+                contents.unreadable.append(line)
+            }
+        }
+        return contents
     }
+
+    /// The journal's lines that read as cravey's, in order (see `readJournalContents`).
+    func readJournal() throws -> [JournalLine] { try readJournalContents().lines }
 
     /// Brings the database's logs and settings up to the journal (a rebuild's last step): each
     /// line, in order, puts its row as it stood or removes it. Links to a recording or craving that
-    /// is not there are cleared. Returns how many rows the journal changed.
-    func replayJournal() throws -> Int {
-        let lines = try readJournal()
-        guard !lines.isEmpty else { return 0 }
-        return try store.writer.write { db in
+    /// is not there are cleared; a row changed since (still noted for the journal) is newer than
+    /// its lines and kept. A line that cannot be replayed is set aside (see the type's rules).
+    /// Says in `report` how many rows the journal changed and what was set aside; returns false,
+    /// saying what to fix, when the journal cannot be read now (the rebuild is taken up again by
+    /// the next command, so its lines come back once it can be read).
+    func replayJournal(into report: inout Report) throws -> Bool {
+        let contents: JournalContents
+        do {
+            contents = try readJournalContents()
+        } catch {
+            let since = report.restoredSnapshot.map { "since \($0.day)" } ?? "in it"
+            report.add(.notBroughtBack, journalTrouble(error, "read") + "; logs \(since) are not back yet")
+            return false
+        }
+        var setAside: [(raw: Data, reason: String)] = []
+        let today = LocalDate.text(Date())
+        let changed = try store.writer.write { db -> Int in
+            let pending = Set(
+                try Row.fetchAll(db, sql: "SELECT kind, id FROM pendingJournal").map {
+                    ($0["kind"] as String) + "\u{0}" + ($0["id"] as String)
+                })
             var changed = 0
-            for line in lines {
-                // A line the database refuses (hand-edited, or from a newer cravey) is passed
-                // over: one bad line never keeps the library from opening.
+            for line in contents.lines where !pending.contains(line.kind + "\u{0}" + line.id) {
                 do {
-                    guard let (_, table, key) = Self.journaledTables.first(where: { $0.kind == line.kind }) else {
-                        continue
+                    var row = line.row
+                    if let rule = try Self.ruleProblem(line, today: today, keeping: &row) {
+                        setAside.append((try Self.encode([line]).dropLast(), rule))
+                        guard row != nil else { continue }
                     }
-                    let current = try Self.journaledRow(db, kind: line.kind, id: line.id)
-                    guard current != line.row else { continue }
-                    changed += 1
-                    guard var row = line.row else {
-                        try db.execute(sql: "DELETE FROM \(table) WHERE \(key) = ?", arguments: [line.id])
-                        continue
+                    try db.inSavepoint {
+                        if try Self.replay(line.kind, id: line.id, row: row, db) { changed += 1 }
+                        return .commit
                     }
-                    let columns = Set(try db.columns(in: table).map(\.name))
-                    row = row.filter { columns.contains($0.key) }
-                    for (column, target) in [("recordingId", "recording"), ("cravingId", "craving")] {
-                        if case .text(let id)? = row[column],
-                            try !Bool.fetchOne(
-                                db, sql: "SELECT EXISTS (SELECT 1 FROM \(target) WHERE id = ?)", arguments: [id])!
-                        {
-                            row[column] = .null
-                        }
-                    }
-                    let names = row.keys.sorted()
-                    let updates = names.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-                    try db.execute(
-                        sql:
-                            "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-                            + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)"),
-                        arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
-                } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_CONSTRAINT {
-                    changed -= 1
+                } catch let error as DatabaseError where Self.isEnvironmental(error) {
+                    throw error
+                } catch {
+                    // Refused by the database (hand-edited, or from a newer cravey): set aside.
+                    setAside.append((try Self.encode([line]).dropLast(), Self.reason(error)))
                 }
             }
             // What the replay and the rebuild changed stays noted: the next append says it as it
             // now stands (a cleared link included), so the journal agrees with the database.
             try faults.hit("journal.replay.commit")
             return changed
+        }
+        if changed > 0 { report.add(.replayedLogs, "\(changed)") }
+        if !setAside.isEmpty || !contents.unreadable.isEmpty {
+            // Kept first, then left out of the journal: never replayed again, never lost (the
+            // lines that are not cravey's are set aside by the rewrite).
+            try self.setAside(setAside.map(\.raw))
+            let aside = Set(setAside.map(\.raw))
+            try rewriteJournal { now in try now.lines.filter { !aside.contains(try Self.encode([$0]).dropLast()) } }
+            let count = setAside.count + contents.unreadable.count
+            report.add(
+                .setAside,
+                "\(count) line\(count == 1 ? "" : "s") of the journal could not be brought back (\(setAside.first?.reason ?? "not a line cravey can read")); kept in \(FileStore.setAsideFile)"
+            )
+        }
+        return true
+    }
+
+    /// Puts one line's row as it stood (or removes it); true when the database changed.
+    private static func replay(_ kind: String, id: String, row line: [String: JournalValue]?, _ db: Database) throws
+        -> Bool
+    {
+        guard let (_, table, key) = journaledTables.first(where: { $0.kind == kind }) else { return false }
+        guard try journaledRow(db, kind: kind, id: id) != line else { return false }
+        guard var row = line else {
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(key) = ?", arguments: [id])
+            return true
+        }
+        let columns = Set(try db.columns(in: table).map(\.name))
+        row = row.filter { columns.contains($0.key) }
+        guard row[key] == .text(id) else {
+            throw LibraryError.invalid(field: "journal", reason: "the line holds no \(table) this cravey knows")
+        }
+        for (column, target) in [("recordingId", "recording"), ("cravingId", "craving")] {
+            if case .text(let id)? = row[column],
+                try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(target) WHERE id = ?)", arguments: [id])!
+            {
+                row[column] = .null
+            }
+        }
+        let names = row.keys.sorted()
+        let updates = names.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        try db.execute(
+            sql:
+                "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
+                + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)"),
+            arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
+        return true
+    }
+
+    /// A setting or milestone line held to the rules typed input meets: nil when it keeps them;
+    /// else why not, with `row` left as what may still be kept (a prices setting's valid
+    /// entries) or nil.
+    private static func ruleProblem(_ line: JournalLine, today: String, keeping row: inout [String: JournalValue]?)
+        throws -> String?
+    {
+        guard let values = row else { return nil }
+        func text(_ column: String) -> String? {
+            if case .text(let value)? = values[column] { value } else { nil }
+        }
+        switch line.kind {
+        case "setting":
+            guard let value = text("value") else {
+                row = nil
+                return "the line of the \(line.id.prefix(40)) setting holds no value this cravey reads"
+            }
+            let checked = Validation.setting(line.id, value)
+            guard let problem = checked.problems.first else { return nil }
+            row = checked.kept.map { ["key": .text(line.id), "value": .text($0)] }
+            return problem
+        case "milestone":
+            let count: Int64? = if case .integer(let n)? = values["count"] { n } else { nil }
+            let problem = Validation.milestoneProblem(
+                id: text("id"), kind: text("kind"), count: count, reachedOn: text("reachedOn"),
+                shownAt: text("shownAt"), today: today)
+            if problem != nil { row = nil }
+            return problem
+        default:
+            return nil
+        }
+    }
+
+    /// The journal cannot be read or written, and what a person can do about it, in words.
+    func journalTrouble(_ error: Error, _ what: String) -> String {
+        let fix =
+            if case .system(_, _, let code) = error as? LibraryError, code == EACCES || code == EPERM {
+                "fix its permissions with chmod 600 \(journalPath)"
+            } else {
+                "put the file back as it was, or move it away to go on without it"
+            }
+        return "the journal of logs (\(journalPath)) cannot be \(what) (\(Self.reason(error))): \(fix)"
+    }
+
+    /// Errors of the disk or of SQLite itself, not of a line: they stop the replay (tried again
+    /// by the next command) instead of setting the line aside.
+    static func isEnvironmental(_ error: DatabaseError) -> Bool {
+        [
+            .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_CORRUPT,
+            .SQLITE_CANTOPEN, .SQLITE_NOTADB, .SQLITE_INTERRUPT,
+        ]
+        .contains(error.resultCode.primaryResultCode)
+    }
+
+    /// The reason of an error, in a few words ("Permission denied", SQLite's message).
+    static func reason(_ error: Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        switch error as? LibraryError {
+        case .system(_, _, let code)?: return String(cString: strerror(code))
+        case .unsafeLibrary(let message)?: return message
+        default: return describe(error)
         }
     }
 
@@ -336,7 +619,7 @@ extension Library {
                     row: entry.value)
             }
         }
-        try rewriteJournal(lines)
+        try rewriteJournal { _ in lines }
         try store.writer.write { db in try db.execute(sql: "DELETE FROM pendingJournal") }
     }
 }

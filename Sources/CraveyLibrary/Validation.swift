@@ -237,6 +237,98 @@ public enum Validation {
         }
     }
 
+    // MARK: - Settings and milestones as stored
+
+    /// The goals a person can choose (the tracker's `Goal` is this list, in its order).
+    public static let goalNames = ["quit", "cut-down", "monitor", "harm-reduction", "exploring"]
+    /// The methods a price is set for (the tracker's `Method` is this list, in its order).
+    public static let priceMethods = ["bowls", "vape", "dab", "edible"]
+    /// What a milestone counts (the tracker's `Milestone.Kind` is this list).
+    public static let milestoneKinds = [
+        "daysInProgress", "cravingsResisted", "messagesRecorded", "checkIns", "daysSinceUse",
+    ]
+    /// The largest count a milestone can reach (a thousand years of days, or a million logs).
+    public static let maxMilestoneCount: Int64 = 1_000_000
+
+    /// A setting as stored, held to the rules typed input meets: what of it may be kept (nil:
+    /// nothing) and one line for each part that breaks them. Prices keep their valid entries.
+    /// Restore, the journal's replay and `check` all ask here.
+    public static func setting(_ key: String, _ value: String) -> (kept: String?, problems: [String]) {
+        func rule(_ holds: Bool, _ problem: String) -> (kept: String?, problems: [String]) {
+            holds ? (value, []) : (nil, [problem])
+        }
+        switch Library.Setting(rawValue: key) {
+        case nil: return (nil, ["setting '\(key.prefix(40))' is not one cravey keeps"])
+        case .name: return rule((try? name(value)) == value, "the name setting is not 1 to 40 plain characters")
+        case .goal:
+            return rule(
+                goalNames.contains(value),
+                "the goal setting '\(value.prefix(40))' is not one of \(goalNames.joined(separator: ", "))")
+        case .quickPlay:
+            return rule(["most-played", "helped-most"].contains(value), "the quick-play setting is not an order")
+        case .prices: return prices(value)
+        case .currency:
+            return rule(
+                value == "none" || (value.utf8.count == 3 && value.allSatisfy({ $0.isASCII && $0.isUppercase })),
+                "the currency setting is not a currency code")
+        case .libraryId: return rule(Library.isIdentity(value), "the library id is not one cravey would make")
+        case .welcomed, .lastBackup:
+            return rule(
+                value.utf8.count <= 4096 && !value.unicodeScalars.contains(where: isUnsafe),
+                "the \(key) setting is not one cravey would write")
+        }
+    }
+
+    /// Prices as cravey writes them: a JSON object of method names to whole cents, 1 to
+    /// 9,999,999. Each valid entry is kept (in the methods' order); each other one is named.
+    public static func prices(_ value: String) -> (kept: String?, problems: [String]) {
+        /// One entry's value: whole cents, or nil for anything else (a string, true, 12.5).
+        struct Cents: Decodable {
+            var cents: Int?
+            init(from decoder: Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                let number =
+                    (try? container.decode(Int64.self)).map(Double.init) ?? (try? container.decode(Double.self))
+                cents = number.flatMap { $0 == $0.rounded() && (1...9_999_999).contains($0) ? Int($0) : nil }
+            }
+        }
+        guard value.utf8.count <= 4096,
+            let object = try? JSONDecoder().decode([String: Cents].self, from: Data(value.utf8))
+        else { return (nil, ["the prices setting is not a list of prices cravey would write"]) }
+        var kept: [String: Int] = [:], problems: [String] = []
+        for (method, price) in object.sorted(by: { $0.key < $1.key }) {
+            if priceMethods.contains(method), let cents = price.cents {
+                kept[method] = cents
+            } else {
+                problems.append(
+                    "the prices setting's entry '\(method.prefix(40))' is not a price of \(priceMethods.joined(separator: ", ")) from 0.01 to 99999.99"
+                )
+            }
+        }
+        let fields = priceMethods.compactMap { method in kept[method].map { "\"\(method)\":\($0)" } }
+        return (fields.isEmpty ? nil : "{" + fields.joined(separator: ",") + "}", problems)
+    }
+
+    /// What is wrong with a milestone as stored (nil: nothing): a kind cravey counts, a count from
+    /// 1 to `maxMilestoneCount`, its id, a real day no later than `today` (a day's grace for a
+    /// change of time zone), and when it was shown, if it was.
+    public static func milestoneProblem(
+        id: String?, kind: String?, count: Int64?, reachedOn: String?, shownAt: String?, today: String
+    ) -> String? {
+        let name = "milestone '\((id ?? "?").prefix(40))'"
+        guard let kind, milestoneKinds.contains(kind) else { return "\(name) counts nothing cravey counts" }
+        guard let count, (1...maxMilestoneCount).contains(count) else {
+            return "\(name): its count is not from 1 to \(maxMilestoneCount)"
+        }
+        guard id == kind + ":" + String(count) else { return "\(name) is not named for its kind and count" }
+        guard let reachedOn, let day = LocalDate.parse(reachedOn) else { return "\(name): its day is not a date" }
+        if let today = LocalDate.parse(today), day > today + 1 {
+            return "\(name) is dated \(reachedOn), a day that has not come yet"
+        }
+        if let shownAt, StoredDate.date(shownAt) == nil { return "\(name): when it was shown is not a time" }
+        return nil
+    }
+
     /// The triggers a craving, a use or a message can name, in their set's order (the schema's
     /// CHECKs spell the same set; the tracker's `Trigger` is this list).
     public static let triggerNames = [

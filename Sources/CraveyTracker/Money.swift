@@ -10,9 +10,10 @@ public struct Prices: Sendable, Equatable {
     public init(cents: [Method: Int] = [:]) { self.cents = cents }
 
     /// Prices as stored (`{"bowls":1000}`), read leniently: what is not a method with a price
-    /// from 1 cent to 99,999.99 is left out (`check` and restore refuse it).
+    /// from 1 cent to 99,999.99 is left out, the valid prices kept (`Validation.prices`, the rule
+    /// `check` names it by and restore refuses it by).
     public init(text: String?) {
-        guard let data = text?.data(using: .utf8),
+        guard let data = text.flatMap({ Validation.prices($0).kept })?.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return }
         for (name, value) in object {

@@ -13,7 +13,8 @@ extension Library.Report {
         }
         for kind in Kind.allCases where !leavingOut.contains(kind) {
             if rebuiltDatabase != nil
-                && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten, .replayedLogs].contains(kind)
+                && [.fileWithoutRow, .relisted, .relistedFromTags, .refreshed, .forgotten, .replayedLogs, .setAside]
+                    .contains(kind)
             {
                 continue
             }  // said above
@@ -42,8 +43,13 @@ extension Library.Report {
         if bare > 0 { parts.append("\(bare) listed again as 'Recovered recording <date>'") }
         let replayed = subjects(.replayedLogs).first
         if let replayed { parts.append("\(replayed) logs and settings from the journal") }
+        // What could not come back is said on lines of its own, after this one.
         let lost =
-            restoredSnapshot != nil ? "only play counts changed since the snapshot were lost" : "play counts were lost"
+            !subjects(.notBroughtBack).isEmpty
+            ? "not everything could be brought back: see below"
+            : restoredSnapshot != nil
+                ? "only play counts changed since the snapshot were lost" : "play counts were lost"
+        if let aside = subjects(.setAside).first { parts.append(aside) }
         let sources = restoredSnapshot.map { ["the snapshot of \($0.day) \(Self.clockTime($0.takenAt))"] } ?? []
         let source =
             (sources + (replayed != nil ? ["the journal of logs"] : [])).joined(separator: ", ")
@@ -85,6 +91,13 @@ extension Library.Report {
                 ? "wrote the journal of logs again from the database"
                 : "the journal of logs differs from the database\(fix)"
         case .replayedLogs: "brought back from the journal of logs (cravings, uses and settings)"
+        case .setAside: "set aside, kept as they were"
+        case .notBroughtBack:
+            repaired
+                ? "noted as known (what the database took with it cannot be brought back)"
+                : "after the database was lost"
+        case .invalidSetting:
+            repaired ? "kept only what keeps the rules typed input meets" : "breaks the rules typed input meets\(fix)"
         case .notMedia:
             repaired
                 ? "moved to Quarantine/ and removed its row (its file is not media cravey can play)"
