@@ -50,7 +50,7 @@ public final class PDFDocument {
         guard let folder = mkdtemp(&template) else {
             throw Failure(
                 description:
-                    "cannot make a private folder for the fonts' cache in the temporary folder: \(String(cString: strerror(errno)))"
+                    "no private folder for the fonts could be made in the temporary folder (TMPDIR): \(String(cString: strerror(errno)))"
             )
         }
         fontCache = String(cString: folder)
@@ -143,7 +143,7 @@ public final class PDFDocument {
         // A Swift string is valid UTF-8; a NUL in it would end the text early, so none is passed.
         let clean = text.replacingOccurrences(of: "\0", with: "")
         _ = CCairo_document_text(
-            document, clean, font.description, x, y, width ?? 0, Int32(alignment.rawValue), draw ? 1 : 0,
+            document, clean, font.description, x, y, width ?? 0, alignment.rawValue, draw ? 1 : 0,
             &size.width, &size.height)
         return size
     }

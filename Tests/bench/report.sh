@@ -6,7 +6,7 @@
 # printed the page with Chromium) and, where Chromium is installed, to Chromium printing the same
 # page itself. Prints the median wall time of N runs, the PDFs' pages and sizes, the installed size
 # of what the PDF needs, and, with `--pictures DIR`, page 1 of both PDFs side by side as
-# DIR/report-pdf.png (150 dpi).
+# DIR/report-pdf.png (100 dpi).
 # Usage: Tests/bench/report.sh [runs] [--pictures DIR]   (builds a release binary first)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -87,8 +87,8 @@ printf '%-40s %10s\n' "  already needed by libavcodec59" \
   "$(apt-cache depends --recurse --important libavcodec59 2>/dev/null | grep -cE '^(libcairo2|libpangocairo-1.0-0)$') of 2"
 
 if [ -n "$pictures" ] && [ -f "$work/direct.pdf" ]; then
-  pdftoppm -r 150 -png -f 1 -l 1 -singlefile "$work/r.pdf" "$work/cairo"
-  pdftoppm -r 150 -png -f 1 -l 1 -singlefile "$work/direct.pdf" "$work/chromium"
+  pdftoppm -r 100 -png -f 1 -l 1 -singlefile "$work/r.pdf" "$work/cairo"
+  pdftoppm -r 100 -png -f 1 -l 1 -singlefile "$work/direct.pdf" "$work/chromium"
   ffmpeg -v error -y -i "$work/cairo.png" -i "$work/chromium.png" \
     -filter_complex "[0]pad=iw+40:ih:0:0:white[a];[a][1]hstack" "$pictures/report-pdf.png"
   echo "page 1 of each, side by side (cairo and pango, then Chromium): $pictures/report-pdf.png"

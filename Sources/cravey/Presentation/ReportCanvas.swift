@@ -42,6 +42,9 @@ final class ReportCanvas {
         pdf.measure(text, font: font, width: width).height
     }
 
+    /// The width of `text` on one line.
+    func width(of text: String, font: PDFDocument.Font) -> Double { pdf.measure(text, font: font).width }
+
     func fill(x: Double, y: Double, width: Double, height: Double, radius: Double = 0, color: PDFDocument.Color) {
         if drawing { pdf.fill(x: x, y: y, width: width, height: height, radius: radius, color: color) }
     }

@@ -289,7 +289,8 @@ enum ReportPDF {
         guard let most = rows.map(\.count).max(), most > 0 else { return [] }
         return [
             { canvas, x, y, width in
-                let labelWidth = min(width * 0.45, 5.5 * Double(rows.map(\.label.count).max() ?? 8) + 6)
+                let labelWidth = min(
+                    width * 0.5, (rows.map { canvas.width(of: $0.label, font: Typeface.body) }.max() ?? 0) + 8)
                 let track = width - labelWidth - 32
                 for (index, row) in rows.enumerated() {
                     let top = y + 17 * Double(index)
@@ -326,7 +327,7 @@ enum ReportPDF {
                 guard !labels[index].isEmpty else { continue }
                 let center = x + Double(index) * slot + slot / 2
                 canvas.text(
-                    labels[index], x: index == 0 ? x : center - 20, y: y + height - 10, width: index == 0 ? 40 : 40,
+                    labels[index], x: index == 0 ? x : center - 20, y: y + height - 10, width: 40,
                     font: Typeface.small, color: Ink.muted, alignment: index == 0 ? .left : .center)
             }
             return height
