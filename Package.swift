@@ -3,15 +3,16 @@
 // cravey — short audio/video messages to your future self, recorded and played from the shell.
 //
 // The targets are floors, bottom up; a target depends only on floors below it:
-//   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128, CDBus, CSphinx — C shims over libasound, libv4l2, the
-//                       FFmpeg libraries, SDL2, libebur128 (loudness), sd-bus (desktop
-//                       notifications) and PocketSphinx (offline speech recognition), each opening
-//                       its libraries on first use through CLoader
+//   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128, CDBus, CSphinx, CCairo — C shims over libasound,
+//                       libv4l2, the FFmpeg libraries, SDL2, libebur128 (loudness), sd-bus (desktop
+//                       notifications), PocketSphinx (offline speech recognition) and cairo with
+//                       pango (PDF pages), each opening its libraries on first use through CLoader
 //   2. CraveyMedia    — audio and video input and output, level meter, loudness, limiter, writer,
 //                       decoders, thumbnailer, probe and remux, the video window, device diagnostics,
 //                       speech recognition (transcripts with word times: Whisper through cravey's
 //                       helper program in its private environment, PocketSphinx as the fallback)
 //      CraveyDesktop  — a desktop notification (the check-in reminder)
+//      CraveyDocument — a PDF drawn in cravey's own process (shapes and laid-out text; the report)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
 //      CraveyRecorder — capture threads on one clock, cap, stop, finalize, into a `RecordingStaging`
 //                       (temporary files; no library)
@@ -48,6 +49,7 @@ let package = Package(
         .target(name: "CSDL", dependencies: ["CLoader"]),
         .target(name: "CEBUR128", dependencies: ["CLoader"]),
         .target(name: "CDBus", dependencies: ["CLoader"]),
+        .target(name: "CCairo", dependencies: ["CLoader"]),
         // PocketSphinx's headers include one another by bare name: `forward/` points those names at
         // them (SphinxBase's are found in the multiarch include directory).
         .target(name: "CSphinx", dependencies: ["CLoader"], cSettings: [.headerSearchPath("forward")]),
@@ -55,6 +57,8 @@ let package = Package(
         .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL", "CEBUR128", "CSphinx"]),
         // Floor 2 too: the desktop (a notification on the session bus), for reminders.
         .target(name: "CraveyDesktop", dependencies: ["CDBus"]),
+        // Floor 2 too: documents (a PDF drawn with cairo and pango), for the report.
+        .target(name: "CraveyDocument", dependencies: ["CCairo"]),
         // Floor 3: the library, the recorder and the player.
         .target(
             name: "CraveyLibrary",
@@ -84,6 +88,7 @@ let package = Package(
                 "CraveyPlayer",
                 "CraveyMedia",
                 "CraveyDesktop",
+                "CraveyDocument",
                 "TerminalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

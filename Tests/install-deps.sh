@@ -12,6 +12,8 @@ packages=(
   libsdl2-dev
   # loudness (EBU R128) for playback at one level
   libebur128-dev
+  # the report's PDF, drawn in cravey's own process (cairo for the pages, pango for the text)
+  libcairo2-dev libpango1.0-dev
   # the check-in reminder's desktop notification (D-Bus, through sd-bus)
   libsystemd-dev
   # offline transcripts: PocketSphinx and its US English model (read from disk, never fetched), the
@@ -32,9 +34,10 @@ packages=(
   mediainfo
   # a display server without a screen, for the video window test (python3 drives its window)
   xvfb xauth python3
-  # the progress page rendered as a reader sees it (headless, its network log read)
+  # the progress page rendered as a reader sees it (headless, its network log read), and the
+  # report benchmark's comparison of the PDF with the page printed by a browser
   chromium
-  # the report's PDF turned into pictures of its pages
+  # the report's PDF read back: its pages as pictures, its text, its page count
   poppler-utils
 )
 

@@ -6,10 +6,10 @@ import XCTest
 
 @testable import cravey
 
-/// Prices in settings and money kept in `progress --json` end to end, and `cravey report`: the
-/// page rendered by headless Chromium (a picture that is not blank, the calendar's cells, no
-/// request leaving the page), notes only when asked for, bad input as one line, the PDF turned
-/// into pictures of its pages, and the one line where Chromium is not installed.
+/// Prices in settings and money kept in `progress --json` end to end, and `cravey report --html`:
+/// the page rendered by headless Chromium (a picture that is not blank, the calendar's cells, no
+/// request leaving the page), notes only when asked for, bad input as one line. The PDF's own
+/// tests are in `ReportPDFTests`.
 final class ReportTests: CommandTestCase {
     let environment = [
         "NO_COLOR": "1", "TZ": "Europe/Berlin", "CRAVEY_TRANSCRIBE": "later", "LC_ALL": "", "LC_MONETARY": "",
@@ -230,43 +230,6 @@ final class ReportTests: CommandTestCase {
         try assertRefused(["report", "--html", none, "--to", "2999-01-01"], saying: "after today")
         try assertRefused(["report", "--html", none, "--range", "7d", "--from", from], saying: "not both")
         XCTAssertFalse(FileManager.default.fileExists(atPath: none))
-    }
-
-    func testThePDFAndNoChromium() throws {
-        try logWithNotes()
-        let pdf = base + "/report.pdf"
-        let html = base + "/also.html"
-        // Without Chromium: one clear line, nothing written (not even the page asked for beside it).
-        try assertRefused(
-            ["report", "--pdf", pdf, "--html", html], saying: "--pdf needs Chromium",
-            environment: ["PATH": base + "/no-such-folder"])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: pdf))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: html))
-
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
-            FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftoppm")
-        else { throw XCTSkip("chromium or pdftoppm is not installed (Tests/install-deps.sh installs them)") }
-        XCTAssertEqual(try run(["report", "--pdf", pdf]).stdout, "Wrote your report to \(pdf)\n")
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: pdf)[.posixPermissions] as? Int, 0o600)
-        XCTAssertTrue(try Data(contentsOf: URL(fileURLWithPath: pdf)).starts(with: Data("%PDF-".utf8)))
-        let pages = base + "/page"
-        let converted = try runProcess("/usr/bin/pdftoppm", ["-r", "40", "-png", pdf, pages])
-        XCTAssertEqual(converted.status, 0, converted.stderr)
-        let pictures = try FileManager.default.contentsOfDirectory(atPath: base).filter {
-            $0.hasPrefix("page") && $0.hasSuffix(".png")
-        }.sorted()
-        XCTAssertGreaterThanOrEqual(pictures.count, 2, "the report's pages: \(pictures)")
-        let stats = try runProcess("/usr/bin/python3", ["-c", ProgressCommandTests.pngStats, base + "/" + pictures[0]])
-            .stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        XCTAssertGreaterThan(stats.first ?? 0, 10, "the first page is not blank")
-        XCTAssertGreaterThan(stats.last ?? 0, 100, "text on the first page")
-        let size = try runProcess("/usr/bin/pdfinfo", [pdf]).stdout
-        XCTAssertTrue(size.contains("(A4)"), size)
-        XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
-                $0.hasPrefix("cravey-report-")
-            }.count, 0, "the private folder Chromium printed in is gone")
-        try assertRefused(["report", "--pdf", pdf], saying: "already exists")
     }
 
     /// The local day `hours` ago in Berlin, as YYYY-MM-DD.

@@ -199,21 +199,8 @@ enum ProgressPage {
         svg +=
             "<line class=\"axis\" x1=\"\(number(left))\" y1=\"\(number(10 + plotH))\" x2=\"\(number(w - 10))\" y2=\"\(number(10 + plotH))\"/>"
         svg += dates(f, y: h - 6, left: left, right: w - 10)
-        let slices = 300
-        var sums = [Double](repeating: 0, count: slices)
-        var counts = [Int](repeating: 0, count: slices)
-        for point in f.intensity {
-            let slice = max(0, min(slices - 1, Int(f.position(point.time) * Double(slices))))
-            sums[slice] += Double(point.intensity)
-            counts[slice] += 1
-        }
-        let points = (0..<slices).compactMap { s -> (Double, Double)? in
-            counts[s] == 0
-                ? nil
-                : (
-                    left + plotW * (Double(s) + 0.5) / Double(slices),
-                    10 + plotH * (1 - (sums[s] / Double(counts[s]) - 1) / 9)
-                )
+        let points = intensityMeans(f).map {
+            (left + plotW * (Double($0.slice) + 0.5) / 300, 10 + plotH * (1 - ($0.mean - 1) / 9))
         }
         if points.count > 1 {
             svg +=
@@ -230,18 +217,12 @@ enum ProgressPage {
     /// (total and busiest day), the scale from 0 to its busiest day, and the dates beneath.
     static func amountCharts(_ f: ProgressFigures) -> String {
         var out = ""
-        let days = f.today - f.from + 1
         for (method, points) in f.amounts {
             let (w, h, left, bottom) = (720.0, 110.0, 40.0, 22.0)
             let plotW = w - left - 10
             let plotH = h - bottom - 8
-            // A column per day; with more days than fit, each shows the busiest of its days.
-            let slices = min(180, days)
-            var values = [Double](repeating: 0, count: slices)
-            for point in points {
-                let slice = max(0, min(slices - 1, (point.day - f.from) * slices / days))
-                values[slice] = max(values[slice], point.amount)
-            }
+            let values = amountColumns(f, points)
+            let slices = values.count
             let top = max(values.max() ?? 1, 0.5)
             let name = "\(method.label): daily amounts"
             out +=
@@ -262,6 +243,31 @@ enum ProgressPage {
             out += "</svg>"
         }
         return out
+    }
+
+    /// The intensity charts' points: the mean intensity of each of `slices` slices of time (across
+    /// the range) that has a craving.
+    static func intensityMeans(_ f: ProgressFigures, slices: Int = 300) -> [(slice: Int, mean: Double)] {
+        var sums = [Double](repeating: 0, count: slices)
+        var counts = [Int](repeating: 0, count: slices)
+        for point in f.intensity {
+            let slice = max(0, min(slices - 1, Int(f.position(point.time) * Double(slices))))
+            sums[slice] += Double(point.intensity)
+            counts[slice] += 1
+        }
+        return (0..<slices).compactMap { s in counts[s] == 0 ? nil : (s, sums[s] / Double(counts[s])) }
+    }
+
+    /// A method's columns: one per day; with more days than fit (180), each the busiest of its days.
+    static func amountColumns(_ f: ProgressFigures, _ points: [ProgressFigures.AmountPoint]) -> [Double] {
+        let days = f.today - f.from + 1
+        let slices = min(180, days)
+        var values = [Double](repeating: 0, count: slices)
+        for point in points {
+            let slice = max(0, min(slices - 1, (point.day - f.from) * slices / days))
+            values[slice] = max(values[slice], point.amount)
+        }
+        return values
     }
 
     /// The range's first, middle and last day along a chart's bottom.

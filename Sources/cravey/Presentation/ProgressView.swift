@@ -94,15 +94,8 @@ struct ProgressView {
             rows = Array(repeating: String(repeating: " ", count: chartWidth), count: height)
         } else {
             let columns = chartWidth * 2
-            var sums = [Double](repeating: 0, count: columns)
-            var counts = [Int](repeating: 0, count: columns)
-            for point in f.intensity {
-                let column = max(0, min(columns - 1, Int(figures.position(point.time) * Double(columns))))
-                sums[column] += Double(point.intensity)
-                counts[column] += 1
-            }
-            let points = (0..<columns).compactMap { c -> (x: Double, y: Double)? in
-                counts[c] == 0 ? nil : (Double(c) / Double(columns - 1), (sums[c] / Double(counts[c]) - 1) / 9)
+            let points = ProgressPage.intensityMeans(f, slices: columns).map {
+                (x: Double($0.slice) / Double(columns - 1), y: ($0.mean - 1) / 9)
             }
             rows = Charts.line(points, width: chartWidth, height: height).map { Terminal.accent($0) }
         }

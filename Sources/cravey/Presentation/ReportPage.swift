@@ -12,40 +12,35 @@ enum ReportPage {
     static func html(_ report: Report, generated: Date = Date()) -> String {
         let f = report.figures
         let escape = ProgressPage.escape
-        let days = report.to - report.from + 1
-        let period =
-            "\(report.from.span(toWithYear: report.to)) (\(ProgressFigures.days(days)))"
-        let goal = f.goal.map { "\($0.label) — “\($0.line)”" } ?? "No goal chosen"
-        var body = section("Figures", figures(f), wide: true)
+        let content = ReportContent(report: report, generated: generated)
+        var body = section("Figures", figures(content), wide: true)
         body += section(
             "Day by day",
-            "<p class=\"note\">Each day: the amount used per method (0: none logged; —: before tracking began), then the cravings logged and the strongest (1–10).</p>"
-                + calendar(report), wide: true)
+            "<p class=\"note\">\(escape(ReportContent.calendarNote))</p>" + calendar(content), wide: true)
         body += section(
             "Craving intensity over time", ProgressPage.intensityChart(f) + sentence(f.intensityInsight), wide: true)
         body += section("Amounts", ProgressPage.amountCharts(f) + sentence(f.amountsInsight), wide: true)
         body += section(
             "Triggers",
-            ProgressPage.bars(f.triggers.map { ($0.label, $0.count, "\($0.percent)%") })
+            ProgressPage.bars(ReportContent.shares(f.triggers))
                 + sentence(f.triggerInsight))
         body += section(
             "Places",
-            ProgressPage.bars(f.locations.map { ($0.label, $0.count, "\($0.percent)%") })
+            ProgressPage.bars(ReportContent.shares(f.locations))
                 + sentence(f.locationInsight))
         body += section(
             "Time of day",
             (f.cravings > 0
-                ? ProgressPage.columns(f.hours, labels: (0..<24).map { $0 % 6 == 0 ? ProgressPage.hourLabel($0) : "" })
+                ? ProgressPage.columns(f.hours, labels: ReportContent.hourLabels)
                 : "")
                 + sentence(f.timeInsight))
         body += section(
             "Weekdays",
-            (f.cravings > 0
-                ? ProgressPage.columns(f.weekdays, labels: LocalDay.weekdayNames.map { String($0.prefix(3)) }) : "")
+            (f.cravings > 0 ? ProgressPage.columns(f.weekdays, labels: ReportContent.weekdayLabels) : "")
                 + sentence(f.weekdayInsight))
         body += section(
             "Methods",
-            ProgressPage.bars(f.methods.map { ($0.label, $0.count, "\($0.percent)%") })
+            ProgressPage.bars(ReportContent.shares(f.methods))
                 + sentence(f.methodInsight))
         for help in ProgressPage.helpCards(f) {
             body += section(
@@ -57,10 +52,10 @@ enum ReportPage {
         return ProgressPage.head(title: "Report", style: ProgressPage.style + "\n" + style)
             + """
             <body>
-            <header><h1>Cannabis use and cravings: a report</h1>
-            <p class="range"><strong>Period</strong>: \(escape(period))</p>
-            <p class="range"><strong>Goal</strong>: \(escape(goal))</p>
-            <p class="period">Made by cravey on \(escape(LocalDay(generated, in: .current).text)) from the person's own logs, on their device; shared only by them.\(report.notes.isEmpty ? "" : " With their notes.")</p></header>
+            <header><h1>\(ReportContent.title)</h1>
+            <p class="range"><strong>Period</strong>: \(escape(content.period))</p>
+            <p class="range"><strong>Goal</strong>: \(escape(content.goal))</p>
+            <p class="period">\(content.madeBy)</p></header>
             <main>
             \(body)</main>
             </body>
@@ -102,66 +97,36 @@ enum ReportPage {
     }
 
     /// The main figures as a list of terms and values.
-    static func figures(_ f: ProgressFigures) -> String {
-        var rows: [(String, String)] = [
-            ("Logged", f.summaryLine),
-            ("Cravings resisted", f.cravings > 0 ? "\(f.resistedText) (\(f.resistedPercent ?? 0)%)" : "—"),
-            ("Days in Progress", f.daysInProgress.map(String.init) ?? "—"),
-            ("Since the last use", f.daysSinceLastUseText ?? (f.everUsed ? "a use on the last day" : "no use logged")),
-            (ProgressPage.plain(f.longestStreakTitle), f.longestStreakText ?? "—"),
-            (ProgressPage.plain(f.reductionTitle), f.reductionText ?? ProgressPage.plain(f.reductionInsight)),
-        ]
-        if let trend = f.intensityTrend {
-            rows.append(("Craving intensity", "first \(level(trend.first))/10, last \(level(trend.last))/10"))
-        }
-        if let money = f.money {
-            rows.append(
-                (
-                    "Money kept",
-                    [[money.figure, money.line].compactMap { $0 }.joined(separator: " "), money.insight]
-                        .filter { !$0.isEmpty }.joined(separator: ". ")
-                ))
-        }
-        if let withdrawal = f.withdrawal { rows.append(("The first two weeks", withdrawal)) }
-        return "<dl class=\"figures\">"
-            + rows.map {
-                "<dt>\(ProgressPage.escape($0.0))</dt><dd>\(ProgressPage.escape(ProgressPage.plain($0.1)))</dd>"
-            }.joined() + "</dl>"
-    }
-
-    private static func level(_ value: Double) -> String {
-        let tenths = (value * 10).rounded() / 10
-        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    static func figures(_ content: ReportContent) -> String {
+        "<dl class=\"figures\">"
+            + content.figures.map {
+                "<dt>\(ProgressPage.escape($0.term))</dt><dd>\(ProgressPage.escape($0.value))</dd>"
+            }
+            .joined() + "</dl>"
     }
 
     /// The calendar: a row per week, Monday first; a day outside the period is an empty cell.
-    static func calendar(_ report: Report) -> String {
+    static func calendar(_ content: ReportContent) -> String {
         var out = "<table class=\"calendar\"><thead><tr>"
         for name in LocalDay.weekdayNames { out += "<th>\(name.prefix(3))</th>" }
         out += "</tr></thead><tbody>"
-        // Days before the first log, message or check-in were not tracked: no use is known of them.
-        let firstTracked = report.figures.daysInProgress.map { report.figures.today.number - $0 + 1 } ?? Int.max
-        for week in report.weeks {
+        for week in content.weeks {
             out += "<tr>"
-            for day in week {
-                guard let day else {
+            for cell in week {
+                guard let cell else {
                     out += "<td class=\"out\"></td>"
                     continue
                 }
-                let date = day.day.civil.day
-                let label = date == 1 || day.day == report.from ? day.day.short : String(date)
-                out += "<td class=\"day\" data-day=\"\(day.day.text)\"><span class=\"date\">\(label)</span>"
-                if day.day.number < firstTracked {
-                    out += "<span class=\"zero\" title=\"not tracked yet\">—</span>"
-                } else if day.amounts.isEmpty {
-                    out += "<span class=\"zero\">0</span>"
-                }
-                for amount in day.amounts {
-                    out += "<span class=\"use\">\(ProgressPage.escape(amount.method.amountText(amount.amount)))</span>"
-                }
-                if day.cravings > 0 {
-                    let cravings = day.cravings == 1 ? "1 craving" : "\(day.cravings) cravings"
-                    out += "<span class=\"cravings\">\(cravings), peak \(day.peak ?? 0)</span>"
+                out += "<td class=\"day\" data-day=\"\(cell.day.text)\"><span class=\"date\">\(cell.label)</span>"
+                for (kind, text) in cell.lines {
+                    let attributes =
+                        switch kind {
+                        case .untracked: "class=\"zero\" title=\"not tracked yet\""
+                        case .zero: "class=\"zero\""
+                        case .use: "class=\"use\""
+                        case .cravings: "class=\"cravings\""
+                        }
+                    out += "<span \(attributes)>\(ProgressPage.escape(text))</span>"
                 }
                 out += "</td>"
             }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import CraveyDocument
 import CraveyLibrary
 import CraveyTracker
 import Foundation
+import Synchronization
 import TerminalKit
 
 #if canImport(Glibc)
@@ -10,7 +12,7 @@ import TerminalKit
 
 extension Cravey {
     /// `cravey report`: a period's report to bring to a therapist, as a printable page (`--html`)
-    /// or a PDF printed from that page by Chromium (`--pdf`).
+    /// or a PDF (`--pdf`) drawn in cravey's own process with cairo and pango.
     struct ReportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
@@ -18,8 +20,8 @@ extension Cravey {
                 "A report to bring to a therapist: the period, your goal, a day-by-day calendar of use and cravings, your progress figures and charts, as a printable page (--html) or PDF (--pdf).",
             discussion: """
                 The page is self-contained: nothing is loaded from anywhere, and it is written readable by you \
-                only. --pdf prints the same page with Chromium (headless, on this computer) where it is \
-                installed. The period is --range (7d, 30d, 90d or all; 30d when not given) or --from and --to \
+                only. --pdf draws the same report as A4 pages in cravey itself (cairo and pango): no browser, no \
+                network, nothing written but the file. The period is --range (7d, 30d, 90d or all; 30d when not given) or --from and --to \
                 (YYYY-MM-DD; --to at most today). Notes are left out unless --with-notes is given. An existing \
                 file is replaced only with --force.
                 """)
@@ -29,7 +31,7 @@ extension Cravey {
         @Option(help: ArgumentHelp("Write the report as one HTML page to this file.", valueName: "file"))
         var html: String?
 
-        @Option(help: ArgumentHelp("Write the report as a PDF to this file (needs Chromium).", valueName: "file"))
+        @Option(help: ArgumentHelp("Write the report as a PDF (A4) to this file.", valueName: "file"))
         var pdf: String?
 
         @Option(help: ArgumentHelp("The period: 7d, 30d, 90d or all (default 30d).", valueName: "range"))
@@ -69,20 +71,24 @@ extension Cravey {
             for (path, option) in [(html, "--html"), (pdf, "--pdf")] {
                 if let path { try refuseExisting(path, option: option) }
             }
-            let chromium = try pdf.map { _ in try Self.chromium() }
             let report = try Tracker(library: library.open()).report(
                 range: range ?? .month, from: first, to: last, withNotes: withNotes, now: now)
-            let page = ReportPage.html(report, generated: now)
+            // Ctrl-C, SIGTERM and SIGHUP are heard from the drawing of the PDF until the files are
+            // written: one that comes while it draws stops it between rows, and nothing is written.
+            let heard = HeardStop()
+            let signals = pdf.map { _ in StopSignals(onStop: { signo in heard.signal.withLock { $0 = signo } }) }
+            defer { signals?.cancel() }
+            let document = try signals.map { try Self.drawn(report, generated: now, signals: $0, heard: heard) }
             if let html {
                 try RecordingExport.write(
-                    Data(page.utf8), to: html, replacing: force, another: "choose another with --html",
-                    replace: "replace it with --force")
+                    Data(ReportPage.html(report, generated: now).utf8), to: html, replacing: force,
+                    another: "choose another with --html", replace: "replace it with --force")
                 print("Wrote your report to \(Terminal.safe(html))")
             }
-            if let pdf, let chromium {
+            if let pdf, let document {
                 try RecordingExport.write(
-                    try Self.printed(page, with: chromium), to: pdf, replacing: force,
-                    another: "choose another with --pdf", replace: "replace it with --force")
+                    document, to: pdf, replacing: force, another: "choose another with --pdf",
+                    replace: "replace it with --force")
                 print("Wrote your report to \(Terminal.safe(pdf))")
             }
         }
@@ -116,66 +122,26 @@ extension Cravey {
             return LocalDay(year: year, month: month, day: date)
         }
 
-        /// Chromium on the PATH, or the one line saying it is not there.
-        static func chromium() throws -> String {
-            let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-            for directory in path.split(separator: ":") where directory.hasPrefix("/") {
-                for name in ["chromium", "chromium-browser"] {
-                    let candidate = "\(directory)/\(name)"
-                    if access(candidate, X_OK) == 0 { return candidate }
-                }
+        /// The report as a PDF; a stop `signals` hear ends the drawing between rows. The fonts'
+        /// private cache folder is gone either way.
+        static func drawn(_ report: Report, generated: Date, signals: StopSignals, heard: HeardStop) throws -> Data {
+            do {
+                let document = try ReportPDF.document(
+                    report, generated: generated, temporaryDirectory: NSTemporaryDirectory(),
+                    stopRequested: { signals.stopRequested })
+                // A stop that came while the last page was finished is a stop too.
+                if signals.stopRequested { throw ReportPDF.Stopped() }
+                return document
+            } catch is ReportPDF.Stopped {
+                throw CraveyFailure(message: "stopped; no report written", code: 128 + heard.signal.withLock { $0 })
+            } catch let failure as PDFDocument.Failure {
+                throw CraveyFailure(message: "cannot make the PDF: \(failure.description)")
             }
-            throw CraveyFailure(
-                message:
-                    "--pdf needs Chromium, which is not installed here (Debian: the chromium package); --html FILE writes the same page to print from any browser"
-            )
         }
 
-        /// How long Chromium may take to print.
-        static let printLimit: TimeInterval = 120
-
-        /// The page printed to PDF by headless Chromium, all in a private folder (0700) that is
-        /// removed afterwards: the page (0600), Chromium's own profile, the PDF. Chromium is told
-        /// not to reach out for anything of its own (updates, sync, extensions); the page forbids
-        /// every request itself.
-        static func printed(_ page: String, with chromium: String) throws -> Data {
-            var template = Array((NSTemporaryDirectory() + "/cravey-report-XXXXXX").utf8CString)
-            guard let made = mkdtemp(&template) else {
-                throw CraveyFailure(
-                    message: "cannot make a private folder to print in: \(String(cString: strerror(errno)))")
-            }
-            let folder = String(cString: made)
-            defer { try? FileManager.default.removeItem(atPath: folder) }
-            let source = folder + "/report.html"
-            let output = folder + "/report.pdf"
-            try RecordingExport.write(Data(page.utf8), to: source, replacing: false, another: "", replace: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: chromium)
-            process.arguments = [
-                "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer", "--print-to-pdf=\(output)",
-                "--user-data-dir=\(folder)/profile", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-extensions", "--no-first-run", "--no-default-browser-check",
-                "file://\(source)",
-            ]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch {
-                throw CraveyFailure(
-                    message: "Chromium (\(chromium)) could not be started: \(error.localizedDescription)")
-            }
-            let deadline = Date().addingTimeInterval(printLimit)
-            while process.isRunning && Date() < deadline { usleep(50_000) }
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-                throw CraveyFailure(message: "Chromium did not print the report within \(Int(printLimit)) seconds")
-            }
-            guard let data = FileManager.default.contents(atPath: output), data.starts(with: Data("%PDF-".utf8)) else {
-                throw CraveyFailure(
-                    message: "Chromium did not print the report (exit status \(process.terminationStatus))")
-            }
-            return data
+        /// The stop signal heard while the report is made (0 before one).
+        final class HeardStop: Sendable {
+            let signal = Mutex<Int32>(0)
         }
     }
 }
