@@ -42,7 +42,7 @@ struct FileStore: Sendable {
         "library.sqlite": .file, "library.sqlite-wal": .file, "library.sqlite-shm": .file,
         "library.sqlite-journal": .file,
         "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, reserveFile: .file,
-        rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file,
+        rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file, waitingLogsFile: .file,
         recordingsDir: .directory, incomingDir: .directory, trashDir: .directory, purgingDir: .directory,
         quarantineDir: .directory, snapshotsDir: .directory, backupLinksDir: .directory,
     ]

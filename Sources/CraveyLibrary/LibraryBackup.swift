@@ -123,7 +123,10 @@ extension Library {
         for sub in ["", "Database", "Recordings", "Recordings/Thumbnails"] {
             folder.removeFiles(in: sub) { $0.hasSuffix(Self.partialSuffix) }
         }
-        let links = files.path(FileStore.backupLinksDir)
+        // A read-only library cannot change under its backup: its files are copied as they are.
+        let readOnly = !isWritable
+        let links = readOnly ? try Self.readOnlyStaging(in: folder.path) : files.path(FileStore.backupLinksDir)
+        defer { if readOnly { Self.removeReadOnlyStaging(links) } }
         let databaseCopy = links + "/library.sqlite"
         var sources: [(relative: String, link: String)] = []
         var counts = (recordings: 0, logs: 0)
@@ -131,8 +134,10 @@ extension Library {
         try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
-            try clearBackupLinks()
-            try files.makeDirectory(links, site: "backup.mkdir")
+            if !readOnly {
+                try clearBackupLinks()
+                try files.makeDirectory(links, site: "backup.mkdir")
+            }
             try copyDatabase(to: databaseCopy)
             counts = try store.writer.read { db in
                 (
@@ -145,8 +150,8 @@ extension Library {
                 for relative in [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
                 where files.isRegularFile(files.path(relative)) {
                     let link = links + "/" + (relative as NSString).lastPathComponent
-                    try files.link(files.path(relative), link, site: "backup.link")
-                    sources.append((relative, link))
+                    if !readOnly { try files.link(files.path(relative), link, site: "backup.link") }
+                    sources.append((relative, readOnly ? files.path(relative) : link))
                 }
             }
         }
