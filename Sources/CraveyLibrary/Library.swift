@@ -79,33 +79,13 @@ public final class Library: @unchecked Sendable {
         self.files = FileStore(root: root, faults: faults)
         try files.makePrivateDirectory(root, tighten: false)
         let dbPath = root + "/library.sqlite"
+        var (hasDatabase, loss, keepsOwnFiles) = try Self.survey(dbPath, root: root, files: files)
         // A library is made (or its lost database rebuilt) by one process at a time; the others
-        // wait here and then find it made. The lock is held to the end of opening.
-        var setupLock =
-            Self.needsSetting(up: dbPath)
-            ? try Self.lockForSetup(root: root, seconds: lockWaitSeconds, onWait: onLockWait) : nil
-        var info = stat()
-        let hasDatabase = lstat(dbPath, &info) == 0
-        if hasDatabase && (info.st_mode & S_IFMT) != S_IFREG {
-            throw LibraryError.unsafeLibrary(
-                "\(dbPath) is not a regular file; cravey does not follow links inside its library")
-        }
-        // A database that is missing, empty or cut short: lost, if cravey's own files show this
-        // is its library (see below); else an empty or stray `library.sqlite` among a person's
-        // files, which does not make cravey move in. (A whole one's schema is checked on opening.)
-        let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
-        let keepsOwnFiles =
-            loss != nil
-            && (!files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty
-                || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0
-                || (files.size(files.path(FileStore.waitingLogsFile)) ?? 0) > 0)
-        if loss != nil, !keepsOwnFiles {
-            let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
-            if let first = foreign.first {
-                throw LibraryError.unsafeLibrary(
-                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made"
-                )
-            }
+        // wait here, then find it made. The lock is held to the end of opening.
+        var setupLock: FileLock?
+        if loss != nil {
+            setupLock = try Self.lockForSetup(root: root, seconds: lockWaitSeconds, onWait: onLockWait)
+            (hasDatabase, loss, keepsOwnFiles) = try Self.survey(dbPath, root: root, files: files)
         }
         try files.prepare()
         privacyProblem = files.tightenPrivacy().map {

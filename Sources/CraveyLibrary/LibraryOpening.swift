@@ -51,11 +51,36 @@ extension Library {
         return String(cString: real)
     }
 
-    /// Whether the database at `path` must be made, or made again, before it can be opened: it
-    /// is missing, empty or cut short.
-    static func needsSetting(up path: String) -> Bool {
+    /// What the directory holds: whether it has a database, the database's loss (nil: whole),
+    /// and whether cravey's own files show it is a library. A directory that holds a person's
+    /// files and no library is refused.
+    static func survey(_ dbPath: String, root: String, files: FileStore) throws -> (
+        hasDatabase: Bool, loss: String?, keepsOwnFiles: Bool
+    ) {
         var info = stat()
-        return lstat(path, &info) != 0 || damage(ofDatabase: path) != nil
+        let hasDatabase = lstat(dbPath, &info) == 0
+        if hasDatabase && (info.st_mode & S_IFMT) != S_IFREG {
+            throw LibraryError.unsafeLibrary(
+                "\(dbPath) is not a regular file; cravey does not follow links inside its library")
+        }
+        // A database that is missing, empty or cut short: lost, if cravey's own files show this
+        // is its library (see below); else an empty or stray `library.sqlite` among a person's
+        // files, which does not make cravey move in. (A whole one's schema is checked on opening.)
+        let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
+        let keepsOwnFiles =
+            loss != nil
+            && (!files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty
+                || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0
+                || (files.size(files.path(FileStore.waitingLogsFile)) ?? 0) > 0)
+        if loss != nil, !keepsOwnFiles {
+            let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
+            if let first = foreign.first {
+                throw LibraryError.unsafeLibrary(
+                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made"
+                )
+            }
+        }
+        return (hasDatabase, loss, keepsOwnFiles)
     }
 
     /// Takes the library lock for setting the library up, waiting `seconds` at most for another

@@ -67,7 +67,8 @@ final class LibraryOpeningTests: CommandTestCase {
             if restored.status == 0 {
                 XCTAssertEqual(try logCount(library), 2, "round \(round): the restored log and the craving")
             } else {
-                XCTAssertTrue(restored.stderr.contains("not empty") || restored.stderr.contains("holds"), restored.stderr)
+                XCTAssertTrue(
+                    restored.stderr.contains("not empty") || restored.stderr.contains("holds"), restored.stderr)
                 XCTAssertEqual(try logCount(library), 1)
             }
         }
@@ -100,7 +101,9 @@ final class LibraryOpeningTests: CommandTestCase {
         // Cravings logged one after another while status runs in a loop: never the quiet line.
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "for i in $(seq 1 40); do \"$0\" craving 5 --library \"$1\" >/dev/null; done", cravey, root]
+        writer.arguments = [
+            "-c", "for i in $(seq 1 40); do \"$0\" craving 5 --library \"$1\" >/dev/null; done", cravey, root,
+        ]
         try writer.run()
         var quiet: [String] = []
         var runs = 0
@@ -187,7 +190,9 @@ final class LibraryOpeningTests: CommandTestCase {
         let checked = try run(["check"], library: library)
         XCTAssertEqual(checked.status, 0, checked.stderr)
         XCTAssertTrue(checked.stdout.contains("2 cravings"), checked.stdout)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: base + "/usb").sorted(), ["Database", "cravey-backup.json"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: base + "/usb").sorted(),
+            ["Database", "cravey-backup.json"])
         let restored = try run(["restore", base + "/usb"], library: base + "/laptop")
         XCTAssertEqual(restored.status, 0, restored.stderr)
         XCTAssertEqual(try logCount(base + "/laptop"), 2)
