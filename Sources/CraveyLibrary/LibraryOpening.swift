@@ -32,23 +32,33 @@ extension Library {
                 "\(path) is a symbolic link someone else could have made or changed; cravey follows a link to its library only when it is yours and sits in a directory only you can write (use the library's own path)"
             )
         }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, Int(PATH_MAX))
+        var named = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &named, Int(PATH_MAX))
         guard count > 0 else { throw systemError("read link", path) }
-        let named = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let target = named.hasPrefix("/") ? named : parent + "/" + named
+        // The link's bytes as they are: a name that is not UTF-8 is refused, not changed.
+        guard String(validating: named[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) != nil else {
+            throw LibraryError.unsafeLibrary(
+                "\(path) leads to a name that is not valid UTF-8; cravey takes names in UTF-8 (rename it, e.g. with convmv)"
+            )
+        }
+        var target = named[0] == 0x2F ? [] : Array((parent + "/").utf8CString.dropLast())
+        target += named[0..<count] + [0]
         var reached = stat()
         if lstat(target, &reached) != 0 {
             // A trusted link to a library not made yet: the library is made where it leads.
-            guard errno == ENOENT, mkdir(target, 0o700) == 0 else { throw systemError("create directory", target) }
+            guard errno == ENOENT, mkdir(target, 0o700) == 0 else { throw systemError("create directory", path) }
         } else if reached.st_mode & S_IFMT != S_IFDIR {
             throw LibraryError.unsafeLibrary(
-                "\(path) leads to \(target), which is not a directory (cravey follows one link to its library, no more)"
+                "\(path) leads to something that is not a directory (cravey follows one link to its library, no more)")
+        }
+        guard let real = realpath(target, nil) else { throw systemError("resolve", path) }
+        defer { free(real) }
+        guard let resolved = String(validatingCString: real) else {
+            throw LibraryError.unsafeLibrary(
+                "\(path) leads to a name that is not valid UTF-8; cravey takes names in UTF-8 (rename it, e.g. with convmv)"
             )
         }
-        guard let real = realpath(target, nil) else { throw systemError("resolve", target) }
-        defer { free(real) }
-        return String(cString: real)
+        return resolved
     }
 
     /// What the directory holds: whether it has a database, the database's loss (nil: whole),

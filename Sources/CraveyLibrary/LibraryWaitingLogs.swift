@@ -113,13 +113,19 @@ extension Library {
         if whole == 0 { try files.sync(root, site: "waiting.fsync.root") }
     }
 
-    /// The length of the file's whole lines (up to and with its last newline).
+    /// The length of the file's whole lines (up to and with its last newline), read back from
+    /// its end a block at a time.
     private static func wholeLength(fd: Int32, size: Int) -> Int {
-        guard size > 0 else { return 0 }
-        var buffer = [UInt8](repeating: 0, count: size)
-        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, size, 0) }
-        guard count > 0 else { return 0 }
-        return (buffer[0..<count].lastIndex(of: 0x0A) ?? -1) + 1
+        var end = size
+        var block = [UInt8](repeating: 0, count: 65536)
+        while end > 0 {
+            let start = max(0, end - block.count)
+            let count = block.withUnsafeMutableBytes { pread(fd, $0.baseAddress, end - start, off_t(start)) }
+            guard count == end - start else { return 0 }
+            if let last = block[0..<count].lastIndex(of: 0x0A) { return start + last + 1 }
+            end = start
+        }
+        return 0
     }
 
     /// Whether logs wait in `logs.waiting` to be written.

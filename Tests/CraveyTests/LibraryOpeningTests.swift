@@ -215,6 +215,8 @@ final class LibraryOpeningTests: CommandTestCase {
 
     func testABusyLibraryKeepsALogAtOnceAndWritesItWhenFree() throws {
         try run(["craving", "3"])
+        // What a power cut during an earlier append left: cut back before the next line.
+        try Data(#"{"kind":"craving","row":{"id":"torn"#.utf8).write(to: URL(fileURLWithPath: root + "/logs.waiting"))
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
         holder.arguments = ["-x", root + "/library.lock", "sleep", "6"]
@@ -230,6 +232,8 @@ final class LibraryOpeningTests: CommandTestCase {
         XCTAssertEqual(used.status, 0, used.stderr)
         let waiting = try String(contentsOfFile: root + "/logs.waiting", encoding: .utf8)
         XCTAssertTrue(waiting.contains("while it was busy") && waiting.contains("also while busy"), waiting)
+        XCTAssertFalse(waiting.contains("torn"), waiting)
+        XCTAssertEqual(waiting.split(separator: "\n").count, 2)
         holder.waitUntilExit()
         // The next command takes the library and writes them first.
         XCTAssertEqual(try logCount(), 3)
