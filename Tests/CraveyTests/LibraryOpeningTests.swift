@@ -270,3 +270,59 @@ final class LibraryOpeningTests: CommandTestCase {
         XCTAssertEqual(logs.first?["recordingId"] as? String, rows.first?["id"] as? String, "played during it")
     }
 }
+
+/// Home while another process holds the library: it draws and plays at once, and the play is
+/// counted once the library is free.
+final class BusyHomeTests: CommandTestCase {
+    func start() throws -> TmuxSession {
+        // The speaker home plays on ("default") writes to a file here.
+        let alsa = base + "/alsa.conf"
+        try "<\(testALSAConfig)>\npcm.!default { type plug slave.pcm \"cravey_capture\" }\n".write(
+            toFile: alsa, atomically: true, encoding: .utf8)
+        let command =
+            "cd \(shellQuote(base)) && env NO_COLOR=1 CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(alsa)) "
+            + "CRAVEY_ALSA_OUTFILE=\(shellQuote(base + "/speaker.raw")) CRAVEY_LIBRARY=\(shellQuote(root)) \(shellQuote(cravey)); "
+            + "echo EXIT=$?; sleep 60"
+        return try TmuxSession(command, width: 100, height: 32)
+    }
+
+    func testHomePlaysAtOnceWhileTheLibraryIsHeldAndCountsThePlayAfter() throws {
+        let environment = ["NO_COLOR": "1", "CRAVEY_TRANSCRIBE": "later"]
+        try makeToneWAV(base + "/tone.wav", seconds: 1)
+        func run(_ arguments: [String]) throws {
+            let result = try runProcess(cravey, arguments + ["--library", root], environment: environment)
+            XCTAssertEqual(result.status, 0, result.stderr)
+        }
+        try run(["import", base + "/tone.wav", "--title", "Remember why"])
+        var tmux = try start()
+        try tmux.waitFor("Get started")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("LOG CRAVING")
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+        tmux.close()
+        // A craving since: home has a milestone to note as it opens, while the library is held.
+        try run(["craving", "4"])
+
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-x", root + "/library.lock", "sleep", "15"]
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = Date()
+        tmux = try start()
+        defer { tmux.close() }
+        try tmux.waitFor("LOG CRAVING")
+        try tmux.send("1", literal: true)
+        try tmux.waitFor("Played 'Remember why'", timeout: 20)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "home never waited for the library")
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+        holder.terminate()
+        holder.waitUntilExit()
+        let top = try runProcess(cravey, ["top", "--json", "--library", root], environment: environment)
+        let rows = try XCTUnwrap(try json(top.stdout) as? [[String: Any]])
+        XCTAssertEqual(rows.first?["playCount"] as? Int, 1, "counted once the library was free")
+    }
+}
