@@ -6,6 +6,15 @@ import XCTest
     import Glibc
 #endif
 
+/// Another process (flock(1)) holding the library's lock for `seconds`.
+func holdLibraryLock(_ root: String, seconds: Int) throws -> Process {
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+    holder.arguments = ["-x", root + "/library.lock", "sleep", "\(seconds)"]
+    try holder.run()
+    return holder
+}
+
 /// Opening a library, end to end: several cravey started together on a new library, a library a
 /// newer cravey migrated, status beside a writer, variables that are not UTF-8, a link to the
 /// library, a read-only disk, a refused log, and a library another process holds.
@@ -217,10 +226,7 @@ final class LibraryOpeningTests: CommandTestCase {
         try run(["craving", "3"])
         // What a power cut during an earlier append left: cut back before the next line.
         try Data(#"{"kind":"craving","row":{"id":"torn"#.utf8).write(to: URL(fileURLWithPath: root + "/logs.waiting"))
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-x", root + "/library.lock", "sleep", "6"]
-        try holder.run()
+        let holder = try holdLibraryLock(root, seconds: 6)
         defer { if holder.isRunning { holder.terminate() } }
         Thread.sleep(forTimeInterval: 0.5)
         let started = Date()
@@ -248,10 +254,7 @@ final class LibraryOpeningTests: CommandTestCase {
         let tone = base + "/tone.wav"
         try makeToneWAV(tone, seconds: 1)
         XCTAssertEqual(try run(["import", tone, "--title", "Breathe"]).status, 0)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-x", root + "/library.lock", "sleep", "6"]
-        try holder.run()
+        let holder = try holdLibraryLock(root, seconds: 6)
         defer { if holder.isRunning { holder.terminate() } }
         Thread.sleep(forTimeInterval: 0.5)
         let alsa = [
@@ -304,10 +307,7 @@ final class BusyHomeTests: CommandTestCase {
         // A craving since: home has a milestone to note as it opens, while the library is held.
         try run(["craving", "4"])
 
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-x", root + "/library.lock", "sleep", "15"]
-        try holder.run()
+        let holder = try holdLibraryLock(root, seconds: 15)
         defer { if holder.isRunning { holder.terminate() } }
         Thread.sleep(forTimeInterval: 0.5)
         let started = Date()
