@@ -54,8 +54,13 @@ extension Library {
         var index = stat()
         let companions = ["-wal", "-shm"].allSatisfy { lstat(path + $0, &index) == 0 }
         do {
-            if !companions, let rows = try? read(immutableURI(path)) { return rows }
-            return try read(path)
+            // The logs kept while another process held the library count too.
+            var (rows, waiting) = try readingWaitingLogs(root: root) { () throws -> GlanceRows? in
+                if !companions, let rows = try? read(immutableURI(path)) { return rows }
+                return try read(path)
+            }
+            rows?.add(waiting: waiting, since: since)
+            return rows
         } catch let error as DatabaseError {
             throw LibraryError.database(describe(error))
         }

@@ -352,8 +352,29 @@ extension Library {
     // MARK: - Reading
 
     /// The logs of the kinds asked for at or after `since` (stored time text; "" for all), each
-    /// kind newest first, from one snapshot.
+    /// kind newest first, from one snapshot, with those still waiting in `logs.waiting`.
     package func logRows(cravings: Bool, uses: Bool, since: String) throws -> (cravings: [CravingRow], uses: [UseRow]) {
+        var (found, waiting) = try Self.readingWaitingLogs(root: root) {
+            try storedLogRows(cravings: cravings, uses: uses, since: since)
+        }
+        let stored = Set(found.cravings.compactMap(\.id) + found.uses.compactMap(\.id))
+        for line in waiting {
+            guard let row = line.row, let id = row["id"]?.text, !stored.contains(id),
+                (row["at"]?.text ?? "") >= since
+            else { continue }
+            if line.kind == "craving", cravings { found.cravings.append(CravingRow(waiting: row)) }
+            if line.kind == "use", uses { found.uses.append(UseRow(waiting: row)) }
+        }
+        if !waiting.isEmpty {
+            found.cravings.sort { ($0.at ?? "", $0.id ?? "") > ($1.at ?? "", $1.id ?? "") }
+            found.uses.sort { ($0.at ?? "", $0.id ?? "") > ($1.at ?? "", $1.id ?? "") }
+        }
+        return found
+    }
+
+    private func storedLogRows(cravings: Bool, uses: Bool, since: String) throws -> (
+        cravings: [CravingRow], uses: [UseRow]
+    ) {
         try readLogs { db in
             var found: (cravings: [CravingRow], uses: [UseRow]) = ([], [])
             if cravings {

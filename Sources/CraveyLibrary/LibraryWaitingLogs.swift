@@ -224,3 +224,93 @@ extension Library {
         return counted
     }
 }
+
+// MARK: - Reading what waits
+
+extension Library {
+    /// Runs `body` (a read of the database) under a shared flock of `logs.waiting` at `root` and
+    /// returns its result with the new cravings and uses the file keeps (not yet in the database):
+    /// whoever writes them into the database holds the file exclusively from reading it to
+    /// emptying it, so they are seen in one place or the other, never both, never neither. Nothing
+    /// is created or changed.
+    static func readingWaitingLogs<T>(root: String, _ body: () throws -> T) throws -> (T, [WaitingLine]) {
+        let fd = open(root + "/" + FileStore.waitingLogsFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return (try body(), []) }
+        defer { close(fd) }
+        _ = retryingEINTR { flock(fd, LOCK_SH) }
+        let result = try body()
+        let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
+        let decoder = JSONDecoder()
+        let lines = data.split(separator: 0x0A).compactMap { line -> WaitingLine? in
+            guard let parsed = try? decoder.decode(WaitingLine.self, from: Data(line)),
+                parsed.kind == "craving" || parsed.kind == "use", parsed.row != nil
+            else { return nil }
+            return parsed
+        }
+        return (result, lines)
+    }
+}
+
+extension Library.JournalValue {
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+    var integer: Int? {
+        switch self {
+        case .integer(let value): Int(exactly: value)
+        case .real(let value): Int(exactly: value)
+        default: nil
+        }
+    }
+    var real: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        default: nil
+        }
+    }
+}
+
+extension GlanceRows {
+    /// Adds the cravings and uses still waiting in `logs.waiting` (see `Library.readingWaitingLogs`).
+    mutating func add(waiting lines: [Library.WaitingLine], since: String) {
+        let linked = Set(lines.compactMap { $0.kind == "use" ? $0.row?["cravingId"]?.text : nil })
+        for line in lines {
+            guard let row = line.row, let at = row["at"]?.text, let time = StoredDate.date(at) else { continue }
+            let ms = Int64((time.timeIntervalSince1970 * 1000).rounded())
+            let offset = row["utcOffset"]?.integer ?? 0
+            let day = Int(((Double(ms) / 1000 + Double(offset)) / 86400).rounded(.down))
+            if line.kind == "craving" {
+                firstCravingDay = min(firstCravingDay ?? day, day)
+                if at >= since {
+                    cravings.append(
+                        Craving(ms: ms, utcOffset: offset, linked: linked.contains(row["id"]?.text ?? "")))
+                }
+            } else {
+                firstUseDay = min(firstUseDay ?? day, day)
+                lastUseDay = max(lastUseDay ?? day, day)
+                if at >= since { useTimes.append(ms) }
+            }
+        }
+        cravings.sort { $0.ms < $1.ms }
+        useTimes.sort()
+    }
+}
+
+extension CravingRow {
+    init(waiting row: [String: Library.JournalValue]) {
+        self.init(
+            id: row["id"]?.text, at: row["at"]?.text, utcOffset: row["utcOffset"]?.integer,
+            intensity: row["intensity"]?.integer, triggers: row["triggers"]?.text, location: row["location"]?.text,
+            notes: row["notes"]?.text, recordingId: row["recordingId"]?.text, createdAt: row["createdAt"]?.text,
+            modifiedAt: row["modifiedAt"]?.text, ratings: row["ratings"]?.text, played: row["played"]?.text)
+    }
+}
+
+extension UseRow {
+    init(waiting row: [String: Library.JournalValue]) {
+        self.init(
+            id: row["id"]?.text, at: row["at"]?.text, utcOffset: row["utcOffset"]?.integer,
+            method: row["method"]?.text, amount: row["amount"]?.real, triggers: row["triggers"]?.text,
+            location: row["location"]?.text, notes: row["notes"]?.text, moodAfter: row["moodAfter"]?.integer,
+            cravingId: row["cravingId"]?.text, createdAt: row["createdAt"]?.text, modifiedAt: row["modifiedAt"]?.text)
+    }
+}

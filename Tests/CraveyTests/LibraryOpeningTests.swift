@@ -240,6 +240,9 @@ final class LibraryOpeningTests: CommandTestCase {
         XCTAssertTrue(waiting.contains("while it was busy") && waiting.contains("also while busy"), waiting)
         XCTAssertFalse(waiting.contains("torn"), waiting)
         XCTAssertEqual(waiting.split(separator: "\n").count, 2)
+        // Read while they wait: log and status count them already.
+        XCTAssertTrue(try run(["log"]).stdout.contains("while it was busy"))
+        XCTAssertEqual(try run(["status", "--format", "{cravings}"]).stdout, "2\n")
         holder.waitUntilExit()
         // The next command takes the library and writes them first.
         XCTAssertEqual(try logCount(), 3)
