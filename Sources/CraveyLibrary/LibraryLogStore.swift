@@ -362,8 +362,8 @@ extension Library {
             guard let row = line.row, let id = row["id"]?.text, !stored.contains(id),
                 (row["at"]?.text ?? "") >= since
             else { continue }
-            if line.kind == "craving", cravings { found.cravings.append(CravingRow(waiting: row)) }
-            if line.kind == "use", uses { found.uses.append(UseRow(waiting: row)) }
+            if line.kind == "craving", cravings { found.cravings.append(CravingRow(row: Self.row(waiting: row))) }
+            if line.kind == "use", uses { found.uses.append(UseRow(row: Self.row(waiting: row))) }
         }
         if !waiting.isEmpty {
             found.cravings.sort { ($0.at ?? "", $0.id ?? "") > ($1.at ?? "", $1.id ?? "") }

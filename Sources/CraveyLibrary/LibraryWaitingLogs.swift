@@ -251,19 +251,19 @@ extension Library {
     }
 }
 
+extension Library {
+    /// A waiting log's row as the database would read it.
+    static func row(waiting values: [String: JournalValue]) -> Row {
+        Row(values.mapValues { $0.databaseValue as DatabaseValueConvertible? })
+    }
+}
+
 extension Library.JournalValue {
     var text: String? { if case .text(let value) = self { value } else { nil } }
     var integer: Int? {
         switch self {
         case .integer(let value): Int(exactly: value)
         case .real(let value): Int(exactly: value)
-        default: nil
-        }
-    }
-    var real: Double? {
-        switch self {
-        case .integer(let value): Double(value)
-        case .real(let value): value
         default: nil
         }
     }
@@ -292,25 +292,5 @@ extension GlanceRows {
         }
         cravings.sort { $0.ms < $1.ms }
         useTimes.sort()
-    }
-}
-
-extension CravingRow {
-    init(waiting row: [String: Library.JournalValue]) {
-        self.init(
-            id: row["id"]?.text, at: row["at"]?.text, utcOffset: row["utcOffset"]?.integer,
-            intensity: row["intensity"]?.integer, triggers: row["triggers"]?.text, location: row["location"]?.text,
-            notes: row["notes"]?.text, recordingId: row["recordingId"]?.text, createdAt: row["createdAt"]?.text,
-            modifiedAt: row["modifiedAt"]?.text, ratings: row["ratings"]?.text, played: row["played"]?.text)
-    }
-}
-
-extension UseRow {
-    init(waiting row: [String: Library.JournalValue]) {
-        self.init(
-            id: row["id"]?.text, at: row["at"]?.text, utcOffset: row["utcOffset"]?.integer,
-            method: row["method"]?.text, amount: row["amount"]?.real, triggers: row["triggers"]?.text,
-            location: row["location"]?.text, notes: row["notes"]?.text, moodAfter: row["moodAfter"]?.integer,
-            cravingId: row["cravingId"]?.text, createdAt: row["createdAt"]?.text, modifiedAt: row["modifiedAt"]?.text)
     }
 }
