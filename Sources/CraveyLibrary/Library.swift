@@ -80,6 +80,7 @@ public final class Library: @unchecked Sendable {
         try files.makePrivateDirectory(root, tighten: false)
         let dbPath = root + "/library.sqlite"
         var (hasDatabase, loss, keepsOwnFiles) = try Self.survey(dbPath, root: root, files: files)
+        try files.prepare()
         // A library is made (or its lost database rebuilt) by one process at a time; the others
         // wait here, then find it made. The lock is held to the end of opening.
         var setupLock: FileLock?
@@ -87,7 +88,6 @@ public final class Library: @unchecked Sendable {
             setupLock = try Self.lockForSetup(root: root, seconds: lockWaitSeconds, onWait: onLockWait)
             (hasDatabase, loss, keepsOwnFiles) = try Self.survey(dbPath, root: root, files: files)
         }
-        try files.prepare()
         privacyProblem = files.tightenPrivacy().map {
             "the library at \(root) could not be made private again (\($0)); others may be able to read it"
         }
