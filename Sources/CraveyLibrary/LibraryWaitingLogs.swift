@@ -90,7 +90,7 @@ extension Library {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
-        guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", path) }
+        try Self.lockWaiting(fd, LOCK_EX, path: path)
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw systemError("stat", path) }
         let whole = Self.wholeLength(fd: fd, size: Int(info.st_size))
@@ -128,6 +128,20 @@ extension Library {
         return 0
     }
 
+    /// Takes `logs.waiting`'s flock (`operation`: LOCK_EX or LOCK_SH). Whoever holds it holds it
+    /// for one short step; a stuck holder is waited for `glanceBusyWait` seconds at most, then
+    /// this fails with one line.
+    static func lockWaiting(_ fd: Int32, _ operation: Int32, path: String) throws {
+        let deadline = Date().addingTimeInterval(glanceBusyWait)
+        while retryingEINTR({ flock(fd, operation | LOCK_NB) }) != 0 {
+            guard errno == EWOULDBLOCK else { throw systemError("lock", path) }
+            guard Date() < deadline else {
+                throw LibraryError.busy("\(path) is held by a stuck process; nothing was changed")
+            }
+            usleep(10_000)
+        }
+    }
+
     /// Whether logs wait in `logs.waiting` to be written.
     var hasWaitingLogs: Bool { (files.size(waitingPath) ?? 0) > 0 }
 
@@ -140,7 +154,7 @@ extension Library {
         let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
-        guard retryingEINTR({ flock(fd, LOCK_EX) }) == 0 else { throw systemError("lock", path) }
+        try Self.lockWaiting(fd, LOCK_EX, path: path)
         let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
         let decoder = JSONDecoder()
         let lines = data.split(separator: 0x0A).compactMap { try? decoder.decode(WaitingLine.self, from: Data($0)) }
@@ -237,7 +251,7 @@ extension Library {
         let fd = open(root + "/" + FileStore.waitingLogsFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return (try body(), []) }
         defer { close(fd) }
-        _ = retryingEINTR { flock(fd, LOCK_SH) }
+        try? lockWaiting(fd, LOCK_SH, path: "")  // a stuck holder: read as it is
         let result = try body()
         let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
         let decoder = JSONDecoder()
