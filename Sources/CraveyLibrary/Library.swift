@@ -70,7 +70,7 @@ public final class Library: @unchecked Sendable {
         onLockWait: (@Sendable () -> Void)? = nil
     ) throws {
         umask(0o077)
-        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        let root = try Self.realRoot(root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root)
         self.root = root
         self.faults = faults
         self.onLockWait = onLockWait
@@ -79,29 +79,15 @@ public final class Library: @unchecked Sendable {
         self.files = FileStore(root: root, faults: faults)
         try files.makePrivateDirectory(root, tighten: false)
         let dbPath = root + "/library.sqlite"
-        var info = stat()
-        let hasDatabase = lstat(dbPath, &info) == 0
-        if hasDatabase && (info.st_mode & S_IFMT) != S_IFREG {
-            throw LibraryError.unsafeLibrary(
-                "\(dbPath) is not a regular file; cravey does not follow links inside its library")
-        }
-        // A database that is missing, empty or cut short: lost, if cravey's own files show this
-        // is its library (see below); else an empty or stray `library.sqlite` among a person's
-        // files, which does not make cravey move in. (A whole one's schema is checked on opening.)
-        let loss = hasDatabase ? Self.damage(ofDatabase: dbPath) : "missing"
-        let keepsOwnFiles =
-            loss != nil
-            && (!files.craveyMediaFiles().isEmpty || !Self.snapshots(in: files).isEmpty
-                || (files.size(files.path(FileStore.journalFile)) ?? 0) > 0)
-        if loss != nil, !keepsOwnFiles {
-            let foreign = files.entries(root).filter { !FileStore.isOwnTopLevelName($0) }
-            if let first = foreign.first {
-                throw LibraryError.unsafeLibrary(
-                    "\(root) is not a cravey library: it holds other files ('\(first)'\(foreign.count > 1 ? " and \(foreign.count - 1) more" : "")); use an empty directory or one cravey made"
-                )
-            }
-        }
+        var (hasDatabase, loss, keepsOwnFiles) = try Self.survey(dbPath, root: root, files: files)
         try files.prepare()
+        // A library is made (or its lost database rebuilt) by one process at a time; the others
+        // wait here, then find it made. The lock is held to the end of opening.
+        var setupLock: FileLock?
+        if loss != nil {
+            setupLock = try Self.lockForSetup(root: root, seconds: lockWaitSeconds, onWait: onLockWait)
+            (hasDatabase, loss, keepsOwnFiles) = try Self.survey(dbPath, root: root, files: files)
+        }
         privacyProblem = files.tightenPrivacy().map {
             "the library at \(root) could not be made private again (\($0)); others may be able to read it"
         }
@@ -111,19 +97,39 @@ public final class Library: @unchecked Sendable {
         // snapshots was lost: it is rebuilt from the newest good snapshot and the files.
         if let loss, keepsOwnFiles {
             restoredSnapshot = try Self.replaceLostDatabase(
-                dbPath, files: files, faults: faults, keep: loss != "missing" && loss != "empty")
+                dbPath, files: files, faults: faults, keep: loss != "missing" && loss != "empty",
+                lockHeld: setupLock != nil)
             rebuild = "the library database was \(loss)"
         } else if !hasDatabase {
             let fd = open(dbPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard fd >= 0 || errno == EEXIST else { throw systemError("create", dbPath) }
             if fd >= 0 { close(fd) }
         }
+        // A database behind this cravey's schema is migrated under the lock too.
+        let lockToMigrate = { [lockWaitSeconds, onLockWait] () throws in
+            if setupLock == nil {
+                setupLock = try Self.lockForSetup(root: root, seconds: lockWaitSeconds, onWait: onLockWait)
+            }
+        }
         do {
-            store = try Self.openStore(dbPath, faults: faults)
+            store = try Self.openStore(dbPath, faults: faults, lockToMigrate: lockToMigrate)
         } catch Store.OpenFailure.corrupt(let message) {
-            restoredSnapshot = try Self.replaceLostDatabase(dbPath, files: files, faults: faults, keep: true)
-            store = try Self.openStore(dbPath, faults: faults)
+            try lockToMigrate()
+            restoredSnapshot = try Self.replaceLostDatabase(
+                dbPath, files: files, faults: faults, keep: true, lockHeld: setupLock != nil)
+            store = try Self.openStore(dbPath, faults: faults, lockToMigrate: lockToMigrate)
             rebuild = "the library database was damaged (\(message))"
+        }
+        // What opening does under the lock from here on holds the setup lock (re-entrant).
+        if let setupLock {
+            heldLock = setupLock
+            lockDepth = 1
+        }
+        defer {
+            if setupLock != nil {
+                lockDepth = 0
+                heldLock = nil
+            }
         }
         files.keepReserve()
         var report = Report()
@@ -159,12 +165,22 @@ public final class Library: @unchecked Sendable {
             }
         }
         openingReport = report
+        // Logs kept while another process held the library are written now, if it is free.
+        if hasWaitingLogs {
+            if lockDepth > 0 {
+                writeWaitingLogs()
+            } else if let lock = try? lockLibrary(waitingAtMost: 0) {
+                lock.release()
+            }
+        }
         snapshotsEnabled = true
     }
 
-    private static func openStore(_ path: String, faults: Faults) throws -> Store {
+    private static func openStore(_ path: String, faults: Faults, lockToMigrate: () throws -> Void) throws
+        -> Store
+    {
         do {
-            return try Store(path: path, faults: faults)
+            return try Store(path: path, faults: faults, lockToMigrate: lockToMigrate)
         } catch let error as LibraryError {
             throw error
         } catch let error as Store.OpenFailure {
@@ -261,25 +277,36 @@ public final class Library: @unchecked Sendable {
     /// Takes the library lock; mutations and recovery run under it, readers never wait for it.
     /// Another process holding it is waited for `lockWaitSeconds` at most (told once through
     /// `onLockWait`), then this fails with one line instead of hanging.
-    func lockLibrary() throws -> LockHold {
+    ///
+    /// `waitingAtMost`: seconds to wait instead of `lockWaitSeconds` (a log waits briefly, then is
+    /// kept in `logs.waiting`). The logs kept there are written first thing once the lock is
+    /// taken, and once more before it is let go.
+    func lockLibrary(waitingAtMost wait: Double? = nil) throws -> LockHold {
         lockState.lock()
         if lockDepth == 0 {
             do {
                 let path = root + "/library.lock"
-                let deadline = Date().addingTimeInterval(lockWaitSeconds)
+                let wait = wait ?? lockWaitSeconds
+                let deadline = Date().addingTimeInterval(wait)
                 var told = false
                 while true {
-                    if let lock = try FileLock(path: path, wait: false) {
-                        heldLock = lock
+                    do {
+                        if let lock = try FileLock(path: path, wait: false) {
+                            heldLock = lock
+                            break
+                        }
+                    } catch LibraryError.system(_, _, let code) where code == EROFS || (code == EACCES && !isWritable) {
+                        // A library no one can change (a read-only disk) needs no lock to be read
+                        // whole: a backup or a check of it goes on; a change is refused by SQLite.
                         break
                     }
                     guard Date() < deadline else {
                         throw LibraryError.busy(
-                            "the library is busy: another cravey process has held it for \(Int(lockWaitSeconds)) s (a recording being saved, or a stuck process); nothing was changed"
+                            "the library is busy: another cravey process has held it for \(Int(wait.rounded(.up))) s (a recording being saved, or a stuck process); nothing was changed"
                         )
                     }
-                    if !told { told = true; onLockWait?() }
-                    usleep(50_000)
+                    if !told, wait >= 1 { told = true; onLockWait?() }
+                    usleep(wait >= 1 ? 50_000 : 10_000)
                 }
             } catch {
                 lockState.unlock()
@@ -287,8 +314,12 @@ public final class Library: @unchecked Sendable {
             }
         }
         lockDepth += 1
-        if lockDepth == 1 { takeSnapshotIfDue() }  // before the day's first change
+        if lockDepth == 1 {
+            writeWaitingLogs()
+            takeSnapshotIfDue()  // before the day's first change
+        }
         return LockHold { [self] in
+            if lockDepth == 1 { writeWaitingLogs() }  // kept while this process held the lock
             lockDepth -= 1
             if lockDepth == 0 { heldLock = nil }
             lockState.unlock()

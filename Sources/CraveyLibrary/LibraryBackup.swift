@@ -157,14 +157,19 @@ extension Library {
         }
         var work: BackupWorkDirectory?
         defer { work?.remove() }
+        // A read-only library cannot change under its backup: its database is copied into a private
+        // directory in the folder, its recordings straight from where they are.
+        let readOnly = !isWritable
+        let staging = readOnly ? try Self.readOnlyStaging(in: folder.path) : nil
+        defer { if let staging { Self.removeReadOnlyStaging(staging) } }
         var sources: [(relative: String, link: String)] = []
         var counts = (recordings: 0, logs: 0)
         // The consistent set: the database and the files as they are at this moment.
         try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
-            work = try BackupWorkDirectory.make(in: files, site: "backup.mkdir")
-            try copyDatabase(to: work!.path + "/library.sqlite")
+            if staging == nil { work = try BackupWorkDirectory.make(in: files, site: "backup.mkdir") }
+            try copyDatabase(to: (staging ?? work!.path) + "/library.sqlite")
             counts = try store.writer.read { db in
                 (
                     try Int.fetchOne(db, sql: "SELECT count(*) FROM recording") ?? 0,
@@ -175,13 +180,17 @@ extension Library {
             for recording in try store.recordings(section: .all) where hasFile(recording) {
                 for relative in [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
                 where files.isRegularFile(files.path(relative)) {
-                    let link = work!.path + "/" + (relative as NSString).lastPathComponent
-                    try files.link(files.path(relative), link, site: "backup.link")
-                    sources.append((relative, link))
+                    if let work {
+                        let link = work.path + "/" + (relative as NSString).lastPathComponent
+                        try files.link(files.path(relative), link, site: "backup.link")
+                        sources.append((relative, link))
+                    } else {
+                        sources.append((relative, files.path(relative)))
+                    }
                 }
             }
         }
-        let databaseCopy = work!.path + "/library.sqlite"
+        let databaseCopy = (staging ?? work!.path) + "/library.sqlite"
         // What an interrupted backup left: copies under the temporary name go now; the files it
         // noted go once this backup is whole (what this one copies again is reused meanwhile),
         // or at once if the folder is full.

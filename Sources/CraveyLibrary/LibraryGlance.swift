@@ -31,6 +31,12 @@ extension Library {
     /// The rows of a glance at the library in `root`, read through one plain read-only connection:
     /// no lock, no recovery, no migration, no file created or changed. nil when there is no
     /// library database there yet (or it is not a regular file).
+    ///
+    /// A change being committed is waited for (`glanceBusyWait` seconds at most), so a library that
+    /// holds logs is never glanced at as empty. A database whose write-ahead log is not there (no
+    /// one is writing it: the first writer makes it) is read as an immutable file, since SQLite
+    /// would otherwise make the log and its index to read it; should a writer start in that
+    /// moment and the read fail, it is read once more the usual way.
     public static func glance(root: String, since: String) throws -> GlanceRows? {
         let path = root + "/library.sqlite"
         var info = stat()
@@ -39,12 +45,43 @@ extension Library {
         config.readonly = true
         config.foreignKeysEnabled = false
         config.label = "cravey-glance"
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
+        config.busyMode = .timeout(glanceBusyWait)
+        func read(_ location: String) throws -> GlanceRows? {
+            let queue = try DatabaseQueue(path: location, configuration: config)
+            defer { try? queue.close() }
             return try queue.read { db in try glanceRows(db, since: since) }
+        }
+        var index = stat()
+        let companions = ["-wal", "-shm"].allSatisfy { lstat(path + $0, &index) == 0 }
+        do {
+            // The logs kept while another process held the library count too.
+            var (rows, waiting) = try readingWaitingLogs(root: root) { () throws -> GlanceRows? in
+                if !companions, let rows = try? read(immutableURI(path)) { return rows }
+                return try read(path)
+            }
+            rows?.add(waiting: waiting, since: since)
+            return rows
         } catch let error as DatabaseError {
             throw LibraryError.database(describe(error))
         }
+    }
+
+    /// How long a glance waits for a change being committed, in seconds.
+    static let glanceBusyWait: TimeInterval = 2
+
+    /// An SQLite URI opening `path` read-only as a file no one changes (no lock, no file made).
+    static func immutableURI(_ path: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/-._~".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in path.utf8 {
+            if plain.contains(byte) {
+                encoded.append(byte)
+            } else {
+                encoded += [37, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return "file:" + String(decoding: encoded, as: UTF8.self) + "?immutable=1"
     }
 
     private static func glanceRows(_ db: Database, since: String) throws -> GlanceRows? {

@@ -204,47 +204,60 @@ extension Library {
     // MARK: - Writing
 
     /// Stores a new craving (its recording, if it names one, must be there).
+    /// Stores a new craving (its recording, if it names one, must be there). While another
+    /// process holds the library it is kept in `logs.waiting`, durably, and written later.
     package func insertCraving(_ craving: CravingRow) throws {
-        try writeLogs(step: "log.craving") { db in
-            try Self.requireRecording(craving.recordingId, db)
-            try db.execute(
-                sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
-                    craving.notes,
-                    craving.recordingId, craving.createdAt, craving.modifiedAt, craving.ratings,
-                    craving.played ?? craving.recordingId ?? "",
-                ])
+        let values: [DatabaseValueConvertible?] = [
+            craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
+            craving.notes, craving.recordingId, craving.createdAt, craving.modifiedAt, craving.ratings,
+            craving.played ?? craving.recordingId ?? "",
+        ]
+        try keepWaiting(
+            WaitingLine(kind: "craving", row: Self.waitingRow(CravingRow.columns, values)),
+            checking: { db in try Self.requireRecording(craving.recordingId, db) }
+        ) {
+            try writeLogs(step: "log.craving", lockWait: Self.logLockWait) { db in
+                try Self.requireRecording(craving.recordingId, db)
+                try db.execute(
+                    sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    arguments: StatementArguments(values))
+            }
         }
     }
 
-    /// Stores a new use (its craving, if it names one, must be there).
+    /// Stores a new use (its craving, if it names one, must be there). While another process
+    /// holds the library it is kept in `logs.waiting`, durably, and written later.
     package func insertUse(_ use: UseRow) throws {
-        try writeLogs(step: "log.use") { db in
-            try Self.requireCraving(use.cravingId, db)
-            try db.execute(
-                sql: "INSERT INTO usage (\(UseRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes,
-                    use.moodAfter,
-                    use.cravingId, use.createdAt, use.modifiedAt,
-                ])
+        let values: [DatabaseValueConvertible?] = [
+            use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes,
+            use.moodAfter, use.cravingId, use.createdAt, use.modifiedAt,
+        ]
+        try keepWaiting(
+            WaitingLine(kind: "use", row: Self.waitingRow(UseRow.columns, values)),
+            checking: { db in try Self.requireCraving(use.cravingId, db) }
+        ) {
+            try writeLogs(step: "log.use", lockWait: Self.logLockWait) { db in
+                try Self.requireCraving(use.cravingId, db)
+                try db.execute(
+                    sql: "INSERT INTO usage (\(UseRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    arguments: StatementArguments(values))
+            }
         }
     }
 
     /// Keeps which recording was played during a craving: the first one played stays its
-    /// `recordingId`; every one is added once to `played`, in order.
+    /// `recordingId`; every one is added once to `played`, in order. While another process holds
+    /// the library it is kept in `logs.waiting` (the craving may be waiting there too).
     package func notePlayed(_ recordingId: String, duringCraving cravingId: String) throws {
-        try writeLogs(step: "log.played") { db in
-            try Self.requireRecording(recordingId, db)
-            try db.execute(
-                sql: """
-                    UPDATE craving SET recordingId = coalesce(recordingId, ?1),
-                      played = CASE WHEN instr(',' || played || ',', ',' || ?1 || ',') > 0 THEN played
-                                    WHEN played = '' THEN ?1 ELSE played || ',' || ?1 END
-                    WHERE id = ?2
-                    """, arguments: [recordingId, cravingId])
-            guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(cravingId) }
+        try keepWaiting(
+            WaitingLine(kind: "played", recording: recordingId, craving: cravingId),
+            checking: { db in try Self.requireRecording(recordingId, db) }
+        ) {
+            try writeLogs(step: "log.played", lockWait: Self.logLockWait) { db in
+                try Self.requireRecording(recordingId, db)
+                try db.execute(sql: Self.playedSQL, arguments: [recordingId, cravingId])
+                guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(cravingId) }
+            }
         }
     }
 
@@ -339,8 +352,29 @@ extension Library {
     // MARK: - Reading
 
     /// The logs of the kinds asked for at or after `since` (stored time text; "" for all), each
-    /// kind newest first, from one snapshot.
+    /// kind newest first, from one snapshot, with those still waiting in `logs.waiting`.
     package func logRows(cravings: Bool, uses: Bool, since: String) throws -> (cravings: [CravingRow], uses: [UseRow]) {
+        var (found, waiting) = try Self.readingWaitingLogs(root: root) {
+            try storedLogRows(cravings: cravings, uses: uses, since: since)
+        }
+        let stored = Set(found.cravings.compactMap(\.id) + found.uses.compactMap(\.id))
+        for line in waiting {
+            guard let row = line.row, let id = row["id"]?.text, !stored.contains(id),
+                (row["at"]?.text ?? "") >= since
+            else { continue }
+            if line.kind == "craving", cravings { found.cravings.append(CravingRow(row: Self.row(waiting: row))) }
+            if line.kind == "use", uses { found.uses.append(UseRow(row: Self.row(waiting: row))) }
+        }
+        if !waiting.isEmpty {
+            found.cravings.sort { ($0.at ?? "", $0.id ?? "") > ($1.at ?? "", $1.id ?? "") }
+            found.uses.sort { ($0.at ?? "", $0.id ?? "") > ($1.at ?? "", $1.id ?? "") }
+        }
+        return found
+    }
+
+    private func storedLogRows(cravings: Bool, uses: Bool, since: String) throws -> (
+        cravings: [CravingRow], uses: [UseRow]
+    ) {
         try readLogs { db in
             var found: (cravings: [CravingRow], uses: [UseRow]) = ([], [])
             if cravings {

@@ -10,11 +10,11 @@ extension Library {
     /// `step.commit` (before the commit) and `step.committed` (after it). Errors that `body` throws
     /// itself (a log that is not there, a refused link: `LogStoreRefusal`) come back as they are; the database's
     /// own are worded as the library words them.
-    func writeLogs<T>(step: String, _ body: (Database) throws -> T) throws -> T {
+    func writeLogs<T>(step: String, lockWait: Double? = nil, _ body: (Database) throws -> T) throws -> T {
         var own: Error?
         do {
             return try translatingDatabaseErrors {
-                let lock = try lockLibrary()
+                let lock = try lockLibrary(waitingAtMost: lockWait)
                 defer { lock.release() }
                 let result = try store.writer.write { db in
                     do {

@@ -35,7 +35,7 @@ extension Library {
         let stored = Set(try milestones().map(\.id))
         let new = reached.filter { !stored.contains($0.id) }
         guard !new.isEmpty else { return 0 }
-        return try writeLogs(step: "milestone.note") { db in
+        return try writeLogs(step: "milestone.note", lockWait: Self.logLockWait) { db in
             var added = 0
             for row in new {
                 try db.execute(
@@ -50,7 +50,7 @@ extension Library {
     /// Notes that home has shown these milestones (each is shown once).
     public func markMilestoneShown(_ rows: [MilestoneRow], at date: Date = Date()) throws {
         guard isWritable, !rows.isEmpty else { return }
-        try writeLogs(step: "milestone.shown") { db in
+        try writeLogs(step: "milestone.shown", lockWait: Self.logLockWait) { db in
             for row in rows {
                 try db.execute(
                     sql: "UPDATE milestone SET shownAt = ? WHERE id = ? AND shownAt IS NULL",

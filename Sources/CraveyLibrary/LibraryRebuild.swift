@@ -36,9 +36,11 @@ extension Library {
     /// any write-ahead log left of a lost one, are kept beside it, never deleted); with no
     /// snapshot, an empty database. The rebuild marker is made first, so a run killed after this
     /// still lists the files again. Returns the snapshot used.
-    static func replaceLostDatabase(_ dbPath: String, files: FileStore, faults: Faults, keep: Bool) throws -> Snapshot?
-    {
-        guard let lock = try FileLock(path: files.path("library.lock")) else { return nil }
+    /// `lockHeld`: the caller holds the library lock already.
+    static func replaceLostDatabase(
+        _ dbPath: String, files: FileStore, faults: Faults, keep: Bool, lockHeld: Bool = false
+    ) throws -> Snapshot? {
+        let lock = lockHeld ? nil : try FileLock(path: files.path("library.lock"))
         defer { withExtendedLifetime(lock) {} }  // held to the end, not only to its last use
         let marker = files.path(FileStore.rebuildingMarker)
         var info = stat()

@@ -25,11 +25,14 @@ struct Store: Sendable {
 
     /// Opens (creating) the database in WAL mode and brings its schema up to date; falls back to
     /// read-only when it cannot be written.
-    init(path: String, faults: Faults) throws {
+    ///
+    /// `lockToMigrate` takes the library lock (held until opening ends) before the schema is
+    /// changed, so that processes opening one library together migrate it once.
+    init(path: String, faults: Faults, lockToMigrate: () throws -> Void = {}) throws {
         self.faults = faults
         do {
             (writer, writable) = try Self.openWritableElseReadOnly(path)
-            try checkSchema()
+            try checkSchema(lockToMigrate: lockToMigrate)
         } catch let error as DatabaseError
             where [SQLITE_NOTADB, SQLITE_CORRUPT].contains(error.resultCode.primaryResultCode.rawValue)
         {
@@ -40,6 +43,11 @@ struct Store: Sendable {
     private static func openWritableElseReadOnly(_ path: String) throws -> (DatabasePool, Bool) {
         do {
             let pool = try open(path, readonly: false)
+            // SQLite opens a file it cannot write (a read-only disk) for reading without a word.
+            if try pool.writeWithoutTransaction({ sqlite3_db_readonly($0.sqliteConnection, "main") == 1 }) {
+                try pool.close()
+                return (try open(path, readonly: true), false)
+            }
             // Set on the writer once the pool is open: DatabasePool itself sets NORMAL while it
             // switches to WAL, after `prepareDatabase`.
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
@@ -66,16 +74,28 @@ struct Store: Sendable {
             error.resultCode.primaryResultCode.rawValue)
     }
 
-    /// Runs the migrator if the schema is behind; refuses a database that belongs to something else.
-    private func checkSchema() throws {
-        let current = try writer.read { try Self.migrator.hasCompletedMigrations($0) }
+    /// Runs the migrator if the schema is behind (under the library lock, looking again once it
+    /// holds it); refuses a database that belongs to something else, and one a newer cravey
+    /// migrated past what this one knows.
+    private func checkSchema(lockToMigrate: () throws -> Void) throws {
+        let migrator = Self.migrator
+        let (current, newer) = try writer.read { db in
+            (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
+        }
+        if newer {
+            throw LibraryError.unsafeLibrary(
+                "this library was made by a newer cravey; update cravey to read it (nothing was changed)"
+            )
+        }
         if current { return }
         let tables = try writer.read { db in
             try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         }
         if !tables.isEmpty && !tables.contains("grdb_migrations") { throw OpenFailure.foreign }
-        try Self.migrator.migrate(writer)
+        try lockToMigrate()
+        if try writer.read({ try migrator.hasCompletedMigrations($0) }) { return }
+        try migrator.migrate(writer)
     }
 
     // MARK: - Reading

@@ -90,8 +90,9 @@ public enum MessagePlay {
     }
 
     /// Plays `recording` through `play` (which returns how the playback ended), then counts the
-    /// play unless it is a check-in's. A failed count never undoes the playback: it is said in
-    /// the result.
+    /// play unless it is a check-in's. The sound never waits on the library: while another
+    /// process holds it, the count is kept durably and made once it is free. A failed count never
+    /// undoes the playback: it is said in the result.
     public static func play(
         _ recording: Recording, in library: Library,
         through play: () throws -> AudioPlayer.Ending
@@ -99,7 +100,7 @@ public enum MessagePlay {
         let ending = try play()
         guard recording.checkIn == nil else { return Played(recording: recording, ending: ending, counting: .checkIn) }
         do {
-            try library.recordPlay(recording.id)
+            _ = try library.countPlay(recording.id)
             return Played(recording: recording, ending: ending, counting: .counted)
         } catch {
             return Played(recording: recording, ending: ending, counting: .failed(error))

@@ -51,15 +51,22 @@ struct Configuration: Sendable {
     /// it now?" (3 of its minutes).
     let rideAskSeconds: Double?
 
-    init(environment: [String: String]) {
+    /// Why `defaultLibrary` cannot be used (the variable naming it is not UTF-8), in one line; nil
+    /// when it can. Asked only when no `--library` is given.
+    let defaultLibraryRefusal: String?
+
+    init(environment: [String: String], refusing: ([String]) -> String? = { _ in nil }) {
         self.environment = environment
         if let dir = environment["CRAVEY_LIBRARY"], !dir.isEmpty {
             defaultLibrary = dir
+            defaultLibraryRefusal = refusing(["CRAVEY_LIBRARY"])
         } else if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             defaultLibrary = data + "/cravey"
+            defaultLibraryRefusal = refusing(["XDG_DATA_HOME"])
         } else {
             defaultLibrary =
                 (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.local/share/cravey"
+            defaultLibraryRefusal = refusing(["HOME"])
         }
         clockStart = environment["CRAVEY_NOW"]
         lockWaitSeconds = environment["CRAVEY_LOCK_WAIT"].flatMap(Double.init) ?? 10
@@ -88,7 +95,8 @@ struct Configuration: Sendable {
     }
 
     /// The environment of this run, read on first use.
-    static let current = Configuration(environment: ProcessInfo.processInfo.environment)
+    static let current = Configuration(
+        environment: ProcessInfo.processInfo.environment, refusing: RawArguments.refusal(ofVariables:))
 
     /// Where the speech engines are, looked for now.
     func engines() -> Transcriber.Engines {

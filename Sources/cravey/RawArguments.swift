@@ -20,6 +20,22 @@ enum RawArguments {
         return nil
     }
 
+    /// The one-line refusal for the first of the variables `names` (in that order) that is set and
+    /// not valid UTF-8, or nil when none is: Swift would read it with U+FFFD in place of its bad
+    /// bytes, and the library would be made in another directory.
+    static func refusal(ofVariables names: [String]) -> String? {
+        for name in names {
+            guard let pointer = getenv(name) else { continue }
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            if let shown = escapedIfInvalid(bytes) {
+                return
+                    "\(name) ('\(shown)') is not valid UTF-8; cravey takes the library's directory in UTF-8 (rename it, e.g. with convmv, or give --library)"
+            }
+        }
+        return nil
+    }
+
     /// `bytes` with each byte that is not part of valid UTF-8 written as `\xHH` (the rest as it
     /// is), or nil when all of it is valid UTF-8.
     static func escapedIfInvalid(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {

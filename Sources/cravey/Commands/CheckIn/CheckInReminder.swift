@@ -51,8 +51,7 @@ extension Cravey.CheckInCommand {
                 return
             }
             let (hour, minute) = Self.parse(time!)!
-            let root =
-                library.library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary
+            let root = library.root
             let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
             try units.install(hour: hour, minute: minute, executable: ReminderUnits.executablePath(), library: absolute)
             let at = String(format: "%02d:%02d", hour, minute)

@@ -17,9 +17,15 @@ struct LibraryOptions: ParsableArguments {
     /// The library's directory, as chosen.
     var root: String { Self.root(library) }
 
-    /// The library's directory for `--library` as typed (nil: not given).
+    /// The library's directory for `--library` as typed (nil: not given). A default named by a
+    /// variable that is not UTF-8 is refused in one line, before anything is made.
     static func root(_ library: String?) -> String {
-        library.map { ($0 as NSString).expandingTildeInPath } ?? Configuration.current.defaultLibrary
+        if let library { return (library as NSString).expandingTildeInPath }
+        let configuration = Configuration.current
+        if let refusal = configuration.defaultLibraryRefusal {
+            Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue)
+        }
+        return configuration.defaultLibrary
     }
 
     /// Opens the library, telling the user on stderr about anything an interrupted run left that

@@ -35,13 +35,15 @@ extension Cravey {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws { try library.logging(log) }
-
-        private func log(in lib: Library) throws {
+        /// What is typed is read before the library is opened: a refused log makes nothing, not
+        /// even a new library.
+        func run() throws {
             let scripted =
                 intensity != nil || !details.isEmpty || play != nil || output.json || !Terminal.stdinIsTerminal
             guard scripted else {
-                if try Self.logInteractively(in: lib, speaker: speaker) == nil { print("Nothing was logged.") }
+                try library.logging { lib in
+                    if try Self.logInteractively(in: lib, speaker: speaker) == nil { print("Nothing was logged.") }
+                }
                 return
             }
             let draft = Tracker.CravingDraft(
@@ -49,7 +51,9 @@ extension Cravey {
                 time: try details.time(), triggers: try details.triggerSet(), location: try details.place(),
                 notes: details.notes)
             let rank = try play.map { try LogInput.wholeNumber($0, field: "--play", in: 1...3) }
-            try Self.log(draft, in: lib, speaker: speaker, rank: rank, json: output.json)
+            try library.logging { lib in
+                try Self.log(draft, in: lib, speaker: speaker, rank: rank, json: output.json)
+            }
         }
 
         /// A craving logged, and the message played after it (nil: none) or its ride (nil: not ridden).

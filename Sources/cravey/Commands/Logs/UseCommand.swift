@@ -37,19 +37,21 @@ extension Cravey {
 
         @OptionGroup var output: OutputOptions
 
-        func run() throws { try library.logging(log) }
-
-        private func log(in lib: Library) throws {
+        /// What is typed is read before the library is opened: a refused log makes nothing, not
+        /// even a new library.
+        func run() throws {
             let scripted =
                 method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json
                 || !Terminal.stdinIsTerminal
             guard scripted else {
-                guard let use = try Self.logInteractively(in: lib) else {
-                    print("Nothing was logged.")
-                    return
+                try library.logging { lib in
+                    guard let use = try Self.logInteractively(in: lib) else {
+                        print("Nothing was logged.")
+                        return
+                    }
+                    print(LogWords.saved(.use(use)))
+                    noteIfOld(use.time)
                 }
-                print(LogWords.saved(.use(use)))
-                noteIfOld(use.time)
                 return
             }
             let how = try method.map(LogInput.method) ?? .bowls
@@ -57,6 +59,10 @@ extension Cravey {
                 method: how, amount: try amount.map { try LogInput.amount($0, of: how) }, time: try details.time(),
                 triggers: try details.triggerSet(), location: try details.place(), notes: details.notes,
                 moodAfter: try moodAfter.map(LogInput.moodAfter))
+            try library.logging { lib in try log(draft, in: lib) }
+        }
+
+        private func log(_ draft: Tracker.UsageDraft, in lib: Library) throws {
             let use = try Self.log(
                 draft, in: lib, afterCraving: afterCraving, offeringLink: Terminal.stdinIsTerminal && !output.json)
             if output.json {
