@@ -154,7 +154,17 @@ final class RideScreen {
         note = nil
         let playing: Playing
         do {
-            playing = try Playing(recording, in: lib, speaker: speaker)
+            // The speaker is waited for only until its deadline; the ride goes on meanwhile.
+            playing = try Playing(recording, in: lib, speaker: speaker) { [self] in
+                tick()
+                for key in KeyReader.shared.pending() { handle(key) }
+                return ending != nil || quiet
+            }
+        } catch is SpeakerOpening.Stopped {
+            showing = .breathing
+            breathingSince = elapsed
+            playNextAt = elapsed + pace.pause
+            return
         } catch let error as MediaError where MessagePlay.isSpeakerProblem(error) {
             // No speaker: the message's words, for as long as it lasts (10 s at least), then breathing.
             showing = .words(
