@@ -18,7 +18,9 @@ extension Cravey {
                 s stop the sound, space pause, 1–9 and 0 (10) how strong, Enter keeps the last, p it has \
                 passed, q or Esc ends. Every way of ending keeps the ratings. From a script, --ratings \
                 6,4,2 --minutes-apart 5 stores the same as a ride rated at those minutes: the intensity at \
-                the craving's time, then each rating 5 minutes after the one before.
+                the craving's time, then each rating 5 minutes after the one before. Without --at the \
+                last rating is now (the craving began 15 minutes ago); with --at no rating may fall later \
+                than now.
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -68,10 +70,24 @@ extension Cravey {
                 throw TrackerError.invalid(field: "--minutes-apart", reason: "it goes with --ratings")
             }
             let apart = try minutesApart.map { try LogInput.wholeNumber($0, field: "--minutes-apart", in: 1...60) } ?? 3
+            let now = Date()
+            let span = TimeInterval((values?.count ?? 0) * apart * 60)
+            var time = try LogInput.time(details.at, now: now)
+            if details.at == nil {
+                // Told afterwards: the ride ends now, so the craving began its minutes ago.
+                time = LogTime(now.addingTimeInterval(-span))
+            } else if time.instant.addingTimeInterval(span) > now.addingTimeInterval(60) {
+                let minutes = Int((time.instant.addingTimeInterval(span).timeIntervalSince(now) / 60).rounded(.up))
+                throw TrackerError.invalid(
+                    field: "--ratings",
+                    reason:
+                        "the last rating would be \(minutes) minutes from now; a rating is told once it was felt (an earlier --at, or fewer ratings)"
+                )
+            }
             let draft = Tracker.CravingDraft(
                 intensity: try intensity.map(LogInput.intensity)
                     ?? Intensity.standard,
-                time: try details.time(), triggers: try details.triggerSet(), location: try details.place(),
+                time: time, triggers: try details.triggerSet(), location: try details.place(),
                 notes: details.notes)
             return Plan(draft: draft, given: intensity != nil, minutes: minutes, ratings: values, minutesApart: apart)
         }
