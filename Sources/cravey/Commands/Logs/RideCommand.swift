@@ -109,6 +109,10 @@ extension Cravey {
                     print("Nothing was logged.")
                     return
                 }
+                if let notLogged = ridden.notLogged {
+                    RideScreen.closing(ridden.ratings).forEach { print($0) }
+                    throw notLogged
+                }
                 print(LogWords.saved(.craving(ridden.craving)))
                 noteIfOld(ridden.craving.time)
                 RideScreen.closing(ridden.ratings).forEach { print($0) }
@@ -132,17 +136,31 @@ extension Cravey {
             var craving: Craving
             var ratings: [Craving.Rating]
             var ending: RideEnding
+            /// Why the craving was not logged (a full disk): the ride kept company all the same.
+            var notLogged: TrackerError?
         }
 
-        /// Logs `draft` at once, then rides it out on `screen` (home's, or the one the command opened).
+        /// Logs `draft` at once, then rides it out on `screen` (home's, or the one the command
+        /// opened). On a full disk the ride keeps company all the same, unsaved (`notLogged`).
         static func ride(
             _ draft: Tracker.CravingDraft, in lib: Library, speaker: String, minutes: Int = 15, on screen: FullScreen
         ) throws -> Ridden {
-            let craving = try Tracker(library: lib).logCraving(draft)
+            let tracker = Tracker(library: lib)
+            var craving: Craving?
+            var notLogged: TrackerError?
+            do {
+                craving = try tracker.logCraving(draft)
+            } catch TrackerError.diskFull(let what) {
+                notLogged = .diskFull(what.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            let ride =
+                try craving.map { try Tracker.Ride($0, tracker: tracker) }
+                ?? Tracker.Ride(unsaved: draft, tracker: tracker)
             let outcome = try RideScreen.ride(
-                craving, in: lib, speaker: speaker, pace: RidePace(minutes: minutes), on: screen)
+                ride, in: lib, speaker: speaker, pace: RidePace(minutes: minutes), on: screen)
             return Ridden(
-                craving: craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped)
+                craving: ride.craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped,
+                notLogged: notLogged)
         }
 
         /// The scripted form (and the plain one, without a terminal): the craving and its ratings,
