@@ -11,26 +11,18 @@ import XCTest
 /// speaker (which process holds it) are reached, where a blocking open would wait for ever (and,
 /// within the speaker's deadline, would be said as a speaker that did not answer). The emulated
 /// machine starts cravey slowly (seconds), so the words, not the time, tell the two apart.
-final class VMSpeakerTests: XCTestCase {
-    let cravey = productPath("cravey")
+final class VMSpeakerTests: CommandTestCase {
     let speaker = "hw:Loopback,0,0"
-    var base = ""
-    var root: String { base + "/lib" }
 
     override func setUpWithError() throws {
         try XCTSkipUnless(
             ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1",
             "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
-        base = FileManager.default.temporaryDirectory.path + "/vmspeaker-\(UUID().uuidString.prefix(6))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try super.setUpWithError()
         let wav = base + "/walk.wav"
         try makeToneWAV(wav, seconds: 3)
         let imported = try runProcess(cravey, ["import", wav, "--title", "Walk", "--library", root])
         XCTAssertEqual(imported.status, 0, imported.stderr)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: base)
     }
 
     func testABusySpeakerIsSaidAtOnce() throws {
