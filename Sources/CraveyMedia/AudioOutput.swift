@@ -29,7 +29,7 @@ public final class AudioOutput {
 
     deinit { CALSA_playback_close(playback) }
 
-    /// The failure of a speaker that did not open and take its first samples within `seconds`
+    /// The failure of a speaker that did not open within `seconds`
     /// (a device or plugin that waits instead of answering); its kind is `timedOut`.
     public static func notAnswering(_ device: String, within seconds: Int) -> MediaError {
         MediaError(

@@ -2,20 +2,20 @@ import CraveyMedia
 import Foundation
 import Synchronization
 
-/// Opening a speaker without ever hanging on it: the open, the configuration and a first write
-/// run on a thread of their own, and the caller waits for them only until a deadline or until it
-/// is told to stop. Some speakers wait instead of answering (ALSA's `file` plugin opening a pipe
+/// Opening a speaker without ever hanging on it: the open and the configuration run on a thread
+/// of their own, and the caller waits for them only until a deadline or until it is told to stop
+/// (the writes that follow are the playback thread's, which a stop never waits for either). Some speakers wait instead of answering (ALSA's `file` plugin opening a pipe
 /// nobody reads, a device whose clock does not run); the worker left waiting on one is abandoned,
 /// closes the speaker itself if it ever opens, and never keeps the process from exiting.
 public enum SpeakerOpening {
-    /// How long a speaker may take to open and take its first samples.
+    /// How long a speaker may take to open.
     public static let deadlineSeconds = 2
 
     /// The wait for the speaker was given up because a stop was asked (a key, a signal).
     public struct Stopped: Error, Sendable {}
 
-    /// Opens `device` on a worker and waits for it: its speaker once it took a first (silent)
-    /// write; its `MediaError` when it failed; `AudioOutput.notAnswering` after the deadline;
+    /// Opens `device` on a worker and waits for it: its speaker once it is open and configured;
+    /// its `MediaError` when it failed; `AudioOutput.notAnswering` after the deadline;
     /// `Stopped` as soon as `stopping` (asked every 20 ms on the caller's thread) says so.
     public static func open(
         device: String, sampleRate: Int, channels: Int, within seconds: Int = deadlineSeconds,
@@ -24,11 +24,7 @@ public enum SpeakerOpening {
         let answer = Answer()
         let thread = Thread {
             let result = Result { () throws -> Handed in
-                let output = try AudioOutput(device: device, sampleRate: sampleRate, channels: channels)
-                // The first write proves the speaker takes samples; the silence is then dropped.
-                try output.write([Int16](repeating: 0, count: output.sampleRate / 50 * channels))
-                output.drop()
-                return Handed(output: output)
+                Handed(output: try AudioOutput(device: device, sampleRate: sampleRate, channels: channels))
             }
             answer.give(result)
         }
