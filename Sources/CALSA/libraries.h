@@ -32,6 +32,7 @@
     X(snd_pcm_hw_params_set_format) \
     X(snd_pcm_hw_params_set_period_time_near) \
     X(snd_pcm_hw_params_set_rate_near) \
+    X(snd_pcm_nonblock) \
     X(snd_pcm_open) \
     X(snd_pcm_pause) \
     X(snd_pcm_prepare) \
@@ -78,6 +79,7 @@ CLOADER_DECLARE(CALSA, CALSA_FUNCTIONS)
 #define snd_pcm_hw_params_set_format CLOADER_CALL(CALSA, snd_pcm_hw_params_set_format)
 #define snd_pcm_hw_params_set_period_time_near CLOADER_CALL(CALSA, snd_pcm_hw_params_set_period_time_near)
 #define snd_pcm_hw_params_set_rate_near CLOADER_CALL(CALSA, snd_pcm_hw_params_set_rate_near)
+#define snd_pcm_nonblock CLOADER_CALL(CALSA, snd_pcm_nonblock)
 #define snd_pcm_open CLOADER_CALL(CALSA, snd_pcm_open)
 #define snd_pcm_pause CLOADER_CALL(CALSA, snd_pcm_pause)
 #define snd_pcm_prepare CLOADER_CALL(CALSA, snd_pcm_prepare)

@@ -23,7 +23,10 @@ int CALSA_playback_open(const char *name, unsigned int rate, unsigned int channe
     snd_lib_error_set_handler(silent);
     CALSA_playback *p = calloc(1, sizeof *p);
     if (!p) return -ENOMEM;
-    int err = snd_pcm_open(&p->pcm, name, SND_PCM_STREAM_PLAYBACK, 0);
+    // Non-blocking open: a device another program holds answers -EBUSY at once instead of
+    // waiting for it to be let go. Writes block again once the stream is configured.
+    int err = snd_pcm_open(&p->pcm, name, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
+    if (err == -EAGAIN) err = -EBUSY;  // some drivers say "try again" for a device that is held
     if (err < 0) { free(p); return err; }
     snd_pcm_hw_params_t *hw;
     if ((err = snd_pcm_hw_params_malloc(&hw)) < 0) goto fail;
@@ -40,6 +43,7 @@ int CALSA_playback_open(const char *name, unsigned int rate, unsigned int channe
     }
     snd_pcm_hw_params_free(hw);
     if (err < 0) goto fail;
+    if ((err = snd_pcm_nonblock(p->pcm, 0)) < 0) goto fail;
     p->rate = actual;
     p->channels = channels;
     *out = p;

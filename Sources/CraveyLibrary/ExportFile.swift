@@ -12,6 +12,14 @@ extension RecordingExport {
     /// A failure leaves nothing half-written. A refusal says what to do in the caller's own words:
     /// `another` how to choose another file (`choose another with --html`), `replace` how to
     /// replace this one (`replace it with --force`), nil where there is no way to.
+    /// A fresh temporary name in `path`'s directory, short whatever `path`'s own name is (a
+    /// name of 255 bytes, the most a directory holds, is written too): `.tmp-` and 13 random
+    /// letters and digits.
+    static func temporaryName(beside path: String) -> String {
+        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        return directory + ".tmp-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+
     public static func write(_ data: Data, to path: String, replacing: Bool, another: String, replace: String?) throws {
         var info = stat()
         if lstat(path, &info) == 0 {
@@ -25,7 +33,7 @@ extension RecordingExport {
         var temp = ""
         var fd: Int32 = -1
         for _ in 0..<100 {
-            temp = path + ".tmp-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            temp = temporaryName(beside: path)
             fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if fd >= 0 || errno != EEXIST { break }
         }

@@ -29,6 +29,14 @@ public final class AudioOutput {
 
     deinit { CALSA_playback_close(playback) }
 
+    /// The failure of a speaker that did not open within `seconds`
+    /// (a device or plugin that waits instead of answering); its kind is `timedOut`.
+    public static func notAnswering(_ device: String, within seconds: Int) -> MediaError {
+        MediaError(
+            source: .alsa, code: -ETIMEDOUT, operation: "open speaker '\(device)'",
+            message: "it did not answer within \(seconds) seconds")
+    }
+
     /// Writes the samples (blocking while the device buffer is full).
     public func write(_ samples: [Int16]) throws {
         let n = samples.withUnsafeBufferPointer {

@@ -10,12 +10,16 @@ public struct Playing {
     public let level: PlaybackLevel
     public let player: any Playback
 
-    /// Opens `recording` at the common level (or as recorded, with `originalLevel`) on `speaker`.
-    public init(_ recording: Recording, in library: Library, speaker: String, originalLevel: Bool = false) throws {
+    /// Opens `recording` at the common level (or as recorded, with `originalLevel`) on `speaker`,
+    /// waiting for the speaker until its deadline or until `stopping` says to stop.
+    public init(
+        _ recording: Recording, in library: Library, speaker: String, originalLevel: Bool = false,
+        stopping: () -> Bool = { false }
+    ) throws {
         path = try library.file(of: recording)
         level = originalLevel ? .original : PlaybackLevel.of(recording, in: library)
         player = try Player.open(
             path: path, duration: recording.duration, hasSound: recording.media.sampleRate != nil,
-            speaker: speaker, level: level)
+            speaker: speaker, level: level, stopping: stopping)
     }
 }

@@ -23,7 +23,11 @@ public final class AudioPlayer: Sendable {
         var heard: (samples: Int, at: UInt64) = (0, 0)  // samples heard since the seek, and when
         var ending: Ending?
         var firstSampleAt: UInt64?
+        var dismissedAt: UInt64?
     }
+    /// How long a dismissal waits for the playback thread before the player is left to it: a
+    /// speaker that stopped taking samples holds that thread in ALSA, never the person.
+    private static let dismissalGrace: UInt64 = 250_000_000
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
     /// What the playback thread reads from, taken by it at `start`.
@@ -47,11 +51,17 @@ public final class AudioPlayer: Sendable {
     }
 
     /// Opens the file's audio and the speaker (ALSA `default` unless told otherwise); with
-    /// `level`, the sound is raised or lowered by its gain and limited so it never clips.
-    public init(path: String, duration: Double, speaker: String = "default", level: PlaybackLevel? = nil) throws {
+    /// `level`, the sound is raised or lowered by its gain and limited so it never clips. The
+    /// speaker is waited for only until its deadline, or until `stopping` says to stop
+    /// (`SpeakerOpening`).
+    public init(
+        path: String, duration: Double, speaker: String = "default", level: PlaybackLevel? = nil,
+        stopping: () -> Bool = { false }
+    ) throws {
         let leveled = level.map { $0.gain != 0 } ?? false
         let decoder = try AudioDecoder(path: path, floats: leveled)
-        output = Speaker(try AudioOutput(device: speaker, sampleRate: decoder.sampleRate, channels: 1))
+        output = Speaker(
+            try SpeakerOpening.open(device: speaker, sampleRate: decoder.sampleRate, channels: 1, stopping: stopping))
         self.duration = duration
         sampleRate = decoder.sampleRate
         var limiter: Limiter?
@@ -155,13 +165,28 @@ public final class AudioPlayer: Sendable {
     }
 
     /// Stops now (the user quit).
-    public func dismiss() { state.withLock { $0.dismissed = true } }
+    public func dismiss() {
+        let now = monotonicNanoseconds()
+        state.withLock {
+            $0.dismissed = true
+            if $0.dismissedAt == nil { $0.dismissedAt = now }
+        }
+    }
 
-    /// Waits for the end (or the dismissal) and says which it was.
+    /// Waits for the end (or the dismissal) and says which it was. A dismissal is answered within
+    /// a quarter of a second even when the playback thread is held by the speaker (it is left
+    /// behind, and ends by itself if the speaker ever lets go).
     public func wait(timeout: DispatchTime = .distantFuture) -> Ending? {
-        guard done.wait(timeout: timeout) == .success else { return nil }
-        done.signal()
-        return state.withLock { $0.ending }
+        while true {
+            let givenUpAt = state.withLock { state in state.dismissedAt.map { $0 + Self.dismissalGrace } }
+            let slice = min(timeout, .now() + .milliseconds(20))  // a dismissal may come meanwhile
+            if done.wait(timeout: slice) == .success {
+                done.signal()
+                return state.withLock { $0.ending }
+            }
+            if let givenUpAt, monotonicNanoseconds() >= givenUpAt { return .dismissed }
+            if DispatchTime.now() >= timeout { return nil }
+        }
     }
 }
 

@@ -21,10 +21,11 @@ public enum PictureOutput: Sendable, Equatable {
 /// is opened once, by the sound's decoder.
 public enum Player {
     public static func open(
-        path: String, duration: Double, hasSound: Bool, speaker: String, level: PlaybackLevel? = nil
+        path: String, duration: Double, hasSound: Bool, speaker: String, level: PlaybackLevel? = nil,
+        stopping: () -> Bool = { false }
     ) throws -> any Playback {
         hasSound
-            ? try AudioPlayer(path: path, duration: duration, speaker: speaker, level: level)
+            ? try AudioPlayer(path: path, duration: duration, speaker: speaker, level: level, stopping: stopping)
             : SilentPlayer(duration: duration)
     }
 }

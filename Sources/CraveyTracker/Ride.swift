@@ -11,6 +11,9 @@ extension Tracker {
         public let craving: Craving
         /// The ratings so far, the first the craving's logged intensity at its time.
         public private(set) var ratings: [Craving.Rating]
+        /// Whether the craving and its ratings are kept (false: the craving could not be logged,
+        /// on a full disk, and the ride keeps company all the same, its ratings on screen only).
+        public let isSaved: Bool
 
         /// Starts riding `craving` out: its intensity is kept as the first rating, at its time
         /// (ratings it already has are kept and carried on from).
@@ -23,6 +26,20 @@ extension Tracker {
             } else {
                 ratings = craving.ratings
             }
+            isSaved = true
+        }
+
+        /// A ride of a craving that could not be logged (the disk is full): nothing is kept, the
+        /// ratings are held for the screen and its closing words.
+        public init(unsaved draft: CravingDraft, tracker: Tracker) {
+            self.tracker = tracker
+            let now = Date()
+            craving = Craving(
+                id: UUID(), time: draft.time.stored, intensity: draft.intensity,
+                triggers: Trigger.allCases.filter(draft.triggers.contains), location: draft.location,
+                notes: draft.notes, recordingId: draft.recordingId, createdAt: now, modifiedAt: now)
+            ratings = [Craving.Rating(seconds: 0, value: draft.intensity)]
+            isSaved = false
         }
 
         /// The latest rating's value.
@@ -32,12 +49,13 @@ extension Tracker {
         public mutating func rate(_ value: Int, at time: Date = Date()) throws {
             let seconds = Int(time.timeIntervalSince(craving.time.instant).rounded())
             let rating = Craving.Rating(seconds: max(seconds, ratings.last?.seconds ?? 0), value: value)
-            try tracker.noteRatings(ratings + [rating], of: craving.id)
+            if isSaved { try tracker.noteRatings(ratings + [rating], of: craving.id) }
             ratings.append(rating)
         }
 
         /// Keeps that `recording` was played (or its words shown) during this craving.
         public func played(_ recording: UUID) throws {
+            guard isSaved else { return }
             try tracker.notePlayed(recording, during: craving.id)
         }
     }

@@ -201,7 +201,7 @@ final class LibraryOpeningTests: CommandTestCase {
         XCTAssertTrue(checked.stdout.contains("2 cravings"), checked.stdout)
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: base + "/usb").sorted(),
-            ["Database", "cravey-backup.json"])
+            [".cravey-backup.lock", "Database", "cravey-backup.json"])
         let restored = try run(["restore", base + "/usb"], library: base + "/laptop")
         XCTAssertEqual(restored.status, 0, restored.stderr)
         XCTAssertEqual(try logCount(base + "/laptop"), 2)

@@ -3,8 +3,8 @@ import CraveyTestSupport
 import Foundation
 import XCTest
 
-/// Boots the VM rig and runs `VMDeviceTests`, `VMDoctorTests`, `VMRecordTests` and `VMWebcamTests`
-/// inside it, against the real drivers. Fails (does not skip) when the rig cannot boot.
+/// Boots the VM rig and runs `VMDeviceTests`, `VMDoctorTests`, `VMRecordTests`, `VMSpeakerTests`
+/// and `VMWebcamTests` inside it, against the real drivers. Fails (does not skip) when the rig cannot boot.
 final class VMRigTests: XCTestCase {
     func testDeviceSuiteInTheVM() throws {
         if ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1" { throw XCTSkip("already inside the VM") }
@@ -16,14 +16,15 @@ final class VMRigTests: XCTestCase {
             "/bin/bash",
             [
                 repositoryRoot + "/Tests/vm/rig.sh", "run", results, "--", testBinary,
-                "CraveyTests.VMDeviceTests,CraveyTests.VMDoctorTests,CraveyTests.VMRecordTests,CraveyTests.VMWebcamTests",
+                "CraveyTests.VMDeviceTests,CraveyTests.VMDoctorTests,CraveyTests.VMRecordTests,CraveyTests.VMSpeakerTests,CraveyTests.VMWebcamTests",
             ])
         print(
             "VM device suite: \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \(run.stderr.split(separator: "\n").last ?? "")"
         )
         XCTAssertEqual(run.status, 0, "VM suite failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(2000))")
-        // Every test of the four classes ran, and none failed.
-        let expected = try ["VMDeviceTests", "VMDoctorTests", "VMRecordTests", "VMWebcamTests"].map { name in
+        // Every test of the five classes ran, and none failed.
+        let expected = try ["VMDeviceTests", "VMDoctorTests", "VMRecordTests", "VMSpeakerTests", "VMWebcamTests"].map {
+            name in
             try String(contentsOfFile: repositoryRoot + "/Tests/CraveyTests/\(name).swift", encoding: .utf8)
                 .components(separatedBy: "\n").filter { $0.hasPrefix("    func test") }.count
         }.reduce(0, +)

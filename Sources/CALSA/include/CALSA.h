@@ -42,8 +42,10 @@ void CALSA_capture_close(CALSA_capture *capture);
 typedef struct CALSA_playback CALSA_playback;
 
 /// Opens the playback PCM `name` for `channels` channels of S16 at `rate` Hz (ALSA's plug layer
-/// converts when the device wants something else on `plug`/`default` names). Returns 0 or a
-/// negative errno.
+/// converts when the device wants something else on `plug`/`default` names). The device is opened
+/// without waiting for it (a device another program holds is -EBUSY at once); writes then block.
+/// Configuring may still wait (a plugin writing to a pipe nobody reads): callers that must stay
+/// responsive open on a thread of their own. Returns 0 or a negative errno.
 int CALSA_playback_open(const char *name, unsigned int rate, unsigned int channels, CALSA_playback **out);
 unsigned int CALSA_playback_rate(const CALSA_playback *playback);
 /// Writes all `frames` (blocking), recovering from underruns. Returns frames written or a negative errno.

@@ -134,7 +134,8 @@ struct Home {
         do {
             let ridden = try Cravey.RideCommand.ride(
                 Tracker.CravingDraft(intensity: intensity), in: lib, speaker: speaker, on: screen)
-            return RideScreen.closing(ridden.ratings).joined(separator: "  ")
+            return ((ridden.notLogged.map { ["\($0)"] } ?? []) + RideScreen.closing(ridden.ratings))
+                .joined(separator: "  ")
         } catch {
             return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
         }

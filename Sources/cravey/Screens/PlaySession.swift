@@ -60,6 +60,8 @@ final class PlaySession {
             return try opening(
                 recording, in: library, title: title, speaker: speaker, originalLevel: originalLevel,
                 pictures: wantsPictures)
+        } catch is SpeakerOpening.Stopped {
+            throw CraveyFailure(message: Self.stopped(what))
         } catch let trouble as SpeakerUnavailable {
             throw CraveyFailure(message: "cannot play \(what): \(trouble.error)")
         } catch let error as MediaError {
@@ -67,9 +69,16 @@ final class PlaySession {
         }
     }
 
+    /// The words for a play stopped while its speaker was waited for.
+    static func stopped(_ what: String) -> String {
+        "\(what) was not played: it was stopped before the speaker answered"
+    }
+
     /// As `open`, for a message played when it is needed: a video whose speaker cannot open still
     /// shows, silently (`unheard` says why); anything else whose speaker cannot open throws
-    /// `SpeakerUnavailable`, so that its words can be shown instead.
+    /// `SpeakerUnavailable`, so that its words can be shown instead. The speaker is waited for
+    /// until its deadline (`SpeakerOpening`); q, Esc, Ctrl-C, SIGTERM or SIGHUP meanwhile give the
+    /// play up at once (`SpeakerOpening.Stopped`: nothing was heard, nothing is counted).
     static func opening(
         _ recording: Recording, in library: Library, title: String, speaker: String, originalLevel: Bool = false,
         pictures wantsPictures: Bool = false
@@ -80,7 +89,10 @@ final class PlaySession {
         var level: PlaybackLevel?
         var unheard: MediaError?
         do {
-            let playing = try Playing(recording, in: library, speaker: speaker, originalLevel: originalLevel)
+            let playing = try whileOpening(speaker: speaker) { stopping in
+                try Playing(
+                    recording, in: library, speaker: speaker, originalLevel: originalLevel, stopping: stopping)
+            }
             (path, player, level) = (playing.path, playing.player, playing.level)
         } catch let error as MediaError where MessagePlay.isSpeakerProblem(error) {
             guard showsPictures else { throw SpeakerUnavailable(error: error) }
@@ -95,6 +107,26 @@ final class PlaySession {
         session.level = level
         session.unheard = unheard
         return session
+    }
+
+    /// Runs `open` with what says to stop while the speaker is waited for: a stop signal, or q or
+    /// Esc at the terminal (keys arrive one by one meanwhile; others are dropped).
+    /// A speaker slow to answer is said on a terminal once, after a moment.
+    static func whileOpening<T>(speaker: String, _ open: (_ stopping: () -> Bool) throws -> T) rethrows -> T {
+        let signals = StopSignals()
+        defer { signals.cancel() }
+        let raw = Terminal.stdinIsTerminal ? RawMode() : nil
+        defer { raw?.release() }
+        let begun = monotonicNanoseconds()
+        var said = false
+        return try open {
+            if !said, Terminal.stdoutIsTerminal, monotonicNanoseconds() - begun > 300_000_000 {
+                said = true
+                print(Terminal.dim("Waiting for the speaker '\(Terminal.safe(speaker))'… (q stops)"))
+            }
+            return signals.stopRequested
+                || (Terminal.stdinIsTerminal && KeyReader.shared.pending().contains { PlayerKey($0) == .stop })
+        }
     }
 
     /// Where a video's pictures go (`PictureOutput.choose`): a window, else the terminal, else

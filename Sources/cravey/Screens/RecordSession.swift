@@ -134,7 +134,7 @@ final class RecordSession: Sendable {
         } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
         } catch {
-            throw CraveyFailure(message: "\(error)" + keptNote)
+            throw failure(error, "\(error)")
         }
         if take.kind == .video {
             var note = "recorded \(take.frames) frames at \(take.info.width ?? 0)x\(take.info.height ?? 0)"
@@ -182,6 +182,8 @@ final class RecordSession: Sendable {
                     + (refusal.declined.map { Self.hint(plan, $0.option) } ?? ""))
         } catch let error as RecorderError {
             throw CraveyFailure(message: "\(error)")
+        } catch  where Self.diskIsFull(error) {
+            throw failure(error, "\(error)")
         }
         if let milliseconds = Configuration.current.stopWindowMilliseconds {
             FileHandle.standardError.write(Data("stop window open\n".utf8))
@@ -223,7 +225,7 @@ final class RecordSession: Sendable {
             do {
                 saved = try take.save(draft: draft)
             } catch {
-                throw CraveyFailure(message: "could not save the recording: \(error)" + keptNote)
+                throw failure(error, "could not save the recording: \(error)")
             }
             state.saved = saved
             if Configuration.current.timings, let status = recorder?.status {
@@ -246,6 +248,22 @@ final class RecordSession: Sendable {
     private var keptNote: String {
         guard let path = recorder?.temporaryFile, access(path, F_OK) == 0 else { return "" }
         return "; the recording is kept in \(path) and the next cravey command will recover it"
+    }
+
+    /// The line for a take that could not be started, finished or saved (`line` says what failed):
+    /// a full disk first and plainly, with no temporary path; anything else as it is, with where
+    /// the take is kept.
+    private func failure(_ error: any Error, _ line: String) -> CraveyFailure {
+        guard Self.diskIsFull(error) else { return CraveyFailure(message: line + keptNote) }
+        let kept = recorder?.temporaryFile.map { access($0, F_OK) == 0 } ?? false
+        return CraveyFailure(
+            message: "Not recorded: the disk is full; free some space and record again"
+                + (kept ? " (what was recorded is kept, and the next cravey command recovers it)" : ""))
+    }
+
+    /// Whether writing failed because the disk is full (the media writer's or the library's).
+    static func diskIsFull(_ error: any Error) -> Bool {
+        (error as? MediaError)?.errno == ENOSPC || Library.isDiskFull(error)
     }
 
     private func discardOnce() {

@@ -90,10 +90,22 @@ final class RideScreen {
     static func ride(
         _ craving: Craving, in lib: Library, speaker: String, pace: RidePace = RidePace(), on screen: FullScreen? = nil
     ) throws -> Outcome? {
-        let tracker = Tracker(library: lib)
-        let ride = try Tracker.Ride(craving, tracker: tracker)
+        try ride(
+            try Tracker.Ride(craving, tracker: Tracker(library: lib)), in: lib, speaker: speaker, pace: pace,
+            on: screen)
+    }
+
+    /// Rides `ride` out: one whose craving is logged, or one that cannot be saved (a full disk),
+    /// which keeps company all the same — sound, breathing, ratings on screen — and says once,
+    /// under the ratings, that it is not kept.
+    static func ride(
+        _ ride: Tracker.Ride, in lib: Library, speaker: String, pace: RidePace = RidePace(),
+        on screen: FullScreen? = nil
+    ) throws -> Outcome? {
         // Messages without sound (a silent video) have nothing to say in a ride.
-        let messages = try tracker.messageOrder(for: craving.triggers).filter { $0.media.sampleRate != nil }
+        let messages = try ride.tracker.messageOrder(for: ride.craving.triggers).filter {
+            $0.media.sampleRate != nil
+        }
         guard let screen = screen ?? FullScreen() else { return nil }
         let session = RideScreen(ride: ride, messages: messages, lib: lib, speaker: speaker, screen: screen, pace: pace)
         let ending = session.run()
@@ -154,7 +166,17 @@ final class RideScreen {
         note = nil
         let playing: Playing
         do {
-            playing = try Playing(recording, in: lib, speaker: speaker)
+            // The speaker is waited for only until its deadline; the ride goes on meanwhile.
+            playing = try Playing(recording, in: lib, speaker: speaker) { [self] in
+                tick()
+                for key in KeyReader.shared.pending() { handle(key) }
+                return ending != nil || quiet
+            }
+        } catch is SpeakerOpening.Stopped {
+            showing = .breathing
+            breathingSince = elapsed
+            playNextAt = elapsed + pace.pause
+            return
         } catch let error as MediaError where MessagePlay.isSpeakerProblem(error) {
             // No speaker: the message's words, for as long as it lasts (10 s at least), then breathing.
             showing = .words(
@@ -174,7 +196,7 @@ final class RideScreen {
         }
         let player = playing.player
         showing = .playing(recording, player)
-        let played = MessagePlay.play(recording, in: lib) { () -> AudioPlayer.Ending in
+        let listen = { [self] () -> AudioPlayer.Ending in
             player.start()
             while true {
                 if let ending = player.wait(timeout: .now() + .milliseconds(40)) { return ending }
@@ -186,7 +208,12 @@ final class RideScreen {
                 for key in KeyReader.shared.pending() { handle(key, playing: player) }
             }
         }
-        if case let .failed(error) = played.counting { note = "This play was not counted: \(error)" }
+        if ride.isSaved {
+            let played = MessagePlay.play(recording, in: lib, through: listen)
+            if case let .failed(error) = played.counting { note = "This play was not counted: \(error)" }
+        } else {
+            _ = listen()  // a ride that cannot be saved counts no play either (the disk is full)
+        }
         keep { try ride.played(recording.id) }
         showing = .breathing
         breathingSince = elapsed
@@ -242,6 +269,9 @@ final class RideScreen {
 
     // MARK: - Drawing
 
+    /// Said once, under the ratings, in a ride that cannot be saved.
+    static let notSaved = "The disk is full, so this ride can't be saved — I'm still here with you."
+
     /// Whether the breathing guide is words and a countdown (nothing that moves).
     static var plainBreathing: Bool { Calm.isOn || !Terminal.useColor }
 
@@ -279,6 +309,7 @@ final class RideScreen {
             lines += [""] + breathing(width: width)
         }
         lines += [""] + ratingLines(width: width)
+        if !ride.isSaved { lines.append(Terminal.style(Self.notSaved, "33")) }
         if let note { lines.append(Terminal.style(note, "33")) }
         lines += [
             rule,

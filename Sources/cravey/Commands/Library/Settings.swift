@@ -34,8 +34,12 @@ extension Cravey {
                 valueName: "value"))
         var value: String?
 
-        @Argument(help: ArgumentHelp("For price: the price of one unit (12.50).", valueName: "amount"))
-        var amount: String?
+        // Every input left over lands here, so that a negative price ("-5") reaches the price's own
+        // words rather than "Unknown option" (`validate` refuses any other leftover as before).
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp("For price: the price of one unit (12.50).", valueName: "amount"))
+        var amountTyped: [String] = []
 
         @Option(
             help: ArgumentHelp(

@@ -1,9 +1,22 @@
+import ArgumentParser
 import CraveyLibrary
 import CraveyTracker
 import Foundation
 import TerminalKit
 
 extension Cravey.Settings {
+    /// The price typed, if any.
+    var amount: String? { amountTyped.first }
+
+    /// What is left over is one amount at most; a negative number is an amount (the price refuses
+    /// it in its own words), anything else starting with a dash is an option cravey does not know.
+    func validate() throws {
+        if let unknown = amountTyped.first(where: { $0.hasPrefix("-") && !($0.dropFirst().first?.isNumber ?? false) }) {
+            throw ValidationError("Unknown option '\(unknown)'")
+        }
+        if amountTyped.count > 1 { throw ValidationError("Unexpected argument '\(amountTyped[1])'") }
+    }
+
     /// `cravey settings price [METHOD [AMOUNT | --clear]] [--currency CODE] [--json]`: the price of
     /// one unit of a method (what money kept in progress is figured from) and its currency, shown
     /// or set. Everything typed is checked before anything is changed.

@@ -18,7 +18,9 @@ extension Cravey {
                 s stop the sound, space pause, 1–9 and 0 (10) how strong, Enter keeps the last, p it has \
                 passed, q or Esc ends. Every way of ending keeps the ratings. From a script, --ratings \
                 6,4,2 --minutes-apart 5 stores the same as a ride rated at those minutes: the intensity at \
-                the craving's time, then each rating 5 minutes after the one before.
+                the craving's time, then each rating 5 minutes after the one before. Without --at the \
+                last rating is now (the craving began 15 minutes ago); with --at no rating may fall later \
+                than now.
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -68,10 +70,24 @@ extension Cravey {
                 throw TrackerError.invalid(field: "--minutes-apart", reason: "it goes with --ratings")
             }
             let apart = try minutesApart.map { try LogInput.wholeNumber($0, field: "--minutes-apart", in: 1...60) } ?? 3
+            let now = Date()
+            let span = TimeInterval((values?.count ?? 0) * apart * 60)
+            var time = try LogInput.time(details.at, now: now)
+            if details.at == nil {
+                // Told afterwards: the ride ends now, so the craving began its minutes ago.
+                time = LogTime(now.addingTimeInterval(-span))
+            } else if time.instant.addingTimeInterval(span) > now.addingTimeInterval(60) {
+                let minutes = Int((time.instant.addingTimeInterval(span).timeIntervalSince(now) / 60).rounded(.up))
+                throw TrackerError.invalid(
+                    field: "--ratings",
+                    reason:
+                        "the last rating would be \(minutes) minutes from now; a rating is told once it was felt (an earlier --at, or fewer ratings)"
+                )
+            }
             let draft = Tracker.CravingDraft(
                 intensity: try intensity.map(LogInput.intensity)
                     ?? Intensity.standard,
-                time: try details.time(), triggers: try details.triggerSet(), location: try details.place(),
+                time: time, triggers: try details.triggerSet(), location: try details.place(),
                 notes: details.notes)
             return Plan(draft: draft, given: intensity != nil, minutes: minutes, ratings: values, minutesApart: apart)
         }
@@ -92,6 +108,10 @@ extension Cravey {
                 guard let ridden = try Self.rideInteractively(plan, in: lib, speaker: speaker) else {
                     print("Nothing was logged.")
                     return
+                }
+                if let notLogged = ridden.notLogged {
+                    RideScreen.closing(ridden.ratings).forEach { print($0) }
+                    throw notLogged
                 }
                 print(LogWords.saved(.craving(ridden.craving)))
                 noteIfOld(ridden.craving.time)
@@ -116,17 +136,31 @@ extension Cravey {
             var craving: Craving
             var ratings: [Craving.Rating]
             var ending: RideEnding
+            /// Why the craving was not logged (a full disk): the ride kept company all the same.
+            var notLogged: TrackerError?
         }
 
-        /// Logs `draft` at once, then rides it out on `screen` (home's, or the one the command opened).
+        /// Logs `draft` at once, then rides it out on `screen` (home's, or the one the command
+        /// opened). On a full disk the ride keeps company all the same, unsaved (`notLogged`).
         static func ride(
             _ draft: Tracker.CravingDraft, in lib: Library, speaker: String, minutes: Int = 15, on screen: FullScreen
         ) throws -> Ridden {
-            let craving = try Tracker(library: lib).logCraving(draft)
+            let tracker = Tracker(library: lib)
+            var craving: Craving?
+            var notLogged: TrackerError?
+            do {
+                craving = try tracker.logCraving(draft)
+            } catch TrackerError.diskFull(let what) {
+                notLogged = .diskFull(what.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            let ride =
+                try craving.map { try Tracker.Ride($0, tracker: tracker) }
+                ?? Tracker.Ride(unsaved: draft, tracker: tracker)
             let outcome = try RideScreen.ride(
-                craving, in: lib, speaker: speaker, pace: RidePace(minutes: minutes), on: screen)
+                ride, in: lib, speaker: speaker, pace: RidePace(minutes: minutes), on: screen)
             return Ridden(
-                craving: craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped)
+                craving: ride.craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped,
+                notLogged: notLogged)
         }
 
         /// The scripted form (and the plain one, without a terminal): the craving and its ratings,

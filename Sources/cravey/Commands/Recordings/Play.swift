@@ -123,6 +123,8 @@ extension Cravey {
                 session = try PlaySession.opening(
                     recording, in: lib, title: recording.shownTitle, speaker: speaker, originalLevel: originalLevel,
                     pictures: pictures)
+            } catch is SpeakerOpening.Stopped {
+                throw CraveyFailure(message: PlaySession.stopped("'\(recording.shownTitle)'"))
             } catch let trouble as PlaySession.SpeakerUnavailable {
                 // A hard moment is no time for a device error alone: the message's words instead.
                 showWords(of: recording, in: lib, speaker: speaker, trouble.error, waiting: true)

@@ -1,0 +1,160 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A speaker that does not answer never holds a hard moment: ALSA's `file` plugin writing into a
+/// FIFO nobody reads waits in open(2) inside its configuration, as a stuck device would. The
+/// speaker is waited for 2 seconds at most, then the message's words are shown; q, Ctrl-C and
+/// SIGTERM end a play at once meanwhile, and while a speaker that stopped taking samples holds the
+/// playback; from `play --top`, home's `1` and a ride.
+final class SpeakerDeadlineTests: LogTestCase {
+    var fifo: String { base + "/speaker.fifo" }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        guard mkfifo(fifo, 0o600) == 0 else { throw NSError(domain: "mkfifo", code: Int(errno)) }
+        let wav = base + "/walk.wav"
+        try makeToneWAV(wav, seconds: 4)
+        try run(["import", wav, "--title", "Walk"])
+    }
+
+    /// cravey started with the FIFO as its speaker's file; its output goes to files in `base`.
+    func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cravey)
+        process.arguments = arguments + ["--library", root]
+        process.environment = ProcessInfo.processInfo.environment.merging(env(["CRAVEY_ALSA_OUTFILE": fifo])) { $1 }
+        FileManager.default.createFile(atPath: base + "/out.txt", contents: nil)
+        FileManager.default.createFile(atPath: base + "/err.txt", contents: nil)
+        process.standardOutput = FileHandle(forWritingAtPath: base + "/out.txt")
+        process.standardError = FileHandle(forWritingAtPath: base + "/err.txt")
+        try process.run()
+        return process
+    }
+
+    /// Seconds until `process` exits (it is killed, and the test fails, after `limit`).
+    func secondsToExit(_ process: Process, limit: Double = 10, file: StaticString = #filePath, line: UInt = #line)
+        -> Double
+    {
+        let begun = Date()
+        while process.isRunning && Date().timeIntervalSince(begun) < limit { usleep(5_000) }
+        let took = Date().timeIntervalSince(begun)
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("still waiting on the speaker after \(limit) s", file: file, line: line)
+        }
+        process.waitUntilExit()
+        return took
+    }
+
+    var stdout: String { (try? String(contentsOfFile: base + "/out.txt", encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: base + "/err.txt", encoding: .utf8)) ?? "" }
+
+    func playCount() throws -> Int? {
+        (try json(try run(["list", "--json"]).stdout) as? [[String: Any]])?.first?["playCount"] as? Int
+    }
+
+    func testPlayGivesUpOnASpeakerThatDoesNotAnswer() throws {
+        // Nobody reads the FIFO: after the deadline, the words instead of the sound.
+        let alone = try start(["play", "--top", "--speaker", "cravey_capture"])
+        let waited = secondsToExit(alone)
+        print("speaker deadline: the words after \(String(format: "%.2f", waited)) s")
+        XCTAssertGreaterThan(waited, 1.5, "the speaker is given its time")
+        XCTAssertLessThan(waited, 6)
+        XCTAssertEqual(alone.terminationStatus, 1, stderr)
+        XCTAssertTrue(stdout.contains("'Walk' has no transcript yet"), stdout)
+        XCTAssertTrue(
+            stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
+                "did not open (it did not answer within 2 seconds)"), stdout)
+        XCTAssertEqual(stderr, "cravey: 'Walk' was not played: the speaker 'cravey_capture' did not open\n")
+
+        // SIGTERM and Ctrl-C while it is waited for end the play at once; nothing was heard or counted.
+        for signal in [SIGTERM, SIGINT] {
+            let waiting = try start(["play", "--top", "--speaker", "cravey_capture"])
+            usleep(600_000)
+            kill(waiting.processIdentifier, signal)
+            let took = secondsToExit(waiting)
+            print("speaker deadline: signal \(signal) ended the wait in \(String(format: "%.3f", took)) s")
+            XCTAssertLessThan(took, 2, "ends within half a second (2 s allowed for a loaded machine)")
+            XCTAssertEqual(stderr, "cravey: 'Walk' was not played: it was stopped before the speaker answered\n")
+        }
+        XCTAssertEqual(try playCount(), 0)
+    }
+
+    func testAPlayHeldByASpeakerThatStoppedTakingSamplesEndsAtOnce() throws {
+        // A reader that opens the FIFO and never reads: the first samples fit in the pipe, then
+        // every write waits. SIGTERM still ends the play.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        reader.arguments = ["-c", "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); time.sleep(60)", fifo]
+        try reader.run()
+        defer { reader.terminate() }
+        let playing = try start(["play", "--top", "--speaker", "cravey_capture"])
+        usleep(2_000_000)
+        XCTAssertTrue(playing.isRunning)
+        kill(playing.processIdentifier, SIGTERM)
+        let took = secondsToExit(playing)
+        print("speaker deadline: SIGTERM ended a held playback in \(String(format: "%.3f", took)) s")
+        XCTAssertLessThan(took, 2)
+        XCTAssertEqual(playing.terminationStatus, 0, stderr)
+        XCTAssertEqual(stdout, "Stopped 'Walk' (0:04)\n")
+    }
+
+    /// A tmux session running cravey with the FIFO as its speaker's file.
+    func terminal(_ arguments: String) throws -> TmuxSession {
+        let environment = env(["CRAVEY_ALSA_OUTFILE": fifo]).map { "\($0.key)=\(shellQuote($0.value))" }
+            .joined(separator: " ")
+        return try TmuxSession(
+            "env \(environment) \(shellQuote(cravey)) \(arguments) --speaker cravey_capture --library \(shellQuote(root)); echo EXIT=$?; sleep 30",
+            width: 100, height: 30)
+    }
+
+    /// Seconds from now until `text` is on the screen.
+    func secondsUntil(_ text: String, in tmux: TmuxSession) throws -> Double {
+        let begun = Date()
+        try tmux.waitFor(text, timeout: 10)
+        return Date().timeIntervalSince(begun)
+    }
+
+    func testHomeAndARideStopAtOnceWhileTheSpeakerIsWaitedFor() throws {
+        let home = try terminal("home")
+        try home.waitFor("Skip tour")
+        try home.send("s", literal: true)
+        try home.waitFor("Quick Play")
+        try home.send("1", literal: true)
+        try home.waitFor("Waiting for the speaker 'cravey_capture'… (q stops)")
+        try home.send("q", literal: true)
+        let stopped = try secondsUntil("it was stopped before the speaker answered", in: home)
+        print("speaker deadline: home's q ended the wait in \(String(format: "%.3f", stopped)) s")
+        XCTAssertLessThan(stopped, 2)
+        try home.waitFor("Quick Play")
+        try home.send("1", literal: true)
+        let words = try secondsUntil("did not answer within 2 seconds", in: home)
+        XCTAssertLessThan(words, 6, "the words after the deadline")
+        home.close()
+
+        let ride = try terminal("ride 8")
+        try ride.waitFor("Riding it out")
+        usleep(500_000)  // the first message's speaker is being waited for
+        try ride.send("q", literal: true)
+        let ended = try secondsUntil("EXIT=0", in: ride)
+        print("speaker deadline: the ride's q ended it in \(String(format: "%.3f", ended)) s")
+        XCTAssertLessThan(ended, 2)
+        XCTAssertTrue(try ride.screen().contains("You rode it out."))
+        ride.close()
+
+        // After the deadline the ride shows the words and goes on with breathing and ratings.
+        let shown = try terminal("ride 7")
+        let after = try shown.waitFor("did not answer within")
+        XCTAssertTrue(after.contains("How strong: 7"), after)
+        let sigterm = try XCTUnwrap(
+            try runProcess("/usr/bin/pgrep", ["-f", "^\(cravey) ride 7"]).stdout.split(separator: "\n").first)
+        kill(Int32(sigterm)!, SIGTERM)
+        XCTAssertLessThan(try secondsUntil("EXIT=0", in: shown), 2)
+        shown.close()
+    }
+}
