@@ -15,7 +15,9 @@ public func productPath(_ name: String) -> String {
     return bundle + "/" + name
 }
 
-/// Runs an executable and returns its exit status (or the signal, negated) and output.
+/// Runs an executable and returns its exit status (or the signal, negated) and output. It gets
+/// the test process's environment (a sentinel home while a test runs; another home for the
+/// programs that keep one of their own) with `environment` over it.
 @discardableResult
 public func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:],
@@ -25,9 +27,7 @@ public func runProcess(
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
+    process.environment = CraveyTestSupport.environment(for: executable, environment)
     let out = Pipe(), err = Pipe(), stdin = Pipe()
     process.standardOutput = out
     process.standardError = err
