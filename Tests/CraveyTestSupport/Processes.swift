@@ -252,6 +252,7 @@ public func startXvfb() throws -> (process: Process, display: String) {
     // In the VM rig /tmp is read-only (only /tmp/.X11-unix is its own): no display lock file there.
     let lockless = ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1" ? ["-nolock"] : []
     xvfb.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"] + lockless
+    xvfb.environment = environment(for: "Xvfb", [:])
     xvfb.standardError = FileHandle.nullDevice
     try xvfb.run()
     let socket = "/tmp/.X11-unix/X\(display.dropFirst())"
