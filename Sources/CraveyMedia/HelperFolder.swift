@@ -31,7 +31,7 @@ struct HelperFolder: Sendable {
     /// Makes a fresh folder (after removing those of helpers whose cravey is gone).
     static func make() throws -> HelperFolder {
         _ = removedAtExit
-        let temporary = FileManager.default.temporaryDirectory.path
+        let temporary = temporaryDirectory
         removeStale(in: temporary)
         let me = getpid()
         let name = prefix + "\(me)-\(startTime(of: me) ?? "0")-XXXXXX"
@@ -49,6 +49,17 @@ struct HelperFolder: Sendable {
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    /// TMPDIR when it names a directory by an absolute path, else /tmp.
+    static var temporaryDirectory: String {
+        var isDirectory: ObjCBool = false
+        if let named = ProcessInfo.processInfo.environment["TMPDIR"], named.hasPrefix("/"),
+            FileManager.default.fileExists(atPath: named, isDirectory: &isDirectory), isDirectory.boolValue
+        {
+            return named.count > 1 && named.hasSuffix("/") ? String(named.dropLast()) : named
+        }
+        return "/tmp"
+    }
 
     /// A process's start time (clock ticks since boot, field 22 of /proc/PID/stat), or nil when
     /// no such process runs.

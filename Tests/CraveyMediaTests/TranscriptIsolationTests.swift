@@ -87,6 +87,24 @@ final class TranscriptIsolationTests: XCTestCase {
         XCTAssertEqual(helperFolders, [])
     }
 
+    /// A TMPDIR that is not an absolute path to a directory (relative, missing) is not used: the
+    /// folder is made in /tmp, never in the current directory.
+    func testAnUnusableTMPDIRMeansTmp() throws {
+        guard case let .installed(installation) = WhisperInstallation.find(named: nil) else {
+            throw XCTSkip("no Whisper engine next to the build: bash Whisper/install.sh .build/whisper")
+        }
+        for named in ["relative-tmp", directory + "/missing"] {
+            setenv("TMPDIR", named, 1)
+            let whisper = WhisperRecognizer(installation)
+            XCTAssertTrue(try whisper.start())
+            let folder = try XCTUnwrap(whisper.helperFolder)
+            XCTAssertTrue(folder.hasPrefix("/tmp/cravey-helper-"), folder)
+            whisper.finish()
+            XCTAssertFalse(FileManager.default.fileExists(atPath: folder))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "relative-tmp"))
+    }
+
     /// A helper that hangs (and has started a child of its own) is killed at its time limit, with
     /// the child, and its folder removed: the engine says so in one line.
     func testAHungHelperIsKilledWithItsChildrenAtTheLimit() throws {

@@ -24,8 +24,9 @@ public func runProcess(
     input: String? = nil, directory: String? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
+    let (program, words) = isolated(executable, arguments)
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = words
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     process.environment = CraveyTestSupport.environment(for: executable, environment)
     let out = Pipe(), err = Pipe(), stdin = Pipe()

@@ -36,6 +36,17 @@ public enum Sentinel {
     /// removed with it, never checked.
     public static var elsewhere: String? { active?.elsewhere }
 
+    /// The home variables as they were before the test (for a build whose caches belong in the
+    /// real home, as they did before the sentinel); without a sentinel, none.
+    public static var realHome: [String: String] {
+        guard let saved = active?.saved else { return [:] }
+        return saved.reduce(into: [:]) { result, entry in
+            if places.contains(where: { $0.variable == entry.key }), let value = entry.value {
+                result[entry.key] = value
+            }
+        }
+    }
+
     /// The variables that point a program's home at `folder`.
     public static func homeEnvironment(_ folder: String) -> [String: String] {
         Dictionary(uniqueKeysWithValues: places.map { ($0.variable, folder + $0.relative) })
@@ -111,8 +122,10 @@ public enum Sentinel {
 
 /// `cravey` as the tests run it: the built program, started (where the tests run as root, as CI
 /// does, and not inside the VM rig) in a network namespace of its own with no interface up, by a
-/// two-line wrapper that execs `unshare --net` and then cravey itself (one process id throughout,
-/// so signals and `$$` reach cravey). Without root it is the built program as it is.
+/// small wrapper that execs `unshare --net` and then cravey itself (one process id throughout,
+/// so signals and `$$` reach cravey). Run as another user (a test that drops to `nobody`), who
+/// cannot make a namespace, the wrapper execs cravey as it is; without root it is the built
+/// program as it is.
 public let craveyUnderTest: String = {
     Sentinel.watch()
     let built = productPath("cravey")
@@ -120,12 +133,17 @@ public let craveyUnderTest: String = {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
     else { return built }
     var template = Array((FileManager.default.temporaryDirectory.path + "/cravey-netns-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else { return built }
+    guard let made = mkdtemp(&template), chmod(made, 0o755) == 0 else { return built }
     let wrapper = String(cString: made) + "/cravey"
-    let script = "#!/bin/sh\nexec /usr/bin/unshare --net -- \(shellQuote(built)) \"$@\"\n"
+    let script = """
+        #!/bin/sh
+        [ "$(id -u)" = 0 ] || exec \(shellQuote(built)) "$@"
+        exec /usr/bin/unshare --net -- \(shellQuote(built)) "$@"
+
+        """
     guard
         FileManager.default.createFile(
-            atPath: wrapper, contents: Data(script.utf8), attributes: [.posixPermissions: 0o700])
+            atPath: wrapper, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
     else { return built }
     netnsWrapperFolder = String(cString: made)
     return wrapper
@@ -134,10 +152,13 @@ public let craveyUnderTest: String = {
 /// The folder of the network-namespace wrapper (removed when the tests end).
 nonisolated(unsafe) var netnsWrapperFolder: String?
 
-/// Whether `executable` is cravey (the built program, the wrapper, or an installed copy).
-func isCravey(_ executable: String) -> Bool {
-    let name = (executable as NSString).lastPathComponent
-    return name == "cravey" || executable == productPath("cravey")
+/// How `runProcess` starts `executable`: a copy of cravey other than the wrapper (an installed
+/// one) is started in a network namespace too, where `craveyUnderTest` uses one.
+func isolated(_ executable: String, _ arguments: [String]) -> (String, [String]) {
+    guard (executable as NSString).lastPathComponent == "cravey", executable != craveyUnderTest,
+        craveyUnderTest != productPath("cravey")
+    else { return (executable, arguments) }
+    return ("/usr/bin/unshare", ["--net", "--", executable] + arguments)
 }
 
 /// Programs the tests run beside cravey that keep files in a home of their own (a browser's
@@ -145,7 +166,7 @@ func isCravey(_ executable: String) -> Bool {
 /// can fill the sentinel.
 let programsWithTheirOwnHome: Set<String> = [
     "chromium", "chromium-browser", "ffmpeg", "ffprobe", "sox", "pdftoppm", "pdftotext", "pdfinfo", "python3",
-    "systemd-analyze", "dbus-daemon", "dbus-monitor", "Xvfb", "strip",
+    "systemd-analyze", "dbus-daemon", "dbus-monitor", "Xvfb", "strip", "espeak-ng", "flite", "aplay", "arecord",
 ]
 
 /// The environment `runProcess` gives `executable`: the test process's (a sentinel home while a
