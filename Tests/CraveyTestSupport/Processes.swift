@@ -23,6 +23,7 @@ public func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:],
     input: String? = nil, directory: String? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
+    Sentinel.watch()
     let process = Process()
     let (program, words) = isolated(executable, arguments)
     process.executableURL = URL(fileURLWithPath: program)

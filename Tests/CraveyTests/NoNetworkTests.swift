@@ -128,6 +128,11 @@ final class NoNetworkTests: CommandTestCase {
         guard FileManager.default.fileExists(atPath: whisperDirectory + "/model/model.bin") else {
             throw XCTSkip("no Whisper engine next to the build: bash Whisper/install.sh .build/whisper")
         }
+        // The background worker (its own session, detached) is followed too: strace waits for it.
+        let worker = try assertNoNetwork(
+            ["import", speech, "--title", "Again", "--json"], environment: ["CRAVEY_TRANSCRIBE": "background"])
+        XCTAssertTrue(
+            worker.programs.contains { $0.contains("/venv/bin/python") }, "the worker ran Whisper: \(worker.programs)")
         let whisper = try assertNoNetwork(["transcribe", id, "--engine", "whisper", "--wait"])
         XCTAssertTrue(
             whisper.programs.contains { $0.contains("/venv/bin/python") },
