@@ -159,13 +159,23 @@ final class TranscriptIsolationTests: XCTestCase {
             try FileManager.default.createDirectory(
                 atPath: directory + "/tmp/" + name + "/cache", withIntermediateDirectories: true)
         }
+        // Planted: a link inside a gone cravey's folder, and a link with a folder's name; what they
+        // point at is never followed.
+        let victim = directory + "/victim"
+        try FileManager.default.createDirectory(atPath: victim, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: victim + "/kept", contents: Data("kept".utf8))
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/tmp/" + names[2] + "/cache/link", withDestinationPath: victim)
+        let planted = "cravey-helper-4194001-78-Linked"
+        try FileManager.default.createSymbolicLink(atPath: directory + "/tmp/" + planted, withDestinationPath: victim)
         let whisper = WhisperRecognizer(installation)
         XCTAssertTrue(try whisper.start())
         let running = try XCTUnwrap(whisper.helperFolder)
         XCTAssertEqual(
-            Set(helperFolders), [names[0], (running as NSString).lastPathComponent],
-            "the folder whose owner runs stays; the others are gone")
+            Set(helperFolders), [names[0], planted, (running as NSString).lastPathComponent],
+            "the folder whose owner runs stays (and the link, not a folder, is left alone); the others are gone")
         whisper.finish()
-        XCTAssertEqual(helperFolders, [names[0]])
+        XCTAssertEqual(Set(helperFolders), [names[0], planted])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: victim + "/kept"), "nothing behind a link was touched")
     }
 }
