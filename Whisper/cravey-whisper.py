@@ -14,7 +14,7 @@ as many recordings as it has to transcribe, and talks to it through pipes:
 
 Nothing here touches the network: the model is opened from its directory by path (never by a
 name a hub would resolve), the hub's offline switches are set before anything is imported, and
-nothing imported opens a socket. cravey gives the helper a private folder (HOME, XDG folders,
+an audit hook makes any network socket or name lookup from Python fail. cravey gives the helper a private folder (HOME, XDG folders,
 caches, TMPDIR; named by CRAVEY_HELPER_FOLDER) and removes it when the helper ends; when cravey
 itself ends first, however it ends, the helper removes that folder and exits (a stopped
 transcript leaves no helper and no folder behind).
@@ -39,6 +39,27 @@ RATE = 16000
 def emit(obj):
     sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+# Socket families that reach a network: AF_INET, AF_INET6, AF_NETLINK (by number: the socket
+# module is not imported for them).
+NETWORK_FAMILIES = (2, 10, 16)
+NETWORK_EVENTS = ("socket.connect", "socket.bind", "socket.getaddrinfo", "socket.gethostbyname",
+                  "socket.gethostbyaddr", "socket.sendto", "urllib.Request", "http.client.connect")
+
+
+def refuse_network():
+    """Makes every attempt at the network from Python code in this process fail at once (an
+    audit hook: it cannot be removed), whatever a library imported later would try."""
+    def hook(event, args):
+        if event == "socket.__new__" and len(args) > 1 and args[1] in NETWORK_FAMILIES:
+            raise PermissionError("cravey's Whisper helper has no network")
+        if event in NETWORK_EVENTS:
+            if event in ("socket.connect", "socket.bind", "socket.sendto") and getattr(args[0], "family", 0) == 1:
+                return  # a local (AF_UNIX) socket is not the network
+            raise PermissionError("cravey's Whisper helper has no network")
+
+    sys.addaudithook(hook)
 
 
 def leave(*_):
@@ -144,6 +165,7 @@ def transcribe(model, samples):
 
 
 def main():
+    refuse_network()
     die_with_parent()
     values = arguments(sys.argv[1:])
     started = time.monotonic()

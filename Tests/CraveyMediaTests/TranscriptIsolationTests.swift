@@ -87,6 +87,33 @@ final class TranscriptIsolationTests: XCTestCase {
         XCTAssertEqual(helperFolders, [])
     }
 
+    /// The helper refuses the network from Python itself (an audit hook it sets before loading
+    /// anything): an IPv4 or IPv6 socket and a name lookup fail at once; a local socket works.
+    func testTheHelperRefusesTheNetworkFromPython() throws {
+        guard case let .installed(installation) = WhisperInstallation.find(named: nil) else {
+            throw XCTSkip("no Whisper engine next to the build: bash Whisper/install.sh .build/whisper")
+        }
+        let probe = """
+            import importlib.util, socket
+            spec = importlib.util.spec_from_file_location("helper", \(String(reflecting: installation.helper)))
+            helper = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(helper)
+            helper.refuse_network()
+            socket.socket(socket.AF_UNIX).close()
+            print("local")
+            for attempt in (lambda: socket.socket(socket.AF_INET), lambda: socket.socket(socket.AF_INET6),
+                            lambda: socket.getaddrinfo("example.org", 443)):
+                try:
+                    attempt()
+                    print("opened")
+                except PermissionError:
+                    print("refused")
+            """
+        let run = try runProcess(installation.python, ["-I", "-c", probe])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(run.stdout, "local\nrefused\nrefused\nrefused\n")
+    }
+
     /// A TMPDIR that is not an absolute path to a directory (relative, missing) is not used: the
     /// folder is made in /tmp, never in the current directory.
     func testAnUnusableTMPDIRMeansTmp() throws {
