@@ -36,15 +36,17 @@ public enum Sentinel {
     /// removed with it, never checked.
     public static var elsewhere: String? { active?.elsewhere }
 
-    /// The home variables as they were before the test (for a build whose caches belong in the
-    /// real home, as they did before the sentinel); without a sentinel, none.
+    /// The home variables as they were before the test, each one that was not set as its default
+    /// under the real HOME (for a build whose caches belong in the real home, as they did before
+    /// the sentinel); without a sentinel, none.
     public static var realHome: [String: String] {
-        guard let saved = active?.saved else { return [:] }
-        return saved.reduce(into: [:]) { result, entry in
-            if places.contains(where: { $0.variable == entry.key }), let value = entry.value {
-                result[entry.key] = value
-            }
+        guard let state = active, let home = state.saved["HOME"] ?? nil else { return [:] }
+        var real = homeEnvironment(home)
+        real["XDG_RUNTIME_DIR"] = state.elsewhere + "/.runtime"
+        for (variable, value) in state.saved {
+            if let value, real[variable] != nil { real[variable] = value }
         }
+        return real
     }
 
     /// The variables that point a program's home at `folder`.
