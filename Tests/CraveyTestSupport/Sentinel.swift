@@ -100,14 +100,13 @@ public enum Sentinel {
         var state = Active(
             folder: temporary + "/cravey-sentinel-\(tag)", elsewhere: temporary + "/cravey-others-\(tag)")
         for folder in [state.folder, state.elsewhere] { mkdir(folder, 0o700) }
-        for (variable, value) in homeEnvironment(state.folder) {
-            state.saved[variable] = getenv(variable).map { String(cString: $0) }
-            setenv(variable, value, 1)
+        // updateValue keeps a variable that was not set as nil (a subscript assignment of nil
+        // would drop the key, and the variable would never be unset again).
+        for variable in places.map(\.variable) + unset {
+            state.saved.updateValue(getenv(variable).map { String(cString: $0) }, forKey: variable)
         }
-        for variable in unset {
-            state.saved[variable] = getenv(variable).map { String(cString: $0) }
-            unsetenv(variable)
-        }
+        for (variable, value) in homeEnvironment(state.folder) { setenv(variable, value, 1) }
+        for variable in unset { unsetenv(variable) }
         active = state
     }
 
@@ -148,6 +147,8 @@ public let craveyUnderTest: String = {
             atPath: wrapper, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
     else { return built }
     netnsWrapperFolder = String(cString: made)
+    // Removed when the test process exits.
+    atexit { if let folder = netnsWrapperFolder { try? FileManager.default.removeItem(atPath: folder) } }
     return wrapper
 }()
 
@@ -219,10 +220,7 @@ func environment(for executable: String, _ environment: [String: String]) -> [St
 
             func testCaseDidFinish(_ testCase: XCTestCase) { Sentinel.finish() }
 
-            func testBundleDidFinish(_ testBundle: Bundle) {
-                Sentinel.finish()
-                if let folder = netnsWrapperFolder { try? FileManager.default.removeItem(atPath: folder) }
-            }
+            func testBundleDidFinish(_ testBundle: Bundle) { Sentinel.finish() }
         }
     }
 #else

@@ -61,6 +61,16 @@ final class SentinelTests: CommandTestCase {
             route.split(separator: "\n").count, 1, "no route anywhere (a header at most): \(route)")
     }
 
+    /// Between tests the variables are back as they were: the real home handed to a build is
+    /// never a sentinel of an earlier test (nor this one's).
+    func testTheRealHomeIsNoSentinel() throws {
+        let real = Sentinel.realHome
+        XCTAssertNotNil(real["HOME"])
+        for (variable, value) in real where variable != "XDG_RUNTIME_DIR" {
+            XCTAssertFalse(value.contains("cravey-sentinel-"), "\(variable)=\(value)")
+        }
+    }
+
     /// What a command leaves in the sentinel is seen, by name; only what the test allows passes.
     func testAFileLeftInTheSentinelIsNamed() throws {
         let sentinel = try XCTUnwrap(Sentinel.folder)
