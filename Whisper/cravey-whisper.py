@@ -14,12 +14,18 @@ as many recordings as it has to transcribe, and talks to it through pipes:
 
 Nothing here touches the network: the model is opened from its directory by path (never by a
 name a hub would resolve), the hub's offline switches are set before anything is imported, and
-the process dies with cravey (a stopped transcript leaves no helper behind).
+an audit hook makes any network socket or name lookup from Python fail. cravey gives the helper a private folder (HOME, XDG folders,
+caches, TMPDIR; named by CRAVEY_HELPER_FOLDER) and removes it when the helper ends; when cravey
+itself ends first, however it ends, the helper removes that folder and exits (a stopped
+transcript leaves no helper and no folder behind).
 """
 import hashlib
 import json
 import os
+import shutil
+import signal
 import sys
+import threading
 import time
 
 # The offline switches, before any library that could look at them is loaded.
@@ -35,18 +41,59 @@ def emit(obj):
     sys.stdout.flush()
 
 
+# Socket families that reach a network: AF_INET, AF_INET6, AF_NETLINK (by number: the socket
+# module is not imported for them).
+NETWORK_FAMILIES = (2, 10, 16)
+NETWORK_EVENTS = ("socket.connect", "socket.bind", "socket.getaddrinfo", "socket.gethostbyname",
+                  "socket.gethostbyaddr", "socket.sendto", "urllib.Request", "http.client.connect")
+
+
+def refuse_network():
+    """Makes every attempt at the network from Python code in this process fail at once (an
+    audit hook: it cannot be removed), whatever a library imported later would try."""
+    def hook(event, args):
+        if event == "socket.__new__" and len(args) > 1 and args[1] in NETWORK_FAMILIES:
+            raise PermissionError("cravey's Whisper helper has no network")
+        if event in NETWORK_EVENTS:
+            if event in ("socket.connect", "socket.bind", "socket.sendto") and getattr(args[0], "family", 0) == 1:
+                return  # a local (AF_UNIX) socket is not the network
+            raise PermissionError("cravey's Whisper helper has no network")
+
+    sys.addaudithook(hook)
+
+
+def leave(*_):
+    """Ends this helper at once, its private folder removed."""
+    folder = os.environ.get("CRAVEY_HELPER_FOLDER", "")
+    if os.path.basename(folder).startswith("cravey-helper-"):
+        shutil.rmtree(folder, ignore_errors=True)
+    os._exit(0)
+
+
 def die_with_parent():
-    """Asks the kernel to kill this process when cravey ends, however it ends (even SIGKILL)."""
+    """Ends this process when cravey ends, however it ends (even SIGKILL): the kernel sends
+    SIGTERM then, and a watcher thread sees the parent go even while the engine computes."""
+    parent = os.getppid()
+    signal.signal(signal.SIGTERM, leave)
+    signal.signal(signal.SIGHUP, leave)
     try:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG, SIGKILL = 1, 9
-        libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     except Exception:
         pass
-    if os.getppid() == 1:
-        sys.exit(0)
+    if parent == 1:
+        leave()
+
+    def watch():
+        while True:
+            time.sleep(0.2)
+            if os.getppid() != parent:
+                leave()
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def sha256(path):
@@ -118,6 +165,7 @@ def transcribe(model, samples):
 
 
 def main():
+    refuse_network()
     die_with_parent()
     values = arguments(sys.argv[1:])
     started = time.monotonic()

@@ -25,6 +25,10 @@ static SDL_Renderer *make_renderer(SDL_Window *window) {
 int CSDL_window_open(const char *title, int width, int height, int window_width, int window_height, int mirrored,
                      CSDL_window **out) {
     *out = NULL;
+    // Mesa's GL keeps a shader cache in the person's ~/.cache: off, as cravey writes nothing outside
+    // its library (a variable the person set is kept).
+    setenv("MESA_SHADER_CACHE_DISABLE", "true", 0);
+    setenv("MESA_GLSL_CACHE_DISABLE", "true", 0);
     // Only the video subsystem: sound goes to ALSA directly, never through SDL.
     if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) return -1;
     CSDL_window *w = calloc(1, sizeof *w);

@@ -7,12 +7,16 @@ import Foundation
 /// A helper program cravey runs and talks to through two pipes (its stdin and stdout; its stderr
 /// goes nowhere). It gets none of cravey's other open files, a clean signal state and its own
 /// process group (Ctrl-C at the terminal is cravey's to handle, not the helper's), and it is
-/// killed and reaped when this object goes.
+/// killed and reaped when this object goes. A data helper (`privateFolder`) also gets a home of
+/// its own — HOME, the XDG folders, its cache and TMPDIR in a fresh 0700 folder — which is
+/// removed with it; its whole process group is killed when it ends, so no descendant stays.
 final class HelperProcess {
     let pid: pid_t
     private var input: Int32
     private let output: Int32
     private var pending: [UInt8] = []
+    /// The data helper's own folder (removed once it has ended).
+    private(set) var folder: HelperFolder?
 
     /// What waiting for a line gave.
     enum Read: Equatable {
@@ -23,11 +27,18 @@ final class HelperProcess {
         case ended
     }
 
-    init(executable: String, arguments: [String], environment: [String: String]) throws {
+    init(executable: String, arguments: [String], environment: [String: String], privateFolder: Bool = false) throws {
+        var environment = environment
+        let folder = privateFolder ? try HelperFolder.make() : nil
+        if let folder { environment.merge(folder.environment) { $1 } }
         var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw HelperError("cannot make a pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&toChild) == 0 else {
+            folder?.remove()
+            throw HelperError("cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
         guard pipe(&fromChild) == 0 else {
             close(toChild[0]); close(toChild[1])
+            folder?.remove()
             throw HelperError("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         // cravey's own ends stay cravey's (no later child gets them).
@@ -39,11 +50,14 @@ final class HelperProcess {
                 executable, arguments, environment, input: toChild[0], output: fromChild[1], newSession: false)
         } catch {
             close(toChild[1]); close(fromChild[0])
+            folder?.remove()
             throw error
         }
         pid = child
         input = toChild[1]
         output = fromChild[0]
+        self.folder = folder
+        if let folder { HelperFolder.live.withLock { $0[child] = folder } }
     }
 
     deinit {
@@ -178,9 +192,10 @@ final class HelperProcess {
     /// How the helper ended, once it has: its exit status, or 128 + the signal that ended it.
     private(set) var status: Int32?
 
-    /// Kills the helper (if it still runs) and reaps it.
+    /// Kills the helper and everything it started (if they still run) and reaps it.
     func kill() {
         guard !reaped else { return }
+        _ = Glibc.kill(-pid, SIGKILL)
         _ = Glibc.kill(pid, SIGKILL)
         wait()
     }
@@ -189,29 +204,67 @@ final class HelperProcess {
     func finish(within seconds: Double) {
         closeInput()
         let deadline = Date().addingTimeInterval(seconds)
-        var raw: Int32 = 0
         while !reaped && Date() < deadline {
-            let result = waitpid(pid, &raw, WNOHANG)
-            if result == pid { return reaped(raw) }
-            if result < 0 && errno != EINTR { break }
+            if Self.hasEnded(pid) { return wait() }
             usleep(10_000)
         }
         kill()
     }
 
-    /// Waits for the helper to end and reaps it.
+    /// Waits for the helper to end and reaps it, with whatever of its process group is left
+    /// (killed first: nothing it started outlives it), then removes its folder.
     func wait() {
         guard !reaped else { return }
+        // Ended but not yet reaped, its process group still exists: its stragglers are killed by it.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        _ = Glibc.kill(-pid, SIGKILL)
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
         reaped(raw)
     }
 
+    /// Whether `pid` (a child) has ended; it is left to be reaped.
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        var info = siginfo_t()
+        let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+        return result < 0 ? errno != EINTR : info._sifields._sigchld.si_pid == pid
+    }
+
     /// Notes the helper as reaped with waitpid's `raw` status (WIFEXITED / WEXITSTATUS / WTERMSIG,
-    /// which Swift does not import: they are macros).
+    /// which Swift does not import: they are macros), and removes its folder.
     private func reaped(_ raw: Int32) {
         reaped = true
         status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        if let folder {
+            HelperFolder.live.withLock { _ = $0.removeValue(forKey: pid) }
+            folder.remove()
+            self.folder = nil
+        }
+    }
+}
+
+/// A program started to act on the person's desktop (systemctl, gsettings): the person's own
+/// environment without anything of cravey's (no CRAVEY_ variables), none of cravey's open files,
+/// no pipes, its own process group. cravey waits for it, a while at most.
+public enum DesktopProgram {
+    /// Runs `executable` with `arguments` and waits at most `seconds` for it (then it and what it
+    /// started are killed); its exit status, or nil when it could not start or was killed.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], within seconds: Double = 20
+    ) -> Int32? {
+        let own = environment.filter { !$0.key.hasPrefix("CRAVEY_") }
+        guard
+            let child = try? HelperProcess.spawn(
+                executable, arguments, own, input: -1, output: -1, newSession: false)
+        else { return nil }
+        let deadline = Date().addingTimeInterval(seconds)
+        while !HelperProcess.hasEnded(child) && Date() < deadline { usleep(5_000) }
+        let ended = HelperProcess.hasEnded(child)
+        _ = kill(-child, SIGKILL)
+        var raw: Int32 = 0
+        while waitpid(child, &raw, 0) < 0 && errno == EINTR {}
+        return ended && raw & 0x7f == 0 ? (raw >> 8) & 0xff : nil
     }
 }
 

@@ -81,7 +81,9 @@ public struct WhisperInstallation: Sendable, Equatable {
 /// decoded itself (16 kHz samples on its stdin) and answers a JSON line per stretch of speech, so
 /// progress is known as it goes and a stop kills it at once. Nothing leaves the machine: the model
 /// is opened by its path, the helper runs with the model hub's offline switches set and no
-/// network code of cravey's own is involved.
+/// network code of cravey's own is involved. It runs with a private home (HOME, XDG folders,
+/// caches: a fresh folder removed with it), and within time limits: a helper that has not loaded
+/// the model, or not answered a recording, in time is killed with everything it started.
 public final class WhisperRecognizer: SpeechEngine {
     public let installation: WhisperInstallation
     /// How the engine's name starts (the helper adds its version once it answers).
@@ -93,16 +95,40 @@ public final class WhisperRecognizer: SpeechEngine {
     /// Threads the engine computes with.
     private let threads: Int
     private var helper: HelperProcess?
+    /// How long the helper may take.
+    public let limits: Limits
+
+    /// How long the helper may take: to load the model, and for a recording (`least`, and
+    /// `perSecond` more for each second of sound). Past a limit it is killed.
+    public struct Limits: Sendable, Equatable {
+        public var start, least, perSecond: Double
+
+        public init(start: Double, least: Double, perSecond: Double) {
+            (self.start, self.least, self.perSecond) = (start, least, perSecond)
+        }
+
+        /// Generous for a slow, busy machine (tiny.en runs at a fraction of real time on one core).
+        public static let standard = Limits(start: 180, least: 120, perSecond: 5)
+
+        /// The limit for a recording of `seconds`.
+        func recognizing(_ seconds: Double) -> Double { least + perSecond * seconds }
+    }
 
     public init(
-        _ installation: WhisperInstallation, threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        _ installation: WhisperInstallation,
+        threads: Int = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)),
+        limits: Limits = .standard
     ) {
         self.installation = installation
         self.threads = threads
+        self.limits = limits
     }
 
     /// The helper's process id while it runs (for tests that watch it go).
     public var helperProcess: Int32? { helper?.pid }
+
+    /// The helper's private folder while it runs (for tests that watch it go).
+    public var helperFolder: String? { helper?.folder?.path }
 
     /// Starts the helper now and waits for it to load the model, so that a broken installation is
     /// known before anything is transcribed. `progress` is asked as it waits; false stops it.
@@ -122,14 +148,20 @@ public final class WhisperRecognizer: SpeechEngine {
                     "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
                     "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
                     "OMP_NUM_THREADS": "1",
-                ])
+                ], privateFolder: true)
         } catch {
             throw WhisperError("\(error)")
         }
+        let deadline = Date().addingTimeInterval(limits.start)
         while true {
             switch try read(process) {
             case .waiting:
                 guard progress(0) else { process.kill(); return false }
+                if Date() > deadline {
+                    process.kill()
+                    throw WhisperError(
+                        "the Whisper helper did not load its model within \(Int(limits.start)) s; it was stopped")
+                }
             case .ended:
                 process.wait()
                 throw WhisperError("the Whisper helper ended at its start (exit status \(process.status ?? -1))")
@@ -185,9 +217,15 @@ public final class WhisperRecognizer: SpeechEngine {
         }
         var lines: [SpokenLine] = []
         var fraction = 0.0
+        let limit = limits.recognizing(seconds)
+        let deadline = Date().addingTimeInterval(limit)
         while true {
             let read: HelperProcess.Read
             do { read = try self.read(helper) } catch { stop(); throw error }
+            if Date() > deadline {
+                stop()
+                throw WhisperError("the Whisper helper did not finish within \(Int(limit)) s; it was stopped")
+            }
             switch read {
             case .waiting:
                 guard progress(fraction) else { stop(); return nil }

@@ -9,7 +9,8 @@
     open class CommandTestCase: XCTestCase {
         public var base = ""
         public var root: String { base + "/lib" }
-        public let cravey = productPath("cravey")
+        /// The built `cravey`, as the tests run it (`craveyUnderTest`: no network where the tests run as root).
+        public let cravey = craveyUnderTest
 
         open override func setUpWithError() throws {
             try super.setUpWithError()

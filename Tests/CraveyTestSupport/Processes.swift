@@ -15,19 +15,21 @@ public func productPath(_ name: String) -> String {
     return bundle + "/" + name
 }
 
-/// Runs an executable and returns its exit status (or the signal, negated) and output.
+/// Runs an executable and returns its exit status (or the signal, negated) and output. It gets
+/// the test process's environment (a sentinel home while a test runs; another home for the
+/// programs that keep one of their own) with `environment` over it.
 @discardableResult
 public func runProcess(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:],
     input: String? = nil, directory: String? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
+    Sentinel.watch()
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
+    let (program, words) = isolated(executable, arguments)
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = words
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
+    process.environment = CraveyTestSupport.environment(for: executable, environment)
     let out = Pipe(), err = Pipe(), stdin = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -252,6 +254,7 @@ public func startXvfb() throws -> (process: Process, display: String) {
     // In the VM rig /tmp is read-only (only /tmp/.X11-unix is its own): no display lock file there.
     let lockless = ProcessInfo.processInfo.environment["CRAVEY_IN_VM"] == "1" ? ["-nolock"] : []
     xvfb.arguments = [display, "-screen", "0", "640x480x24", "-nolisten", "tcp"] + lockless
+    xvfb.environment = environment(for: "Xvfb", [:])
     xvfb.standardError = FileHandle.nullDevice
     try xvfb.run()
     let socket = "/tmp/.X11-unix/X\(display.dropFirst())"

@@ -43,12 +43,21 @@ final class CheckInReminderTests: CommandTestCase {
         return last
     }
 
+    /// The units land in the (sentinel) home's config folder, and nothing else does.
     func testTheTimerUnitsVerifyAndGoAwayWithOff() throws {
-        let env = ["XDG_CONFIG_HOME": base + "/config", "CRAVEY_LIBRARY": base + "/lib"]
+        let env = ["CRAVEY_LIBRARY": base + "/lib"]
         let installed = try runProcess(cravey, ["checkin", "remind", "21:30"], environment: env)
         XCTAssertEqual(installed.status, 0, installed.stderr)
         XCTAssertTrue(installed.stdout.contains("Every day at 21:30"), installed.stdout)
-        let units = base + "/config/systemd/user"
+        let home = try XCTUnwrap(Sentinel.folder, "the test runs with a sentinel home")
+        let units = home + "/.config/systemd/user"
+        XCTAssertEqual(
+            Sentinel.contents(),
+            [
+                ".config/", ".config/systemd/", ".config/systemd/user/", ".config/systemd/user/cravey-checkin.service",
+                ".config/systemd/user/cravey-checkin.timer", ".config/systemd/user/timers.target.wants/",
+                ".config/systemd/user/timers.target.wants/cravey-checkin.timer",
+            ])
         let timer = try String(contentsOfFile: units + "/cravey-checkin.timer", encoding: .utf8)
         let service = try String(contentsOfFile: units + "/cravey-checkin.service", encoding: .utf8)
         XCTAssertTrue(timer.contains("OnCalendar=*-*-* 21:30:00"), timer)
@@ -73,6 +82,40 @@ final class CheckInReminderTests: CommandTestCase {
         XCTAssertEqual(off.status, 0, off.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: units).filter { $0.hasPrefix("cravey") }, [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: units + "/timers.target.wants/cravey-checkin.timer"))
+        // Folders may stay (systemd's own, perhaps holding other units); no file of cravey's does.
+        XCTAssertEqual(Sentinel.contents().filter { !$0.hasSuffix("/") }, [])
+        Sentinel.allow([".config/systemd/user/timers.target.wants"])
+    }
+
+    /// systemctl is a program of the person's desktop: it gets their environment but nothing of
+    /// the library's (no CRAVEY_ variable), is started by cravey's one spawn helper (no Foundation
+    /// Process, whose run loop opens a socket pair in cravey's own process), and has no file of
+    /// cravey's open.
+    func testSystemctlGetsNothingOfTheLibrarys() throws {
+        let log = base + "/execve.log"
+        let run = try runProcess(
+            "/usr/bin/strace",
+            [
+                "-f", "-qq", "-v", "-s", "4096", "-e", "trace=execve,socket", "-o", log, cravey, "checkin", "remind",
+                "--off",
+            ],
+            environment: ["CRAVEY_LIBRARY": base + "/lib", "CRAVEY_LOCK_WAIT": "3", "PERSON_SETTING": "kept"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let systemctl = lines.filter { $0.contains("execve(\"/usr/bin/systemctl\"") && !$0.contains("= -1 ") }
+        XCTAssertEqual(systemctl.count, 2, "disable, then daemon-reload: \(lines.joined(separator: "\n"))")
+        for call in systemctl {
+            XCTAssertFalse(call.contains("CRAVEY_"), String(call))
+            XCTAssertTrue(call.contains("\"PERSON_SETTING=kept\""), String(call))
+            XCTAssertTrue(call.contains("\"HOME=\(Sentinel.folder ?? "")\""), String(call))
+        }
+        let cravey = lines.filter { $0.contains("execve(") && $0.contains("/cravey\", [\"") }
+        XCTAssertTrue(cravey.contains { $0.contains("CRAVEY_LIBRARY=") }, "cravey itself had the library's variables")
+        let desktop = Set(systemctl.map { $0.prefix { $0.isNumber } })
+        let ownSockets = lines.filter {
+            !desktop.contains($0.prefix { $0.isNumber }) && $0.contains("socket(AF_INET")
+        }
+        XCTAssertEqual(ownSockets, [], "cravey's own process opened no socket to start systemctl")
     }
 
     func testTheNotificationOnAPrivateSessionBus() throws {

@@ -12,7 +12,7 @@ import XCTest
 class FaultCampaign: XCTestCase {
     var base = ""
     var mounts: [String] = []
-    let cravey = productPath("cravey")
+    let cravey = craveyUnderTest
 
     /// The figures of the whole campaign, printed once at the end.
     nonisolated(unsafe) static var faults = 0

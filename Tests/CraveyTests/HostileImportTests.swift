@@ -48,7 +48,7 @@ final class HostileImportTests: CommandTestCase {
         XCTAssertTrue(
             FileManager.default.isExecutableFile(atPath: valgrind), "valgrind is installed by Tests/install-deps.sh")
         let stripped = base + "/cravey-stripped"
-        try FileManager.default.copyItem(atPath: cravey, toPath: stripped)
+        try FileManager.default.copyItem(atPath: productPath("cravey"), toPath: stripped)
         XCTAssertEqual(try runProcess("/usr/bin/strip", [stripped]).status, 0)
         for (size, codec) in [("853x481", "ffv1"), ("33x17", "ffv1"), ("7x5", "rawvideo")] {
             let path = base + "/odd-\(size).mkv"

@@ -9,12 +9,13 @@ final class InstallTests: XCTestCase {
         let base = FileManager.default.temporaryDirectory.path + "/cravey-install-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: base) }
         let prefix = base + "/prefix"
-        // A scratch folder of its own: the suite's own build folder is locked by `swift test`.
+        // A scratch folder of its own: the suite's own build folder is locked by `swift test`. The
+        // build's caches (the toolchain's) stay in the real home, not the sentinel.
         let installed = try runProcess(
             "/bin/bash", [repositoryRoot + "/Media/install.sh", prefix],
-            environment: [
+            environment: Sentinel.realHome.merging([
                 "CRAVEY_INSTALL_CONFIGURATION": "debug", "CRAVEY_INSTALL_SCRATCH": repositoryRoot + "/.build-install",
-            ])
+            ]) { $1 })
         XCTAssertEqual(installed.status, 0, installed.stderr)
         XCTAssertTrue(installed.stdout.contains("Installed cravey in \(prefix)/bin"), installed.stdout)
 

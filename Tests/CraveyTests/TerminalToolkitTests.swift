@@ -146,7 +146,7 @@ final class TerminalToolkitTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: base) }
         let before = base + "/before", after = base + "/after", pid = base + "/pid"
         let command =
-            "echo $$ > \(pid); exec \(shellQuote(productPath("cravey"))) checkin --library \(shellQuote(base + "/lib"))"
+            "echo $$ > \(pid); exec \(shellQuote(craveyUnderTest)) checkin --library \(shellQuote(base + "/lib"))"
         let tmux = try TmuxSession(
             "stty -a > \(before); sh -c \(shellQuote(command)); stty -a > \(after); echo DONE; sleep 30")
         defer { tmux.close() }
@@ -168,7 +168,7 @@ final class TerminalToolkitTests: XCTestCase {
         let base = FileManager.default.temporaryDirectory.path + "/cravey-prompt-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: base) }
-        let cravey = productPath("cravey"), library = base + "/lib"
+        let cravey = craveyUnderTest, library = base + "/lib"
         func craving() throws -> String {
             let logged = try runProcess(cravey, ["craving", "4", "--json", "--library", library])
             XCTAssertEqual(logged.status, 0, logged.stderr)

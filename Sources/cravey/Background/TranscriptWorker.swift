@@ -38,8 +38,14 @@ enum TranscriptWorker {
     }
 
     /// The worker itself: makes every queued transcript, then exits. Returns at once when another
-    /// worker runs.
+    /// worker runs. Stopped by a signal, it ends its engine's helper (with the helper's private
+    /// folder) before it goes; the job it was on stays queued.
     static func run(_ library: Library) throws {
+        let signals = StopSignals(onStop: { signal in
+            DataHelpers.endAll()
+            _exit(128 + signal)
+        })
+        defer { signals.cancel() }
         try TranscriptQueue.work(library, engines: Configuration.current.engines())
     }
 }

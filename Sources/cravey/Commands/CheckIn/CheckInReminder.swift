@@ -1,6 +1,7 @@
 import ArgumentParser
 import CraveyDesktop
 import CraveyLibrary
+import CraveyMedia
 import Foundation
 import TerminalKit
 
@@ -193,15 +194,11 @@ struct ReminderUnits {
         return .started
     }
 
-    /// Runs `systemctl --user ARGS` quietly; its exit status, or -1 when it cannot run.
+    /// Runs `systemctl --user ARGS` quietly, as a program of the person's desktop (their
+    /// environment, nothing of the library's); its exit status, or -1 when it cannot run or hangs.
     private func systemctl(_ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemctl")
-        process.arguments = ["--user", "--quiet"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        DesktopProgram.run(
+            "/usr/bin/systemctl", ["--user", "--quiet"] + arguments, environment: Configuration.current.environment)
+            ?? -1
     }
 }
