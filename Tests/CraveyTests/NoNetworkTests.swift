@@ -142,13 +142,7 @@ final class NoNetworkTests: CommandTestCase {
     func testTheReportAsPDFOpensNoNetworkSocket() throws {
         try assertNoNetwork(["craving", "6"])
         let run = try traced(["report", "--pdf", base + "/report.pdf"])
-        if run.programs.contains(where: { $0.contains("chromium") }) {
-            // Printing through a browser is being replaced by a PDF drawn in cravey itself; until
-            // then the browser's own traffic is what this check exists to catch, and its profile
-            // in the home is left for the report's own tests to find.
-            Sentinel.allow(Sentinel.contents())
-            throw XCTSkip("report --pdf still prints with Chromium here; the native PDF maker is checked once it is in")
-        }
+        XCTAssertEqual(run.programs.filter { $0.contains("chromium") }, [], "the PDF is drawn in cravey itself")
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.network, [])
     }
