@@ -14,10 +14,11 @@ as many recordings as it has to transcribe, and talks to it through pipes:
 
 Nothing here touches the network: the model is opened from its directory by path (never by a
 name a hub would resolve), the hub's offline switches are set before anything is imported, and
-an audit hook makes any network socket or name lookup from Python fail. cravey gives the helper a private folder (HOME, XDG folders,
-caches, TMPDIR; named by CRAVEY_HELPER_FOLDER) and removes it when the helper ends; when cravey
-itself ends first, however it ends, the helper removes that folder and exits (a stopped
-transcript leaves no helper and no folder behind).
+an audit hook makes any network socket or name lookup from Python fail. cravey gives the helper
+a private folder (HOME, XDG folders, caches, TMPDIR; named by CRAVEY_HELPER_FOLDER) and removes it
+when the helper ends; when cravey itself ends first, however it ends, the kernel ends the helper
+at once and the helper's small watcher removes that folder (a stopped transcript leaves no helper
+and no folder behind).
 """
 import hashlib
 import json
@@ -25,7 +26,6 @@ import os
 import shutil
 import signal
 import sys
-import threading
 import time
 
 # The offline switches, before any library that could look at them is loaded.
@@ -71,9 +71,24 @@ def leave(*_):
 
 
 def die_with_parent():
-    """Ends this process when cravey ends, however it ends (even SIGKILL): the kernel sends
-    SIGTERM then, and a watcher thread sees the parent go even while the engine computes."""
+    """Ends this process the moment cravey ends, however it ends (even SIGKILL): the kernel kills
+    it then, whatever it is computing. A small watcher forked first (holding nothing of the
+    helper's pipes) removes the private folder once this process is gone, however it went."""
     parent = os.getppid()
+    folder = os.environ.get("CRAVEY_HELPER_FOLDER", "")
+    if os.path.basename(folder).startswith("cravey-helper-"):
+        gone, alive = os.pipe()  # the watcher reads end of file when the helper's end closes
+        if os.fork() == 0:
+            os.close(alive)
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            try:
+                os.read(gone, 1)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+                os._exit(0)
+        os.close(gone)
     signal.signal(signal.SIGTERM, leave)
     signal.signal(signal.SIGHUP, leave)
     try:
@@ -81,19 +96,11 @@ def die_with_parent():
 
         libc = ctypes.CDLL(None, use_errno=True)
         PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except Exception:
         pass
-    if parent == 1:
+    if parent == 1 or os.getppid() != parent:
         leave()
-
-    def watch():
-        while True:
-            time.sleep(0.2)
-            if os.getppid() != parent:
-                leave()
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def sha256(path):

@@ -65,8 +65,9 @@ final class FaultCampaignTests: FaultCampaign {
         XCTAssertNotEqual(result.status, 0, "the disk filled up: \(result.stdout)")
         let failure = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
         XCTAssertTrue(
-            failure.contains("No space left on device") && failure.contains("is kept in"),
-            "the error says where the take is: \(result.stderr)")
+            failure.hasPrefix("cravey: Not recorded: the disk is full") && failure.contains("is kept")
+                && !failure.contains(".incoming"),
+            "the error says the disk is full first, and that the take is kept: \(result.stderr)")
         try assertIntact(baseline, "recording onto a full disk", checkConsistent: false)
         // The next start, still full: whatever was captured is kept for later, never removed.
         let parts = try FileManager.default.contentsOfDirectory(atPath: root + "/.incoming").filter {

@@ -152,7 +152,7 @@ final class SpeakerDeadlineTests: LogTestCase {
         let after = try shown.waitFor("did not answer within")
         XCTAssertTrue(after.contains("How strong: 7"), after)
         let sigterm = try XCTUnwrap(
-            try runProcess("/usr/bin/pgrep", ["-f", "^\(cravey) ride 7"]).stdout.split(separator: "\n").first)
+            try runProcess("/usr/bin/pgrep", ["-f", "^\(productPath("cravey")) ride 7"]).stdout.split(separator: "\n").first)
         kill(Int32(sigterm)!, SIGTERM)
         XCTAssertLessThan(try secondsUntil("EXIT=0", in: shown), 2)
         shown.close()
