@@ -191,10 +191,9 @@ extension Tracker {
         let checkInDays = counts.checkInDays.compactMap { LocalDay(text: $0)?.number }
         let useDays = facts.uses.map(\.day)
         let useTimes = facts.uses.map(\.ms)
-        let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        let nowMs = ProgressFigures.milliseconds(now)
         let resisted = facts.cravings.filter {
-            $0.ms + ProgressFigures.resistWindow <= nowMs
-                && ProgressFigures.passedWithoutUse(at: $0.ms, linked: $0.linked, useTimes: useTimes)
+            ProgressFigures.outcome(at: $0.ms, linked: $0.linked, useTimes: useTimes, nowMs: nowMs) == .resisted
         }.map(\.day)
         let firstDay =
             ([facts.firstCravingDay, useDays.min(), messageDays.min(), checkInDays.min()]
