@@ -63,21 +63,24 @@ public struct Glance: Sendable, Equatable {
         }
         (cravingsToday, resistedToday, openToday) = (cravings, resisted, open)
 
-        // The stored ones home has not shown, and the days' ones reached but not stored yet.
-        let stored = Set(rows.milestones.map(\.id))
-        var candidates = rows.milestones.filter { $0.shownAt == nil }.compactMap(Milestone.init)
-        var reachedByDays: [Milestone] = []
-        if let firstDay, let days = daysInProgress, let count = Milestone.thresholds(.daysInProgress, upTo: days).last {
-            reachedByDays.append(
-                Milestone(kind: .daysInProgress, count: count, reachedOn: LocalDay(number: firstDay + count - 1)))
+        // Only one reached today and not shown by home yet: stored ones of counts, and the days'
+        // ones worked out here (stored for today, or not stored yet). One of days stored for
+        // another day was reached then; one stored for today that a use since contradicts is
+        // not worked out, so not shown.
+        let stored = Dictionary(rows.milestones.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var candidates = rows.milestones.compactMap(Milestone.init).filter {
+            !$0.kind.countsDays && !$0.shown && $0.reachedOn == today
         }
-        if let last = rows.lastUseDay, let since = daysSinceLastUse,
-            let count = Milestone.thresholds(.daysSinceUse, upTo: since).last
-        {
-            reachedByDays.append(
-                Milestone(kind: .daysSinceUse, count: count, reachedOn: LocalDay(number: last + count)))
+        if let firstDay, let days = daysInProgress, Milestone.thresholds(.daysInProgress, upTo: days).last == days {
+            candidates.append(
+                Milestone(kind: .daysInProgress, count: days, reachedOn: LocalDay(number: firstDay + days - 1)))
         }
-        candidates += reachedByDays.filter { !stored.contains($0.row.id) }
+        if let since = daysSinceLastUse, since > 0, Milestone.thresholds(.daysSinceUse, upTo: since).last == since {
+            candidates.append(Milestone(kind: .daysSinceUse, count: since, reachedOn: today))
+        }
+        candidates.removeAll { milestone in
+            stored[milestone.row.id].map { $0.shownAt != nil || $0.reachedOn != today.text } ?? false
+        }
         milestone = candidates.max { ($0.reachedOn, $0.count) < ($1.reachedOn, $1.count) }
     }
 

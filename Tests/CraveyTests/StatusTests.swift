@@ -127,15 +127,20 @@ final class StatusTests: CommandTestCase {
             try String(contentsOfFile: page, encoding: .utf8).contains(
                 "<li>7 days since your last use <span class=\"day\">Oct 12</span></li>"))
 
-        // Home, as its loop asks: each once, the newest first; then none.
+        // Home, as its loop asks: each stored one once, the newest first, with its day when that
+        // was not today; then none. Today's 7 days since the last use is stored once today has
+        // ended without a use: status shows it today, home tomorrow.
         let lib = try Library(root: root)
-        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌿 7 days since your last use")
-        XCTAssertEqual(
-            try run(["status"]).stdout,
-            "🌱 Day 12 · 7 days since use · 1 resisted today, 1 still open · 🏅 7 days in progress\n")
-        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌱 7 days in progress")
-        XCTAssertEqual(Home.newMilestone(lib, now: now), "💪 1 craving resisted")
+        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌿 3 days since your last use — reached Oct 8")
+        let today = "🌱 Day 12 · 7 days since use · 1 resisted today, 1 still open · 🏅 7 days since your last use\n"
+        XCTAssertEqual(try run(["status"]).stdout, today)
+        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌱 7 days in progress — reached Oct 7")
+        XCTAssertEqual(Home.newMilestone(lib, now: now), "💪 1 craving resisted — reached Oct 1")
         XCTAssertNil(Home.newMilestone(lib, now: now))
+        XCTAssertEqual(try run(["status"]).stdout, today)
+        XCTAssertEqual(
+            Home.newMilestone(lib, now: now + 86_400), "🌿 7 days since your last use — reached Oct 12")
+        XCTAssertNil(Home.newMilestone(lib, now: now + 86_400))
         XCTAssertEqual(try run(["status"]).stdout, "🌱 Day 12 · 7 days since use · 1 resisted today, 1 still open\n")
         XCTAssertEqual(try module([])["class"], "progress")
 

@@ -213,6 +213,6 @@ struct Home {
     /// milestones are noted here first. A milestone that cannot be noted now (a busy or read-only
     /// library) is noted on a later visit: home goes on without it.
     static func newMilestone(_ lib: Library, now: Date = LocalClock.now()) -> String? {
-        (try? Tracker(library: lib).showNextMilestone(now: now))?.map(\.line)
+        (try? Tracker(library: lib).showNextMilestone(now: now))?.map { $0.note(today: LocalDay(now, in: .current)) }
     }
 }
