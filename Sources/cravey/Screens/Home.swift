@@ -93,7 +93,7 @@ struct Home {
         case .craving:
             return suspended {
                 try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker).map {
-                    [Self.saved(.craving($0.craving))] + ($0.rode.map { RideScreen.closing($0) } ?? [])
+                    [Self.saved(.craving($0.craving))] + ($0.rode ?? [])
                 }?.joined(separator: "  ") ?? "Nothing was logged."
             }
         case .ride:
@@ -134,7 +134,7 @@ struct Home {
         do {
             let ridden = try Cravey.RideCommand.ride(
                 Tracker.CravingDraft(intensity: intensity), in: lib, speaker: speaker, on: screen)
-            return RideScreen.closing(ridden.ratings).joined(separator: "  ")
+            return RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib).joined(separator: "  ")
         } catch {
             return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
         }

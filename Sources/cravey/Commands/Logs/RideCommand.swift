@@ -95,7 +95,7 @@ extension Cravey {
                 }
                 print(LogWords.saved(.craving(ridden.craving)))
                 noteIfOld(ridden.craving.time)
-                RideScreen.closing(ridden.ratings).forEach { print($0) }
+                RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib).forEach { print($0) }
             }
         }
 
@@ -116,6 +116,8 @@ extension Cravey {
             var craving: Craving
             var ratings: [Craving.Rating]
             var ending: RideEnding
+            /// How long the ride lasted, on its clock.
+            var seconds: Double
         }
 
         /// Logs `draft` at once, then rides it out on `screen` (home's, or the one the command opened).
@@ -123,10 +125,12 @@ extension Cravey {
             _ draft: Tracker.CravingDraft, in lib: Library, speaker: String, minutes: Int = 15, on screen: FullScreen
         ) throws -> Ridden {
             let craving = try Tracker(library: lib).logCraving(draft)
+            let started = Date()
             let outcome = try RideScreen.ride(
                 craving, in: lib, speaker: speaker, pace: RidePace(minutes: minutes), on: screen)
             return Ridden(
-                craving: craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped)
+                craving: craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped,
+                seconds: RideScreen.rideSeconds(since: started))
         }
 
         /// The scripted form (and the plain one, without a terminal): the craving and its ratings,
@@ -145,7 +149,7 @@ extension Cravey {
                         "To ride it out with your messages, run 'cravey ride' on a terminal (a script can store a ride's ratings: --ratings 6,4,2 --minutes-apart 5)."
                     )
                 } else {
-                    RideScreen.closing(craving.ratings).forEach { print($0) }
+                    RideScreen.closing(craving.ratings, in: lib).forEach { print($0) }
                 }
             }
             noteIfOld(craving.time)
