@@ -105,8 +105,10 @@ public struct Milestone: Sendable, Equatable, Encodable {
     /// another kind).
     func firstUse(in useDays: Set<Int>) -> LocalDay? {
         guard kind == .daysSinceUse, count > 0 else { return nil }
-        return ((reachedOn.number - count + 1)...reachedOn.number).first(where: useDays.contains).map(
-            LocalDay.init(number:))
+        // Over the uses, not the days: a stored count can be as large as a hostile row makes it.
+        let first = reachedOn.number.subtractingReportingOverflow(count - 1)
+        let from = first.overflow ? Int.min : first.partialValue
+        return useDays.filter { $0 >= from && $0 <= reachedOn.number }.min().map(LocalDay.init(number:))
     }
 
     /// Home's note: the line on the day it was reached; on a later day, with that day: "🌿 7 days
