@@ -5,7 +5,7 @@ import Synchronization
 import XCTest
 
 /// An independent model of the figures, written from the rules (not from the code), against
-/// `status` and `progress --json` and the milestones stored, on random histories: uses, cravings
+/// `status`, `progress --json`, `report --json` (its calendar and figures) and the milestones stored, on random histories: uses, cravings
 /// (some followed by a use that names them), rides, gaps of days, each goal. Each history is
 /// written into its own library in one transaction; the seed is printed with every difference
 /// (`CRAVEY_MODEL_SEED=… CRAVEY_MODEL_HISTORIES=…` runs the same again).
@@ -102,6 +102,9 @@ final class ReferenceModelTests: CommandTestCase {
         var ridesHalved: Int
         var milestones: [String]
         var stored: [String]
+        /// The report's calendar, a day each: "day cravings peak amount"; and its resisted and open.
+        var calendar: [String]
+        var reportResisted: String
     }
 
     static let dayThresholds = [1, 3, 7, 14, 30, 60, 90, 180, 365]
@@ -177,6 +180,12 @@ final class ReferenceModelTests: CommandTestCase {
             String(todayCravings.filter { outcomes[$0] == "resisted" }.count), String(todayCravings.count),
             words ?? "",
         ].joined(separator: "|")
+        // The report of all time: a day each from the first to today.
+        let calendar = (first...today).map { day in
+            let cravings = h.cravings.filter { $0.minute / 1_440 == day }
+            let used = h.uses.filter { $0.minute / 1_440 == day }.count * 2
+            return "\(day) \(cravings.count) \(cravings.map(\.intensity).max() ?? 0) \(used)"
+        }
         return Figures(
             status: status, daysInProgress: today - first + 1, daysSinceLastUse: lastUse.map { today - $0 },
             currentStreak: today - max(lastUse ?? first - 1, first - 1),
@@ -184,7 +193,9 @@ final class ReferenceModelTests: CommandTestCase {
             resisted: outcomes.filter { $0 == "resisted" }.count, open: outcomes.filter { $0 == "open" }.count,
             ridesHalved: h.cravings.filter { c in c.ratings.dropFirst().contains { $0[1] * 2 <= c.intensity } }.count,
             milestones: milestones.map(text),
-            stored: milestones.filter { !($0.kind == "daysSinceUse" && $0.day == today) }.map(text).sorted())
+            stored: milestones.filter { !($0.kind == "daysSinceUse" && $0.day == today) }.map(text).sorted(),
+            calendar: calendar,
+            reportResisted: "\(outcomes.filter { $0 == "resisted" }.count) \(outcomes.filter { $0 == "open" }.count)")
     }
 
     // MARK: - What cravey says
@@ -259,13 +270,25 @@ final class ReferenceModelTests: CommandTestCase {
             let parts = row.split(separator: "|").map(String.init)
             return "\(parts[0]) \(parts[1]) \(day(parts[2]))"
         }.sorted()
+        let reportJSON = try said(["report", "--json", "--range", "all"])
+        guard let report = try JSONSerialization.jsonObject(with: Data(reportJSON.utf8)) as? [String: Any],
+            let days = report["days"] as? [[String: Any]], let figures = report["figures"] as? [String: Any]
+        else { throw Failure(text: "report --json: " + reportJSON) }
+        let calendar = days.map { d in
+            let amount = (d["amounts"] as? [[String: Any]] ?? []).map { ($0["amount"] as? Double) ?? -1 }
+                .reduce(0, +)
+            return "\(day(d["day"])) \(d["cravings"] as? Int ?? -1) \(d["peak"] as? Int ?? 0) \(Int(amount))"
+        }
+        let reportResisted = (figures["resisted"] as? [String: Any]).map {
+            "\($0["count"] as? Int ?? -1) \($0["open"] as? Int ?? -1)"
+        }
         return Figures(
             status: String(status.dropLast()), daysInProgress: p["daysInProgress"] as? Int,
             daysSinceLastUse: p["daysSinceLastUse"] as? Int,
             currentStreak: (p["currentStreak"] as? [String: Any])?["days"] as? Int, longestStreak: longest ?? "none",
             resisted: resisted?["count"] as? Int ?? -1, open: resisted?["open"] as? Int ?? -1,
             ridesHalved: (p["cravingLength"] as? [String: Any])?["rides"] as? Int ?? -1, milestones: milestones,
-            stored: stored)
+            stored: stored, calendar: calendar, reportResisted: reportResisted ?? "none")
     }
 
     func testTheModelAgreesOnRandomHistories() throws {
