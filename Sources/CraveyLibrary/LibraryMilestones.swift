@@ -18,8 +18,9 @@ public struct MilestoneRow: Sendable, Equatable {
     public var id: String { kind + ":" + String(count) }
 }
 
-/// Milestones never break: one reached is stored once with its day, and nothing removes or
-/// changes it but being shown (a later use, a deleted log or a deleted message leave it).
+/// Milestones that were true never break: one reached is stored once with its day, and nothing
+/// changes it but being shown (a later use, a deleted log or a deleted message leave it); only
+/// `check --repair` removes one the logs say was never reached.
 extension Library {
     /// Every milestone stored, in the order reached (then by kind and count).
     public func milestones() throws -> [MilestoneRow] {
@@ -44,6 +45,15 @@ extension Library {
                 added += db.changesCount
             }
             return added
+        }
+    }
+
+    /// Removes these milestones (ones the logs say were never reached), journaled as logs are: the
+    /// journal keeps a line marking each removed, so a replay or a restore does not bring it back.
+    public func removeMilestones(_ rows: [MilestoneRow]) throws {
+        guard !rows.isEmpty else { return }
+        try writeLogs(step: "milestone.remove") { db in
+            for row in rows { try db.execute(sql: "DELETE FROM milestone WHERE id = ?", arguments: [row.id]) }
         }
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// A glance at progress for a prompt or a status bar (`cravey status`): a few figures worked out
 /// from a read-only look at the library, cheap enough to run at every prompt. Its figures are the
 /// dashboard's: Days in Progress and days since last use as `ProgressFigures` defines them,
-/// today's cravings resisted by the same resisted rule.
+/// today's cravings resisted or still open by the same resisted rule.
 public struct Glance: Sendable, Equatable {
     /// nil before anything was logged or recorded.
     public var daysInProgress: Int?
@@ -12,18 +12,20 @@ public struct Glance: Sendable, Equatable {
     public var daysSinceLastUse: Int?
     public var cravingsToday: Int
     public var resistedToday: Int
+    /// Today's cravings whose 2 hours have not passed yet, with no use: neither resisted nor not.
+    public var openToday: Int
     /// The newest milestone home has not shown yet: a stored one, or one of days reached today
     /// (Days in Progress, days since last use) that the next home or progress stores.
     public var milestone: Milestone?
 
     public init(
-        daysInProgress: Int?, daysSinceLastUse: Int?, cravingsToday: Int, resistedToday: Int,
+        daysInProgress: Int?, daysSinceLastUse: Int?, cravingsToday: Int, resistedToday: Int, openToday: Int = 0,
         milestone: Milestone?
     ) {
         (self.daysInProgress, self.daysSinceLastUse, self.cravingsToday) = (
             daysInProgress, daysSinceLastUse, cravingsToday
         )
-        (self.resistedToday, self.milestone) = (resistedToday, milestone)
+        (self.resistedToday, self.openToday, self.milestone) = (resistedToday, openToday, milestone)
     }
 
     /// The glance at the library in `root` as of `now`; nil when there is no library there yet
@@ -33,10 +35,12 @@ public struct Glance: Sendable, Equatable {
         // A log's day is on its own clock (at most 18 hours from UTC).
         let since = StoredDate.text(Date(timeIntervalSince1970: Double(today.number) * 86_400 - 64_800))
         guard let rows = try Library.glance(root: root, since: since) else { return nil }
-        return Glance(rows, today: today, timeZone: timeZone)
+        return Glance(rows, now: now, timeZone: timeZone)
     }
 
-    init(_ rows: GlanceRows, today: LocalDay, timeZone: TimeZone) {
+    init(_ rows: GlanceRows, now: Date, timeZone: TimeZone) {
+        let today = LocalDay(now, in: timeZone)
+        let nowMs = ProgressFigures.milliseconds(now)
         let recordingDay = rows.firstRecording.flatMap(StoredDate.date).map { LocalDay($0, in: timeZone).number }
         let firstDay = [rows.firstCravingDay, rows.firstUseDay, recordingDay].compactMap { $0 }.min().map {
             min($0, today.number)
@@ -45,30 +49,69 @@ public struct Glance: Sendable, Equatable {
         daysSinceLastUse = rows.lastUseDay.map { max(0, today.number - $0) }
         var cravings = 0
         var resisted = 0
+        var open = 0
         for craving in rows.cravings
         where LocalDay.day(millisecondsSince1970: craving.ms, utcOffset: craving.utcOffset) == today.number {
             cravings += 1
-            if ProgressFigures.passedWithoutUse(at: craving.ms, linked: craving.linked, useTimes: rows.useTimes) {
-                resisted += 1
+            switch ProgressFigures.outcome(
+                at: craving.ms, linked: craving.linked, useTimes: rows.useTimes, nowMs: nowMs)
+            {
+            case .resisted: resisted += 1
+            case .open: open += 1
+            case .followedByUse: break
             }
         }
-        (cravingsToday, resistedToday) = (cravings, resisted)
+        (cravingsToday, resistedToday, openToday) = (cravings, resisted, open)
 
-        // The stored ones home has not shown, and the days' ones reached but not stored yet.
-        let stored = Set(rows.milestones.map(\.id))
-        var candidates = rows.milestones.filter { $0.shownAt == nil }.compactMap(Milestone.init)
-        var reachedByDays: [Milestone] = []
-        if let firstDay, let days = daysInProgress, let count = Milestone.thresholds(.daysInProgress, upTo: days).last {
-            reachedByDays.append(
-                Milestone(kind: .daysInProgress, count: count, reachedOn: LocalDay(number: firstDay + count - 1)))
+        // Only one reached today and not shown by home yet: stored ones of counts, and the days'
+        // ones worked out here (stored for today, or not stored yet). One of days stored for
+        // another day was reached then; one stored for today that a use since contradicts is
+        // not worked out, so not shown.
+        let stored = Dictionary(rows.milestones.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var candidates = rows.milestones.compactMap(Milestone.init).filter {
+            !$0.kind.countsDays && !$0.shown && $0.reachedOn == today
         }
-        if let last = rows.lastUseDay, let since = daysSinceLastUse,
-            let count = Milestone.thresholds(.daysSinceUse, upTo: since).last
-        {
-            reachedByDays.append(
-                Milestone(kind: .daysSinceUse, count: count, reachedOn: LocalDay(number: last + count)))
+        if let firstDay, let days = daysInProgress, Milestone.thresholds(.daysInProgress, upTo: days).last == days {
+            candidates.append(
+                Milestone(kind: .daysInProgress, count: days, reachedOn: LocalDay(number: firstDay + days - 1)))
         }
-        candidates += reachedByDays.filter { !stored.contains($0.row.id) }
+        if let since = daysSinceLastUse, since > 0, Milestone.thresholds(.daysSinceUse, upTo: since).last == since {
+            candidates.append(Milestone(kind: .daysSinceUse, count: since, reachedOn: today))
+        }
+        candidates.removeAll { milestone in
+            stored[milestone.row.id].map { $0.shownAt != nil || $0.reachedOn != today.text } ?? false
+        }
         milestone = candidates.max { ($0.reachedOn, $0.count) < ($1.reachedOn, $1.count) }
     }
+
+    /// Today's cravings in words, as the status line says them (nil with none, or none resisted
+    /// nor open): "2 resisted today", "1 craving today, still open", "1 resisted today, 1 still
+    /// open". A craving is never called resisted before its 2 hours have passed.
+    public var todayWords: String? {
+        let resisted = resistedToday > 0 ? "\(resistedToday) resisted today" : nil
+        guard openToday > 0 else { return resisted }
+        if let resisted { return resisted + ", \(openToday) still open" }
+        return openToday == cravingsToday
+            ? "\(Self.cravings(cravingsToday)) today, still open"
+            : "\(openToday) of \(Self.cravings(cravingsToday)) today still open"
+    }
+
+    /// Today's cravings in full, for a tooltip: "No cravings logged today", "1 of 2 cravings
+    /// resisted today", "1 craving today" (followed by a use), "1 craving today, still open",
+    /// "2 cravings today: 1 resisted, 1 still open".
+    public var todaySentence: String {
+        guard cravingsToday > 0 else { return "No cravings logged today" }
+        let closed = cravingsToday - openToday
+        if openToday == 0 {
+            return resistedToday > 0
+                ? "\(resistedToday) of \(Self.cravings(closed)) resisted today"
+                : "\(Self.cravings(cravingsToday)) today"
+        }
+        if closed == 0 { return "\(Self.cravings(cravingsToday)) today, still open" }
+        return resistedToday > 0
+            ? "\(Self.cravings(cravingsToday)) today: \(resistedToday) resisted, \(openToday) still open"
+            : "\(Self.cravings(cravingsToday)) today, \(openToday) still open"
+    }
+
+    static func cravings(_ count: Int) -> String { "\(count) craving\(count == 1 ? "" : "s")" }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// Which messages help: for one message, the cravings it was played in (by the craving's play
 /// offer, `--play` or a ride; a message played twice in one craving counts once) and how many of
 /// those passed without a use — the resisted rule of the dashboard: no use names the craving as
-/// the one it followed, and no use was logged from its moment to 2 hours after it.
+/// the one it followed, and no use was logged from its moment to 2 hours after it. A craving whose
+/// 2 hours have not passed yet is not counted at all.
 ///
 /// **Helped most** orders messages by the cravings that passed without a use after them, most
 /// first; on a tie, fewer cravings followed by a use first (the larger share that passed); then
@@ -33,11 +34,16 @@ public struct MessageHelp: Sendable, Equatable, Encodable {
     public static let listedFrom = 2
 
     /// Every message played in one of `cravings`, by id, figured with the resisted rule over
-    /// `useTimes` (sorted); a message that is no longer there (no title) is left out.
-    static func figures(_ cravings: [PlayedFact], useTimes: [Int64], titles: [UUID: String]) -> [UUID: MessageHelp] {
+    /// `useTimes` (sorted) as of `nowMs`; a message that is no longer there (no title) is left out.
+    static func figures(_ cravings: [PlayedFact], useTimes: [Int64], titles: [UUID: String], nowMs: Int64)
+        -> [UUID: MessageHelp]
+    {
         var help: [UUID: MessageHelp] = [:]
         for craving in cravings where !craving.played.isEmpty {
-            let passed = ProgressFigures.passedWithoutUse(at: craving.ms, linked: craving.linked, useTimes: useTimes)
+            let outcome = ProgressFigures.outcome(
+                at: craving.ms, linked: craving.linked, useTimes: useTimes, nowMs: nowMs)
+            guard outcome != .open else { continue }
+            let passed = outcome == .resisted
             for id in Set(craving.played) {
                 guard let title = titles[id] else { continue }
                 help[id, default: MessageHelp(id: id, title: title, playedInCravings: 0, resistedAfter: 0)]
@@ -64,11 +70,11 @@ struct PlayedFact: Sendable {
 extension ProgressFigures {
     /// The range's messages that help (listed from 2 cravings on, helped most first, then by
     /// title), how long its rides took to halve, and how many messages there are.
-    static func helpFigures(_ facts: ProgressFacts, from: LocalDay, useTimes: [Int64]) -> (
+    static func helpFigures(_ facts: ProgressFacts, from: LocalDay, useTimes: [Int64], nowMs: Int64) -> (
         [MessageHelp], CravingLength, Int
     ) {
         let inRange = facts.played.filter { $0.day >= from.number }
-        let messages = MessageHelp.figures(inRange, useTimes: useTimes, titles: facts.titles).values
+        let messages = MessageHelp.figures(inRange, useTimes: useTimes, titles: facts.titles, nowMs: nowMs).values
             .filter { $0.playedInCravings >= MessageHelp.listedFrom }
             .sorted { a, b in
                 a.helpedMore(than: b) ?? (a.title != b.title ? a.title < b.title : a.id.uuidString < b.id.uuidString)
@@ -117,10 +123,12 @@ extension Tracker {
         return ranked.map(\.element)
     }
 
-    /// Every message played in a craving, by id, over every craving logged.
-    public func messageHelp() throws -> [UUID: MessageHelp] {
+    /// Every message played in a craving, by id, over every craving logged whose 2 hours have
+    /// passed by `now`.
+    public func messageHelp(now: Date = Date()) throws -> [UUID: MessageHelp] {
         let (cravings, useTimes, titles) = try playedFacts(since: "", useTimes: true)
-        return MessageHelp.figures(cravings, useTimes: useTimes, titles: titles)
+        return MessageHelp.figures(
+            cravings, useTimes: useTimes, titles: titles, nowMs: ProgressFigures.milliseconds(now))
     }
 
     /// The cravings from `since` (stored time text) with a message played in them or ratings,

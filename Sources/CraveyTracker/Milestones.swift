@@ -2,8 +2,10 @@ import CraveyLibrary
 import Foundation
 
 /// A milestone: a count that only grows reaching one of its thresholds, kept with the local day it
-/// got there. Milestones never break: once stored, a later use, a deleted log or a deleted message
-/// leaves it as it is (`check` says when the logs no longer reach it).
+/// got there. Milestones that were true never break: once stored, a later use, a deleted log or a
+/// deleted message leaves it as it is (`check` says when the logs no longer reach it). One the
+/// logs contradict — days since a use with a use logged on one of those days — was never
+/// reached: it is not shown, and `check --repair` removes it.
 ///
 /// The thresholds: for days (Days in Progress, days since last use) 1, 3, 7, 14, 30, 60, 90, 180,
 /// 365, then every 365 days; for counts (cravings resisted, messages recorded, check-ins) 1, 5,
@@ -11,9 +13,10 @@ import Foundation
 ///
 /// The day each was reached:
 /// - **Days in Progress** N: the first day of tracking + N − 1 (day 1 is the first day).
-/// - **Days since last use** N: the day N days after a use with no use on the days between (a use
-///   on that day itself does not take it back), for every stretch between uses and the one since
-///   the last use; the first such day.
+/// - **Days since last use** N: the first calendar day that ends N whole calendar days with no
+///   use after a use — the day N days after a use, with no use on it or the days between (a day
+///   with a use never reaches one; today counts while it has none, as streaks count it); over
+///   every stretch between uses and the one since the last use.
 /// - **Cravings resisted** N: the day of the N-th craving resisted (the resisted rule of
 ///   progress), counted once its 2 hours have passed without a use.
 /// - **Messages recorded** N: the day the N-th message was added; **check-ins** N: the N-th
@@ -23,7 +26,7 @@ public struct Milestone: Sendable, Equatable, Encodable {
         case daysInProgress, cravingsResisted, messagesRecorded, checkIns, daysSinceUse
 
         /// Whether it counts days (else things done).
-        var countsDays: Bool { self == .daysInProgress || self == .daysSinceUse }
+        public var countsDays: Bool { self == .daysInProgress || self == .daysSinceUse }
 
         public var emoji: String {
             switch self {
@@ -93,6 +96,27 @@ public struct Milestone: Sendable, Equatable, Encodable {
         return result
     }
 
+    /// Whether the logs say it was never reached: days since a use with a use logged (`useDays`)
+    /// on one of those days. Only days since use can be contradicted so; the other kinds count
+    /// what happened, and a deleted log leaves them true of their day.
+    public func isContradicted(byUseOn useDays: Set<Int>) -> Bool { firstUse(in: useDays) != nil }
+
+    /// The first use (`useDays`) on one of the days a days-since milestone counts (nil for
+    /// another kind).
+    func firstUse(in useDays: Set<Int>) -> LocalDay? {
+        guard kind == .daysSinceUse, count > 0 else { return nil }
+        // Over the uses, not the days: a stored count can be as large as a hostile row makes it.
+        let first = reachedOn.number.subtractingReportingOverflow(count - 1)
+        let from = first.overflow ? Int.min : first.partialValue
+        return useDays.filter { $0 >= from && $0 <= reachedOn.number }.min().map(LocalDay.init(number:))
+    }
+
+    /// Home's note: the line on the day it was reached; on a later day, with that day: "🌿 7 days
+    /// since your last use — reached Oct 12".
+    public func note(today: LocalDay) -> String {
+        reachedOn == today ? line : line + " — reached " + reachedOn.short
+    }
+
     /// The row as the library stores it.
     public var row: MilestoneRow { MilestoneRow(kind: kind.rawValue, count: count, reachedOn: reachedOn.text) }
 
@@ -121,11 +145,12 @@ public struct Milestone: Sendable, Equatable, Encodable {
                 result.append(Milestone(kind: kind, count: count, reachedOn: LocalDay(number: days[count - 1])))
             }
         }
-        // Each stretch from a use to the next (or to today): the first stretch to reach a count.
+        // Each stretch of whole days without use after a use (to the day before the next use, or
+        // to today): the first stretch to reach a count.
         let uses = Array(Set(facts.useDays.filter { $0 <= today.number })).sorted()
         var sinceUse: [Int: Int] = [:]
         for (index, day) in uses.enumerated() {
-            let end = index + 1 < uses.count ? uses[index + 1] : today.number
+            let end = index + 1 < uses.count ? uses[index + 1] - 1 : today.number
             for count in thresholds(.daysSinceUse, upTo: end - day) where sinceUse[count] == nil {
                 sinceUse[count] = day + count
             }
@@ -139,7 +164,7 @@ public struct Milestone: Sendable, Equatable, Encodable {
     /// How far each kind's count gets on the logs now (days since use: the longest stretch).
     public static func counts(_ facts: MilestoneFacts, today: LocalDay) -> [Kind: Int] {
         let uses = Array(Set(facts.useDays.filter { $0 <= today.number })).sorted()
-        let longest = zip(uses, uses.dropFirst().map { $0 } + [today.number]).map { $1 - $0 }.max() ?? 0
+        let longest = zip(uses, uses.dropFirst().map { $0 - 1 } + [today.number]).map { $1 - $0 }.max() ?? 0
         return [
             .daysInProgress: facts.firstDay.map { max(0, today.number - $0 + 1) } ?? 0,
             .cravingsResisted: facts.resistedDays.filter { $0 <= today.number }.count,
@@ -191,10 +216,9 @@ extension Tracker {
         let checkInDays = counts.checkInDays.compactMap { LocalDay(text: $0)?.number }
         let useDays = facts.uses.map(\.day)
         let useTimes = facts.uses.map(\.ms)
-        let nowMs = Int64((now.timeIntervalSince1970 * 1000).rounded())
+        let nowMs = ProgressFigures.milliseconds(now)
         let resisted = facts.cravings.filter {
-            $0.ms + ProgressFigures.resistWindow <= nowMs
-                && ProgressFigures.passedWithoutUse(at: $0.ms, linked: $0.linked, useTimes: useTimes)
+            ProgressFigures.outcome(at: $0.ms, linked: $0.linked, useTimes: useTimes, nowMs: nowMs) == .resisted
         }.map(\.day)
         let firstDay =
             ([facts.firstCravingDay, useDays.min(), messageDays.min(), checkInDays.min()]
@@ -205,37 +229,41 @@ extension Tracker {
     }
 
     /// Works out the milestones reached by `now`, stores the new ones (a stored one is never
-    /// changed), and returns every one stored, in the order reached. `facts` must hold every
+    /// changed; one of days since use once its day has ended), and returns every one reached and
+    /// not contradicted by the logs, in the order reached. `facts` must hold every
     /// craving (`progressFacts()` without a day).
     @discardableResult
     public func noteMilestones(_ facts: ProgressFacts? = nil, now: Date = Date(), timeZone: TimeZone = .current)
         throws -> [Milestone]
     {
         let facts = try facts ?? progressFacts()
-        let reached = Milestone.reached(
-            try milestoneFacts(facts, now: now, timeZone: timeZone), today: LocalDay(now, in: timeZone))
-        do {
-            try library.noteMilestonesReached(reached.map(\.row))
-        } catch {
-            // Not stored now (a busy, full or read-only library): listed all the same, and stored
-            // by a later run; the figures never fail for a milestone.
-            let stored = try milestones()
-            let keys = Set(stored.map(\.row.id))
-            return (stored + reached.filter { !keys.contains($0.row.id) }).sorted {
-                ($0.reachedOn, $0.kind.rawValue, $0.count) < ($1.reachedOn, $1.kind.rawValue, $1.count)
-            }
+        let today = LocalDay(now, in: timeZone)
+        let reached = Milestone.reached(try milestoneFacts(facts, now: now, timeZone: timeZone), today: today)
+        let useDays = Set(facts.uses.map(\.day))
+        // One of days since use reached today is stored once today has ended without a use (a
+        // use this evening would mean it was never reached); it is listed all the same.
+        let lasting = reached.filter { !($0.kind == .daysSinceUse && $0.reachedOn == today) }
+        // Not stored now (a busy, full or read-only library): listed all the same, and stored
+        // by a later run; the figures never fail for a milestone.
+        _ = try? library.noteMilestonesReached(lasting.map(\.row))
+        let stored = try milestones().filter { !$0.isContradicted(byUseOn: useDays) }
+        let keys = Set(stored.map(\.row.id))
+        return (stored + reached.filter { !keys.contains($0.row.id) }).sorted {
+            ($0.reachedOn, $0.kind.rawValue, $0.count) < ($1.reachedOn, $1.kind.rawValue, $1.count)
         }
-        return try milestones()
     }
 
     /// Every milestone stored, in the order reached.
     public func milestones() throws -> [Milestone] { try library.milestones().compactMap(Milestone.init) }
 
-    /// The milestone home shows next, once: the newest not shown yet (by day, then the larger
-    /// count). It is marked shown, with the smaller ones of its kind not shown yet (one line says
+    /// The milestone home shows next, once: the newest stored and not shown yet (by day, then the
+    /// larger count; days since use from the day after it was reached). It is marked shown, with the smaller ones of its kind not shown yet (one line says
     /// the furthest). nil when every one has been shown.
     public func showNextMilestone(now: Date = Date(), timeZone: TimeZone = .current) throws -> Milestone? {
-        let unshown = try noteMilestones(now: now, timeZone: timeZone).filter { !$0.shown }
+        let today = LocalDay(now, in: timeZone)
+        let unshown = try noteMilestones(now: now, timeZone: timeZone).filter {
+            !$0.shown && !($0.kind == .daysSinceUse && $0.reachedOn == today)
+        }
         guard
             let next = unshown.max(by: {
                 ($0.reachedOn, $0.count) < ($1.reachedOn, $1.count)
@@ -246,13 +274,29 @@ extension Tracker {
         return next
     }
 
+    /// For `check`: each stored milestone the logs say was never reached (days since a use with a
+    /// use logged on one of those days), with the first such use's day; with `repair`, those are
+    /// removed (journaled, so a replay or a restore of the journal does not bring them back), and
+    /// only those.
+    public func falseMilestones(repair: Bool) throws -> [(milestone: Milestone, use: LocalDay)] {
+        let useDays = Set(try progressFacts().uses.map(\.day))
+        let found = try milestones().compactMap { milestone in
+            milestone.firstUse(in: useDays).map { (milestone, $0) }
+        }
+        if repair, !found.isEmpty { try library.removeMilestones(found.map(\.0.row)) }
+        return found
+    }
+
     /// For `check`: each stored milestone the logs no longer reach (after a deleted log or
-    /// message), as a note — it is kept, never removed.
+    /// message), as a note — it is kept, never removed. One the logs say was never reached is
+    /// left to `falseMilestones`.
     public func milestoneNotes(now: Date = Date(), timeZone: TimeZone = .current) throws -> [String] {
-        let stored = try milestones()
+        let facts = try progressFacts()
+        let useDays = Set(facts.uses.map(\.day))
+        let stored = try milestones().filter { !$0.isContradicted(byUseOn: useDays) }
         guard !stored.isEmpty else { return [] }
         let counts = Milestone.counts(
-            try milestoneFacts(try progressFacts(), now: now, timeZone: timeZone), today: LocalDay(now, in: timeZone))
+            try milestoneFacts(facts, now: now, timeZone: timeZone), today: LocalDay(now, in: timeZone))
         return stored.compactMap { milestone in
             let now = counts[milestone.kind] ?? 0
             guard now < milestone.count else { return nil }

@@ -39,7 +39,8 @@ public enum ProgressRange: String, CaseIterable, Sendable, Encodable {
 /// - **Intensity trend**: the mean intensity of the first quarter of the cravings in the range
 ///   against the last quarter (at least one each: with two cravings, the first against the last).
 /// - **Resisted**: a craving in the range that no use names as the one it followed, with no use
-///   logged from its moment to 2 hours after it.
+///   logged from its moment to 2 hours after it, once those 2 hours have passed; until then it is
+///   **open**, counted as neither.
 /// - **Reduction**: uses in the last 7 days (today and the 6 before) against uses in the first 7
 ///   days of logging (the day of the first craving or use and the 6 after), once the two weeks do
 ///   not overlap; as a whole percent of the first week's.
@@ -134,6 +135,8 @@ public struct ProgressFigures: Sendable {
     public let weekdays: [Int]
     public let methods: [Share]
     public let resisted: Int
+    /// The range's cravings whose 2 hours have not passed yet, with no use: neither resisted nor not.
+    public let openCravings: Int
     public let reduction: Reduction
     /// The messages played in at least 2 of the range's cravings, those that helped most first
     /// (see `MessageHelp`).
@@ -206,7 +209,9 @@ public struct ProgressFigures: Sendable {
         var triggerMasks: [UInt16] = []
         var locationsNamed: [Int] = []
         var resisted = 0
+        var open = 0
         let useTimes = facts.uses.map(\.ms)
+        let nowMs = Self.milliseconds(now)
         for craving in facts.cravings {
             let day = craving.day
             guard day >= from.number else { continue }
@@ -220,7 +225,11 @@ public struct ProgressFigures: Sendable {
             weekdays[LocalDay(number: day).weekday] += 1
             Self.count(craving.triggers, into: &triggerCounts, &triggerLogs.cravings, &triggerMasks)
             Self.count(craving.location, into: &locationCounts, &locationLogs.cravings, &locationsNamed)
-            if Self.passedWithoutUse(at: craving.ms, linked: craving.linked, useTimes: useTimes) { resisted += 1 }
+            switch Self.outcome(at: craving.ms, linked: craving.linked, useTimes: useTimes, nowMs: nowMs) {
+            case .resisted: resisted += 1
+            case .open: open += 1
+            case .followedByUse: break
+            }
         }
         cravings = points.count
         intensity = points
@@ -236,6 +245,7 @@ public struct ProgressFigures: Sendable {
         self.hours = hours
         self.weekdays = weekdays
         self.resisted = resisted
+        openCravings = open
 
         // The range's uses.
         var useCount = 0
@@ -275,7 +285,8 @@ public struct ProgressFigures: Sendable {
         }
         self.triggerLogs = triggerLogs
         self.locationLogs = locationLogs
-        (messages, cravingLength, messageCount) = Self.helpFigures(facts, from: from, useTimes: useTimes)
+        (messages, cravingLength, messageCount) = Self.helpFigures(
+            facts, from: from, useTimes: useTimes, nowMs: nowMs)
 
         // Reduction: the last 7 days against the first 7 days of logging.
         if facts.uses.isEmpty {
@@ -326,13 +337,28 @@ public struct ProgressFigures: Sendable {
             }
     }
 
-    /// The resisted rule: a craving at `ms` that no use names as the one it followed
-    /// (`linked`), with no use (`useTimes`, sorted) from its moment to 2 hours after it.
-    static func passedWithoutUse(at ms: Int64, linked: Bool, useTimes: [Int64]) -> Bool {
-        guard !linked else { return false }
-        let next = firstIndex(in: useTimes, notBefore: ms)
-        return next == useTimes.count || useTimes[next] > ms + resistWindow
+    /// What became of a craving, by the one resisted rule every figure uses.
+    public enum CravingOutcome: Sendable, Equatable {
+        /// Its 2 hours have passed with no use: resisted.
+        case resisted
+        /// A use names it as the one it followed, or came within its 2 hours.
+        case followedByUse
+        /// Its 2 hours have not passed yet and no use came: neither resisted nor not.
+        case open
     }
+
+    /// The resisted rule: a craving at `ms` is resisted once its 2 hours have passed (by
+    /// `nowMs`) with no use names it as the one it followed (`linked`) and no use (`useTimes`,
+    /// sorted) from its moment to 2 hours after it; until then, with no use, it is open.
+    static func outcome(at ms: Int64, linked: Bool, useTimes: [Int64], nowMs: Int64) -> CravingOutcome {
+        guard !linked else { return .followedByUse }
+        let next = firstIndex(in: useTimes, notBefore: ms)
+        if next < useTimes.count, useTimes[next] <= ms + resistWindow { return .followedByUse }
+        return ms + resistWindow <= nowMs ? .resisted : .open
+    }
+
+    /// `now` as the rule's milliseconds.
+    static func milliseconds(_ now: Date) -> Int64 { Int64((now.timeIntervalSince1970 * 1000).rounded()) }
 
     /// The index of the first time not before `ms` in `times` (sorted).
     static func firstIndex(in times: [Int64], notBefore ms: Int64) -> Int {
@@ -379,8 +405,11 @@ public struct ProgressFigures: Sendable {
         (Double(LocalDay(time) - from) + Double(time.localMinuteOfDay) / 1_440) / Double(today - from + 1)
     }
 
-    /// Resisted cravings as a whole percent of the range's cravings.
+    /// The range's cravings whose 2 hours have passed (resisted or followed by a use).
+    public var closedCravings: Int { cravings - openCravings }
+
+    /// Resisted cravings as a whole percent of the range's cravings whose 2 hours have passed.
     public var resistedPercent: Int? {
-        cravings == 0 ? nil : Int((Double(resisted) * 100 / Double(cravings)).rounded())
+        closedCravings == 0 ? nil : Int((Double(resisted) * 100 / Double(closedCravings)).rounded())
     }
 }

@@ -37,6 +37,6 @@ extension ProgressFigures {
             let sofar = cravingLength.rides == 0 ? "" : " (\(cravingLength.rides) so far)"
             return "Not enough rides yet\(sofar). Ride out a craving to see how soon yours ease. 🌊"
         }
-        return "Every craving rises, peaks and passes. Yours ease sooner than they feel. 🌊"
+        return "Every craving rises, peaks and passes: this is what your rides show. 🌊"
     }
 }

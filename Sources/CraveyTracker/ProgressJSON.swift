@@ -9,7 +9,7 @@ extension ProgressFigures: Encodable {
         case triggers, locations, timeOfDay, weekdays, methods, resisted, reduction, insights
         case messages, cravingLength, medianMinutesToHalf, rides
         case cravings, uses, days, points, at, localTime, insight, insightText = "text", hours, count, percent,
-            firstWeek, lastWeek
+            firstWeek, lastWeek, open
     }
 
     private struct Point: Encodable {
@@ -58,6 +58,7 @@ extension ProgressFigures: Encodable {
         try c.encode(methods, forKey: .methods)
         var resisted = c.nestedContainer(keyedBy: Key.self, forKey: .resisted)
         try resisted.encode(self.resisted, forKey: .count)
+        try resisted.encode(openCravings, forKey: .open)
         try resisted.encode(resistedPercent, forKey: .percent)
         try resisted.encode(resistedInsight, forKey: .insight)
         var reduction = c.nestedContainer(keyedBy: Key.self, forKey: .reduction)

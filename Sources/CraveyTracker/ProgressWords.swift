@@ -205,8 +205,18 @@ extension ProgressFigures {
             ? "\(Self.list(leaders)), \(top.percent)% each" : "Mostly \(top.label) (\(top.percent)%)"
     }
 
+    /// "2 cravings resisted — each one counts"; a craving whose 2 hours have not passed is said to
+    /// be open, never resisted: "1 craving still open — it counts as resisted once 2 hours pass
+    /// without a use".
     public var resistedText: String {
-        resisted == 1 ? "1 craving resisted — each one counts" : "\(resisted) cravings resisted — each one counts"
+        let open = "\(Glance.cravings(openCravings)) still open"
+        if openCravings > 0, resisted == 0 {
+            return open
+                + " — \(openCravings == 1 ? "it counts" : "each counts") as resisted once 2 hours pass without a use"
+        }
+        let text =
+            resisted == 1 ? "1 craving resisted — each one counts" : "\(resisted) cravings resisted — each one counts"
+        return openCravings > 0 ? text + "; \(openCravings) still open" : text
     }
 
     public var resistedInsight: String {

@@ -13,7 +13,7 @@ public struct Report: Sendable {
     /// The period's notes, oldest first; empty unless asked for.
     public let notes: [Note]
 
-    public struct Day: Sendable, Equatable {
+    public struct Day: Sendable, Equatable, Encodable {
         public var day: LocalDay
         /// Each method used that day and its total amount, in the methods' order.
         public var amounts: [Amount] = []
@@ -22,7 +22,7 @@ public struct Report: Sendable {
         public var peak: Int?
     }
 
-    public struct Amount: Sendable, Equatable {
+    public struct Amount: Sendable, Equatable, Encodable {
         public var method: Method
         public var amount: Double
         public init(method: Method, amount: Double) { (self.method, self.amount) = (method, amount) }

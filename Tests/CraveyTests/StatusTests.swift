@@ -62,24 +62,25 @@ final class StatusTests: CommandTestCase {
 
     func testTheLineJSONFormatAndDiscreetWords() throws {
         try logTwelveDays()
-        // Day 12 since Oct 1; 7 days since Oct 5; both of today's cravings resisted so far; 7 days
-        // since the last use reached today, worked out read-only (nothing has stored it yet).
-        let line = "🌱 Day 12 · 7 days since use · 2 resisted today · 🏅 7 days since your last use"
+        // Day 12 since Oct 1; 7 days since Oct 5; today's 09:00 craving resisted (its 2 hours have
+        // passed), the 11:30 one still open; 7 days since the last use reached today, worked out
+        // read-only (nothing has stored it yet).
+        let line = "🌱 Day 12 · 7 days since use · 1 resisted today, 1 still open · 🏅 7 days since your last use"
         XCTAssertEqual(try run(["status"]).stdout, line + "\n")
         let json = try module([])
         XCTAssertEqual(json["text"], line)
         XCTAssertEqual(json["class"], "milestone")
         XCTAssertEqual(
             json["tooltip"],
-            "Day 12 in progress\n7 days since your last use\n2 of 2 cravings resisted today\n🌿 7 days since your last use"
+            "Day 12 in progress\n7 days since your last use\n2 cravings today: 1 resisted, 1 still open\n🌿 7 days since your last use"
         )
         XCTAssertEqual(
             try run(["status", "--format", "{days}d {since} {resisted}/{cravings} {{ok}} {milestone}"]).stdout,
-            "12d 7 2/2 {ok} 🏅 7 days since your last use\n")
+            "12d 7 1/2 {ok} 🏅 7 days since your last use\n")
 
         // Discreet: the same figures, no word naming what they count.
         let discreet = try run(["status", "--discreet"]).stdout
-        XCTAssertEqual(discreet, "Day 12 · 7 · 2 ✓ · 🏅 7 days\n")
+        XCTAssertEqual(discreet, "Day 12 · 7 · 1 ✓ · 🏅 7 days\n")
         let discreetJSON = try module(["--discreet"])
         for text in [discreet, discreetJSON["text"]!, discreetJSON["tooltip"]!] { assertDiscreet(text) }
         assertDiscreet(try run(["status", "--discreet", "--format", "{milestone} {text}"]).stdout)
@@ -126,15 +127,21 @@ final class StatusTests: CommandTestCase {
             try String(contentsOfFile: page, encoding: .utf8).contains(
                 "<li>7 days since your last use <span class=\"day\">Oct 12</span></li>"))
 
-        // Home, as its loop asks: each once, the newest first; then none.
+        // Home, as its loop asks: each stored one once, the newest first, with its day when that
+        // was not today; then none. Today's 7 days since the last use is stored once today has
+        // ended without a use: status shows it today, home tomorrow.
         let lib = try Library(root: root)
-        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌿 7 days since your last use")
-        XCTAssertEqual(
-            try run(["status"]).stdout, "🌱 Day 12 · 7 days since use · 2 resisted today · 🏅 7 days in progress\n")
-        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌱 7 days in progress")
-        XCTAssertEqual(Home.newMilestone(lib, now: now), "💪 1 craving resisted")
+        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌿 3 days since your last use — reached Oct 8")
+        let today = "🌱 Day 12 · 7 days since use · 1 resisted today, 1 still open · 🏅 7 days since your last use\n"
+        XCTAssertEqual(try run(["status"]).stdout, today)
+        XCTAssertEqual(Home.newMilestone(lib, now: now), "🌱 7 days in progress — reached Oct 7")
+        XCTAssertEqual(Home.newMilestone(lib, now: now), "💪 1 craving resisted — reached Oct 1")
         XCTAssertNil(Home.newMilestone(lib, now: now))
-        XCTAssertEqual(try run(["status"]).stdout, "🌱 Day 12 · 7 days since use · 2 resisted today\n")
+        XCTAssertEqual(try run(["status"]).stdout, today)
+        XCTAssertEqual(
+            Home.newMilestone(lib, now: now + 86_400), "🌿 7 days since your last use — reached Oct 12")
+        XCTAssertNil(Home.newMilestone(lib, now: now + 86_400))
+        XCTAssertEqual(try run(["status"]).stdout, "🌱 Day 12 · 7 days since use · 1 resisted today, 1 still open\n")
         XCTAssertEqual(try module([])["class"], "progress")
 
         // The use deleted: no stretch since a use is left, yet its milestones stay; check notes them.

@@ -136,9 +136,10 @@ final class MilestoneTests: XCTestCase {
                 "daysSinceUse 1 2026-10-11", "daysSinceUse 3 2026-10-15", "daysSinceUse 7 2026-10-19",
                 "daysSinceUse 14 2026-10-26",
             ])
+        // The longest stretch: the 17 whole days from Oct 13 to Oct 29 (Oct 30 has a use).
         XCTAssertEqual(
             Milestone.counts(facts, today: LocalDay(number: d + 25)),
-            [.daysInProgress: 26, .cravingsResisted: 0, .messagesRecorded: 5, .checkIns: 10, .daysSinceUse: 18])
+            [.daysInProgress: 26, .cravingsResisted: 0, .messagesRecorded: 5, .checkIns: 10, .daysSinceUse: 17])
     }
 
     /// Home shows the newest milestone not shown yet, once, with the smaller ones of its kind.

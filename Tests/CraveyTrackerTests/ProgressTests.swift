@@ -96,7 +96,12 @@ final class ProgressTests: XCTestCase {
     func testOneCraving() throws {
         try chooseToQuit()
         try craving(8, "2026-10-12 20:15")
-        let p = try progress(now: "2026-10-12 21:00")
+        // 45 minutes on, the craving is open: neither resisted nor not.
+        let open = try progress(now: "2026-10-12 21:00")
+        XCTAssertEqual(open.resisted, 0)
+        XCTAssertEqual(open.openCravings, 1)
+        XCTAssertNil(open.resistedPercent)
+        let p = try progress(now: "2026-10-12 22:30")
         XCTAssertEqual(p.summaryLine, "1 Craving • 0 Uses")
         XCTAssertEqual(p.summaryInsight, "You're building awareness! 💪")
         XCTAssertEqual(p.intensityInsight, ProgressFigures.keepLogging)

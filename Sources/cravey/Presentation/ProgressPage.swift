@@ -44,7 +44,7 @@ enum ProgressPage {
             f.weekdayInsight)
         card("🌿 Method Breakdown", nil, bars(f.methods.map { ($0.label, $0.count, "\($0.percent)%") }), f.methodInsight)
         card(
-            "💪 Cravings Resisted", f.cravings > 0 ? "\(f.resisted) of \(f.cravings)" : nil,
+            "💪 Cravings Resisted", f.closedCravings > 0 ? "\(f.resisted) of \(f.closedCravings)" : nil,
             f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
             f.resistedInsight)
         card(f.reductionTitle, f.reductionText, "", f.reductionInsight)

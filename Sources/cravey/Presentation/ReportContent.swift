@@ -28,7 +28,10 @@ struct ReportContent {
         let f = report.figures
         var rows: [(String, String)] = [
             ("Logged", f.summaryLine),
-            ("Cravings resisted", f.cravings > 0 ? "\(f.resistedText) (\(f.resistedPercent ?? 0)%)" : "—"),
+            (
+                "Cravings resisted",
+                f.cravings > 0 ? f.resistedText + (f.resistedPercent.map { " (\($0)%)" } ?? "") : "—"
+            ),
             ("Days in Progress", f.daysInProgress.map(String.init) ?? "—"),
             ("Since the last use", f.daysSinceLastUseText ?? (f.everUsed ? "a use on the last day" : "no use logged")),
             (ProgressPage.plain(f.longestStreakTitle), f.longestStreakText ?? "—"),

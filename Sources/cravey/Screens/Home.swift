@@ -93,7 +93,7 @@ struct Home {
         case .craving:
             return suspended {
                 try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker).map {
-                    [Self.saved(.craving($0.craving))] + ($0.rode.map { RideScreen.closing($0) } ?? [])
+                    [Self.saved(.craving($0.craving))] + ($0.rode ?? [])
                 }?.joined(separator: "  ") ?? "Nothing was logged."
             }
         case .ride:
@@ -134,8 +134,8 @@ struct Home {
         do {
             let ridden = try Cravey.RideCommand.ride(
                 Tracker.CravingDraft(intensity: intensity), in: lib, speaker: speaker, on: screen)
-            return ((ridden.notLogged.map { ["\($0)"] } ?? []) + RideScreen.closing(ridden.ratings))
-                .joined(separator: "  ")
+            let closing = RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib)
+            return ((ridden.notLogged.map { ["\($0)"] } ?? []) + closing).joined(separator: "  ")
         } catch {
             return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
         }
@@ -214,6 +214,6 @@ struct Home {
     /// milestones are noted here first. A milestone that cannot be noted now (a busy or read-only
     /// library) is noted on a later visit: home goes on without it.
     static func newMilestone(_ lib: Library, now: Date = LocalClock.now()) -> String? {
-        (try? Tracker(library: lib).showNextMilestone(now: now))?.map(\.line)
+        (try? Tracker(library: lib).showNextMilestone(now: now))?.map { $0.note(today: LocalDay(now, in: .current)) }
     }
 }

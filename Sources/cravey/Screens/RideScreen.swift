@@ -355,21 +355,17 @@ final class RideScreen {
     }
 
     /// The ratings as a trail, the latest eight: `8 → 6 → 4`.
-    static func trail(_ ratings: [Craving.Rating]) -> String {
-        let values = ratings.map { String($0.value) }
-        return (values.count > 8 ? ["…"] + values.suffix(8) : values).joined(separator: " → ")
+    static func trail(_ ratings: [Craving.Rating]) -> String { Tracker.rideTrail(ratings) }
+
+    /// The words after a ride, following what the ratings did (`Tracker.rideClosing`);
+    /// `rideSeconds` on the ride's clock (nil for one told afterwards), the goal read from `lib`.
+    static func closing(_ ratings: [Craving.Rating], rideSeconds: Double? = nil, in lib: Library? = nil) -> [String] {
+        let goal = lib.flatMap { try? Tracker(library: $0).goal() }
+        return Tracker.rideClosing(ratings, rideSeconds: rideSeconds, goal: goal)
     }
 
-    /// The words after a ride, however it ended: it was ridden out, and how strong it was from its
-    /// start to the last rating.
-    static func closing(_ ratings: [Craving.Rating]) -> [String] {
-        var lines = ["You rode it out. 💪"]
-        if let first = ratings.first, let last = ratings.last, ratings.count >= 2 {
-            let minutes = Int((Double(last.seconds - first.seconds) / 60).rounded())
-            let span =
-                minutes < 1 ? "in under a minute" : minutes == 1 ? "in 1 minute" : "in \(minutes) minutes"
-            lines.append("From \(first.value) to \(last.value) \(span): " + trail(ratings) + ".")
-        }
-        return lines
+    /// The seconds on the ride's clock since `started` (a ride's minute may be shorter in tests).
+    static func rideSeconds(since started: Date) -> Double {
+        Date().timeIntervalSince(started) * 60 / RidePace().minuteSeconds
     }
 }

@@ -25,15 +25,17 @@ extension Cravey {
             let report = try lib.check(repair: repair)
             let tracker = Tracker(library: lib)
             let logFindings = try tracker.check(repair: repair)
+            let falseMilestones = try tracker.falseMilestones(repair: repair)
             let count = try lib.count()
             let logs = try tracker.counts()
             // A milestone the logs no longer reach is kept: a note, never a problem.
             let notes = try tracker.milestoneNotes(now: LocalClock.now())
             let lines =
                 report.lines(repairCommand: Self.repairCommand) + logFindings.map { Self.line($0, repaired: repair) }
+                + falseMilestones.map { Self.line(never: $0.milestone, use: $0.use, repaired: repair) }
             // Invalid logs are the user's data: reported until edited or deleted, never removed.
             let unresolved =
-                (!repair && (report.hasProblems || !logFindings.isEmpty))
+                (!repair && (report.hasProblems || !logFindings.isEmpty || !falseMilestones.isEmpty))
                 || logFindings.contains { $0.kind == .invalidLog }
             if output.json {
                 struct Result: Encodable {
@@ -60,6 +62,16 @@ extension Cravey {
                     : "run 'cravey check --repair' to fix them"
                 throw CraveyFailure(message: "the library has problems; \(fix)")
             }
+        }
+
+        /// A milestone the logs say was never reached, for people: "a milestone that was never
+        /// reached: '7 days since your last use' on 2026-10-12, with a use logged on 2026-10-09".
+        static func line(never milestone: Milestone, use: LocalDay, repaired: Bool) -> String {
+            let what =
+                "'\(milestone.words)' on \(milestone.reachedOn.text), with a use logged on \(use.text)"
+            return repaired
+                ? "removed a milestone that was never reached: " + what
+                : "a milestone that was never reached (run '\(repairCommand)' to remove it): " + what
         }
 
         /// A finding about the logs, for people.

@@ -56,11 +56,12 @@ extension Cravey {
             }
         }
 
-        /// A craving logged, and the message played after it (nil: none) or its ride (nil: not ridden).
+        /// A craving logged, and the message played after it (nil: none) or its ride's closing
+        /// words (nil: not ridden).
         struct Logged {
             var craving: Craving
             var played: Recording?
-            var rode: [Craving.Rating]? = nil
+            var rode: [String]? = nil
         }
 
         /// `cravey craving` on a terminal with no arguments: the form, the log, then the offer to
@@ -126,10 +127,13 @@ extension Cravey {
 
         /// The ride after the offer, on the craving just logged (not a second one), on a screen of
         /// its own; its closing words are printed once the screen is left.
-        private static func ride(_ craving: Craving, in lib: Library, speaker: String) throws -> [Craving.Rating]? {
+        private static func ride(_ craving: Craving, in lib: Library, speaker: String) throws -> [String]? {
+            let started = Date()
             guard let outcome = try RideScreen.ride(craving, in: lib, speaker: speaker) else { return nil }
-            RideScreen.closing(outcome.ratings).forEach { print($0) }
-            return outcome.ratings
+            let words = RideScreen.closing(
+                outcome.ratings, rideSeconds: RideScreen.rideSeconds(since: started), in: lib)
+            words.forEach { print($0) }
+            return words
         }
     }
 }

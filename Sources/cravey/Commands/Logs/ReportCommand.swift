@@ -21,7 +21,7 @@ extension Cravey {
             discussion: """
                 The page is self-contained: nothing is loaded from anywhere, and it is written readable by you \
                 only. --pdf draws the same report as A4 pages in cravey itself (cairo and pango): no browser, no \
-                network, nothing written but the file. The period is --range (7d, 30d, 90d or all; 30d when not given) or --from and --to \
+                network, nothing written but the file. --json prints the period, its figures and its calendar. The period is --range (7d, 30d, 90d or all; 30d when not given) or --from and --to \
                 (YYYY-MM-DD; --to at most today). Notes are left out unless --with-notes is given. An existing \
                 file is replaced only with --force.
                 """)
@@ -49,9 +49,16 @@ extension Cravey {
         @Flag(help: "Replace the files if they exist.")
         var force = false
 
+        @Flag(help: "Print the report's period, figures and day-by-day calendar as JSON.")
+        var json = false
+
         func run() throws {
-            guard html != nil || pdf != nil else {
-                throw CraveyFailure(message: "say where to write the report: --html FILE or --pdf FILE")
+            guard html != nil || pdf != nil || json else {
+                throw CraveyFailure(
+                    message: "say where to write the report: --html FILE or --pdf FILE (or --json to print it)")
+            }
+            if json, html != nil || pdf != nil {
+                throw CraveyFailure(message: "--json prints the report: give it without --html or --pdf")
             }
             if html != nil, html == pdf { throw CraveyFailure(message: "--html and --pdf name the same file") }
             if range != nil, from != nil || to != nil {
@@ -73,6 +80,7 @@ extension Cravey {
             }
             let report = try Tracker(library: library.open()).report(
                 range: range ?? .month, from: first, to: last, withNotes: withNotes, now: now)
+            if json { try JSONOutput.print(report) }
             // Ctrl-C, SIGTERM and SIGHUP are heard from the drawing of the PDF until the files are
             // written: one that comes while it draws stops it between rows, and nothing is written.
             let heard = HeardStop()

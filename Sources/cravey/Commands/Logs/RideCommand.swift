@@ -110,12 +110,12 @@ extension Cravey {
                     return
                 }
                 if let notLogged = ridden.notLogged {
-                    RideScreen.closing(ridden.ratings).forEach { print($0) }
+                    RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib).forEach { print($0) }
                     throw notLogged
                 }
                 print(LogWords.saved(.craving(ridden.craving)))
                 noteIfOld(ridden.craving.time)
-                RideScreen.closing(ridden.ratings).forEach { print($0) }
+                RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib).forEach { print($0) }
             }
         }
 
@@ -138,6 +138,8 @@ extension Cravey {
             var ending: RideEnding
             /// Why the craving was not logged (a full disk): the ride kept company all the same.
             var notLogged: TrackerError?
+            /// How long the ride lasted, on its clock.
+            var seconds: Double
         }
 
         /// Logs `draft` at once, then rides it out on `screen` (home's, or the one the command
@@ -156,11 +158,12 @@ extension Cravey {
             let ride =
                 try craving.map { try Tracker.Ride($0, tracker: tracker) }
                 ?? Tracker.Ride(unsaved: draft, tracker: tracker)
+            let started = Date()
             let outcome = try RideScreen.ride(
                 ride, in: lib, speaker: speaker, pace: RidePace(minutes: minutes), on: screen)
             return Ridden(
                 craving: ride.craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped,
-                notLogged: notLogged)
+                notLogged: notLogged, seconds: RideScreen.rideSeconds(since: started))
         }
 
         /// The scripted form (and the plain one, without a terminal): the craving and its ratings,
@@ -179,7 +182,7 @@ extension Cravey {
                         "To ride it out with your messages, run 'cravey ride' on a terminal (a script can store a ride's ratings: --ratings 6,4,2 --minutes-apart 5)."
                     )
                 } else {
-                    RideScreen.closing(craving.ratings).forEach { print($0) }
+                    RideScreen.closing(craving.ratings, in: lib).forEach { print($0) }
                 }
             }
             noteIfOld(craving.time)

@@ -98,8 +98,10 @@ struct StatusLine {
         if let since = glance.daysSinceLastUse, since > 0 {
             parts.append(discreet ? "\(since)" : ProgressFigures.days(since) + " since use")
         }
-        if glance.resistedToday > 0 {
-            parts.append(discreet ? "\(glance.resistedToday) ✓" : "\(glance.resistedToday) resisted today")
+        if discreet {
+            if glance.resistedToday > 0 { parts.append("\(glance.resistedToday) ✓") }
+        } else if let today = glance.todayWords {
+            parts.append(today)
         }
         if let milestone = milestoneWords { parts.append(milestone) }
         return parts.joined(separator: " · ")
@@ -119,11 +121,11 @@ struct StatusLine {
         if let since = glance.daysSinceLastUse, since > 0 {
             lines.append(ProgressFigures.days(since) + (discreet ? "" : " since your last use"))
         }
-        lines.append(
-            discreet
-                ? "\(glance.resistedToday) ✓ today"
-                : "\(glance.resistedToday) of \(glance.cravingsToday) craving\(glance.cravingsToday == 1 ? "" : "s") resisted today"
-        )
+        if !discreet {
+            lines.append(glance.todaySentence)
+        } else if glance.resistedToday > 0 {
+            lines.append("\(glance.resistedToday) ✓ today")
+        }
         if let milestone = glance.milestone {
             lines.append(discreet ? "🏅 " + milestone.discreetWords : milestone.line)
         }
