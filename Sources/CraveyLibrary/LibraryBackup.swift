@@ -397,6 +397,20 @@ extension Library {
         return try verify(folder)
     }
 
+    /// Refuses a folder that is not there or holds no cravey backup, before any library is made
+    /// to restore into (the words `restore` would say).
+    public static func refuseWhatIsNoBackup(_ directory: String) throws {
+        guard !directory.isEmpty else {
+            throw LibraryError.invalid(field: "directory", reason: "give the directory to restore from")
+        }
+        let absolute = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
+        let folder = try BackupFolder(path: URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path)
+        guard try readManifest(in: folder) != nil else {
+            throw LibraryError.invalid(
+                field: "backup", reason: "\(folder.path) holds no cravey backup (no \(BackupManifest.name))")
+        }
+    }
+
     private func verify(_ folder: BackupFolder) throws -> (manifest: BackupManifest, problems: [String], bytes: Int64) {
         guard let manifest = try Self.readManifest(in: folder) else {
             throw LibraryError.invalid(

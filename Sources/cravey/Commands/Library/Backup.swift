@@ -112,6 +112,7 @@ extension Cravey {
         var directory: String
 
         func run() throws {
+            try Library.refuseWhatIsNoBackup(directory)  // before a library is made to restore into
             let lib = try library.open()
             let result = try lib.restore(from: directory, checkLogs: Tracker.problems(inDatabaseAt:))
             if output.json {

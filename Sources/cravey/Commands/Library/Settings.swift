@@ -61,9 +61,12 @@ extension Cravey {
         }
 
         func run() throws {
-            let lib = try library.open()
             if setting != "price" { try refuseWhatIsForPrices() }
-            guard let setting else {
+            // Everything typed is checked before the library is opened: a refused command makes
+            // no library and changes nothing.
+            let key = try typedSetting()
+            let lib = try library.open()
+            guard let key else {
                 if output.json { return try JSONOutput.print(try Self.everySetting(lib)) }
                 if !clear, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal {
                     // The screen is given back before the last note is printed where it stays.
@@ -82,12 +85,6 @@ extension Cravey {
                 print("version  \(Cravey.configuration.version)")
                 return
             }
-            guard let key = Self.shown.first(where: { Self.name($0) == setting }) else {
-                throw CraveyFailure(
-                    message:
-                        "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there are: \(Self.shown.map(Self.name).joined(separator: ", ")))"
-                )
-            }
             if key == .quickPlay { return try quickPlay(lib) }
             if key == .prices { return try price(lib) }
             if clear {
@@ -95,12 +92,7 @@ extension Cravey {
                 try lib.setSetting(key, to: nil)
                 print("Forgot the \(key.rawValue).")
             } else if let value, key == .goal {
-                guard let goal = Goal(rawValue: value.lowercased()) else {
-                    throw CraveyFailure(
-                        message:
-                            "no goal called '\(Terminal.safe(String(value.prefix(40))))' (goals: \(Goal.allCases.map(\.rawValue).joined(separator: ", ")))"
-                    )
-                }
+                let goal = try Self.goal(value)
                 try lib.setSetting(key, to: goal.rawValue)
                 print("goal: \(goal.label) — \(goal.line)")
             } else if let value {
@@ -120,16 +112,53 @@ extension Cravey {
                 guard value == nil else { throw CraveyFailure(message: "--clear takes no value") }
                 try lib.setSetting(.quickPlay, to: nil)
             } else if let value {
-                guard let order = QuickPlayOrder(rawValue: value.lowercased()) else {
-                    throw CraveyFailure(
-                        message:
-                            "no Quick Play order called '\(Terminal.safe(String(value.prefix(40))))' (orders: \(QuickPlayOrder.allCases.map(\.rawValue).joined(separator: ", ")))"
-                    )
-                }
+                let order = try Self.order(value)
                 try tracker.setQuickPlayOrder(order)
             }
             let order = try tracker.quickPlayOrder()
             print("quick-play: \(order.label)" + (order == .helpedMost ? " — then the most played" : ""))
+        }
+
+        /// The setting named and its value as typed, checked (nil: none named); nothing is read.
+        func typedSetting() throws -> Library.Setting? {
+            guard let setting else { return nil }
+            guard let key = Self.shown.first(where: { Self.name($0) == setting }) else {
+                throw CraveyFailure(
+                    message:
+                        "no setting called '\(Terminal.safe(String(setting.prefix(40))))' (there are: \(Self.shown.map(Self.name).joined(separator: ", ")))"
+                )
+            }
+            switch (key, value) {
+            case (.prices, _): _ = try typedPrice()
+            case (_, let value?) where clear: _ = value
+            case (.goal, let value?): _ = try Self.goal(value)
+            case (.quickPlay, let value?): _ = try Self.order(value)
+            case (.name, let value?): _ = try Validation.name(value)
+            default: break
+            }
+            return key
+        }
+
+        /// A goal as typed.
+        static func goal(_ typed: String) throws -> Goal {
+            guard let goal = Goal(rawValue: typed.lowercased()) else {
+                throw CraveyFailure(
+                    message:
+                        "no goal called '\(Terminal.safe(String(typed.prefix(40))))' (goals: \(Goal.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            return goal
+        }
+
+        /// A Quick Play order as typed.
+        static func order(_ typed: String) throws -> QuickPlayOrder {
+            guard let order = QuickPlayOrder(rawValue: typed.lowercased()) else {
+                throw CraveyFailure(
+                    message:
+                        "no Quick Play order called '\(Terminal.safe(String(typed.prefix(40))))' (orders: \(QuickPlayOrder.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            return order
         }
     }
 }

@@ -19,9 +19,8 @@ extension Cravey.Settings {
 
     /// `cravey settings price [METHOD [AMOUNT | --clear]] [--currency CODE] [--json]`: the price of
     /// one unit of a method (what money kept in progress is figured from) and its currency, shown
-    /// or set. Everything typed is checked before anything is changed.
-    func price(_ lib: Library) throws {
-        let tracker = Tracker(library: lib)
+    /// The method, amount and currency typed for `price`, each checked (nothing is read or written).
+    func typedPrice() throws -> (method: Method?, cents: Int?, code: String??) {
         let method = try value.map { name -> Method in
             guard let method = Method(name: name) else {
                 throw CraveyFailure(
@@ -46,7 +45,15 @@ extension Cravey.Settings {
         guard !output.json || (amount == nil && !clear && currency == nil) else {
             throw CraveyFailure(message: "--json shows the prices; it sets nothing")
         }
+        return (method, cents, code)
+    }
 
+    /// `cravey settings price [METHOD [AMOUNT | --clear]] [--currency CODE] [--json]`: the price of
+    /// one unit of a method (what money kept in progress is figured from) and its currency, shown
+    /// or set. Everything typed is checked before anything is changed.
+    func price(_ lib: Library) throws {
+        let tracker = Tracker(library: lib)
+        let (method, cents, code) = try typedPrice()
         if let code { try tracker.setCurrency(code) }
         if let method, let cents {
             try tracker.setPrice(cents, for: method)
