@@ -24,7 +24,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${CRAVEY_VM_CACHE:-${HOME:-/root}/.cache/cravey-vm}
 memory=${CRAVEY_VM_MEMORY:-2048}
-timeout_s=${CRAVEY_VM_TIMEOUT:-900}
+# A run is given 25 minutes before it counts as hung: software emulation runs several times slower
+# while the host's two cores are busy with other work.
+timeout_s=${CRAVEY_VM_TIMEOUT:-1500}
 
 die() { echo "vm rig: $*" >&2; exit 3; }
 
