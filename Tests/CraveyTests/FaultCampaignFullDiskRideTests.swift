@@ -56,7 +56,7 @@ final class FaultCampaignFullDiskRideTests: FaultCampaign {
             (try? Data(contentsOf: URL(fileURLWithPath: heard)))?.count ?? 0, 48_000, "a message was heard")
         try ride.send("q", literal: true)
         let ended = try ride.waitFor("EXIT=1")
-        XCTAssertTrue(ended.contains("You rode it out."), ended)
+        XCTAssertTrue(ended.contains("It's coming down: from 8 to 6"), ended)
         XCTAssertTrue(ended.contains("cravey: Not logged: the disk is full"), ended)
         ride.close()
 
@@ -68,7 +68,7 @@ final class FaultCampaignFullDiskRideTests: FaultCampaign {
         try home.send("7", literal: true)
         try home.waitFor("this ride can't be saved")
         try home.send("q", literal: true)
-        let back = try home.waitFor("You rode it out.")
+        let back = try home.waitFor("The ride ended before a rating.")
         XCTAssertTrue(back.contains("Not logged: the disk is full"), back)
         home.close()
         XCTAssertEqual(try cravings(root), logged, "nothing was stored")

@@ -214,7 +214,8 @@ final class LibraryOpeningTests: CommandTestCase {
     func testARefusedLogMakesNoLibrary() throws {
         for command in [
             ["craving", "11"], ["craving", "5", "--at", "yesterday-ish"], ["use", "--method", "telepathy"],
-            ["use", "--mood-after", "0"], ["settings", "goal", "world-domination"], ["settings", "price", "bowls", "-5"],
+            ["use", "--mood-after", "0"], ["settings", "goal", "world-domination"],
+            ["settings", "price", "bowls", "-5"],
             ["settings", "price", "bowls", "5", "--clear"], ["settings", "quick-play", "loudest"],
             ["settings", "name", String(repeating: "n", count: 41)], ["settings", "colour", "blue"],
             ["restore", base + "/no-such-backup"], ["restore", base],
