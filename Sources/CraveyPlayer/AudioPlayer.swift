@@ -24,6 +24,7 @@ public final class AudioPlayer: Sendable {
         var ending: Ending?
         var firstSampleAt: UInt64?
         var dismissedAt: UInt64?
+        var accepted = 0  // samples the speaker accepted, over the whole playback
     }
     /// How long a dismissal waits for the playback thread before the player is left to it: a
     /// speaker that stopped taking samples holds that thread in ALSA, never the person.
@@ -115,7 +116,7 @@ public final class AudioPlayer: Sendable {
                 let at = monotonicNanoseconds()
                 state.withLock { $0.firstSampleAt = at }
             }
-            try? output.write(samples)
+            let accepted = (try? output.write(samples)) != nil
             // The device's delay is read here, on the feeding thread, so that the screen (which
             // asks for the position many times a second) never waits on ALSA.
             let delay = output.delayFrames
@@ -123,6 +124,7 @@ public final class AudioPlayer: Sendable {
             state.withLock {
                 $0.written += samples.count
                 $0.heard = ($0.written - delay, now)
+                if accepted { $0.accepted += samples.count }
             }
         }
         output.drop()
@@ -140,6 +142,10 @@ public final class AudioPlayer: Sendable {
     }
 
     public var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// Seconds of sound the speaker accepted (ALSA took the samples), over the whole playback:
+    /// what decides whether a message was heard.
+    public var heardSeconds: Double { Double(state.withLock { $0.accepted }) / Double(sampleRate) }
 
     public func togglePause() {
         let sampleRate = self.sampleRate
