@@ -2,6 +2,10 @@ import CraveyTestSupport
 import Foundation
 import XCTest
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A message counts as played (in its play count and in a craving's played list) only when the
 /// speaker accepted a second of its sound (ALSA's `file` plugin), or when its words were shown
 /// instead; a speaker that does not exist with no words to show credits nothing. A PocketSphinx
@@ -75,6 +79,31 @@ final class CreditOnlyWhatWasHeardTests: TranscriptTestCase {
         XCTAssertEqual(try playCount(), "2", "read: counted")
         XCTAssertEqual(try play(["craving", "7", "--at", "-4h", "--play", "1", "--speaker", noSpeaker]).status, 0)
         XCTAssertEqual(try played(), [id, "-"])
+    }
+
+    /// A speaker that stops taking samples before a second of the message (the `file` plugin
+    /// writing into a FIFO that is never read) and a play stopped meanwhile: not counted.
+    func testAPlayStoppedBeforeASecondReachedTheSpeakerIsNotCounted() throws {
+        let id = try importSpeech()
+        let fifo = base + "/speaker.fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)  // holds it open, reads nothing
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        let stopped = try runProcess(
+            "/usr/bin/timeout",
+            ["-s", "TERM", "2", cravey, "play", id, "--speaker", "cravey_capture", "--library", root],
+            environment: [
+                "ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": fifo, "CRAVEY_TRANSCRIBE": "later",
+                "CRAVEY_TIMINGS": "1",
+            ])
+        XCTAssertTrue(stopped.stdout.contains("Stopped 'Six sentences'"), stopped.stdout + stopped.stderr)
+        let heard = try XCTUnwrap(
+            stopped.stderr.split(separator: " ").first { $0.hasPrefix("heard_s=") }.flatMap {
+                Double($0.dropFirst(8).trimmingCharacters(in: .whitespacesAndNewlines))
+            }, stopped.stderr)
+        XCTAssertLessThan(heard, 1, "the FIFO holds less than a second")
+        XCTAssertEqual(try playCount(), "0", "less than a second heard: not counted")
     }
 
     /// A ride whose speaker fails and whose message has no words credits nothing, so "Your

@@ -159,7 +159,8 @@ extension Cravey {
             }
             if Configuration.current.timings {
                 Terminal.printNote(
-                    "timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0)")
+                    "timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0) heard_s=\(String(format: "%.2f", played.heardSeconds))"
+                )
             }
             if !Terminal.stdoutIsTerminal {
                 print(
