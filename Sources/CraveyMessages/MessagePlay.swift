@@ -4,8 +4,10 @@ import CraveyPlayer
 import Foundation
 
 /// Playing a message when it is needed: choosing it (by key, or by its rank among the most
-/// played), where to start in it, and counting the play once it ended or was stopped. Plays rank
-/// messages only: a check-in is listened back to, never counted.
+/// played), where to start in it, and counting the play once it ended or was stopped. A play
+/// counts only when the message was heard (the speaker accepted a second of its sound, or all of
+/// it when shorter) or its words were shown instead. Plays rank messages only: a check-in is
+/// listened back to, never counted.
 public enum MessagePlay {
     /// Which recording to play.
     public enum Choice: Sendable {
@@ -41,6 +43,8 @@ public enum MessagePlay {
     /// Whether a play was counted.
     public enum Counting: Sendable {
         case counted
+        /// Too little of it reached the speaker to count (`heard`).
+        case notHeard
         /// A check-in: listened back to, never counted.
         case checkIn
         /// Counting failed (a full or read-only disk); the playback happened.
@@ -53,7 +57,22 @@ public enum MessagePlay {
         public let ending: AudioPlayer.Ending
         public let counting: Counting
 
+        /// Seconds of it the speaker accepted (or a silent video's pictures shown).
+        public let heardSeconds: Double
+        /// Its words were shown instead of its sound.
+        public var wordsShown = false
+
         public var counted: Bool { if case .counted = counting { true } else { false } }
+        /// Whether it was heard: enough of it reached the speaker to count (`heard(_:of:)`).
+        public var heard: Bool { MessagePlay.heard(heardSeconds, of: recording.duration) }
+        /// Whether it counts as played: heard, or its words read.
+        public var reached: Bool { heard || wordsShown }
+    }
+
+    /// Whether `seconds` played of a message `duration` long count as hearing it: one second, or
+    /// the whole message when it is shorter (a few milliseconds short of its stored length).
+    public static func heard(_ seconds: Double, of duration: Double) -> Bool {
+        seconds > 0 && seconds + 0.05 >= min(1, duration)
     }
 
     /// The recording `choice` names.
@@ -89,34 +108,58 @@ public enum MessagePlay {
         }
     }
 
-    /// Plays `recording` through `play` (which returns how the playback ended), then counts the
-    /// play unless it is a check-in's. The sound never waits on the library: while another
-    /// process holds it, the count is kept durably and made once it is free. A failed count never
-    /// undoes the playback: it is said in the result.
+    /// Plays `recording` on `player` through `play` (which returns how the playback ended), then
+    /// counts the play if it was heard, unless it is a check-in's. The sound never waits on the
+    /// library: while another process holds it, the count is kept durably and made once it is
+    /// free. A failed count never undoes the playback: it is said in the result.
     public static func play(
-        _ recording: Recording, in library: Library,
+        _ recording: Recording, in library: Library, on player: any Playback,
         through play: () throws -> AudioPlayer.Ending
     ) rethrows -> Played {
         let ending = try play()
-        guard recording.checkIn == nil else { return Played(recording: recording, ending: ending, counting: .checkIn) }
+        let seconds = player.heardSeconds
+        func played(_ counting: Counting) -> Played {
+            Played(recording: recording, ending: ending, counting: counting, heardSeconds: seconds)
+        }
+        guard recording.checkIn == nil else { return played(.checkIn) }
+        guard heard(seconds, of: recording.duration) else { return played(.notHeard) }
+        return played(count(recording, in: library))
+    }
+
+    /// Counts a play of `recording` whose words were shown instead of its sound.
+    public static func shown(_ recording: Recording, in library: Library) -> Played {
+        Played(
+            recording: recording, ending: .finished,
+            counting: recording.checkIn == nil ? count(recording, in: library) : .checkIn, heardSeconds: 0,
+            wordsShown: true)
+    }
+
+    private static func count(_ recording: Recording, in library: Library) -> Counting {
         do {
             _ = try library.countPlay(recording.id)
-            return Played(recording: recording, ending: ending, counting: .counted)
+            return .counted
         } catch {
-            return Played(recording: recording, ending: ending, counting: .failed(error))
+            return .failed(error)
         }
     }
 
     /// What a message says, for when its sound cannot be heard: its transcript, or why there is none.
+    /// Only a draft close enough to be the person's own words is shown (Whisper's); PocketSphinx's
+    /// guesses are too often someone else's sentence, so they are kept for `cravey show` alone.
     public enum Words: Sendable, Equatable {
-        /// The transcript's text.
-        case said(String)
+        /// The transcript's text: an automatic draft, shown labelled as one.
+        case draft(String)
+        /// A draft too rough to be shown as the person's words (PocketSphinx's).
+        case rough
         /// A transcript was made and no words were heard in it.
         case silent
         /// No transcript has been made yet (it is made in the background after a save).
         case notYet
         /// The recognizer failed on it.
         case unavailable
+
+        /// Whether these are words to show in place of the sound.
+        public var shown: Bool { if case .draft = self { true } else { false } }
     }
 
     /// The words of `recording`, from its transcript.
@@ -124,7 +167,8 @@ public enum MessagePlay {
         guard let transcript = try? library.transcript(of: recording.id) else { return .notYet }
         guard transcript.state == .done else { return .unavailable }
         let text = transcript.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? .silent : .said(text)
+        if text.isEmpty { return .silent }
+        return transcript.engine.hasPrefix(Transcriber.Engine.pocketsphinx.storedName) ? .rough : .draft(text)
     }
 
     /// Whether a playback failed to open because of the speaker (ALSA), not the message's file:

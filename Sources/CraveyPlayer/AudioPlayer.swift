@@ -24,6 +24,9 @@ public final class AudioPlayer: Sendable {
         var ending: Ending?
         var firstSampleAt: UInt64?
         var dismissedAt: UInt64?
+        var accepted = 0  // samples the speaker accepted, over the whole playback
+        var dropped = 0  // of those, samples dropped before they were heard (a seek, a stop)
+        var queued = 0  // of those, samples still in the speaker's buffer at the last write
     }
     /// How long a dismissal waits for the playback thread before the player is left to it: a
     /// speaker that stopped taking samples holds that thread in ALSA, never the person.
@@ -90,7 +93,7 @@ public final class AudioPlayer: Sendable {
             let (isPaused, target, stop) = state.withLock { ($0.paused, $0.seekTarget, $0.dismissed) }
             if stop { break }
             if let target {
-                output.drop()
+                drop()
                 try? source.decoder.seek(to: target)
                 source.limiter?.reset()
                 let base = source.decoder.position
@@ -106,7 +109,10 @@ public final class AudioPlayer: Sendable {
             if isPaused { usleep(10_000); continue }
             guard let samples = try? source.nextBlock(block), !samples.isEmpty else {
                 output.drain()
-                state.withLock { $0.ending = $0.dismissed ? .dismissed : .finished }
+                state.withLock {
+                    $0.queued = 0
+                    $0.ending = $0.dismissed ? .dismissed : .finished
+                }
                 done.signal()
                 return
             }
@@ -115,7 +121,7 @@ public final class AudioPlayer: Sendable {
                 let at = monotonicNanoseconds()
                 state.withLock { $0.firstSampleAt = at }
             }
-            try? output.write(samples)
+            let accepted = (try? output.write(samples)) != nil
             // The device's delay is read here, on the feeding thread, so that the screen (which
             // asks for the position many times a second) never waits on ALSA.
             let delay = output.delayFrames
@@ -123,11 +129,23 @@ public final class AudioPlayer: Sendable {
             state.withLock {
                 $0.written += samples.count
                 $0.heard = ($0.written - delay, now)
+                if accepted { $0.accepted += samples.count }
+                $0.queued = min(max(0, delay), $0.accepted - $0.dropped)
             }
         }
-        output.drop()
+        drop()
         state.withLock { $0.ending = .dismissed }
         done.signal()
+    }
+
+    /// Forgets what the speaker has not played yet, which is then never heard.
+    private func drop() {
+        let delay = output.delayFrames
+        output.drop()
+        state.withLock {
+            $0.dropped += min(max(0, delay), $0.accepted - $0.dropped)
+            $0.queued = 0
+        }
     }
 
     /// Seconds heard so far: what had reached the speaker at the last write, plus the time since.
@@ -140,6 +158,13 @@ public final class AudioPlayer: Sendable {
     }
 
     public var isPaused: Bool { state.withLock { $0.paused } }
+
+    /// Seconds of sound the speaker played, over the whole playback: the samples ALSA accepted,
+    /// less those still in its buffer or dropped before they were played (a seek, a stop). What
+    /// decides whether a message was heard.
+    public var heardSeconds: Double {
+        Double(state.withLock { $0.accepted - $0.dropped - $0.queued }) / Double(sampleRate)
+    }
 
     public func togglePause() {
         let sampleRate = self.sampleRate

@@ -8,6 +8,9 @@ public protocol Playback: AnyObject, Sendable {
     var duration: Double { get }
     var position: Double { get }
     var isPaused: Bool { get }
+    /// Seconds of it that were really played: sound the speaker accepted, or a silent video's
+    /// pictures shown.
+    var heardSeconds: Double { get }
     var firstSampleAt: UInt64? { get }
     func start()
     func togglePause()
@@ -31,6 +34,13 @@ public final class SilentPlayer: Playback {
         var offset = 0.0  // position when the clock last (re)started
         var paused = false
         var ending: AudioPlayer.Ending?
+        var shown = 0.0  // seconds shown before the clock last (re)started
+
+        /// Seconds shown so far: before the last (re)start, and since it.
+        var shownSeconds: Double {
+            guard let startedAt, !paused, ending == nil else { return shown }
+            return shown + Double(monotonicNanoseconds() - startedAt) / 1e9
+        }
 
         var rawPosition: Double {
             guard let startedAt, !paused else { return offset }
@@ -46,9 +56,11 @@ public final class SilentPlayer: Playback {
 
     public var position: Double { state.withLock { min(duration, $0.rawPosition) } }
     public var isPaused: Bool { state.withLock { $0.paused } }
+    public var heardSeconds: Double { state.withLock { min(duration, $0.shownSeconds) } }
 
     public func togglePause() {
         state.withLock {
+            $0.shown = $0.shownSeconds
             $0.offset = $0.rawPosition
             $0.paused.toggle()
             $0.startedAt = monotonicNanoseconds()
@@ -57,19 +69,29 @@ public final class SilentPlayer: Playback {
 
     public func skip(_ seconds: Double) {
         state.withLock {
+            $0.shown = $0.shownSeconds
             $0.offset = min(max(0, $0.rawPosition + seconds), max(0, duration - 0.05))
             $0.startedAt = monotonicNanoseconds()
         }
     }
 
-    public func dismiss() { state.withLock { if $0.ending == nil { $0.ending = .dismissed } } }
+    public func dismiss() {
+        state.withLock {
+            guard $0.ending == nil else { return }
+            $0.shown = $0.shownSeconds
+            $0.ending = .dismissed
+        }
+    }
 
     public func wait(timeout: DispatchTime) -> AudioPlayer.Ending? {
         while true {
-            if let ending = state.withLock({ $0.ending ?? ($0.rawPosition >= duration ? .finished : nil) }) {
-                state.withLock { $0.ending = ending }
+            let ending = state.withLock { clock -> AudioPlayer.Ending? in
+                guard let ending = clock.ending ?? (clock.rawPosition >= duration ? .finished : nil) else { return nil }
+                if clock.ending == nil { clock.shown = clock.shownSeconds }
+                clock.ending = ending
                 return ending
             }
+            if let ending { return ending }
             if DispatchTime.now() >= timeout { return nil }
             usleep(5_000)
         }

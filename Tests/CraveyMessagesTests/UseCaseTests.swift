@@ -1,4 +1,5 @@
 import CraveyLibrary
+import CraveyPlayer
 import Foundation
 import XCTest
 
@@ -62,20 +63,39 @@ extension MessagesTests {
             guard case MessagePlay.Failure.noTranscript = $0 else { return XCTFail("\($0)") }
         }
 
-        let played = MessagePlay.play(message, in: library) { .finished }
+        // Stopped at once: nothing was heard, nothing counted.
+        let unheard = silently(message, stoppedAtOnce: true)
+        XCTAssertFalse(unheard.counted)
+        guard case .notHeard = unheard.counting else { return XCTFail("\(unheard.counting)") }
+        XCTAssertEqual(try library.recording(matching: message.id.uuidString).playCount, 0)
+
+        let played = silently(message, stoppedAtOnce: false)
         XCTAssertTrue(played.counted)
+        XCTAssertTrue(played.heard)
         XCTAssertEqual(played.ending, .finished)
         XCTAssertEqual(try library.recording(matching: message.id.uuidString).playCount, 1)
+        XCTAssertTrue(MessagePlay.heard(1, of: 30))
+        XCTAssertFalse(MessagePlay.heard(0.5, of: 30), "half a second of a long message is not heard")
+        XCTAssertTrue(MessagePlay.heard(0.4, of: 0.42), "a short message heard whole")
+        XCTAssertFalse(MessagePlay.heard(0, of: 0))
 
         let checkIn = try CheckInTake(
             library: library, day: "2026-11-20", mood: .okay, mic: "cravey_file", maxSeconds: 2)
         try checkIn.start()
         checkIn.recorder.waitUntilStopped()
         guard case let .saved(entry) = try checkIn.finish() else { return XCTFail("a kept take is saved") }
-        let listened = MessagePlay.play(entry, in: library) { .dismissed }
+        let listened = silently(entry, stoppedAtOnce: true)
         XCTAssertFalse(listened.counted)
         guard case .checkIn = listened.counting else { return XCTFail("\(listened.counting)") }
         XCTAssertEqual(try library.checkIn(on: "2026-11-20")?.playCount, 0)
+    }
+
+    /// Plays `recording` on a silent player's clock: to its end, or stopped at once.
+    func silently(_ recording: Recording, stoppedAtOnce: Bool) -> MessagePlay.Played {
+        let player = SilentPlayer(duration: recording.duration)
+        player.start()
+        if stoppedAtOnce { player.dismiss() }
+        return MessagePlay.play(recording, in: library, on: player) { player.wait() ?? .dismissed }
     }
 
     func testASaveQueuesItsTranscriptFirstThenTheOthersWaiting() throws {

@@ -114,7 +114,8 @@ struct Home {
             }
         case let .play(rank):
             return suspended {
-                "Played '\(try Cravey.Play.play(top: rank, in: lib, speaker: speaker).recording.shownTitle)' ✓"
+                let played = try Cravey.Play.play(top: rank, in: lib, speaker: speaker)
+                return (played.wordsShown ? "Read the words of" : "Played") + " '\(played.recording.shownTitle)' ✓"
             }
         case .checkIn:
             return suspended {

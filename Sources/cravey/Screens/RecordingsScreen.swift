@@ -71,6 +71,7 @@ struct RecordingsScreen {
         case .play:
             return Home.suspended(on: screen) {
                 let played = try Cravey.Play.play(recording, in: library, speaker: speaker)
+                if played.wordsShown { return "Read the words of '\(played.recording.shownTitle)' ✓" }
                 return (played.ending == .finished ? "Played" : "Stopped") + " '\(played.recording.shownTitle)'"
                     + (played.ending == .finished ? " ✓" : "")
             }

@@ -179,12 +179,17 @@ final class RideScreen {
             return
         } catch let error as MediaError where MessagePlay.isSpeakerProblem(error) {
             // No speaker: the message's words, for as long as it lasts (10 s at least), then breathing.
+            let words = MessagePlay.words(of: recording, in: lib)
             showing = .words(
                 recording,
                 Cravey.Play.unheardLines(
-                    recording, words: MessagePlay.words(of: recording, in: lib), speaker: speaker,
-                    problem: DeviceProblem.speaker(speaker, error)))
-            keep { try ride.played(recording.id) }
+                    recording, words: words, speaker: speaker, problem: DeviceProblem.speaker(speaker, error)))
+            if words.shown && ride.isSaved {  // read: played; only a title and notes: not
+                if case let .failed(error) = MessagePlay.shown(recording, in: lib).counting {
+                    note = "This play was not counted: \(error)"
+                }
+                keep { try ride.played(recording.id) }
+            }
             breathingSince = elapsed
             playNextAt = elapsed + max(10, recording.duration) + pace.pause
             return
@@ -209,12 +214,12 @@ final class RideScreen {
             }
         }
         if ride.isSaved {
-            let played = MessagePlay.play(recording, in: lib, through: listen)
+            let played = MessagePlay.play(recording, in: lib, on: player, through: listen)
             if case let .failed(error) = played.counting { note = "This play was not counted: \(error)" }
+            if played.heard { keep { try ride.played(recording.id) } }
         } else {
             _ = listen()  // a ride that cannot be saved counts no play either (the disk is full)
         }
-        keep { try ride.played(recording.id) }
         showing = .breathing
         breathingSince = elapsed
         playNextAt = skipping ? elapsed : elapsed + pace.pause

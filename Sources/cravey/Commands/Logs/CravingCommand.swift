@@ -1,5 +1,6 @@
 import ArgumentParser
 import CraveyLibrary
+import CraveyMessages
 import CraveyTracker
 import Foundation
 import TerminalKit
@@ -109,8 +110,9 @@ extension Cravey {
                 choice = nil
             }
             if let choice {
+                let played: MessagePlay.Played
                 do {
-                    try Play.play(choice, in: lib, speaker: speaker)
+                    played = try Play.play(choice, in: lib, speaker: speaker)
                 } catch let failure as CraveyFailure {
                     // The craving is kept whatever the speaker does: a script hears that it is, a
                     // person at the offer has read the message's words instead.
@@ -120,6 +122,8 @@ extension Cravey {
                     Terminal.printNote(failure.message)
                     return Logged(craving: craving, played: nil)
                 }
+                // Only a message heard or read is kept as played during the craving.
+                guard played.reached else { return Logged(craving: craving, played: nil) }
                 try tracker.notePlayed(choice.id, during: craving.id)
             }
             return Logged(craving: craving, played: choice)

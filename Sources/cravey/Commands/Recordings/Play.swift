@@ -73,9 +73,16 @@ extension Cravey {
 
         func run() throws {
             let lib = try library.open()
-            try Self.play(
+            let played = try Self.play(
                 top ? try Self.quickPlay(rank: rank, in: lib) : .key(key!), in: lib, from: start, speaker: speaker,
                 originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
+            // Read, not heard: counted as played, and still said as a failure to a script.
+            if played.wordsShown { throw CraveyFailure(message: Self.notAloud(played.recording, speaker: speaker)) }
+        }
+
+        /// The line for a message whose words were shown because its speaker did not open.
+        static func notAloud(_ recording: Recording, speaker: String) -> String {
+            "'\(recording.shownTitle)' was not played aloud: the speaker '\(speaker)' did not open; its words were shown"
         }
 
         /// Plays the message at `rank` among the most played in an open library, as
@@ -126,8 +133,15 @@ extension Cravey {
             } catch is SpeakerOpening.Stopped {
                 throw CraveyFailure(message: PlaySession.stopped("'\(recording.shownTitle)'"))
             } catch let trouble as PlaySession.SpeakerUnavailable {
-                // A hard moment is no time for a device error alone: the message's words instead.
-                showWords(of: recording, in: lib, speaker: speaker, trouble.error, waiting: true)
+                // A hard moment is no time for a device error alone: the message's words instead
+                // (read, they count as played), or what helps without a speaker.
+                if showWords(of: recording, in: lib, speaker: speaker, trouble.error, waiting: true) {
+                    let shown = MessagePlay.shown(recording, in: lib)
+                    if case let .failed(error) = shown.counting {
+                        Terminal.printNote("this play was not counted: \(error)")
+                    }
+                    return shown
+                }
                 throw CraveyFailure(
                     message: "'\(recording.shownTitle)' was not played: the speaker '\(speaker)' did not open")
             } catch let error as MediaError {
@@ -138,14 +152,15 @@ extension Cravey {
             }
             let player = session.player
             if startAt > 0 { player.skip(startAt) }
-            let played = MessagePlay.play(recording, in: lib) { session.run(handlingSignals: true) }
+            let played = MessagePlay.play(recording, in: lib, on: player) { session.run(handlingSignals: true) }
             if case let .failed(error) = played.counting {
                 // The playback happened; only counting it failed (a full or read-only disk).
                 Terminal.printNote("this play was not counted: \(error)")
             }
             if Configuration.current.timings {
                 Terminal.printNote(
-                    "timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0)")
+                    "timings first_sample_ns=\(player.firstSampleAt ?? 0) gain_db=\(session.level?.gain ?? 0) heard_s=\(String(format: "%.2f", played.heardSeconds))"
+                )
             }
             if !Terminal.stdoutIsTerminal {
                 print(
@@ -162,35 +177,53 @@ extension Cravey.Play {
     /// its title and notes), and one line on what `cravey doctor` checks. On a terminal `waiting`
     /// keeps them on screen until a key, so that a screen called from (home, a craving's offer)
     /// does not cover them at once.
+    @discardableResult
     static func showWords(
         of recording: Recording, in lib: Library, speaker: String, _ error: MediaError, waiting: Bool
-    ) {
+    ) -> Bool {
         let width = max(40, min(Terminal.stdoutIsTerminal ? Terminal.columns : 80, 100)) - 3
+        let words = MessagePlay.words(of: recording, in: lib)
+        let others = words.shown || !waiting ? nil : otherWords(than: recording, in: lib)
         for line in unheardLines(
-            recording, words: MessagePlay.words(of: recording, in: lib), speaker: speaker,
-            problem: DeviceProblem.speaker(speaker, error))
+            recording, words: words, speaker: speaker, problem: DeviceProblem.speaker(speaker, error),
+            others: others)
         {
             let indent = line.hasPrefix("  ") ? "  " : ""
             print(
                 line.isEmpty
                     ? "" : Terminal.wrap(line, width: width - indent.count).map { indent + $0 }.joined(separator: "\n"))
         }
-        guard waiting, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else { return }
-        Prompt.choice(
-            Terminal.dim("Press any key when you're ready."), key: { _ in () }, line: { _ in () }, ended: ())
+        if waiting, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal {
+            Prompt.choice(
+                Terminal.dim("Press any key when you're ready."), key: { _ in () }, line: { _ in () }, ended: ())
+        }
+        return words.shown
     }
 
-    /// The lines `showWords` prints (indented lines are the message's own words).
+    /// The titles of the other messages whose words can be read instead (up to three).
+    static func otherWords(than recording: Recording, in lib: Library) -> [Recording] {
+        let others = ((try? lib.top(20)) ?? []).filter { $0.id != recording.id && $0.checkIn == nil }
+        return Array(others.filter { MessagePlay.words(of: $0, in: lib).shown }.prefix(3))
+    }
+
+    /// The lines `showWords` prints (indented lines are the message's own words). With `others`,
+    /// when no words can be shown, what helps without a speaker: the breathing guide, and the
+    /// messages in `others` whose words can be read.
     static func unheardLines(
-        _ recording: Recording, words: MessagePlay.Words, speaker: String, problem: DeviceProblem
+        _ recording: Recording, words: MessagePlay.Words, speaker: String, problem: DeviceProblem,
+        others: [Recording]? = nil
     ) -> [String] {
         let title = Terminal.safe(recording.shownTitle)
         var lines: [String]
         switch words {
-        case let .said(text):
+        case let .draft(text):
             lines = [
-                "The sound can't play right now, so here are the words of '\(title)':", "",
+                "The sound can't play right now, so here are the words of '\(title)' (an automatic draft):", "",
                 "  " + Terminal.safe(text.split(whereSeparator: \.isNewline).joined(separator: " ")),
+            ]
+        case .rough:
+            lines = [
+                "The sound can't play right now. '\(title)' has only a rough automatic draft of its words, so it is not shown here ('cravey show' has it)."
             ]
         case .silent:
             lines = ["The sound can't play right now. No words were heard in '\(title)'."]
@@ -203,6 +236,13 @@ extension Cravey.Play {
         }
         if let notes = recording.notes?.trimmingCharacters(in: .whitespacesAndNewlines), !notes.isEmpty {
             lines += ["", "Your notes:", "  " + Terminal.safe(notes)]
+        }
+        if !words.shown, let others {
+            // Never a dead end: what helps without a speaker.
+            lines += ["", "Without a speaker: breathe with the ride's guide (o on the home screen, or 'cravey ride')."]
+            lines += others.map {
+                "Or read the words of '\(Terminal.safe($0.shownTitle))': 'cravey show \($0.id.uuidString.prefix(8))'."
+            }
         }
         return lines + [
             "",
