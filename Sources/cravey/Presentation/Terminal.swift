@@ -79,6 +79,9 @@ enum Format {
     /// `m:ss` to the nearest second (running clocks and countdowns).
     static func clock(_ seconds: Double) -> String { Timecode.text(Double(wholeSeconds(seconds))) }
 
+    /// `m:ss` where a word starts, cut to the second before it: `play --from` it starts before the word.
+    static func start(_ seconds: Double) -> String { Timecode.text(Double(max(0, Int(seconds)))) }
+
     static func plays(_ count: Int) -> String { count == 1 ? "1 play" : "\(count) plays" }
 
     /// One table line per recording: icon, title, date, m:ss, plays, purpose (and id prefix).
