@@ -41,13 +41,13 @@ public struct CheckIn: Sendable, Equatable {
     }
 
     /// The calm, open questions a day's check-in asks (one a day). None asks for a score or an
-    /// explanation; each can be answered with a sentence.
+    /// explanation; each can be answered with a sentence; none names a time of day, since the
+    /// day's question is the same from morning to night.
     public static let prompts = [
         "What stayed with you today?",
         "What is one thing you are glad you did today?",
         "What felt heavy today, and what felt light?",
         "Who did you think about today?",
-        "What would you like to let go of tonight?",
         "What gave you a little energy today?",
         "What did you notice today that you usually miss?",
         "What are you looking forward to, even a little?",
@@ -59,7 +59,6 @@ public struct CheckIn: Sendable, Equatable {
         "What was easier than expected today?",
         "What is on your mind right now?",
         "Where did you feel most like yourself today?",
-        "What are you grateful for this evening?",
         "What small thing went right today?",
         "What would make tomorrow a little kinder?",
         "What did you learn about yourself today?",

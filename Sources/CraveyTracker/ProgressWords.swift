@@ -8,12 +8,31 @@ import Foundation
 extension ProgressFigures {
     public static let keepLogging = "Keep logging! Trends become clearer with more data. 💪"
     public static let firstCraving = "Log your first craving to see intensity trends! 📈"
+    public static let firstCravingTime = "Log your first craving to see the hours cravings come. 🕐"
+    public static let firstCravingWeekday = "Log your first craving to see the days cravings come. 📅"
+    public static let firstCravingResisted =
+        "Log your first craving: each one that passes 2 hours without a use counts here. 💪"
+    /// A section's sentence with one log of its kind: each says what it waits for, so the
+    /// dashboard's one "Keep logging!" stays with the intensity chart.
+    public static let oneTrigger = "One log named a trigger so far: a pattern shows from two."
+    public static let onePlace = "One log named a place so far: a pattern shows from two."
+    public static let oneCravingTime = "One craving so far: the hours that stand out show from two."
+    public static let oneCravingWeekday = "One craving so far: the days that stand out show from two."
     public static let trackUsage = "Track usage to see your reduction over time! 📉"
     public static let trackUsagePattern = "Track usage to see your pattern over time! 📊"
     public static let startLogging = "Start logging to see your patterns! 💪"
 
     /// Whether the person chose to quit or cut down: only then is less use called progress.
     public var aimsToReduce: Bool { goal == .quit || goal == .cutDown }
+
+    /// Whether the words speak only of what was used, how much and when (harm reduction): no
+    /// days without use, no cravings resisted as milestones.
+    public var speaksOfUseOnly: Bool { goal == .harmReduction }
+
+    /// The milestones the dashboard lists: for harm reduction none of cravings resisted.
+    public var shownMilestones: [Milestone] {
+        speaksOfUseOnly ? milestones.filter { $0.kind != .cravingsResisted } : milestones
+    }
 
     /// "3 Cravings • 1 Use".
     public var summaryLine: String {
@@ -35,17 +54,27 @@ extension ProgressFigures {
     /// The streak section's title: a fire only while the streak counts, and "Days Without Use"
     /// unless the goal is to quit or cut down.
     public var currentStreakTitle: String {
+        if speaksOfUseOnly { return "🕐 Your Last Use" }
         guard aimsToReduce else { return "🌅 Days Without Use" }
         return (currentStreak ?? 0) > 0 ? "🔥 Current Streak" : "Current Streak"
     }
 
     /// "3 days"; "—" before anything was logged; nil on a day with a use (no count of zero is shown).
     public var currentStreakText: String? {
+        if speaksOfUseOnly {
+            guard let daysSinceLastUse else { return "—" }
+            return daysSinceLastUse == 0
+                ? "Today" : daysSinceLastUse == 1 ? "Yesterday" : "\(daysSinceLastUse) days ago"
+        }
         guard let currentStreak else { return "—" }
         return currentStreak > 0 ? Self.days(currentStreak) : nil
     }
 
     public var currentStreakInsight: String? {
+        if speaksOfUseOnly {
+            return daysSinceLastUse == nil
+                ? nil : "What you used and how much: Amount Trends and Method Breakdown below."
+        }
         guard let currentStreak else { return nil }
         if aimsToReduce { return currentStreak > 0 ? "Keep going!" : "Every day is a fresh start. 💪" }
         return currentStreak > 0
@@ -68,7 +97,7 @@ extension ProgressFigures {
 
     /// "4 days since your last logged use": only while it counts (not on a day with a use).
     public var daysSinceLastUseText: String? {
-        guard let daysSinceLastUse, daysSinceLastUse > 0 else { return nil }
+        guard !speaksOfUseOnly, let daysSinceLastUse, daysSinceLastUse > 0 else { return nil }
         return "\(Self.days(daysSinceLastUse)) since your last logged use"
     }
 
@@ -89,7 +118,7 @@ extension ProgressFigures {
         if last < first { return "Your intensity dropped from \(firstText)/10 to \(lastText)/10. That's progress! 📉" }
         // "Recovery" only for someone whose goal is to quit or cut down.
         return aimsToReduce
-            ? "Intensity increased to \(lastText)/10. Recovery isn't linear - you're learning. 💪"
+            ? "Intensity increased to \(lastText)/10. Recovery isn't linear — you're learning. 💪"
             : "Intensity increased to \(lastText)/10. Every log helps you understand your pattern. 💪"
     }
 
@@ -98,7 +127,7 @@ extension ProgressFigures {
             return everUsed ? "No use logged \(inRange)." : aimsToReduce ? Self.trackUsage : Self.trackUsagePattern
         }
         if aimsToReduce, case let .change(percent, _, _) = reduction, percent < 0 {
-            return "You used \(-percent)% less this week compared to your first week. 📉"
+            return "You logged \(-percent)% fewer uses this week than in your first week (uses counted, not amounts). 📉"
         }
         let totals = amounts.map { entry in entry.method.amountText(entry.points.reduce(0) { $0 + $1.amount }) }
         return "In all: " + totals.joined(separator: ", ") + "."
@@ -138,7 +167,7 @@ extension ProgressFigures {
 
     public var triggerInsight: String {
         guard let top = triggers.first else { return "Add triggers when you log to see what sets cravings off." }
-        guard triggerLogs.logs >= 2 else { return Self.keepLogging }
+        guard triggerLogs.logs >= 2 else { return Self.oneTrigger }
         let leaders = Self.leaders(triggers)
         // "Triggered both cravings" only when every craving in the range named a trigger.
         if triggerLogs.allShareTop, namedByAll(triggerLogs) {
@@ -152,7 +181,7 @@ extension ProgressFigures {
 
     public var locationInsight: String {
         guard let top = locations.first else { return "Add a place when you log to see where cravings happen." }
-        guard locationLogs.logs >= 2 else { return Self.keepLogging }
+        guard locationLogs.logs >= 2 else { return Self.onePlace }
         if locationLogs.allShareTop, namedByAll(locationLogs) {
             return "\(Self.capitalized(Self.every(locationLogs))) at \(top.label). \(Self.placesMatter)"
         }
@@ -181,16 +210,16 @@ extension ProgressFigures {
     }
 
     public var timeInsight: String {
-        guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCraving }
+        guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCravingTime }
         let windows = busiestWindows
-        guard cravings >= 2, !windows.isEmpty else { return Self.keepLogging }
+        guard cravings >= 2, !windows.isEmpty else { return Self.oneCravingTime }
         if windows.count > 3 { return "Spread across the day: no one time stands out" }
         return "Most cravings: \(Self.list(windows.map(Self.window)))" + (windows.count > 1 ? ", as many in each" : "")
     }
 
     public var weekdayInsight: String {
-        guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCraving }
-        guard cravings >= 2 else { return Self.keepLogging }
+        guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCravingWeekday }
+        guard cravings >= 2 else { return Self.oneCravingWeekday }
         if busiestWeekdays.count == 7 { return "Spread evenly over the week" }
         return "Highest: " + busiestWeekdays.map { LocalDay.weekdayNames[$0] }.joined(separator: ", ")
     }
@@ -220,7 +249,7 @@ extension ProgressFigures {
     }
 
     public var resistedInsight: String {
-        guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCraving }
+        guard cravings > 0 else { return everCraved ? "No cravings logged \(inRange)." : Self.firstCravingResisted }
         guard resisted > 0 else { return "Every craving you log builds awareness. 💪" }
         let percent = resistedPercent ?? 0
         if percent == 100 { return "Every craving you logged passed without a use. Each one counts. 💪" }
@@ -228,8 +257,12 @@ extension ProgressFigures {
             "\(percent)% of your cravings passed without a use. Every craving you log, whatever came after, builds awareness. 💪"
     }
 
-    /// "Usage Reduction" only for someone who set out to quit or cut down.
-    public var reductionTitle: String { aimsToReduce ? "📉 Usage Reduction" : "📊 This Week and Your First" }
+    /// "Usage Reduction" only when use fell for someone who set out to quit or cut down; a
+    /// neutral heading when it rose, stayed or cannot be compared yet, and for other goals.
+    public var reductionTitle: String {
+        if aimsToReduce, case let .change(percent, _, _) = reduction, percent < 0 { return "📉 Usage Reduction" }
+        return "📊 This week and your first"
+    }
 
     /// "−23% vs. your first week" when use fell and the goal is to reduce it; otherwise the two
     /// weeks side by side ("Last 7 days: 7 uses · first week: 1 use"), never a rise as a percent.
@@ -260,7 +293,7 @@ extension ProgressFigures {
                 : percent == 0
                     ? "About the same as your first week. Awareness is where change starts."
                     : aimsToReduce
-                        ? "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
+                        ? "More than your first week. Progress isn't a straight line — every log helps you understand your pattern. 💪"
                         : "More than your first week. Every log helps you understand your pattern."
         }
     }
@@ -277,7 +310,8 @@ extension ProgressFigures {
     /// Every word the dashboard shows for these figures: titles, lines and sentences.
     public var allWords: [String] {
         [
-            summaryLine, currentStreakTitle, currentStreakText, longestStreakTitle, longestStreakText,
+            summaryLine, currentStreakTitle, currentStreakText,
+            speaksOfUseOnly ? nil : longestStreakTitle, speaksOfUseOnly ? nil : longestStreakText,
             daysSinceLastUseText,
             resistedText, reductionTitle, reductionText,
         ].compactMap { $0 } + insights

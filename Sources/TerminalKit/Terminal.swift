@@ -69,7 +69,8 @@ package enum Terminal {
     }
 
     /// The words of `text` in lines of at most `width` terminal columns (a word wider than that
-    /// has a line of its own); no lines for no words.
+    /// has a line of its own); no lines for no words. A word of no letters or digits (an emoji,
+    /// a dash) never starts a line alone: the word before it goes along.
     package static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
@@ -77,8 +78,15 @@ package enum Terminal {
         for word in text.split(separator: " ") {
             let columns = self.width(String(word))
             if !current.isEmpty && used + 1 + columns > width {
+                var carried = ""
+                if !word.contains(where: { $0.isLetter || $0.isNumber }), let space = current.lastIndex(of: " "),
+                    self.width(String(current[current.index(after: space)...])) + 1 + columns <= width
+                {
+                    carried = String(current[current.index(after: space)...])
+                    current = String(current[..<space])
+                }
                 lines.append(current)
-                (current, used) = ("", 0)
+                (current, used) = (carried, self.width(carried))
             }
             current += (current.isEmpty ? "" : " ") + word
             used += (used == 0 ? 0 : 1) + columns

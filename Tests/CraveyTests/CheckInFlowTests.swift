@@ -110,7 +110,7 @@ final class CheckInFlowTests: CommandTestCase {
         try tmux.waitFor("Discard today's entry?")
         try tmux.send("Enter")  // Keep recording
         try tmux.waitFor("You can stop anytime")
-        try tmux.waitFor("0:03")
+        try tmux.waitFor("0:04")  // at least 3.5 s: the clock shows the nearest second
         try tmux.send("Enter")
         screen = try tmux.waitFor("Saved for today")
         XCTAssertTrue(screen.contains("Saturday, 21 November · Amazing"), screen)

@@ -32,7 +32,7 @@ final class ProgressCommandTests: CommandTestCase {
         "Summary", "🌅 Days Without Use", "📏 Longest Stretch Without Use", "🌱 Days in Progress",
         "📈 Craving Intensity Over Time",
         "📊 Amount Trends", "🧩 Trigger Breakdown", "📍 Location Patterns", "🕐 Time of Day Patterns", "📅 Weekly Patterns",
-        "🌿 Method Breakdown", "💪 Cravings Resisted", "📊 This Week and Your First", "🏅 Milestones",
+        "🌿 Method Breakdown", "💪 Cravings Resisted", "📊 This week and your first", "🏅 Milestones",
     ]
 
     func assertInOrder(_ text: String, _ parts: [String], file: StaticString = #filePath, line: UInt = #line) {

@@ -60,7 +60,7 @@ extension ProgressCommandTests {
             XCTAssertFalse(plain.contains(word), "\(word) in:\n\(plain)")
         }
         for words in [
-            "📏 Longest Stretch Without Use", "📊 This Week and Your First", "Last 7 days: 3 uses · first week: 1 use",
+            "🕐 Your Last Use", "📊 This week and your first", "Last 7 days: 3 uses · first week: 1 use",
             "More than your first week.", "Bowls / Joints / Blunts and Vape, 50% each",
             "Cravings at Home and Work, 50% each. Where you are can set off a craving. 🏠", "2 Cravings • 4 Uses",
         ] {
@@ -72,7 +72,7 @@ extension ProgressCommandTests {
         plain = try run(["progress", "--range", "30d"]).stdout
         for words in [
             "\nCurrent Streak\n", "📏 Longest Abstinence Streak",
-            "📉 Usage Reduction\n  Last 7 days: 3 uses · first week: 1 use\n",
+            "📊 This week and your first\n  Last 7 days: 3 uses · first week: 1 use\n",
             "More than your first week. Progress isn't a straight line",
         ] {
             XCTAssertTrue(plain.contains(words), "\(words) in:\n\(plain)")
@@ -84,7 +84,8 @@ extension ProgressCommandTests {
         try run(["progress", "--html", page])
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertTrue(
-            html.contains("Usage Reduction</h2><p class=\"figure\">Last 7 days: 3 uses · first week: 1 use</p>"),
+            html.contains(
+                "This week and your first</h2><p class=\"figure\">Last 7 days: 3 uses · first week: 1 use</p>"),
             html)
         XCTAssertFalse(html.contains("+200%") || html.contains("🔥"))
     }

@@ -42,7 +42,7 @@ final class RecordTerminalTests: CommandTestCase {
         XCTAssertTrue(live.contains("REC"), live)
         XCTAssertTrue(live.contains("left"), live)
         XCTAssertTrue(live.contains("Enter or q to stop"), live)
-        try tmux.waitFor("0:01 / 2:00")
+        try tmux.waitFor("0:02 / 2:00")  // a clock to the nearest second: at least 1.5 s
         try tmux.send("Enter")
         try tmux.waitFor("Title (Enter for")
         try tmux.send(String(repeating: "x", count: 41), literal: true)
@@ -140,7 +140,7 @@ final class RecordTerminalTests: CommandTestCase {
 
     func testPauseStopsTheClockAndTheFileHasNoGap() throws {
         let tmux = try startSession("--title Paused")
-        try tmux.waitFor("0:01 / 2:00")
+        try tmux.waitFor("0:02 / 2:00")  // at least 1.5 s (to the nearest second)
         try tmux.send("p", literal: true)
         let paused = try tmux.waitFor("PAUSED")
         XCTAssertTrue(paused.contains("p or space resumes"), paused)
@@ -148,11 +148,11 @@ final class RecordTerminalTests: CommandTestCase {
         sleep(2)
         let still = try tmux.screen()
         XCTAssertTrue(still.contains("PAUSED"), still)
-        XCTAssertFalse(still.contains("0:03 / 2:00"), "the elapsed time stands still while paused: \(still)")
+        XCTAssertFalse(still.contains("0:04 / 2:00"), "the elapsed time stands still while paused: \(still)")
         try tmux.send("Space")
         try tmux.waitFor("REC")
         let resumedAt = Date()
-        try tmux.waitFor("0:03 / 2:00", timeout: 10)
+        try tmux.waitFor("0:04 / 2:00", timeout: 10)
         try tmux.send("Enter")
         let done = try tmux.waitFor("EXIT=", timeout: 30)
         XCTAssertTrue(done.contains("EXIT=0"), done)

@@ -127,6 +127,7 @@ class TranscriptTestCase: CommandTestCase {
             try tmux.waitFor("Just one question for today")
             try tmux.send("Enter")
             try tmux.waitFor(recordFor, timeout: 30)
+            usleep(500_000)  // the clock shows the nearest second: half a second on, the whole of it is recorded
             try tmux.send("Enter")
             return (tmux, try tmux.waitFor("Listen back", timeout: 30))
         } catch {

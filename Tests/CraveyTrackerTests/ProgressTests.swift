@@ -105,7 +105,7 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.summaryLine, "1 Craving • 0 Uses")
         XCTAssertEqual(p.summaryInsight, "You're building awareness! 💪")
         XCTAssertEqual(p.intensityInsight, ProgressFigures.keepLogging)
-        XCTAssertEqual(p.timeInsight, ProgressFigures.keepLogging)
+        XCTAssertEqual(p.timeInsight, ProgressFigures.oneCravingTime)
         XCTAssertEqual(p.currentStreak, 1, "today counts while it has no use")
         XCTAssertEqual(p.currentStreakInsight, "Keep going!")
         XCTAssertEqual(p.longestStreakText, "1 day (Oct 12)")
@@ -270,7 +270,9 @@ final class ProgressTests: XCTestCase {
         XCTAssertEqual(p.reduction, .change(percent: -25, first: 4, last: 3))
         XCTAssertEqual(p.reductionText, "−25% vs. your first week")
         XCTAssertEqual(p.reductionInsight, "You're making real progress!")
-        XCTAssertEqual(p.amountsInsight, "You used 25% less this week compared to your first week. 📉")
+        XCTAssertEqual(
+            p.amountsInsight,
+            "You logged 25% fewer uses this week than in your first week (uses counted, not amounts). 📉")
         XCTAssertEqual(p.uses, 3, "the 7-day range")
         let j = try json(p)
         let reduction = j["reduction"] as? [String: Any]
@@ -291,7 +293,7 @@ final class ProgressTests: XCTestCase {
             more.reductionText, "Last 7 days: 5 uses · first week: 4 uses", "a rise as the two weeks, never a percent")
         XCTAssertEqual(
             more.reductionInsight,
-            "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
+            "More than your first week. Progress isn't a straight line — every log helps you understand your pattern. 💪"
         )
         assertKind(more)
     }
@@ -418,7 +420,7 @@ final class ProgressTests: XCTestCase {
             "All Edible", "Mostly Edible", "passed without a use", "Every craving you log builds awareness",
             "You're making real progress!", "About the same as your first week", "More than your first week",
             "Fewer than in your first week", "Last 7 days: 7 uses · first week: 4 uses", "−25% vs. your first week",
-            "Usage Reduction", "This Week and Your First", "Your first week had no use to compare with",
+            "Usage Reduction", "This week and your first", "Your first week had no use to compare with",
             "No use logged in your first week or in the last 7 days", "Keep logging! After two weeks", "In all: ",
         ] {
             XCTAssertTrue(all.contains { $0.contains(expected) }, expected)
@@ -440,11 +442,11 @@ final class ProgressTests: XCTestCase {
         try tracker.library.setSetting(.goal, to: Goal.harmReduction.rawValue)
         var p = try progress(now: "2026-10-21 22:00")
         XCTAssertEqual(p.longestStreakTitle, "📏 Longest Stretch Without Use")
-        XCTAssertEqual(p.reductionTitle, "📊 This Week and Your First")
+        XCTAssertEqual(p.reductionTitle, "📊 This week and your first")
         XCTAssertEqual(p.reductionText, "Last 7 days: 7 uses · first week: 2 uses")
         XCTAssertEqual(p.reductionInsight, "More than your first week. Every log helps you understand your pattern.")
-        XCTAssertEqual(p.currentStreakTitle, "🌅 Days Without Use")
-        XCTAssertNil(p.currentStreakText, "no count of 0")
+        XCTAssertEqual(p.currentStreakTitle, "🕐 Your Last Use", "harm reduction: when, not days without")
+        XCTAssertEqual(p.currentStreakText, "Today")
         XCTAssertNil(p.daysSinceLastUseText, "shown only while it counts")
         XCTAssertFalse(
             p.allWords.joined().contains("Abstinence") || p.allWords.joined().contains("Reduction")
@@ -452,12 +454,12 @@ final class ProgressTests: XCTestCase {
         try tracker.library.setSetting(.goal, to: Goal.quit.rawValue)
         p = try progress(now: "2026-10-21 22:00")
         XCTAssertEqual(p.reduction, .change(percent: 250, first: 2, last: 7))
-        XCTAssertEqual(p.reductionTitle, "📉 Usage Reduction")
+        XCTAssertEqual(p.reductionTitle, "📊 This week and your first", "a rise is never under Usage Reduction")
         XCTAssertEqual(
             p.reductionText, "Last 7 days: 7 uses · first week: 2 uses", "a rise is never +250% under Reduction")
         XCTAssertEqual(
             p.reductionInsight,
-            "More than your first week. Progress isn't a straight line - every log helps you understand your pattern. 💪"
+            "More than your first week. Progress isn't a straight line — every log helps you understand your pattern. 💪"
         )
         XCTAssertEqual(p.currentStreakTitle, "Current Streak", "no fire at 0")
         XCTAssertEqual(p.longestStreakTitle, "📏 Longest Abstinence Streak")

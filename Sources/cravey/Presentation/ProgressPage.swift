@@ -21,7 +21,7 @@ enum ProgressPage {
         }
         card("Summary", f.summaryLine, "", f.summaryInsight)
         card(f.currentStreakTitle, f.currentStreakText, "", f.currentStreakInsight ?? ProgressFigures.startLogging)
-        card(f.longestStreakTitle, f.longestStreakText ?? "—", "", nil)
+        if !f.speaksOfUseOnly { card(f.longestStreakTitle, f.longestStreakText ?? "—", "", nil) }
         card(
             "🌱 Days in Progress", f.daysInProgress.map(String.init) ?? "—",
             (f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "") + withdrawalParagraph(f),

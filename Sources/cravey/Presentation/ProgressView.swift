@@ -41,7 +41,7 @@ struct ProgressView {
         section(
             f.currentStreakTitle, f.currentStreakText.map { [Terminal.bold($0)] } ?? [],
             f.currentStreakInsight ?? ProgressFigures.startLogging)
-        section(f.longestStreakTitle, [f.longestStreakText ?? "—"], nil)
+        if !f.speaksOfUseOnly { section(f.longestStreakTitle, [f.longestStreakText ?? "—"], nil) }
         section(
             "🌱 Days in Progress",
             [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")] + (f.daysSinceLastUseText.map { [$0] } ?? []),

@@ -69,11 +69,18 @@ extension Terminal {
 enum Format {
     static func icon(_ kind: Recording.Kind) -> String { kind == .audio ? "🎙️" : "🎬" }
 
-    /// `m:ss`, rounding to the nearest second but never showing 0:00 for a real clip.
-    static func duration(_ seconds: Double) -> String { Timecode.text(Double(max(1, Int(seconds.rounded())))) }
+    /// Whole seconds, the one rounding every length, clock and countdown is shown with: to the
+    /// nearest second, so a list, the player and the recorder agree on the same clip.
+    static func wholeSeconds(_ seconds: Double) -> Int { seconds.isFinite ? Int(max(0, seconds).rounded()) : 0 }
 
-    /// `m:ss` truncating (for running clocks).
-    static func clock(_ seconds: Double) -> String { Timecode.text(Double(max(0, Int(seconds)))) }
+    /// `m:ss` to the nearest second, but never 0:00 for a real clip.
+    static func duration(_ seconds: Double) -> String { Timecode.text(Double(max(1, wholeSeconds(seconds)))) }
+
+    /// `m:ss` to the nearest second (running clocks and countdowns).
+    static func clock(_ seconds: Double) -> String { Timecode.text(Double(wholeSeconds(seconds))) }
+
+    /// `m:ss` where a word starts, cut to the second before it: `play --from` it starts before the word.
+    static func start(_ seconds: Double) -> String { Timecode.text(Double(max(0, Int(seconds)))) }
 
     static func plays(_ count: Int) -> String { count == 1 ? "1 play" : "\(count) plays" }
 

@@ -69,7 +69,8 @@ final class LiveMeter {
         if status.paused {
             note = Terminal.style("Paused — p or space resumes; nothing is recorded meanwhile", "1;33")
         } else if status.remaining <= 10 && status.remaining > 0 {
-            note = Terminal.style("\(Int(status.remaining.rounded(.up))) seconds left", "1;33")
+            let left = max(1, Format.wholeSeconds(status.remaining))
+            note = Terminal.style("\(left) second\(left == 1 ? "" : "s") left", "1;33")
         } else if status.hasAudio && status.silentSeconds >= 3 {
             note = Terminal.style("No sound for \(Int(status.silentSeconds)) s — is the microphone muted?", "1;33")
         }

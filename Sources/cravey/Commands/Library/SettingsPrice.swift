@@ -83,10 +83,15 @@ extension Cravey.Settings {
     static func pricesListed(_ lib: Library) throws -> [String] {
         let tracker = Tracker(library: lib)
         let (set, currency) = try pricesSet(tracker)
-        let code = currency.code ?? "none (plain numbers)"
+        // One parenthesis says all: "EUR (from the locale)", "none (plain numbers, from the locale)".
+        let notes = [
+            currency.code == nil ? "plain numbers" : nil, try tracker.currencyChosen() ? nil : "from the locale",
+        ]
+        .compactMap { $0 }
+        let code = (currency.code ?? "none") + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")
         return [
             "price  " + (set.isEmpty ? "(not set)" : set.joined(separator: " · ")),
-            "currency  " + code + (try tracker.currencyChosen() ? "" : " (from the locale)"),
+            "currency  " + code,
         ]
     }
 

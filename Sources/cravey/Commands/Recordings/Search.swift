@@ -51,7 +51,7 @@ extension Cravey {
             for hit in hits {
                 let r = hit.recording
                 let what = r.checkIn.map { "check-in \($0.day)" } ?? r.shownTitle
-                let at = hit.time.map { " at " + Format.clock($0) } ?? ""
+                let at = hit.time.map { " at " + Format.start($0) } ?? ""
                 print(
                     "\(Format.icon(r.kind)) \(r.id.uuidString.prefix(8))  \(Terminal.bold(Terminal.safe(what)))\(at)  \(Terminal.dim(Validation.displayDate(r.createdAt)))"
                 )

@@ -107,7 +107,7 @@ extension Cravey {
             for line in transcript.text.split(separator: "\n") {
                 // The words of a line: its tokens with a letter or a digit (punctuation alone is none).
                 let count = line.split(separator: " ").filter { $0.contains { $0.isLetter || $0.isNumber } }.count
-                let time = start < transcript.words.count ? Format.clock(transcript.words[start].start) : ""
+                let time = start < transcript.words.count ? Format.start(transcript.words[start].start) : ""
                 for (index, wrapped) in Terminal.wrap(Terminal.safe(String(line)), width: width).enumerated() {
                     lines.append(
                         "  " + Terminal.dim((index == 0 ? time : "").padding(toLength: 6, withPad: " ", startingAt: 0))
