@@ -2,8 +2,8 @@ import CraveyTracker
 import Foundation
 import TerminalKit
 
-/// The progress dashboard on a terminal: a screen of its own (`FullScreen`) whose title and range line stay at the top while the sections scroll beneath. 1–4 or
-/// ←/→ change the range and redraw, ↑/↓, PgUp/PgDn, Home/End scroll, q or Esc leaves; the
+/// The progress dashboard on a terminal: a screen of its own (`FullScreen`) whose title and range line stay at the top while the sections scroll beneath. ←/→
+/// (or Tab) change the range and redraw, ↑/↓, PgUp/PgDn, Home/End scroll, q or Esc leaves; the
 /// terminal is given back as it was however the screen ends (a key, Ctrl-C, a hang-up).
 enum ProgressScreen {
     /// What the screen shows now: the range, the scroll, the size it was drawn for.
@@ -30,8 +30,7 @@ enum ProgressScreen {
             case .pageDown, .character(" "): offset += max(1, page - 1)
             case .home: offset = 0
             case .end: offset = bodyCount
-            default:
-                if let digit = key.digit, (1...ranges.count).contains(digit) { range = ranges[digit - 1] }
+            default: break
             }
             offset = max(0, min(offset, bodyCount - page))
             return .redraw
@@ -46,7 +45,7 @@ enum ProgressScreen {
         state.offset = max(0, min(state.offset, body.count - page))
         let shown = Array(body.dropFirst(state.offset).prefix(page))
         let more = body.count > page ? "  \(state.offset + 1)–\(state.offset + shown.count) of \(body.count)" : ""
-        let keys = Terminal.dim("1–4 ←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)
+        let keys = Terminal.dim("←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)
         return (header + shown + Array(repeating: "", count: page - shown.count)).map { Terminal.fit($0, columns - 1) }
             + [keys]
     }
