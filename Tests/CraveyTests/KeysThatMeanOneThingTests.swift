@@ -148,8 +148,9 @@ final class KeysThatMeanOneThingTests: CommandTestCase {
         XCTAssertFalse(screen.contains("Play one of your messages?"), screen)
     }
 
-    /// Progress's ranges move with ←/→; a digit does not change the range. Settings' Quick Play
-    /// order is `a`; its `o` rides a craving out.
+    /// Progress's ranges move with ←/→; a digit does not change the range, and `o` rides a craving
+    /// out there too. Settings' Quick Play order is `a`; its `o` rides a craving out; its `m` sets a
+    /// price.
     func testProgressRangesAreArrowsAndSettingsOIsTheRide() throws {
         try welcomed(message: false)
         var tmux = try start("progress")
@@ -158,6 +159,11 @@ final class KeysThatMeanOneThingTests: CommandTestCase {
         try tmux.send("Right")
         var screen = try tmux.waitFor("[30D]")
         XCTAssertFalse(screen.contains("[90D]"), screen)
+        try tmux.send("o", literal: true)
+        try tmux.waitFor("How strong is it? 1–10")
+        try tmux.send("Escape")
+        screen = try tmux.waitFor("Nothing was logged.")
+        XCTAssertTrue(screen.contains("📊 Progress"), "back on progress: \(screen)")
         try tmux.send("q", literal: true)
         try tmux.waitFor("EXIT=0")
         tmux = try start("settings")

@@ -108,7 +108,7 @@ struct Home {
             }
         case .progress:
             return suspended {
-                try Cravey.ProgressCommand.show(in: lib)
+                try Cravey.ProgressCommand.show(in: lib, speaker: speaker)
                 return nil
             }
         case let .play(rank):
