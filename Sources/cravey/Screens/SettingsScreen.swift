@@ -112,7 +112,7 @@ struct SettingsScreen {
         while true {
             let typed = screen.readLine(limit: 12) { text in
                 [
-                    Terminal.bold("Money kept"), "", "The price of one \(Prices.unit(method)) (\(method.rawValue)):",
+                    Terminal.bold("Money kept"), "", "Price per \(Prices.unit(method)) (\(method.rawValue)):",
                     "",
                     "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + Terminal.safe($0) } ?? "",
                     Terminal.dim("Enter save · Esc back"),
