@@ -74,6 +74,11 @@ final class KeysThatMeanOneThingTests: CommandTestCase {
         try tmux.send("Enter")
         screen = try tmux.waitFor("What should we call you?")
         XCTAssertTrue(screen.contains("In a craving now?  Tab Ride it out"), screen)
+        try tmux.send("Tab")
+        try tmux.waitFor("How strong is it? 1–10")
+        try tmux.send("Escape")
+        screen = try tmux.waitFor("Nothing was logged.")
+        XCTAssertTrue(screen.contains("What should we call you?"), "back on the name: \(screen)")
         try tmux.send("Olivia", literal: true)  // o is the name's here
         try tmux.send("Enter")
         try tmux.waitFor("Hi Olivia")
