@@ -87,9 +87,15 @@ package final class FullScreen {
         }
     }
 
-    /// Runs `body` on the normal screen with the terminal as it was, then comes back.
+    /// Runs `body` on the normal screen with the terminal as it was, then comes back. The normal
+    /// screen starts clear (what was on it scrolled up, not erased): a form opened from this
+    /// screen never sits under an earlier flow's questions.
     package func suspend<T>(_ body: () throws -> T) rethrows -> T {
         leave()
+        if !Calm.isOn {
+            out.write(
+                Data(("\u{1B}[\(Terminal.rows);1H" + String(repeating: "\n", count: Terminal.rows) + "\u{1B}[H").utf8))
+        }
         defer { enter() }
         return try body()
     }

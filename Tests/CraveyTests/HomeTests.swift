@@ -59,7 +59,7 @@ final class HomeTests: CommandTestCase {
         let home = try tmux.waitFor("LOG CRAVING")
         XCTAssertTrue(home.contains("Hi Ben"), home)
         XCTAssertTrue(
-            home.contains("💡 Tip: Record motivational content to play during cravings  →  m"), "the empty library's tip"
+            home.contains("💡 Tip: Record motivational content to play during cravings  →  r"), "the empty library's tip"
         )
         try quit(tmux)
         XCTAssertTrue(try settings().contains("goal  cut-down"))
@@ -175,13 +175,16 @@ final class HomeTests: CommandTestCase {
             toFile: alsa, atomically: true, encoding: .utf8)
         var tmux = try start(alsa: alsa)
         var welcome = try tmux.waitFor("Get started")
-        XCTAssertTrue(welcome.contains("In a craving now?  c  Log craving    1–3  Play a message    q  Quit"), welcome)
+        XCTAssertTrue(
+            welcome.contains("In a craving now?  c Log craving  o Ride it out  1–3 Play a message  q Quit"), welcome)
         try tmux.send("1", literal: true)
         welcome = try tmux.waitFor("No messages yet")
         XCTAssertTrue(
             welcome.contains("record motivational content") && welcome.contains("cravey record audio"), welcome)
         try tmux.send("c", literal: true)
         try tmux.waitFor("Log Craving")
+        try tmux.send("Enter")
+        try tmux.waitFor("Ride it out now?")
         try tmux.send("Enter")
         welcome = try tmux.waitFor("Craving logged ✓ — 5 (moderate), ")
         XCTAssertTrue(welcome.contains("Get started"), "back on the welcome: \(welcome)")
@@ -255,7 +258,7 @@ final class HomeTests: CommandTestCase {
             }, 1)
         // p: progress, q back home.
         try tmux.send("p", literal: true)
-        try tmux.waitFor("[1 7D]")
+        try tmux.waitFor("[7D]")
         try tmux.send("q", literal: true)
         try tmux.waitFor("LOG CRAVING")
         // r: a second key; Esc cancels.
@@ -283,7 +286,8 @@ final class HomeTests: CommandTestCase {
         try tmux.waitFor("DATA MANAGEMENT")
         try tmux.send("g", literal: true)
         try tmux.waitFor("Flexible goals")
-        try tmux.send("4", literal: true)
+        for _ in 1...3 { try tmux.send("Down") }
+        try tmux.send("Enter")
         try tmux.waitFor("Goal: Harm reduction ✓")
         let day = try run(["export", "--format", "json", "--output", "-"]).stdout.isEmpty ? "" : ExportDay.today
         // Export: CSV is chosen, Enter exports (j chooses JSON).

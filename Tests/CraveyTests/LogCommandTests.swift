@@ -146,6 +146,8 @@ final class LogCommandTests: LogTestCase {
         try tmux.waitFor("Enter: save craving")
         try tmux.send("Enter")
         try tmux.waitFor("Craving logged ✓")
+        try tmux.waitFor("Ride it out now?")  // a craving now: the ride is offered, even with no message
+        try tmux.send("Enter")
         try tmux.waitFor("EXIT=0")
         var all = try logs()
         XCTAssertEqual(all.first?["intensity"] as? Int, 5, "Enter alone logs a 5, now")
@@ -173,6 +175,8 @@ final class LogCommandTests: LogTestCase {
         try tmux.send("Down")
         try tmux.send("quiet evening", literal: true)  // q types a q in a text field
         try tmux.waitFor("> quiet evening")
+        try tmux.send("Enter")
+        try tmux.waitFor("Ride it out now?")
         try tmux.send("Enter")
         try tmux.waitFor("EXIT=0")
         all = try logs()

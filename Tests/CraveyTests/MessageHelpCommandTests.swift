@@ -124,10 +124,10 @@ final class MessageHelpCommandTests: CommandTestCase {
             + "ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_LIBRARY=\(shellQuote(root)) "
         var tmux = try TmuxSession(
             command + "\(shellQuote(cravey)) settings; echo EXIT=$?; sleep 60", width: 100, height: 32)
-        XCTAssertTrue(try tmux.waitFor("QUICK PLAY ORDER").contains("o  Most played first"))
-        try tmux.send("o", literal: true)
+        XCTAssertTrue(try tmux.waitFor("QUICK PLAY ORDER").contains("a  Most played first"))
+        try tmux.send("a", literal: true)
         let switched = try tmux.waitFor("Quick Play: Helped most ✓")
-        XCTAssertTrue(switched.contains("o  Helped most first, then the most played"), switched)
+        XCTAssertTrue(switched.contains("a  Helped most first, then the most played"), switched)
         try tmux.send("Escape")
         try tmux.waitFor("EXIT=0")
         tmux.close()

@@ -51,13 +51,13 @@ final class ProgressCommandTests: CommandTestCase {
         assertInOrder(
             empty,
             [
-                "📊 Progress", "[1 7D]", "0 Cravings • 0 Uses", "Start logging to see your patterns! 💪",
+                "📊 Progress", "[7D]", "0 Cravings • 0 Uses", "Start logging to see your patterns! 💪",
                 "Log your first craving to see intensity trends! 📈", "Track usage to see your pattern over time! 📊",
             ])
 
         try logTwoCravingsAndAUse()
         let plain = try run(["progress"]).stdout
-        assertInOrder(plain, ["📊 Progress", "[1 7D]"] + Self.sections)
+        assertInOrder(plain, ["📊 Progress", "[7D]"] + Self.sections)
         assertInOrder(
             plain,
             [
@@ -68,7 +68,7 @@ final class ProgressCommandTests: CommandTestCase {
                 "1 craving resisted — each one counts",
             ])
         XCTAssertFalse(plain.contains("\u{1B}"), "no escape sequences without a terminal")
-        XCTAssertTrue(try run(["progress", "--range", "all"]).stdout.contains("[4 All]"))
+        XCTAssertTrue(try run(["progress", "--range", "all"]).stdout.contains("[All]"))
 
         let json = try jsonObject(try run(["progress", "--json", "--range", "30d"]).stdout)
         XCTAssertEqual(
@@ -140,25 +140,25 @@ final class ProgressCommandTests: CommandTestCase {
             var shown = try tmux.waitFor("q leave")
             var rows = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             XCTAssertEqual(rows[0], "📊 Progress", "the title stays at the top at \(width) columns")
-            XCTAssertTrue(rows[1].hasPrefix("[1 7D]"), rows[1])
+            XCTAssertTrue(rows[1].hasPrefix("[7D]"), rows[1])
             XCTAssertEqual(rows[3], "Summary", "nothing wrapped at \(width) columns:\n\(shown)")
             XCTAssertTrue(rows[29].contains("q leave"), "the keys line is the last row: \(rows[29])")
             XCTAssertFalse(try tmux.screen(escapes: true).contains("\u{1B}[7"), "NO_COLOR: no inverse chip")
             // The intensity chart's dates end at the right edge, unwrapped.
             XCTAssertTrue(rows.contains { $0.hasSuffix(LocalDayText.today) && $0.count <= width }, shown)
 
-            try tmux.send("3", literal: true)
-            shown = try tmux.waitFor("[3 90D]")
+            try tmux.send("Right"); try tmux.send("Right")
+            shown = try tmux.waitFor("[90D]")
             try tmux.send("Right")
-            shown = try tmux.waitFor("[4 All]")
+            shown = try tmux.waitFor("[All]")
             try tmux.send("Left"); try tmux.send("Left")
-            shown = try tmux.waitFor("[2 30D]")
+            shown = try tmux.waitFor("[30D]")
             try tmux.send("NPage")
             shown = try tmux.waitFor("  26–")  // 30 rows: 26 for the sections; a page down moves 25
             rows = shown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             XCTAssertNotEqual(rows[3], "Summary", "scrolled")
             XCTAssertEqual(rows[0], "📊 Progress", "the header stays while the sections scroll")
-            XCTAssertTrue(rows[1].contains("[2 30D]"))
+            XCTAssertTrue(rows[1].contains("[30D]"))
             try tmux.send("Home")
             try tmux.waitFor("\nSummary\n")
             try tmux.send("q", literal: true)
@@ -170,7 +170,7 @@ final class ProgressCommandTests: CommandTestCase {
         let colored = try screen(width: 80, color: true)
         try colored.waitFor("q leave")
         let escaped = try colored.screen(escapes: true)
-        XCTAssertTrue(escaped.contains("\u{1B}[1;7m 1 7D "), "the chosen range in inverse video")
+        XCTAssertTrue(escaped.contains("\u{1B}[1;7m 7D "), "the chosen range in inverse video")
         XCTAssertTrue(escaped.contains("\u{1B}[36m"), "charts tinted")
         colored.close()
     }
@@ -255,13 +255,13 @@ final class ProgressCommandTests: CommandTestCase {
         try tmux.send("NPage")
         var rows = try tmux.waitFor("  26–").split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertNotEqual(rows[3], "Summary", "scrolled")
-        try tmux.send("2", literal: true)
-        rows = try tmux.waitFor("[2 30D]").split(separator: "\n", omittingEmptySubsequences: false)
+        try tmux.send("Right")
+        rows = try tmux.waitFor("[30D]").split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(rows[3], "Summary", "back at the top: \(rows.joined(separator: "\n"))")
         try tmux.send("NPage")
         try tmux.waitFor("  26–")
         try tmux.send("Right")
-        rows = try tmux.waitFor("[3 90D]").split(separator: "\n", omittingEmptySubsequences: false)
+        rows = try tmux.waitFor("[90D]").split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(rows[3], "Summary", "back at the top after → too")
         try tmux.send("q", literal: true)
         try tmux.waitFor("EXIT=0")

@@ -105,7 +105,7 @@ final class RecordingsScreenTests: CommandTestCase {
         try tmux.send("s", literal: true); try tmux.send("s", literal: true); try tmux.send("Escape")
         var home = try tmux.waitFor("LOG CRAVING")
         XCTAssertTrue(
-            home.contains("💡 Tip: Record motivational content to play during cravings  →  m"),
+            home.contains("💡 Tip: Record motivational content to play during cravings  →  r"),
             "the tip's arrow: \(home)")
         XCTAssertTrue(home.contains("m 🎙️ Recordings"), home)
         try tmux.send("m", literal: true)

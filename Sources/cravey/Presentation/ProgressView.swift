@@ -16,8 +16,8 @@ struct ProgressView {
 
     /// "📊 Progress" and the range line, the chosen range highlighted (in brackets alone without colour).
     static func header(_ range: ProgressRange, width: Int) -> [String] {
-        let chips = ProgressRange.allCases.enumerated().map { index, chip -> String in
-            let name = "\(index + 1) \(chip.chip)"
+        let chips = ProgressRange.allCases.map { chip -> String in
+            let name = chip.chip
             if chip == range { return Terminal.useColor ? Terminal.style(" \(name) ", "7;1") : "[\(name)]" }
             return " \(name) "
         }

@@ -6,7 +6,8 @@ import TerminalKit
 /// The first run: welcome, the optional tour, the goal and the name — every step skippable, shown
 /// once (the library keeps when), and again only after all data is deleted. "Skip tour" goes
 /// straight home (goal and name stay in settings). Someone's first open may be in a craving: on
-/// the welcome and the tour `c` logs one and `1`–`3` play a message, as on home; `q` leaves.
+/// the welcome, the tour and the goal `c` logs one, `o` rides it out and `1`–`3` play a message,
+/// as on home (on the name screen, where letters are typed, Tab rides it out); `q` leaves.
 enum FirstRun {
     static let tour: [(title: String, line: String, how: String)] = [
         (
@@ -45,25 +46,25 @@ enum FirstRun {
                 try library.setSetting(.welcomed, to: StoredDate.text(Date()))
                 return true
             case .enter: touring = true
-            default: note = try helpNow(key, screen: screen, library: library, speaker: speaker)
+            default: note = try HelpNow(screen: screen, library: library, speaker: speaker)(key, logs: true)
             }
         }
+        let help = HelpNow(screen: screen, library: library, speaker: speaker)
         guard try runTour(screen, library: library, speaker: speaker) else { return false }
-        guard let goal = chooseGoal(screen, title: "What brings you here today?", current: nil) else { return false }
+        guard let goal = try chooseGoal(screen, title: "What brings you here today?", current: nil, help: help) else {
+            return false
+        }
         if case let .chosen(chosen) = goal { try library.setSetting(.goal, to: chosen.rawValue) }
-        guard let name = askName(screen, current: nil) else { return false }
+        guard let name = try askName(screen, current: nil, help: help) else { return false }
         if case let .named(chosen) = name { try library.setSetting(.name, to: chosen) }
         try library.setSetting(.welcomed, to: StoredDate.text(Date()))
         return true
     }
 
     /// The keys for a hard moment, under the welcome and every card, and what the last one did.
-    static func helpLines(note: String?) -> [String] {
-        [
-            "   " + Terminal.dim("In a craving now?") + "  " + Terminal.bold("c") + "  Log craving    "
-                + Terminal.bold("1–3") + "  Play a message    " + Terminal.bold("q") + "  Quit",
-            "",
-        ] + Terminal.wrap(note ?? "", width: max(20, Terminal.columns - 5)).map { "   " + Terminal.accent($0) }
+    static func helpLines(note: String?, quit: Bool = true) -> [String] {
+        [HelpNow.line(quit: quit), ""]
+            + Terminal.wrap(note ?? "", width: max(20, Terminal.columns - 5)).map { "   " + Terminal.accent($0) }
     }
 
     static func welcome(note: String?) -> [String] {
@@ -102,60 +103,44 @@ enum FirstRun {
             case .enter:
                 if index == tour.count - 1 { return true }
                 index += 1
-            default: note = try helpNow(key, screen: screen, library: library, speaker: speaker)
+            default: note = try HelpNow(screen: screen, library: library, speaker: speaker)(key, logs: true)
             }
-        }
-    }
-
-    /// `c` and `1`–`3` before home: the same flows home runs (the craving's form, a message
-    /// played), and home's note of what happened; how to record a message when there is none
-    /// yet; nil for any other key.
-    static func helpNow(_ key: Key, screen: FullScreen, library: Library, speaker: String) throws -> String? {
-        let top = try Tracker(library: library).quickPlay(3)
-        if let digit = key.digit, (1...3).contains(digit), top.isEmpty { return noMessages }
-        guard let action = Home.action(for: key, top: top.count) else { return nil }
-        switch action {
-        case .craving, .play:
-            var options = LibraryOptions()
-            options.library = library.root
-            return try Home(library: options, screen: screen, speaker: speaker).perform(action, lib: library, top: top)
-        default: return nil
         }
     }
 
     enum GoalAnswer: Equatable { case chosen(Goal), skipped }
 
-    static func goalPage(title: String, selected: Int, current: Goal?) -> [String] {
+    static func goalPage(title: String, selected: Int, current: Goal?, note: String? = nil) -> [String] {
         var lines = ["", "   " + Terminal.bold(title), ""]
         for (index, goal) in Goal.allCases.enumerated() {
             let pointer = index == selected ? Terminal.accent("▸") : " "
             let mark = goal == current ? "  ✓" : ""
-            lines.append(
-                "  \(pointer) \(Terminal.bold(String(index + 1)))  \(goal.emoji) \(Terminal.bold(goal.label))\(mark)")
+            lines.append("  \(pointer) \(goal.emoji) \(Terminal.bold(goal.label))\(mark)")
             lines.append("        " + Terminal.dim(goal.line))
         }
         return lines + [
             "",
-            "   " + Terminal.bold("1–5") + " or " + Terminal.bold("↑/↓ Enter") + " choose    "
-                + Terminal.bold("s") + " skip",
-        ]
+            "   " + Terminal.bold("↑/↓") + " move    " + Terminal.bold("Enter") + " choose    " + Terminal.bold("s")
+                + " skip",
+            "",
+        ] + helpLines(note: note, quit: false)
     }
 
-    /// The goal chosen, `.skipped`, or nil when the screen was closed.
-    static func chooseGoal(_ screen: FullScreen, title: String, current: Goal?) -> GoalAnswer? {
+    /// The goal chosen (↑/↓ and Enter; a digit plays a message, as everywhere), `.skipped`, or nil
+    /// when the screen was closed.
+    static func chooseGoal(_ screen: FullScreen, title: String, current: Goal?, help: HelpNow) throws -> GoalAnswer? {
         var selected = current.flatMap { Goal.allCases.firstIndex(of: $0) } ?? 0
+        var note: String?
         while true {
-            let key = screen.ask(goalPage(title: title, selected: selected, current: current))
+            let key = screen.ask(goalPage(title: title, selected: selected, current: current, note: note))
+            note = nil
             switch key {
             case .inputEnded: return nil
             case .escape, .character("s"), .character("q"): return .skipped
             case .up: selected = (selected + Goal.allCases.count - 1) % Goal.allCases.count
             case .down, .tab: selected = (selected + 1) % Goal.allCases.count
             case .enter: return .chosen(Goal.allCases[selected])
-            default:
-                if let digit = key.digit, (1...Goal.allCases.count).contains(digit) {
-                    return .chosen(Goal.allCases[digit - 1])
-                }
+            default: note = try help(key, logs: true)
             }
         }
     }
@@ -165,13 +150,19 @@ enum FirstRun {
     enum NameAnswer: Equatable { case named(String), kept, cleared }
 
     /// The name screen; nil when the screen was closed. The field starts empty: Enter alone keeps
-    /// `current` (or skips when there is none), typing replaces it, Del forgets it.
-    static func askName(_ screen: FullScreen, current: String?) -> NameAnswer? {
+    /// `current` (or skips when there is none), typing replaces it, Del forgets it, Tab rides a
+    /// craving out (letters are the name's).
+    static func askName(_ screen: FullScreen, current: String?, help: HelpNow) throws -> NameAnswer? {
         var problem: String?
         var text = ""
         while true {
             let key = screen.ask(namePage(text, current: current, problem: problem))
+            problem = nil
             if key == .delete, current != nil { return .cleared }
+            if key == .tab {
+                problem = try help(.character("o"))
+                continue
+            }
             guard let ended = key.edit(&text, limit: 40) else { continue }
             guard ended else { return screen.closed ? nil : .kept }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -196,7 +187,8 @@ enum FirstRun {
             "", "   " + Terminal.bold("What should we call you?"), "",
             "   " + Terminal.dim("Optional — the check-in's greeting uses it."),
             current.map { "   Now: " + Terminal.safe($0) } ?? "", "",
-            "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + $0 } ?? "", "   " + keys,
+            "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + $0 } ?? "", "   " + keys, "",
+            "  " + Terminal.dim("In a craving now?") + "  " + Terminal.bold("Tab") + " Ride it out",
         ]
     }
 }

@@ -84,7 +84,7 @@ struct Home {
     func perform(_ action: Action, lib: Library, top: [Recording]) throws -> String? {
         switch action {
         case .settings:
-            return try SettingsScreen(library: lib, root: library.root, screen: screen).run()
+            return try SettingsScreen(library: lib, root: library.root, screen: screen, speaker: speaker).run()
         case .recordings:
             try RecordingsScreen(library: lib, screen: screen, speaker: speaker, mic: mic).run()
             return nil
@@ -104,12 +104,11 @@ struct Home {
             }
         case let .record(kind):
             return suspended {
-                try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker) != nil
-                    ? "Recording saved ✓" : "Nothing was recorded."
+                try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker)
             }
         case .progress:
             return suspended {
-                try Cravey.ProgressCommand.show(in: lib)
+                try Cravey.ProgressCommand.show(in: lib, speaker: speaker)
                 return nil
             }
         case let .play(rank):
@@ -181,7 +180,7 @@ struct Home {
             "  " + Terminal.bold("o") + "  🌊 " + Terminal.bold("RIDE IT OUT"), rule,
         ]
         if top.isEmpty {
-            lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("m")]
+            lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("r")]
         } else {
             lines.append("Quick Play:")
             for (index, recording) in top.enumerated() {
@@ -216,5 +215,37 @@ struct Home {
     /// library) is noted on a later visit: home goes on without it.
     static func newMilestone(_ lib: Library, now: Date = LocalClock.now()) -> String? {
         (try? Tracker(library: lib).showNextMilestone(now: now))?.map { $0.note(today: LocalDay(now, in: .current)) }
+    }
+}
+
+/// The keys for a hard moment, the same on every screen but a form or the ride: `o` rides a
+/// craving out and `1`–`3` play one of Quick Play's messages (before home, `c` logs a craving
+/// too), each running home's own flow and giving home's note of what happened.
+struct HelpNow {
+    let screen: FullScreen
+    let library: Library
+    var speaker = "default"
+
+    /// What `key` did: the note of what happened, how to record a message when there is none yet
+    /// to play; nil when it is not one of these keys (`logs`: `c` is one).
+    func callAsFunction(_ key: Key, logs: Bool = false) throws -> String? {
+        let top = try Tracker(library: library).quickPlay(3)
+        if let digit = key.digit, (1...3).contains(digit), top.isEmpty { return FirstRun.noMessages }
+        guard let action = Home.action(for: key, top: top.count) else { return nil }
+        switch action {
+        case .ride, .play: break
+        case .craving where logs: break
+        default: return nil
+        }
+        var options = LibraryOptions()
+        options.library = library.root
+        return try Home(library: options, screen: screen, speaker: speaker).perform(action, lib: library, top: top)
+    }
+
+    /// The line that shows these keys (`logs`: with `c`; `quit`: with `q`, where it leaves).
+    static func line(logs: Bool = true, quit: Bool = false) -> String {
+        "  " + Terminal.dim("In a craving now?") + (logs ? "  " + Terminal.bold("c") + " Log craving" : "") + "  "
+            + Terminal.bold("o") + " Ride it out  " + Terminal.bold("1–3") + " Play a message"
+            + (quit ? "  " + Terminal.bold("q") + " Quit" : "")
     }
 }

@@ -288,34 +288,48 @@ enum LogForm {
         case ride
     }
 
-    /// After a craving on a terminal: one key plays one of the messages offered (the first three
-    /// in `Tracker.offerOrder`), `o` rides the craving out when it can be (`ride`: one from the
-    /// last 30 minutes), any other key: not now. One message a line, each cut to the terminal's
-    /// width, never wrapped. With no message yet there is no offer (home's `o` and `cravey ride`
-    /// ride out a craving from the start).
+    /// After a craving of the last 30 minutes on a terminal (`ride`; an older one is not happening
+    /// now): one key plays one of the messages offered (the first three in `Tracker.offerOrder`),
+    /// `o` rides that craving out, Enter or Esc: not now. The offer is made with or without
+    /// messages (the ride needs none). Any other key is ignored and the offer's keys are shown
+    /// again, once. One message a line, each cut to the terminal's width, never wrapped.
     static func offerToPlay(_ top: [Recording], ride: Bool) -> Offer? {
-        guard !top.isEmpty, Terminal.stdinIsTerminal else { return nil }
+        guard ride, Terminal.stdinIsTerminal else { return nil }
+        var reminded = false
         let rank = Prompt.choice(
-            playOffer(top, ride: ride, columns: Terminal.columns).map { $0 + "\n" }.joined(), echoing: false,
+            playOffer(top, columns: Terminal.columns).map { $0 + "\n" }.joined(), echoing: false,
             key: { key in
-                ride && key.letter == "o" ? -1 : key.digit.flatMap { (1...top.count).contains($0) ? $0 : nil } ?? 0
+                if key.letter == "o" { return -1 }
+                if let digit = key.digit, (1...top.count).contains(digit) { return digit }
+                if key == .enter || key == .escape { return 0 }
+                if !reminded {
+                    reminded = true
+                    FileHandle.standardError.write(Data((offerKeys(top.count) + "\r\n").utf8))
+                }
+                return nil
             },
             line: { _ in 0 }, ended: 0)
         return rank < 0 ? .ride : rank > 0 ? .play(top[rank - 1]) : nil
     }
 
+    /// The offer's keys on one line, as shown again after a key that is not one of them.
+    static func offerKeys(_ messages: Int) -> String {
+        Terminal.dim(
+            (messages == 0 ? "" : messages == 1 ? "1 play · " : "1–\(messages) play · ")
+                + "o ride it out · Enter not now")
+    }
+
     /// The offer's lines: the question, a line per message (its key, icon and title, cut with …
-    /// to fit in `columns`), riding it out (when `ride`), and how to say not now.
-    static func playOffer(_ top: [Recording], ride: Bool = true, columns: Int) -> [String] {
+    /// to fit in `columns`), riding it out, and how to say not now.
+    static func playOffer(_ top: [Recording], columns: Int) -> [String] {
         let messages = top.enumerated().map { index, recording in
             let line =
                 "  " + Terminal.bold(String(index + 1)) + "  " + Format.icon(recording.kind) + " "
                 + Terminal.safe(recording.shownTitle)
             return String(Terminal.fit(line, max(8, columns - 1)).reversed().drop { $0 == " " }.reversed())
         }
-        let riding = ride ? ["  " + Terminal.bold("o") + "  🌊 Ride it out"] : []
-        return ["Play one of your messages?"] + messages + riding + [
-            "  " + Terminal.bold("Enter") + "  not now"
+        return [top.isEmpty ? "Ride it out now?" : "Play one of your messages?"] + messages + [
+            "  " + Terminal.bold("o") + "  🌊 Ride it out", "  " + Terminal.bold("Enter") + "  not now",
         ]
     }
 

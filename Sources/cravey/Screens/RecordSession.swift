@@ -40,6 +40,8 @@ final class RecordSession: Sendable {
         var counting = false, countdownCancelled = false
         /// The recording as saved, once it is.
         var saved: Recording?
+        /// Whether a take was recorded and then discarded at the person's word.
+        var discarded = false
         var previewFigures = "preview=off preview_shown=0"
     }
     private let state = Mutex(State())
@@ -56,6 +58,8 @@ final class RecordSession: Sendable {
 
     /// The recording as saved, once it is.
     var saved: Recording? { state.withLock { $0.saved } }
+    /// Whether a take was recorded and then discarded at the person's word.
+    var discarded: Bool { state.withLock { $0.discarded } }
     /// The recorder, once `start` has published it.
     private var recorder: Recorder? { published.withLock { $0.recorder } }
 
@@ -374,6 +378,7 @@ final class RecordSession: Sendable {
             if choice == .save { break }
             if Terminal.confirm("Discard recording? This cannot be undone.") {
                 discardOnce()
+                state.withLock { $0.discarded = true }
                 err.write(Data("Discarded.\n".utf8))
                 return
             }

@@ -6,7 +6,8 @@ import TerminalKit
 /// with its icon, title, date, length and plays. ↑/↓ (PgUp/PgDn, Home/End) choose one; Enter
 /// plays it, `e` edits its details, `d` deletes it after the one question, `n` records a new one
 /// (audio or video). Each action runs the same flow as its command — on the normal screen, as
-/// home runs them — and comes back here with a one-line note. q or Esc leaves.
+/// home runs them — and comes back here with a one-line note. `o` rides a craving out and `1`–`3`
+/// play one of Quick Play's messages, as everywhere. q or Esc leaves.
 struct RecordingsScreen {
     let library: Library
     let screen: FullScreen
@@ -46,7 +47,10 @@ struct RecordingsScreen {
             toast = nil
             if list.move(key, visible: Self.visible(rows: Terminal.rows)) { continue }
             // In the empty state Enter records the first one: the screen's one button.
-            guard var action = Self.action(for: key) else { continue }
+            guard var action = Self.action(for: key) else {
+                toast = try HelpNow(screen: screen, library: library, speaker: speaker)(key)
+                continue
+            }
             if recordings.isEmpty, action != .quit {
                 guard action == .play || action == .record else { continue }
                 action = .record
@@ -63,7 +67,7 @@ struct RecordingsScreen {
     }
 
     /// What a new recording saved says.
-    static let saved = "Recording saved ✓"
+    static let saved = Cravey.Record.savedNote
 
     /// Plays, edits or deletes `recording`; the note for the screen.
     func perform(_ action: Action, on recording: Recording) throws -> String? {
@@ -120,8 +124,7 @@ struct RecordingsScreen {
         default: return nil
         }
         return Home.suspended(on: screen) {
-            try Cravey.Record.recordInteractively(kind, in: library, mic: mic, speaker: speaker) != nil
-                ? Self.saved : "Nothing was recorded."
+            try Cravey.Record.recordInteractively(kind, in: library, mic: mic, speaker: speaker)
         }
     }
 

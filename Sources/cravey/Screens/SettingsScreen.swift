@@ -9,6 +9,7 @@ struct SettingsScreen {
     let library: Library
     let root: String
     let screen: FullScreen
+    var speaker = "default"
 
     static let deleteQuestion = "Delete All Data?"
     static let deleteWarning =
@@ -23,11 +24,11 @@ struct SettingsScreen {
             Terminal.bold("⚙️ Settings"), "",
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
-            Terminal.dim("QUICK PLAY ORDER"), row("o", try quickPlayRow()), try pricesRow(), "",
+            Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try pricesRow(), "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Cravey.configuration.version)", "",
-            Terminal.dim("Esc back"), toast.map { Terminal.accent($0) } ?? "",
+            Terminal.dim("Esc back") + HelpNow.line(logs: false), toast.map { Terminal.accent($0) } ?? "",
         ]
     }
 
@@ -36,20 +37,21 @@ struct SettingsScreen {
     func run() throws -> String? {
         var toast: String?
         var deleted = false
+        let help = HelpNow(screen: screen, library: library, speaker: speaker)
         while true {
             let key = screen.ask(try page(toast: toast))
             toast = nil
             switch key.letter {
             case "g":
-                if case let .chosen(goal) = FirstRun.chooseGoal(
+                if case let .chosen(goal) = try FirstRun.chooseGoal(
                     screen, title: "Flexible goals — change yours any time, no judgement.",
-                    current: try library.setting(.goal).flatMap(Goal.init(rawValue:)))
+                    current: try library.setting(.goal).flatMap(Goal.init(rawValue:)), help: help)
                 {
                     try library.setSetting(.goal, to: goal.rawValue)
                     toast = "Goal: \(goal.label) ✓"
                 }
             case "n":
-                switch FirstRun.askName(screen, current: try library.setting(.name)) {
+                switch try FirstRun.askName(screen, current: try library.setting(.name), help: help) {
                 case let .named(name):
                     try library.setSetting(.name, to: name)
                     toast = "Name: \(Terminal.safe(name)) ✓"
@@ -58,7 +60,8 @@ struct SettingsScreen {
                     toast = "Name cleared"
                 case .kept, nil: break
                 }
-            case "o": toast = try switchQuickPlay()
+            case "a": toast = try switchQuickPlay()
+            case "m": toast = try setPrice()
             case "e": toast = try export()
             case "d":
                 if try deleteAll() {
@@ -73,6 +76,7 @@ struct SettingsScreen {
             case "f": _ = screen.ask(Privacy.contact + ["", Terminal.dim("any key: back")])
             default:
                 if key.isQuit || key == .inputEnded { return deleted ? Self.deleted : nil }
+                toast = try help(key)
             }
             if screen.closed { return deleted ? Self.deleted : nil }
         }
@@ -84,12 +88,46 @@ struct SettingsScreen {
         return order == .mostPlayed ? "Most played first" : "Helped most first, then the most played"
     }
 
-    /// o switches Quick Play's order between the most played and those that helped most.
+    /// a switches Quick Play's order between the most played and those that helped most.
     func switchQuickPlay() throws -> String {
         let tracker = Tracker(library: library)
         let order: QuickPlayOrder = try tracker.quickPlayOrder() == .mostPlayed ? .helpedMost : .mostPlayed
         try tracker.setQuickPlayOrder(order)
         return "Quick Play: \(order.label) ✓"
+    }
+
+    /// m sets the price of one unit of a method (money kept is figured from it): the method by its
+    /// first letter, then the price typed and checked as `cravey settings price` checks it; Esc
+    /// leaves it as it was.
+    func setPrice() throws -> String? {
+        let methods = Method.allCases
+        let key = screen.ask(
+            [Terminal.bold("Money kept"), "", "The price of one unit of which method?", ""]
+                + methods.map {
+                    "  " + Terminal.bold(String($0.rawValue.prefix(1))) + "  " + $0.rawValue
+                        + " (per \(Prices.unit($0)))"
+                } + ["", Terminal.dim("Esc back")])
+        guard let method = methods.first(where: { $0.rawValue.first == key.letter }) else { return nil }
+        var problem: String?
+        while true {
+            let typed = screen.readLine(limit: 12) { text in
+                [
+                    Terminal.bold("Money kept"), "", "Price per \(Prices.unit(method)) (\(method.rawValue)):",
+                    "",
+                    "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + Terminal.safe($0) } ?? "",
+                    Terminal.dim("Enter save · Esc back"),
+                ]
+            }
+            guard let typed else { return nil }
+            do {
+                let tracker = Tracker(library: library)
+                try tracker.setPrice(try Prices.parse(typed), for: method)
+                return "Price: " + Cravey.Settings.priceText(method, try tracker.prices(), try tracker.currency())
+                    + " ✓"
+            } catch {
+                problem = "\(error)"
+            }
+        }
     }
 
     /// Export data: CSV chosen (↑/↓, c or j choose), Enter exports to the folder shown (f types

@@ -171,12 +171,11 @@ extension Cravey.Settings {
 }
 
 extension SettingsScreen {
-    /// The prices in one row (typed as a command: `cravey settings price METHOD AMOUNT`).
+    /// The prices in one row, after the key that sets one (`m`).
     func pricesRow() throws -> String {
         let set = try Cravey.Settings.pricesSet(Tracker(library: library)).prices
-        let text =
-            set.isEmpty
-            ? "not set — cravey settings price METHOD AMOUNT" : set.joined(separator: " · ")
-        return Terminal.dim("MONEY KEPT") + "  " + Terminal.fit(text, max(20, Terminal.columns - 14))
+        let text = set.isEmpty ? "not set — m sets the price of a method" : set.joined(separator: " · ")
+        return Terminal.dim("MONEY KEPT") + "  " + Terminal.bold("m") + "  "
+            + Terminal.fit(text, max(20, Terminal.columns - 17))
     }
 }

@@ -49,14 +49,15 @@ extension Cravey {
         }
 
         /// `cravey progress` as typed: on a terminal the dashboard's screen, from `range` until it
-        /// is left; else the dashboard printed once.
-        static func show(in lib: Library, range: ProgressRange = .week) throws {
+        /// is left (its `o` and `1`–`3` help in a craving, on `speaker`); else the dashboard printed once.
+        static func show(in lib: Library, range: ProgressRange = .week, speaker: String = "default") throws {
             let tracker = Tracker(library: lib)
             let now = LocalClock.now()
             if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
                 let facts = try tracker.progressFacts()
                 let milestones = try tracker.noteMilestones(facts, now: now)
-                ProgressScreen.run(range: range) {
+                ProgressScreen.run(range: range, help: { try HelpNow(screen: $0, library: lib, speaker: speaker)($1) })
+                {
                     var figures = ProgressFigures(facts, range: $0, now: now)
                     figures.milestones = milestones
                     return figures

@@ -129,9 +129,9 @@ extension Cravey {
 
         /// `cravey record <kind> --mic <mic> --speaker <speaker>` as typed with nothing else: record
         /// (the camera's preview where it fits), listen back, then on a terminal the details and
-        /// Save or Discard. The recording saved, or nil when nothing was (discarded, cancelled).
+        /// Save or Discard. What happened, in the screen's note for it.
         static func recordInteractively(_ kind: Recording.Kind, in lib: Library, mic: String, speaker: String) throws
-            -> Recording?
+            -> String
         {
             let plan = RecordSession.Plan(
                 devices: .init(kind: kind, mic: mic, camera: nil, largest: nil, fallbackToAudio: false),
@@ -139,8 +139,12 @@ extension Cravey {
             let session = RecordSession(
                 library: lib, plan: plan, speaker: speaker, maxSeconds: Validation.maxDuration, draft: Library.Draft(),
                 interactive: asksDetails, json: false)
-            return try record(session, countdown: 0)
+            if try record(session, countdown: 0) != nil { return savedNote }
+            return session.discarded ? "Recording discarded — nothing was kept." : "Nothing was recorded."
         }
+
+        /// What a recording saved from a screen says.
+        static let savedNote = "Recording saved ✓"
 
         /// Whether the details are asked after recording: there is a terminal to ask on.
         private static var asksDetails: Bool { Terminal.stdinIsTerminal && Terminal.stderrIsTerminal }
