@@ -72,6 +72,8 @@ public struct CheckIn: Sendable, Equatable {
         "What do you want to carry into tomorrow?",
         "What was a moment of calm today?",
         "If today had a colour, what would it be, and why?",
+        "What would you like to let go of?",
+        "What are you grateful for right now?",
     ]
 
     /// The local calendar day of `date`, `YYYY-MM-DD`.
