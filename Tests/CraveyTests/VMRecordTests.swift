@@ -151,13 +151,13 @@ final class VMRecordTests: XCTestCase {
     /// as Media/vm-record.sh does. The phrase must arrive whole: its level within 6 dB of its own,
     /// no stretch of digital silence inside it (Media/check-phrase.py), and no underrun reported.
     func testTheSpokenPhraseArrivesWhole() throws {
+        // Digital silence inside the phrase with no underrun reported is what the emulated machine
+        // does when it stalls at the edge of its CPU (a recording at 30 fps under software
+        // emulation): a hiccup of the rig, which another take tells apart from a fault that repeats.
         var check = try recordThePhrase(take: 1)
-        // Digital silence inside the phrase means the feeder (the rig's own Python under software
-        // emulation) starved the loopback: a hiccup of the rig, not of the recorder, which a
-        // second take tells apart from a fault that repeats.
-        if check.status != 0, check.stderr.contains("the microphone was starved") {
-            print("phrase in the VM: the feeder starved the loopback in the first take; a second take")
-            check = try recordThePhrase(take: 2)
+        for take in 2...3 where check.status != 0 && check.stderr.contains("the microphone was starved") {
+            print("phrase in the VM: take \(take - 1) was starved; take \(take)")
+            check = try recordThePhrase(take: take)
         }
         XCTAssertEqual(check.status, 0, check.stderr)
     }
