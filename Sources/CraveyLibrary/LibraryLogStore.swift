@@ -203,7 +203,6 @@ package enum LogStoreRefusal: Error, Equatable {
 extension Library {
     // MARK: - Writing
 
-    /// Stores a new craving (its recording, if it names one, must be there).
     /// Stores a new craving (its recording, if it names one, must be there). While another
     /// process holds the library it is kept in `logs.waiting`, durably, and written later.
     package func insertCraving(_ craving: CravingRow) throws {
