@@ -5,6 +5,10 @@
 #   PREFIX/share/bash-completion/completions/cravey      bash completion
 #   PREFIX/share/zsh/site-functions/_cravey              zsh completion
 #   PREFIX/share/fish/vendor_completions.d/cravey.fish   fish completion
+#   PREFIX/share/doc/cravey/                             the guides: README.md, udev-notes.md and
+#                                                        docs/ (the guide, architecture, testing,
+#                                                        benchmarks), laid out as in the source so
+#                                                        their links hold
 #   PREFIX/lib/cravey/whisper/                           the Whisper engine for transcripts (a
 #                                                        private Python environment, ~550 MB)
 # Use: bash Media/install.sh [PREFIX]
@@ -39,6 +43,11 @@ install -d -m 0755 "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-co
 # Stripped: the symbols are for debugging a build, not for running it (about 40% of its size).
 install -s -m 0755 "$bin" "$prefix/bin/cravey"
 install -m 0644 "$page" "$prefix/share/man/man1/cravey.1"
+# The guides, where 'cravey doctor' finds them (../share/doc/cravey from the program). Only
+# finished documents: docs/*.md and the pictures they show, not the folders under docs/.
+install -d -m 0755 "$prefix/share/doc/cravey/docs"
+install -m 0644 README.md udev-notes.md "$prefix/share/doc/cravey/"
+install -m 0644 docs/*.md docs/*.png "$prefix/share/doc/cravey/docs/"
 "$bin" --generate-completion-script bash > "$prefix/share/bash-completion/completions/cravey"
 "$bin" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cravey"
 "$bin" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cravey.fish"
@@ -51,5 +60,5 @@ else
   engine="no Whisper engine (see above; transcripts are made with PocketSphinx)"
 fi
 
-echo "Installed cravey in $prefix/bin, its manual page (man cravey), bash, zsh and fish completions and $engine."
+echo "Installed cravey in $prefix/bin, its manual page (man cravey), its guides in $prefix/share/doc/cravey, bash, zsh and fish completions and $engine."
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Add $prefix/bin to your PATH to run it as 'cravey'." ;; esac

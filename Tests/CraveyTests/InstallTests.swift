@@ -3,8 +3,20 @@ import Foundation
 import XCTest
 
 /// `Media/install.sh`, the README's install command: cravey, its manual page, its shell
-/// completions and its transcript engine under a prefix, each used the way a person would use them.
+/// completions, its guides and its transcript engine under a prefix, each used the way a person
+/// would use them.
 final class InstallTests: XCTestCase {
+    /// A built cravey, not installed, names the notes in its source folder.
+    func testDoctorNamesTheSourceFoldersNotes() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/cravey-notes-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let doctor = try runProcess(
+            craveyUnderTest, ["doctor", "--mic", "cravey_no_such_microphone", "--library", base + "/lib", "--json"])
+        XCTAssertTrue(
+            doctor.stdout.contains(repositoryRoot + "/udev-notes.md, \\\"Microphones and ALSA names\\\""), doctor.stdout
+        )
+    }
+
     func testInstallUnderAPrefix() throws {
         let base = FileManager.default.temporaryDirectory.path + "/cravey-install-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: base) }
@@ -32,6 +44,25 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(
             doctor.stdout.contains("✓ transcripts: Whisper tiny.en (faster-whisper")
                 && doctor.stdout.contains(prefix + "/lib/cravey/whisper"), doctor.stdout)
+
+        // It carries its guides, laid out as in the source, and doctor points at the installed notes.
+        let guides = prefix + "/share/doc/cravey"
+        for document in [
+            "README.md", "udev-notes.md", "docs/GUIDE.md", "docs/ARCHITECTURE.md", "docs/TESTING.md",
+            "docs/BENCHMARKS.md",
+        ] {
+            XCTAssertEqual(
+                FileManager.default.contents(atPath: guides + "/" + document),
+                FileManager.default.contents(atPath: repositoryRoot + "/" + document), "\(document) installed as it is")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: guides + "/docs/pending"), "only finished documents")
+        let noMicrophone = try runProcess(
+            cravey, ["doctor", "--mic", "cravey_no_such_microphone", "--library", base + "/lib"])
+        XCTAssertTrue(
+            noMicrophone.stdout.contains(guides + "/udev-notes.md, \"Microphones and ALSA names\""), noMicrophone.stdout
+        )
+        let notes = try String(contentsOfFile: guides + "/udev-notes.md", encoding: .utf8)
+        XCTAssertTrue(notes.contains("\n## Microphones and ALSA names\n"), "the section doctor names is there")
 
         // man renders the page: its name, its synopsis and every command.
         let page = prefix + "/share/man/man1/cravey.1"

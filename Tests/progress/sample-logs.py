@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Logs six weeks of sample cravings and uses through the cravey binary, ending now, so the
-progress dashboard has something to show (the README's screens, the screen and page tests).
+progress dashboard has something to show (the guide's screens in docs/GUIDE.md, the screen and page tests).
 
 usage: sample-logs.py CRAVEY LIBRARY"""
 import datetime

@@ -59,6 +59,11 @@ extension Cravey {
             findings.append(checkTranscriptQueue(lib))
             findings.append(checkSnapshots(lib))
             findings.append(checkBackup(lib))
+            findings = findings.map { finding in
+                var finding = finding
+                finding.fix = finding.fix.map(Self.namingTheNotes)
+                return finding
+            }
             if output.json {
                 struct Result: Encodable { var ok: Bool; var findings: [Finding] }
                 try JSONOutput.print(Result(ok: findings.allSatisfy(\.ok), findings: findings))
@@ -74,6 +79,26 @@ extension Cravey {
             if problems > 0 {
                 throw CraveyFailure(message: "\(problems) problem\(problems == 1 ? "" : "s") found (see above)")
             }
+        }
+
+        /// Where the device notes are read: installed with the program
+        /// (`PREFIX/share/doc/cravey/udev-notes.md` beside `PREFIX/bin/cravey`), else in the source
+        /// folder a built program runs from (`.build/<triple>/<configuration>/cravey`), else by name.
+        static let deviceNotes: String = {
+            let program =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+            let folder = (program as NSString).deletingLastPathComponent
+            for candidate in ["../share/doc/cravey/udev-notes.md", "../../../udev-notes.md", "../../udev-notes.md"] {
+                let path = ((folder + "/" + candidate) as NSString).standardizingPath
+                if FileManager.default.isReadableFile(atPath: path) { return path }
+            }
+            return "udev-notes.md"
+        }()
+
+        /// A fix that points into the device notes, naming where they are on this machine.
+        static func namingTheNotes(_ fix: String) -> String {
+            fix.replacingOccurrences(of: "udev-notes.md", with: deviceNotes)
         }
 
         func checkMicrophone() -> Finding {
