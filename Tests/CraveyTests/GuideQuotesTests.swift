@@ -4,32 +4,52 @@ import XCTest
 
 /// The output README and the guides quote is the real output: every block marked
 /// `<!-- output (fixture: NAME): cravey ARGS -->` is what that command prints on the fixture's
-/// library at the fixture's moment; `<!-- output, excerpt (fixture: NAME): cravey ARGS -->` is a run
+/// library at the fixture's moment and in its locale; `<!-- output, excerpt (fixture: NAME): cravey ARGS -->` is a run
 /// of its lines; `<!-- output (fixture: NAME) -->` marks a session, whose `$ cravey …` lines are run
 /// in turn, each followed by what it prints (a `  # comment` after a command is the reader's).
 final class GuideQuotesTests: CommandTestCase {
-    /// The moment every fixture is seen at, and the same words in every run.
-    static let environment = [
-        "NO_COLOR": "1", "TZ": "UTC", "CRAVEY_TRANSCRIBE": "later", "CRAVEY_NOW": "2026-11-19T18:00:00",
-    ]
+    /// A library's logs, as commands, and the moment and place they are seen at.
+    struct Fixture {
+        var commands: [[String]]
+        var now = "2026-11-19T18:00:00"
+        var locale = "C.UTF-8"
 
-    /// The logs behind each fixture, as commands (the library is made fresh for each quote).
-    static let fixtures: [String: [[String]]] = [
-        "empty": [],
+        var environment: [String: String] {
+            ["NO_COLOR": "1", "TZ": "UTC", "CRAVEY_TRANSCRIBE": "later", "CRAVEY_NOW": now, "LANG": locale]
+        }
+    }
+
+    /// The fixtures the documents name (the library is made fresh for each quote).
+    static let fixtures: [String: Fixture] = [
+        "empty": Fixture(commands: []),
         // A first craving 29 days ago, a use 27 days ago, two cravings today more than 2 hours ago.
-        "month": [
+        "month": Fixture(commands: [
             ["craving", "6", "--at", "2026-10-21 20:00"], ["use", "bowls", "1", "--at", "2026-10-23 21:00"],
             ["craving", "5", "--at", "2026-11-19 09:00"], ["craving", "4", "--at", "2026-11-19 13:30"],
-        ],
+        ]),
         // Quitting: a use 12 days ago, one every evening for four days, the last one yesterday, a
         // craving half an hour ago, and a look at progress (which stores the milestones reached).
-        "evenings": [
+        "evenings": Fixture(commands: [
             ["settings", "goal", "quit"], ["use", "vape", "2", "--at", "2026-11-07 20:00"],
             ["use", "joints", "1", "--at", "2026-11-15 21:00"], ["use", "joints", "1", "--at", "2026-11-16 21:00"],
             ["use", "joints", "1", "--at", "2026-11-17 21:00"], ["use", "joints", "1", "--at", "2026-11-18 21:00"],
             ["craving", "7", "--at", "2026-11-19 17:30"], ["progress"],
-        ],
+        ]),
+        // Money kept: bowls at 10 in a German locale, cutting down, 2, 1.5 and 1 bowls in the first
+        // week (Nov 5–11), then 1, 0.5 and 1; seen on Nov 25. `money-quit`: the same, quitting.
+        "money": Fixture(commands: moneyLogs(goal: "cut-down"), now: "2026-11-25T18:00:00", locale: "de_DE.UTF-8"),
+        "money-quit": Fixture(commands: moneyLogs(goal: "quit"), now: "2026-11-25T18:00:00", locale: "de_DE.UTF-8"),
     ]
+
+    static func moneyLogs(goal: String) -> [[String]] {
+        [
+            ["settings", "goal", goal], ["settings", "price", "bowls", "10"], ["settings", "price", "vape", "0.40"],
+            ["settings", "price", "dab", "5"], ["settings", "price", "edible", "2,50"],
+        ]
+            + [("2", "05"), ("1.5", "07"), ("1", "10"), ("1", "15"), ("0.5", "20"), ("1", "23")].map {
+                ["use", "bowls", $0.0, "--at", "2026-11-\($0.1) 20:00"]
+            }
+    }
 
     struct Quote {
         var file: String
@@ -47,9 +67,9 @@ final class GuideQuotesTests: CommandTestCase {
             let fixture = try XCTUnwrap(
                 Self.fixtures[quote.fixture], "\(quote.file):\(quote.line): no fixture '\(quote.fixture)'")
             let library = base + "/quote-\(quote.line)-\(UUID().uuidString.prefix(6))"
-            for arguments in fixture { _ = try run(arguments, library: library, quote: quote) }
+            for arguments in fixture.commands { _ = try run(arguments, library: library, fixture, quote) }
             for (arguments, quoted) in quote.runs {
-                let out = try run(arguments, library: library, quote: quote)
+                let out = try run(arguments, library: library, fixture, quote)
                 var lines = out.components(separatedBy: "\n")
                 if lines.last == "" { lines.removeLast() }
                 let place = "\(quote.file):\(quote.line) (cravey \(arguments.joined(separator: " ")))"
@@ -62,8 +82,8 @@ final class GuideQuotesTests: CommandTestCase {
         }
     }
 
-    func run(_ arguments: [String], library: String, quote: Quote) throws -> String {
-        let result = try runProcess(cravey, arguments + ["--library", library], environment: Self.environment)
+    func run(_ arguments: [String], library: String, _ fixture: Fixture, _ quote: Quote) throws -> String {
+        let result = try runProcess(cravey, arguments + ["--library", library], environment: fixture.environment)
         XCTAssertEqual(result.status, 0, "\(quote.file):\(quote.line) cravey \(arguments): \(result.stderr)")
         return result.stdout
     }
