@@ -96,9 +96,10 @@ extension Cravey {
             return "udev-notes.md"
         }()
 
-        /// A fix that points into the device notes, naming where they are on this machine.
+        /// A fix that points into the device notes, naming where they are on this machine (a
+        /// character of the path that could drive the terminal shown as �).
         static func namingTheNotes(_ fix: String) -> String {
-            fix.replacingOccurrences(of: "udev-notes.md", with: deviceNotes)
+            fix.replacingOccurrences(of: "udev-notes.md", with: Terminal.safe(deviceNotes))
         }
 
         func checkMicrophone() -> Finding {
