@@ -24,6 +24,13 @@ final class ReadmeInStepTests: XCTestCase {
         let indexed = Self.indexed(try readme()).filter { $0 != "help" }
         XCTAssertEqual(indexed.sorted(), listed.sorted(), "README's command index against 'cravey --help'")
         XCTAssertEqual(Set(indexed).count, indexed.count, "each command once in README's index: \(indexed)")
+        // The guide's table of commands has a row for each.
+        let guide = try String(contentsOfFile: repositoryRoot + "/docs/GUIDE.md", encoding: .utf8)
+        let table = Self.section(guide, "## Commands") ?? ""
+        for command in listed {
+            XCTAssertTrue(
+                table.contains("`cravey \(command)"), "the guide's Commands table has no row for \(command)")
+        }
     }
 
     func testTheQuickStartsCommandsExist() throws {
