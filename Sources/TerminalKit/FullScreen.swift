@@ -72,13 +72,13 @@ package final class FullScreen {
     package func ask(drawing lines: () -> [String]) -> Key { wait { draw(lines()) } }
 
     /// Draws `page()` and waits for a key, as `ask(_:)`, the page laid out again when the window's
-    /// size changes. In a window below `Page.minimum` only `q` and Esc answer, both as Esc (back,
-    /// or leave): nothing is chosen unseen.
+    /// size changes. In a window below `Page.minimum` only `q` and Esc answer (back, or leave):
+    /// nothing is chosen unseen.
     package func ask(page: () -> Page) -> Key {
         while true {
             let key = wait { draw(page()) }
             guard !Calm.isOn, Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows) else { return key }
-            if key.isQuit || key == .inputEnded { return key == .inputEnded ? key : .escape }
+            if key.isQuit || key == .inputEnded { return key }
         }
     }
 
