@@ -164,4 +164,43 @@ final class ScreensFitTests: CommandTestCase {
         try checkTooSmall(screens[0])
         try checkTooSmall(screens[1])
     }
+
+    func resize(_ tmux: TmuxSession, _ width: Int, _ height: Int) throws {
+        _ = try runProcess("/usr/bin/tmux", ["-L", tmux.socket, "resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// A window made smaller on a screen where text is typed, or on a form: `q` leaves (it is not
+    /// typed unseen), one screen at a time, and nothing is saved.
+    func testAWindowMadeSmallerStillLeavesWithQ() throws {
+        try welcomed()
+        let tmux = try start("home", width: 80, height: 24)
+        defer { tmux.close() }
+        try tmux.waitFor("LOG CRAVING")
+        try tmux.send("s", literal: true)
+        try tmux.waitFor("⚙️ Settings")
+        try tmux.send("n", literal: true)
+        try tmux.waitFor("What should we call you?")
+        try tmux.send("ab", literal: true)
+        try resize(tmux, 50, 10)
+        try tmux.waitFor(Self.tooSmall)
+        for _ in 0..<3 { try tmux.send("q", literal: true) }
+        try tmux.waitFor("EXIT=0")
+        XCTAssertTrue(try runProcess(cravey, ["settings", "--library", root]).stdout.contains("name  (not set)"))
+
+        let form = try start("craving", width: 80, height: 24)
+        defer { form.close() }
+        try form.waitFor("▸ Intensity")
+        try form.send("Down")
+        try form.send("Down")
+        try form.send("Down")
+        try form.send("Down")
+        try form.waitFor("▸ Notes")
+        try resize(form, 50, 10)
+        try form.waitFor(Self.tooSmall)
+        try form.send("q", literal: true)
+        try form.waitFor("EXIT=")
+        XCTAssertEqual(
+            try runProcess(cravey, ["log", "--json", "--library", root]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines), "[]", "nothing was logged")
+    }
 }

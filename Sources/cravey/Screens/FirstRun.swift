@@ -163,7 +163,7 @@ enum FirstRun {
         var problem: String?
         var text = ""
         while true {
-            let key = screen.ask(page: { namePage(text, current: current, problem: problem) })
+            let key = screen.askTyping(page: { namePage(text, current: current, problem: problem) })
             problem = nil
             if key == .delete, current != nil { return .cleared }
             if key == .tab {

@@ -66,7 +66,10 @@ enum ProgressScreen {
         while true {
             if current.range != state.range { current = figures(state.range) }
             let key = screen.ask {
-                let body = ProgressView(current, width: Terminal.columns).sections
+                // Words wrap between words; a chart is drawn to the width and never wraps.
+                let body = ProgressView(current, width: Terminal.columns).sections.flatMap {
+                    Page.wrap($0, width: Terminal.columns - 1)
+                }
                 bodyCount = body.count
                 return frame(body, state: &state, columns: Terminal.columns, rows: Terminal.rows, note: note)
             }
