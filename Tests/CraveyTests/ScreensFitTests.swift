@@ -190,10 +190,7 @@ final class ScreensFitTests: CommandTestCase {
         let form = try start("craving", width: 80, height: 24)
         defer { form.close() }
         try form.waitFor("▸ Intensity")
-        try form.send("Down")
-        try form.send("Down")
-        try form.send("Down")
-        try form.send("Down")
+        for _ in 0..<4 { try form.send("Down") }
         try form.waitFor("▸ Notes")
         try resize(form, 50, 10)
         try form.waitFor(Self.tooSmall)

@@ -96,4 +96,26 @@ final class ScreensWordsTests: CommandTestCase {
         try tmux.send("q", literal: true)
         try tmux.waitFor("EXIT=")
     }
+
+    /// A failure's note on home says the human words first and wraps, the remedy kept whole.
+    func testHomesNoteOfAFailureWrapsWithTheRemedy() throws {
+        let first = try start("")
+        try first.waitFor("Get started")
+        try first.send("s", literal: true)
+        try first.waitFor("LOG CRAVING")
+        first.close()
+        let tmux = try TmuxSession(
+            "env NO_COLOR=1 CRAVEY_TRANSCRIBE=later CRAVEY_LIBRARY=\(shellQuote(root)) \(shellQuote(cravey)) home "
+                + "--mic cravey_no_such_mic; sleep 60", width: 60, height: 12)
+        defer { tmux.close() }
+        try tmux.waitFor("LOG CRAVING")
+        try tmux.send("r", literal: true)
+        try tmux.waitFor("a audio")
+        try tmux.send("a", literal: true)
+        let screen = try tmux.waitFor("devices')")
+        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Cannot record from 'cravey_no_such_mic'") }, screen)
+        XCTAssertFalse(screen.contains("…") || screen.contains("cravey: "), screen)
+        XCTAssertTrue(screen.contains("o  🌊 RIDE IT OUT") && screen.contains("q Quit"), screen)
+    }
 }

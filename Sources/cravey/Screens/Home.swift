@@ -59,6 +59,7 @@ struct Home {
         let lib = try library.open()
         var toast: String?
         var goalAsked = false
+        var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
                 guard try FirstRun.run(screen, library: lib, speaker: speaker, note: toast) else { return }
@@ -68,7 +69,9 @@ struct Home {
             if toast == nil { toast = Self.newMilestone(lib) }
             let asking = toast == nil && !goalAsked && (try? Self.asksForGoal(lib)) == true
             if asking { (toast, goalAsked) = (Self.goalQuestion, true) }
-            let key = screen.ask(try Self.page(lib, top: top, toast: toast))
+            let shown = try Self.page(lib, top: top, toast: toast)
+            let key = screen.ask(scroll.apply(to: shown))
+            if scroll.move(key, count: shown.body.count) { continue }
             toast = nil
             if asking, let answer = try answerGoalQuestion(key, lib: lib) {
                 toast = answer
@@ -178,7 +181,16 @@ struct Home {
             let closing = RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib)
             return ((ridden.notLogged.map { ["\($0)"] } ?? []) + closing).joined(separator: "  ")
         } catch {
-            return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
+            return Self.note(failed: error)
+        }
+    }
+
+    /// What went wrong, as home's note: the words first (no program name before them), the
+    /// remedy after, as the message says them; nil for what is not a failure.
+    static func note(failed error: Error) -> String? {
+        Cravey.problem(error).map { problem in
+            let words = Terminal.safe(problem.message)
+            return words.prefix(1).uppercased() + words.dropFirst()
         }
     }
 
@@ -198,7 +210,7 @@ struct Home {
             do {
                 return try body()
             } catch {
-                return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
+                return Self.note(failed: error)
             }
         }
     }
@@ -207,8 +219,9 @@ struct Home {
         try page(lib, top: top, toast: toast).all
     }
 
-    /// Home as a page: the title (name, day, streak, the first weeks' line) at the top, the keys
-    /// and the note at the bottom (the note wrapped, never cut), the actions and Quick Play between.
+    /// Home as a page: the title (name, day, streak, the first weeks' line) and the three actions
+    /// for a hard moment at the top, the keys and the note at the bottom (the note wrapped, never
+    /// cut), Quick Play between (↑/↓ scroll it in a small window).
     static func page(_ lib: Library, top: [Recording], toast: String?) throws -> Page {
         let width = max(40, Terminal.columns - 1)
         let rule = Terminal.dim(String(repeating: "─", count: min(width, 72)))
@@ -225,12 +238,13 @@ struct Home {
             [
                 Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
                     + (status.isEmpty ? "" : "   " + status.joined(separator: " · "))
-            ] + withdrawalLines(progress, width: min(width, 72)) + [rule]
-        var body = [
-            "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
-            "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"),
-            "  " + Terminal.bold("o") + "  🌊 " + Terminal.bold("RIDE IT OUT"), rule,
-        ]
+            ] + withdrawalLines(progress, width: min(width, 72)) + [
+                rule,
+                "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
+                "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"),
+                "  " + Terminal.bold("o") + "  🌊 " + Terminal.bold("RIDE IT OUT"), rule,
+            ]
+        var body: [String] = []
         if top.isEmpty {
             body += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("r")]
         } else {
@@ -249,7 +263,8 @@ struct Home {
             rule,
             "  " + Terminal.bold("m") + " 🎙️ Recordings   " + Terminal.bold("p") + " 📊 Progress   "
                 + Terminal.bold("k") + " ☀️ Check-in "
-                + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)"),
+                + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)")
+                .replacingOccurrences(of: " ", with: "\u{A0}"),
             "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
         ]
         return Page(title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))
