@@ -155,6 +155,9 @@ final class ScreensFitTests: CommandTestCase {
         let screens = [
             Screen(name: "progress", arguments: "progress", shown: ["📊 Progress", "q leave"]),
             Screen(
+                name: "progress, a note", arguments: "progress", steps: [("1", "No messages yet")],
+                shown: ["📊 Progress", "No messages yet", "audio"]),
+            Screen(
                 name: "ride", arguments: "ride 5 --minutes 5",
                 shown: ["Riding it out", "How strong: 5", "q  end", "n  next message"]),
         ]
@@ -162,7 +165,7 @@ final class ScreensFitTests: CommandTestCase {
             for screen in screens { try check(screen, width: width, height: height) }
         }
         try checkTooSmall(screens[0])
-        try checkTooSmall(screens[1])
+        try checkTooSmall(screens[2])
     }
 
     func resize(_ tmux: TmuxSession, _ width: Int, _ height: Int) throws {

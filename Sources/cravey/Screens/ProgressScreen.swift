@@ -42,15 +42,15 @@ enum ProgressScreen {
     static func frame(_ body: [String], state: inout State, columns: Int, rows: Int, note: String? = nil) -> [String] {
         if Page.isTooSmall(columns: columns, rows: rows) { return Page(title: []).lines(columns: columns, rows: rows) }
         let header = ProgressView.header(state.range, width: columns)
-        let page = max(1, rows - header.count - 1)
+        // A note is wrapped whole, never cut (at most half the window).
+        let noteLines = note.map { Array(Page.wrap(Terminal.accent($0), width: columns - 1).prefix(rows / 2)) } ?? []
+        let page = max(1, rows - header.count - max(1, noteLines.count))
         state.offset = max(0, min(state.offset, body.count - page))
         let shown = Array(body.dropFirst(state.offset).prefix(page))
         let more = body.count > page ? "  \(state.offset + 1)–\(state.offset + shown.count) of \(body.count)" : ""
-        let keys =
-            note.map { Terminal.accent(Terminal.fit($0, columns - 1)) }
-            ?? Terminal.dim("←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)
+        let keys = note == nil ? [Terminal.dim("←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)] : noteLines
         return (header + shown + Array(repeating: "", count: page - shown.count)).map { Terminal.fit($0, columns - 1) }
-            + [keys]
+            + keys
     }
 
     /// Runs the screen until it is left. `figures` works out a range (from facts read once).
