@@ -64,7 +64,7 @@ final class RecordingsScreenTests: CommandTestCase {
         // n: the seed's choice of type; Esc comes back.
         try tmux.send("n", literal: true)
         let choice = try tmux.waitFor("Choose Recording Type")
-        XCTAssertTrue(choice.contains("v  🎬 RECORD VIDEO") && choice.contains("a  🎙️ RECORD AUDIO"), choice)
+        XCTAssertTrue(choice.contains("v  🎥 RECORD VIDEO") && choice.contains("a  🎙️ RECORD AUDIO"), choice)
         try tmux.send("Escape")
         try tmux.waitFor("No recordings yet")
         try quit(tmux)

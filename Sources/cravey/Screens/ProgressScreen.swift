@@ -40,16 +40,17 @@ enum ProgressScreen {
     /// The whole screen for `state` at a size: the header, the visible part of `body` (the
     /// sections), and the keys line.
     static func frame(_ body: [String], state: inout State, columns: Int, rows: Int, note: String? = nil) -> [String] {
+        if Page.isTooSmall(columns: columns, rows: rows) { return Page(title: []).lines(columns: columns, rows: rows) }
         let header = ProgressView.header(state.range, width: columns)
-        let page = max(1, rows - header.count - 1)
+        // A note is wrapped whole, never cut (at most half the window).
+        let noteLines = note.map { Array(Page.wrap(Terminal.accent($0), width: columns - 1).prefix(rows / 2)) } ?? []
+        let page = max(1, rows - header.count - max(1, noteLines.count))
         state.offset = max(0, min(state.offset, body.count - page))
         let shown = Array(body.dropFirst(state.offset).prefix(page))
         let more = body.count > page ? "  \(state.offset + 1)–\(state.offset + shown.count) of \(body.count)" : ""
-        let keys =
-            note.map { Terminal.accent(Terminal.fit($0, columns - 1)) }
-            ?? Terminal.dim("←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)
+        let keys = note == nil ? [Terminal.dim("←/→ range   ↑/↓ PgUp/PgDn scroll   q leave" + more)] : noteLines
         return (header + shown + Array(repeating: "", count: page - shown.count)).map { Terminal.fit($0, columns - 1) }
-            + [keys]
+            + keys
     }
 
     /// Runs the screen until it is left. `figures` works out a range (from facts read once).
@@ -65,11 +66,17 @@ enum ProgressScreen {
         while true {
             if current.range != state.range { current = figures(state.range) }
             let key = screen.ask {
-                let body = ProgressView(current, width: Terminal.columns).sections
+                // Words wrap between words; a chart is drawn to the width and never wraps.
+                let body = ProgressView(current, width: Terminal.columns).sections.flatMap {
+                    Page.wrap($0, width: Terminal.columns - 1)
+                }
                 bodyCount = body.count
                 return frame(body, state: &state, columns: Terminal.columns, rows: Terminal.rows, note: note)
             }
             note = nil
+            if Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows), !key.isQuit, key != .inputEnded {
+                continue
+            }
             if let said = try? help(screen, key) {
                 note = said
                 continue
