@@ -64,7 +64,7 @@ final class RecordingsScreenTests: CommandTestCase {
         // n: the seed's choice of type; Esc comes back.
         try tmux.send("n", literal: true)
         let choice = try tmux.waitFor("Choose Recording Type")
-        XCTAssertTrue(choice.contains("v  🎬 RECORD VIDEO") && choice.contains("a  🎙️ RECORD AUDIO"), choice)
+        XCTAssertTrue(choice.contains("v  🎥 RECORD VIDEO") && choice.contains("a  🎙️ RECORD AUDIO"), choice)
         try tmux.send("Escape")
         try tmux.waitFor("No recordings yet")
         try quit(tmux)
@@ -83,8 +83,12 @@ final class RecordingsScreenTests: CommandTestCase {
         try tmux.send("Enter")
         try tmux.waitFor("Choose Recording Type")
         try tmux.send("a", literal: true)
+        try tmux.waitFor("RECORD")
+        try tmux.send("r", literal: true)  // RECORD starts it
         try tmux.waitFor("0:01 / 2:00", timeout: 20)
         try tmux.send("Enter")
+        try tmux.waitFor("space plays it back", timeout: 20)
+        try tmux.send("q", literal: true)  // the preview waits paused; q goes on
         try tmux.waitFor("Title (Enter for", timeout: 20)
         try tmux.send("Fresh start", literal: true)
         for prompt in ["Title (Enter for", "Notes", "Purpose"] {

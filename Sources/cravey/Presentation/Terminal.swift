@@ -67,7 +67,7 @@ extension Terminal {
 
 /// How recordings look in tables.
 enum Format {
-    static func icon(_ kind: Recording.Kind) -> String { kind == .audio ? "🎙️" : "🎬" }
+    static func icon(_ kind: Recording.Kind) -> String { kind == .audio ? "🎙️" : "🎥" }
 
     /// Whole seconds, the one rounding every length, clock and countdown is shown with: to the
     /// nearest second, so a list, the player and the recorder agree on the same clip.

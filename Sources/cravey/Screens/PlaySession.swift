@@ -152,10 +152,12 @@ final class PlaySession {
     }
 
     /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
-    /// the playback (the record flow handles its own signals).
-    func run(handlingSignals: Bool) -> AudioPlayer.Ending {
+    /// the playback (the record flow handles its own signals). With `paused`, at a terminal, it
+    /// loads paused at the start and space plays it.
+    func run(handlingSignals: Bool, paused: Bool = false) -> AudioPlayer.Ending {
         let signals = handlingSignals ? StopSignals(onStop: { [player] _ in player.dismiss() }) : nil
         defer { signals?.cancel() }
+        if paused && Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal { player.togglePause() }
         player.start()
         defer {
             if let window, Configuration.current.timings {
@@ -227,7 +229,7 @@ final class PlaySession {
                 + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
             waveLine,
             Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
-            Terminal.dim("space pause · ← → 15 s · q quit"),
+            Terminal.dim((player.isPaused ? "space play" : "space pause") + " · ← → 15 s · q quit"),
         ]
         if Calm.isOn {
             let state = player.isPaused ? "Paused" : "Playing"
