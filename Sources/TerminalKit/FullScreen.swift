@@ -48,7 +48,19 @@ package final class FullScreen {
         let wrapped = lines.flatMap { line in
             line.contains("\u{1B}") || Terminal.width(line) <= columns ? [line] : Terminal.wrap(line, width: columns)
         }
-        let shown = wrapped.prefix(rows).map { Terminal.fit($0, columns) + "\u{1B}[K" }
+        write(Array(wrapped.prefix(rows)), columns: columns)
+    }
+
+    /// Draws `page` laid out for the window (see `Page.lines`): its title, focus and keys in view,
+    /// or, in a window below `Page.minimum`, the one line that asks for a bigger one.
+    package func draw(_ page: Page) {
+        if Calm.isOn { return CalmPage.shared.show(page.all, to: out) }
+        let columns = Terminal.columns
+        write(page.lines(columns: columns, rows: Terminal.rows), columns: max(20, columns - 1))
+    }
+
+    private func write(_ lines: [String], columns: Int) {
+        let shown = lines.map { Terminal.fit($0, columns) + "\u{1B}[K" }
         out.write(Data(("\u{1B}[H" + shown.joined(separator: "\r\n") + "\u{1B}[J").utf8))
     }
 
@@ -57,9 +69,25 @@ package final class FullScreen {
     package func ask(_ lines: [String]) -> Key { ask { lines } }
 
     /// As `ask(_:)`, the page made again for the new size when the terminal's size changes.
-    package func ask(drawing lines: () -> [String]) -> Key {
+    package func ask(drawing lines: () -> [String]) -> Key { wait { draw(lines()) } }
+
+    /// Draws `page()` and waits for a key, as `ask(_:)`, the page laid out again when the window's
+    /// size changes. In a window below `Page.minimum` only `q` and Esc answer, both as Esc (back,
+    /// or leave): nothing is chosen unseen.
+    package func ask(page: () -> Page) -> Key {
+        while true {
+            let key = wait { draw(page()) }
+            guard !Calm.isOn, Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows) else { return key }
+            if key.isQuit || key == .inputEnded { return key == .inputEnded ? key : .escape }
+        }
+    }
+
+    /// As `ask(page:)` for a page that does not change while it waits.
+    package func ask(_ page: Page) -> Key { ask { page } }
+
+    private func wait(drawing: () -> Void) -> Key {
         var size = (Terminal.columns, Terminal.rows)
-        draw(lines())
+        drawing()
         while !closed {
             if signals?.stopRequested ?? true { break }
             if let key = KeyReader.shared.next(waiting: 200) {
@@ -70,7 +98,7 @@ package final class FullScreen {
             let now = (Terminal.columns, Terminal.rows)
             if now != size {
                 size = now
-                draw(lines())
+                drawing()
             }
         }
         closed = true
@@ -84,6 +112,14 @@ package final class FullScreen {
         var text = initial
         while true {
             if let ended = ask(page(text)).edit(&text, limit: limit) { return ended ? text : nil }
+        }
+    }
+
+    /// As `readLine(limit:initial:page:)`, the page laid out to fit (see `ask(page:)`).
+    package func readLine(limit: Int, initial: String = "", fitting page: (String) -> Page) -> String? {
+        var text = initial
+        while true {
+            if let ended = ask(page: { page(text) }).edit(&text, limit: limit) { return ended ? text : nil }
         }
     }
 

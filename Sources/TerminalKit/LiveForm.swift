@@ -19,4 +19,20 @@ package enum LiveForm {
         }
         return nil
     }
+
+    /// As `run(lines:answer:)`, the form a page laid out to fit the window (one row kept for the
+    /// cursor below it): its title, focus and keys stay in view. In a window below
+    /// `Page.minimum` only `q` and Esc answer, both as Esc (close).
+    package static func run<Result>(page: () -> Page, answer: (Key) -> Result?) -> Result? {
+        func small() -> Bool { !Calm.isOn && Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows) }
+        return run(
+            lines: {
+                let page = page()
+                return Calm.isOn ? page.all : page.lines(columns: Terminal.columns, rows: Terminal.rows, reserve: 1)
+            },
+            answer: { key in
+                guard small() else { return answer(key) }
+                return key.isQuit ? answer(.escape) : nil
+            })
+    }
 }
