@@ -29,7 +29,7 @@ final class SeedsScreensTests: CommandTestCase {
 
     /// `cravey ARGUMENTS` in tmux with the paced microphone and the file speaker; the shell says
     /// EXIT= when it ends.
-    func start(_ arguments: String, now: String? = nil) throws -> TmuxSession {
+    func start(_ arguments: String, now: String? = nil, width: Int = 120, height: Int = 30) throws -> TmuxSession {
         let env =
             [
                 "CRAVEY_ALSA_INFILE=" + shellQuote(try pacedMic()), "NO_COLOR=1", "TZ=Europe/Berlin",
@@ -38,7 +38,7 @@ final class SeedsScreensTests: CommandTestCase {
             ] + (now.map { ["CRAVEY_NOW=" + $0] } ?? [])
         return try TmuxSession(
             "cd \(shellQuote(base)) && env \(env.joined(separator: " ")) \(shellQuote(cravey)) \(arguments) "
-                + "--mic cravey_file --speaker cravey_capture; echo EXIT=$?; sleep 60")
+                + "--mic cravey_file --speaker cravey_capture; echo EXIT=$?; sleep 60", width: width, height: height)
     }
 
     func listed() throws -> [[String: Any]] {
@@ -178,5 +178,66 @@ final class SeedsScreensTests: CommandTestCase {
         XCTAssertFalse(screen.contains("See more"), screen)
         try tmux.send("Enter")
         try tmux.waitFor("EXIT=0")
+    }
+
+    /// The recordings screen, its record choice and the check-in's screens at 60x12, 80x14 and
+    /// 80x24: the title, the line in focus and the keys in view; below 60x12 one line, and q leaves.
+    func testTheScreensKeepTitleFocusAndKeysFrom60x12() throws {
+        for n in 1...7 {
+            let out = try runProcess(
+                cravey,
+                ["record", "audio", "--mic", "cravey_file", "--max-seconds", "0.3", "--title", "Take \(n)", "--yes"]
+                    + ["--library", root],
+                environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": try pacedMic()])
+            XCTAssertEqual(out.status, 0, out.stderr)
+        }
+        for (day, (width, height)) in [(60, 12), (80, 14), (80, 24)].enumerated() {
+            let size = "\(width)x\(height)"
+            var tmux = try start("recordings", width: width, height: height)
+            try tmux.waitFor("q back")
+            try tmux.send("End")  // the oldest, at the bottom of the list
+            var screen = try tmux.waitFor("▸ 🎙️ Take 1")
+            var rows = screen.trimmingCharacters(in: .newlines).components(separatedBy: "\n")
+            XCTAssertTrue(rows.first?.hasPrefix("Recordings") == true, "\(size): the title first: \(screen)")
+            XCTAssertTrue(screen.contains("q back") && screen.contains("Enter play"), "\(size): the keys: \(screen)")
+            XCTAssertLessThanOrEqual(rows.count, height, size)
+            try tmux.send("n", literal: true)
+            screen = try tmux.waitFor("Choose Recording Type")
+            XCTAssertTrue(screen.contains("v  🎥 RECORD VIDEO") && screen.contains("Esc  Cancel"), "\(size): \(screen)")
+            try tmux.send("Escape")
+            try tmux.waitFor("▸ 🎙️ Take 1")
+            try tmux.send("q", literal: true)
+            try tmux.waitFor("EXIT=0")
+            tmux.close()
+
+            tmux = try start("checkin", now: "2026-11-2\(day)T19:30:00", width: width, height: height)
+            screen = try tmux.waitFor("Take a moment for yourself")
+            XCTAssertTrue(screen.contains("Enter  Start") && screen.contains("o  Ride it out"), "\(size): \(screen)")
+            try tmux.send("Enter")
+            try tmux.send("3", literal: true)
+            screen = try tmux.waitFor("[ Okay ]")
+            rows = screen.split(separator: "\n").map(String.init)
+            XCTAssertTrue(rows.contains { $0.contains("How does today feel, overall?") }, "\(size): \(screen)")
+            XCTAssertTrue(
+                screen.contains("Enter to confirm") && screen.contains("o  Ride it out"), "\(size): \(screen)")
+            try tmux.send("q", literal: true)
+            try tmux.waitFor("EXIT=0")
+            tmux.close()
+        }
+        // Below 60x12: one line, keys other than q do nothing, and q leaves.
+        for arguments in ["recordings", "checkin"] {
+            let tmux = try start(arguments, now: "2026-11-25T19:30:00", width: 59, height: 11)
+            let screen = try tmux.waitFor("at least 60x12")
+            XCTAssertEqual(
+                screen.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count, 1,
+                "\(arguments): \(screen)")
+            try tmux.send("Enter")
+            try tmux.send("n", literal: true)
+            usleep(300_000)
+            XCTAssertTrue(try tmux.screen().contains("at least 60x12"), "nothing chosen unseen")
+            try tmux.send("q", literal: true)
+            try tmux.waitFor("EXIT=0")
+            tmux.close()
+        }
     }
 }

@@ -112,11 +112,12 @@ final class CheckInFlow: Sendable {
         let name = (try? library.setting(.name)).flatMap { $0 }.map(Terminal.safe)
         let hello = LocalClock.greeting(at: LocalClock.now()) + (name.map { ", \($0)." } ?? ".")
         while true {
-            screen([
-                "", "  " + Terminal.dim(CheckIn.displayDay(day)), "",
-                "  " + Terminal.bold(hello), "  Take a moment for yourself", "",
-                "  " + keyHint("Enter", "Start") + "     " + keyHint("l", "Later"), "", helpLine(digits: true),
-            ])
+            screen(
+                [
+                    "", "  " + Terminal.dim(CheckIn.displayDay(day)), "",
+                    "  " + Terminal.bold(hello), "  Take a moment for yourself", "",
+                    "  " + keyHint("Enter", "Start") + "     " + keyHint("l", "Later"), "", helpLine(digits: true),
+                ], keys: 3)
             switch readKey() {
             case .enter: return .start
             case .character("l"), .character("L"): return .later
@@ -134,11 +135,12 @@ final class CheckInFlow: Sendable {
             let row = moods.map { mood -> String in
                 mood == selected ? Terminal.style("[ \(mood.label) ]", "1;36") : "  \(mood.label)  "
             }.joined(separator: " ")
-            screen([
-                "", "  " + Terminal.bold("How does today feel, overall?"), "",
-                "  " + row, "",
-                "  " + Terminal.dim("←/→ or 1–5 to choose · Enter to confirm"), "", helpLine(digits: false),
-            ])
+            screen(
+                [
+                    "", "  " + Terminal.bold("How does today feel, overall?"), "",
+                    "  " + row, "",
+                    "  " + Terminal.dim("←/→ or 1–5 to choose · Enter to confirm"), "", helpLine(digits: false),
+                ], keys: 3, focus: 1..<2)
             switch readKey() {
             case .left:
                 selected = selected.map { moods[max(0, moods.firstIndex(of: $0)! - 1)] } ?? .okay
@@ -164,11 +166,12 @@ final class CheckInFlow: Sendable {
 
     private func ready(_ prompt: String) -> ReadyAnswer {
         while true {
-            screen([
-                "", "  " + Terminal.dim("Just one question for today"), "",
-                "  " + Terminal.bold(prompt), "",
-                "  " + keyHint("Enter", "I'm ready") + "     " + keyHint("b", "Back"), "", helpLine(digits: true),
-            ])
+            screen(
+                [
+                    "", "  " + Terminal.dim("Just one question for today"), "",
+                    "  " + Terminal.bold(prompt), "",
+                    "  " + keyHint("Enter", "I'm ready") + "     " + keyHint("b", "Back"), "", helpLine(digits: true),
+                ], keys: 3, focus: 1..<2)
             switch readKey() {
             case .enter: return .ready
             case .character("b"), .character("B"): return .back
@@ -222,7 +225,7 @@ final class CheckInFlow: Sendable {
                     "  " + keyHint("Enter", "Stop and keep") + "     " + keyHint("d", "Discard"),
                 ]
             }
-            screen(lines)
+            screen(lines, keys: 3)
             if Calm.isOn { calmLines.offer("Recording \(Format.clock(status.elapsed))", to: .standardError) }
             switch readKey(timeoutMilliseconds: 50) {
             case .enter where asking, .escape where asking, .character("k") where asking:
@@ -278,7 +281,7 @@ final class CheckInFlow: Sendable {
                     screen(
                         top + [
                             "  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")
-                        ])
+                        ], title: 3)
                     return readKey(timeoutMilliseconds: 0) != .character("q")
                 }
                 if outcome != .stopped { transcript = try? library.transcript(of: entry.id) }
@@ -287,7 +290,7 @@ final class CheckInFlow: Sendable {
                 TranscriptWorker.start(for: library)
                 let deadline = Date().addingTimeInterval(Self.transcriptWait())
                 while Date() < deadline {
-                    screen(top + ["  " + Terminal.dim("Transcribing…") + "   " + keyHint("q", "Skip")])
+                    screen(top + ["  " + Terminal.dim("Transcribing…") + "   " + keyHint("q", "Skip")], title: 3)
                     if let made = try? library.transcript(of: entry.id) { transcript = made; break }
                     if readKey(timeoutMilliseconds: 200) == .character("q") { break }
                 }
@@ -312,7 +315,7 @@ final class CheckInFlow: Sendable {
                     "",
                     "  " + keyHint("p", "Listen back") + (more ? "     " + keyHint("s", "See more") : "") + "     "
                         + keyHint("Enter", "Done"), "", helpLine(digits: true),
-                ])
+                ], title: 3, keys: 3)
             switch readKey() {
             case .enter, .character("q"), .escape: return already ? .already(entry) : .saved(entry)
             case .character("p"), .character("P"): listen(to: entry)
@@ -336,7 +339,7 @@ final class CheckInFlow: Sendable {
                     "  "
                         + (atEnd
                             ? keyHint("Enter", "Back") : keyHint("Space", "More") + "     " + keyHint("q", "Back")),
-                ])
+                ], title: 0)
             guard let key = readKey() else { continue }
             if atEnd || key.isQuit { return }
             first = last
@@ -386,10 +389,18 @@ final class CheckInFlow: Sendable {
         return true
     }
 
-    private func screen(_ lines: [String]) {
+    /// Draws a page laid out for the window: its first `title` lines stay at the top and its last
+    /// `keys` lines (with the note of a ride or a message, when there is one) at the bottom; the
+    /// lines between scroll to keep `focus` (counted from the first of them) in view. Lines wrap at
+    /// spaces; a window below 60x12 shows the one line that asks for a bigger one.
+    private func screen(_ lines: [String], title: Int = 2, keys: Int = 1, focus: Range<Int>? = nil) {
         let said = note.withLock { $0 }
-        let wrapped = said.map { Terminal.wrap(Terminal.safe($0), width: max(20, Terminal.columns - 3)) } ?? []
-        Drawing.screen(lines + (wrapped.isEmpty ? [] : [""] + wrapped.map { "  " + $0 }))
+        let top = Array(lines.prefix(title))
+        let bottom = Array(lines.suffix(min(keys, lines.count - top.count)))
+        let page = Page(
+            title: top, body: Array(lines[top.count..<(lines.count - bottom.count)]), focus: focus,
+            keys: bottom + (said.map { ["", "  " + Terminal.safe($0)] } ?? []))
+        Drawing.screen(Calm.isOn ? page.all : page.lines(columns: Terminal.columns, rows: Terminal.rows, reserve: 1))
     }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
@@ -413,6 +424,8 @@ final class CheckInFlow: Sendable {
                 break
             }
             if let key {
+                // In a window too small to show the page only q and Esc answer: nothing is chosen unseen.
+                if !Calm.isOn, Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows), !key.isQuit { continue }
                 if Calm.isOn { CalmPage.shared.announce(key, to: .standardError) }
                 note.withLock { $0 = nil }
                 return key
