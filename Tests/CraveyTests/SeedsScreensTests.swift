@@ -240,4 +240,33 @@ final class SeedsScreensTests: CommandTestCase {
             tmux.close()
         }
     }
+
+    /// At 60x12 the live meter and the paused preview keep every line within the window: the
+    /// keys shown, the clock on the bar's line.
+    func testTheMeterAndThePreviewFitSixtyColumns() throws {
+        let tmux = try start("recordings", width: 60, height: 12)
+        try tmux.waitFor("No recordings yet")
+        try tmux.send("n", literal: true)
+        try tmux.waitFor("Choose Recording Type")
+        try tmux.send("a", literal: true)
+        try tmux.waitFor("RECORD")
+        try tmux.send("r", literal: true)
+        var screen = try tmux.waitFor("0:02 / 2:00", timeout: 20)
+        XCTAssertTrue(screen.contains("Enter or q to stop"), screen)
+        for line in screen.split(separator: "\n") where line.contains("Level [") {
+            XCTAssertTrue(line.contains("dBFS  peak"), "the level line whole: \(line)")
+        }
+        try tmux.send("Enter")
+        screen = try tmux.waitFor("space play ·", timeout: 20)
+        let bar = screen.split(separator: "\n").first { $0.contains("────") }
+        XCTAssertTrue(bar?.contains("0:00 / 0:0") == true, "the clock on the bar's line: \(screen)")
+        try tmux.send("q", literal: true)
+        for prompt in ["Title (Enter for", "Notes", "Purpose", "Save or discard?"] {
+            try tmux.waitFor(prompt)
+            try tmux.send("Enter")
+        }
+        try tmux.waitFor("Recording saved ✓", timeout: 20)
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+    }
 }

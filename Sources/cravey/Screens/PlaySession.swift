@@ -213,7 +213,8 @@ final class PlaySession {
 
     /// Draws title, waveform with cursor, position / duration and a progress bar, in place.
     private func render() {
-        let width = 60
+        // The bar and its clock within the window (a wrapped line would break the redraw in place).
+        let width = max(20, min(60, Terminal.columns - 16))
         let position = player.position
         let fraction = duration > 0 ? min(1, position / duration) : 0
         let cursor = min(width - 1, Int(fraction * Double(width)))
@@ -230,7 +231,7 @@ final class PlaySession {
             waveLine,
             Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
             Terminal.dim((player.isPaused ? "space play" : "space pause") + " · ← → 15 s · q quit"),
-        ]
+        ].map { Terminal.fit($0, max(20, Terminal.columns - 1)) }
         if Calm.isOn {
             let state = player.isPaused ? "Paused" : "Playing"
             return calmLines.offer(
