@@ -174,6 +174,8 @@ extension Library {
         /// locale's).
         case currency
         case welcomed
+        /// When the person asked home not to ask for a goal again (a skipped tour leaves none).
+        case goalAsked
         /// Where and when the last backup was written (JSON).
         case lastBackup
         /// This library's own id (a UUID, made once; see `Library.identity()`).

@@ -25,6 +25,8 @@ public struct GlanceRows: Sendable {
     public var useTimes: [Int64] = []
     /// Every milestone stored (none before the schema has them).
     public var milestones: [MilestoneRow] = []
+    /// The goal chosen (its stored name), nil when none is.
+    public var goal: String?
 }
 
 extension Library {
@@ -87,7 +89,10 @@ extension Library {
     private static func glanceRows(_ db: Database, since: String) throws -> GlanceRows? {
         let tables = Set(
             try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('craving', 'milestone')"))
+                db,
+                sql:
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('craving', 'milestone', 'setting')"
+            ))
         guard tables.contains("craving") else { return nil }  // nothing logged in this schema yet
         var rows = GlanceRows()
         let day = "CAST(floor(julianday(at) - 2440587.5 + utcOffset / 86400.0) AS INTEGER)"
@@ -123,6 +128,9 @@ extension Library {
         rows.useTimes = try Int64.fetchAll(
             db, sql: "SELECT \(milliseconds) FROM usage WHERE at >= ? ORDER BY at", arguments: [since])
         if tables.contains("milestone") { rows.milestones = try milestoneRows(db, where: "") }
+        if tables.contains("setting") {
+            rows.goal = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'goal'")
+        }
         return rows
     }
 }

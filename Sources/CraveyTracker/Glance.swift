@@ -68,8 +68,11 @@ public struct Glance: Sendable, Equatable {
         // another day was reached then; one stored for today that a use since contradicts is
         // not worked out, so not shown.
         let stored = Dictionary(rows.milestones.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // Harm reduction speaks of what was used, not of cravings resisted.
+        let resistedShown = rows.goal.flatMap(Goal.init(rawValue:)) != .harmReduction
         var candidates = rows.milestones.compactMap(Milestone.init).filter {
             !$0.kind.countsDays && !$0.shown && $0.reachedOn == today
+                && (resistedShown || $0.kind != .cravingsResisted)
         }
         if let firstDay, let days = daysInProgress, Milestone.thresholds(.daysInProgress, upTo: days).last == days {
             candidates.append(

@@ -261,8 +261,11 @@ extension Tracker {
     /// the furthest). nil when every one has been shown.
     public func showNextMilestone(now: Date = Date(), timeZone: TimeZone = .current) throws -> Milestone? {
         let today = LocalDay(now, in: timeZone)
+        // Harm reduction speaks of what was used, not of cravings resisted.
+        let resistedShown = try goal() != .harmReduction
         let unshown = try noteMilestones(now: now, timeZone: timeZone).filter {
             !$0.shown && !($0.kind == .daysSinceUse && $0.reachedOn == today)
+                && (resistedShown || $0.kind != .cravingsResisted)
         }
         guard
             let next = unshown.max(by: {

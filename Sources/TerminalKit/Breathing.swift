@@ -42,4 +42,11 @@ package enum Breathing {
         let now = moment(at: seconds)
         return (now.inhaling ? "Breathe in… " : "Breathe out… ") + String(now.secondsLeft)
     }
+
+    /// The words for the half of the breath `seconds` fall in, the same all through it (a calm
+    /// screen prints each half once): "Breathe in… (4 seconds)", "Breathe out… (6 seconds)".
+    package static func phase(at seconds: Double) -> String {
+        moment(at: seconds).inhaling
+            ? "Breathe in… (\(Int(inhale)) seconds)" : "Breathe out… (\(Int(exhale)) seconds)"
+    }
 }

@@ -72,14 +72,24 @@ package final class FullScreen {
     package func ask(drawing lines: () -> [String]) -> Key { wait { draw(lines()) } }
 
     /// Draws `page()` and waits for a key, as `ask(_:)`, the page laid out again when the window's
-    /// size changes. In a window below `Page.minimum` only `q` and Esc answer, both as Esc (back,
-    /// or leave): nothing is chosen unseen.
+    /// size changes. In a window below `Page.minimum` only `q` and Esc answer (back, or leave):
+    /// nothing is chosen unseen.
     package func ask(page: () -> Page) -> Key {
         while true {
             let key = wait { draw(page()) }
-            guard !Calm.isOn, Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows) else { return key }
-            if key.isQuit || key == .inputEnded { return key == .inputEnded ? key : .escape }
+            guard tooSmall else { return key }
+            if key.isQuit || key == .inputEnded { return key }
         }
+    }
+
+    /// Whether the window is below `Page.minimum` (a page shows only the line that says so).
+    package var tooSmall: Bool { !Calm.isOn && Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows) }
+
+    /// A key for a page where text is typed: in a window too small to see the field, `q` is Esc
+    /// (it leaves) rather than a letter typed unseen.
+    package func askTyping(page: () -> Page) -> Key {
+        let key = ask(page: page)
+        return tooSmall && key.isQuit ? .escape : key
     }
 
     /// As `ask(page:)` for a page that does not change while it waits.
@@ -119,7 +129,7 @@ package final class FullScreen {
     package func readLine(limit: Int, initial: String = "", fitting page: (String) -> Page) -> String? {
         var text = initial
         while true {
-            if let ended = ask(page: { page(text) }).edit(&text, limit: limit) { return ended ? text : nil }
+            if let ended = askTyping(page: { page(text) }).edit(&text, limit: limit) { return ended ? text : nil }
         }
     }
 

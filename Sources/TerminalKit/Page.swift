@@ -1,7 +1,7 @@
 /// A screen's page as parts that must stay in view, laid out for the window it is drawn in: its
 /// title lines at the top, its keys at the bottom, and between them the body, scrolled so the
 /// lines in focus are shown. Every line is wrapped at spaces to the width (a word is never cut; a
-/// no-break space, U+00A0, holds two words together), colours kept across the break. A window
+/// no-break space, U+00A0, holds two words together and is shown as a space), colours kept across the break. A window
 /// smaller than `minimum` shows one line that asks for a bigger one (`tooSmall`); calm screens
 /// print the whole page as it is (`all`).
 package struct Page: Equatable, Sendable {
@@ -13,6 +13,9 @@ package struct Page: Equatable, Sendable {
     package var focus: Range<Int>
     /// The keys lines, always shown last.
     package var keys: [String]
+    /// For a page read by scrolling (nothing in focus): the first body line shown, as far as the
+    /// body reaches (see `PageScroll`).
+    package var from: Int?
 
     package init(title: [String], body: [String] = [], focus: Range<Int>? = nil, keys: [String] = []) {
         self.title = title
@@ -38,7 +41,10 @@ package struct Page: Equatable, Sendable {
     }
 
     /// Every line, unwrapped and unscrolled (calm screens print this).
-    package var all: [String] { title + body + keys }
+    package var all: [String] { (title + body + keys).map(Page.spaced) }
+
+    /// `line` as the terminal shows it: a no-break space is a plain space there.
+    static func spaced(_ line: String) -> String { line.replacingOccurrences(of: "\u{A0}", with: " ") }
 
     /// The lines to draw in `width` columns and at most `rows` rows: the title, the body (from the
     /// first line that keeps the focus in view, with a dim `↑ more` / `↓ more` where lines are
@@ -60,14 +66,28 @@ package struct Page: Equatable, Sendable {
             wrapped += Page.wrap(line, width: width)
             if index == focus.upperBound - 1 { shownFocus = shownFocus.lowerBound..<wrapped.count }
         }
-        let room = max(1, rows - top.count - bottom.count)
-        return top + Page.scrolled(wrapped, focus: shownFocus, rows: room) + bottom
+        // Title and keys alone overfill the window (a long note): the keys' last lines, and the
+        // title's first as fit above them.
+        if top.count + bottom.count >= rows {
+            let shownKeys = Array(bottom.suffix(max(1, rows - 1)))
+            return Array(top.prefix(max(0, rows - shownKeys.count))) + shownKeys
+        }
+        let room = rows - top.count - bottom.count
+        return top + Page.scrolled(wrapped, focus: shownFocus, from: from, rows: room) + bottom
     }
 
     /// At most `rows` of `lines`, from the first that keeps `focus` in view (its first line at
     /// least), each hidden part marked with one dim line.
-    static func scrolled(_ lines: [String], focus: Range<Int>, rows: Int) -> [String] {
+    static func scrolled(_ lines: [String], focus: Range<Int>, from: Int? = nil, rows: Int) -> [String] {
         guard lines.count > rows else { return lines }
+        if let from, rows >= 3 {
+            // From the top: one mark below; to the end: one above; between: both.
+            let start = min(max(0, from), lines.count - (rows - 1))
+            if start == 0 { return Array(lines[0..<(rows - 1)]) + [Terminal.dim("  ↓ more below")] }
+            let end = min(lines.count, start + (start + rows - 1 >= lines.count ? rows - 1 : rows - 2))
+            return [Terminal.dim("  ↑ more above")] + Array(lines[start..<end])
+                + (end < lines.count ? [Terminal.dim("  ↓ more below")] : [])
+        }
         guard rows >= 3 else {
             let start = min(max(0, focus.lowerBound), max(0, lines.count - rows))
             return Array(lines[start..<min(lines.count, start + rows)])
@@ -94,7 +114,7 @@ package struct Page: Equatable, Sendable {
     /// break is closed there and opened again on the next line.
     package static func wrap(_ line: String, width: Int) -> [String] {
         let width = max(10, width)
-        if Terminal.width(Calm.plain(line)) <= width { return [line] }
+        if Terminal.width(Calm.plain(line)) <= width { return [spaced(line)] }
         let indent = String(line.prefix { $0 == " " })
         let lead = Terminal.width(indent) < width / 2 ? indent : ""
         var lines: [String] = []
@@ -131,7 +151,7 @@ package struct Page: Equatable, Sendable {
             open = openStyles(after: open, in: word)
         }
         lines.append((lines.isEmpty ? indent : lead) + current)
-        return lines.map { Terminal.width(Calm.plain($0)) > width ? cut($0, width) : $0 }
+        return lines.map { spaced(Terminal.width(Calm.plain($0)) > width ? cut($0, width) : $0) }
     }
 
     /// `line` cut to `width` columns with …, its trailing padding dropped.
@@ -156,5 +176,34 @@ package struct Page: Equatable, Sendable {
             rest = rest[rest.index(after: end)...]
         }
         return open
+    }
+}
+
+/// Where a page read by scrolling is (`Page.from`): ↑/↓ a line, PgUp/PgDn ten, Home/End the ends.
+package struct PageScroll: Equatable, Sendable {
+    package private(set) var line = 0
+
+    package init() {}
+
+    /// Moves for `key` over a body of `count` lines; false, and nothing moves, for another key.
+    package mutating func move(_ key: Key, count: Int) -> Bool {
+        let last = max(0, count - 1)
+        switch key {
+        case .up: line = max(0, line - 1)
+        case .down: line = min(last, line + 1)
+        case .pageUp: line = max(0, line - 10)
+        case .pageDown: line = min(last, line + 10)
+        case .home: line = 0
+        case .end: line = last
+        default: return false
+        }
+        return true
+    }
+
+    /// `page` shown from this line.
+    package func apply(to page: Page) -> Page {
+        var page = page
+        page.from = line
+        return page
     }
 }

@@ -17,7 +17,10 @@ final class PageFitTests: XCTestCase {
             XCTAssertGreaterThan(lines.count, width < 79 ? 1 : 0)
             for line in lines { XCTAssertLessThanOrEqual(Terminal.width(line), width, line) }
             let words = lines.flatMap { $0.split(separator: " ").map(String.init) }
-            XCTAssertEqual(words, chips.split(separator: " ").map(String.init), "every word whole at \(width)")
+            XCTAssertEqual(
+                words, chips.replacingOccurrences(of: "\u{A0}", with: " ").split(separator: " ").map(String.init),
+                "every word whole at \(width)")
+            XCTAssertFalse(lines.contains { $0.hasSuffix("]") }, "a no-break space holds a chip to its label")
             XCTAssertTrue(lines.dropFirst().allSatisfy { $0.hasPrefix("   ") }, "wrapped lines keep the indent")
         }
         XCTAssertEqual(Page.wrap("short", width: 40), ["short"])
@@ -69,6 +72,14 @@ final class PageFitTests: XCTestCase {
         page.focus = 20..<24
         let lines = plain(page.lines(columns: 60, rows: 12))
         for line in 20..<24 { XCTAssertTrue(lines.contains("line \(line)"), "line \(line)") }
+    }
+
+    func testANoteLongerThanTheWindowNeverPushesTheTitleOff() {
+        let note = Array(repeating: "a note that goes on", count: 40).joined(separator: " ")
+        let page = Page(title: ["Title"], body: ["body"], keys: ["keys", note])
+        let lines = plain(page.lines(columns: 60, rows: 12))
+        XCTAssertEqual(lines.count, 12)
+        XCTAssertEqual(lines.first, "Title")
     }
 
     func testASmallerWindowShowsOneLine() {

@@ -16,7 +16,7 @@ enum FirstRun {
         ),
         ("💨 Track Usage", "Track what you use, when, and why", "u on the home screen, or: cravey use vape 3"),
         (
-            "🎬 Record Motivational Content", "Create videos/audio to watch during cravings",
+            "🎥 Record Motivational Content", "Create videos/audio to watch during cravings",
             "r on the home screen; 1–3 play your top three at once"
         ),
         (
@@ -38,12 +38,12 @@ enum FirstRun {
         var note = note
         var touring = false
         while !touring {
-            let key = screen.ask(welcome(note: note))
+            let key = screen.ask(page: { welcome(note: note) })
             note = nil
             switch key {
             case .inputEnded, .character("q"), .character("Q"): return false
             case .character("s"), .character("S"), .escape:
-                try library.setSetting(.welcomed, to: StoredDate.text(Date()))
+                try library.setSetting(.welcomed, to: StoredDate.text(LocalClock.now()))
                 return true
             case .enter: touring = true
             default: note = try HelpNow(screen: screen, library: library, speaker: speaker)(key, logs: true)
@@ -57,7 +57,7 @@ enum FirstRun {
         if case let .chosen(chosen) = goal { try library.setSetting(.goal, to: chosen.rawValue) }
         guard let name = try askName(screen, current: nil, help: help) else { return false }
         if case let .named(chosen) = name { try library.setSetting(.name, to: chosen) }
-        try library.setSetting(.welcomed, to: StoredDate.text(Date()))
+        try library.setSetting(.welcomed, to: StoredDate.text(LocalClock.now()))
         return true
     }
 
@@ -67,25 +67,30 @@ enum FirstRun {
             + Terminal.wrap(note ?? "", width: max(20, Terminal.columns - 5)).map { "   " + Terminal.accent($0) }
     }
 
-    static func welcome(note: String?) -> [String] {
-        [
-            "", "", "   " + Terminal.bold("cravey"), "", "   Private cannabis tracking and support", "",
-            "   " + Terminal.dim("All data stays on your device. No cloud sync."), "", "",
-            "   " + Terminal.bold("Enter") + "  Get started        " + Terminal.bold("s") + "  Skip tour", "",
-        ] + helpLines(note: note)
+    static func welcome(note: String?) -> Page {
+        Page(
+            title: ["", "   " + Terminal.bold("cravey")],
+            body: [
+                "", "   Private cannabis tracking and support", "",
+                "   " + Terminal.dim("All data stays on your device. No cloud sync."), "",
+            ],
+            keys: ["   " + Terminal.bold("Enter") + "  Get started        " + Terminal.bold("s") + "  Skip tour", ""]
+                + helpLines(note: note))
     }
 
-    static func tourPage(_ index: Int, note: String?) -> [String] {
+    static func tourPage(_ index: Int, note: String?) -> Page {
         let card = tour[index]
         let dots = tour.indices.map { $0 == index ? "●" : "○" }.joined(separator: " ")
-        return [
-            "", "", "   " + Terminal.bold(card.title), "", "   " + card.line, "", "   " + Terminal.dim(card.how), "",
-            "   " + dots, "",
-            "   " + Terminal.bold("←/→") + " cards    " + Terminal.bold("Enter") + " "
-                + (index == tour.count - 1 ? "Done" : "Next")
-                + "    " + Terminal.bold("Esc") + " skip",
-            "",
-        ] + helpLines(note: note)
+        return Page(
+            title: ["", "   " + Terminal.bold(card.title)],
+            body: ["", "   " + card.line, "", "   " + Terminal.dim(card.how), "", "   " + dots], focusLine: 1,
+            keys: [
+                "",
+                "   " + Terminal.bold("←/→") + " cards    " + Terminal.bold("Enter") + " "
+                    + (index == tour.count - 1 ? "Done" : "Next")
+                    + "    " + Terminal.bold("Esc") + " skip",
+                "",
+            ] + helpLines(note: note))
     }
 
     /// The four cards; false when the screen was closed or `q` left.
@@ -93,7 +98,7 @@ enum FirstRun {
         var index = 0
         var note: String?
         while true {
-            let key = screen.ask(tourPage(index, note: note))
+            let key = screen.ask(page: { tourPage(index, note: note) })
             note = nil
             switch key {
             case .inputEnded, .character("q"), .character("Q"): return false
@@ -110,20 +115,22 @@ enum FirstRun {
 
     enum GoalAnswer: Equatable { case chosen(Goal), skipped }
 
-    static func goalPage(title: String, selected: Int, current: Goal?, note: String? = nil) -> [String] {
-        var lines = ["", "   " + Terminal.bold(title), ""]
+    static func goalPage(title: String, selected: Int, current: Goal?, note: String? = nil) -> Page {
+        var lines = [""]
         for (index, goal) in Goal.allCases.enumerated() {
             let pointer = index == selected ? Terminal.accent("▸") : " "
             let mark = goal == current ? "  ✓" : ""
             lines.append("  \(pointer) \(goal.emoji) \(Terminal.bold(goal.label))\(mark)")
             lines.append("        " + Terminal.dim(goal.line))
         }
-        return lines + [
-            "",
-            "   " + Terminal.bold("↑/↓") + " move    " + Terminal.bold("Enter") + " choose    " + Terminal.bold("s")
-                + " skip",
-            "",
-        ] + helpLines(note: note, quit: false)
+        return Page(
+            title: ["", "   " + Terminal.bold(title)], body: lines, focus: (1 + selected * 2)..<(3 + selected * 2),
+            keys: [
+                "",
+                "   " + Terminal.bold("↑/↓") + " move    " + Terminal.bold("Enter") + " choose    " + Terminal.bold("s")
+                    + " skip",
+                "",
+            ] + helpLines(note: note, quit: false))
     }
 
     /// The goal chosen (↑/↓ and Enter; a digit plays a message, as everywhere), `.skipped`, or nil
@@ -132,7 +139,7 @@ enum FirstRun {
         var selected = current.flatMap { Goal.allCases.firstIndex(of: $0) } ?? 0
         var note: String?
         while true {
-            let key = screen.ask(goalPage(title: title, selected: selected, current: current, note: note))
+            let key = screen.ask(page: { goalPage(title: title, selected: selected, current: current, note: note) })
             note = nil
             switch key {
             case .inputEnded: return nil
@@ -156,7 +163,7 @@ enum FirstRun {
         var problem: String?
         var text = ""
         while true {
-            let key = screen.ask(namePage(text, current: current, problem: problem))
+            let key = screen.askTyping(page: { namePage(text, current: current, problem: problem) })
             problem = nil
             if key == .delete, current != nil { return .cleared }
             if key == .tab {
@@ -175,7 +182,7 @@ enum FirstRun {
         }
     }
 
-    static func namePage(_ text: String, current: String?, problem: String?) -> [String] {
+    static func namePage(_ text: String, current: String?, problem: String?) -> Page {
         let keys =
             if let current {
                 Terminal.bold("Enter") + " save (empty: keep \(Terminal.safe(current)))    " + Terminal.bold("Del")
@@ -183,12 +190,16 @@ enum FirstRun {
             } else {
                 Terminal.bold("Enter") + " save (empty: skip)    " + Terminal.bold("Esc") + " skip"
             }
-        return [
-            "", "   " + Terminal.bold("What should we call you?"), "",
-            "   " + Terminal.dim("Optional — the check-in's greeting uses it."),
-            current.map { "   Now: " + Terminal.safe($0) } ?? "", "",
-            "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + $0 } ?? "", "   " + keys, "",
-            "  " + Terminal.dim("In a craving now?") + "  " + Terminal.bold("Tab") + " Ride it out",
-        ]
+        return Page(
+            title: ["", "   " + Terminal.bold("What should we call you?")],
+            body: [
+                "", "   " + Terminal.dim("Optional — the check-in's greeting uses it."),
+                current.map { "   Now: " + Terminal.safe($0) } ?? "", "", "   › " + Terminal.safe(text) + "▏", "",
+                problem.map { "   " + $0 } ?? "",
+            ], focusLine: 4,
+            keys: [
+                "   " + keys, "",
+                "  " + Terminal.dim("In a craving now?") + "  " + Terminal.bold("Tab") + " Ride it out",
+            ])
     }
 }

@@ -58,6 +58,7 @@ struct Home {
     func run() throws {
         let lib = try library.open()
         var toast: String?
+        var goalAsked = false
         while true {
             if try lib.setting(.welcomed) == nil {
                 guard try FirstRun.run(screen, library: lib, speaker: speaker, note: toast) else { return }
@@ -65,17 +66,57 @@ struct Home {
             }
             let top = try Tracker(library: lib).quickPlay(3)
             if toast == nil { toast = Self.newMilestone(lib) }
-            let key = screen.ask(try Self.lines(lib, top: top, toast: toast))
+            let asking = toast == nil && !goalAsked && (try? Self.asksForGoal(lib)) == true
+            if asking { (toast, goalAsked) = (Self.goalQuestion, true) }
+            let key = screen.ask(try Self.page(lib, top: top, toast: toast))
             toast = nil
+            if asking, let answer = try answerGoalQuestion(key, lib: lib) {
+                toast = answer
+                continue
+            }
             var action = Self.action(for: key, top: top.count)
             if key.letter == "r" {
                 let kind = screen.ask(
-                    try Self.lines(lib, top: top, toast: Terminal.bold("Record:") + "  a audio   v video   Esc cancel"))
+                    try Self.page(lib, top: top, toast: Terminal.bold("Record:") + "  a audio   v video   Esc cancel"))
                 action = kind.letter == "a" ? .record(.audio) : kind.letter == "v" ? .record(.video) : nil
             }
             guard let action else { continue }
             if action == .quit { return }
             toast = try perform(action, lib: lib, top: top)
+        }
+    }
+
+    /// What home asks, once a visit, when the tour was skipped and no goal was chosen since (each
+    /// key held to its words where the note wraps).
+    static let goalQuestion =
+        "Would you like to choose a goal? It shapes the words progress speaks in.  g\u{A0}choose   "
+        + "x\u{A0}don't\u{A0}ask\u{A0}again"
+
+    /// Whether home asks for a goal: none is chosen, the person has not said not to ask, and the
+    /// first run was on an earlier day (never on the day the tour was skipped).
+    static func asksForGoal(_ lib: Library, now: Date = LocalClock.now()) throws -> Bool {
+        guard try lib.setting(.goal) == nil, try lib.setting(.goalAsked) == nil,
+            let welcomed = try lib.setting(.welcomed).flatMap(StoredDate.date)
+        else { return false }
+        return LocalDay(now, in: .current) > LocalDay(welcomed, in: .current)
+    }
+
+    /// `g` chooses a goal, `x` puts the question away for good (kept in settings); nil for any
+    /// other key (home takes it as always).
+    func answerGoalQuestion(_ key: Key, lib: Library) throws -> String? {
+        switch key.letter {
+        case "g":
+            let help = HelpNow(screen: screen, library: lib, speaker: speaker)
+            guard
+                case let .chosen(goal) = try FirstRun.chooseGoal(
+                    screen, title: "What brings you here today?", current: nil, help: help)
+            else { return "No goal for now — s, then g chooses one any time." }
+            try lib.setSetting(.goal, to: goal.rawValue)
+            return "Goal: \(goal.label) ✓"
+        case "x":
+            try lib.setSetting(.goalAsked, to: StoredDate.text(LocalClock.now()))
+            return "I won't ask again. A goal can be chosen any time in settings: s, then g."
+        default: return nil
         }
     }
 
@@ -163,46 +204,55 @@ struct Home {
     }
 
     static func lines(_ lib: Library, top: [Recording], toast: String?) throws -> [String] {
+        try page(lib, top: top, toast: toast).all
+    }
+
+    /// Home as a page: the title (name, day, streak, the first weeks' line) at the top, the keys
+    /// and the note at the bottom (the note wrapped, never cut), the actions and Quick Play between.
+    static func page(_ lib: Library, top: [Recording], toast: String?) throws -> Page {
         let width = max(40, Terminal.columns - 1)
         let rule = Terminal.dim(String(repeating: "─", count: min(width, 72)))
         let name = try lib.setting(.name)
         let progress = try Tracker(library: lib).progress(.week, now: LocalClock.now())
         var status: [String] = []
-        if let days = progress.daysInProgress { status.append("Day \(days)") }
+        if let days = progress.daysInProgress { status.append("Day\u{A0}\(days)") }
         if let streak = progress.currentStreak, streak > 0, progress.everUsed {
-            status.append((progress.aimsToReduce ? "🔥 " : "") + "\(ProgressFigures.days(streak)) without use")
+            status.append(
+                ((progress.aimsToReduce ? "🔥 " : "") + "\(ProgressFigures.days(streak)) without use")
+                    .replacingOccurrences(of: " ", with: "\u{A0}"))
         }
-        var lines = [
-            Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
-                + (status.isEmpty ? "" : "   " + status.joined(separator: " · ")), rule,
+        let title =
+            [
+                Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
+                    + (status.isEmpty ? "" : "   " + status.joined(separator: " · "))
+            ] + withdrawalLines(progress, width: min(width, 72)) + [rule]
+        var body = [
             "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
             "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"),
             "  " + Terminal.bold("o") + "  🌊 " + Terminal.bold("RIDE IT OUT"), rule,
         ]
         if top.isEmpty {
-            lines += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("r")]
+            body += ["  💡 Tip: Record motivational content to play during cravings  →  " + Terminal.bold("r")]
         } else {
-            lines.append("Quick Play:")
+            body.append("Quick Play:")
             for (index, recording) in top.enumerated() {
-                lines.append(
+                body.append(
                     "  " + Terminal.bold(String(index + 1)) + "  " + Format.icon(recording.kind) + " "
                         + Terminal.safe(recording.shownTitle)
                         + "  "
                         + Terminal.dim(Format.duration(recording.duration) + " · " + Format.plays(recording.playCount)))
             }
-            lines.append("  " + Terminal.bold("r") + "  + RECORD NEW")
+            body.append("  " + Terminal.bold("r") + "  + RECORD NEW")
         }
         let today = try lib.checkInDay(CheckIn.day(of: LocalClock.now()))
-        lines += [
+        let keys = [
             rule,
             "  " + Terminal.bold("m") + " 🎙️ Recordings   " + Terminal.bold("p") + " 📊 Progress   "
                 + Terminal.bold("k") + " ☀️ Check-in "
                 + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)"),
             "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
-            "", toast.map { Terminal.accent($0) } ?? "",
         ]
-        lines.insert(contentsOf: withdrawalLines(progress, width: min(width, 72)), at: 1)
-        return lines
+        return Page(title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))
     }
 
     /// The first two weeks' calm line under the title, while it applies (see `ProgressFigures.withdrawal`).
@@ -243,9 +293,10 @@ struct HelpNow {
     }
 
     /// The line that shows these keys (`logs`: with `c`; `quit`: with `q`, where it leaves).
+    /// Each key and its words are held together where the line wraps.
     static func line(logs: Bool = true, quit: Bool = false) -> String {
-        "  " + Terminal.dim("In a craving now?") + (logs ? "  " + Terminal.bold("c") + " Log craving" : "") + "  "
-            + Terminal.bold("o") + " Ride it out  " + Terminal.bold("1–3") + " Play a message"
-            + (quit ? "  " + Terminal.bold("q") + " Quit" : "")
+        "  " + Terminal.dim("In a craving now?") + (logs ? "  " + Terminal.bold("c") + "\u{A0}Log\u{A0}craving" : "")
+            + "  " + Terminal.bold("o") + "\u{A0}Ride\u{A0}it\u{A0}out  " + Terminal.bold("1–3")
+            + "\u{A0}Play\u{A0}a\u{A0}message" + (quit ? "  " + Terminal.bold("q") + "\u{A0}Quit" : "")
     }
 }

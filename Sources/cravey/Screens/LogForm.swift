@@ -152,70 +152,89 @@ struct LogFormState {
 
     // MARK: - Drawing
 
-    func lines(width: Int) -> [String] {
+    func lines(width: Int) -> [String] { page(width: width).all }
+
+    /// The form as a page: the title, the fields (the one in focus kept in view), the keys and
+    /// what the last Enter could not save.
+    func page(width: Int) -> Page {
         let rule = Terminal.dim(String(repeating: "─", count: max(20, min(width - 1, 56))))
         func label(_ text: String, _ f: Field) -> String {
             let marker = field == f ? Terminal.accent("▸ ") : "  "
             return marker + (field == f ? Terminal.bold(text) : text)
         }
-        var out = [Terminal.bold(kind == .craving ? "Log Craving" : "Log Usage"), rule]
+        var out: [String] = []
+        var starts: [Field: Int] = [:]
         if kind == .craving {
             let band = Intensity.band(intensity)
+            starts[.intensity] = out.count
             out.append(
                 label("Intensity", .intensity) + "  ◀ " + Self.colour(band, String(intensity)) + " ▶  "
                     + Self.colour(band, band.rawValue)
                     + Terminal.dim("   ←/→ or 1–9, 0 for 10"))
         } else {
-            let methods = CraveyTracker.Method.allCases.map { ($0 == method ? "● " : "○ ") + $0.label }.joined(
-                separator: "   ")
+            let methods = CraveyTracker.Method.allCases.map {
+                ($0 == method ? "●\u{A0}" : "○\u{A0}") + $0.label.replacingOccurrences(of: " ", with: "\u{A0}")
+            }.joined(separator: "   ")
+            starts[.method] = out.count
             out.append(label("Method", .method) + "  " + methods)
             let shown = amountText.isEmpty ? Method.number(amount) : amountText + (field == .amount ? "▏" : "")
             let range = "\(Method.number(method.amounts.first!))–\(Method.number(method.amounts.last!))"
             let refused = !amountText.isEmpty && (field != .amount || problem != nil) && (try? typedAmount()) == nil
+            starts[.amount] = out.count
             out.append(
                 label("Amount", .amount) + "  ◀ " + Terminal.bold(shown) + " ▶  (\(method.unit))"
                     + (refused
                         ? Terminal.style("   not an amount of \(method.rawValue): \(range)\(Self.steps(method))", "33")
                         : Terminal.dim("   \(range) · ←/→ or type the number")))
         }
+        starts[.time] = out.count
         out.append(
             label("Time", .time) + "  " + (timeText.isEmpty ? "Now" : Terminal.safe(timeText))
                 + (field == .time ? Terminal.dim("   type HH:MM, yesterday HH:MM, -30m…") : ""))
         if let typed = try? time(), let note = LogWords.note(typed) { out.append("    " + note) }
         out.append(rule)
+        starts[.triggers] = out.count
         out.append(label("Trigger (optional)", .triggers))
         let chips = Trigger.allCases.enumerated().map { index, trigger in
-            Self.chip(
+            Self.heldChip(
                 (triggers.contains(trigger) ? "[x] " : "[ ] ") + trigger.label,
                 underCursor: field == .triggers && index == triggerCursor)
         }
-        out.append("   " + chips[0..<5].joined(separator: " "))
-        out.append("   " + chips[5...].joined(separator: " "))
+        out.append("   " + chips.joined(separator: " "))
+        starts[.location] = out.count
         out.append(label("Location (optional)", .location))
         out.append(
             "   "
                 + Location.allCases.enumerated().map { index, place in
-                    Self.chip(
+                    Self.heldChip(
                         (location == place ? "(•) " : "( ) ") + place.label,
                         underCursor: field == .location && index == locationCursor)
                 }.joined(separator: " "))
         if kind == .use {
+            starts[.moodAfter] = out.count
             out.append(
                 label("Mood after (optional)", .moodAfter) + "  " + (moodAfter.map { "◀ \($0) ▶" } ?? Terminal.dim("—"))
                     + Terminal.dim("   how do you feel now? 1–10"))
         }
         let counter = notes.count >= 400 ? Terminal.dim("  \(notes.count)/500") : ""
+        starts[.notes] = out.count
         out.append(label("Notes (optional)", .notes) + counter)
         out.append("    > " + Terminal.safe(String(notes.suffix(max(10, width - 8)))) + (field == .notes ? "▏" : ""))
-        out.append(rule)
-        out.append(
+        let start = starts[field] ?? 0
+        // A field's lines run to the next field's (the chips under their label, a note under the time).
+        let end = starts.values.filter { $0 > start }.min() ?? out.count
+        var keys = [
+            rule,
             Terminal.dim(
                 "Enter: save \(kind == .craving ? "craving" : "usage") · ↑/↓ field · ←/→ change · space choose · Esc: close"
-            ))
+            ),
+        ]
         if let problem {
-            out += Terminal.wrap(Terminal.safe(problem), width: max(20, width - 1)).map { Terminal.style($0, "33") }
+            keys += Terminal.wrap(Terminal.safe(problem), width: max(20, width - 1)).map { Terminal.style($0, "33") }
         }
-        return out
+        return Page(
+            title: [Terminal.bold(kind == .craving ? "Log Craving" : "Log Usage"), rule], body: out,
+            focus: start..<end, keys: keys)
     }
 
     /// How a method's amounts go, in a few words (the field's line fits 80 columns).
@@ -231,6 +250,11 @@ struct LogFormState {
     /// drawn reversed.
     static func chip(_ text: String, underCursor: Bool) -> String {
         underCursor ? Terminal.accent("▸") + Terminal.style(text, "7") : " " + text
+    }
+
+    /// A chip held together where a page wraps its line (`Page`: a no-break space).
+    static func heldChip(_ text: String, underCursor: Bool) -> String {
+        chip(text.replacingOccurrences(of: " ", with: "\u{A0}"), underCursor: underCursor)
     }
 
     static func colour(_ band: Intensity.Band, _ text: String) -> String {
@@ -264,7 +288,7 @@ enum LogForm {
     /// Runs a form until it saves (a readable time and amount) or closes.
     static func run(_ start: LogFormState) -> LogFormState? {
         var state = start
-        let saved = LiveForm.run(lines: { state.lines(width: Terminal.columns) }) { key -> Bool? in
+        let saved = LiveForm.run(page: { state.page(width: Terminal.columns) }) { key -> Bool? in
             switch state.apply(key) {
             case .editing: return nil
             case .close: return false

@@ -40,6 +40,7 @@ enum ProgressScreen {
     /// The whole screen for `state` at a size: the header, the visible part of `body` (the
     /// sections), and the keys line.
     static func frame(_ body: [String], state: inout State, columns: Int, rows: Int, note: String? = nil) -> [String] {
+        if Page.isTooSmall(columns: columns, rows: rows) { return Page(title: []).lines(columns: columns, rows: rows) }
         let header = ProgressView.header(state.range, width: columns)
         let page = max(1, rows - header.count - 1)
         state.offset = max(0, min(state.offset, body.count - page))
@@ -65,11 +66,17 @@ enum ProgressScreen {
         while true {
             if current.range != state.range { current = figures(state.range) }
             let key = screen.ask {
-                let body = ProgressView(current, width: Terminal.columns).sections
+                // Words wrap between words; a chart is drawn to the width and never wraps.
+                let body = ProgressView(current, width: Terminal.columns).sections.flatMap {
+                    Page.wrap($0, width: Terminal.columns - 1)
+                }
                 bodyCount = body.count
                 return frame(body, state: &state, columns: Terminal.columns, rows: Terminal.rows, note: note)
             }
             note = nil
+            if Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows), !key.isQuit, key != .inputEnded {
+                continue
+            }
             if let said = try? help(screen, key) {
                 note = said
                 continue

@@ -115,11 +115,9 @@ final class RideScreen {
     /// Before a ride whose intensity was not given: "How strong is it?", one key (0 is 10,
     /// Enter a 5). nil when the person leaves instead (nothing is logged).
     static func askIntensity(on screen: FullScreen) -> Int? {
-        let lines = [
-            Terminal.bold("Ride it out"), "",
-            "How strong is it? 1–10",
-            Terminal.dim("  1 mild … 10 overwhelming · 0 is 10 · Enter: \(Intensity.standard) · Esc: not now"),
-        ]
+        let lines = Page(
+            title: [Terminal.bold("Ride it out"), ""], body: ["How strong is it? 1–10"],
+            keys: [Terminal.dim("  1 mild … 10 overwhelming · 0 is 10 · Enter: \(Intensity.standard) · Esc: not now")])
         while true {
             let key = screen.ask(lines)
             if let digit = key.digit { return digit == 0 ? 10 : digit }
@@ -280,13 +278,14 @@ final class RideScreen {
     /// Whether the breathing guide is words and a countdown (nothing that moves).
     static var plainBreathing: Bool { Calm.isOn || !Terminal.useColor }
 
-    private func page() -> [String] {
+    private func page() -> Page {
         let width = min(72, max(40, Terminal.columns - 1))
         let rule = Terminal.dim(String(repeating: "─", count: width))
         let minute = min(pace.minutes, Int(elapsed / pace.minuteSeconds) + 1)
-        var lines = [
+        let title = [
             Terminal.bold("Riding it out") + "   " + Terminal.dim("minute \(minute) of \(pace.minutes)"), rule,
         ]
+        var lines: [String] = []
         switch showing {
         case let .playing(recording, player):
             lines.append(
@@ -313,23 +312,27 @@ final class RideScreen {
         } else {
             lines += [""] + breathing(width: width)
         }
-        lines += [""] + ratingLines(width: width)
+        lines.append("")
+        let question = lines.count
+        lines += ratingLines(width: width)
         if !ride.isSaved { lines.append(Terminal.style(Self.notSaved, "33")) }
         if let note { lines.append(Terminal.style(note, "33")) }
-        lines += [
+        let keys = [
             rule,
             "  " + Terminal.bold("n") + "  next message   " + Terminal.bold("s") + "  stop the sound   "
                 + Terminal.bold("space") + "  pause",
             "  " + Terminal.bold("1–9, 0") + "  how strong   " + Terminal.bold("p") + "  it has passed   "
                 + Terminal.bold("q") + "  end",
         ]
-        return lines
+        // The question and the ratings stay in view; what shows above them scrolls.
+        return Page(title: title, body: lines, focus: question..<(question + 2), keys: keys)
     }
 
     /// The breathing guide: a line that grows (in, 4 s) and shrinks (out, 6 s) over its words,
     /// or the words and a countdown where nothing should move.
     private func breathing(width: Int) -> [String] {
         let seconds = elapsed - breathingSince
+        if Calm.isOn { return ["  " + Breathing.phase(at: seconds)] }
         guard !Self.plainBreathing else { return ["  " + Breathing.words(at: seconds)] }
         let words = Breathing.moment(at: seconds).inhaling ? "Breathe in" : "Breathe out"
         let guide = min(width, 48)

@@ -16,20 +16,25 @@ struct SettingsScreen {
         "This will permanently delete all cravings, usage logs, recordings, and check-ins. This cannot be undone."
     static let deleted = "All data deleted"
 
-    func page(toast: String?) throws -> [String] {
+    /// Said on the settings screen itself, not only on the privacy page.
+    static let privateLine = "Your data is private and local-only."
+
+    func page(toast: String?) throws -> Page {
         let goal = try library.setting(.goal).flatMap(Goal.init(rawValue:))
         let name = try library.setting(.name)
         func row(_ key: String, _ text: String) -> String { "  " + Terminal.bold(key) + "  " + text }
-        return [
-            Terminal.bold("⚙️ Settings"), "",
+        let body = [
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
             Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try pricesRow(), "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
-            Terminal.dim("ABOUT"), "     Version \(Cravey.configuration.version)", "",
-            Terminal.dim("Esc back") + HelpNow.line(logs: false), toast.map { Terminal.accent($0) } ?? "",
+            Terminal.dim("ABOUT"), "     Version \(Cravey.configuration.version)",
         ]
+        return Page(
+            title: [Terminal.bold("⚙️ Settings") + "   " + Terminal.dim(Self.privateLine), ""], body: body,
+            keys: ["", Terminal.dim("Esc back") + HelpNow.line(logs: false)]
+                + (toast.map { [Terminal.accent($0)] } ?? []))
     }
 
     /// Runs until Esc; returns the note for the home screen ("All data deleted" after Delete all
@@ -37,9 +42,12 @@ struct SettingsScreen {
     func run() throws -> String? {
         var toast: String?
         var deleted = false
+        var scroll = PageScroll()
         let help = HelpNow(screen: screen, library: library, speaker: speaker)
         while true {
-            let key = screen.ask(try page(toast: toast))
+            let shown = try page(toast: toast)
+            let key = screen.ask(scroll.apply(to: shown))
+            if scroll.move(key, count: shown.body.count) { continue }
             toast = nil
             switch key.letter {
             case "g":
@@ -69,17 +77,26 @@ struct SettingsScreen {
                     toast = Self.deleted
                 }
             case "p":
-                _ = screen.ask(
-                    [Terminal.bold("Privacy"), ""] + Privacy.statement(libraryPath: root) + [
-                        "", Terminal.dim("any key: back"),
-                    ])
-            case "f": _ = screen.ask(Privacy.contact + ["", Terminal.dim("any key: back")])
+                read(Terminal.bold("Privacy"), Privacy.statement(libraryPath: root))
+            case "f": read(Terminal.bold(Privacy.contact[0]), Array(Privacy.contact.dropFirst(2)))
             default:
                 if key.isQuit || key == .inputEnded { return deleted ? Self.deleted : nil }
                 toast = try help(key)
             }
             if screen.closed { return deleted ? Self.deleted : nil }
         }
+    }
+
+    /// A page to read (privacy, contact): its lines joined into paragraphs that wrap to the
+    /// window, ↑/↓ scroll, any other key goes back.
+    func read(_ title: String, _ lines: [String]) {
+        let paragraphs = lines.split(separator: "", omittingEmptySubsequences: false).map {
+            $0.joined(separator: " ")
+        }
+        let body = Array(paragraphs.map { [$0] }.joined(separator: [""]))
+        var scroll = PageScroll()
+        let page = Page(title: [title, ""], body: body, keys: ["", Terminal.dim("↑/↓ scroll · any other key: back")])
+        while scroll.move(screen.ask(scroll.apply(to: page)), count: body.count) {}
     }
 
     /// Quick Play's order as its row shows it.
@@ -102,22 +119,27 @@ struct SettingsScreen {
     func setPrice() throws -> String? {
         let methods = Method.allCases
         let key = screen.ask(
-            [Terminal.bold("Money kept"), "", "The price of one unit of which method?", ""]
-                + methods.map {
-                    "  " + Terminal.bold(String($0.rawValue.prefix(1))) + "  " + $0.rawValue
-                        + " (per \(Prices.unit($0)))"
-                } + ["", Terminal.dim("Esc back")])
+            Page(
+                title: [Terminal.bold("Money kept"), ""],
+                body: ["The price of one unit of which method?", ""]
+                    + methods.map {
+                        "  " + Terminal.bold(String($0.rawValue.prefix(1))) + "  " + $0.rawValue
+                            + " (per \(Prices.unit($0)))"
+                    }, keys: ["", Terminal.dim("Esc back")]))
         guard let method = methods.first(where: { $0.rawValue.first == key.letter }) else { return nil }
         var problem: String?
         while true {
-            let typed = screen.readLine(limit: 12) { text in
-                [
-                    Terminal.bold("Money kept"), "", "Price per \(Prices.unit(method)) (\(method.rawValue)):",
-                    "",
-                    "   › " + Terminal.safe(text) + "▏", "", problem.map { "   " + Terminal.safe($0) } ?? "",
-                    Terminal.dim("Enter save · Esc back"),
-                ]
-            }
+            let typed = screen.readLine(
+                limit: 12,
+                fitting: { text in
+                    Page(
+                        title: [Terminal.bold("Money kept"), ""],
+                        body: [
+                            "Price per \(Prices.unit(method)) (\(method.rawValue)):", "",
+                            "   › " + Terminal.safe(text) + "▏",
+                            "", problem.map { "   " + Terminal.safe($0) } ?? "",
+                        ], focusLine: 2, keys: [Terminal.dim("Enter save · Esc back")])
+                })
             guard let typed else { return nil }
             do {
                 let tracker = Tracker(library: library)
@@ -154,29 +176,35 @@ struct SettingsScreen {
         }
     }
 
-    func exportPage(_ format: LibraryExport.Format, folder: String) -> [String] {
+    func exportPage(_ format: LibraryExport.Format, folder: String) -> Page {
         func radio(_ choice: LibraryExport.Format, _ key: String, _ label: String) -> String {
             "  " + (choice == format ? Terminal.accent("●") : "○") + " " + label + "  " + Terminal.dim("(\(key))")
         }
-        return [
-            Terminal.bold("Export data"), "", "Choose format:", "", radio(.csv, "c", "CSV"), radio(.json, "j", "JSON"),
-            "", "Every craving and usage log and your recordings' details (not the media files).", "",
-            "To: " + Terminal.safe(folder), "",
-            Terminal.bold("Enter") + " Export    " + Terminal.bold("f") + " another folder    "
-                + Terminal.bold("Esc") + " cancel",
-        ]
+        return Page(
+            title: [Terminal.bold("Export data"), ""],
+            body: [
+                "Choose format:", "", radio(.csv, "c", "CSV"), radio(.json, "j", "JSON"), "",
+                "Every craving and usage log and your recordings' details (not the media files).", "",
+                "To: " + Terminal.safe(folder),
+            ], focus: 2..<4,
+            keys: [
+                "",
+                Terminal.bold("Enter") + " Export    " + Terminal.bold("f") + " another folder    "
+                    + Terminal.bold("Esc") + " cancel",
+            ])
     }
 
     /// Another folder to write to; "" keeps the one shown, nil cancels.
     func askFolder(_ format: LibraryExport.Format) -> String? {
         screen.readLine(
             limit: 4_000,
-            page: { text in
-                [
-                    Terminal.bold("Export data") + " (\(format.rawValue.uppercased()))", "",
-                    "Folder to write to (Enter alone: the one shown before):", "› " + Terminal.safe(text) + "▏", "",
-                    Terminal.dim("Esc cancel"),
-                ]
+            fitting: { text in
+                Page(
+                    title: [Terminal.bold("Export data") + " (\(format.rawValue.uppercased()))", ""],
+                    body: [
+                        "Folder to write to (Enter alone: the one shown before):", "› " + Terminal.safe(text) + "▏",
+                    ],
+                    focusLine: 1, keys: ["", Terminal.dim("Esc cancel")])
             })
     }
 
@@ -187,14 +215,15 @@ struct SettingsScreen {
         var path = LibraryExport.unusedPath(in: folder, format)
         var replacing = false
         if path != today {
-            let key = screen.ask([
-                Terminal.bold("Export data"), "",
-                "Today's export is already there: " + Terminal.safe(today), "",
-                "  " + Terminal.bold("Enter") + "  Keep both (writes "
-                    + Terminal.safe((path as NSString).lastPathComponent)
-                    + ")",
-                "  " + Terminal.bold("r") + "  Replace it", "", Terminal.dim("Esc cancel"),
-            ])
+            let key = screen.ask(
+                Page(
+                    title: [Terminal.bold("Export data"), ""],
+                    body: [
+                        "Today's export is already there: " + Terminal.safe(today), "",
+                        "  " + Terminal.bold("Enter") + "  Keep both (writes "
+                            + Terminal.safe((path as NSString).lastPathComponent) + ")",
+                        "  " + Terminal.bold("r") + "  Replace it",
+                    ], focus: 2..<4, keys: ["", Terminal.dim("Esc cancel")]))
             if key.letter == "r" {
                 (path, replacing) = (today, true)
             } else if key != .enter {
@@ -213,10 +242,10 @@ struct SettingsScreen {
     /// Delete all data, after the one question: d deletes, Esc cancels.
     func deleteAll() throws -> Bool {
         while true {
-            let key = screen.ask([
-                Terminal.bold(Self.deleteQuestion), "", Self.deleteWarning, "",
-                "  " + Terminal.bold("d") + "  Delete        " + Terminal.bold("Esc") + "  Cancel",
-            ])
+            let key = screen.ask(
+                Page(
+                    title: [Terminal.bold(Self.deleteQuestion), ""], body: [Self.deleteWarning],
+                    keys: ["", "  " + Terminal.bold("d") + "  Delete        " + Terminal.bold("Esc") + "  Cancel"]))
             if key.letter == "d" {
                 try library.purge()
                 return true
