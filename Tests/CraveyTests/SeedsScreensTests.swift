@@ -206,6 +206,17 @@ final class SeedsScreensTests: CommandTestCase {
             XCTAssertTrue(screen.contains("v  🎥 RECORD VIDEO") && screen.contains("Esc  Cancel"), "\(size): \(screen)")
             try tmux.send("Escape")
             try tmux.waitFor("▸ 🎙️ Take 1")
+            // e: the form's title, the field in focus and its keys; the last field scrolled to.
+            try tmux.send("e", literal: true)
+            screen = try tmux.waitFor("Esc: close")
+            XCTAssertTrue(screen.hasPrefix("Edit Recording"), "\(size): \(screen)")
+            XCTAssertTrue(screen.contains("▸ Title") && screen.contains("> Take 1"), "\(size): \(screen)")
+            for _ in 0..<3 { try tmux.send("Down") }
+            screen = try tmux.waitFor("▸ Made for")
+            XCTAssertTrue(screen.contains("Paraphernalia") && screen.contains("Esc: close"), "\(size): \(screen)")
+            XCTAssertTrue(screen.hasPrefix("Edit Recording"), "\(size): \(screen)")
+            try tmux.send("Escape")
+            try tmux.waitFor("▸ 🎙️ Take 1")
             try tmux.send("q", literal: true)
             try tmux.waitFor("EXIT=0")
             tmux.close()
