@@ -4,12 +4,12 @@ import XCTest
 
 @testable import cravey
 
-/// The recording, playing and check-in screens as the seeds drew them, in a real terminal (tmux)
-/// with a microphone paced like a real one and ALSA's file plugin as the speaker: the video icon,
-/// the screen before recording (00:00 and RECORD until started), the preview that loads paused,
-/// an edit that starts on a clear screen, and the check-in that keeps the day's mood and rides a
-/// craving out with `o`.
-final class SeedsScreensTests: CommandTestCase {
+/// The recording, playing and check-in screens in a real terminal (tmux), with a microphone paced
+/// like a real one and ALSA's file plugin as the speaker: the video icon, the screen before
+/// recording (00:00 and RECORD until started), the preview that loads paused, an edit that starts
+/// on a clear screen, the check-in that keeps the day's mood and rides a craving out with `o`, and
+/// every one of them fitting its window down to 60x12.
+final class RecordingAndCheckInScreensTests: CommandTestCase {
     var feeders: [Process] = []
     var speakerOut: String { base + "/speaker.raw" }
 
@@ -51,7 +51,7 @@ final class SeedsScreensTests: CommandTestCase {
         ((try? FileManager.default.attributesOfItem(atPath: speakerOut))?[.size] as? Int) ?? 0
     }
 
-    func testVideosCarryTheSeedsOwnIcon() throws {
+    func testVideosCarryTheVideoCameraIcon() throws {
         XCTAssertEqual(Format.icon(.video), "🎥")
         XCTAssertEqual(Format.icon(.audio), "🎙️")
         let tmux = try start("recordings")
