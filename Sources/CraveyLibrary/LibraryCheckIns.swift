@@ -120,7 +120,18 @@ extension Library {
         }
     }
 
-    /// The mood chosen for `day` in a try whose recording could not start (nil: none).
+    /// Keeps `mood` as the one chosen for `day` until its entry is saved or discarded: leaving the
+    /// check-in and coming back the same day finds it chosen.
+    public func keepMood(_ mood: CheckIn.Mood, for day: String) throws {
+        try changeDay(day) { db in
+            try db.execute(
+                sql: "UPDATE checkinDay SET pendingMood = ? WHERE day = ? AND pendingId IS NULL",
+                arguments: [mood.rawValue, day])
+        }
+    }
+
+    /// The mood chosen for `day` and kept (`keepMood`, or a try whose recording could not start;
+    /// nil: none).
     public func keptMood(for day: String) throws -> CheckIn.Mood? {
         try translatingDatabaseErrors {
             try store.writer.read { db in

@@ -216,8 +216,12 @@ final class KeysThatMeanOneThingTests: CommandTestCase {
         try tmux.send("Enter")
         try tmux.waitFor("Choose Recording Type")
         try tmux.send("a", literal: true)
+        try tmux.waitFor("RECORD")
+        try tmux.send("Enter")
         try tmux.waitFor("0:01 / 2:00", timeout: 20)
         try tmux.send("Enter")
+        try tmux.waitFor("space plays it back", timeout: 20)
+        try tmux.send("q", literal: true)
         for prompt in ["Title (Enter for", "Notes", "Purpose"] {
             try tmux.waitFor(prompt, timeout: 20)
             try tmux.send("Enter")

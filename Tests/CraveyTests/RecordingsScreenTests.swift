@@ -83,8 +83,12 @@ final class RecordingsScreenTests: CommandTestCase {
         try tmux.send("Enter")
         try tmux.waitFor("Choose Recording Type")
         try tmux.send("a", literal: true)
+        try tmux.waitFor("RECORD")
+        try tmux.send("r", literal: true)  // RECORD starts it
         try tmux.waitFor("0:01 / 2:00", timeout: 20)
         try tmux.send("Enter")
+        try tmux.waitFor("space plays it back", timeout: 20)
+        try tmux.send("q", literal: true)  // the preview waits paused; q goes on
         try tmux.waitFor("Title (Enter for", timeout: 20)
         try tmux.send("Fresh start", literal: true)
         for prompt in ["Title (Enter for", "Notes", "Purpose"] {
@@ -193,12 +197,12 @@ final class RecordingsScreenTests: CommandTestCase {
         try tmux.send("Home")
         try tmux.waitFor("▸ 🎙️ " + long)
         try quit(tmux)
-        // 44 columns: the long title is cut with …, its row stays one line.
-        tmux = try start("recordings", width: 44, height: 24)
+        // 60 columns (the narrowest a page is laid out in): the longest title keeps its row one line.
+        tmux = try start("recordings", width: 60, height: 24)
         page = try tmux.waitFor("Message 11")
         let rows = page.split(separator: "\n").map(String.init)
         let row = try XCTUnwrap(rows.firstIndex { $0.hasPrefix("▸ 🎙️ A very long") })
-        XCTAssertTrue(rows[row].hasSuffix("…"), rows[row])
+        XCTAssertTrue(rows[row].hasSuffix(long), rows[row])
         XCTAssertTrue(rows[row + 1].contains("• 0:01 •"), "the date line follows at once: \(rows[row + 1])")
         try quit(tmux)
     }

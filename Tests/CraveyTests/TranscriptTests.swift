@@ -407,6 +407,23 @@ final class TranscriptTests: TranscriptTestCase {
         XCTAssertTrue(screen.contains("Transcript (automatic draft)"), screen)
         XCTAssertTrue(screen.contains("why you started"), screen)
         XCTAssertTrue(screen.contains("…"), "more than three lines: the rest is in 'checkin show'\n" + screen)
+        // Said saved only because it was; `s` (See more) shows the rest, to its last word.
+        XCTAssertTrue(screen.contains("Transcript saved automatically"), screen)
+        XCTAssertTrue(screen.contains("s  See more"), screen)
+        let entry = try XCTUnwrap(
+            try json(["checkin", "show", "2026-11-22"], ["CRAVEY_NOW": "2026-11-22T10:05:00"]) as? [String: Any])
+        let text = try XCTUnwrap((entry["transcript"] as? [String: Any])?["text"] as? String, "\(entry)")
+        let last = try XCTUnwrap(text.split(whereSeparator: \.isWhitespace).last.map(String.init))
+        try tmux.send("s", literal: true)
+        var page = try tmux.waitFor("Back")
+        for _ in 0..<5 where !page.contains("Enter  Back") {
+            try tmux.send("Space")
+            usleep(300_000)  // the next page drawn
+            page = try tmux.waitFor("Back")
+        }
+        XCTAssertTrue(page.contains(last), "See more reaches the end '\(last)': \(page)")
+        try tmux.send("Enter")
+        try tmux.waitFor("Listen back")
         try tmux.send("Enter")
         XCTAssertTrue(try tmux.waitFor("EXIT=").contains("EXIT=0"))
     }

@@ -12,7 +12,10 @@ import Synchronization
 #endif
 
 /// The check-in at a terminal: five screens, no branching — greeting, mood, the day's question,
-/// the recording, the close. Each screen is drawn whole on stderr; keys are read raw.
+/// the recording, the close. Each screen is drawn whole on stderr; keys are read raw. On every
+/// screen but the recording, `o` rides a craving out (and `1`–`3` play a message where a digit
+/// is not the mood), then the check-in goes on where it was. The mood chosen is kept for the day
+/// until the entry is saved or discarded.
 final class CheckInFlow: Sendable {
     let library: Library
     /// The day asked for with --date; nil for today.
@@ -27,6 +30,8 @@ final class CheckInFlow: Sendable {
     /// Set by a stop signal or the end of input outside a recording: every screen then reads Esc
     /// and the flow returns.
     private let leaving = Mutex(false)
+    /// What a ride or a message played from a check-in screen did, shown on the next screen drawn.
+    private let note = Mutex<String?>(nil)
 
     init(library: Library, fixedDay: String?, mic: String, speaker: String, maxSeconds: Double) {
         self.library = library
@@ -70,6 +75,9 @@ final class CheckInFlow: Sendable {
             if choosing {
                 guard let chosen = chooseMood(mood) else { return .notSaved }
                 mood = chosen
+                // Kept until the entry is saved or discarded; a library that cannot keep it now
+                // only means the mood is asked again next time.
+                try? library.keepMood(chosen, for: day)
                 choosing = false
             }
             guard let chosen = mood else { return .notSaved }
@@ -103,17 +111,19 @@ final class CheckInFlow: Sendable {
     private func greeting(_ day: String) -> GreetingAnswer {
         let name = (try? library.setting(.name)).flatMap { $0 }.map(Terminal.safe)
         let hello = LocalClock.greeting(at: LocalClock.now()) + (name.map { ", \($0)." } ?? ".")
-        screen([
-            "", "  " + Terminal.dim(CheckIn.displayDay(day)), "",
-            "  " + Terminal.bold(hello), "  Take a moment for yourself", "",
-            "  " + keyHint("Enter", "Start") + "     " + keyHint("l", "Later"),
-        ])
         while true {
+            screen(
+                [
+                    "", "  " + Terminal.dim(CheckIn.displayDay(day)), "",
+                    "  " + Terminal.bold(hello), "  Take a moment for yourself", "",
+                    "  " + keyHint("Enter", "Start") + "     " + keyHint("l", "Later"), "", helpLine(digits: true),
+                ], keys: 3)
             switch readKey() {
             case .enter: return .start
             case .character("l"), .character("L"): return .later
             case .character("q"), .escape: return .leave
-            default: continue
+            case let key?: _ = helpNow(key, digits: true)
+            case nil: continue
             }
         }
     }
@@ -125,11 +135,12 @@ final class CheckInFlow: Sendable {
             let row = moods.map { mood -> String in
                 mood == selected ? Terminal.style("[ \(mood.label) ]", "1;36") : "  \(mood.label)  "
             }.joined(separator: " ")
-            screen([
-                "", "  " + Terminal.bold("How does today feel, overall?"), "",
-                "  " + row, "",
-                "  " + Terminal.dim("←/→ or 1–5 to choose · Enter to confirm"),
-            ])
+            screen(
+                [
+                    "", "  " + Terminal.bold("How does today feel, overall?"), "",
+                    "  " + row, "",
+                    "  " + Terminal.dim("←/→ or 1–5 to choose · Enter to confirm"), "", helpLine(digits: false),
+                ], keys: 3, focus: 1..<2)
             switch readKey() {
             case .left:
                 selected = selected.map { moods[max(0, moods.firstIndex(of: $0)! - 1)] } ?? .okay
@@ -140,7 +151,10 @@ final class CheckInFlow: Sendable {
             case .enter:
                 if let selected { return selected }
             case .character("q"), .escape: return nil
-            default: continue
+            case let key?:
+                _ = helpNow(key, digits: false)
+                continue
+            case nil: continue
             }
             if Calm.isOn, let selected {
                 write("Selected: \(selected.label) (\(moods.firstIndex(of: selected)! + 1) of \(moods.count))\n")
@@ -151,17 +165,19 @@ final class CheckInFlow: Sendable {
     private enum ReadyAnswer { case ready, back, leave }
 
     private func ready(_ prompt: String) -> ReadyAnswer {
-        screen([
-            "", "  " + Terminal.dim("Just one question for today"), "",
-            "  " + Terminal.bold(prompt), "",
-            "  " + keyHint("Enter", "I'm ready") + "     " + keyHint("b", "Back"),
-        ])
         while true {
+            screen(
+                [
+                    "", "  " + Terminal.dim("Just one question for today"), "",
+                    "  " + Terminal.bold(prompt), "",
+                    "  " + keyHint("Enter", "I'm ready") + "     " + keyHint("b", "Back"), "", helpLine(digits: true),
+                ], keys: 3, focus: 1..<2)
             switch readKey() {
             case .enter: return .ready
             case .character("b"), .character("B"): return .back
             case .character("q"), .escape: return .leave
-            default: continue
+            case let key?: _ = helpNow(key, digits: true)
+            case nil: continue
             }
         }
     }
@@ -209,7 +225,7 @@ final class CheckInFlow: Sendable {
                     "  " + keyHint("Enter", "Stop and keep") + "     " + keyHint("d", "Discard"),
                 ]
             }
-            screen(lines)
+            screen(lines, keys: 3)
             if Calm.isOn { calmLines.offer("Recording \(Format.clock(status.elapsed))", to: .standardError) }
             switch readKey(timeoutMilliseconds: 50) {
             case .enter where asking, .escape where asking, .character("k") where asking:
@@ -265,7 +281,7 @@ final class CheckInFlow: Sendable {
                     screen(
                         top + [
                             "  " + Terminal.dim("Transcribing… \(Int(fraction * 100)) %") + "   " + keyHint("q", "Skip")
-                        ])
+                        ], title: 3)
                     return readKey(timeoutMilliseconds: 0) != .character("q")
                 }
                 if outcome != .stopped { transcript = try? library.transcript(of: entry.id) }
@@ -274,7 +290,7 @@ final class CheckInFlow: Sendable {
                 TranscriptWorker.start(for: library)
                 let deadline = Date().addingTimeInterval(Self.transcriptWait())
                 while Date() < deadline {
-                    screen(top + ["  " + Terminal.dim("Transcribing…") + "   " + keyHint("q", "Skip")])
+                    screen(top + ["  " + Terminal.dim("Transcribing…") + "   " + keyHint("q", "Skip")], title: 3)
                     if let made = try? library.transcript(of: entry.id) { transcript = made; break }
                     if readKey(timeoutMilliseconds: 200) == .character("q") { break }
                 }
@@ -283,19 +299,50 @@ final class CheckInFlow: Sendable {
             }
         }
         let queued = Transcribing.onItsWay(entry.id, in: library)
-        let preview = Cravey.Show.transcriptPreview(
-            transcript ?? nil, count: 3, width: max(30, min(80, Terminal.columns) - 4), queued: queued)
+        let width = max(30, min(80, Terminal.columns) - 4)
+        let made: Transcript? = transcript ?? nil
+        let preview = Cravey.Show.transcriptPreview(made, count: 3, width: width, queued: queued)
+        // The whole transcript: its heading and every line.
+        let whole = Cravey.Show.transcriptPreview(made, count: Int.max, width: width, queued: queued)
+        // The note only for a transcript that was made and kept with its words.
+        let saved =
+            made?.state == .done && made?.words.isEmpty == false
+            ? ["  " + Terminal.dim("Transcript saved automatically")] : []
+        let more = whole.count > 4
         while true {
             screen(
-                top + preview.map { "  " + $0 } + [
+                top + preview.map { "  " + $0 } + saved + [
                     "",
-                    "  " + keyHint("p", "Listen back") + "     " + keyHint("Enter", "Done"),
-                ])
+                    "  " + keyHint("p", "Listen back") + (more ? "     " + keyHint("s", "See more") : "") + "     "
+                        + keyHint("Enter", "Done"), "", helpLine(digits: true),
+                ], title: 3, keys: 3)
             switch readKey() {
             case .enter, .character("q"), .escape: return already ? .already(entry) : .saved(entry)
             case .character("p"), .character("P"): listen(to: entry)
-            default: continue
+            case .character("s") where more, .character("S") where more: seeMore(whole)
+            case let key?: _ = helpNow(key, digits: true)
+            case nil: continue
             }
+        }
+    }
+
+    /// The whole transcript, a screen at a time: any key shows the next, Esc or q goes back.
+    private func seeMore(_ lines: [String]) {
+        let page = max(3, Terminal.rows - 4)
+        var first = 0
+        while true {
+            let last = min(lines.count, first + page)
+            let atEnd = last >= lines.count
+            screen(
+                lines[first..<last].map { "  " + $0 } + [
+                    "",
+                    "  "
+                        + (atEnd
+                            ? keyHint("Enter", "Back") : keyHint("Space", "More") + "     " + keyHint("q", "Back")),
+                ], title: 0)
+            guard let key = readKey() else { continue }
+            if atEnd || key.isQuit { return }
+            first = last
         }
     }
 
@@ -323,7 +370,38 @@ final class CheckInFlow: Sendable {
 
     private func keyHint(_ key: String, _ action: String) -> String { Terminal.style(key, "1") + "  " + action }
 
-    private func screen(_ lines: [String]) { Drawing.screen(lines) }
+    /// The keys for a hard moment on a check-in screen (`digits`: with `1`–`3`).
+    private func helpLine(digits: Bool) -> String {
+        "  " + Terminal.dim("In a craving now?") + "  " + keyHint("o", "Ride it out")
+            + (digits ? "  " + keyHint("1–3", "Play a message") : "")
+    }
+
+    /// `o` (and with `digits`, `1`–`3`): the ride or the message, as on every screen, on a screen
+    /// of its own; its note is shown on the next check-in screen. False for any other key.
+    private func helpNow(_ key: Key, digits: Bool) -> Bool {
+        guard key.letter == "o" || (digits && (1...3).contains(key.digit ?? 0)) else { return false }
+        var page = FullScreen()
+        guard let shown = page else { return false }
+        let said = (try? HelpNow(screen: shown, library: library, speaker: speaker)(key)) ?? nil
+        page = nil  // back to the check-in's screen
+        note.withLock { $0 = said }
+        Drawing.cursor(visible: false)
+        return true
+    }
+
+    /// Draws a page laid out for the window: its first `title` lines stay at the top and its last
+    /// `keys` lines (with the note of a ride or a message, when there is one) at the bottom; the
+    /// lines between scroll to keep `focus` (counted from the first of them) in view. Lines wrap at
+    /// spaces; a window below 60x12 shows the one line that asks for a bigger one.
+    private func screen(_ lines: [String], title: Int = 2, keys: Int = 1, focus: Range<Int>? = nil) {
+        let said = note.withLock { $0 }
+        let top = Array(lines.prefix(title))
+        let bottom = Array(lines.suffix(min(keys, lines.count - top.count)))
+        let page = Page(
+            title: top, body: Array(lines[top.count..<(lines.count - bottom.count)]), focus: focus,
+            keys: bottom + (said.map { ["", "  " + Terminal.safe($0)] } ?? []))
+        Drawing.screen(Calm.isOn ? page.all : page.lines(columns: Terminal.columns, rows: Terminal.rows, reserve: 1))
+    }
 
     private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 
@@ -346,7 +424,10 @@ final class CheckInFlow: Sendable {
                 break
             }
             if let key {
+                // In a window too small to show the page only q and Esc answer: nothing is chosen unseen.
+                if !Calm.isOn, Page.isTooSmall(columns: Terminal.columns, rows: Terminal.rows), !key.isQuit { continue }
                 if Calm.isOn { CalmPage.shared.announce(key, to: .standardError) }
+                note.withLock { $0 = nil }
                 return key
             }
             if timeoutMilliseconds >= 0 && waited >= timeoutMilliseconds { return nil }

@@ -27,8 +27,12 @@ final class LiveMeter {
 
     func render(_ status: Recorder.Status, preview: CameraPreview? = nil) {
         if Calm.isOn { return calmLines.offer(Self.summary(status), to: .standardError) }
-        var lines = preview?.lines ?? []
-        let width = 40
+        let picture = preview?.lines ?? []
+        var lines: [String] = []
+        // Every line within the window (a wrapped line would break the redraw in place): the bar
+        // narrows down to 10 columns.
+        let columns = max(20, Terminal.columns - 1)
+        let width = max(10, min(40, columns - 34))
         let rms = status.level.rms
         // The bar spans -60…0 dBFS.
         let filled = max(0, min(width, Int(((rms + 60) / 60) * Double(width))))
@@ -65,6 +69,7 @@ final class LiveMeter {
             lines.append("      " + Format.sparkline(Array(status.waveform.suffix(width + 12)), columns: width + 12))
         }
         var note = "Enter or q to stop · p or space pauses · Ctrl-C also stops and keeps it"
+        if Terminal.width(note) > columns { note = "Enter or q to stop · p or space pauses" }
         if let preview { note += preview.isShown ? " · v hides the camera" : " · v shows the camera" }
         if status.paused {
             note = Terminal.style("Paused — p or space resumes; nothing is recorded meanwhile", "1;33")
@@ -75,7 +80,7 @@ final class LiveMeter {
             note = Terminal.style("No sound for \(Int(status.silentSeconds)) s — is the microphone muted?", "1;33")
         }
         lines.append(note)
-        block.draw(lines, to: .standardError)
+        block.draw(picture + lines.map { Terminal.fit($0, columns) }, to: .standardError)
     }
 
     /// The calm screens' status line: time, level, frames and what needs attention.

@@ -152,10 +152,12 @@ final class PlaySession {
     }
 
     /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
-    /// the playback (the record flow handles its own signals).
-    func run(handlingSignals: Bool) -> AudioPlayer.Ending {
+    /// the playback (the record flow handles its own signals). With `paused`, at a terminal, it
+    /// loads paused at the start and space plays it.
+    func run(handlingSignals: Bool, paused: Bool = false) -> AudioPlayer.Ending {
         let signals = handlingSignals ? StopSignals(onStop: { [player] _ in player.dismiss() }) : nil
         defer { signals?.cancel() }
+        if paused && Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal { player.togglePause() }
         player.start()
         defer {
             if let window, Configuration.current.timings {
@@ -211,7 +213,8 @@ final class PlaySession {
 
     /// Draws title, waveform with cursor, position / duration and a progress bar, in place.
     private func render() {
-        let width = 60
+        // The bar and its clock within the window (a wrapped line would break the redraw in place).
+        let width = max(20, min(60, Terminal.columns - 16))
         let position = player.position
         let fraction = duration > 0 ? min(1, position / duration) : 0
         let cursor = min(width - 1, Int(fraction * Double(width)))
@@ -227,8 +230,8 @@ final class PlaySession {
                 + (player.isPaused ? Terminal.style("  ❚❚ paused", "33") : ""),
             waveLine,
             Terminal.accent(bar) + "  \(Format.clock(position)) / \(Format.clock(duration))",
-            Terminal.dim("space pause · ← → 15 s · q quit"),
-        ]
+            Terminal.dim((player.isPaused ? "space play" : "space pause") + " · ← → 15 s · q quit"),
+        ].map { Terminal.fit($0, max(20, Terminal.columns - 1)) }
         if Calm.isOn {
             let state = player.isPaused ? "Paused" : "Playing"
             return calmLines.offer(

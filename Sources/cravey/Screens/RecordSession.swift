@@ -32,6 +32,9 @@ final class RecordSession: Sendable {
     let json: Bool
     let display: Bool
     let trimSilence: Bool
+    /// Whether a screen opened it (the recordings screen, home): at a terminal it waits for the
+    /// person to start it, and the preview after loads paused.
+    let fromScreen: Bool
     /// The take and what became of it; held while saving, so that it is saved exactly once.
     private struct State {
         var take: Take?
@@ -66,9 +69,10 @@ final class RecordSession: Sendable {
     init(
         library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool,
         json: Bool,
-        trimSilence: Bool = false, preview: CameraPreview.Choice = .auto
+        trimSilence: Bool = false, preview: CameraPreview.Choice = .auto, fromScreen: Bool = false
     ) {
         self.trimSilence = trimSilence
+        self.fromScreen = fromScreen
         self.previewChoice = preview
         self.library = library
         self.plan = plan
@@ -82,6 +86,11 @@ final class RecordSession: Sendable {
 
     func run(countdown: Int) throws {
         installSignalHandlers()
+        if fromScreen, display, Terminal.stdinIsTerminal, !waitForStart() {
+            // Nothing was opened or written yet: the devices are opened by `start`.
+            FileHandle.standardError.write(Data("Back to the library; nothing was recorded.\n".utf8))
+            return
+        }
         if countdown > 0, !runCountdown(countdown) {
             // Nothing was opened or written yet: the devices are opened by `start`.
             FileHandle.standardError.write(Data("Cancelled; nothing was recorded.\n".utf8))
@@ -307,8 +316,8 @@ final class RecordSession: Sendable {
     private func review(_ first: Take) throws {
         var take = first
         let err = FileHandle.standardError
-        err.write(
-            Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — listening back (q skips)\n".utf8))
+        let listening = fromScreen ? "space plays it back, q goes on" : "listening back (q skips)"
+        err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — \(listening)\n".utf8))
         preview(take)
         // Raw mode between the questions too, so nothing typed ahead is echoed out of place.
         let raw = RawMode()
@@ -402,10 +411,56 @@ final class RecordSession: Sendable {
                 title: "Preview", kind: take.kind, duration: take.duration, waveform: take.waveform, player: player,
                 video: video, window: window
             )
-            .run(handlingSignals: false)
+            .run(handlingSignals: false, paused: fromScreen)
         } catch {
             let summary = Format.sparkline(take.waveform, columns: 50)
             FileHandle.standardError.write(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
+        }
+    }
+
+    /// Before recording: 00:00 and RECORD until Space, Enter or r starts it; Esc or q asks
+    /// "Discard and return to library?" (false when that is answered yes, or a stop signal or the
+    /// end of input came).
+    private func waitForStart() -> Bool {
+        state.withLock { $0.counting = true }
+        let raw = RawMode()
+        defer {
+            state.withLock { $0.counting = false }
+            raw?.release()
+        }
+        let err = FileHandle.standardError
+        let what = plan.devices.kind == .video ? Format.icon(.video) + " Video" : Format.icon(.audio) + " Audio"
+        var asking = false
+        while true {
+            let lines =
+                asking
+                ? [
+                    Terminal.bold("Discard and return to library?"),
+                    Terminal.bold("y") + "  Discard     " + Terminal.bold("n") + "  Stay",
+                ]
+                : [
+                    what + "   " + Terminal.bold("00:00") + "   " + Terminal.style("●", "31") + " "
+                        + Terminal.bold("RECORD") + Terminal.dim("   up to " + Format.clock(maxSeconds)),
+                    Terminal.dim("Space, Enter or r: record · Esc or q: back to the library"),
+                ]
+            err.write(Data(("\n" + lines.joined(separator: "\n") + "\n").utf8))
+            while true {
+                if state.withLock({ $0.countdownCancelled || $0.finished }) { return false }
+                guard let key = KeyReader.shared.next(waiting: 50) else { continue }
+                if key == .inputEnded { return false }
+                if asking {
+                    if key.letter == "y" { return false }
+                    if key.letter == "n" || key == .escape || key == .enter {
+                        asking = false
+                        break
+                    }
+                } else if key == .enter || key.letter == "r" || key == .character(" ") {
+                    return true
+                } else if key.isQuit {
+                    asking = true
+                    break
+                }
+            }
         }
     }
 

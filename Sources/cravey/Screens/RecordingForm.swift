@@ -91,8 +91,9 @@ struct RecordingFormState {
 
     // MARK: - Drawing
 
-    /// The form, every line within `width` columns (a long title or notes shows its end).
-    func lines(width: Int) -> [String] {
+    /// The form as a page for a window `width` columns wide: its title and keys in view, the field
+    /// being answered in focus (a long title or notes shows its end; chips never break inside).
+    func page(width: Int) -> Page {
         let columns = max(30, width - 1)
         let rule = Terminal.dim(String(repeating: "─", count: min(columns, 56)))
         func label(_ text: String, _ f: Field) -> String {
@@ -105,12 +106,11 @@ struct RecordingFormState {
             return "    > " + end + (field == f ? "▏" : "")
         }
         let chips = Recording.Purpose.allCases.enumerated().map { index, each in
-            LogFormState.chip(
+            LogFormState.heldChip(
                 (purpose == each ? "(•) " : "( ) ") + each.name,
                 underCursor: field == .purpose && index == purposeCursor)
         }
         var out = [
-            Terminal.bold("Edit Recording"), rule,
             label("Title", .title) + Terminal.dim("  (40 char max; blank: '\(automaticTitle)')"), typed(title, .title),
             label("Notes", .notes) + Terminal.dim("  (200 char max)")
                 + (notes.count >= 150 ? Terminal.dim("  \(notes.count)/200") : ""),
@@ -118,22 +118,35 @@ struct RecordingFormState {
             label("Purpose", .purpose) + Terminal.dim("  (optional)"), "  " + chips.joined(separator: " "),
         ]
         if field == .purpose { out.append("    " + Terminal.dim(Recording.Purpose.allCases[purposeCursor].line)) }
+        let madeForStart = out.count
         let triggers = Trigger.allCases.enumerated().map { index, trigger in
-            LogFormState.chip(
+            LogFormState.heldChip(
                 (madeFor.contains(trigger) ? "[x] " : "[ ] ") + trigger.label,
                 underCursor: field == .madeFor && index == triggerCursor)
         }
-        out += [
-            label("Made for", .madeFor) + Terminal.dim("  (optional: played first in a craving with one of them)"),
-            "  " + triggers[0..<5].joined(separator: " "), "  " + triggers[5...].joined(separator: " "),
-        ]
-        out += [
+        // A narrow window gets the short hint and the chips in as many rows as they need.
+        let wide = width > 80
+        out.append(
+            label("Made for", .madeFor)
+                + Terminal.dim(wide ? "  (optional: played first in a craving with one of them)" : "  (optional)"))
+        out +=
+            wide
+            ? ["  " + triggers[0..<5].joined(separator: " "), "  " + triggers[5...].joined(separator: " ")]
+            : ["  " + triggers.joined(separator: " ")]
+        let focus: Range<Int> =
+            switch field {
+            case .title: 0..<2
+            case .notes: 2..<4
+            case .purpose: 4..<7
+            case .madeFor: madeForStart..<out.count
+            }
+        var keys = [
             rule,
             Terminal.dim(
                 "Enter: save changes · ↑/↓ field · purpose: ←/→ space or 1–4 · made for: space ticks · Esc: close"),
         ]
-        if let problem { out += Terminal.wrap(Terminal.safe(problem), width: columns).map { Terminal.style($0, "33") } }
-        return out.map { Terminal.width(Calm.plain($0)) > columns ? Terminal.fit($0, columns) : $0 }
+        if let problem { keys.append(Terminal.style(Terminal.safe(problem), "33")) }
+        return Page(title: [Terminal.bold("Edit Recording"), rule], body: out, focus: focus, keys: keys)
     }
 }
 
@@ -145,7 +158,7 @@ enum RecordingForm {
     static func run<Saved>(_ start: RecordingFormState, save: (RecordingFormState) throws -> Saved) -> Saved? {
         var state = start
         // nil: the form goes on; .some(nil): it was closed; .some(saved): saved.
-        let ended = LiveForm.run(lines: { state.lines(width: Terminal.columns) }) { key -> Saved?? in
+        let ended = LiveForm.run(page: { state.page(width: Terminal.columns) }) { key -> Saved?? in
             switch state.apply(key) {
             case .editing: return nil
             case .close: return .some(nil)

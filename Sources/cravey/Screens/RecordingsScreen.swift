@@ -41,8 +41,8 @@ struct RecordingsScreen {
         while !screen.closed {
             let recordings = try library.recordings()
             list.resize(to: recordings.count)
-            let key = screen.ask(drawing: {
-                Self.lines(recordings, list: &list, toast: toast, columns: Terminal.columns, rows: Terminal.rows)
+            let key = screen.ask(page: {
+                Self.page(recordings, list: &list, toast: toast, columns: Terminal.columns, rows: Terminal.rows)
             })
             toast = nil
             if list.move(key, visible: Self.visible(rows: Terminal.rows)) { continue }
@@ -101,10 +101,10 @@ struct RecordingsScreen {
     /// Enter cancel.
     func confirmDelete(_ recording: Recording) -> Bool {
         while true {
-            let key = screen.ask([
-                Terminal.bold(Cravey.Delete.question(recording)), "", Cravey.Delete.warning, "",
-                "  " + Terminal.bold("d") + "  Delete        " + Terminal.bold("Esc") + "  Cancel",
-            ])
+            let key = screen.ask(
+                Page(
+                    title: [Terminal.bold(Cravey.Delete.question(recording))], body: ["", Cravey.Delete.warning, ""],
+                    keys: ["  " + Terminal.bold("d") + "  Delete        " + Terminal.bold("Esc") + "  Cancel"]))
             if key.letter == "d" || key.letter == "y" { return true }
             if key.isQuit || key == .inputEnded || key == .enter || key.letter == "n" { return false }
         }
@@ -113,12 +113,14 @@ struct RecordingsScreen {
     /// Choose Recording Type, then the same recording as `cravey record audio|video`; the note.
     func record() throws -> String? {
         let kind: Recording.Kind
-        switch screen.ask([
-            Terminal.bold("Choose Recording Type"), "",
-            "  " + Terminal.bold("v") + "  " + Format.icon(.video) + " RECORD VIDEO",
-            "  " + Terminal.bold("a") + "  " + Format.icon(.audio) + " RECORD AUDIO", "",
-            "  " + Terminal.bold("Esc") + "  Cancel",
-        ]).letter {
+        switch screen.ask(
+            Page(
+                title: [Terminal.bold("Choose Recording Type")],
+                body: [
+                    "", "  " + Terminal.bold("v") + "  " + Format.icon(.video) + " RECORD VIDEO",
+                    "  " + Terminal.bold("a") + "  " + Format.icon(.audio) + " RECORD AUDIO", "",
+                ], focus: 1..<3, keys: ["  " + Terminal.bold("Esc") + "  Cancel"])
+        ).letter {
         case "v": kind = .video
         case "a": kind = .audio
         default: return nil
@@ -130,28 +132,33 @@ struct RecordingsScreen {
 
     // MARK: - Drawing
 
-    /// The page for a terminal `columns` wide and `rows` high: every line within the width (a long
-    /// title is cut with …, never wrapped), the rows scrolled to keep the chosen one in view.
-    static func lines(
+    /// The page for a terminal `columns` wide and `rows` high: the title, the chosen row and the
+    /// keys in view (a long title is cut with …, never wrapped; the keys and the note wrap at
+    /// spaces), the rows scrolled to keep the chosen one in view.
+    static func page(
         _ recordings: [Recording], list: inout ScrollingList, toast: String?, columns: Int, rows: Int
-    ) -> [String] {
+    ) -> Page {
         let width = max(40, columns - 1)
         let rule = Terminal.dim(String(repeating: "─", count: min(width, 72)))
-        let note = toast.map { Terminal.accent(fitted($0, width)) } ?? ""
+        let note = toast.map { Terminal.accent($0) } ?? ""
         let new = Terminal.bold("n") + "  + NEW"
         let title = Terminal.bold("Recordings") + (recordings.isEmpty ? "" : Terminal.dim("  \(recordings.count)"))
         let header = Terminal.fit(title, width - 8) + new
         guard !recordings.isEmpty else {
-            return [
-                header, rule, "", "  " + Format.icon(.video), "", "  " + Terminal.bold("No recordings yet"), "",
-                "  Create motivational content to play during cravings", "",
-                "  " + Terminal.bold("n") + "  RECORD YOUR FIRST", "", rule, Terminal.dim("n record · q back"), note,
-            ]
+            return Page(
+                title: [header, rule],
+                body: [
+                    "", "  " + Format.icon(.video), "", "  " + Terminal.bold("No recordings yet"), "",
+                    "  Create motivational content to play during cravings", "",
+                    "  " + Terminal.bold("n") + "  RECORD YOUR FIRST", "",
+                ], focus: 7..<8, keys: [rule, Terminal.dim("n record · q back"), note])
         }
-        let shown = list.shown(visible: visible(rows: rows))
-        var out = [
-            header, shown.lowerBound > 0 ? Terminal.dim("  ↑ \(shown.lowerBound) more") : rule,
-        ]
+        let keys = Terminal.dim("Enter play · e edit · d delete · n new · ↑/↓ · q back")
+        // Two lines a row, between the title and its rule, the rule below and the keys and note.
+        let below = Page.wrap(keys, width: columns - 1).count + Page.wrap(note, width: columns - 1).count
+        let shown = list.shown(visible: max(1, (rows - 3 - below) / 2))
+        let top = [header, shown.lowerBound > 0 ? Terminal.dim("  ↑ \(shown.lowerBound) more") : rule]
+        var out: [String] = []
         for index in shown {
             let recording = recordings[index]
             let chosen = index == list.selected
@@ -166,12 +173,11 @@ struct RecordingsScreen {
                             Validation.displayDate(recording.createdAt) + " • " + Format.duration(recording.duration)
                                 + " • ▶ " + Format.plays(recording.playCount), width - 5)))
         }
-        let below = recordings.count - shown.upperBound
-        out += [
-            below > 0 ? Terminal.dim("  ↓ \(below) more") : rule,
-            Terminal.dim(fitted("Enter play · e edit · d delete · n new · ↑/↓ choose · q back", width)), note,
-        ]
-        return out
+        let more = recordings.count - shown.upperBound
+        let chosen = 2 * (list.selected - shown.lowerBound)
+        return Page(
+            title: top, body: out, focus: chosen..<(chosen + 2),
+            keys: [more > 0 ? Terminal.dim("  ↓ \(more) more") : rule, keys, note])
     }
 
     /// `text` as it is when it fits in `columns`, else cut with … (never wrapped).

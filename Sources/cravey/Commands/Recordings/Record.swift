@@ -138,7 +138,7 @@ extension Cravey {
                 mayAsk: Terminal.stdinIsTerminal)
             let session = RecordSession(
                 library: lib, plan: plan, speaker: speaker, maxSeconds: Validation.maxDuration, draft: Library.Draft(),
-                interactive: asksDetails, json: false)
+                interactive: asksDetails, json: false, fromScreen: true)
             if try record(session, countdown: 0) != nil { return savedNote }
             return session.discarded ? "Recording discarded — nothing was kept." : "Nothing was recorded."
         }
