@@ -34,7 +34,7 @@ extension Cravey {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             if output.json {
                 try JSONOutput.print(try Tracker(library: lib).progressNotingMilestones(range, now: LocalClock.now()))
             } else if let html {

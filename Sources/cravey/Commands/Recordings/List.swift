@@ -19,7 +19,7 @@ extension Cravey {
         var purpose: Recording.Purpose?
 
         func run() throws {
-            try Self.show(try library.open(), kind: kind, purpose: purpose, json: output.json)
+            try Self.show(try library.openExisting(), kind: kind, purpose: purpose, json: output.json)
         }
 
         /// The list as JSON or as a table (or the words for none): `cravey list`, and

@@ -72,7 +72,7 @@ extension Cravey {
         }
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let played = try Self.play(
                 top ? try Self.quickPlay(rank: rank, in: lib) : .key(key!), in: lib, from: start, speaker: speaker,
                 originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
