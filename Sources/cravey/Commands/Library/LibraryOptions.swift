@@ -35,10 +35,13 @@ struct LibraryOptions: ParsableArguments {
     /// Opens the library that is there already, for a command that reads it or changes what it
     /// holds: where there is none, one line says so and nothing is made.
     func openExisting() throws -> Library {
-        let root = self.root
-        guard Library.exists(at: root) else { throw CraveyFailure(message: Self.noLibrary(root)) }
-        return try open()
+        guard let library = try existing() else { throw CraveyFailure(message: Self.noLibrary(root)) }
+        return library
     }
+
+    /// The library opened, or nil where there is none (nothing is made): for a listing whose
+    /// honest answer is then its empty state.
+    func existing() throws -> Library? { Library.exists(at: root) ? try open() : nil }
 
     /// The words for a command that needs a library where there is none.
     static func noLibrary(_ root: String) -> String {

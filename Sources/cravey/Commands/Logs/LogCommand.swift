@@ -32,8 +32,11 @@ extension Cravey {
 
             func run() throws {
                 let bound = try since.map { text in try given(as: "--since") { try LogInput.since(text) } }
-                let entries = try Tracker(library: try library.openExisting()).entries(
-                    cravings: !uses || cravings, uses: !cravings || uses, since: bound)
+                let entries =
+                    try library.existing().map {
+                        try Tracker(library: $0).entries(
+                            cravings: !uses || cravings, uses: !cravings || uses, since: bound)
+                    } ?? []
                 if output.json {
                     FileHandle.standardOutput.write(LogExport.jsonArray(entries) + Data("\n".utf8))
                     return

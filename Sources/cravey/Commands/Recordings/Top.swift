@@ -32,7 +32,7 @@ extension Cravey {
         }
 
         func run() throws {
-            let recordings = try Tracker(library: library.openExisting()).quickPlay(count)
+            let recordings = try library.existing().map { try Tracker(library: $0).quickPlay(count) } ?? []
             if output.json {
                 print(RecordingExport.jsonArray(recordings))
                 return
