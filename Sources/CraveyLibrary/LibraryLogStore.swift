@@ -206,39 +206,41 @@ extension Library {
     /// Stores a new craving (its recording, if it names one, must be there). While another
     /// process holds the library it is kept in `logs.waiting`, durably, and written later.
     package func insertCraving(_ craving: CravingRow) throws {
-        let values: [DatabaseValueConvertible?] = [
-            craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
-            craving.notes, craving.recordingId, craving.createdAt, craving.modifiedAt, craving.ratings,
-            craving.played ?? craving.recordingId ?? "",
-        ]
-        try keepWaiting(
-            WaitingLine(kind: "craving", row: Self.waitingRow(CravingRow.columns, values)),
-            checking: { db in try Self.requireRecording(craving.recordingId, db) }
-        ) {
-            try writeLogs(step: "log.craving", lockWait: Self.logLockWait) { db in
-                try Self.requireRecording(craving.recordingId, db)
-                try db.execute(
-                    sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    arguments: StatementArguments(values))
-            }
-        }
+        try insertLog(
+            "craving", table: "craving", columns: CravingRow.columns,
+            [
+                craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
+                craving.notes, craving.recordingId, craving.createdAt, craving.modifiedAt, craving.ratings,
+                craving.played ?? craving.recordingId ?? "",
+            ]
+        ) { db in try Self.requireRecording(craving.recordingId, db) }
     }
 
     /// Stores a new use (its craving, if it names one, must be there). While another process
     /// holds the library it is kept in `logs.waiting`, durably, and written later.
     package func insertUse(_ use: UseRow) throws {
-        let values: [DatabaseValueConvertible?] = [
-            use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes,
-            use.moodAfter, use.cravingId, use.createdAt, use.modifiedAt,
-        ]
-        try keepWaiting(
-            WaitingLine(kind: "use", row: Self.waitingRow(UseRow.columns, values)),
-            checking: { db in try Self.requireCraving(use.cravingId, db) }
-        ) {
-            try writeLogs(step: "log.use", lockWait: Self.logLockWait) { db in
-                try Self.requireCraving(use.cravingId, db)
+        try insertLog(
+            "use", table: "usage", columns: UseRow.columns,
+            [
+                use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes,
+                use.moodAfter, use.cravingId, use.createdAt, use.modifiedAt,
+            ]
+        ) { db in try Self.requireCraving(use.cravingId, db) }
+    }
+
+    /// Stores a new log of `kind` ("craving" or "use") as a row of `table`, once `requiring`
+    /// (what the row names must be there) holds; kept in `logs.waiting` while another process
+    /// holds the library.
+    private func insertLog(
+        _ kind: String, table: String, columns: String, _ values: [DatabaseValueConvertible?],
+        requiring: (Database) throws -> Void
+    ) throws {
+        try keepWaiting(WaitingLine(kind: kind, row: Self.waitingRow(columns, values)), checking: requiring) {
+            try writeLogs(step: "log.\(kind)", lockWait: Self.logLockWait) { db in
+                try requiring(db)
                 try db.execute(
-                    sql: "INSERT INTO usage (\(UseRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO \(table) (\(columns)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))",
                     arguments: StatementArguments(values))
             }
         }

@@ -42,8 +42,6 @@ public final class AudioPlayer: Sendable {
     private struct Source {
         let decoder: AudioDecoder
         var limiter: Limiter?
-        /// The sound ended with the first samples, written while the speaker was waited for.
-        var atEnd = false
 
         /// The next block for the speaker, through the gain and limiter when there is one; empty at the end.
         mutating func nextBlock(_ frames: Int) throws -> [Int16] {
@@ -79,7 +77,6 @@ public final class AudioPlayer: Sendable {
         output = Speaker(opened.output)
         self.duration = duration
         sampleRate = decoder.sampleRate
-        source.atEnd = first.isEmpty
         self.source = Mutex(source)
         state.withLock {
             $0.written = first.count
@@ -89,9 +86,9 @@ public final class AudioPlayer: Sendable {
         }
     }
 
-    /// How much sound the speaker is given while it is waited for: more than its buffer (100 ms),
-    /// so that one that never plays it is caught by the deadline.
-    static let firstWriteMilliseconds = 150
+    /// How much sound the speaker is given while it is waited for: its buffer (100 ms) and one
+    /// period more, so that one that never plays it is caught by the deadline.
+    static let firstWriteMilliseconds = 120
 
     public func start() {
         guard let source = source.withLock({ $0.take() }) else { return }
@@ -113,7 +110,6 @@ public final class AudioPlayer: Sendable {
                 drop()
                 try? source.decoder.seek(to: target)
                 source.limiter?.reset()
-                source.atEnd = false
                 let base = source.decoder.position
                 state.withLock {
                     $0.seekTarget = nil
@@ -125,7 +121,7 @@ public final class AudioPlayer: Sendable {
                 continue
             }
             if isPaused { usleep(10_000); continue }
-            guard !source.atEnd, let samples = try? source.nextBlock(block), !samples.isEmpty else {
+            guard let samples = try? source.nextBlock(block), !samples.isEmpty else {
                 output.drain()
                 state.withLock {
                     $0.queued = 0
