@@ -61,11 +61,12 @@ extension Library {
         return resolved
     }
 
-    /// Whether there is a library at `path` to read: a directory (or a link to one) that holds
-    /// anything. Nothing is created or changed; a command that only reads or changes what is
-    /// there says there is no library instead of making one.
+    /// Whether there is a library at `path` to read: anything there but nothing at all or an
+    /// empty directory (what is there and no library is refused when it is opened). Nothing is
+    /// created or changed; a command that only reads or changes what is there says there is no
+    /// library instead of making one.
     public static func exists(at path: String) -> Bool {
-        guard let directory = opendir(path) else { return errno != ENOENT && errno != ENOTDIR }
+        guard let directory = opendir(path) else { return errno != ENOENT }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {

@@ -68,6 +68,7 @@ extension RawArguments {
     /// typed (nil: none), a negative one too, to be refused in the number's own words; anything
     /// else is refused as the parser would.
     static func number(_ typed: [String]) throws -> String? {
+        let typed = typed.filter { $0 != "--" }  // what follows "--" is a value, never an option
         if let unknown = typed.first(where: { $0.hasPrefix("-") && !isNegativeNumber($0) }) {
             throw ValidationError("Unknown option '\(unknown)'")
         }

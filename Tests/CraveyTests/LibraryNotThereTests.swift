@@ -44,6 +44,12 @@ final class LibraryNotThereTests: LogTestCase {
             "cravey: there is no cravey library at \(base)/new yet, so there is nothing to read or change there (nothing was made); your first craving, use or recording starts it\n"
         )
 
+        // A file where the library would be is not "nothing logged": it is refused as before.
+        FileManager.default.createFile(atPath: base + "/a-file", contents: Data("mine".utf8))
+        let file = try runProcess(cravey, ["log", "--library", base + "/a-file"], environment: env())
+        XCTAssertEqual(file.status, 1, file.stdout)
+        XCTAssertFalse(file.stdout.contains("Nothing logged"), file.stdout)
+
         // An empty directory is no library either, and stays empty.
         try FileManager.default.createDirectory(atPath: base + "/empty", withIntermediateDirectories: false)
         XCTAssertEqual(try runProcess(cravey, ["check", "--library", base + "/empty"], environment: env()).status, 1)

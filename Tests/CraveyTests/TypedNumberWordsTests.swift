@@ -11,6 +11,7 @@ final class TypedNumberWordsTests: LogTestCase {
             (["use", "joints", "-0.5"], "'-0.5' is not an amount of bowls"),
             (["craving", "-2"], "'-2' is not a whole number from 1 to 10"),
             (["craving", "-2", "--notes", "rough"], "'-2' is not a whole number from 1 to 10"),
+            (["craving", "--", "-2"], "'-2' is not a whole number from 1 to 10"),
             (["ride", "-4"], "'-4' is not a whole number from 1 to 10"),
             (["top", "-2"], "the count must be at least 1"),
         ]
