@@ -76,6 +76,9 @@ extension RawArguments {
         return typed.first
     }
 
+    /// The number typed among what was gathered (see `number`), once that is checked.
+    static func value(_ typed: [String]) -> String? { typed.first { $0 != "--" } }
+
     /// "-3", "-0.5": a number, not an option.
     static func isNegativeNumber(_ text: String) -> Bool {
         text.hasPrefix("-") && (text.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false)

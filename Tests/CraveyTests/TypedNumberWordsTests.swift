@@ -11,7 +11,6 @@ final class TypedNumberWordsTests: LogTestCase {
             (["use", "joints", "-0.5"], "'-0.5' is not an amount of bowls"),
             (["craving", "-2"], "'-2' is not a whole number from 1 to 10"),
             (["craving", "-2", "--notes", "rough"], "'-2' is not a whole number from 1 to 10"),
-            (["craving", "--", "-2"], "'-2' is not a whole number from 1 to 10"),
             (["ride", "-4"], "'-4' is not a whole number from 1 to 10"),
             (["top", "-2"], "the count must be at least 1"),
         ]
@@ -23,6 +22,9 @@ final class TypedNumberWordsTests: LogTestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(arguments): one line: \(result.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: root), "\(arguments) made a library")
         }
+        // After "--" a number is a value too.
+        let afterDashes = try runProcess(cravey, ["craving", "--library", root, "--", "-2"], environment: env())
+        XCTAssertTrue(afterDashes.stderr.contains("'-2' is not a whole number from 1 to 10"), afterDashes.stderr)
         // What is not a number is refused as before.
         XCTAssertTrue(try run(["craving", "--bogus"], status: 64).stderr.contains("Unknown option '--bogus'"))
         XCTAssertTrue(try run(["craving", "5", "-3"], status: 64).stderr.contains("Unexpected argument '-3'"))

@@ -35,7 +35,7 @@ extension Cravey {
         var intensityTyped: [String] = []
 
         /// The intensity typed, a negative one too.
-        var intensity: String? { intensityTyped.first }
+        var intensity: String? { RawArguments.value(intensityTyped) }
 
         func validate() throws { _ = try RawArguments.number(intensityTyped) }
 

@@ -28,7 +28,7 @@ extension Cravey {
         var amountTyped: [String] = []
 
         /// The amount typed, a negative one too.
-        var amount: String? { amountTyped.first }
+        var amount: String? { RawArguments.value(amountTyped) }
 
         func validate() throws { _ = try RawArguments.number(amountTyped) }
 

@@ -22,7 +22,7 @@ extension Cravey {
         var countTyped: [String] = []
 
         /// How many to show.
-        var count: Int { countTyped.first.flatMap { Int($0) } ?? 3 }
+        var count: Int { RawArguments.value(countTyped).flatMap { Int($0) } ?? 3 }
 
         func validate() throws {
             if let typed = try RawArguments.number(countTyped), Int(typed) == nil {
