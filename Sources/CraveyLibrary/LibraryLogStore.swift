@@ -206,39 +206,41 @@ extension Library {
     /// Stores a new craving (its recording, if it names one, must be there). While another
     /// process holds the library it is kept in `logs.waiting`, durably, and written later.
     package func insertCraving(_ craving: CravingRow) throws {
-        let values: [DatabaseValueConvertible?] = [
-            craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
-            craving.notes, craving.recordingId, craving.createdAt, craving.modifiedAt, craving.ratings,
-            craving.played ?? craving.recordingId ?? "",
-        ]
-        try keepWaiting(
-            WaitingLine(kind: "craving", row: Self.waitingRow(CravingRow.columns, values)),
-            checking: { db in try Self.requireRecording(craving.recordingId, db) }
-        ) {
-            try writeLogs(step: "log.craving", lockWait: Self.logLockWait) { db in
-                try Self.requireRecording(craving.recordingId, db)
-                try db.execute(
-                    sql: "INSERT INTO craving (\(CravingRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    arguments: StatementArguments(values))
-            }
-        }
+        try insertLog(
+            "craving", table: "craving", columns: CravingRow.columns,
+            [
+                craving.id, craving.at, craving.utcOffset, craving.intensity, craving.triggers, craving.location,
+                craving.notes, craving.recordingId, craving.createdAt, craving.modifiedAt, craving.ratings,
+                craving.played ?? craving.recordingId ?? "",
+            ]
+        ) { db in try Self.requireRecording(craving.recordingId, db) }
     }
 
     /// Stores a new use (its craving, if it names one, must be there). While another process
     /// holds the library it is kept in `logs.waiting`, durably, and written later.
     package func insertUse(_ use: UseRow) throws {
-        let values: [DatabaseValueConvertible?] = [
-            use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes,
-            use.moodAfter, use.cravingId, use.createdAt, use.modifiedAt,
-        ]
-        try keepWaiting(
-            WaitingLine(kind: "use", row: Self.waitingRow(UseRow.columns, values)),
-            checking: { db in try Self.requireCraving(use.cravingId, db) }
-        ) {
-            try writeLogs(step: "log.use", lockWait: Self.logLockWait) { db in
-                try Self.requireCraving(use.cravingId, db)
+        try insertLog(
+            "use", table: "usage", columns: UseRow.columns,
+            [
+                use.id, use.at, use.utcOffset, use.method, use.amount, use.triggers, use.location, use.notes,
+                use.moodAfter, use.cravingId, use.createdAt, use.modifiedAt,
+            ]
+        ) { db in try Self.requireCraving(use.cravingId, db) }
+    }
+
+    /// Stores a new log of `kind` ("craving" or "use") as a row of `table`, once `requiring`
+    /// (what the row names must be there) holds; kept in `logs.waiting` while another process
+    /// holds the library.
+    private func insertLog(
+        _ kind: String, table: String, columns: String, _ values: [DatabaseValueConvertible?],
+        requiring: (Database) throws -> Void
+    ) throws {
+        try keepWaiting(WaitingLine(kind: kind, row: Self.waitingRow(columns, values)), checking: requiring) {
+            try writeLogs(step: "log.\(kind)", lockWait: Self.logLockWait) { db in
+                try requiring(db)
                 try db.execute(
-                    sql: "INSERT INTO usage (\(UseRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    sql:
+                        "INSERT INTO \(table) (\(columns)) VALUES (\(values.map { _ in "?" }.joined(separator: ", ")))",
                     arguments: StatementArguments(values))
             }
         }
@@ -479,12 +481,84 @@ extension Library {
 
     /// What progress is figured from, from one snapshot: every use, oldest first, and the
     /// cravings at or after `since` (stored time text; "" for all), oldest first, each handed to
-    /// `craving` and `use` as read (ten years of logs read in milliseconds). Places and methods
-    /// come as their index in `locations` and `methods`. Returns the day (days since 1970 on the
-    /// log's own clock) of the first craving and when the first recording was added.
+    /// `craving` and `use` as read (ten years of logs read in milliseconds), with those still
+    /// waiting in `logs.waiting` among them. Places and methods come as their index in
+    /// `locations` and `methods`. Returns the day (days since 1970 on the log's own clock) of the
+    /// first craving and when the first recording was added.
     package func progressRows(
         cravingsSince since: String, locations: [String], methods: [String],
         craving: (ProgressCravingRow) -> Void, use: (ProgressUseRow) -> Void
+    ) throws -> (firstCravingDay: Int?, firstRecording: String?) {
+        // Logs waiting to be written are put in their place among the stored ones: those are
+        // then gathered first (a library whose writer is busy), not handed on as read.
+        var gathered = WaitingMerge()
+        let merging = hasWaitingLogs
+        var (firsts, waiting) = try Self.readingWaitingLogs(root: root) {
+            try storedProgressRows(
+                since: since, locations: locations, methods: methods,
+                craving: { id, row in
+                    guard merging else { return craving(row) }
+                    gathered.stored.insert(id)
+                    gathered.cravings.append((id, row))
+                },
+                use: { id, row in
+                    guard merging else { return use(row) }
+                    gathered.stored.insert(id)
+                    gathered.uses.append(row)
+                })
+        }
+        guard merging else { return firsts }
+        waiting.removeAll { line in
+            guard let id = line.row?["id"]?.text else { return true }
+            return gathered.stored.contains(id)
+        }
+        for line in waiting {
+            guard let row = line.row, let at = row["at"]?.text, let time = StoredDate.date(at) else { continue }
+            let ms = Int64((time.timeIntervalSince1970 * 1000).rounded())
+            let offset = row["utcOffset"]?.integer ?? 0
+            let place = row["location"]?.text.flatMap { locations.firstIndex(of: $0) } ?? -1
+            let triggers = row["triggers"]?.text.flatMap { $0.isEmpty ? nil : $0 }
+            if line.kind == "craving" {
+                let day = Int(((Double(ms) / 1000 + Double(offset)) / 86400).rounded(.down))
+                firsts.firstCravingDay = min(firsts.firstCravingDay ?? day, day)
+                guard at >= since else { continue }
+                gathered.cravings.append(
+                    (
+                        row["id"]?.text,
+                        ProgressCravingRow(
+                            ms: ms, utcOffset: offset, intensity: row["intensity"]?.integer ?? 5, triggers: triggers,
+                            location: place, linked: false)
+                    ))
+            } else {
+                gathered.linked.formUnion([row["cravingId"]?.text].compactMap { $0 })
+                gathered.uses.append(
+                    ProgressUseRow(
+                        ms: ms, utcOffset: offset,
+                        method: row["method"]?.text.flatMap { methods.firstIndex(of: $0) } ?? -1,
+                        amount: row["amount"].flatMap(\.number), triggers: triggers, location: place))
+            }
+        }
+        for (id, var row) in gathered.cravings.sorted(by: { $0.1.ms < $1.1.ms }) {
+            row.linked = row.linked || id.map(gathered.linked.contains) == true
+            craving(row)
+        }
+        gathered.uses.sorted { $0.ms < $1.ms }.forEach(use)
+        return firsts
+    }
+
+    /// The stored logs of `progressRows`, gathered when logs wait to be put among them.
+    private struct WaitingMerge {
+        var cravings: [(String?, ProgressCravingRow)] = []
+        var uses: [ProgressUseRow] = []
+        /// The cravings a use names as the one it followed.
+        var linked: Set<String> = []
+        /// The ids stored already: a waiting line whose log is there is not counted twice.
+        var stored: Set<String> = []
+    }
+
+    private func storedProgressRows(
+        since: String, locations: [String], methods: [String],
+        craving: (String, ProgressCravingRow) -> Void, use: (String, ProgressUseRow) -> Void
     ) throws -> (firstCravingDay: Int?, firstRecording: String?) {
         try readLogs { db in
             let milliseconds = "CAST(round((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)"
@@ -494,11 +568,12 @@ extension Library {
             let cravings = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT rowid, \(milliseconds), utcOffset, intensity, nullif(triggers, ''), \(Self.index("location", locations))
+                    SELECT rowid, \(milliseconds), utcOffset, intensity, nullif(triggers, ''), \(Self.index("location", locations)), id
                     FROM craving WHERE at >= ? ORDER BY at
                     """, arguments: [since])
             while let row = try cravings.next() {
                 craving(
+                    row[6],
                     ProgressCravingRow(
                         ms: row[1], utcOffset: row[2], intensity: row[3], triggers: row[4], location: row[5],
                         linked: linked.contains(row[0])))
@@ -513,11 +588,12 @@ extension Library {
             let uses = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT \(milliseconds), utcOffset, \(Self.index("method", methods)), amount, nullif(triggers, ''), \(Self.index("location", locations))
+                    SELECT \(milliseconds), utcOffset, \(Self.index("method", methods)), amount, nullif(triggers, ''), \(Self.index("location", locations)), id
                     FROM usage ORDER BY at
                     """)
             while let row = try uses.next() {
                 use(
+                    row[6],
                     ProgressUseRow(
                         ms: row[0], utcOffset: row[1], method: row[2], amount: row[3], triggers: row[4],
                         location: row[5]))

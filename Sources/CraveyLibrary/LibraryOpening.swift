@@ -61,6 +61,22 @@ extension Library {
         return resolved
     }
 
+    /// Whether there is a library at `path` to read: anything there but nothing at all or an
+    /// empty directory (what is there and no library is refused when it is opened). Nothing is
+    /// created or changed; a command that only reads or changes what is there says there is no
+    /// library instead of making one.
+    public static func exists(at path: String) -> Bool {
+        guard let directory = opendir(path) else { return errno != ENOENT }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return true }
+        }
+        return false
+    }
+
     /// What the directory holds: whether it has a database, the database's loss (nil: whole),
     /// and whether cravey's own files show it is a library. A directory that holds a person's
     /// files and no library is refused.

@@ -274,6 +274,13 @@ extension Library {
 
 extension Library.JournalValue {
     var text: String? { if case .text(let value) = self { value } else { nil } }
+    var number: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        default: nil
+        }
+    }
     var integer: Int? {
         switch self {
         case .integer(let value): Int(exactly: value)

@@ -63,17 +63,32 @@ public final class AudioPlayer: Sendable {
     ) throws {
         let leveled = level.map { $0.gain != 0 } ?? false
         let decoder = try AudioDecoder(path: path, floats: leveled)
-        output = Speaker(
-            try SpeakerOpening.open(device: speaker, sampleRate: decoder.sampleRate, channels: 1, stopping: stopping))
-        self.duration = duration
-        sampleRate = decoder.sampleRate
         var limiter: Limiter?
         if leveled, let level {
             limiter = Limiter(
                 gainDecibels: level.gain, ceilingDecibels: PlaybackLevel.sampleCeiling, sampleRate: decoder.sampleRate)
         }
-        source = Mutex(Source(decoder: decoder, limiter: limiter))
+        var source = Source(decoder: decoder, limiter: limiter)
+        // The first samples are written while the speaker is waited for: a speaker that opens
+        // but never takes them answers within the deadline, not never.
+        let first = (try? source.nextBlock(decoder.sampleRate * Self.firstWriteMilliseconds / 1000)) ?? []
+        let opened = try SpeakerOpening.open(
+            device: speaker, sampleRate: decoder.sampleRate, channels: 1, first: first, stopping: stopping)
+        output = Speaker(opened.output)
+        self.duration = duration
+        sampleRate = decoder.sampleRate
+        self.source = Mutex(source)
+        state.withLock {
+            $0.written = first.count
+            $0.accepted = first.count
+            $0.firstSampleAt = opened.firstWrittenAt
+            $0.heard = (first.count - opened.output.delayFrames, monotonicNanoseconds())
+        }
     }
+
+    /// How much sound the speaker is given while it is waited for: its buffer (100 ms) and one
+    /// period more, so that one that never plays it is caught by the deadline.
+    static let firstWriteMilliseconds = 120
 
     public func start() {
         guard let source = source.withLock({ $0.take() }) else { return }
@@ -88,7 +103,6 @@ public final class AudioPlayer: Sendable {
     private func feed(_ source: consuming Source) {
         var source = source
         let block = sampleRate / 50  // 20 ms
-        var started = false
         while true {
             let (isPaused, target, stop) = state.withLock { ($0.paused, $0.seekTarget, $0.dismissed) }
             if stop { break }
@@ -116,8 +130,7 @@ public final class AudioPlayer: Sendable {
                 done.signal()
                 return
             }
-            if !started {
-                started = true
+            if state.withLock({ $0.firstSampleAt == nil }) {
                 let at = monotonicNanoseconds()
                 state.withLock { $0.firstSampleAt = at }
             }

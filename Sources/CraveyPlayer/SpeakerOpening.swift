@@ -2,29 +2,44 @@ import CraveyMedia
 import Foundation
 import Synchronization
 
-/// Opening a speaker without ever hanging on it: the open and the configuration run on a thread
-/// of their own, and the caller waits for them only until a deadline or until it is told to stop
-/// (the writes that follow are the playback thread's, which a stop never waits for either). Some speakers wait instead of answering (ALSA's `file` plugin opening a pipe
-/// nobody reads, a device whose clock does not run); the worker left waiting on one is abandoned,
-/// closes the speaker itself if it ever opens, and never keeps the process from exiting.
+/// Opening a speaker without ever hanging on it: the open, the configuration and the first write
+/// run on a thread of their own, and the caller waits for them only until a deadline or until it
+/// is told to stop (the writes that follow are the playback thread's, which a stop never waits for
+/// either). Some speakers wait instead of answering (ALSA's `file` plugin opening a pipe nobody
+/// reads or writing into one nobody empties, a device whose clock does not run); the worker left
+/// waiting on one is abandoned, closes the speaker itself if it ever answers, and never keeps the
+/// process from exiting.
 public enum SpeakerOpening {
-    /// How long a speaker may take to open.
+    /// How long a speaker may take to open and take its first samples.
     public static let deadlineSeconds = 2
+
+    /// A speaker that answered: open, configured, and holding the first samples.
+    public struct Opened {
+        public let output: AudioOutput
+        /// CLOCK_MONOTONIC (ns) when the first samples were handed to it (nil: there were none).
+        public let firstWrittenAt: UInt64?
+    }
 
     /// The wait for the speaker was given up because a stop was asked (a key, a signal).
     public struct Stopped: Error, Sendable {}
 
-    /// Opens `device` on a worker and waits for it: its speaker once it is open and configured;
-    /// its `MediaError` when it failed; `AudioOutput.notAnswering` after the deadline;
-    /// `Stopped` as soon as `stopping` (asked every 20 ms on the caller's thread) says so.
+    /// Opens `device` on a worker, writes `first` to it there, and waits for both: its speaker
+    /// once it took the samples; its `MediaError` when it failed; `AudioOutput.notAnswering` after
+    /// the deadline; `Stopped` as soon as `stopping` (asked every 20 ms on the caller's thread)
+    /// says so. A `first` longer than the speaker's buffer makes a speaker that never plays
+    /// what it is given answer within the deadline too.
     public static func open(
-        device: String, sampleRate: Int, channels: Int, within seconds: Int = deadlineSeconds,
+        device: String, sampleRate: Int, channels: Int, first: [Int16] = [], within seconds: Int = deadlineSeconds,
         stopping: () -> Bool = { false }
-    ) throws -> AudioOutput {
+    ) throws -> Opened {
         let answer = Answer()
         let thread = Thread {
             let result = Result { () throws -> Handed in
-                Handed(output: try AudioOutput(device: device, sampleRate: sampleRate, channels: channels))
+                let output = try AudioOutput(device: device, sampleRate: sampleRate, channels: channels)
+                guard !first.isEmpty else { return Handed(output: output, firstWrittenAt: nil) }
+                let at = monotonicNanoseconds()
+                try output.write(first)
+                return Handed(output: output, firstWrittenAt: at)
             }
             answer.give(result)
         }
@@ -33,7 +48,8 @@ public enum SpeakerOpening {
         let deadline = DispatchTime.now() + .seconds(seconds)
         while true {
             if answer.ready.wait(timeout: min(deadline, .now() + .milliseconds(20))) == .success {
-                return try answer.take().get().output
+                let handed = try answer.take().get()
+                return Opened(output: handed.output, firstWrittenAt: handed.firstWrittenAt)
             }
             if stopping() {
                 answer.abandon()
@@ -50,6 +66,7 @@ public enum SpeakerOpening {
     // Unchecked: the worker lets go of the speaker when it hands it over; one thread holds it at a time.
     private struct Handed: @unchecked Sendable {
         let output: AudioOutput
+        let firstWrittenAt: UInt64?
     }
 
     /// The worker's answer, kept until the waiting thread takes it or gives up on it.

@@ -42,6 +42,9 @@ public struct ProgressFacts: Sendable {
     /// The prices set and their currency (money kept is figured only when a price is set).
     var prices = Prices()
     var currency = Currency(code: nil)
+
+    /// The facts of a library with nothing in it (or none there yet).
+    public init() {}
 }
 
 extension Tracker {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import TerminalKit
 
@@ -57,5 +58,29 @@ enum RawArguments {
             }
         }
         return shown
+    }
+}
+
+extension RawArguments {
+    /// A number typed negative where a command takes a number (`cravey use vape -3`) would reach
+    /// the parser as an option it does not know. Such a number is gathered with everything the
+    /// parser does not know (`@Argument(parsing: .allUnrecognized)`), and read here: the number
+    /// typed (nil: none), a negative one too, to be refused in the number's own words; anything
+    /// else is refused as the parser would.
+    static func number(_ typed: [String]) throws -> String? {
+        let typed = typed.filter { $0 != "--" }  // what follows "--" is a value, never an option
+        if let unknown = typed.first(where: { $0.hasPrefix("-") && !isNegativeNumber($0) }) {
+            throw ValidationError("Unknown option '\(unknown)'")
+        }
+        if typed.count > 1 { throw ValidationError("Unexpected argument '\(typed[1])'") }
+        return typed.first
+    }
+
+    /// The number typed among what was gathered (see `number`), once that is checked.
+    static func value(_ typed: [String]) -> String? { typed.first { $0 != "--" } }
+
+    /// "-3", "-0.5": a number, not an option.
+    static func isNegativeNumber(_ text: String) -> Bool {
+        text.hasPrefix("-") && (text.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false)
     }
 }

@@ -19,8 +19,10 @@ final class BackupIdentityTests: FaultCampaign {
         XCTAssertEqual(try run(["backup", stick], old).status, 0)
         let id = try XCTUnwrap(try manifest(stick)["libraryId"] as? String)
         let new = base + "/new-laptop"
-        // A backup tried first on the new laptop is refused, and restore still finds it empty.
-        assertOneLineError(try run(["backup", stick], new), containing: "another library", "the new laptop, empty")
+        // A backup tried first on the new laptop (no library there yet) is refused, makes nothing,
+        // and restore still finds it empty.
+        assertOneLineError(try run(["backup", stick], new), containing: "no cravey library", "the new laptop, empty")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: new))
         let restored = try run(["restore", stick], new)
         XCTAssertEqual(restored.status, 0, restored.stderr)
         XCTAssertEqual(try run(["craving", "4", "--notes", "after the move"], new).status, 0)

@@ -223,8 +223,13 @@ final class CommandTests: CommandTestCase {
 
     func testLibraryLocationFromEnvironment() throws {
         let elsewhere = base + "/xdg"
-        let result = try runProcess(
+        // A listing makes no library; the first log makes it where XDG_DATA_HOME says.
+        let listed = try runProcess(
             cravey, ["list", "--json"], environment: ["XDG_DATA_HOME": elsewhere, "CRAVEY_LIBRARY": ""])
+        XCTAssertEqual(listed.stdout, "[]\n", listed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: elsewhere + "/cravey"))
+        let result = try runProcess(
+            cravey, ["craving", "3"], environment: ["XDG_DATA_HOME": elsewhere, "CRAVEY_LIBRARY": ""])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: elsewhere + "/cravey/library.sqlite"))
         XCTAssertEqual(try mode(elsewhere + "/cravey"), 0o700)

@@ -60,7 +60,7 @@ final class SavedLogTests: LogTestCase {
             "Usage logged ✓ — vape, 3 pulls, yesterday 21:30\n")
         XCTAssertEqual(
             try run(["use", "joints", "1.5", "--at", "2026-01-10 08:15"]).stdout,
-            "Usage logged ✓ — 1.5 bowls/joints, 2026-01-10 08:15\n")
+            "Usage logged ✓ — 1.5 joints, 2026-01-10 08:15\n", "the method as typed")
         let craving = try run(["craving", "8"]).stdout
         XCTAssertNotNil(
             craving.range(

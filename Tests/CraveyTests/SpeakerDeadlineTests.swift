@@ -60,29 +60,39 @@ final class SpeakerDeadlineTests: LogTestCase {
 
     func testPlayGivesUpOnASpeakerThatDoesNotAnswer() throws {
         // Nobody reads the FIFO: after the deadline, the words instead of the sound.
+        try assertGivenUpAtTheDeadline(what: "the words")
+    }
+
+    /// `play --top` waits for the speaker for its deadline, then shows the message's words; SIGTERM
+    /// and Ctrl-C while it is waited for end the play at once; nothing was heard or counted.
+    func assertGivenUpAtTheDeadline(what: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let alone = try start(["play", "--top", "--speaker", "cravey_capture"])
         let waited = secondsToExit(alone)
-        print("speaker deadline: the words after \(String(format: "%.2f", waited)) s")
-        XCTAssertGreaterThan(waited, 1.5, "the speaker is given its time")
-        XCTAssertLessThan(waited, 6)
-        XCTAssertEqual(alone.terminationStatus, 1, stderr)
-        XCTAssertTrue(stdout.contains("'Walk' has no transcript yet"), stdout)
+        print("speaker deadline: \(what) after \(String(format: "%.2f", waited)) s")
+        XCTAssertGreaterThan(waited, 1.5, "the speaker is given its time", file: file, line: line)
+        XCTAssertLessThan(waited, 6, file: file, line: line)
+        XCTAssertEqual(alone.terminationStatus, 1, stderr, file: file, line: line)
+        XCTAssertTrue(stdout.contains("'Walk' has no transcript yet"), stdout, file: file, line: line)
         XCTAssertTrue(
             stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains(
-                "did not open (it did not answer within 2 seconds)"), stdout)
-        XCTAssertEqual(stderr, "cravey: 'Walk' was not played: the speaker 'cravey_capture' did not open\n")
+                "did not open (it did not answer within 2 seconds)"), stdout, file: file, line: line)
+        XCTAssertEqual(
+            stderr, "cravey: 'Walk' was not played: the speaker 'cravey_capture' did not open\n", file: file, line: line
+        )
 
-        // SIGTERM and Ctrl-C while it is waited for end the play at once; nothing was heard or counted.
         for signal in [SIGTERM, SIGINT] {
             let waiting = try start(["play", "--top", "--speaker", "cravey_capture"])
             usleep(600_000)
             kill(waiting.processIdentifier, signal)
             let took = secondsToExit(waiting)
-            print("speaker deadline: signal \(signal) ended the wait in \(String(format: "%.3f", took)) s")
-            XCTAssertLessThan(took, 2, "ends within half a second (2 s allowed for a loaded machine)")
-            XCTAssertEqual(stderr, "cravey: 'Walk' was not played: it was stopped before the speaker answered\n")
+            print("speaker deadline: signal \(signal) ended the wait in \(String(format: "%.3f", took)) s (\(what))")
+            XCTAssertLessThan(
+                took, 2, "ends within half a second (2 s allowed for a loaded machine)", file: file, line: line)
+            XCTAssertEqual(
+                stderr, "cravey: 'Walk' was not played: it was stopped before the speaker answered\n", file: file,
+                line: line)
         }
-        XCTAssertEqual(try playCount(), 0)
+        XCTAssertEqual(try playCount(), 0, file: file, line: line)
     }
 
     func testAPlayHeldByASpeakerThatStoppedTakingSamplesEndsAtOnce() throws {
@@ -102,6 +112,36 @@ final class SpeakerDeadlineTests: LogTestCase {
         XCTAssertLessThan(took, 2)
         XCTAssertEqual(playing.terminationStatus, 0, stderr)
         XCTAssertEqual(stdout, "Stopped 'Walk' (0:04)\n")
+    }
+
+    func testASpeakerThatOpensButNeverTakesTheFirstSamplesIsGivenUpOnAtTheDeadline() throws {
+        // A reader holds the FIFO and never reads, and the pipe is full already: the speaker
+        // opens at once, and its first write waits for ever.
+        let ready = base + "/full"
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        reader.arguments = [
+            "-c",
+            """
+            import os, sys, time
+            r = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+            w = os.open(sys.argv[1], os.O_WRONLY | os.O_NONBLOCK)
+            try:
+                while True: os.write(w, bytes(4096))
+            except BlockingIOError:
+                pass
+            os.close(w)
+            open(sys.argv[2], "w").close()
+            time.sleep(60)
+            """,
+            fifo, ready,
+        ]
+        try reader.run()
+        defer { reader.terminate() }
+        let begun = Date()
+        while !FileManager.default.fileExists(atPath: ready) && Date().timeIntervalSince(begun) < 10 { usleep(10_000) }
+
+        try assertGivenUpAtTheDeadline(what: "the words for a first write that waits")
     }
 
     /// A tmux session running cravey with the FIFO as its speaker's file.

@@ -35,7 +35,7 @@ extension Cravey {
 
         func run() throws {
             if verify && replace { throw CraveyFailure(message: "--verify changes nothing, so it takes no --replace") }
-            let lib = try library.open()
+            let lib = try library.openExisting()
             if verify {
                 let (manifest, problems, bytes) = try lib.verifyBackup(at: directory)
                 let count = manifest.files.count + 1

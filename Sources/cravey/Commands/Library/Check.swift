@@ -21,7 +21,7 @@ extension Cravey {
         var repair = false
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let report = try lib.check(repair: repair)
             let tracker = Tracker(library: lib)
             let logFindings = try tracker.check(repair: repair)

@@ -37,7 +37,7 @@ extension Cravey {
         var force = false
 
         func run() throws {
-            let export = try LibraryExport(format, of: try library.open())
+            let export = try LibraryExport(format, of: try library.openExisting())
             if output == "-" {
                 // Stored text may come from a restored backup or an older version: on a terminal it
                 // is shown as every listing shows it; through a pipe it stays the data it is.

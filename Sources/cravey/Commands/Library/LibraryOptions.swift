@@ -32,6 +32,22 @@ struct LibraryOptions: ParsableArguments {
     /// opening it finished.
     func open() throws -> Library { try open(holdingPutOff: false) }
 
+    /// Opens the library that is there already, for a command that reads it or changes what it
+    /// holds: where there is none, one line says so and nothing is made.
+    func openExisting() throws -> Library {
+        guard let library = try existing() else { throw CraveyFailure(message: Self.noLibrary(root)) }
+        return library
+    }
+
+    /// The library opened, or nil where there is none (nothing is made): for a listing whose
+    /// honest answer is then its empty state.
+    func existing() throws -> Library? { Library.exists(at: root) ? try open() : nil }
+
+    /// The words for a command that needs a library where there is none.
+    static func noLibrary(_ root: String) -> String {
+        "there is no cravey library at \(Terminal.safe(root)) yet, so there is nothing to read or change there (nothing was made); your first craving, use or recording starts it"
+    }
+
     /// Opens the library for a new log and runs `log` on it. The log comes first: on a full disk
     /// the library's reserve is given back if that lets the library open, and what opening it put
     /// off for a later run is said after the log, not before — and when the disk is too full to

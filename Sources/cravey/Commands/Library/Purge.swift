@@ -17,7 +17,7 @@ extension Cravey {
         var yes = false
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let checkIns = try lib.checkIns().count
             let messages = try lib.count() - checkIns
             let logs = try Tracker(library: lib).counts()

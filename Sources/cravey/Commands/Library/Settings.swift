@@ -140,25 +140,24 @@ extension Cravey {
         }
 
         /// A goal as typed.
-        static func goal(_ typed: String) throws -> Goal {
-            guard let goal = Goal(rawValue: typed.lowercased()) else {
-                throw CraveyFailure(
-                    message:
-                        "no goal called '\(Terminal.safe(String(typed.prefix(40))))' (goals: \(Goal.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
-            }
-            return goal
-        }
+        static func goal(_ typed: String) throws -> Goal { try oneOf(typed, "goal", listed: "goals") }
 
         /// A Quick Play order as typed.
         static func order(_ typed: String) throws -> QuickPlayOrder {
-            guard let order = QuickPlayOrder(rawValue: typed.lowercased()) else {
+            try oneOf(typed, "Quick Play order", listed: "orders")
+        }
+
+        /// The value named `typed` (any case), or one line naming `what` and every value (`listed`).
+        private static func oneOf<Value: RawRepresentable & CaseIterable>(
+            _ typed: String, _ what: String, listed: String
+        ) throws -> Value where Value.RawValue == String {
+            guard let value = Value(rawValue: typed.lowercased()) else {
                 throw CraveyFailure(
                     message:
-                        "no Quick Play order called '\(Terminal.safe(String(typed.prefix(40))))' (orders: \(QuickPlayOrder.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        "no \(what) called '\(Terminal.safe(String(typed.prefix(40))))' (\(listed): \(Value.allCases.map(\.rawValue).joined(separator: ", ")))"
                 )
             }
-            return order
+            return value
         }
     }
 }

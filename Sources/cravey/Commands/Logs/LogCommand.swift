@@ -32,8 +32,11 @@ extension Cravey {
 
             func run() throws {
                 let bound = try since.map { text in try given(as: "--since") { try LogInput.since(text) } }
-                let entries = try Tracker(library: try library.open()).entries(
-                    cravings: !uses || cravings, uses: !cravings || uses, since: bound)
+                let entries =
+                    try library.existing().map {
+                        try Tracker(library: $0).entries(
+                            cravings: !uses || cravings, uses: !cravings || uses, since: bound)
+                    } ?? []
                 if output.json {
                     FileHandle.standardOutput.write(LogExport.jsonArray(entries) + Data("\n".utf8))
                     return
@@ -62,7 +65,7 @@ extension Cravey {
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let lib = try library.open()
+                let lib = try library.openExisting()
                 let entry = try Tracker(library: lib).entry(matching: id)
                 if output.json {
                     try JSONOutput.print(entry)
@@ -105,7 +108,7 @@ extension Cravey {
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let tracker = Tracker(library: try library.open())
+                let tracker = Tracker(library: try library.openExisting())
                 let edited: LogEntry
                 switch try tracker.entry(matching: id) {
                 case .craving(var c):
@@ -184,7 +187,7 @@ extension Cravey {
             }
 
             func run() throws {
-                let tracker = Tracker(library: try library.open())
+                let tracker = Tracker(library: try library.openExisting())
                 let entry = try tracker.entry(matching: id)
                 switch entry {
                 case let .use(u):

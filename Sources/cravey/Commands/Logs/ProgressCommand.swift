@@ -34,17 +34,24 @@ extension Cravey {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let lib = try library.open()
+            // Where there is no library yet, the dashboard of a library with nothing in it; none is made.
+            let lib = try library.existing()
+            let figures = {
+                try lib.map { try Tracker(library: $0).progressNotingMilestones(range, now: LocalClock.now()) }
+                    ?? ProgressFigures(ProgressFacts(), range: range, now: LocalClock.now())
+            }
             if output.json {
-                try JSONOutput.print(try Tracker(library: lib).progressNotingMilestones(range, now: LocalClock.now()))
+                try JSONOutput.print(try figures())
             } else if let html {
-                let figures = try Tracker(library: lib).progressNotingMilestones(range, now: LocalClock.now())
+                let figures = try figures()
                 try RecordingExport.write(
                     Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
                     another: "choose another with --html", replace: "replace it with --force")
                 print("Wrote your progress page to \(Terminal.safe(html))")
-            } else {
+            } else if let lib {
                 try Self.show(in: lib, range: range)
+            } else {
+                print(Self.plain(try figures(), width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))
             }
         }
 

@@ -78,7 +78,7 @@ extension Cravey {
             for (path, option) in [(html, "--html"), (pdf, "--pdf")] {
                 if let path { try refuseExisting(path, option: option) }
             }
-            let report = try Tracker(library: library.open()).report(
+            let report = try Tracker(library: library.openExisting()).report(
                 range: range ?? .month, from: first, to: last, withNotes: withNotes, now: now)
             if json { try JSONOutput.print(report) }
             // Ctrl-C, SIGTERM and SIGHUP are heard from the drawing of the PDF until the files are

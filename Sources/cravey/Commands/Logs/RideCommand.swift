@@ -25,8 +25,19 @@ extension Cravey {
 
         @OptionGroup var library: LibraryOptions
 
-        @Argument(help: "How strong, 1 (mild) to 10 (overwhelming); asked on a terminal, 5 from a script.")
-        var intensity: String?
+        // Gathered with whatever else the parser does not know, so that a negative number is
+        // refused in the number's own words (`RawArguments.number`).
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(
+                "How strong, 1 (mild) to 10 (overwhelming); asked on a terminal, 5 from a script.",
+                valueName: "intensity"))
+        var intensityTyped: [String] = []
+
+        /// The intensity typed, a negative one too.
+        var intensity: String? { RawArguments.value(intensityTyped) }
+
+        func validate() throws { _ = try RawArguments.number(intensityTyped) }
 
         @OptionGroup var details: LogDetails
 

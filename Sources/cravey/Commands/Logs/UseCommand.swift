@@ -22,8 +22,15 @@ extension Cravey {
         @Argument(help: "bowls (or joints, blunts), vape, dab or edible.")
         var method: String?
 
-        @Argument(help: "How much, in the method's unit.")
-        var amount: String?
+        // Gathered with whatever else the parser does not know, so that a negative number is
+        // refused in the number's own words (`RawArguments.number`).
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How much, in the method's unit.", valueName: "amount"))
+        var amountTyped: [String] = []
+
+        /// The amount typed, a negative one too.
+        var amount: String? { RawArguments.value(amountTyped) }
+
+        func validate() throws { _ = try RawArguments.number(amountTyped) }
 
         @OptionGroup var details: LogDetails
 
@@ -41,7 +48,8 @@ extension Cravey {
         /// even a new library.
         func run() throws {
             let scripted =
-                method != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil || output.json
+                method != nil || amount != nil || !details.isEmpty || moodAfter != nil || afterCraving != nil
+                || output.json
                 || !Terminal.stdinIsTerminal
             guard scripted else {
                 try library.logging { lib in
@@ -68,9 +76,24 @@ extension Cravey {
             if output.json {
                 try JSONOutput.print(use)
             } else {
-                print(LogWords.saved(.use(use)))
+                print(Self.saved(use, named: method))
             }
             noteIfOld(use.time)
+        }
+
+        /// The saved line, with the method named as it was typed where its group allows it
+        /// ("1 joint", "2 blunts"): bowls, joints and blunts are stored as one method.
+        static func saved(_ use: Usage, named typed: String?) -> String {
+            guard use.method == .bowls, let noun = typed.flatMap(bowlsNoun) else { return LogWords.saved(.use(use)) }
+            let unit = use.amount == 1 ? noun : noun + "s"
+            return "Usage logged ✓ — \(Method.number(use.amount)) \(unit), \(LogWords.time(use.time))"
+        }
+
+        /// "joint" for joint or joints typed (as for blunt and bowl), nil for any other name.
+        private static func bowlsNoun(_ typed: String) -> String? {
+            let word = typed.trimmingCharacters(in: .whitespaces).lowercased()
+            let noun = word.hasSuffix("s") ? String(word.dropLast()) : word
+            return ["bowl", "joint", "blunt"].contains(noun) ? noun : nil
         }
 
         /// `cravey use` on a terminal with no arguments: the form, the offer to link the craving it

@@ -18,7 +18,7 @@ extension Cravey {
         var yes = false
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let recording = try lib.recording(matching: id)
             guard
                 try Terminal.confirmed(

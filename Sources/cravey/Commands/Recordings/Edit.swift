@@ -33,7 +33,7 @@ extension Cravey {
         }
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let recording = try lib.recording(matching: id)
             let updated: Recording
             if details.isEmpty && !clearPurpose {

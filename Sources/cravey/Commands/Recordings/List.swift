@@ -19,24 +19,28 @@ extension Cravey {
         var purpose: Recording.Purpose?
 
         func run() throws {
-            try Self.show(try library.open(), kind: kind, purpose: purpose, json: output.json)
+            try Self.show(try library.existing(), kind: kind, purpose: purpose, json: output.json)
         }
 
         /// The list as JSON or as a table (or the words for none): `cravey list`, and
         /// `cravey recordings` without a terminal.
         static func show(
-            _ lib: Library, kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, json: Bool
+            _ lib: Library?, kind: Recording.Kind? = nil, purpose: Recording.Purpose? = nil, json: Bool
         ) throws {
+            guard let lib else { return print(json ? "[]" : none(kind: kind, purpose: purpose)) }
             let recordings = try lib.recordings(kind: kind, purpose: purpose)
             if json {
                 print(RecordingExport.jsonArray(recordings))
             } else if recordings.isEmpty {
-                print(
-                    "No recordings\(kind != nil || purpose != nil ? " match" : " yet"). Record one with 'cravey record audio' or 'cravey record video'."
-                )
+                print(none(kind: kind, purpose: purpose))
             } else {
                 print(Format.table(recordings, onItsWay: Transcribing.onItsWay(in: lib)))
             }
+        }
+
+        /// The words for a list with nothing in it.
+        static func none(kind: Recording.Kind?, purpose: Recording.Purpose?) -> String {
+            "No recordings\(kind != nil || purpose != nil ? " match" : " yet"). Record one with 'cravey record audio' or 'cravey record video'."
         }
     }
 }

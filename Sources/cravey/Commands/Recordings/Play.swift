@@ -72,7 +72,13 @@ extension Cravey {
         }
 
         func run() throws {
-            let lib = try library.open()
+            // In a hard moment with no library yet, what helps: how to record a first message.
+            guard let lib = try library.existing() else {
+                throw top
+                    ? CraveyFailure(MessagePlay.Failure.noRecordings, from: from)
+                    : CraveyFailure(
+                        message: LibraryOptions.noLibrary(library.root))
+            }
             let played = try Self.play(
                 top ? try Self.quickPlay(rank: rank, in: lib) : .key(key!), in: lib, from: start, speaker: speaker,
                 originalLevel: originalLevel, pictures: !audioOnly, fromText: from)

@@ -36,7 +36,7 @@ extension Cravey {
 
         func run() throws {
             let query = words.joined(separator: " ")
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let hits = try lib.search(query, limit: limit)
             let logHits = try Tracker(library: lib).search(query, limit: limit)
             if json {

@@ -23,7 +23,7 @@ extension Cravey {
         var id: String
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let r = try lib.recording(idOrTitle: id)
             let transcript = try lib.transcript(of: r.id)
             if output.json {

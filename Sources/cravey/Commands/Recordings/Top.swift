@@ -15,15 +15,24 @@ extension Cravey {
         @OptionGroup var library: LibraryOptions
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "How many to show.")
-        var count: Int = 3
+        // Gathered with whatever else the parser does not know, so that a negative number is
+        // refused in the number's own words (`RawArguments.number`).
+        @Argument(
+            parsing: .allUnrecognized, help: ArgumentHelp("How many to show (3 when left out).", valueName: "count"))
+        var countTyped: [String] = []
+
+        /// How many to show.
+        var count: Int { RawArguments.value(countTyped).flatMap { Int($0) } ?? 3 }
 
         func validate() throws {
+            if let typed = try RawArguments.number(countTyped), Int(typed) == nil {
+                throw ValidationError("The value '\(typed)' is invalid for '<count>'")
+            }
             guard count >= 1 else { throw ValidationError("the count must be at least 1") }
         }
 
         func run() throws {
-            let recordings = try Tracker(library: library.open()).quickPlay(count)
+            let recordings = try library.existing().map { try Tracker(library: $0).quickPlay(count) } ?? []
             if output.json {
                 print(RecordingExport.jsonArray(recordings))
                 return

@@ -58,7 +58,7 @@ extension Cravey {
 
         func run() throws {
             if worker {
-                let lib = try library.open()
+                let lib = try library.openExisting()
                 // The worker starts no other worker when it is done.
                 Transcribing.forgetOpened()
                 return try TranscriptWorker.run(lib)
@@ -66,7 +66,7 @@ extension Cravey {
             let engine = upgrade ? .whisper : engine
             // Whisper by name is started first: if it cannot work, one line and nothing changes.
             let whisper = engine == .whisper ? try Self.startWhisper() : nil
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let recordings =
                 try all
                 ? engine.map { try lib.recordingsNeedingTranscripts(madeBy: $0.storedName) }

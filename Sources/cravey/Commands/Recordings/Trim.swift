@@ -40,7 +40,7 @@ extension Cravey {
         }
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let recording = try lib.recording(matching: id)
             let span = MediaSpan(
                 start: start.flatMap(Timecode.parse) ?? 0, end: end.flatMap(Timecode.parse) ?? recording.duration)
