@@ -68,27 +68,22 @@ public final class AudioPlayer: Sendable {
             limiter = Limiter(
                 gainDecibels: level.gain, ceilingDecibels: PlaybackLevel.sampleCeiling, sampleRate: decoder.sampleRate)
         }
-        var source = Source(decoder: decoder, limiter: limiter)
-        // The first samples are written while the speaker is waited for: a speaker that opens
-        // but never takes them answers within the deadline, not never.
-        let first = (try? source.nextBlock(decoder.sampleRate * Self.firstWriteMilliseconds / 1000)) ?? []
+        // The speaker is handed a moment of silence while it is waited for: a speaker that opens
+        // but never takes it answers within the deadline, not never, and the message itself
+        // starts whole (from where it was asked to start) when the playback starts.
+        let lead = [Int16](repeating: 0, count: decoder.sampleRate * Self.leadMilliseconds / 1000)
         let opened = try SpeakerOpening.open(
-            device: speaker, sampleRate: decoder.sampleRate, channels: 1, first: first, stopping: stopping)
+            device: speaker, sampleRate: decoder.sampleRate, channels: 1, first: lead, stopping: stopping)
         output = Speaker(opened.output)
         self.duration = duration
         sampleRate = decoder.sampleRate
-        self.source = Mutex(source)
-        state.withLock {
-            $0.written = first.count
-            $0.accepted = first.count
-            $0.firstSampleAt = opened.firstWrittenAt
-            $0.heard = (first.count - opened.output.delayFrames, monotonicNanoseconds())
-        }
+        source = Mutex(Source(decoder: decoder, limiter: limiter))
+        state.withLock { $0.heard = (0, monotonicNanoseconds()) }
     }
 
-    /// How much sound the speaker is given while it is waited for: its buffer (100 ms) and one
+    /// The silence the speaker is given while it is waited for: its buffer (100 ms) and one
     /// period more, so that one that never plays it is caught by the deadline.
-    static let firstWriteMilliseconds = 120
+    static let leadMilliseconds = 120
 
     public func start() {
         guard let source = source.withLock({ $0.take() }) else { return }
@@ -164,9 +159,10 @@ public final class AudioPlayer: Sendable {
     /// Seconds heard so far: what had reached the speaker at the last write, plus the time since.
     public var position: Double {
         let (b, w, p, h) = state.withLock { ($0.base, $0.written, $0.paused, $0.heard) }
-        var samples = Double(max(0, h.samples))
+        // Samples still behind the speaker's lead-in silence count as negative until it has played.
+        var samples = Double(h.samples)
         if !p { samples += Double(monotonicNanoseconds() - h.at) / 1e9 * Double(sampleRate) }
-        samples = min(samples, Double(w))
+        samples = min(max(0, samples), Double(w))
         return min(duration, (Double(b) + samples) / Double(sampleRate))
     }
 

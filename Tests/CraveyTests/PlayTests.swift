@@ -64,7 +64,11 @@ final class PlayTests: CommandTestCase {
             environment: env(["CRAVEY_ALSA_OUTFILE": out]))
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "Played 'Phrase' (0:04)\n")
-        let heard = try readS16(out)
+        // The speaker is first given 120 ms of silence while it is waited for (its deadline), then the recording.
+        let written = try readS16(out)
+        let lead = 48_000 * 120 / 1000
+        XCTAssertEqual(written.prefix(lead).filter { $0 != 0 }.count, 0, "the lead-in is silence")
+        let heard = Array(written.dropFirst(lead))
         let decoded = try decodeAudio(root + "/" + (try row(id)["filePath"] as! String))
         XCTAssertEqual(Double(heard.count), Double(decoded.count), accuracy: 960, "length within one ALSA period")
         XCTAssertEqual(rmsDecibels(heard), rmsDecibels(decoded), accuracy: 1.0)
