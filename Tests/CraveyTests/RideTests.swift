@@ -67,13 +67,18 @@ final class RideTests: LogTestCase {
 
         var bytesHeard: Int { (try? FileManager.default.attributesOfItem(atPath: heard)[.size] as? Int) ?? 0 }
 
+        /// Ends the loop without waiting on it for ever: a pv waiting for the next writer is let go
+        /// (a writer opens and closes), the FIFO is taken away so the loop ends, and a shell that is
+        /// still there after 5 s is killed.
         func stop() {
-            loop.terminate()
-            loop.waitUntilExit()
-            // A pv waiting for the next writer is let go: a writer opens and closes at once.
-            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
-            if fd >= 0 { close(fd) }
+            let fd = open(fifo, O_RDWR | O_NONBLOCK)
             unlink(fifo)
+            if fd >= 0 { close(fd) }
+            loop.terminate()
+            let deadline = Date() + 5
+            while loop.isRunning && Date() < deadline { usleep(20_000) }
+            if loop.isRunning { kill(loop.processIdentifier, SIGKILL) }
+            loop.waitUntilExit()
         }
     }
 
