@@ -61,4 +61,21 @@ final class StatusMilestoneDayTests: CommandTestCase {
         for day in 15...18 { try run(["use", "joints", "1", "--at", "2026-11-\(day) 21:00"]) }
         XCTAssertEqual(try run(["status"]), "🌱 Day 5 · 1 day since use · 🏅 1 day since your last use\n")
     }
+
+    /// The use on Nov 7 logged while another process held the library: status counts the logs
+    /// kept meanwhile, so it still says no milestone.
+    func testAUseKeptWhileTheLibraryWasHeldCounts() throws {
+        try run(["settings", "goal", "quit"])
+        for day in 15...18 { try run(["use", "joints", "1", "--at", "2026-11-\(day) 21:00"]) }
+        let holder = try holdLibraryLock(root: root)
+        defer {
+            holder.terminate()
+            holder.waitUntilExit()
+        }
+        try run(["use", "vape", "2", "--at", "2026-11-07 20:00"])
+        XCTAssertGreaterThan(
+            (try? FileManager.default.attributesOfItem(atPath: root + "/logs.waiting")[.size] as? Int) ?? 0, 0,
+            "the use waits for the library")
+        XCTAssertEqual(try run(["status"]), "🌱 Day 13 · 1 day since use\n")
+    }
 }
