@@ -119,7 +119,9 @@ extension Library {
                 SELECT max(\(day)) FROM usage
                 WHERE at >= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', max(at), '-36 hours') FROM usage)
                 """)
-        rows.useDays = try Int.fetchAll(db, sql: "SELECT DISTINCT \(day) FROM usage")
+        // A time SQLite cannot read has no day (as min and max above leave it out).
+        rows.useDays = try Int.fetchAll(
+            db, sql: "SELECT DISTINCT day FROM (SELECT \(day) AS day FROM usage) WHERE day IS NOT NULL")
         rows.firstRecording = try String.fetchOne(db, sql: "SELECT min(createdAt) FROM recording")
         let milliseconds = "CAST(round((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)"
         rows.cravings = try Row.fetchAll(
