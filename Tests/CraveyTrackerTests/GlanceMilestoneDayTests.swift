@@ -68,4 +68,18 @@ final class GlanceMilestoneDayTests: XCTestCase {
         ])
         XCTAssertEqual(try glanced("2026-11-19 18:00"), "daysSinceUse 1 2026-11-19")
     }
+
+    /// A use whose time SQLite cannot read (written by hand) has no day: the glance leaves it out.
+    func testAUseWithATimeNoOneCanReadHasNoDay() throws {
+        try uses(["2026-11-15 21:00", "2026-11-16 21:00", "2026-11-17 21:00", "2026-11-18 21:00"])
+        let planted = try runProcess(
+            "/usr/bin/sqlite3",
+            [
+                base + "/library/library.sqlite",
+                "INSERT INTO usage (id, at, utcOffset, method, amount, createdAt, modifiedAt) "
+                    + "VALUES ('by-hand', '0 not a time', 0, 'vape', 1, 'x', 'x')",
+            ])
+        XCTAssertEqual(planted.status, 0, planted.stderr)
+        XCTAssertEqual(try glanced("2026-11-19 18:00"), "daysSinceUse 1 2026-11-19")
+    }
 }
