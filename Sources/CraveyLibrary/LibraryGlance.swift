@@ -3,8 +3,8 @@ import Glibc
 import GRDB
 
 /// What a glance from the prompt (`cravey status`) is worked out from, read in one read-only
-/// transaction: the first and last days on the logs' own clocks, the first message's time, the
-/// cravings and uses from a moment on, and the milestones stored.
+/// transaction: the first and last days on the logs' own clocks, the days with a use, the first
+/// message's time, the cravings and uses from a moment on, and the milestones stored.
 public struct GlanceRows: Sendable {
     public struct Craving: Sendable {
         public var ms: Int64
@@ -17,6 +17,9 @@ public struct GlanceRows: Sendable {
     public var firstCravingDay: Int?
     public var firstUseDay: Int?
     public var lastUseDay: Int?
+    /// Every day with a use, on the use's own clock (in no set order; one may be given twice):
+    /// what says the day each "days since your last use" was first reached.
+    public var useDays: [Int] = []
     /// When the first message or check-in was added (stored text).
     public var firstRecording: String?
     /// The cravings from `since` on, oldest first.
@@ -116,6 +119,9 @@ extension Library {
                 SELECT max(\(day)) FROM usage
                 WHERE at >= (SELECT strftime('%Y-%m-%dT%H:%M:%fZ', max(at), '-36 hours') FROM usage)
                 """)
+        // A time SQLite cannot read has no day (as min and max above leave it out).
+        rows.useDays = try Int.fetchAll(
+            db, sql: "SELECT DISTINCT day FROM (SELECT \(day) AS day FROM usage) WHERE day IS NOT NULL")
         rows.firstRecording = try String.fetchOne(db, sql: "SELECT min(createdAt) FROM recording")
         let milliseconds = "CAST(round((julianday(at) - 2440587.5) * 86400000.0) AS INTEGER)"
         rows.cravings = try Row.fetchAll(

@@ -308,6 +308,7 @@ extension GlanceRows {
             } else {
                 firstUseDay = min(firstUseDay ?? day, day)
                 lastUseDay = max(lastUseDay ?? day, day)
+                useDays.append(day)
                 if at >= since { useTimes.append(ms) }
             }
         }

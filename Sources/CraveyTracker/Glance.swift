@@ -14,8 +14,9 @@ public struct Glance: Sendable, Equatable {
     public var resistedToday: Int
     /// Today's cravings whose 2 hours have not passed yet, with no use: neither resisted nor not.
     public var openToday: Int
-    /// The newest milestone home has not shown yet: a stored one, or one of days reached today
-    /// (Days in Progress, days since last use) that the next home or progress stores.
+    /// The newest milestone reached today that home has not shown yet: a stored one, or one of
+    /// days (Days in Progress, days since last use) that the next home or progress stores. One
+    /// first reached on an earlier day is not new, stored or not.
     public var milestone: Milestone?
 
     public init(
@@ -64,13 +65,16 @@ public struct Glance: Sendable, Equatable {
         (cravingsToday, resistedToday, openToday) = (cravings, resisted, open)
 
         // Only one reached today and not shown by home yet: stored ones of counts, and the days'
-        // ones worked out here (stored for today, or not stored yet). One of days stored for
-        // another day was reached then; one stored for today that a use since contradicts is
-        // not worked out, so not shown.
-        let stored = Dictionary(rows.milestones.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // ones worked out here from the logs by the rule progress stores them by (one of days
+        // since use is reached today only when no earlier stretch without use reached it). One
+        // stored for another day, or already shown, was not reached today; one stored that the
+        // logs contradict was never reached, so it does not hide today's.
+        let useDays = Set(rows.useDays)
+        let kept = rows.milestones.compactMap(Milestone.init).filter { !$0.isContradicted(byUseOn: useDays) }
+        let stored = Dictionary(kept.map { ($0.row.id, $0) }, uniquingKeysWith: { a, _ in a })
         // Harm reduction speaks of what was used, not of cravings resisted.
         let resistedShown = rows.goal.flatMap(Goal.init(rawValue:)) != .harmReduction
-        var candidates = rows.milestones.compactMap(Milestone.init).filter {
+        var candidates = kept.filter {
             !$0.kind.countsDays && !$0.shown && $0.reachedOn == today
                 && (resistedShown || $0.kind != .cravingsResisted)
         }
@@ -78,11 +82,11 @@ public struct Glance: Sendable, Equatable {
             candidates.append(
                 Milestone(kind: .daysInProgress, count: days, reachedOn: LocalDay(number: firstDay + days - 1)))
         }
-        if let since = daysSinceLastUse, since > 0, Milestone.thresholds(.daysSinceUse, upTo: since).last == since {
-            candidates.append(Milestone(kind: .daysSinceUse, count: since, reachedOn: today))
+        candidates += Milestone.reached(MilestoneFacts(useDays: rows.useDays), today: today).filter {
+            $0.kind == .daysSinceUse && $0.reachedOn == today
         }
         candidates.removeAll { milestone in
-            stored[milestone.row.id].map { $0.shownAt != nil || $0.reachedOn != today.text } ?? false
+            stored[milestone.row.id].map { $0.shown || $0.reachedOn != today } ?? false
         }
         milestone = candidates.max { ($0.reachedOn, $0.count) < ($1.reachedOn, $1.count) }
     }

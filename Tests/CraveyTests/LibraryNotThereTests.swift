@@ -74,20 +74,11 @@ final class WaitingLogsReadTests: LogTestCase {
         let cravingsToday = { try self.run(["status", "--format", "{cravings}"]).stdout }
         XCTAssertEqual(try cravingsToday(), "1\n")
 
-        // Held in the holder's own process, so that ending it lets the library go.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        holder.arguments = [
-            "-c",
-            "import fcntl, os, sys, time\nf = os.open(sys.argv[1], os.O_RDWR)\nfcntl.flock(f, fcntl.LOCK_EX)\ntime.sleep(30)",
-            root + "/library.lock",
-        ]
-        try holder.run()
+        let holder = try holdLibraryLock(root: root)
         defer {
             holder.terminate()
             holder.waitUntilExit()
         }
-        usleep(300_000)
         let logged = try run(["craving", "7"])
         XCTAssertTrue(logged.stdout.contains("logged ✓"), logged.stdout)
         XCTAssertGreaterThan(

@@ -162,13 +162,10 @@ final class ReferenceModelTests: CommandTestCase {
         milestones += since.map { ("daysSinceUse", $0.key, $0.value) }
         milestones.sort { ($0.day, $0.kind, $0.count) < ($1.day, $1.kind, $1.count) }
         func text(_ m: (kind: String, count: Int, day: Int)) -> String { "\(m.kind) \(m.count) \(m.day)" }
-        // Status, before anything stored one: a milestone of days only on the day it is reached
-        // — Days in Progress, or the stretch since the last use reaching a count today — the
-        // larger count, Days in Progress first.
-        var reachedToday = milestones.filter { $0.day == today && $0.kind == "daysInProgress" }
-        if let lastUse, today > lastUse, dayThresholds.contains(today - lastUse) {
-            reachedToday.append(("daysSinceUse", today - lastUse, today))
-        }
+        // Status, before anything stored one: a milestone of days only on the day it is first
+        // reached — Days in Progress, or the stretch since the last use reaching a count no
+        // earlier stretch reached — the larger count, Days in Progress first.
+        let reachedToday = milestones.filter { $0.day == today && $0.kind != "cravingsResisted" }
         let todays = reachedToday.sorted { $0.count != $1.count ? $0.count > $1.count : $0.kind < $1.kind }.first
         let words = todays.map { m in
             "🏅 \(m.count) day\(m.count == 1 ? "" : "s")"
