@@ -4,8 +4,10 @@ import CraveyMessages
 import Foundation
 import TerminalKit
 
-/// Everything cravey takes from its environment, read once when it starts. Nothing below the
-/// executable reads a variable: what a floor needs is handed to it from here, as a value.
+/// Everything cravey takes from its environment, read once when it starts. Every `CRAVEY_*`
+/// variable is read here and nowhere else: what a floor needs of them is handed to it from here,
+/// as a value. The floors below read only the system's own variables, where they need them (the
+/// terminal's `TERM` and `NO_COLOR`, a display's `DISPLAY`, the locale, `TMPDIR`).
 struct Configuration: Sendable {
     /// The variables as they were at start: the terminal's kind, the home and data directories.
     let environment: [String: String]

@@ -4,7 +4,7 @@ import Foundation
 import TerminalKit
 
 /// What cravey keeps, where, and who can read it — shown by `cravey privacy`, in settings, and in
-/// the README.
+/// the user guide.
 enum Privacy {
     static func statement(libraryPath: String) -> [String] {
         [
@@ -31,8 +31,8 @@ enum Privacy {
     static let contact = [
         "Contact & feedback",
         "",
-        "Found a problem or have an idea? Open an issue in cravey's project repository (the address is",
-        "in its README), with what you did, what you saw, and the line 'cravey --version' prints.",
+        "Found a problem or have an idea? Tell whoever gave you cravey, or the people who keep its",
+        "source, what you did, what you saw, and the line 'cravey --version' prints.",
         "Never attach your library: it is yours, and nobody needs it to help.",
         "'cravey doctor' says what is wrong with a microphone or camera, 'cravey check' with the library.",
     ]
