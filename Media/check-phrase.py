@@ -6,7 +6,8 @@ usage: cravey show ID --json | check-phrase.py LIBRARY PHRASE.raw [--sound-only]
 Two things, each failing with one line that names what went wrong:
 - its sound (decoded by the ffmpeg CLI): the level (RMS) of its loudest 4 s, the phrase's length,
   is within 6 dB of the phrase's own, and nowhere in those 4 s is there a stretch of exact digital
-  silence longer than 50 ms (what a starved loopback hands over);
+  silence longer than 50 ms (what a starved loopback hands over, or a recorder that lost sound and
+  put silence in its place), named with where it starts in the take;
 - its words: the transcript holds at least half of the phrase's words (not with --sound-only,
   where no transcript is made: inside the VM rig).
 """
@@ -49,15 +50,17 @@ def main():
             best, best_at = level, at
     own = rms_db(phrase)
     window = recorded[best_at:best_at + span]
-    longest = run = 0
-    for value in window:
+    longest = run = longest_end = 0
+    for index, value in enumerate(window):
         run = run + 1 if value == 0 else 0
-        longest = max(longest, run)
+        if run > longest:
+            longest, longest_end = run, index + 1
     problems = []
     if abs(best - own) > 6:
         problems.append("its loudest 4 s are %.1f dB against the phrase's %.1f dB" % (best, own))
     if longest > 2400:
-        problems.append("it holds %d ms of exact digital silence inside the phrase (the microphone was starved)" % (longest * 1000 // 48000))
+        problems.append("it holds %d ms of exact digital silence inside the phrase at %.2f s of the take (the microphone was starved)"
+                        % (longest * 1000 // 48000, (best_at + longest_end - longest) / 48000))
     text = ((shown.get("transcript") or {}).get("text") or "")
     heard = set(re.findall(r"[a-z']+", text.lower()))
     words = re.findall(r"[a-z']+", PHRASE.lower())
