@@ -5,9 +5,9 @@
 # "tests: N passed, M failed, S skipped".
 #
 #   bash Tests/run-all.sh          everything (what CI runs)
-#   bash Tests/run-all.sh fast     the fast ring: every test that took under a second in the last
-#                                  whole run (the unit targets before there was one); no VM, no
-#                                  transcripts, no tmux; about a minute
+#   bash Tests/run-all.sh fast     the fast ring: every test that took under a second when it last
+#                                  ran here (before any run, the unit targets without their slow
+#                                  classes); no VM, no transcripts, no tmux; about a minute
 #   bash Tests/run-all.sh PART…    only those parts (unit binary screens faults transcripts install vm)
 #
 # The parts run in two lanes side by side: the VM rig (mostly qemu emulating a machine) and the
@@ -48,6 +48,9 @@ trap 'rm -rf "$logs"' EXIT
 # Each test's seconds in the last whole run, for the fast ring ("Class.test seconds").
 times=.build/test-times.txt
 
+# The media target's tests of the transcript engines (they belong to the transcripts part).
+engines='SpeechRecognizerTests|WhisperRecognizerTests|TranscriptIsolationTests'
+
 # The classes of a part, comma-separated (what the test bundle takes as its filter).
 classes() {
     local pattern
@@ -56,11 +59,11 @@ classes() {
         binary) pattern='^CraveyTests\.' ;;
         screens) pattern='^CraveyScreenTests\.' ;;
         faults) pattern='^CraveyFaultTests\.' ;;
-        transcripts) pattern='^CraveyTranscriptTests\.|^CraveyMediaTests\.TranscriptIsolationTests/' ;;
+        transcripts) pattern="^CraveyTranscriptTests\\.|^CraveyMediaTests\\.($engines)/" ;;
         install) pattern='^CraveyTests\.InstallTests/' ;;
         vm) pattern='^CraveyVMTests\.VMRigTests/' ;;
     esac
-    local skip='^CraveyTests\.InstallTests/|^CraveyMediaTests\.TranscriptIsolationTests/'
+    local skip="^CraveyTests\\.InstallTests/|^CraveyMediaTests\\.($engines)/"
     [ "$1" = install ] || [ "$1" = transcripts ] && skip='^$'
     grep -E "$pattern" "$logs/tests" | grep -vE "$skip" | sed 's/\/.*//' | sort -u | paste -sd, -
 }
@@ -91,10 +94,13 @@ if [ "$fast" = 1 ]; then
     if [ -s "$times" ]; then
         # Every test under a second last time, outside the VM, transcripts and tmux screens.
         awk '$2 < 1 {print $1}' "$times" > "$logs/quick"
-        selection=$(grep -vE '^(CraveyVMTests|CraveyTranscriptTests|CraveyScreenTests)\.' "$logs/tests" \
-            | awk -F'[./]' 'NR == FNR {quick[$1] = 1; next} quick[$2 "." $3] {print}' "$logs/quick" - | paste -sd, -)
+        selection=$(grep -vE "^(CraveyVMTests|CraveyTranscriptTests|CraveyScreenTests)\\.|^CraveyMediaTests\\.($engines)/" "$logs/tests" \
+            | awk -F'[./]' 'NR == FNR {quick[$0] = 1; next} quick[$2 "." $3] {print}' "$logs/quick" - | paste -sd, -)
     else
-        selection=$(classes unit)
+        # No whole run yet: the unit targets without their slow classes (the kill-at-every-step
+        # atomicity test, the media files' exact durations).
+        selection=$(classes unit | tr , '\n' | grep -vE '^CraveyLibraryTests\.AtomicityTests$|^CraveyMediaTests\.MediaFileTests$' \
+            | paste -sd, -)
     fi
     run fast "$selection"
 else
@@ -128,11 +134,15 @@ done
 cat "$logs"/*.log | grep -E "^fault campaign: " | tail -1 || true
 # What failed, again at the end where a shortened log still shows it.
 cat "$logs"/*.log | grep -E "^Test Case .* failed|: error: " | grep -v "^Test Suite" | tail -n 40 || true
-if [ "$fast" = 0 ] && [ "${#wanted[@]}" -eq "${#all_parts[@]}" ]; then
-    # Each test's seconds, for the next fast ring: "Test Case 'Class.test' passed (0.123 seconds)".
+{
+    # Each test's seconds, for the next fast ring ("Test Case 'Class.test' passed (0.123 seconds)"),
+    # over what earlier runs measured of the tests that did not run this time.
     cat "$logs"/*.log | sed -nE "s/^Test Case '([A-Za-z]+\.test[A-Za-z0-9_]*)' passed \(([0-9.]+) seconds\)$/\1 \2/p" \
-        > "$times" || true
-fi
+        > "$logs/times"
+    touch "$times"
+    awk 'NR == FNR {now[$1] = $2; next} !($1 in now) {print} END {for (t in now) print t, now[t]}' "$logs/times" "$times" \
+        | sort > "$logs/merged" && cp "$logs/merged" "$times"
+}
 printf '%s\n' "${summary_lines[@]}"
 echo "all parts: $((SECONDS - started)) s"
 echo "tests: $((total_all - skipped_all - failed_all)) passed, $failed_all failed, $skipped_all skipped"
