@@ -120,7 +120,8 @@ for part in "${wanted[@]}"; do
     summary=$(grep -E "Executed [0-9]+ tests?, with " "$log" | tail -1 || true)
     total=$(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$summary")
     skipped=$(sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p' <<<"$summary")
-    failed=$(sed -nE 's/.* ([0-9]+) failures?.*/\1/p' <<<"$summary")
+    # Tests that failed (XCTest's own count is of failed assertions: one test may fail twice).
+    failed=$(grep -cE "^Test Case '.*' failed \(" "$log" || true)
     total=${total:-0} skipped=${skipped:-0} failed=${failed:-0}
     part_status=$(cat "$logs/$part.status")
     # A bundle that crashed or ended without its summary failed, whatever it counted.

@@ -147,8 +147,10 @@ final class VMRecordTests: XCTestCase {
     }
 
     /// The demo's recording: the spoken phrase fed into the loopback (its second substream, the
-    /// tone keeps the first) by Media/loopback-feeder.py while an 8 s 320x180 video is recorded,
-    /// as Media/vm-record.sh does. The phrase must arrive whole: its level within 6 dB of its own,
+    /// tone keeps the first) by Media/loopback-feeder.py while a 12 s 320x180 video is recorded,
+    /// as Media/vm-record.sh does. The phrase is heard about 2 s after the recorder's first
+    /// fragment is on disk, which a busy emulated machine takes seconds to write: 8 s cut the
+    /// phrase off at the end (the feeder's silence before it then looked like a gap inside it). The phrase must arrive whole: its level within 6 dB of its own,
     /// no stretch of digital silence inside it (Media/check-phrase.py).
     ///
     /// Who is to blame for a gap is known: the feeder records its own late writes and the
@@ -173,10 +175,10 @@ final class VMRecordTests: XCTestCase {
 
     /// A recorder held up for 0.6 s in the middle of the phrase (SIGSTOP, then SIGCONT: what a
     /// loaded laptop or a slow disk's sync does to it) still keeps every sample: the microphone's
-    /// buffer (2 s) holds the sound until it reads again, and no silence takes its place. (With a
-    /// buffer of 200 ms, 400 ms of the phrase came back as silence.) The hold is short of the
-    /// buffer by more than a second: the emulated machine, busy encoding the pictures, takes that
-    /// long to catch up.
+    /// buffer (2 s) holds the sound until it reads again, and no silence takes its place (a
+    /// buffer of 200 ms overruns in such a hold, and the sound lost comes back as silence). The
+    /// hold stays well inside the buffer: the emulated machine, busy encoding the pictures,
+    /// catches up slowly.
     func testARecorderHeldUpLosesNoSound() throws {
         var take = try recordThePhrase(take: 1, holdUp: 0.6)
         if take.feederBehind > 0 { take = try recordThePhrase(take: 2, holdUp: 0.6) }
@@ -213,7 +215,8 @@ final class VMRecordTests: XCTestCase {
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: cravey)
         recorder.arguments = [
-            "record", "video", "--library", root, "--mic", "hw:Loopback,1,1", "--size", "320x180", "--max-seconds", "8",
+            "record", "video", "--library", root, "--mic", "hw:Loopback,1,1", "--size", "320x180", "--max-seconds",
+            "12",
             "--yes", "--json",
         ]
         let output = Pipe()
