@@ -141,6 +141,7 @@ let package = Package(
             name: "CraveyRecorderTests",
             dependencies: ["CraveyRecorder"]
         ),
+        // The built program end to end: every command, recording, signals, crash recovery.
         .testTarget(
             name: "CraveyTests",
             dependencies: [
@@ -148,5 +149,24 @@ let package = Package(
                 "TerminalKit", "cravey",
             ]
         ),
+        // The interactive screens, in tmux.
+        .testTarget(
+            name: "CraveyScreenTests",
+            dependencies: [
+                "CraveyLibrary", "CraveyMedia", "CraveyPlayer", "CraveyTracker", "CraveyTestSupport", "TerminalKit",
+                "cravey",
+            ]
+        ),
+        // The fault campaign and hostile input, as root: full disks, other users, kill -9 at every step.
+        .testTarget(
+            name: "CraveyFaultTests",
+            dependencies: ["CraveyLibrary", "CraveyLibraryFixtures", "CraveyMedia", "CraveyTestSupport", "cravey"]
+        ),
+        // Transcripts with the real engines (Whisper, PocketSphinx).
+        .testTarget(name: "CraveyTranscriptTests", dependencies: ["CraveyTestSupport", "cravey"]),
+        // The device suite, run inside the VM rig (Tests/vm/rig.sh) by VMRigTests.
+        .testTarget(name: "CraveyVMTests", dependencies: ["CraveyMedia", "CraveyTestSupport", "cravey"]),
+        // The terminal toolkit alone: keys, calm screens, the key reader.
+        .testTarget(name: "TerminalKitTests", dependencies: ["TerminalKit"]),
     ]
 )

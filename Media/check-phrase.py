@@ -6,7 +6,9 @@ usage: cravey show ID --json | check-phrase.py LIBRARY PHRASE.raw [--sound-only]
 Two things, each failing with one line that names what went wrong:
 - its sound (decoded by the ffmpeg CLI): the level (RMS) of its loudest 4 s, the phrase's length,
   is within 6 dB of the phrase's own, and nowhere in those 4 s is there a stretch of exact digital
-  silence longer than 50 ms (what a starved loopback hands over);
+  silence longer than 50 ms between its sounds (what a starved loopback hands over, or a recorder
+  that lost sound and put silence in its place), named with where it starts in the take; and the
+  phrase is not cut off by the end of the take (a phrase that began too late);
 - its words: the transcript holds at least half of the phrase's words (not with --sound-only,
   where no transcript is made: inside the VM rig).
 """
@@ -49,15 +51,28 @@ def main():
             best, best_at = level, at
     own = rms_db(phrase)
     window = recorded[best_at:best_at + span]
-    longest = run = 0
-    for value in window:
-        run = run + 1 if value == 0 else 0
-        longest = max(longest, run)
+    # Exact digital silence inside the phrase: the longest run of zeros between sounds (the
+    # feeder's own silence before and after the phrase is not inside it).
+    leading = next((i for i, v in enumerate(window) if v != 0), len(window))
+    longest = run = longest_end = 0
+    for index, value in enumerate(window):
+        if value == 0:
+            run += 1
+            continue
+        if run > longest and index - run > 0:  # a run that ends in sound and began after sound
+            longest, longest_end = run, index
+        run = 0
     problems = []
     if abs(best - own) > 6:
         problems.append("its loudest 4 s are %.1f dB against the phrase's %.1f dB" % (best, own))
+    if leading > 2400 and best_at + span >= len(recorded) - step:
+        # The loudest 4 s are the take's last and begin in silence: the phrase began late and the
+        # take ended before it did (a recording that started slowly, not a starved microphone).
+        problems.append("the phrase was cut off by the end of the take: it began %.2f s into a %.2f s take"
+                        % ((best_at + leading) / 48000, len(recorded) / 48000))
     if longest > 2400:
-        problems.append("it holds %d ms of exact digital silence inside the phrase (the microphone was starved)" % (longest * 1000 // 48000))
+        problems.append("it holds %d ms of exact digital silence inside the phrase at %.2f s of the take (the microphone was starved)"
+                        % (longest * 1000 // 48000, (best_at + longest_end - longest) / 48000))
     text = ((shown.get("transcript") or {}).get("text") or "")
     heard = set(re.findall(r"[a-z']+", text.lower()))
     words = re.findall(r"[a-z']+", PHRASE.lower())

@@ -39,6 +39,8 @@ packages=(
   chromium
   # the report's PDF read back: its pages as pictures, its text, its page count
   poppler-utils
+  # load beside the suite, to check it stays green when the machine is busy (Tests/README.md)
+  stress-ng
 )
 
 missing=()

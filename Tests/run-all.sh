@@ -1,41 +1,155 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what it needs, builds, and runs every test (unit,
 # fault-injection, SIGKILL, concurrency, real-ALSA recording, terminal and end-to-end tests of the
-# built binary). Ends with one summary line: "tests: N passed, M failed".
+# built binary, the VM device rig). Ends with a line per part (seconds each) and one summary line:
+# "tests: N passed, M failed, S skipped".
+#
+#   bash Tests/run-all.sh          everything (what CI runs)
+#   bash Tests/run-all.sh fast     the fast ring: every test that took under a second when it last
+#                                  ran here (before any run, the unit targets without their slow
+#                                  classes); no VM, no transcripts, no tmux; about a minute
+#   bash Tests/run-all.sh PART…    only those parts (unit binary screens faults transcripts install vm)
+#
+# The parts run in two lanes side by side: the VM rig (mostly qemu emulating a machine) and the
+# install test in one, everything else in the other. Each part is the test bundle run with its
+# classes (what `swift test --filter` would pick), so two can run at once on the same build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash Tests/install-deps.sh
-# The Whisper engine next to the build, where cravey finds it (the transcript tests use the real one).
-bash Whisper/install.sh .build/whisper
+all_parts=(unit binary screens faults transcripts install vm)
+wanted=("$@")
+fast=0
+if [ "${1:-}" = fast ]; then fast=1 wanted=(); fi
+[ ${#wanted[@]} -gt 0 ] || wanted=("${all_parts[@]}")
+for part in "${wanted[@]}"; do
+    [[ " ${all_parts[*]} " == *" $part "* ]] || { echo "run-all.sh: no part named '$part' (${all_parts[*]}, or fast)" >&2; exit 2; }
+done
+
+if [ "$fast" = 0 ]; then
+    bash Tests/install-deps.sh
+    # The Whisper engine next to the build, where cravey finds it (the transcript tests use the real one).
+    bash Whisper/install.sh .build/whisper
+fi
 swift build --build-tests
 # The code is kept as the toolchain's formatter writes it (.swift-format: 120 columns); a file it
 # would change fails the run at the end ('swift format format --in-place --recursive Sources Tests
 # Package.swift Plugins' applies it).
 format_status=0
-swift format lint --strict --recursive --parallel Sources Tests Package.swift Plugins || format_status=$?
+if [ "$fast" = 0 ]; then
+    swift format lint --strict --recursive --parallel Sources Tests Package.swift Plugins || format_status=$?
+fi
 # Most tests record or import clips and check something else: their transcripts are left for
 # later, so they do not wait for the recognizer. The transcript tests turn it back on themselves.
 export CRAVEY_TRANSCRIBE=later
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-set +e
-swift test --skip-build --disable-swift-testing 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-set -e
+bundle=$(ls -d "$(swift build --build-tests --show-bin-path)"/*PackageTests.xctest | head -1)
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+"$bundle" --list-tests 2>/dev/null | sed -nE 's/^([A-Za-z]+\.[A-Za-z]+\/test[A-Za-z0-9_]*)$/\1/p' > "$logs/tests"
+# Each test's seconds in the last whole run, for the fast ring ("Class.test seconds").
+times=.build/test-times.txt
+
+# The media target's tests of the transcript engines (they belong to the transcripts part).
+engines='SpeechRecognizerTests|WhisperRecognizerTests|TranscriptIsolationTests'
+
+# The classes of a part, comma-separated (what the test bundle takes as its filter).
+classes() {
+    local pattern
+    case "$1" in
+        unit) pattern='^(CraveyLibraryTests|CraveyMediaTests|CraveyPlayerTests|CraveyRecorderTests|CraveyTrackerTests|CraveyMessagesTests|TerminalKitTests)\.' ;;
+        binary) pattern='^CraveyTests\.' ;;
+        screens) pattern='^CraveyScreenTests\.' ;;
+        faults) pattern='^CraveyFaultTests\.' ;;
+        transcripts) pattern="^CraveyTranscriptTests\\.|^CraveyMediaTests\\.($engines)/" ;;
+        install) pattern='^CraveyTests\.InstallTests/' ;;
+        vm) pattern='^CraveyVMTests\.VMRigTests/' ;;
+    esac
+    local skip="^CraveyTests\\.InstallTests/|^CraveyMediaTests\\.($engines)/"
+    [ "$1" = install ] || [ "$1" = transcripts ] && skip='^$'
+    grep -E "$pattern" "$logs/tests" | grep -vE "$skip" | sed 's/\/.*//' | sort -u | paste -sd, -
+}
+
+# run PART SELECTION: the bundle over the selection; its log in $logs/PART.log, its seconds in $logs/PART.time.
+run() {
+    local part=$1 selection=$2 started=$SECONDS status=0
+    if [ -z "$selection" ]; then
+        echo "Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds" > "$logs/$part.log"
+    else
+        "$bundle" "$selection" > "$logs/$part.log" 2>&1 || status=$?
+    fi
+    echo $((SECONDS - started)) > "$logs/$part.time"
+    echo "$status" > "$logs/$part.status"
+    echo "part $part: done in $((SECONDS - started)) s"
+}
+
+lane() {  # lane PART…: the parts one after another
+    for part in "$@"; do
+        [[ " ${wanted[*]} " == *" $part "* ]] && run "$part" "$(classes "$part")"
+    done
+    return 0
+}
+
+started=$SECONDS
+if [ "$fast" = 1 ]; then
+    wanted=(fast)
+    if [ -s "$times" ]; then
+        # Every test under a second last time, outside the VM, transcripts and tmux screens.
+        awk '$2 < 1 {print $1}' "$times" > "$logs/quick"
+        selection=$(grep -vE "^(CraveyVMTests|CraveyTranscriptTests|CraveyScreenTests)\\.|^CraveyMediaTests\\.($engines)/" "$logs/tests" \
+            | awk -F'[./]' 'NR == FNR {quick[$0] = 1; next} quick[$2 "." $3] {print}' "$logs/quick" - | paste -sd, -)
+    else
+        # No whole run yet: the unit targets without their slow classes (the kill-at-every-step
+        # atomicity test, the media files' exact durations).
+        selection=$(classes unit | tr , '\n' | grep -vE '^CraveyLibraryTests\.AtomicityTests$|^CraveyMediaTests\.MediaFileTests$' \
+            | paste -sd, -)
+    fi
+    run fast "$selection"
+else
+    lane vm install > "$logs/lane-vm" &
+    vm_lane=$!
+    lane unit binary screens faults transcripts
+    wait "$vm_lane"
+    cat "$logs/lane-vm"
+fi
+
 # XCTest's last line: "Executed N tests, with [S tests skipped and] F failures (U unexpected) …"
-summary=$(grep -E "Executed [0-9]+ tests?, with " "$log" | tail -1)
-total=$(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$summary")
-skipped=$(sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p' <<<"$summary")
-failed=$(sed -nE 's/.* ([0-9]+) failures?.*/\1/p' <<<"$summary")
-total=${total:-0}; skipped=${skipped:-0}; failed=${failed:-0}
-# The fault campaign's figures (FaultCampaignTests prints them when its class finishes).
-grep -E "^fault campaign: " "$log" | tail -1 || true
+total_all=0 skipped_all=0 failed_all=0 status=0
+summary_lines=()
+for part in "${wanted[@]}"; do
+    log="$logs/$part.log"
+    cat "$log"
+    summary=$(grep -E "Executed [0-9]+ tests?, with " "$log" | tail -1 || true)
+    total=$(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$summary")
+    skipped=$(sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p' <<<"$summary")
+    # Tests that failed (XCTest's own count is of failed assertions: one test may fail twice).
+    failed=$(grep -cE "^Test Case '.*' failed \(" "$log" || true)
+    total=${total:-0} skipped=${skipped:-0} failed=${failed:-0}
+    part_status=$(cat "$logs/$part.status")
+    # A bundle that crashed or ended without its summary failed, whatever it counted.
+    if [ "$part_status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+    [ "$part_status" -eq 0 ] || status=$part_status
+    total_all=$((total_all + total)) skipped_all=$((skipped_all + skipped)) failed_all=$((failed_all + failed))
+    summary_lines+=("$(printf 'part %-12s %4d passed, %d failed, %d skipped in %d s' "$part" \
+        $((total - skipped - failed)) "$failed" "$skipped" "$(cat "$logs/$part.time")")")
+done
+# The fault campaign's figures (its class prints them when it finishes).
+cat "$logs"/*.log | grep -E "^fault campaign: " | tail -1 || true
 # What failed, again at the end where a shortened log still shows it.
-grep -E "^Test Case .* failed|: error: " "$log" | grep -v "^Test Suite" | tail -n 40 || true
-echo "tests: $((total - skipped - failed)) passed, $failed failed, $skipped skipped"
+cat "$logs"/*.log | grep -E "^Test Case .* failed|: error: " | grep -v "^Test Suite" | tail -n 40 || true
+{
+    # Each test's seconds, for the next fast ring ("Test Case 'Class.test' passed (0.123 seconds)"),
+    # over what earlier runs measured of the tests that did not run this time.
+    cat "$logs"/*.log | sed -nE "s/^Test Case '([A-Za-z]+\.test[A-Za-z0-9_]*)' passed \(([0-9.]+) seconds\)$/\1 \2/p" \
+        > "$logs/times"
+    touch "$times"
+    awk 'NR == FNR {now[$1] = $2; next} !($1 in now) {print} END {for (t in now) print t, now[t]}' "$logs/times" "$times" \
+        | sort > "$logs/merged" && cp "$logs/merged" "$times"
+}
+printf '%s\n' "${summary_lines[@]}"
+echo "all parts: $((SECONDS - started)) s"
+echo "tests: $((total_all - skipped_all - failed_all)) passed, $failed_all failed, $skipped_all skipped"
 if [ "$format_status" -ne 0 ]; then
     echo "format: files differ from what 'swift format' writes (see the lines above the tests)"
     [ "$status" -ne 0 ] || status=$format_status
 fi
+[ "$failed_all" -eq 0 ] || [ "$status" -ne 0 ] || status=1
 exit "$status"

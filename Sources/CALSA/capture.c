@@ -25,6 +25,7 @@ struct CALSA_capture {
     snd_pcm_uframes_t period;
     void *buffer;          // one period of interleaved device samples
     size_t buffer_frames;
+    unsigned long overruns; // times the device's buffer filled before it was read (samples lost)
 };
 
 // Stage 1: hardware parameters. Tries the formats cravey can convert, best first.
@@ -45,7 +46,9 @@ static int negotiate(CALSA_capture *c, unsigned int rate) {
         unsigned int actual_rate = rate;
         if ((err = snd_pcm_hw_params_set_rate_near(c->pcm, hw, &actual_rate, NULL)) < 0) break;
         c->rate = actual_rate;
-        unsigned int period_us = 20000, buffer_us = 200000;
+        // Periods of 20 ms keep the meter and the A/V clock fresh; a buffer of 2 s lets a reader
+        // that is held up (a busy machine, a slow disk's sync) catch up without losing sound.
+        unsigned int period_us = 20000, buffer_us = 2000000;
         snd_pcm_hw_params_set_period_time_near(c->pcm, hw, &period_us, NULL);
         snd_pcm_hw_params_set_buffer_time_near(c->pcm, hw, &buffer_us, NULL);
         if ((err = snd_pcm_hw_params(c->pcm, hw)) < 0) continue;
@@ -96,6 +99,7 @@ fail:
 unsigned int CALSA_capture_rate(const CALSA_capture *c) { return c->rate; }
 unsigned int CALSA_capture_channels(const CALSA_capture *c) { return c->channels; }
 unsigned long CALSA_capture_period_frames(const CALSA_capture *c) { return c->period; }
+unsigned long CALSA_capture_overruns(const CALSA_capture *c) { return c->overruns; }
 const char *CALSA_capture_format_name(const CALSA_capture *c) { return snd_pcm_format_name(c->format); }
 
 // Stage 3: interleaved device samples → mono float.
@@ -122,7 +126,9 @@ long CALSA_capture_read(CALSA_capture *c, float *mono, unsigned long max_frames)
         if (n == -EAGAIN) continue;
         if (n == -EINTR) return -EINTR;
         if (n == -EPIPE || n == -ESTRPIPE) {
-            // Overrun or suspend: recover and keep recording (a few samples are lost).
+            // Overrun or suspend: recover and keep recording (the samples in the buffer are lost;
+            // the A/V clock fills the gap with silence and the recorder reports it).
+            c->overruns++;
             int err = snd_pcm_recover(c->pcm, (int)n, 1);
             if (err < 0) return err;
             if (snd_pcm_state(c->pcm) == SND_PCM_STATE_PREPARED) snd_pcm_start(c->pcm);

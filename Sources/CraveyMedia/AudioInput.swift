@@ -70,6 +70,9 @@ public final class AudioInput {
         return buffer[0..<n]
     }
 
+    /// Times the device's buffer filled before cravey read it: each one lost sound.
+    public var overruns: Int { Int(CALSA_capture_overruns(capture)) }
+
     /// Set when the device went away during a read; the stream is over.
     public private(set) var deviceGone: MediaError?
 

@@ -23,6 +23,8 @@ public struct ClockSync: Sendable {
     /// The largest |offset| seen after correction, in seconds (nil for an unclocked device).
     public private(set) var worstOffset: Double = 0
     public private(set) var clocked = true
+    /// Samples of silence put in for sound the device lost (overruns).
+    public private(set) var insertedSilence = 0
 
     static let deadBand = 0.002  // seconds
     static let overrunGap = 0.050  // seconds
@@ -57,6 +59,7 @@ public struct ClockSync: Sendable {
         var current = error
         if error < -Self.overrunGap * sampleRate {
             silence = Int((-error).rounded())
+            insertedSilence += silence
             current += Double(silence)
             offset = current
         } else {

@@ -68,6 +68,10 @@ public final class Recorder: Sendable {
         public var videoSeconds: Double = 0
         /// The sound's current offset from the pictures' clock, seconds (after correction).
         public var avOffset: Double = 0
+        /// Times the microphone's buffer filled before it was read (cravey fell behind), and the
+        /// sound lost to them, seconds (put back as silence in a video, so the pictures stay in sync).
+        public var overruns = 0
+        public var soundLostSeconds: Double = 0
         /// CLOCK_MONOTONIC times (ns) of the first sound block, the first frame, and the stop.
         public var firstBlockAt: UInt64?
         public var firstFrameAt: UInt64?
@@ -99,6 +103,9 @@ public final class Recorder: Sendable {
         public let avOffset: Double?
         /// Whether a microphone was recorded.
         public let hasSound: Bool
+        /// Times the microphone's buffer overran, and the sound lost to them, seconds.
+        public let overruns: Int
+        public let soundLostSeconds: Double
     }
 
     /// Where the temporary files are staged.
@@ -306,7 +313,7 @@ public final class Recorder: Sendable {
                 stopReason: reason, file: final, part: part, frames: writer.videoFramesWritten,
                 droppedFrames: status.droppedFrames,
                 avOffset: camera != nil && microphone != nil ? sound?.worstOffset : nil,
-                hasSound: microphone != nil)
+                hasSound: microphone != nil, overruns: status.overruns, soundLostSeconds: status.soundLostSeconds)
         } catch {
             staging.discard(final)
             throw error

@@ -103,6 +103,7 @@ extension Recorder {
             let points = builder.points
             let offset = sync.offset / sync.sampleRate
             let silentSeconds = Double(silentSamples) / Double(input.sampleRate)
+            let overruns = input.overruns
             state.withLock {
                 if $0.current.firstBlockAt == nil { $0.current.firstBlockAt = monotonicNanoseconds() }
                 $0.current.samples = written
@@ -110,6 +111,8 @@ extension Recorder {
                 $0.current.clipped = $0.current.clipped || level.clipped
                 $0.current.silentSeconds = silentSeconds
                 $0.current.avOffset = offset
+                $0.current.overruns = overruns
+                $0.current.soundLostSeconds = Double(sync.insertedSilence) / sync.sampleRate
                 if points.count != $0.current.waveform.count { $0.current.waveform = points }
             }
         }

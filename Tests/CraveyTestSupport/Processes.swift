@@ -74,6 +74,11 @@ public func spawnAndWait(_ argv: [String]) throws -> Int32 {
     return (status >> 8) & 0xFF
 }
 
+/// A file's permission bits (-1 when it has none to read).
+public func mode(_ path: String) throws -> Int {
+    (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+}
+
 /// Quotes a string for a POSIX shell.
 public func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 

@@ -193,6 +193,11 @@ func environment(for executable: String, _ environment: [String: String]) -> [St
     public protocol KeepsTheRealHome {}
 
     extension Sentinel {
+        /// The test targets that run the built program.
+        static let programTargets: Set = [
+            "CraveyTests", "CraveyScreenTests", "CraveyFaultTests", "CraveyTranscriptTests", "CraveyVMTests",
+        ]
+
         /// Starts watching every test (once): a sentinel before each, the check after it.
         public static func watch() { _ = observer }
 
@@ -205,7 +210,8 @@ func environment(for executable: String, _ environment: [String: String]) -> [St
         final class Observer: NSObject, XCTestObservation {
             func testCaseWillStart(_ testCase: XCTestCase) {
                 // The tests of the built program (the other test targets run no cravey).
-                guard String(reflecting: type(of: testCase)).hasPrefix("CraveyTests."), !(testCase is KeepsTheRealHome)
+                let module = String(reflecting: type(of: testCase)).prefix { $0 != "." }
+                guard Sentinel.programTargets.contains(String(module)), !(testCase is KeepsTheRealHome)
                 else { return Sentinel.finish() }
                 Sentinel.begin()
                 testCase.addTeardownBlock {

@@ -256,7 +256,3 @@ final class CommandTests: CommandTestCase {
         XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
     }
 }
-
-func mode(_ path: String) throws -> Int {
-    (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
-}

@@ -17,6 +17,7 @@
 #   status.sh     cravey status (a prompt's line) vs sqlite3 running the same queries (goal ≤ 3×)
 # Usage: Tests/bench/all.sh [quick]   (quick: fewer runs and a 30 s video; needs root for the VM)
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=5 video=120
 [ "${1:-}" = quick ] && runs=3 video=30

@@ -3,6 +3,7 @@
 # (libavutil's av_sha), next to coreutils' sha256sum over the same file.
 # Usage: Tests/bench/backup.sh [runs] [MiB]   (defaults 3 runs, a 512 MiB file; page cache warm)
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-3} mib=${2:-512}
 swift build -c release --static-swift-stdlib --product cravey >/dev/null

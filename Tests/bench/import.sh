@@ -3,6 +3,7 @@
 # `ffmpeg -i FILE -ac 1 -ar 48000 -c:a aac -b:a 96k OUT.m4a` (the same conversion), whole processes.
 # Usage: Tests/bench/import.sh [runs]
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-5}
 swift build -c release --static-swift-stdlib --product cravey >/dev/null

@@ -6,6 +6,7 @@
 # computing the dashboard's aggregates (Tests/bench/progress.sql). Prints median wall time of N runs.
 # Usage: Tests/bench/logs.sh [runs]   (builds a release binary first)
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-15}
 swift build -c release --static-swift-stdlib --product cravey >/dev/null

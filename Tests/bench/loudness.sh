@@ -6,6 +6,7 @@
 # and peak RSS, the median of the runs.
 # Usage: Tests/bench/loudness.sh [runs]
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-5}
 swift build -c release --static-swift-stdlib --product writer-bench >/dev/null

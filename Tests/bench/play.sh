@@ -6,6 +6,7 @@
 # file mark the first sample. Then the first video frame in a window (under Xvfb).
 # Usage: Tests/bench/play.sh [runs]
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-10}
 swift build -c release --static-swift-stdlib --product cravey >/dev/null

@@ -6,6 +6,7 @@
 # captured block).
 # Usage: Tests/bench/record.sh [runs]
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
 swift build -c release --static-swift-stdlib --product cravey >/dev/null

@@ -9,6 +9,7 @@
 # DIR/report-pdf.png (100 dpi).
 # Usage: Tests/bench/report.sh [runs] [--pictures DIR]   (builds a release binary first)
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-9}
 pictures=""

@@ -6,6 +6,7 @@
 # fsynced), then plays. Rule: ride ≤ 1 s.
 # Usage: Tests/bench/ride.sh [runs]
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-10}
 swift build -c release --static-swift-stdlib --product cravey >/dev/null

@@ -8,6 +8,7 @@
 # in open(2) after SIGTERM: killed after 5 s). Goal: a stop ends cravey within 0.5 s.
 # Usage: Tests/bench/speaker.sh [runs]   (CRAVEY_BIN: a built cravey; else a release build first)
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-9}
 if [ -z "${CRAVEY_BIN:-}" ]; then

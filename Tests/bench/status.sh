@@ -7,6 +7,7 @@
 # library: the start, its arguments read and one stat).
 # Usage: Tests/bench/status.sh [runs]   (builds a release binary first)
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-31}
 swift build -c release --static-swift-stdlib --product cravey >/dev/null

@@ -9,6 +9,7 @@
 # words as spoken (case and punctuation do not count, "7" is "seven").
 # Usage: Tests/bench/transcribe.sh [runs]
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 runs=${1:-3}
 bash Whisper/install.sh .build/whisper >/dev/null

@@ -7,6 +7,7 @@
 # Then the x264 preset/threads table that chose cravey's encoder settings.
 # Usage: Tests/bench/video.sh [seconds, default 120]
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
 secs=${1:-120}
 swift build -c release --static-swift-stdlib --product writer-bench >/dev/null

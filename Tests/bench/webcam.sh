@@ -10,15 +10,28 @@
 #   the live preview's cost on that same recording, at 640x360 and 320x180: none, in the terminal (a
 #   pseudo-terminal from script) and in a window (Xvfb): CPU per recorded second, frames kept and
 #   dropped, pictures shown.
-# Usage: Tests/bench/webcam.sh   (root: the VM rig)
+# Usage: Tests/bench/webcam.sh [--check]   (root: the VM rig; --check: the set-up only, no VM)
 set -euo pipefail
+trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
-swift build -c release --static-swift-stdlib --product cravey >/dev/null
-cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
+# --check: only the set-up (the encoder settings read from the binary CRAVEY_BINARY, the debug build
+# by default), printed; what the test suite runs so a break is seen without the VM.
+check=0
+if [ "${1:-}" = --check ]; then
+  check=1 cravey=${CRAVEY_BINARY:-.build/debug/cravey}
+else
+  swift build -c release --static-swift-stdlib --product cravey >/dev/null
+  cravey=$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey
+fi
+# The encoder settings come from the program itself (`devices --json`), never from its source text.
+encoder=$("$cravey" devices --json | python3 -c 'import json, sys; e = json.load(sys.stdin)["encoder"]; print(e["preset"], e["crf"], e["threads"], e["x264Params"])' 2>/dev/null) \
+  || { echo "webcam.sh: cravey devices --json names no encoder settings (preset, crf, threads, x264Params)" >&2; exit 1; }
+read -r preset crf threads params <<<"$encoder"
+[ -n "$preset" ] && [ -n "$crf" ] && [ -n "$threads" ] || { echo "webcam.sh: the encoder settings from cravey devices --json are incomplete: '$encoder'" >&2; exit 1; }
+if [ "$check" = 1 ]; then echo "webcam.sh: x264 $preset crf $crf threads $threads ${params:+($params)}"; exit 0; fi
 work=$(mktemp -d)  # on the host's disk: the VM sees it through its read-only root share
 trap 'rm -rf "$work"' EXIT
 sox -n -r 48000 -c 1 -b 16 -e signed-integer -t raw "$work/tone.raw" synth 300 sine 440 vol 0.5
-read -r preset crf threads params < <(sed -n 's/.*VideoEncoderSettings(preset: "\([a-z]*\)", crf: \([0-9]*\), threads: \([0-9]*\), x264Params: "\([^"]*\)").*/\1 \2 \3 \4/p' Sources/CraveyMedia/VideoFormat.swift)
 cat > "$work/vm.sh" <<'VM'
 #!/bin/bash
 # Runs inside the VM. Each loopback node takes one writer per boot: every run feeds a node of its own.

@@ -24,9 +24,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${CRAVEY_VM_CACHE:-${HOME:-/root}/.cache/cravey-vm}
 memory=${CRAVEY_VM_MEMORY:-2048}
-# A run is given 25 minutes before it counts as hung: software emulation runs several times slower
-# while the host's two cores are busy with other work.
-timeout_s=${CRAVEY_VM_TIMEOUT:-1500}
+# A run is given 45 minutes before it counts as hung: software emulation runs several times slower
+# while the host's two cores are busy with other work (the device suite took 25 minutes, and was
+# cut off, beside the rest of the suite, stress-ng --cpu 1 and four other builds).
+timeout_s=${CRAVEY_VM_TIMEOUT:-2700}
 
 die() { echo "vm rig: $*" >&2; exit 3; }
 

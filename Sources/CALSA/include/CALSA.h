@@ -22,6 +22,8 @@ int CALSA_capture_open(const char *name, unsigned int rate, CALSA_capture **out)
 unsigned int CALSA_capture_rate(const CALSA_capture *capture);
 unsigned int CALSA_capture_channels(const CALSA_capture *capture);
 unsigned long CALSA_capture_period_frames(const CALSA_capture *capture);
+/// Times the device's buffer filled before it was read (each one lost sound).
+unsigned long CALSA_capture_overruns(const CALSA_capture *capture);
 /// The negotiated sample format's ALSA name ("S16_LE", "FLOAT_LE", …).
 const char *CALSA_capture_format_name(const CALSA_capture *capture);
 

@@ -36,7 +36,13 @@ extension Cravey {
                         try c.encode(modes, forKey: .modes)
                     }
                 }
-                struct Result: Encodable { var microphones: [Microphone]; var cameras: [Camera] }
+                /// The x264 settings a video recording is encoded with (what the webcam benchmark
+                /// gives the ffmpeg CLI it compares with).
+                struct EncoderSettings: Encodable { var preset: String; var crf, threads: Int; var x264Params: String }
+                struct Result: Encodable {
+                    var microphones: [Microphone]; var cameras: [Camera]; var encoder: EncoderSettings
+                }
+                let settings = VideoEncoderSettings.default
                 try JSONOutput.print(
                     Result(
                         microphones: mics.map {
@@ -50,7 +56,10 @@ extension Cravey {
                                 modes: Self.listedModes(camera).map {
                                     Mode(width: $0.width, height: $0.height, fps: $0.fps, format: $0.pixelFormat)
                                 })
-                        }))
+                        },
+                        encoder: EncoderSettings(
+                            preset: settings.preset, crf: settings.crf, threads: settings.threads,
+                            x264Params: settings.x264Params)))
                 return
             }
             print(Terminal.bold("Microphones") + Terminal.dim("  (cravey record audio --mic NAME)"))

@@ -16,7 +16,7 @@ final class VMRigTests: XCTestCase {
             "/bin/bash",
             [
                 repositoryRoot + "/Tests/vm/rig.sh", "run", results, "--", testBinary,
-                "CraveyTests.VMDeviceTests,CraveyTests.VMDoctorTests,CraveyTests.VMRecordTests,CraveyTests.VMSpeakerTests,CraveyTests.VMWebcamTests",
+                "CraveyVMTests.VMDeviceTests,CraveyVMTests.VMDoctorTests,CraveyVMTests.VMRecordTests,CraveyVMTests.VMSpeakerTests,CraveyVMTests.VMWebcamTests",
             ])
         print(
             "VM device suite: \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \(run.stderr.split(separator: "\n").last ?? "")"
@@ -25,11 +25,22 @@ final class VMRigTests: XCTestCase {
         // Every test of the five classes ran, and none failed.
         let expected = try ["VMDeviceTests", "VMDoctorTests", "VMRecordTests", "VMSpeakerTests", "VMWebcamTests"].map {
             name in
-            try String(contentsOfFile: repositoryRoot + "/Tests/CraveyTests/\(name).swift", encoding: .utf8)
+            try String(contentsOfFile: repositoryRoot + "/Tests/CraveyVMTests/\(name).swift", encoding: .utf8)
                 .components(separatedBy: "\n").filter { $0.hasPrefix("    func test") }.count
         }.reduce(0, +)
         XCTAssertTrue(
-            run.stdout.contains("Executed \(expected) tests, with 0 failures"), run.stdout.suffix(3000).description)
-        XCTAssertFalse(run.stdout.contains("skipped"), "inside the VM nothing may skip")
+            run.stdout.range(
+                of: "Executed \(expected) tests, with ([0-9]+ tests? skipped and )?0 failures",
+                options: .regularExpression)
+                != nil, run.stdout.suffix(3000).description)
+        // Inside the VM nothing may skip, except a phrase the host starved the emulated machine of
+        // (the loopback feeder fell behind twice): then this test is skipped too, with the reason,
+        // never passed.
+        let skips = run.stdout.split(separator: "\n").filter { $0.contains(": Test skipped") }
+        let starved = skips.filter { $0.contains("the host starved the emulated machine") }
+        XCTAssertEqual(skips.count, starved.count, "inside the VM nothing may skip: \(skips)")
+        if let reason = starved.first, run.status == 0 {
+            throw XCTSkip(String(reason))
+        }
     }
 }

@@ -147,23 +147,55 @@ final class VMRecordTests: XCTestCase {
     }
 
     /// The demo's recording: the spoken phrase fed into the loopback (its second substream, the
-    /// tone keeps the first) by Media/loopback-feeder.py while an 8 s 320x180 video is recorded,
-    /// as Media/vm-record.sh does. The phrase must arrive whole: its level within 6 dB of its own,
-    /// no stretch of digital silence inside it (Media/check-phrase.py), and no underrun reported.
+    /// tone keeps the first) by Media/loopback-feeder.py while a 12 s 320x180 video is recorded,
+    /// as Media/vm-record.sh does. The phrase is heard about 2 s after the recorder's first
+    /// fragment is on disk, which a busy emulated machine takes seconds to write: 8 s cut the
+    /// phrase off at the end (the feeder's silence before it then looked like a gap inside it). The phrase must arrive whole: its level within 6 dB of its own,
+    /// no stretch of digital silence inside it (Media/check-phrase.py).
+    ///
+    /// Who is to blame for a gap is known: the feeder records its own late writes and the
+    /// underruns aplay reports. When it fell behind while the phrase played, the host starved
+    /// the emulated machine: one more take, and if the feeder falls behind again the test is
+    /// skipped with the milliseconds (never passed). A gap in a take the feeder delivered whole
+    /// is cravey's: the test fails.
     func testTheSpokenPhraseArrivesWhole() throws {
-        // Digital silence inside the phrase with no underrun reported is what the emulated machine
-        // does when it stalls at the edge of its CPU (a recording at 30 fps under software
-        // emulation): a hiccup of the rig, which another take tells apart from a fault that repeats.
-        var check = try recordThePhrase(take: 1)
-        for take in 2...3 where check.status != 0 && check.stderr.contains("the microphone was starved") {
-            print("phrase in the VM: take \(take - 1) was starved; take \(take)")
-            check = try recordThePhrase(take: take)
+        var take = try recordThePhrase(take: 1)
+        if take.feederBehind > 0 {
+            print("phrase in the VM: the feeder was \(take.feederBehind) ms behind in take 1; take 2")
+            take = try recordThePhrase(take: 2)
         }
-        XCTAssertEqual(check.status, 0, check.stderr)
+        if take.feederBehind > 0 {
+            throw XCTSkip(
+                "the host starved the emulated machine: the loopback feeder was \(take.feederBehind) ms late in two takes"
+            )
+        }
+        XCTAssertEqual(
+            take.check.status, 0, "cravey lost sound the feeder delivered: \(take.check.stderr)\n\(take.feeder)")
     }
 
-    /// One take of the phrase into a library of its own; what Media/check-phrase.py said of it.
-    private func recordThePhrase(take: Int) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// A recorder held up for 0.6 s in the middle of the phrase (SIGSTOP, then SIGCONT: what a
+    /// loaded laptop or a slow disk's sync does to it) still keeps every sample: the microphone's
+    /// buffer (2 s) holds the sound until it reads again, and no silence takes its place (a
+    /// buffer of 200 ms overruns in such a hold, and the sound lost comes back as silence). The
+    /// hold stays well inside the buffer: the emulated machine, busy encoding the pictures,
+    /// catches up slowly.
+    func testARecorderHeldUpLosesNoSound() throws {
+        var take = try recordThePhrase(take: 1, holdUp: 0.6)
+        if take.feederBehind > 0 { take = try recordThePhrase(take: 2, holdUp: 0.6) }
+        if take.feederBehind > 0 {
+            throw XCTSkip(
+                "the host starved the emulated machine: the loopback feeder was \(take.feederBehind) ms late in two takes"
+            )
+        }
+        XCTAssertEqual(take.check.status, 0, "cravey lost sound while held up: \(take.check.stderr)\n\(take.feeder)")
+    }
+
+    /// One take of the phrase into a library of its own: what Media/check-phrase.py said of it,
+    /// the feeder's log and how far behind it fell while the phrase played (ms). `holdUp`: the
+    /// recorder is stopped for that many seconds a second into the phrase.
+    private func recordThePhrase(take: Int, holdUp: Double = 0) throws -> (
+        check: (status: Int32, stdout: String, stderr: String), feeder: String, feederBehind: Int
+    ) {
         let root = self.root + "-\(take)"
         let flag = base + "/speak-now-\(take)", log = base + "/feeder-\(take).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
@@ -183,7 +215,8 @@ final class VMRecordTests: XCTestCase {
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: cravey)
         recorder.arguments = [
-            "record", "video", "--library", root, "--mic", "hw:Loopback,1,1", "--size", "320x180", "--max-seconds", "8",
+            "record", "video", "--library", root, "--mic", "hw:Loopback,1,1", "--size", "320x180", "--max-seconds",
+            "12",
             "--yes", "--json",
         ]
         let output = Pipe()
@@ -201,13 +234,24 @@ final class VMRecordTests: XCTestCase {
             usleep(100_000)
         }
         _ = FileManager.default.createFile(atPath: flag, contents: nil)
+        if holdUp > 0 {
+            // The phrase reaches the microphone about 2 s after the flag (the feeder's buffer).
+            usleep(3_000_000)
+            kill(recorder.processIdentifier, SIGSTOP)
+            usleep(UInt32(holdUp * 1_000_000))
+            kill(recorder.processIdentifier, SIGCONT)
+        }
         let row = output.fileHandleForReading.readDataToEndOfFile()
         recorder.waitUntilExit()
         XCTAssertEqual(recorder.terminationStatus, 0)
         feeder.terminate()
         feeder.waitUntilExit()
         let reports = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        XCTAssertEqual(feeder.terminationStatus, 0, "the loopback underran while the phrase played: \(reports)")
+        let behind =
+            reports.range(of: #"behind (\d+) ms"#, options: .regularExpression).flatMap {
+                Int(reports[$0].split(separator: " ")[1])
+            } ?? 0
+        XCTAssertTrue(reports.contains("loopback-feeder: behind"), "the feeder said nothing of its pace: \(reports)")
         let id = try XCTUnwrap(json(String(decoding: row, as: UTF8.self))["id"] as? String)
         let shown = base + "/shown-\(take).json"
         try runProcess(cravey, ["show", id, "--json", "--library", root]).stdout.write(
@@ -218,8 +262,10 @@ final class VMRecordTests: XCTestCase {
                 "-c",
                 "python3 \(shellQuote(repositoryRoot + "/Media/check-phrase.py")) \(shellQuote(root)) \(shellQuote(phraseFixture)) --sound-only < \(shellQuote(shown))",
             ])
-        print("phrase in the VM: " + check.stdout.trimmingCharacters(in: .whitespacesAndNewlines) + check.stderr)
-        return check
+        print(
+            "phrase in the VM, take \(take): " + check.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                + check.stderr + " feeder: " + reports.split(separator: "\n").joined(separator: "; "))
+        return (check, reports, behind)
     }
 
     func testMicrophoneDriftIsCorrected() throws {

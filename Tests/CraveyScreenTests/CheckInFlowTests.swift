@@ -116,7 +116,22 @@ final class CheckInFlowTests: CommandTestCase {
         XCTAssertTrue(screen.contains("Saturday, 21 November · Amazing"), screen)
         // Left for later here (TranscriptTests make it).
         XCTAssertTrue(screen.contains("Transcript not made yet"), screen)
+        // The page stays on screen while the player starts: wait for the sound to reach the
+        // speaker and stop, so the Enter below answers the page and not the player.
+        let speakerFile = base + "/speaker.raw"
+        func speakerBytes() -> Int {
+            (try? FileManager.default.attributesOfItem(atPath: speakerFile)[.size] as? Int) ?? 0
+        }
+        let before = speakerBytes()
         try tmux.send("p", literal: true)  // listens back through the player
+        var heard = before
+        for step in 0..<120 {
+            usleep(250_000)
+            let now = speakerBytes()
+            // At least 1.5 s: an Enter within a second of a key that answered is that key's own.
+            if step >= 5 && now > before && now == heard { break }
+            heard = now
+        }
         try tmux.waitFor("Saved for today", timeout: 20)
         try tmux.send("Enter")
         XCTAssertTrue(try tmux.waitFor("EXIT=").contains("EXIT=0"))

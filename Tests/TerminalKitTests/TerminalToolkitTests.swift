@@ -1,17 +1,14 @@
-import CraveyPlayer
-import CraveyTestSupport
 import Foundation
 import XCTest
 
-@testable import cravey
-import TerminalKit
+@testable import TerminalKit
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The terminal toolkit every screen shares: keys decoded from the bytes a terminal sends, the one
-/// key reader over a real file descriptor, and raw mode given back after a signal.
+/// The terminal toolkit every screen shares: keys decoded from the bytes a terminal sends, calm
+/// screens, and the one key reader over a real file descriptor.
 final class TerminalToolkitTests: XCTestCase {
     func testKeysDecodedFromTerminalBytes() {
         XCTAssertEqual(
@@ -45,10 +42,6 @@ final class TerminalToolkitTests: XCTestCase {
     /// Calm screens: when they are on, a page as plain lines then only its changes, the choice a
     /// key names, and status lines at most once a second.
     func testCalmPagesChoicesAndStatusLines() throws {
-        XCTAssertTrue(Calm.isOn(["TERM": "dumb"]))
-        XCTAssertTrue(Calm.isOn(["TERM": "xterm", "CRAVEY_REDUCED_MOTION": "1"]))
-        XCTAssertFalse(Calm.isOn(["TERM": "xterm", "CRAVEY_REDUCED_MOTION": "0"]))
-        XCTAssertFalse(Calm.isOn(["TERM": "xterm-256color"]))
         XCTAssertEqual(Calm.plain("\u{1B}[1;31mred\u{1B}[0m and \u{1B}[2mdim\u{1B}[0m"), "red and dim")
 
         let page = [
@@ -108,13 +101,6 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertFalse(habit.swallows(.enter, at: 3_000 + EnterAfterAnswer.window), "too late to be the same answer")
     }
 
-    func testThePlayerKeysAreTerminalKeys() {
-        XCTAssertEqual(
-            Key.keys(in: Array(" \u{1B}[C\u{1B}[Dqxyz".utf8)).compactMap(PlayerKey.init),
-            [.pauseResume, .forward, .back, .stop])
-        XCTAssertEqual(PlayerKey(Key.escape), .stop, "Esc alone stops")
-    }
-
     /// Over a pipe: an escape sequence written in two pieces is one key; a lone Esc is Esc once
     /// nothing follows it; the end of input is a key of its own, every time after.
     func testTheKeyReaderJoinsSplitSequencesAndSeesTheEnd() throws {
@@ -136,66 +122,5 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertEqual(reader.next(waiting: 500), .inputEnded)
         XCTAssertEqual(reader.next(waiting: 0), .inputEnded)
         close(fds[0])
-    }
-
-    /// A screen in raw mode (the check-in's greeting) stopped by SIGTERM: the shell after it finds
-    /// the terminal as it was (canonical input, echo on).
-    func testRawModeIsRestoredAfterASignal() throws {
-        let base = FileManager.default.temporaryDirectory.path + "/cravey-toolkit-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let before = base + "/before", after = base + "/after", pid = base + "/pid"
-        let command =
-            "echo $$ > \(pid); exec \(shellQuote(craveyUnderTest)) checkin --library \(shellQuote(base + "/lib"))"
-        let tmux = try TmuxSession(
-            "stty -a > \(before); sh -c \(shellQuote(command)); stty -a > \(after); echo DONE; sleep 30")
-        defer { tmux.close() }
-        _ = try tmux.waitFor("Take a moment for yourself")
-        let raw = try runProcess("/bin/sh", ["-c", "stty -a < /proc/$(cat \(pid))/fd/0"]).stdout
-        XCTAssertTrue(raw.contains("-icanon") && raw.contains("-echo "), "raw while the screen is up: \(raw)")
-        _ = try runProcess("/bin/sh", ["-c", "kill -TERM $(cat \(pid))"])
-        _ = try tmux.waitFor("DONE")
-        let settings = try String(contentsOfFile: after, encoding: .utf8)
-        XCTAssertFalse(settings.contains("-icanon"), settings)
-        XCTAssertFalse(settings.contains("-echo "), settings)
-        XCTAssertEqual(
-            settings, try String(contentsOfFile: before, encoding: .utf8), "the terminal's settings as before")
-    }
-
-    /// A question on a terminal: one key answers it (no Enter), and Ctrl-C ends it with nothing
-    /// changed and the terminal as it was.
-    func testAQuestionTakesOneKeyAndCtrlCGivesTheTerminalBack() throws {
-        let base = FileManager.default.temporaryDirectory.path + "/cravey-prompt-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let cravey = craveyUnderTest, library = base + "/lib"
-        func craving() throws -> String {
-            let logged = try runProcess(cravey, ["craving", "4", "--json", "--library", library])
-            XCTAssertEqual(logged.status, 0, logged.stderr)
-            return try XCTUnwrap(
-                (try JSONSerialization.jsonObject(with: Data(logged.stdout.utf8)) as? [String: Any])?["id"] as? String)
-        }
-        func delete(_ id: String) throws -> TmuxSession {
-            try TmuxSession(
-                "env NO_COLOR=1 \(shellQuote(cravey)) log delete \(id) --library \(shellQuote(library)); echo EXIT=$?; "
-                    + "stty -a | grep -o -- '-\\?icanon' | sed 's/^/MODE=/'; sleep 30")
-        }
-        let first = try craving(), second = try craving()
-        var tmux = try delete(first)
-        try tmux.waitFor("[y/N]")
-        try tmux.send("y", literal: true)
-        XCTAssertTrue(try tmux.waitFor("EXIT=").contains("EXIT=0"))
-        tmux.close()
-        tmux = try delete(second)
-        try tmux.waitFor("[y/N]")
-        try tmux.send("C-c")
-        let screen = try tmux.waitFor("MODE=")
-        XCTAssertTrue(screen.contains("Nothing deleted."), screen)
-        XCTAssertTrue(screen.contains("MODE=icanon"), screen)
-        tmux.close()
-        let left = try runProcess(cravey, ["log", "list", "--json", "--library", library])
-        XCTAssertEqual(
-            (try JSONSerialization.jsonObject(with: Data(left.stdout.utf8)) as? [Any])?.count, 1,
-            "only the first was deleted")
     }
 }
