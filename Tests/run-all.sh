@@ -43,7 +43,21 @@ fi
 export CRAVEY_TRANSCRIBE=later
 bundle=$(ls -d "$(swift build --build-tests --show-bin-path)"/*PackageTests.xctest | head -1)
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+# Stopped, interrupted or ended: every part still running is stopped with its whole process group
+# (the VM rig's qemu stops with its part), and nothing is left behind.
+stop_parts() {
+    local file pid
+    for file in "$logs"/*.pid; do
+        [ -e "$file" ] || continue
+        pid=$(cat "$file")
+        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    done
+    [ -z "${vm_lane:-}" ] || kill -TERM "$vm_lane" 2>/dev/null || true
+}
+trap 'stop_parts; rm -rf "$logs"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 "$bundle" --list-tests 2>/dev/null | sed -nE 's/^([A-Za-z]+\.[A-Za-z]+\/test[A-Za-z0-9_]*)$/\1/p' > "$logs/tests"
 # Each test's seconds in the last whole run, for the fast ring ("Class.test seconds").
 times=.build/test-times.txt
@@ -68,13 +82,40 @@ classes() {
     grep -E "$pattern" "$logs/tests" | grep -vE "$skip" | sed 's/\/.*//' | sort -u | paste -sd, -
 }
 
-# run PART SELECTION: the bundle over the selection; its log in $logs/PART.log, its seconds in $logs/PART.time.
+# Each part's time limit, seconds: about three times what it took in a loaded whole run, so only
+# a part that hangs meets it. The whole run also ends by CRAVEY_RUN_MINUTES (80) after it began,
+# before CI's limit of 90: a part starts with no more time than is left.
+limit() {
+    case "$1" in
+        unit | screens) echo 600 ;;
+        binary) echo 1800 ;;
+        faults | transcripts) echo 1500 ;;
+        install | fast) echo 900 ;;
+        vm) echo 2400 ;;  # the rig's own limit (30 min) and its preparation
+    esac
+}
+deadline=$((SECONDS + ${CRAVEY_RUN_MINUTES:-80} * 60))
+
+# run PART SELECTION: the bundle over the selection, in a process group of its own (`timeout`
+# makes one) stopped at the part's limit; its log in $logs/PART.log, its seconds in $logs/PART.time.
 run() {
-    local part=$1 selection=$2 started=$SECONDS status=0
+    local part=$1 selection=$2 started=$SECONDS status=0 pid
+    local seconds=$(limit "$part")
+    [ "$seconds" -le $((deadline - SECONDS)) ] || seconds=$((deadline - SECONDS))
     if [ -z "$selection" ]; then
         echo "Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds" > "$logs/$part.log"
+    elif [ "$seconds" -lt 60 ]; then
+        echo "run-all.sh: part $part not started: the run's time ($((${CRAVEY_RUN_MINUTES:-80})) min) was up" > "$logs/$part.log"
+        status=124
     else
-        "$bundle" "$selection" > "$logs/$part.log" 2>&1 || status=$?
+        timeout --kill-after=30 "$seconds" "$bundle" "$selection" > "$logs/$part.log" 2>&1 &
+        pid=$!
+        echo "$pid" > "$logs/$part.pid"
+        wait "$pid" || status=$?
+        rm -f "$logs/$part.pid"
+        if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+            echo "run-all.sh: part $part stopped at its time limit ($seconds s): it hung or ran far too long" >> "$logs/$part.log"
+        fi
     fi
     echo $((SECONDS - started)) > "$logs/$part.time"
     echo "$status" > "$logs/$part.status"
@@ -127,14 +168,19 @@ for part in "${wanted[@]}"; do
     # A bundle that crashed or ended without its summary failed, whatever it counted.
     if [ "$part_status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
     [ "$part_status" -eq 0 ] || status=$part_status
+    # A part stopped before its summary counts its one failure as a test.
+    passed=$((total - skipped - failed))
+    [ "$passed" -ge 0 ] || passed=0 total=$((skipped + failed))
     total_all=$((total_all + total)) skipped_all=$((skipped_all + skipped)) failed_all=$((failed_all + failed))
-    summary_lines+=("$(printf 'part %-12s %4d passed, %d failed, %d skipped in %d s' "$part" \
-        $((total - skipped - failed)) "$failed" "$skipped" "$(cat "$logs/$part.time")")")
+    stopped=""
+    [ "$part_status" -ne 124 ] && [ "$part_status" -ne 137 ] || stopped=" (stopped: out of time)"
+    summary_lines+=("$(printf 'part %-12s %4d passed, %d failed, %d skipped in %d s%s' "$part" \
+        "$passed" "$failed" "$skipped" "$(cat "$logs/$part.time")" "$stopped")")
 done
 # The fault campaign's figures (its class prints them when it finishes).
 cat "$logs"/*.log | grep -E "^fault campaign: " | tail -1 || true
 # What failed, again at the end where a shortened log still shows it.
-cat "$logs"/*.log | grep -E "^Test Case .* failed|: error: " | grep -v "^Test Suite" | tail -n 40 || true
+cat "$logs"/*.log | grep -E "^Test Case .* failed|: error: |^run-all\.sh: part " | grep -v "^Test Suite" | tail -n 40 || true
 {
     # Each test's seconds, for the next fast ring ("Test Case 'Class.test' passed (0.123 seconds)"),
     # over what earlier runs measured of the tests that did not run this time.

@@ -16,8 +16,6 @@ public enum SpeakerOpening {
     /// A speaker that answered: open, configured, and holding the first samples.
     public struct Opened {
         public let output: AudioOutput
-        /// CLOCK_MONOTONIC (ns) when the first samples were handed to it (nil: there were none).
-        public let firstWrittenAt: UInt64?
     }
 
     /// The wait for the speaker was given up because a stop was asked (a key, a signal).
@@ -36,10 +34,8 @@ public enum SpeakerOpening {
         let thread = Thread {
             let result = Result { () throws -> Handed in
                 let output = try AudioOutput(device: device, sampleRate: sampleRate, channels: channels)
-                guard !first.isEmpty else { return Handed(output: output, firstWrittenAt: nil) }
-                let at = monotonicNanoseconds()
-                try output.write(first)
-                return Handed(output: output, firstWrittenAt: at)
+                if !first.isEmpty { try output.write(first) }
+                return Handed(output: output)
             }
             answer.give(result)
         }
@@ -49,7 +45,7 @@ public enum SpeakerOpening {
         while true {
             if answer.ready.wait(timeout: min(deadline, .now() + .milliseconds(20))) == .success {
                 let handed = try answer.take().get()
-                return Opened(output: handed.output, firstWrittenAt: handed.firstWrittenAt)
+                return Opened(output: handed.output)
             }
             if stopping() {
                 answer.abandon()
@@ -66,7 +62,6 @@ public enum SpeakerOpening {
     // Unchecked: the worker lets go of the speaker when it hands it over; one thread holds it at a time.
     private struct Handed: @unchecked Sendable {
         let output: AudioOutput
-        let firstWrittenAt: UInt64?
     }
 
     /// The worker's answer, kept until the waiting thread takes it or gives up on it.

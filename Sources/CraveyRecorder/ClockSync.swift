@@ -23,8 +23,12 @@ public struct ClockSync: Sendable {
     /// The largest |offset| seen after correction, in seconds (nil for an unclocked device).
     public private(set) var worstOffset: Double = 0
     public private(set) var clocked = true
-    /// Samples of silence put in for sound the device lost (overruns).
+    /// Samples of silence asked for in place of sound the device lost (overruns): put in a video;
+    /// for sound alone (kept as heard), only counted.
     public private(set) var insertedSilence = 0
+
+    /// The sound the device lost, seconds (0 for an unclocked device, whose gaps cannot be told).
+    public var lostSeconds: Double { Double(insertedSilence) / sampleRate }
 
     static let deadBand = 0.002  // seconds
     static let overrunGap = 0.050  // seconds

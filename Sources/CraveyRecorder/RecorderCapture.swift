@@ -20,8 +20,8 @@ extension Recorder {
         var silentSamples = 0
         var written = 0
         var reason: StopReason = .user
-        // Pauses: blocks read while paused are dropped; with pictures, the time paused is taken
-        // out of the capture clock (`pausedTotal`), so the sync and the pictures never see it.
+        // Pauses: blocks read while paused are dropped, and the time paused is taken out of the
+        // capture clock (`pausedTotal`), so the sync (and the pictures) never see it.
         var paused = false
         var pausedTotal: Int64 = 0
         var lastKeptEnd: Int64?
@@ -42,20 +42,19 @@ extension Recorder {
                 }
                 continue
             }
-            var clock: (nanoseconds: Int64, delay: Int)?
-            if withVideo {
-                let now = input.clock()
-                let blockEnd = now.nanoseconds - Int64(Double(now.delay) / Double(input.sampleRate) * 1e9)
-                if wantsPause {
-                    if !paused { handOff.pauseBegan(at: lastKeptEnd ?? blockEnd) }
-                } else if paused {
-                    let blockStart = blockEnd - Int64(Double(block.count) / Double(input.sampleRate) * 1e9)
-                    pausedTotal += max(0, blockStart - (lastKeptEnd ?? blockStart))
-                    handOff.pauseEnded(at: blockStart)
-                }
-                if !wantsPause { lastKeptEnd = blockEnd }
-                clock = (now.nanoseconds - pausedTotal, now.delay)
+            // The capture clock, the time paused taken out: what the pictures follow in a video,
+            // and what tells how much sound an overrun lost in every take.
+            let now = input.clock()
+            let blockEnd = now.nanoseconds - Int64(Double(now.delay) / Double(input.sampleRate) * 1e9)
+            if wantsPause {
+                if !paused && withVideo { handOff.pauseBegan(at: lastKeptEnd ?? blockEnd) }
+            } else if paused {
+                let blockStart = blockEnd - Int64(Double(block.count) / Double(input.sampleRate) * 1e9)
+                pausedTotal += max(0, blockStart - (lastKeptEnd ?? blockStart))
+                if withVideo { handOff.pauseEnded(at: blockStart) }
             }
+            if !wantsPause { lastKeptEnd = blockEnd }
+            let clock = (nanoseconds: now.nanoseconds - pausedTotal, delay: now.delay)
             if wantsPause != paused {
                 paused = wantsPause
                 state.withLock {
@@ -64,15 +63,17 @@ extension Recorder {
             }
             if paused { continue }
             var silence = 0
-            if let now = clock {
-                // The sound follows the pictures' clock; the first block fixes the recording's zero.
-                let plan = sync.plan(frames: block.count, nanoseconds: now.nanoseconds, delay: now.delay)
+            // The first block fixes the recording's zero. In a video the sound follows the
+            // pictures' clock (sound lost comes back as silence); sound alone is kept as it was
+            // heard, and the sync only measures what an overrun lost.
+            let plan = sync.plan(frames: block.count, nanoseconds: clock.nanoseconds, delay: clock.delay)
+            if withVideo {
                 silence = plan.silence
                 if plan.adjust != 0 { block = ClockSync.resample(block, to: block.count + plan.adjust)[...] }
             }
             var samples = [Float](repeating: 0, count: min(silence, maxSamples - written))
             samples += block.prefix(maxSamples - written - samples.count)
-            if let clock, let anchor = sync.anchorNanoseconds {
+            if withVideo, let anchor = sync.anchorNanoseconds {
                 // How far the sound reaches on the pictures' clock: when the last sample kept was
                 // captured (so a drifting microphone cannot stretch the pictures); for a device
                 // without a usable clock, the samples written.
@@ -101,7 +102,7 @@ extension Recorder {
             let level = Level(of: block)
             silentSamples = level.peak < Self.silenceThreshold ? silentSamples + block.count : 0
             let points = builder.points
-            let offset = sync.offset / sync.sampleRate
+            let offset = withVideo ? sync.offset / sync.sampleRate : 0
             let silentSeconds = Double(silentSamples) / Double(input.sampleRate)
             let overruns = input.overruns
             state.withLock {
@@ -112,12 +113,12 @@ extension Recorder {
                 $0.current.silentSeconds = silentSeconds
                 $0.current.avOffset = offset
                 $0.current.overruns = overruns
-                $0.current.soundLostSeconds = Double(sync.insertedSilence) / sync.sampleRate
+                $0.current.soundLostSeconds = sync.lostSeconds
                 if points.count != $0.current.waveform.count { $0.current.waveform = points }
             }
         }
         if written >= maxSamples, case .user = reason { reason = .cap }
-        let sound = (waveform: builder.finish(), worstOffset: sync.reportedWorstOffset)
+        let sound = (waveform: builder.finish(), worstOffset: withVideo ? sync.reportedWorstOffset : nil)
         state.withLock { $0.sound = sound }
         _ = consume input  // closes the microphone now
         // The pictures end where the sound reached.

@@ -15,6 +15,22 @@ final class LostSoundTests: XCTestCase {
         XCTAssertEqual(Double(sync.insertedSilence) / 48_000, 0.195, accuracy: 0.002)
     }
 
+    /// Sound alone is kept as it was heard (nothing is put in), so the recorder only asks the sync
+    /// and keeps none of its plans: what an overrun lost is still counted, once, and a microphone
+    /// a little fast or slow loses nothing.
+    func testTheSoundAnOverrunLostIsCountedWhenNothingIsPutIn() {
+        for (drift, gap) in [(1.0, 0.0), (1.001, 0.0), (0.999, 0.0), (1.001, 0.21), (0.999, 0.4)] {
+            var sync = ClockSync(sampleRate: 48_000)
+            var captured: Int64 = 5_000_000_000
+            for block in 0..<3_000 {  // 30 s
+                captured += Int64(10_000_000 / drift)
+                if block == 1_500 { captured += Int64(gap * 1e9) }
+                _ = sync.plan(frames: 480, nanoseconds: captured, delay: 120)
+            }
+            XCTAssertEqual(sync.lostSeconds, gap, accuracy: 0.01, "drift \(drift), gap \(gap)")
+        }
+    }
+
     func testNothingIsCountedWhenNoSoundWasLost() {
         var sync = ClockSync(sampleRate: 48_000)
         for block in 0..<500 {

@@ -17,6 +17,7 @@ final class LibraryNotThereTests: LogTestCase {
             ["show", "Walk"], ["search", "walk"], ["export", "--output", base + "/out.json"], ["report", "--json"],
             ["trim", "Walk", "--to", "0:01"], ["transcribe", "Walk"], ["log", "show", "AB12"],
             ["log", "delete", "AB12", "-y"], ["backup", base + "/stick"], ["check"], ["purge", "--yes"],
+            ["checkin", "show", "today"], ["checkin", "play", "2026-01-02"],
         ]
         for command in refused {
             let result = try runProcess(cravey, command + ["--library", missing], environment: env())
@@ -31,6 +32,9 @@ final class LibraryNotThereTests: LogTestCase {
             (["list"], "No recordings yet."), (["list", "--json"], "[]"), (["top", "--json"], "[]"),
             (["top"], "No recordings yet."), (["log"], "Nothing logged yet."), (["log", "--json"], "[]"),
             (["progress"], "📊 Progress"), (["progress", "--json"], "\"cravings\":0"), (["status"], "cravey"),
+            (["checkin", "list"], "No check-ins yet."), (["checkin", "list", "--json"], "[]"),
+            (["checkin", "calendar", "2026-02"], "February 2026"),
+            (["checkin", "calendar", "2026-02", "--json"], "{\"month\":\"2026-02\",\"today\":"),
         ]
         for (command, words) in empty {
             let result = try runProcess(cravey, command + ["--library", missing], environment: env())
@@ -38,6 +42,9 @@ final class LibraryNotThereTests: LogTestCase {
             XCTAssertTrue(result.stdout.contains(words), "\(command): \(result.stdout)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "\(command) made \(missing)")
         }
+        // The reminder finds no check-in where there is no library, and makes none to find out.
+        _ = try runProcess(cravey, ["checkin", "notify", "--library", missing], environment: env())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "checkin notify made \(missing)")
         let said = try runProcess(cravey, ["check", "--library", base + "/new"], environment: env())
         XCTAssertEqual(
             said.stderr,

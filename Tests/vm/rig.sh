@@ -24,10 +24,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${CRAVEY_VM_CACHE:-${HOME:-/root}/.cache/cravey-vm}
 memory=${CRAVEY_VM_MEMORY:-2048}
-# A run is given 45 minutes before it counts as hung: software emulation runs several times slower
-# while the host's two cores are busy with other work (the device suite took 25 minutes, and was
-# cut off, beside the rest of the suite, stress-ng --cpu 1 and four other builds).
-timeout_s=${CRAVEY_VM_TIMEOUT:-2700}
+# A run is given 30 minutes before it counts as hung: software emulation runs several times slower
+# while the host's two cores are busy with other work (the device suite took 25 minutes beside the
+# rest of the suite, stress-ng --cpu 1 and four other builds), and the whole test run must still
+# end well inside CI's 90 minutes.
+timeout_s=${CRAVEY_VM_TIMEOUT:-1800}
 
 die() { echo "vm rig: $*" >&2; exit 3; }
 
@@ -161,12 +162,21 @@ run() {
     printf '%q ' "$@"; echo
   } > "$results/command.sh"
   local start=$SECONDS
+  # qemu runs under `timeout`, in a process group of its own: stopping the rig (a signal, or the
+  # test run's own limit) stops that group, so no qemu outlives it.
   timeout "$timeout_s" qemu-system-x86_64 -accel tcg -m "$memory" -smp 2 -nographic -no-reboot \
     -kernel "$cache/vmlinuz" -initrd "$cache/initramfs.cpio.gz" \
     -append "console=ttyS0 quiet loglevel=3 panic=-1" \
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
-    > "$results/console.log" 2>&1 || true
+    > "$results/console.log" 2>&1 < /dev/null &
+  qemu=$!
+  trap 'kill -TERM -- "-$qemu" 2>/dev/null || kill -TERM "$qemu" 2>/dev/null || true' EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  trap 'exit 129' HUP
+  wait "$qemu" || true
+  trap - EXIT INT TERM HUP
   [ -f "$results/booted" ] || die "the VM did not boot (see $results/console.log):
 $(tail -n 20 "$results/console.log")"
   [ -f "$results/status" ] || die "the command did not finish in the VM (timeout ${timeout_s}s?); console:

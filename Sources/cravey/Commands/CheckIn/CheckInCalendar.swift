@@ -28,7 +28,7 @@ extension Cravey.CheckInCommand {
                 throw CraveyFailure(
                     message: "'\(Terminal.safe(String(chosen.prefix(20))))' is not a month written as YYYY-MM")
             }
-            let entries = try library.open().checkIns(month: chosen)
+            let entries = try library.existing()?.checkIns(month: chosen) ?? []
             var moods: [Int: CheckIn.Mood] = [:]
             for entry in entries {
                 if let c = entry.checkIn, let d = CheckIn.components(of: c.day) { moods[d.day] = c.mood }

@@ -15,14 +15,17 @@ extension Cravey.CheckInCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let lib = try library.open()
+            guard let lib = try library.existing() else {
+                print(output.json ? "[]" : Self.noneYet)
+                return
+            }
             let entries = try lib.checkIns()
             if output.json {
                 print(RecordingExport.jsonArray(entries))
                 return
             }
             if entries.isEmpty {
-                print("No check-ins yet. 'cravey checkin' takes less than a minute.")
+                print(Self.noneYet)
                 return
             }
             print(
@@ -40,6 +43,9 @@ extension Cravey.CheckInCommand {
                         + Self.firstWords(transcripts[entry.id], width: width, queued: queued.contains(entry.id)))
             }
         }
+
+        /// The empty state: no check-in yet (or no library yet).
+        static let noneYet = "No check-ins yet. 'cravey checkin' takes less than a minute."
 
         /// The start of the transcript, or why there is none (dim).
         static func firstWords(_ transcript: Transcript?, width: Int, queued: Bool = false) -> String {
@@ -64,7 +70,7 @@ extension Cravey.CheckInCommand {
         var date: String
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let entry = try Self.entry(date, in: lib)
             let transcript = try lib.transcript(of: entry.id)
             if output.json {
@@ -118,7 +124,7 @@ extension Cravey.CheckInCommand {
         var originalLevel = false
 
         func run() throws {
-            let lib = try library.open()
+            let lib = try library.openExisting()
             let entry = try Show.entry(date, in: lib)
             let session = try PlaySession.open(
                 entry, in: lib, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",

@@ -74,12 +74,13 @@ extension Cravey.CheckInCommand {
 
         func run() throws {
             let day = CheckIn.day(of: LocalClock.now())
-            let state = try library.open().checkInDay(day)
-            if state.entry != nil {
+            // Where there is no library yet there is no check-in either: nothing is made.
+            let state = try library.existing()?.checkInDay(day)
+            if state?.entry != nil {
                 print("Today has its check-in; no reminder.")
                 return
             }
-            if state.postponed {
+            if state?.postponed == true {
                 print("Today's check-in was put off for later; no reminder.")
                 return
             }
