@@ -16,6 +16,9 @@ package struct Page: Equatable, Sendable {
     /// For a page read by scrolling (nothing in focus): the first body line shown, as far as the
     /// body reaches (see `PageScroll`).
     package var from: Int?
+    /// The title lines that give way first when title and keys leave the body no room (a calm
+    /// line under the heading): they go to the top of the body, scrolled with it.
+    package var aside: Range<Int> = 0..<0
 
     package init(title: [String], body: [String] = [], focus: Range<Int>? = nil, keys: [String] = []) {
         self.title = title
@@ -55,25 +58,59 @@ package struct Page: Equatable, Sendable {
         if Self.isTooSmall(columns: columns, rows: window) {
             return Terminal.wrap(Self.tooSmall, width: max(10, columns - 1)).prefix(max(1, window)).map { $0 }
         }
-        let width = columns - 1
         let rows = window - reserve
-        let top = title.flatMap { Page.wrap($0, width: width) }
-        let bottom = keys.flatMap { Page.wrap($0, width: width) }
-        var wrapped: [String] = []
-        var shownFocus = 0..<0
-        for (index, line) in body.enumerated() {
-            if index == focus.lowerBound { shownFocus = wrapped.count..<wrapped.count }
-            wrapped += Page.wrap(line, width: width)
-            if index == focus.upperBound - 1 { shownFocus = shownFocus.lowerBound..<wrapped.count }
-        }
+        let laid = layout(width: columns - 1, rows: rows)
         // Title and keys alone overfill the window (a long note): the keys' last lines, and the
         // title's first as fit above them.
-        if top.count + bottom.count >= rows {
-            let shownKeys = Array(bottom.suffix(max(1, rows - 1)))
-            return Array(top.prefix(max(0, rows - shownKeys.count))) + shownKeys
+        if laid.top.count + laid.bottom.count >= rows {
+            let shownKeys = Array(laid.bottom.suffix(max(1, rows - 1)))
+            return Array(laid.top.prefix(max(0, rows - shownKeys.count))) + shownKeys
         }
-        let room = rows - top.count - bottom.count
-        return top + Page.scrolled(wrapped, focus: shownFocus, from: from, rows: room) + bottom
+        let room = rows - laid.top.count - laid.bottom.count
+        return laid.top + Page.scrolled(laid.body, focus: laid.focus, from: from, rows: room) + laid.bottom
+    }
+
+    /// The last body line a page read by scrolling can be shown from in a window of `columns` by
+    /// `rows`: past it, nothing more comes into view (0 when the body fits or is not shown).
+    package func lastFrom(columns: Int, rows: Int) -> Int {
+        if Self.isTooSmall(columns: columns, rows: rows) { return 0 }
+        let laid = layout(width: columns - 1, rows: rows)
+        let room = rows - laid.top.count - laid.bottom.count
+        guard room >= 3, laid.body.count > room else { return 0 }
+        return laid.body.count - (room - 1)
+    }
+
+    /// The title, body and keys wrapped to `width`, the body's focus counted in its wrapped lines.
+    /// When title and keys leave the body no row of `rows`, the least needed give way first: the
+    /// `aside` lines go to the top of the body, then the lines that only set parts apart (blank
+    /// lines, rules) are left out.
+    private func layout(width: Int, rows: Int) -> (top: [String], body: [String], focus: Range<Int>, bottom: [String]) {
+        var (title, body, focus, keys) = (self.title, self.body, self.focus, self.keys)
+        func wrapped(_ lines: [String]) -> [String] { lines.flatMap { Page.wrap($0, width: width) } }
+        func overfilled() -> Bool { wrapped(title).count + wrapped(keys).count >= rows }
+        let moved = aside.clamped(to: title.indices)
+        if !moved.isEmpty, overfilled() {
+            body = Array(title[moved]) + body
+            if !focus.isEmpty { focus = (focus.lowerBound + moved.count)..<(focus.upperBound + moved.count) }
+            title.removeSubrange(moved)
+        }
+        if overfilled() {
+            title.removeAll(where: Page.setsApart)
+            keys.removeAll(where: Page.setsApart)
+        }
+        var lines: [String] = []
+        var shownFocus = 0..<0
+        for (index, line) in body.enumerated() {
+            if index == focus.lowerBound { shownFocus = lines.count..<lines.count }
+            lines += Page.wrap(line, width: width)
+            if index == focus.upperBound - 1 { shownFocus = shownFocus.lowerBound..<lines.count }
+        }
+        return (wrapped(title), lines, shownFocus, wrapped(keys))
+    }
+
+    /// Whether `line` only sets parts apart: blank, or a rule.
+    static func setsApart(_ line: String) -> Bool {
+        Calm.plain(line).allSatisfy { $0 == " " || $0 == "\u{A0}" || $0 == "─" }
     }
 
     /// At most `rows` of `lines`, from the first that keeps `focus` in view (its first line at
@@ -185,9 +222,13 @@ package struct PageScroll: Equatable, Sendable {
 
     package init() {}
 
-    /// Moves for `key` over a body of `count` lines; false, and nothing moves, for another key.
-    package mutating func move(_ key: Key, count: Int) -> Bool {
-        let last = max(0, count - 1)
+    /// Moves for `key` over `page` as drawn in a window of `columns` by `rows`, never past the
+    /// line the last of its body is shown from; false, and nothing moves, for another key.
+    package mutating func move(
+        _ key: Key, over page: Page, columns: Int = Terminal.columns, rows: Int = Terminal.rows
+    ) -> Bool {
+        let last = page.lastFrom(columns: columns, rows: rows)
+        line = min(line, last)  // the window may have grown since
         switch key {
         case .up: line = max(0, line - 1)
         case .down: line = min(last, line + 1)

@@ -90,4 +90,50 @@ final class PageFitTests: XCTestCase {
         XCTAssertLessThan(Terminal.width(Page.tooSmall), 50)
         XCTAssertEqual(page(bodyLines: 3, focus: 0).all.count, 6, "calm screens print the whole page")
     }
+
+    /// Home's shape at 60x12: a heading, a calm line of two lines, rules, the three actions for a
+    /// hard moment, the keys and a note. What gives way is the calm line (to the body) and the
+    /// rules, never the actions.
+    func testTheLeastNeededGivesWayBeforeTheTitleIsCut() {
+        let rule = String(repeating: "─", count: 59)
+        let calm =
+            "For many people, sleep, mood and appetite are hardest around days 2–6 and ease within two weeks."
+        var page = Page(
+            title: ["cravey   Day 3", calm, rule, "  c  LOG CRAVING", "  u  LOG USAGE", "  o  RIDE IT OUT", rule],
+            body: ["Quick Play:", "  1  A message", "  r  + RECORD NEW"],
+            keys: [
+                rule, "  m 🎙️ Recordings   p 📊 Progress   k ☀️ Check-in (not\u{A0}yet\u{A0}today)",
+                "  s ⚙️ Settings   q Quit", "", "🌱 3 days in progress, a milestone worth a moment of quiet pride",
+            ])
+        page.aside = 1..<2
+        let lines = plain(page.lines(columns: 60, rows: 12))
+        XCTAssertEqual(lines.count, 12, lines.joined(separator: "\n"))
+        for part in ["cravey", "c  LOG CRAVING", "u  LOG USAGE", "o  RIDE IT OUT", "q Quit", "pride"] {
+            XCTAssertTrue(lines.contains { $0.contains(part) }, "'\(part)' in\n\(lines.joined(separator: "\n"))")
+        }
+        XCTAssertTrue(lines.contains { $0.hasPrefix("For many people") }, "the calm line is in the body")
+        let big = plain(page.lines(columns: 100, rows: 30))
+        XCTAssertEqual(big.count, page.title.count + page.body.count + page.keys.count, "a big window shows every line")
+        XCTAssertEqual(big[1], calm, "in its place")
+    }
+
+    /// Scrolling stops where the last body line is shown: one ↑ after many ↓ moves the page.
+    func testScrollingStopsAtTheEnd() {
+        let page = Page(title: ["Title", ""], body: (0..<20).map { "line \($0)" }, keys: ["", "keys"])
+        var scroll = PageScroll()
+        for _ in 0..<40 { XCTAssertTrue(scroll.move(.down, over: page, columns: 60, rows: 12)) }
+        let end = plain(scroll.apply(to: page).lines(columns: 60, rows: 12))
+        XCTAssertTrue(end.contains("line 19") && !end.contains("  ↓ more below"), end.joined(separator: "\n"))
+        XCTAssertEqual(scroll.line, page.lastFrom(columns: 60, rows: 12))
+        XCTAssertTrue(scroll.move(.up, over: page, columns: 60, rows: 12))
+        let up = plain(scroll.apply(to: page).lines(columns: 60, rows: 12))
+        XCTAssertNotEqual(up, end, "one ↑ moves")
+        XCTAssertTrue(up.contains("  ↓ more below"))
+        XCTAssertTrue(scroll.move(.end, over: page, columns: 60, rows: 12))
+        XCTAssertEqual(plain(scroll.apply(to: page).lines(columns: 60, rows: 12)), end)
+        // A window grown since: the next key moves from what is shown there.
+        XCTAssertTrue(scroll.move(.up, over: page, columns: 80, rows: 24))
+        XCTAssertEqual(scroll.line, 0, "the whole body fits at 80x24")
+        XCTAssertFalse(scroll.move(.enter, over: page, columns: 60, rows: 12))
+    }
 }

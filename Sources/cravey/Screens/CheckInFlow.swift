@@ -380,10 +380,12 @@ final class CheckInFlow: Sendable {
     /// of its own; its note is shown on the next check-in screen. False for any other key.
     private func helpNow(_ key: Key, digits: Bool) -> Bool {
         guard key.letter == "o" || (digits && (1...3).contains(key.digit ?? 0)) else { return false }
-        var page = FullScreen()
-        guard let shown = page else { return false }
-        let said = (try? HelpNow(screen: shown, library: library, speaker: speaker)(key)) ?? nil
-        page = nil  // back to the check-in's screen
+        // The screen of its own is gone (its leaving shows the cursor) before the check-in's is drawn.
+        let ran: String?? = {
+            guard let own = FullScreen() else { return nil }
+            return .some((try? HelpNow(screen: own, library: library, speaker: speaker)(key)) ?? nil)
+        }()
+        guard let said = ran else { return false }
         note.withLock { $0 = said }
         Drawing.cursor(visible: false)
         return true

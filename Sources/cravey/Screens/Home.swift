@@ -59,6 +59,7 @@ struct Home {
         let lib = try library.open()
         var toast: String?
         var goalAsked = false
+        var asking = false  // the goal question is the note shown
         var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
@@ -67,15 +68,19 @@ struct Home {
             }
             let top = try Tracker(library: lib).quickPlay(3)
             if toast == nil { toast = Self.newMilestone(lib) }
-            let asking = toast == nil && !goalAsked && (try? Self.asksForGoal(lib)) == true
-            if asking { (toast, goalAsked) = (Self.goalQuestion, true) }
+            if toast == nil, !goalAsked, (try? Self.asksForGoal(lib)) == true {
+                (toast, goalAsked, asking) = (Self.goalQuestion, true, true)
+            }
             let shown = try Self.page(lib, top: top, toast: toast)
             let key = screen.ask(scroll.apply(to: shown))
-            if scroll.move(key, count: shown.body.count) { continue }
+            if scroll.move(key, over: shown) { continue }  // the note, and the question, stay
             toast = nil
-            if asking, let answer = try answerGoalQuestion(key, lib: lib) {
-                toast = answer
-                continue
+            if asking {
+                asking = false
+                if let answer = try answerGoalQuestion(key, lib: lib) {
+                    toast = answer
+                    continue
+                }
             }
             var action = Self.action(for: key, top: top.count)
             if key.letter == "r" {
@@ -221,7 +226,9 @@ struct Home {
 
     /// Home as a page: the title (name, day, streak, the first weeks' line) and the three actions
     /// for a hard moment at the top, the keys and the note at the bottom (the note wrapped, never
-    /// cut), Quick Play between (↑/↓ scroll it in a small window).
+    /// cut), Quick Play between (↑/↓ scroll it in a small window). Where title, keys and note leave
+    /// no room, the first weeks' line goes down into Quick Play and the rules are left out, so
+    /// `c`, `u` and `o` stay in view down to the smallest window.
     static func page(_ lib: Library, top: [Recording], toast: String?) throws -> Page {
         let width = max(40, Terminal.columns - 1)
         let rule = Terminal.dim(String(repeating: "─", count: min(width, 72)))
@@ -234,11 +241,12 @@ struct Home {
                 ((progress.aimsToReduce ? "🔥 " : "") + "\(ProgressFigures.days(streak)) without use")
                     .replacingOccurrences(of: " ", with: "\u{A0}"))
         }
+        let withdrawal = withdrawalLines(progress, width: min(width, 72))
         let title =
             [
                 Terminal.bold("cravey") + (name.map { "  " + Terminal.dim("Hi \(Terminal.safe($0))") } ?? "")
                     + (status.isEmpty ? "" : "   " + status.joined(separator: " · "))
-            ] + withdrawalLines(progress, width: min(width, 72)) + [
+            ] + withdrawal + [
                 rule,
                 "  " + Terminal.bold("c") + "  🧠 " + Terminal.bold("LOG CRAVING"),
                 "  " + Terminal.bold("u") + "  💨 " + Terminal.bold("LOG USAGE"),
@@ -267,7 +275,10 @@ struct Home {
                 .replacingOccurrences(of: " ", with: "\u{A0}"),
             "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
         ]
-        return Page(title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))
+        var page = Page(
+            title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))
+        page.aside = 1..<(1 + withdrawal.count)  // in a small window, the calm line scrolls with Quick Play
+        return page
     }
 
     /// The first two weeks' calm line under the title, while it applies (see `ProgressFigures.withdrawal`).

@@ -47,7 +47,7 @@ struct SettingsScreen {
         while true {
             let shown = try page(toast: toast)
             let key = screen.ask(scroll.apply(to: shown))
-            if scroll.move(key, count: shown.body.count) { continue }
+            if scroll.move(key, over: shown) { continue }
             toast = nil
             switch key.letter {
             case "g":
@@ -96,7 +96,7 @@ struct SettingsScreen {
         let body = Array(paragraphs.map { [$0] }.joined(separator: [""]))
         var scroll = PageScroll()
         let page = Page(title: [title, ""], body: body, keys: ["", Terminal.dim("↑/↓ scroll · any other key: back")])
-        while scroll.move(screen.ask(scroll.apply(to: page)), count: body.count) {}
+        while scroll.move(screen.ask(scroll.apply(to: page)), over: page) {}
     }
 
     /// Quick Play's order as its row shows it.
