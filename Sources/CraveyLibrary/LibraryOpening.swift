@@ -68,6 +68,12 @@ extension Library {
     public static func exists(at path: String) -> Bool {
         guard let directory = opendir(path) else { return errno != ENOENT }
         defer { closedir(directory) }
+        // An empty directory of another user's, or one others can write, is not taken for "no
+        // library": opening it says why it is refused.
+        var info = stat()
+        guard fstat(dirfd(directory), &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o022 == 0 else {
+            return true
+        }
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)

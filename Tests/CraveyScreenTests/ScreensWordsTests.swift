@@ -112,6 +112,9 @@ final class ScreensWordsTests: CommandTestCase {
         try tmux.send("r", literal: true)
         try tmux.waitFor("a audio")
         try tmux.send("a", literal: true)
+        // The record screen waits for its key before it opens the microphone.
+        try tmux.waitFor("RECORD")
+        try tmux.send("r", literal: true)
         let screen = try tmux.waitFor("devices')")
         let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         XCTAssertTrue(lines.contains { $0.hasPrefix("Cannot record from 'cravey_no_such_mic'") }, screen)
