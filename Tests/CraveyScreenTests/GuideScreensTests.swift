@@ -1,0 +1,220 @@
+import CraveyLibrary
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// The screens README and the guide quote are the real screens: every block marked
+/// `<!-- screen WxH (fixture: NAME): cravey ARGS; keys: K1 K2 …; until: TEXT -->` is what tmux shows
+/// at that size when the command runs on the fixture's library at the fixture's moment, with
+/// `NO_COLOR`, after the keys (tmux key names; one character is typed as it is) and once TEXT is
+/// on screen — every line, its trailing spaces and the empty lines below the last one left out.
+/// `keys:` and `until:` may be left out. What a fixture cannot fix is written as a placeholder the
+/// marker names: `; library: TEXT` (the library's path), `; build: TEXT` (the commit cravey was
+/// built from), `; made: TEXT` (when the fixture's messages were imported: now) and
+/// `; question: TEXT` (the day's check-in question, chosen at random) and `; breath: TEXT` (the
+/// breathing guide's countdown, which moves each second).
+final class GuideScreensTests: CommandTestCase {
+    /// A library's logs and messages, as commands, the moment it is seen at, and whether it is
+    /// past its first run (Skip tour).
+    struct Fixture {
+        var commands: [[String]] = []
+        var welcomed = true
+        var now = "2026-11-21T19:30:00"
+    }
+
+    /// The fixtures the documents name (the library is made fresh for each quote).
+    static let fixtures: [String: Fixture] = [
+        "new": Fixture(welcomed: false),
+        // Sam cuts down: a use 18 days ago, cravings since, two messages.
+        "sam": Fixture(commands: samLogs),
+        // The same, with three messages.
+        "sam-messages": Fixture(commands: samLogs + [message("You got this")]),
+        // Ben, who checks in.
+        "ben": Fixture(commands: [["settings", "name", "Ben"]]),
+    ]
+
+    static let samLogs: [[String]] =
+        [
+            ["settings", "goal", "cut-down"], ["settings", "name", "Sam"],
+            ["craving", "6", "--at", "2026-10-11 20:00"], ["use", "bowls", "1", "--at", "2026-11-03 21:00"],
+            ["craving", "5", "--at", "2026-11-19 09:00"], ["craving", "4", "--at", "2026-11-21 13:30"],
+        ] + [message("Remember why you started"), message("Ten minutes, then decide")]
+
+    /// Imports the tone (written beside the library as `tone.wav`) as a message titled `title`.
+    static func message(_ title: String) -> [String] { ["import", "tone.wav", "--title", title] }
+
+    struct Quote {
+        var place: String
+        var width: Int
+        var height: Int
+        var fixture: String
+        var arguments: [String]
+        var keys: [String] = []
+        var until: String?
+        /// The placeholders' names and the text each stands for in the quote.
+        var placeholders: [String: String] = [:]
+        var block: [String]
+    }
+
+    func testEveryQuotedScreenIsTheRealOne() throws {
+        let quotes = try Self.quotes()
+        XCTAssertGreaterThanOrEqual(quotes.count, 10, "the documents quote real screens")
+        try makeToneWAV(base + "/tone.wav", seconds: 3)
+        for quote in quotes {
+            let fixture = try XCTUnwrap(Self.fixtures[quote.fixture], "\(quote.place): no fixture '\(quote.fixture)'")
+            let library = base + "/quote-\(quote.place.split(separator: ":").last ?? "")"
+            try prepare(library, fixture, quote)
+            let shown = try screen(quote, library: library, fixture)
+            XCTAssertEqual(
+                shown, quote.block,
+                "\(quote.place) quotes another screen; the real one:\n\(shown.joined(separator: "\n"))")
+        }
+    }
+
+    func environment(_ fixture: Fixture, library: String) -> String {
+        "env HOME=\(shellQuote(base)) NO_COLOR=1 TZ=UTC LANG=C.UTF-8 CRAVEY_TRANSCRIBE=later "
+            + "CRAVEY_NOW=\(fixture.now) ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
+            + "CRAVEY_LIBRARY=\(shellQuote(library))"
+    }
+
+    /// Makes the fixture's library: its commands, then Skip tour if it is past its first run.
+    func prepare(_ library: String, _ fixture: Fixture, _ quote: Quote) throws {
+        for arguments in fixture.commands {
+            let result = try runProcess(
+                "/bin/sh",
+                [
+                    "-c",
+                    "cd \(shellQuote(base)) && \(environment(fixture, library: library)) "
+                        + ([cravey] + arguments).map(shellQuote).joined(separator: " "),
+                ])
+            XCTAssertEqual(result.status, 0, "\(quote.place) fixture: cravey \(arguments): \(result.stderr)")
+        }
+        guard fixture.welcomed else { return }
+        let tmux = try TmuxSession(
+            "\(environment(fixture, library: library)) \(shellQuote(cravey)); echo EXIT=$?; sleep 60", width: 100,
+            height: 32)
+        defer { tmux.close() }
+        for (shown, key) in [("Get started", "s"), ("LOG CRAVING", "q")] {
+            try tmux.waitFor(shown)
+            try tmux.send(key, literal: true)
+        }
+        try tmux.waitFor("EXIT=0")
+    }
+
+    /// The screen `quote` names, as lines: trailing spaces and trailing empty lines left out. It is
+    /// read again for up to 5 seconds after `until` shows while it differs from the quote (a
+    /// screen is drawn in more than one write).
+    func screen(_ quote: Quote, library: String, _ fixture: Fixture) throws -> [String] {
+        let tmux = try TmuxSession(
+            "cd \(shellQuote(base)) && \(environment(fixture, library: library)) "
+                + ([cravey] + quote.arguments).map(shellQuote).joined(separator: " ") + "; sleep 60",
+            width: quote.width, height: quote.height)
+        defer { tmux.close() }
+        let first = quote.block.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        for key in quote.keys {
+            usleep(400_000)
+            try tmux.send(key, literal: key.count == 1)
+        }
+        // A screen that never shows the text is compared all the same: the failure shows it.
+        _ = try? tmux.waitFor(quote.until ?? first.trimmingCharacters(in: .whitespaces))
+        let deadline = Date() + 5
+        var lines: [String] = []
+        repeat {
+            lines = try tmux.screen().components(separatedBy: "\n").map {
+                try placed(String($0.reversed().drop { $0 == " " }.reversed()), quote, library: library)
+            }
+            while lines.last == "" { lines.removeLast() }
+            if lines == quote.block { break }
+            usleep(200_000)
+        } while Date() < deadline
+        return lines
+    }
+
+    /// What `cravey --version` prints.
+    var build: String?
+
+    /// `line` with what the quote's placeholders stand for written as they are.
+    func placed(_ line: String, _ quote: Quote, library: String) throws -> String {
+        var line = line
+        for (name, text) in quote.placeholders {
+            switch name {
+            case "library": line = line.replacingOccurrences(of: library, with: text)
+            case "question": line = CheckIn.prompts.reduce(line) { $0.replacingOccurrences(of: $1, with: text) }
+            case "build":
+                if build == nil { build = try runProcess(cravey, ["--version"]).stdout }
+                let version = build ?? ""
+                if let open = version.range(of: "(build "),
+                    let close = version.range(of: ")", range: open.upperBound..<version.endIndex)
+                {
+                    line = line.replacingOccurrences(of: version[open.upperBound..<close.lowerBound], with: text)
+                }
+            case "breath":
+                line = line.replacingOccurrences(
+                    of: "Breathe (in|out)… [0-9]+", with: text, options: .regularExpression)
+            default:  // made
+                line = line.replacingOccurrences(
+                    of: #"[A-Z][a-z]{2} [0-9]{1,2}, [0-9]{4} [0-9]{1,2}:[0-9]{2} [AP]M"#, with: text,
+                    options: .regularExpression)
+            }
+        }
+        return line
+    }
+
+    /// Every marked block of README.md and docs/*.md.
+    static func quotes() throws -> [Quote] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/docs")
+        return try (["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }).flatMap {
+            file in
+            let lines = try String(contentsOfFile: repositoryRoot + "/" + file, encoding: .utf8)
+                .components(separatedBy: "\n")
+            return try lines.indices.filter { lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("<!-- screen ") }
+                .map { try quote(lines, at: $0, place: "\(file):\($0 + 1)") }
+        }
+    }
+
+    /// The quote marked on `lines[at]`: its size, fixture, command, keys and block (a block in a
+    /// list item keeps its lines without the fence's indent).
+    static func quote(_ lines: [String], at: Int, place: String) throws -> Quote {
+        let marker = lines[at].trimmingCharacters(in: .whitespaces)
+        let indent = lines[at].prefix { $0 == " " }.count
+        guard marker.hasSuffix(" -->"), let open = marker.range(of: " (fixture: "),
+            let close = marker.range(of: "): cravey", range: open.upperBound..<marker.endIndex),
+            case let size = marker[marker.index(marker.startIndex, offsetBy: "<!-- screen ".count)..<open.lowerBound]
+                .split(separator: "x").compactMap({ Int($0) }), size.count == 2,
+            at + 1 < lines.count, lines[at + 1].trimmingCharacters(in: .whitespaces).hasPrefix("```"),
+            let end = lines[(at + 2)...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("```") })
+        else { throw malformed(place) }
+        var parts = marker[close.upperBound..<marker.index(marker.endIndex, offsetBy: -" -->".count)]
+            .components(separatedBy: "; ")
+        var quote = Quote(
+            place: place, width: size[0], height: size[1],
+            fixture: String(marker[open.upperBound..<close.lowerBound]),
+            arguments: parts.removeFirst().split(separator: " ").map(String.init),
+            block: lines[(at + 2)..<end].map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) })
+        for part in parts {
+            if part.hasPrefix("keys: ") {
+                quote.keys = part.dropFirst("keys: ".count).split(separator: " ").map(String.init)
+            } else if part.hasPrefix("until: ") {
+                quote.until = String(part.dropFirst("until: ".count))
+            } else if let colon = part.range(of: ": "),
+                case let name = String(part[..<colon.lowerBound]),
+                ["library", "build", "made", "question", "breath"].contains(name)
+            {
+                quote.placeholders[name] = String(part[colon.upperBound...])
+            } else {
+                throw malformed(place)
+            }
+        }
+        return quote
+    }
+
+    /// Why a marker is not read.
+    static func malformed(_ place: String) -> NSError {
+        NSError(
+            domain: "guide", code: 1,
+            userInfo: [
+                NSLocalizedDescriptionKey: "\(place): a screen is '<!-- screen WxH (fixture: NAME): cravey ARGS"
+                    + "[; keys: K…][; until: TEXT][; library|build|made|question|breath: TEXT] -->' before a fenced block"
+            ])
+    }
+}
