@@ -111,9 +111,17 @@ final class GuideScreensTests: CommandTestCase {
             width: quote.width, height: quote.height)
         defer { tmux.close() }
         let first = quote.block.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+        // Each key is typed once the screen before it is drawn, and answered (it changed) before
+        // the next: a busy machine does not hand a key to the screen before.
+        var before = ""
         for key in quote.keys {
-            usleep(400_000)
+            let deadline = Date() + 5
+            repeat {
+                usleep(300_000)
+                before = try tmux.screen()
+            } while before.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && Date() < deadline
             try tmux.send(key, literal: key.count == 1)
+            while try tmux.screen() == before, Date() < deadline + 5 { usleep(50_000) }
         }
         // A screen that never shows the text is compared all the same: the failure shows it.
         _ = try? tmux.waitFor(quote.until ?? first.trimmingCharacters(in: .whitespaces))
