@@ -100,4 +100,18 @@ final class ScreensReviewTests: CommandTestCase {
         try tmux.send("q", literal: true)
         try tmux.waitFor("EXIT=")
     }
+
+    /// `cravey privacy` on an 80-column terminal wraps its paragraphs between words (the terminal
+    /// itself would break them inside a word).
+    func testPrivacyWrapsBetweenWordsOnATerminal() throws {
+        let tmux = try start("privacy", width: 80, height: 40)
+        defer { tmux.close() }
+        let screen = try tmux.waitFor("EXIT=0")
+        let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertTrue(lines.allSatisfy { $0.count < 80 }, screen)
+        let words = Set(screen.split(whereSeparator: \.isWhitespace))
+        for word in ["administrator", "accounts.", "included.", "Transcripts", "analytics,", "check'"] {
+            XCTAssertTrue(words.contains(Substring(word)), "'\(word)' whole in\n\(screen)")
+        }
+    }
 }

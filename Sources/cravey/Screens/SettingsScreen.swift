@@ -90,10 +90,7 @@ struct SettingsScreen {
     /// A page to read (privacy, contact): its lines joined into paragraphs that wrap to the
     /// window, ↑/↓ scroll, any other key goes back.
     func read(_ title: String, _ lines: [String]) {
-        let paragraphs = lines.split(separator: "", omittingEmptySubsequences: false).map {
-            $0.joined(separator: " ")
-        }
-        let body = Array(paragraphs.map { [$0] }.joined(separator: [""]))
+        let body = Privacy.paragraphs(lines)
         var scroll = PageScroll()
         let page = Page(title: [title, ""], body: body, keys: ["", Terminal.dim("↑/↓ scroll · any other key: back")])
         while scroll.move(screen.ask(scroll.apply(to: page)), over: page) {}

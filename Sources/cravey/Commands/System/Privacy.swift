@@ -27,6 +27,14 @@ enum Privacy {
         ]
     }
 
+    /// `lines` with each paragraph (lines between empty ones) joined into one line, for a page
+    /// or a terminal that wraps them to its own width.
+    static func paragraphs(_ lines: [String]) -> [String] {
+        Array(
+            lines.split(separator: "", omittingEmptySubsequences: false).map { [$0.joined(separator: " ")] }
+                .joined(separator: [""]))
+    }
+
     /// Where to report a problem or send feedback.
     static let contact = [
         "Contact & feedback",
@@ -46,8 +54,14 @@ extension Cravey {
 
         @OptionGroup var library: LibraryOptions
 
+        /// On a terminal the paragraphs wrap between words to its width; elsewhere the lines as they are.
         func run() throws {
-            print(Privacy.statement(libraryPath: library.root).joined(separator: "\n"))
+            let lines = Privacy.statement(libraryPath: library.root)
+            guard Terminal.stdoutIsTerminal else { return print(lines.joined(separator: "\n")) }
+            let width = max(40, Terminal.columns - 1)
+            print(
+                Privacy.paragraphs(lines).flatMap { $0.isEmpty ? [""] : Terminal.wrap($0, width: width) }
+                    .joined(separator: "\n"))
         }
     }
 }
