@@ -72,9 +72,9 @@ public final class AudioPlayer: Sendable {
         // but never takes it answers within the deadline, not never, and the message itself
         // starts whole (from where it was asked to start) when the playback starts.
         let lead = [Int16](repeating: 0, count: decoder.sampleRate * Self.leadMilliseconds / 1000)
-        let opened = try SpeakerOpening.open(
-            device: speaker, sampleRate: decoder.sampleRate, channels: 1, first: lead, stopping: stopping)
-        output = Speaker(opened.output)
+        output = Speaker(
+            try SpeakerOpening.open(
+                device: speaker, sampleRate: decoder.sampleRate, channels: 1, first: lead, stopping: stopping))
         self.duration = duration
         sampleRate = decoder.sampleRate
         source = Mutex(Source(decoder: decoder, limiter: limiter))

@@ -13,11 +13,6 @@ public enum SpeakerOpening {
     /// How long a speaker may take to open and take its first samples.
     public static let deadlineSeconds = 2
 
-    /// A speaker that answered: open, configured, and holding the first samples.
-    public struct Opened {
-        public let output: AudioOutput
-    }
-
     /// The wait for the speaker was given up because a stop was asked (a key, a signal).
     public struct Stopped: Error, Sendable {}
 
@@ -29,7 +24,7 @@ public enum SpeakerOpening {
     public static func open(
         device: String, sampleRate: Int, channels: Int, first: [Int16] = [], within seconds: Int = deadlineSeconds,
         stopping: () -> Bool = { false }
-    ) throws -> Opened {
+    ) throws -> AudioOutput {
         let answer = Answer()
         let thread = Thread {
             let result = Result { () throws -> Handed in
@@ -44,8 +39,7 @@ public enum SpeakerOpening {
         let deadline = DispatchTime.now() + .seconds(seconds)
         while true {
             if answer.ready.wait(timeout: min(deadline, .now() + .milliseconds(20))) == .success {
-                let handed = try answer.take().get()
-                return Opened(output: handed.output)
+                return try answer.take().get().output
             }
             if stopping() {
                 answer.abandon()
