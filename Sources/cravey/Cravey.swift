@@ -17,7 +17,7 @@ struct Cravey: ParsableCommand {
             'cravey' alone on a terminal opens the home screen. Everything stays on this machine, in a private library (default \
             ${XDG_DATA_HOME:-~/.local/share}/cravey; --library DIR or CRAVEY_LIBRARY to choose another).
             """,
-        version: "0.1.0 (build \(buildCommit))",
+        version: Version.text,
         subcommands: [
             CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, ReportCommand.self,
             StatusCommand.self, HomeCommand.self, Record.self,
@@ -32,7 +32,9 @@ struct Cravey: ParsableCommand {
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
     static func main() {
         if let refusal = RawArguments.refusal() { Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue) }
-        Configuration.current.apply()
+        let configuration = Configuration.current
+        configuration.apply()
+        Transcribing.configure(configuration)
         do {
             // A prompt runs `status` at every line: it skips the argument parser's reflection.
             if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) { return try status() }
@@ -41,7 +43,7 @@ struct Cravey: ParsableCommand {
             for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }
             Transcribing.afterCommand()
         } catch {
-            guard let problem = problem(error) else { exit(withError: error) }  // --help, --version
+            guard let problem = Problem.of(error) else { exit(withError: error) }  // --help, --version
             Terminal.fail(problem.message, code: problem.code)
         }
     }
@@ -51,41 +53,13 @@ struct Cravey: ParsableCommand {
         guard Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal else { throw CleanExit.helpRequest(self) }
         try HomeCommand.parse([]).run()
     }
-
-    /// A failure as one line and an exit code; nil for what is not one (--help, --version).
-    static func problem(_ error: Error) -> (message: String, code: Int32)? {
-        switch error {
-        case let error as LibraryError:
-            if case .missingFile = error { return (error.description + " (run '\(Check.repairCommand)')", 1) }
-            if case let .notEmpty(root, holds) = error {
-                return (
-                    LibraryError.notEmpty(
-                        root, holds: holds, emptyLibrary: "point --library or CRAVEY_LIBRARY at a new directory"), 1
-                )
-            }
-            return (error.description, 1)
-        case let error as MediaError: return (error.description, 1)
-        case let error as TrackerError:
-            if case let .notACraving(key) = error {
-                return ("invalid --after-craving: \(TrackerError.reason(notACraving: key))", 1)
-            }
-            return (error.description, 1)
-        case let error as MissingLibrary: return (error.description, 1)
-        case let error as CraveyFailure: return (error.message, error.code)
-        // A command that said what failed and chose its exit status: nothing more to say.
-        case is ExitCode: return nil
-        default:
-            let code = exitCode(for: error)
-            if code == .success || error is CleanExit { return nil }
-            return (
-                Cravey.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)", code.rawValue
-            )
-        }
-    }
 }
 
 /// A failure the commands report themselves: a one-line message and an exit code.
 struct CraveyFailure: Error {
     var message: String
     var code: Int32 = 1
+
+    /// The exit code of input refused before anything was done (as the argument parser's own).
+    static let refusedCode = ExitCode.validationFailure.rawValue
 }

@@ -138,7 +138,7 @@ final class ReportTests: CommandTestCase {
     func testHomeSaysTheFirstTwoWeeksLineOnlyWhileQuitting() throws {
         let lib = try Library(root: root)
         _ = try Tracker(library: lib).logUse(.init(time: LogTime(Date().addingTimeInterval(-50 * 3600))))
-        func home() throws -> String { try Home.lines(lib, top: [], toast: nil).joined(separator: "\n") }
+        func home() throws -> String { try Home.lines(lib, top: [], toast: nil, now: Date()).joined(separator: "\n") }
         try lib.setSetting(.goal, to: "quit")
         let shown = try home()
         XCTAssertTrue(shown.contains("For many people, sleep, mood and appetite are hardest"), shown)

@@ -25,7 +25,7 @@ struct Transcribing {
     init(library: Library, quiet: Bool = false, engine: Transcriber.Engine? = nil, whisper: WhisperRecognizer? = nil) {
         self.library = library
         transcriber = Transcriber(
-            library: library, engine: engine, engines: Configuration.current.engines(), started: whisper)
+            library: library, engine: engine, engines: Transcribing.configuration.engines(), started: whisper)
         showsProgress = Terminal.stderrIsTerminal
         skippable = Terminal.stdinIsTerminal && Terminal.stderrIsTerminal
         self.quiet = quiet
@@ -39,7 +39,7 @@ struct Transcribing {
     static func afterSave(_ library: Library, saved: Recording?, quiet: Bool = false, redo: Bool = false) {
         let queue = TranscriptQueue.queue(after: saved, redo: redo, in: library)
         guard !queue.isEmpty else { return }
-        switch Configuration.current.transcribe {
+        switch Self.configuration.transcribe {
         case .background: TranscriptWorker.start(for: library)
         case .now: _ = Transcribing(library: library, quiet: quiet).run(queue)
         case .later: break
@@ -48,16 +48,27 @@ struct Transcribing {
 
     /// Whether the recording's transcript is on its way (`TranscriptQueue.onItsWay`).
     static func onItsWay(_ id: UUID, in library: Library) -> Bool {
-        TranscriptQueue.onItsWay(id, in: library, timing: Configuration.current.transcribe)
+        TranscriptQueue.onItsWay(id, in: library, timing: Self.configuration.transcribe)
     }
 
     /// The recordings whose transcripts are on their way.
     static func onItsWay(in library: Library) -> Set<UUID> {
-        TranscriptQueue.onItsWay(in: library, timing: Configuration.current.transcribe)
+        TranscriptQueue.onItsWay(in: library, timing: Self.configuration.transcribe)
     }
 
     /// The libraries this command opened, and those whose opening recovered recordings.
     private static let libraries = Mutex<(opened: [Library], recovered: [Library])>(([], []))
+
+    /// This run's configuration, handed over once when cravey starts (`configure`).
+    private static let configured = Mutex<Configuration?>(nil)
+
+    /// Hands over this run's configuration: which engines, and when transcripts are made.
+    static func configure(_ configuration: Configuration) { configured.withLock { $0 = configuration } }
+
+    /// The run's configuration (an empty environment's until it is handed over).
+    static var configuration: Configuration {
+        configured.withLock { $0 } ?? Configuration(environment: [:])
+    }
 
     /// Libraries this command opened whose opening recovered recordings (a crash's takes, or
     /// recordings listed again): their transcripts are made when the command is done, never
@@ -88,7 +99,7 @@ struct Transcribing {
             return (libraries.opened, libraries.recovered)
         }
         for library in recovered { afterSave(library, saved: nil) }
-        if Configuration.current.transcribe == .background {
+        if Self.configuration.transcribe == .background {
             for library in opened {
                 _ = try? library.queueUntranscribed()
                 TranscriptWorker.start(for: library)

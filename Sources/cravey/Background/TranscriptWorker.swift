@@ -25,7 +25,7 @@ enum TranscriptWorker {
             return
         }
         // The fault seams are for the command under test, never for the worker it starts.
-        let environment = Configuration.current.environment.filter { !$0.key.hasPrefix("CRAVEY_FAULT_") }
+        let environment = Transcribing.configuration.environment.filter { !$0.key.hasPrefix("CRAVEY_FAULT_") }
         var command = [executable, "transcribe", "--worker", "--library", library.root]
         // Low priority: the idle I/O class and nice 10 (util-linux's ionice and coreutils' nice,
         // on every Debian system; without them the worker runs at the normal priority).
@@ -46,6 +46,6 @@ enum TranscriptWorker {
             _exit(128 + signal)
         })
         defer { signals.cancel() }
-        try TranscriptQueue.work(library, engines: Configuration.current.engines())
+        try TranscriptQueue.work(library, engines: Transcribing.configuration.engines())
     }
 }

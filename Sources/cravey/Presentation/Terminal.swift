@@ -67,6 +67,9 @@ extension Terminal {
 
 /// How recordings look in tables.
 enum Format {
+    /// "1 craving", "3 usage logs".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
     static func icon(_ kind: Recording.Kind) -> String { kind == .audio ? "🎙️" : "🎥" }
 
     /// Whole seconds, the one rounding every length, clock and countdown is shown with: to the

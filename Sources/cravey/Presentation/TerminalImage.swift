@@ -12,7 +12,7 @@ enum TerminalImage {
     enum Method: String { case kitty, sixel, blocks }
 
     /// The best method this terminal supports; a configured one (`CRAVEY_GRAPHICS`) overrides.
-    static func method(_ configuration: Configuration = .current) -> Method {
+    static func method(_ configuration: Configuration) -> Method {
         if let forced = configuration.graphics.flatMap(Method.init(rawValue:)) { return forced }
         let env = configuration.environment
         let term = env["TERM"] ?? ""
@@ -22,7 +22,7 @@ enum TerminalImage {
             return .kitty
         }
         if term.contains("sixel") || ["mlterm", "foot", "contour"].contains(where: { term.hasPrefix($0) })
-            || answersSixel()
+            || answersSixel(insideTmux: env["TMUX"] != nil)
         {
             return .sixel
         }
@@ -30,9 +30,9 @@ enum TerminalImage {
     }
 
     /// Asks the terminal for its primary device attributes; "4" among them means sixel.
-    /// Only when both ends are a terminal, and never waiting more than 0.1 s.
-    static func answersSixel() -> Bool {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, Configuration.current.environment["TMUX"] == nil
+    /// Only when both ends are a terminal (not tmux's), and never waiting more than 0.1 s.
+    static func answersSixel(insideTmux: Bool) -> Bool {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, !insideTmux
         else { return false }
         let raw = RawMode()
         defer { raw?.release() }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import CraveyMedia
 import CraveyPlayer
 import CraveyRecorder
@@ -20,7 +19,7 @@ import TerminalKit
 /// gets the time the recording leaves, and shows fewer pictures on a machine that has none to spare.
 final class CameraPreview: Sendable {
     /// Where the preview goes: `auto` is a window where there is a display, else the terminal.
-    enum Choice: String, CaseIterable, ExpressibleByArgument {
+    enum Choice: String, CaseIterable {
         case auto, window, terminal, off
     }
 

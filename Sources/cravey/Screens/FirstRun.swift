@@ -30,11 +30,10 @@ enum FirstRun {
         "No messages yet — record motivational content to play during cravings: r on the home screen, or: cravey record audio"
 
     /// Runs the steps; false when the screen was closed part way or `q` left (the first run shows
-    /// again). A log or a play on the way runs as home's would, on `speaker`. `note` is said on the
+    /// again). A log or a play on the way runs as home's would, in `session`. `note` is said on the
     /// welcome (home's last note: "All data deleted").
-    static func run(_ screen: FullScreen, library: Library, speaker: String = "default", note: String? = nil) throws
-        -> Bool
-    {
+    static func run(_ screen: FullScreen, session: Session, note: String? = nil) throws -> Bool {
+        let library = session.library
         var note = note
         var touring = false
         while !touring {
@@ -43,21 +42,21 @@ enum FirstRun {
             switch key {
             case .inputEnded, .character("q"), .character("Q"): return false
             case .character("s"), .character("S"), .escape:
-                try library.setSetting(.welcomed, to: StoredDate.text(LocalClock.now()))
+                try library.setSetting(.welcomed, to: StoredDate.text(session.now()))
                 return true
             case .enter: touring = true
-            default: note = try HelpNow(screen: screen, library: library, speaker: speaker)(key, logs: true)
+            default: note = try HelpNow(screen: screen, session: session)(key, logs: true)
             }
         }
-        let help = HelpNow(screen: screen, library: library, speaker: speaker)
-        guard try runTour(screen, library: library, speaker: speaker) else { return false }
+        let help = HelpNow(screen: screen, session: session)
+        guard try runTour(screen, session: session) else { return false }
         guard let goal = try chooseGoal(screen, title: "What brings you here today?", current: nil, help: help) else {
             return false
         }
         if case let .chosen(chosen) = goal { try library.setSetting(.goal, to: chosen.rawValue) }
         guard let name = try askName(screen, current: nil, help: help) else { return false }
         if case let .named(chosen) = name { try library.setSetting(.name, to: chosen) }
-        try library.setSetting(.welcomed, to: StoredDate.text(LocalClock.now()))
+        try library.setSetting(.welcomed, to: StoredDate.text(session.now()))
         return true
     }
 
@@ -94,7 +93,7 @@ enum FirstRun {
     }
 
     /// The four cards; false when the screen was closed or `q` left.
-    static func runTour(_ screen: FullScreen, library: Library, speaker: String) throws -> Bool {
+    static func runTour(_ screen: FullScreen, session: Session) throws -> Bool {
         var index = 0
         var note: String?
         while true {
@@ -108,7 +107,7 @@ enum FirstRun {
             case .enter:
                 if index == tour.count - 1 { return true }
                 index += 1
-            default: note = try HelpNow(screen: screen, library: library, speaker: speaker)(key, logs: true)
+            default: note = try HelpNow(screen: screen, session: session)(key, logs: true)
             }
         }
     }

@@ -1,39 +1,14 @@
-import ArgumentParser
 import CraveyLibrary
 import CraveyMessages
 import CraveyTracker
 import Foundation
 import TerminalKit
 
-extension Cravey {
-    /// `cravey home`: the daily hub (what bare `cravey` opens on a terminal).
-    struct HomeCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "home",
-            abstract:
-                "The daily hub: log a craving or a use, ride a craving out, play your top three messages, record, your recordings, progress, check-in, settings — one key each.",
-            discussion: "What 'cravey' alone opens on a terminal. The first time, it welcomes you first.")
-
-        @OptionGroup var library: LibraryOptions
-        @OptionGroup var devices: ScreenDevices
-
-        func run() throws {
-            guard let screen = FullScreen() else {
-                throw CraveyFailure(
-                    message: "the home screen needs a terminal; every action is also a command (cravey --help)")
-            }
-            try Home(library: library, screen: screen, speaker: devices.speaker, mic: devices.mic).run()
-        }
-    }
-}
-
 /// The hub: each action runs the same flow as its command (on the normal screen) and comes back
 /// home with a one-line note of what happened.
 struct Home {
-    let library: LibraryOptions
+    let session: Session
     let screen: FullScreen
-    var speaker = "default"
-    var mic = "default"
 
     enum Action: Equatable {
         case craving, use, ride, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, quit
@@ -56,22 +31,22 @@ struct Home {
     }
 
     func run() throws {
-        let lib = try library.open()
+        let lib = session.library
         var toast: String?
         var goalAsked = false
         var asking = false  // the goal question is the note shown
         var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
-                guard try FirstRun.run(screen, library: lib, speaker: speaker, note: toast) else { return }
+                guard try FirstRun.run(screen, session: session, note: toast) else { return }
                 toast = nil
             }
             let top = try Tracker(library: lib).quickPlay(3)
-            if toast == nil { toast = Self.newMilestone(lib) }
-            if toast == nil, !goalAsked, (try? Self.asksForGoal(lib)) == true {
+            if toast == nil { toast = Self.newMilestone(lib, now: session.now()) }
+            if toast == nil, !goalAsked, (try? Self.asksForGoal(lib, now: session.now())) == true {
                 (toast, goalAsked, asking) = (Self.goalQuestion, true, true)
             }
-            let shown = try Self.page(lib, top: top, toast: toast)
+            let shown = try Self.page(lib, top: top, toast: toast, now: session.now())
             let key = screen.ask(scroll.apply(to: shown))
             if scroll.move(key, over: shown) { continue }  // the note, and the question, stay
             toast = nil
@@ -85,7 +60,9 @@ struct Home {
             var action = Self.action(for: key, top: top.count)
             if key.letter == "r" {
                 let kind = screen.ask(
-                    try Self.page(lib, top: top, toast: Terminal.bold("Record:") + "  a audio   v video   Esc cancel"))
+                    try Self.page(
+                        lib, top: top, toast: Terminal.bold("Record:") + "  a audio   v video   Esc cancel",
+                        now: session.now()))
                 action = kind.letter == "a" ? .record(.audio) : kind.letter == "v" ? .record(.video) : nil
             }
             guard let action else { continue }
@@ -102,7 +79,7 @@ struct Home {
 
     /// Whether home asks for a goal: none is chosen, the person has not said not to ask, and the
     /// first run was on an earlier day (never on the day the tour was skipped).
-    static func asksForGoal(_ lib: Library, now: Date = LocalClock.now()) throws -> Bool {
+    static func asksForGoal(_ lib: Library, now: Date) throws -> Bool {
         guard try lib.setting(.goal) == nil, try lib.setting(.goalAsked) == nil,
             let welcomed = try lib.setting(.welcomed).flatMap(StoredDate.date)
         else { return false }
@@ -114,7 +91,7 @@ struct Home {
     func answerGoalQuestion(_ key: Key, lib: Library) throws -> String? {
         switch key.letter {
         case "g":
-            let help = HelpNow(screen: screen, library: lib, speaker: speaker)
+            let help = HelpNow(screen: screen, session: session)
             guard
                 case let .chosen(goal) = try FirstRun.chooseGoal(
                     screen, title: "What brings you here today?", current: nil, help: help)
@@ -122,7 +99,7 @@ struct Home {
             try lib.setSetting(.goal, to: goal.rawValue)
             return "Goal: \(goal.label) ✓"
         case "x":
-            try lib.setSetting(.goalAsked, to: StoredDate.text(LocalClock.now()))
+            try lib.setSetting(.goalAsked, to: StoredDate.text(session.now()))
             return "I won't ask again. A goal can be chosen any time in settings: s, then g."
         default: return nil
         }
@@ -133,41 +110,39 @@ struct Home {
     func perform(_ action: Action, lib: Library, top: [Recording]) throws -> String? {
         switch action {
         case .settings:
-            return try SettingsScreen(library: lib, root: library.root, screen: screen, speaker: speaker).run()
+            return try SettingsScreen(session: session, screen: screen).run()
         case .recordings:
-            try RecordingsScreen(library: lib, screen: screen, speaker: speaker, mic: mic).run()
+            try RecordingsScreen(session: session, screen: screen).run()
             return nil
         case .quit:
             return nil
         case .craving:
             return suspended {
-                try Cravey.CravingCommand.logInteractively(in: lib, speaker: speaker).map {
+                try CravingFlow.interactively(in: session).map {
                     [Self.saved(.craving($0.craving))] + ($0.rode ?? [])
                 }?.joined(separator: "  ") ?? "Nothing was logged."
             }
         case .ride:
-            return ride(lib)
+            return ride()
         case .use:
             return suspended {
-                try Cravey.UseCommand.logInteractively(in: lib).map { Self.saved(.use($0)) } ?? "Nothing was logged."
+                try UseFlow.interactively(in: session).map { Self.saved(.use($0)) } ?? "Nothing was logged."
             }
         case let .record(kind):
-            return suspended {
-                try Cravey.Record.recordInteractively(kind, in: lib, mic: mic, speaker: speaker)
-            }
+            return suspended { try RecordFlow.fromScreen(kind, in: session) }
         case .progress:
             return suspended {
-                try Cravey.ProgressCommand.show(in: lib, speaker: speaker)
+                try ProgressFlow.show(in: session)
                 return nil
             }
         case let .play(rank):
             return suspended {
-                let played = try Cravey.Play.play(top: rank, in: lib, speaker: speaker)
+                let played = try PlayFlow.play(top: rank, in: session)
                 return (played.wordsShown ? "Read the words of" : "Played") + " '\(played.recording.shownTitle)' ✓"
             }
         case .checkIn:
             return suspended {
-                switch try Cravey.CheckInCommand.Today.checkIn(library: lib, mic: mic, speaker: speaker) {
+                switch try CheckInFlow.run(in: session) {
                 case .saved: return "Check-in saved ✓"
                 case .postponed: return "Later, then. No reminder today."
                 case .already, .notSaved: return nil
@@ -178,24 +153,14 @@ struct Home {
 
     /// `o`: ride a craving out on home's own screen — how strong it is, then the ride; its note is
     /// the ride's closing words.
-    func ride(_ lib: Library) -> String? {
+    func ride() -> String? {
         guard let intensity = RideScreen.askIntensity(on: screen) else { return "Nothing was logged." }
         do {
-            let ridden = try Cravey.RideCommand.ride(
-                Tracker.CravingDraft(intensity: intensity), in: lib, speaker: speaker, on: screen)
-            let closing = RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib)
+            let ridden = try RideFlow.ride(Tracker.CravingDraft(intensity: intensity), in: session, on: screen)
+            let closing = RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: session.library)
             return ((ridden.notLogged.map { ["\($0)"] } ?? []) + closing).joined(separator: "  ")
         } catch {
-            return Self.note(failed: error)
-        }
-    }
-
-    /// What went wrong, as home's note: the words first (no program name before them), the
-    /// remedy after, as the message says them; nil for what is not a failure.
-    static func note(failed error: Error) -> String? {
-        Cravey.problem(error).map { problem in
-            let words = Terminal.safe(problem.message)
-            return words.prefix(1).uppercased() + words.dropFirst()
+            return OffScreen.note(failed: error)
         }
     }
 
@@ -205,23 +170,10 @@ struct Home {
     }
 
     /// Runs `body` on the normal screen; its note, or its failure in one line.
-    func suspended(_ body: () throws -> String?) -> String? { Self.suspended(on: screen, body) }
+    func suspended(_ body: () throws -> String?) -> String? { OffScreen.run(on: screen, body) }
 
-    /// Runs `body` on the normal screen, off `screen` and back (as every screen runs a command's
-    /// flow); its note, or its failure in one line.
-    static func suspended(on screen: FullScreen, _ body: () throws -> String?) -> String? {
-        screen.suspend {
-            defer { Transcribing.afterCommand() }
-            do {
-                return try body()
-            } catch {
-                return Self.note(failed: error)
-            }
-        }
-    }
-
-    static func lines(_ lib: Library, top: [Recording], toast: String?) throws -> [String] {
-        try page(lib, top: top, toast: toast).all
+    static func lines(_ lib: Library, top: [Recording], toast: String?, now: Date) throws -> [String] {
+        try page(lib, top: top, toast: toast, now: now).all
     }
 
     /// Home as a page: the title (name, day, streak, the first weeks' line) and the three actions
@@ -229,11 +181,11 @@ struct Home {
     /// cut), Quick Play between (↑/↓ scroll it in a small window). Where title, keys and note leave
     /// no room, the first weeks' line goes down into Quick Play and the rules are left out, so
     /// `c`, `u` and `o` stay in view down to the smallest window.
-    static func page(_ lib: Library, top: [Recording], toast: String?) throws -> Page {
+    static func page(_ lib: Library, top: [Recording], toast: String?, now: Date) throws -> Page {
         let width = max(40, Terminal.columns - 1)
         let rule = Terminal.dim(String(repeating: "─", count: min(width, 72)))
         let name = try lib.setting(.name)
-        let progress = try Tracker(library: lib).progress(.week, now: LocalClock.now())
+        let progress = try Tracker(library: lib).progress(.week, now: now)
         var status: [String] = []
         if let days = progress.daysInProgress { status.append("Day\u{A0}\(days)") }
         if let streak = progress.currentStreak, streak > 0, progress.everUsed {
@@ -266,7 +218,7 @@ struct Home {
             }
             body.append("  " + Terminal.bold("r") + "  + RECORD NEW")
         }
-        let today = try lib.checkInDay(CheckIn.day(of: LocalClock.now()))
+        let today = try lib.checkInDay(CheckIn.day(of: now))
         let keys = [
             rule,
             "  " + Terminal.bold("m") + " 🎙️ Recordings   " + Terminal.bold("p") + " 📊 Progress   "
@@ -289,7 +241,7 @@ struct Home {
     /// A milestone reached since home last showed one ("🌱 30 days in progress"), shown once; the
     /// milestones are noted here first. A milestone that cannot be noted now (a busy or read-only
     /// library) is noted on a later visit: home goes on without it.
-    static func newMilestone(_ lib: Library, now: Date = LocalClock.now()) -> String? {
+    static func newMilestone(_ lib: Library, now: Date) -> String? {
         (try? Tracker(library: lib).showNextMilestone(now: now))?.map { $0.note(today: LocalDay(now, in: .current)) }
     }
 }
@@ -299,13 +251,12 @@ struct Home {
 /// too), each running home's own flow and giving home's note of what happened.
 struct HelpNow {
     let screen: FullScreen
-    let library: Library
-    var speaker = "default"
+    let session: Session
 
     /// What `key` did: the note of what happened, how to record a message when there is none yet
     /// to play; nil when it is not one of these keys (`logs`: `c` is one).
     func callAsFunction(_ key: Key, logs: Bool = false) throws -> String? {
-        let top = try Tracker(library: library).quickPlay(3)
+        let top = try Tracker(library: session.library).quickPlay(3)
         if let digit = key.digit, (1...3).contains(digit), top.isEmpty { return FirstRun.noMessages }
         guard let action = Home.action(for: key, top: top.count) else { return nil }
         switch action {
@@ -313,9 +264,7 @@ struct HelpNow {
         case .craving where logs: break
         default: return nil
         }
-        var options = LibraryOptions()
-        options.library = library.root
-        return try Home(library: options, screen: screen, speaker: speaker).perform(action, lib: library, top: top)
+        return try Home(session: session, screen: screen).perform(action, lib: session.library, top: top)
     }
 
     /// The line that shows these keys (`logs`: with `c`; `quit`: with `q`, where it leaves).

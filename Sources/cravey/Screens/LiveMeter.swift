@@ -1,4 +1,3 @@
-import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import CraveyPlayer

@@ -1,4 +1,3 @@
-import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import CraveyMessages
@@ -153,14 +152,15 @@ final class PlaySession {
 
     /// Plays to the end or until dismissed. With `handlingSignals`, Ctrl-C/SIGTERM/SIGHUP dismiss
     /// the playback (the record flow handles its own signals). With `paused`, at a terminal, it
-    /// loads paused at the start and space plays it.
-    func run(handlingSignals: Bool, paused: Bool = false) -> AudioPlayer.Ending {
+    /// loads paused at the start and space plays it. With `timings`, how long its pictures took is
+    /// said after (benchmarks).
+    func run(handlingSignals: Bool, paused: Bool = false, timings: Bool = false) -> AudioPlayer.Ending {
         let signals = handlingSignals ? StopSignals(onStop: { [player] _ in player.dismiss() }) : nil
         defer { signals?.cancel() }
         if paused && Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal { player.togglePause() }
         player.start()
         defer {
-            if let window, Configuration.current.timings {
+            if let window, timings {
                 Terminal.printNote(
                     "timings first_frame_ns=\(window.firstFrameAt ?? 0) frames_shown=\(window.frames.shown) frames_dropped=\(window.frames.dropped)"
                 )
@@ -182,7 +182,7 @@ final class PlaySession {
             if video != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049l".utf8)) }
             Drawing.cursor(visible: true, to: .standardOutput)
             if !Calm.isOn { FileHandle.standardOutput.write(Data("\n".utf8)) }
-            if let video, Configuration.current.timings {
+            if let video, timings {
                 Terminal.printNote(
                     "timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)"
                 )

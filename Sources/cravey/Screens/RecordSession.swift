@@ -1,4 +1,3 @@
-import ArgumentParser
 import CraveyLibrary
 import CraveyMedia
 import CraveyPlayer
@@ -24,6 +23,8 @@ final class RecordSession: Sendable {
     }
 
     let library: Library
+    /// This run's configuration (the JPEG decoder, timings, a test's stop window).
+    let configuration: Configuration
     let plan: Plan
     let maxSeconds: Double
     let speaker: String
@@ -66,18 +67,20 @@ final class RecordSession: Sendable {
     /// The recorder, once `start` has published it.
     private var recorder: Recorder? { published.withLock { $0.recorder } }
 
+    /// A recording in `session`'s library, from its microphone (`plan` names the devices) and
+    /// listened back on its speaker.
     init(
-        library: Library, plan: Plan, speaker: String, maxSeconds: Double, draft: Library.Draft, interactive: Bool,
-        json: Bool,
+        _ session: Session, plan: Plan, maxSeconds: Double, draft: Library.Draft, interactive: Bool, json: Bool,
         trimSilence: Bool = false, preview: CameraPreview.Choice = .auto, fromScreen: Bool = false
     ) {
         self.trimSilence = trimSilence
         self.fromScreen = fromScreen
         self.previewChoice = preview
-        self.library = library
+        self.library = session.library
+        self.configuration = session.configuration
         self.plan = plan
         self.maxSeconds = maxSeconds
-        self.speaker = speaker
+        self.speaker = session.speaker
         self.draft = draft
         self.interactive = interactive
         self.json = json
@@ -184,7 +187,7 @@ final class RecordSession: Sendable {
         let recorder: Recorder
         do {
             var devices = plan.devices
-            devices.jpeg = Configuration.current.jpeg
+            devices.jpeg = configuration.jpeg
             recorder = try RecordingStart.start(library: library, plan: devices, maxSeconds: maxSeconds) {
                 trouble, fallback, accepted in
                 offer(DeviceProblem.line(trouble), fallback.question, accepted: accepted)
@@ -198,7 +201,7 @@ final class RecordSession: Sendable {
         } catch  where Self.diskIsFull(error) {
             throw failure(error, "\(error)")
         }
-        if let milliseconds = Configuration.current.stopWindowMilliseconds {
+        if let milliseconds = configuration.stopWindowMilliseconds {
             FileHandle.standardError.write(Data("stop window open\n".utf8))
             usleep(milliseconds * 1000)
         }
@@ -241,7 +244,7 @@ final class RecordSession: Sendable {
                 throw failure(error, "could not save the recording: \(error)")
             }
             state.saved = saved
-            if Configuration.current.timings, let status = recorder?.status {
+            if configuration.timings, let status = recorder?.status {
                 // For Tests/bench: CLOCK_MONOTONIC stamps of the recording's milestones.
                 Terminal.printNote(
                     "timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(state.previewFigures)"

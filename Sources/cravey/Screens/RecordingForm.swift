@@ -166,7 +166,7 @@ enum RecordingForm {
                 do {
                     return .some(try save(state))
                 } catch {
-                    state.problem = Cravey.problem(error)?.message ?? "\(error)"
+                    state.problem = Problem.of(error)?.message ?? "\(error)"
                     return nil
                 }
             }

@@ -9,10 +9,9 @@ import TerminalKit
 /// home runs them — and comes back here with a one-line note. `o` rides a craving out and `1`–`3`
 /// play one of Quick Play's messages, as everywhere. q or Esc leaves.
 struct RecordingsScreen {
-    let library: Library
+    let session: Session
     let screen: FullScreen
-    var speaker = "default"
-    var mic = "default"
+    var library: Library { session.library }
 
     enum Action: Equatable { case play, edit, delete, record, quit }
 
@@ -48,7 +47,7 @@ struct RecordingsScreen {
             if list.move(key, visible: Self.visible(rows: Terminal.rows)) { continue }
             // In the empty state Enter records the first one: the screen's one button.
             guard var action = Self.action(for: key) else {
-                toast = try HelpNow(screen: screen, library: library, speaker: speaker)(key)
+                toast = try HelpNow(screen: screen, session: session)(key)
                 continue
             }
             if recordings.isEmpty, action != .quit {
@@ -67,22 +66,22 @@ struct RecordingsScreen {
     }
 
     /// What a new recording saved says.
-    static let saved = Cravey.Record.savedNote
+    static let saved = RecordFlow.savedNote
 
     /// Plays, edits or deletes `recording`; the note for the screen.
     func perform(_ action: Action, on recording: Recording) throws -> String? {
         switch action {
         case .play:
-            return Home.suspended(on: screen) {
-                let played = try Cravey.Play.play(recording, in: library, speaker: speaker)
+            return OffScreen.run(on: screen) {
+                let played = try PlayFlow.play(recording, in: session)
                 if played.wordsShown { return "Read the words of '\(played.recording.shownTitle)' ✓" }
                 return (played.ending == .finished ? "Played" : "Stopped") + " '\(played.recording.shownTitle)'"
                     + (played.ending == .finished ? " ✓" : "")
             }
         case .edit:
-            return Home.suspended(on: screen) {
-                try Cravey.Edit.editInteractively(recording, in: library) != nil
-                    ? "Recording updated ✓" : Cravey.Edit.nothingChanged
+            return OffScreen.run(on: screen) {
+                try EditFlow.interactively(recording, in: library) != nil
+                    ? "Recording updated ✓" : Questions.nothingChanged
             }
         case .delete:
             guard confirmDelete(recording) else { return Terminal.nothingDeleted }
@@ -90,7 +89,7 @@ struct RecordingsScreen {
                 try library.delete(recording)
                 return "Recording deleted"
             } catch {
-                return Cravey.problem(error).map { "cravey: " + Terminal.safe($0.message) }
+                return Problem.of(error).map { "cravey: " + Terminal.safe($0.message) }
             }
         case .record, .quit:
             return nil
@@ -103,7 +102,8 @@ struct RecordingsScreen {
         while true {
             let key = screen.ask(
                 Page(
-                    title: [Terminal.bold(Cravey.Delete.question(recording))], body: ["", Cravey.Delete.warning, ""],
+                    title: [Terminal.bold(Questions.deleteRecording(recording))],
+                    body: ["", Questions.deleteRecordingWarning, ""],
                     keys: ["  " + Terminal.bold("d") + "  Delete        " + Terminal.bold("Esc") + "  Cancel"]))
             if key.letter == "d" || key.letter == "y" { return true }
             if key.isQuit || key == .inputEnded || key == .enter || key.letter == "n" { return false }
@@ -125,9 +125,7 @@ struct RecordingsScreen {
         case "a": kind = .audio
         default: return nil
         }
-        return Home.suspended(on: screen) {
-            try Cravey.Record.recordInteractively(kind, in: library, mic: mic, speaker: speaker)
-        }
+        return OffScreen.run(on: screen) { try RecordFlow.fromScreen(kind, in: session) }
     }
 
     // MARK: - Drawing

@@ -22,9 +22,20 @@ enum RideEnding: Equatable {
 /// how often it asks how strong the craving is, and the breathing between two messages.
 struct RidePace {
     var minutes = 15
-    var minuteSeconds = Configuration.current.rideMinuteSeconds
+    var minuteSeconds: Double
     /// Real seconds between two questions (3 minutes).
-    var askSeconds: Double { Configuration.current.rideAskSeconds ?? 3 * minuteSeconds }
+    let askSeconds: Double
+
+    init(_ configuration: Configuration, minutes: Int = 15) {
+        self.minutes = minutes
+        minuteSeconds = configuration.rideMinuteSeconds
+        askSeconds = configuration.rideAskSeconds ?? 3 * minuteSeconds
+    }
+
+    /// The seconds on the ride's clock since `started` (a ride's minute may be shorter in tests).
+    func rideSeconds(since started: Date) -> Double {
+        Date().timeIntervalSince(started) * 60 / minuteSeconds
+    }
     /// Real seconds the ride lasts.
     var length: Double { Double(minutes) * minuteSeconds }
     /// Real seconds of breathing between two messages (half a minute).
@@ -41,7 +52,7 @@ final class RideScreen {
     private enum Showing {
         case breathing
         case playing(Recording, any Playback)
-        /// A message whose sound cannot be heard: its words (`Cravey.Play.unheardLines`).
+        /// A message whose sound cannot be heard: its words (`UnheardWords`).
         case words(Recording, [String])
     }
 
@@ -88,18 +99,17 @@ final class RideScreen {
     /// intensity as the first rating, then plays, breathes and asks until it ends. nil without a
     /// terminal.
     static func ride(
-        _ craving: Craving, in lib: Library, speaker: String, pace: RidePace = RidePace(), on screen: FullScreen? = nil
+        _ craving: Craving, in session: Session, pace: RidePace, on screen: FullScreen? = nil
     ) throws -> Outcome? {
         try ride(
-            try Tracker.Ride(craving, tracker: Tracker(library: lib)), in: lib, speaker: speaker, pace: pace,
-            on: screen)
+            try Tracker.Ride(craving, tracker: Tracker(library: session.library)), in: session, pace: pace, on: screen)
     }
 
     /// Rides `ride` out: one whose craving is logged, or one that cannot be saved (a full disk),
     /// which keeps company all the same — sound, breathing, ratings on screen — and says once,
     /// under the ratings, that it is not kept.
     static func ride(
-        _ ride: Tracker.Ride, in lib: Library, speaker: String, pace: RidePace = RidePace(),
+        _ ride: Tracker.Ride, in session: Session, pace: RidePace,
         on screen: FullScreen? = nil
     ) throws -> Outcome? {
         // Messages without sound (a silent video) have nothing to say in a ride.
@@ -107,9 +117,10 @@ final class RideScreen {
             $0.media.sampleRate != nil
         }
         guard let screen = screen ?? FullScreen() else { return nil }
-        let session = RideScreen(ride: ride, messages: messages, lib: lib, speaker: speaker, screen: screen, pace: pace)
-        let ending = session.run()
-        return Outcome(ending: ending, ratings: session.ride.ratings)
+        let riding = RideScreen(
+            ride: ride, messages: messages, lib: session.library, speaker: session.speaker, screen: screen, pace: pace)
+        let ending = riding.run()
+        return Outcome(ending: ending, ratings: riding.ride.ratings)
     }
 
     /// Before a ride whose intensity was not given: "How strong is it?", one key (0 is 10,
@@ -180,7 +191,7 @@ final class RideScreen {
             let words = MessagePlay.words(of: recording, in: lib)
             showing = .words(
                 recording,
-                Cravey.Play.unheardLines(
+                UnheardWords.lines(
                     recording, words: words, speaker: speaker, problem: DeviceProblem.speaker(speaker, error)))
             if words.shown && ride.isSaved {  // read: played; only a title and notes: not
                 if case let .failed(error) = MessagePlay.shown(recording, in: lib).counting {
@@ -266,7 +277,7 @@ final class RideScreen {
         do {
             try change()
         } catch {
-            note = "Not kept: \(Cravey.problem(error)?.message ?? "\(error)")"
+            note = "Not kept: \(Problem.of(error)?.message ?? "\(error)")"
         }
     }
 
@@ -370,10 +381,5 @@ final class RideScreen {
     static func closing(_ ratings: [Craving.Rating], rideSeconds: Double? = nil, in lib: Library? = nil) -> [String] {
         let goal = lib.flatMap { try? Tracker(library: $0).goal() }
         return Tracker.rideClosing(ratings, rideSeconds: rideSeconds, goal: goal)
-    }
-
-    /// The seconds on the ride's clock since `started` (a ride's minute may be shorter in tests).
-    static func rideSeconds(since started: Date) -> Double {
-        Date().timeIntervalSince(started) * 60 / RidePace().minuteSeconds
     }
 }

@@ -6,14 +6,10 @@ import TerminalKit
 /// Settings on a terminal: the goal, the name and Quick Play's order, data management (export, delete all), support
 /// (privacy, contact) and about (version and build). One key per row; Esc or q goes back.
 struct SettingsScreen {
-    let library: Library
-    let root: String
+    let session: Session
     let screen: FullScreen
-    var speaker = "default"
+    var library: Library { session.library }
 
-    static let deleteQuestion = "Delete All Data?"
-    static let deleteWarning =
-        "This will permanently delete all cravings, usage logs, recordings, and check-ins. This cannot be undone."
     static let deleted = "All data deleted"
 
     /// Said on the settings screen itself, not only on the privacy page.
@@ -26,10 +22,10 @@ struct SettingsScreen {
         let body = [
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
-            Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try pricesRow(), "",
+            Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try PriceWords.row(library), "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
-            Terminal.dim("ABOUT"), "     Version \(Cravey.configuration.version)",
+            Terminal.dim("ABOUT"), "     Version \(Version.text)",
         ]
         return Page(
             title: [Terminal.bold("⚙️ Settings") + "   " + Terminal.dim(Self.privateLine), ""], body: body,
@@ -43,7 +39,7 @@ struct SettingsScreen {
         var toast: String?
         var deleted = false
         var scroll = PageScroll()
-        let help = HelpNow(screen: screen, library: library, speaker: speaker)
+        let help = HelpNow(screen: screen, session: session)
         while true {
             let shown = try page(toast: toast)
             let key = screen.ask(scroll.apply(to: shown))
@@ -77,7 +73,7 @@ struct SettingsScreen {
                     toast = Self.deleted
                 }
             case "p":
-                read(Terminal.bold("Privacy"), Privacy.statement(libraryPath: root))
+                read(Terminal.bold("Privacy"), Privacy.statement(libraryPath: session.root))
             case "f": read(Terminal.bold(Privacy.contact[0]), Array(Privacy.contact.dropFirst(2)))
             default:
                 if key.isQuit || key == .inputEnded { return deleted ? Self.deleted : nil }
@@ -141,7 +137,7 @@ struct SettingsScreen {
             do {
                 let tracker = Tracker(library: library)
                 try tracker.setPrice(try Prices.parse(typed), for: method)
-                return "Price: " + Cravey.Settings.priceText(method, try tracker.prices(), try tracker.currency())
+                return "Price: " + PriceWords.text(method, try tracker.prices(), try tracker.currency())
                     + " ✓"
             } catch {
                 problem = "\(error)"
@@ -232,7 +228,7 @@ struct SettingsScreen {
                 to: path, replacing: replacing, another: "choose another folder", replace: nil)
             return "Data exported ✓ \(Terminal.safe(path))"
         } catch {
-            return "cravey: " + (Cravey.problem(error)?.message ?? "\(error)")
+            return "cravey: " + (Problem.of(error)?.message ?? "\(error)")
         }
     }
 
@@ -241,7 +237,7 @@ struct SettingsScreen {
         while true {
             let key = screen.ask(
                 Page(
-                    title: [Terminal.bold(Self.deleteQuestion), ""], body: [Self.deleteWarning],
+                    title: [Terminal.bold(Questions.deleteAll), ""], body: [Questions.deleteAllWarning],
                     keys: ["", "  " + Terminal.bold("d") + "  Delete        " + Terminal.bold("Esc") + "  Cancel"]))
             if key.letter == "d" {
                 try library.purge()

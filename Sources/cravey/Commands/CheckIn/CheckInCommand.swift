@@ -77,9 +77,10 @@ extension Cravey.CheckInCommand {
                 throw CraveyFailure(
                     message: "without a terminal, say how the day feels: --mood low|down|okay|happy|amazing")
             }
-            let lib = try library.open()
-            let outcome = try Self.checkIn(
-                library: lib, mood: chosenMood, day: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds)
+            let session = try library.session(mic: mic, speaker: speaker)
+            let lib = session.library
+            let outcome = try CheckInFlow.run(
+                in: session, mood: chosenMood, day: fixedDay, maxSeconds: maxSeconds)
             guard let chosenMood, case let .saved(saved) = outcome else { return }
             if json {
                 try JSONOutput.print(saved)
@@ -92,83 +93,6 @@ extension Cravey.CheckInCommand {
                 )
             }
             Transcribing.afterSave(lib, saved: saved, quiet: json)
-        }
-
-        /// The check-in of today (or of `day`, never a future one) in an open library: the flow
-        /// at a terminal, or with `mood` the scripted take (which saves the entry and returns it:
-        /// the caller shows it and starts its transcript). What `cravey checkin` runs, and the
-        /// home screen's check-in.
-        static func checkIn(
-            library: Library, mood: CheckIn.Mood? = nil, day fixedDay: String? = nil, mic: String = "default",
-            speaker: String = "default", maxSeconds: Double = Validation.maxDuration
-        ) throws -> CheckInOutcome {
-            guard let mood else {
-                return try CheckInFlow(
-                    library: library, fixedDay: fixedDay, mic: mic, speaker: speaker, maxSeconds: maxSeconds
-                ).run()
-            }
-            // The take refuses a day that has its entry, before the microphone opens.
-            let day = fixedDay ?? CheckIn.day(of: LocalClock.now())
-            return .saved(
-                try CheckInRecording.record(
-                    library: library, day: day, mood: mood, mic: mic, maxSeconds: maxSeconds,
-                    following: fixedDay == nil))
-        }
-
-        static func already(_ day: String) -> String {
-            "\(day) has its check-in already (one a day, kept as it was saved): 'cravey checkin play \(day)' plays it"
-        }
-    }
-}
-
-/// What a check-in came to.
-enum CheckInOutcome {
-    /// The day's entry, saved now.
-    case saved(Recording)
-    /// The day had its entry already: it was shown, never changed.
-    case already(Recording)
-    /// "Later" at the greeting: no reminder today.
-    case postponed
-    /// Left before recording, or the recording was discarded and not tried again.
-    case notSaved
-}
-
-/// Recording a check-in without screens (`--mood`), through the check-in's take.
-enum CheckInRecording {
-    /// Records until the cap, the input's end or a stop signal, and saves. With `following`,
-    /// the day is the one at the moment recording starts (it may have turned since the command
-    /// began); a recording that crosses midnight keeps its start's day.
-    static func record(
-        library: Library, day: String, mood: CheckIn.Mood, mic: String, maxSeconds: Double,
-        following: Bool
-    ) throws -> Recording {
-        let day = following ? CheckIn.day(of: LocalClock.now()) : day
-        do {
-            let take = try CheckInTake(library: library, day: day, mood: mood, mic: mic, maxSeconds: maxSeconds)
-            let recorder = take.recorder
-            let signals = StopSignals(onStop: { signo in recorder.requestStop(.signal(signo)) })
-            defer { signals.cancel() }
-            try take.start()
-            Terminal.printNote(
-                "recording the check-in of \(day) from \(recorder.deviceDescription) (Ctrl-C or SIGTERM stop and keep it)"
-            )
-            recorder.waitUntilStopped()
-            guard case let .saved(saved) = try take.finish() else { preconditionFailure("a kept take is saved") }
-            return saved
-        } catch let failure as CheckInTake.Failure {
-            throw CraveyFailure(failure)
-        }
-    }
-}
-
-extension CraveyFailure {
-    /// A check-in's take that stopped short, in one line.
-    init(_ failure: CheckInTake.Failure) {
-        switch failure {
-        case let .alreadyCheckedIn(day): self.init(message: Cravey.CheckInCommand.Today.already(day))
-        case let .start(error), let .finish(error): self.init(message: "\(error)")
-        case let .save(error):
-            self.init(message: "could not save the check-in: \(error); the next cravey command will recover it")
         }
     }
 }

@@ -86,11 +86,11 @@ extension Cravey.CheckInCommand {
                 "  recorded   \(Validation.displayDate(entry.createdAt))",
                 "  id         \(entry.id.uuidString)",
             ]
-            if let loudness = Cravey.Show.loudnessLine(entry) { lines.append("  loudness   " + loudness) }
+            if let loudness = TranscriptWords.loudness(entry) { lines.append("  loudness   " + loudness) }
             if !entry.media.waveform.isEmpty {
                 lines.append("  " + Terminal.dim(Format.sparkline(entry.media.waveform, columns: 60)))
             }
-            lines += Cravey.Show.transcriptLines(
+            lines += TranscriptWords.lines(
                 transcript, id: entry.id, queued: Transcribing.onItsWay(entry.id, in: lib))
             print(lines.joined(separator: "\n"))
         }
@@ -138,21 +138,4 @@ extension Cravey.CheckInCommand {
             }
         }
     }
-}
-
-/// How moods are shown: a colour on a terminal (never with NO_COLOR), a letter otherwise.
-enum Mood {
-    static func color(_ mood: CheckIn.Mood) -> String {
-        switch mood {
-        case .low: return "34"  // blue
-        case .down: return "36"  // cyan
-        case .okay: return "37"  // white
-        case .happy: return "32"  // green
-        case .amazing: return "33"  // yellow
-        }
-    }
-
-    static func letter(_ mood: CheckIn.Mood) -> Character { Character(mood.label.prefix(1).uppercased()) }
-
-    static func colored(_ mood: CheckIn.Mood, _ text: String) -> String { Terminal.style(text, color(mood)) }
 }

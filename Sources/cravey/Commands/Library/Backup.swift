@@ -74,7 +74,7 @@ extension Cravey {
                         database: result.manifest.database.path))
             } else {
                 print(
-                    "Backed up \(Export.count(result.recordings, "recording")), \(Export.count(result.logs, "log")) and the database to \(result.directory): "
+                    "Backed up \(Format.count(result.recordings, "recording")), \(Format.count(result.logs, "log")) and the database to \(result.directory): "
                         + "the database and \(result.copied) new or changed file\(result.copied == 1 ? "" : "s") copied (\(Self.size(result.copiedBytes))), "
                         + "\(result.unchanged) already there"
                         + (result.removed > 0 ? ", \(result.removed) of the last backup's removed" : "") + ".")
@@ -123,7 +123,7 @@ extension Cravey {
                         backedUpAt: result.backedUpAt))
             } else {
                 print(
-                    "Restored \(Export.count(result.recordings, "recording")), \(Export.count(result.logs, "log")) and the check-ins and settings "
+                    "Restored \(Format.count(result.recordings, "recording")), \(Format.count(result.logs, "log")) and the check-ins and settings "
                         + "from \(Terminal.safe(directory)) (backed up \(Backup.when(result.backedUpAt))) into \(lib.root)."
                 )
             }

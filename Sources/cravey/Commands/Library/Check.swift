@@ -50,7 +50,7 @@ extension Cravey {
                 if !unresolved {
                     let logText =
                         logs.cravings + logs.uses > 0
-                        ? " \(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log")) checked."
+                        ? " \(Format.count(logs.cravings, "craving")) and \(Format.count(logs.uses, "usage log")) checked."
                         : ""
                     print("Library OK: \(count) recording\(count == 1 ? "" : "s"), every one with its file." + logText)
                 }

@@ -48,11 +48,9 @@ extension Cravey {
             try export.write(
                 to: path, replacing: force, another: "choose another with --output", replace: "replace it with --force")
             print(
-                "Exported \(Self.count(export.cravings, "craving")), \(Self.count(export.usageLogs, "usage log")) and "
-                    + "\(Self.count(export.recordings, "recording")) to \(Terminal.safe(path))")
+                "Exported \(Format.count(export.cravings, "craving")), \(Format.count(export.usageLogs, "usage log")) and "
+                    + "\(Format.count(export.recordings, "recording")) to \(Terminal.safe(path))")
         }
-
-        static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
     }
 }
 

@@ -21,16 +21,28 @@ struct LibraryOptions: ParsableArguments {
     /// variable that is not UTF-8 is refused in one line, before anything is made.
     static func root(_ library: String?) -> String {
         if let library { return (library as NSString).expandingTildeInPath }
-        let configuration = Configuration.current
-        if let refusal = configuration.defaultLibraryRefusal {
+        if let refusal = Self.configuration.defaultLibraryRefusal {
             Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue)
         }
-        return configuration.defaultLibrary
+        return Self.configuration.defaultLibrary
     }
+
+    /// This run's configuration: read here, where sessions are made, and handed on in them.
+    static let configuration = Configuration.current
 
     /// Opens the library, telling the user on stderr about anything an interrupted run left that
     /// opening it finished.
     func open() throws -> Library { try open(holdingPutOff: false) }
+
+    /// The library opened, with the devices chosen: what the command's screens and flows run on.
+    func session(mic: String = "default", speaker: String = "default") throws -> Session {
+        session(try open(), mic: mic, speaker: speaker)
+    }
+
+    /// A session on `library`, already opened from here.
+    func session(_ library: Library, mic: String = "default", speaker: String = "default") -> Session {
+        Session(library: library, root: root, mic: mic, speaker: speaker, configuration: Self.configuration)
+    }
 
     /// Opens the library that is there already, for a command that reads it or changes what it
     /// holds: where there is none, one line says so and nothing is made.
@@ -73,7 +85,7 @@ struct LibraryOptions: ParsableArguments {
     private func open(holdingPutOff: Bool) throws -> Library {
         let root = self.root
         // Every library opened here can recover recordings a crash interrupted.
-        let configuration = Configuration.current
+        let configuration = Self.configuration
         let opened = try Library(
             root: root, faults: configuration.faults(), lockWaitSeconds: configuration.lockWaitSeconds,
             media: RecordingRecovery.media,

@@ -23,13 +23,13 @@ extension Cravey {
             let logs = try Tracker(library: lib).counts()
             guard
                 try Terminal.confirmed(
-                    SettingsScreen.deleteQuestion + " " + SettingsScreen.deleteWarning, yes: yes,
+                    Questions.deleteAll + " " + Questions.deleteAllWarning, yes: yes,
                     action: "delete all data")
             else { return print(Terminal.nothingDeleted) }
             try lib.purge()
             print(
-                "Deleted \(Export.count(messages, "recording")), \(Export.count(checkIns, "check-in")), "
-                    + "\(Export.count(logs.cravings, "craving")) and \(Export.count(logs.uses, "usage log")).")
+                "Deleted \(Format.count(messages, "recording")), \(Format.count(checkIns, "check-in")), "
+                    + "\(Format.count(logs.cravings, "craving")) and \(Format.count(logs.uses, "usage log")).")
         }
     }
 }

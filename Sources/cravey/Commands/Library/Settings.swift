@@ -72,7 +72,7 @@ extension Cravey {
                     // The screen is given back before the last note is printed where it stays.
                     let note = try { () throws -> String? in
                         guard let screen = FullScreen() else { return nil }
-                        return try SettingsScreen(library: lib, root: library.root, screen: screen).run()
+                        return try SettingsScreen(session: library.session(lib), screen: screen).run()
                     }()
                     if let note { print(note) }
                     return
@@ -81,7 +81,7 @@ extension Cravey {
                     print("\(key.rawValue)  \(try lib.setting(key).map(Terminal.safe) ?? "(not set)")")
                 }
                 print("quick-play  \(try Tracker(library: lib).quickPlayOrder().rawValue)")
-                try Self.pricesListed(lib).forEach { print($0) }
+                try PriceWords.listed(lib).forEach { print($0) }
                 print("version  \(Cravey.configuration.version)")
                 return
             }

@@ -64,42 +64,12 @@ extension Cravey.Settings {
         if output.json { return try JSONOutput.print(try Self.pricesObject(tracker)) }
         if let method {
             let prices = try tracker.prices()
-            return print("price: " + Self.priceText(method, prices, try tracker.currency()))
+            return print("price: " + PriceWords.text(method, prices, try tracker.currency()))
         }
-        if currency != nil, let line = try Self.pricesListed(lib).last {
+        if currency != nil, let line = try PriceWords.listed(lib).last {
             return print(line.replacingOccurrences(of: "currency  ", with: "currency: "))
         }
-        try Self.pricesListed(lib).forEach { print($0) }
-    }
-
-    /// "bowls €10.00 per bowl/joint", "vape (not set)".
-    static func priceText(_ method: Method, _ prices: Prices, _ currency: Currency) -> String {
-        method.rawValue + " "
-            + (prices.cents[method].map { "\(currency.text(cents: Double($0))) per \(Prices.unit(method))" }
-                ?? "(not set)")
-    }
-
-    /// The prices' lines of the settings printed: each price set (or "(not set)"), then the currency.
-    static func pricesListed(_ lib: Library) throws -> [String] {
-        let tracker = Tracker(library: lib)
-        let (set, currency) = try pricesSet(tracker)
-        // One parenthesis says all: "EUR (from the locale)", "none (plain numbers, from the locale)".
-        let notes = [
-            currency.code == nil ? "plain numbers" : nil, try tracker.currencyChosen() ? nil : "from the locale",
-        ]
-        .compactMap { $0 }
-        let code = (currency.code ?? "none") + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")")
-        return [
-            "price  " + (set.isEmpty ? "(not set)" : set.joined(separator: " · ")),
-            "currency  " + code,
-        ]
-    }
-
-    /// Each price set, as `priceText` says it, and the currency.
-    static func pricesSet(_ tracker: Tracker) throws -> (prices: [String], currency: Currency) {
-        let prices = try tracker.prices()
-        let currency = try tracker.currency()
-        return (Method.allCases.filter { prices.cents[$0] != nil }.map { priceText($0, prices, currency) }, currency)
+        try PriceWords.listed(lib).forEach { print($0) }
     }
 
     /// The prices as JSON: each method's price in the currency's units (null: not set), the
@@ -155,7 +125,7 @@ extension Cravey.Settings {
         return EverySetting(
             goal: try lib.setting(.goal), name: try lib.setting(.name),
             quickPlay: try tracker.quickPlayOrder().rawValue,
-            money: try pricesObject(tracker), version: Cravey.configuration.version)
+            money: try pricesObject(tracker), version: Version.text)
     }
 
     /// An amount, a currency or --json given to a setting other than price: refused before anything is changed.
@@ -167,15 +137,5 @@ extension Cravey.Settings {
         if setting != nil && output.json {
             throw CraveyFailure(message: "--json prints every setting ('cravey settings --json')")
         }
-    }
-}
-
-extension SettingsScreen {
-    /// The prices in one row, after the key that sets one (`m`).
-    func pricesRow() throws -> String {
-        let set = try Cravey.Settings.pricesSet(Tracker(library: library)).prices
-        let text = set.isEmpty ? "not set — m sets the price of a method" : set.joined(separator: " · ")
-        return Terminal.dim("MONEY KEPT") + "  " + Terminal.bold("m") + "  "
-            + Terminal.fit(text, max(20, Terminal.columns - 17))
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CraveyLibrary
-import CraveyMessages
 import CraveyTracker
 import Foundation
 import TerminalKit
@@ -52,7 +51,8 @@ extension Cravey {
                 intensity != nil || !details.isEmpty || play != nil || output.json || !Terminal.stdinIsTerminal
             guard scripted else {
                 try library.logging { lib in
-                    if try Self.logInteractively(in: lib, speaker: speaker) == nil { print("Nothing was logged.") }
+                    let session = library.session(lib, speaker: speaker)
+                    if try CravingFlow.interactively(in: session) == nil { print("Nothing was logged.") }
                 }
                 return
             }
@@ -62,91 +62,8 @@ extension Cravey {
                 notes: details.notes)
             let rank = try play.map { try LogInput.wholeNumber($0, field: "--play", in: 1...3) }
             try library.logging { lib in
-                try Self.log(draft, in: lib, speaker: speaker, rank: rank, json: output.json)
+                try CravingFlow.log(draft, in: library.session(lib, speaker: speaker), rank: rank, json: output.json)
             }
-        }
-
-        /// A craving logged, and the message played after it (nil: none) or its ride's closing
-        /// words (nil: not ridden).
-        struct Logged {
-            var craving: Craving
-            var played: Recording?
-            var rode: [String]? = nil
-        }
-
-        /// `cravey craving` on a terminal with no arguments: the form, the log, then the offer to
-        /// play one of three messages (on `speaker`) or ride it out. nil when the form was closed
-        /// and nothing was logged.
-        static func logInteractively(in lib: Library, speaker: String) throws -> Logged? {
-            guard let draft = try LogForm.craving() else { return nil }
-            return try log(draft, in: lib, speaker: speaker, rank: nil, json: false)
-        }
-
-        /// Logs `draft` and says so; then plays message `rank` of the three offered (the first in
-        /// `Tracker.offerOrder` for its triggers), or on a terminal (not for JSON) offers them and
-        /// a ride, and keeps that it was played during the craving.
-        @discardableResult
-        private static func log(_ draft: Tracker.CravingDraft, in lib: Library, speaker: String, rank: Int?, json: Bool)
-            throws -> Logged
-        {
-            let tracker = Tracker(library: lib)
-            let craving = try tracker.logCraving(draft)
-            if json {
-                try JSONOutput.print(craving)
-            } else {
-                print(LogWords.saved(.craving(craving)))
-                print(LogWords.encouragement)
-            }
-            noteIfOld(craving.time)
-            let top = Array(try tracker.offerOrder(for: craving.triggers).prefix(3))
-            let choice: Recording?
-            if let rank {
-                guard top.count >= rank else {
-                    throw CraveyFailure(
-                        message: top.isEmpty
-                            ? "the craving is logged; there are no messages to play yet"
-                            : "the craving is logged; there are only \(top.count) messages to play")
-                }
-                choice = top[rank - 1]
-            } else if Terminal.stdinIsTerminal && !json {  // logged on a terminal: the hard-moment offer
-                switch LogForm.offerToPlay(top, ride: Tracker.canRide(craving.time)) {
-                case let .play(recording): choice = recording
-                case .ride:
-                    return Logged(craving: craving, played: nil, rode: try ride(craving, in: lib, speaker: speaker))
-                case nil: choice = nil
-                }
-            } else {
-                choice = nil
-            }
-            if let choice {
-                let played: MessagePlay.Played
-                do {
-                    played = try Play.play(choice, in: lib, speaker: speaker)
-                } catch let failure as CraveyFailure {
-                    // The craving is kept whatever the speaker does: a script hears that it is, a
-                    // person at the offer has read the message's words instead.
-                    guard rank == nil else {
-                        throw CraveyFailure(message: "the craving is logged; " + failure.message, code: failure.code)
-                    }
-                    Terminal.printNote(failure.message)
-                    return Logged(craving: craving, played: nil)
-                }
-                // Only a message heard or read is kept as played during the craving.
-                guard played.reached else { return Logged(craving: craving, played: nil) }
-                try tracker.notePlayed(choice.id, during: craving.id)
-            }
-            return Logged(craving: craving, played: choice)
-        }
-
-        /// The ride after the offer, on the craving just logged (not a second one), on a screen of
-        /// its own; its closing words are printed once the screen is left.
-        private static func ride(_ craving: Craving, in lib: Library, speaker: String) throws -> [String]? {
-            let started = Date()
-            guard let outcome = try RideScreen.ride(craving, in: lib, speaker: speaker) else { return nil }
-            let words = RideScreen.closing(
-                outcome.ratings, rideSeconds: RideScreen.rideSeconds(since: started), in: lib)
-            words.forEach { print($0) }
-            return words
         }
     }
 }

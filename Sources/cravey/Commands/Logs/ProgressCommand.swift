@@ -49,39 +49,10 @@ extension Cravey {
                     another: "choose another with --html", replace: "replace it with --force")
                 print("Wrote your progress page to \(Terminal.safe(html))")
             } else if let lib {
-                try Self.show(in: lib, range: range)
+                try ProgressFlow.show(range, in: library.session(lib))
             } else {
-                print(Self.plain(try figures(), width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))
+                print(ProgressFlow.plain(try figures(), width: Terminal.stdoutIsTerminal ? Terminal.columns : 80))
             }
-        }
-
-        /// `cravey progress` as typed: on a terminal the dashboard's screen, from `range` until it
-        /// is left (its `o` and `1`–`3` help in a craving, on `speaker`); else the dashboard printed once.
-        static func show(in lib: Library, range: ProgressRange = .week, speaker: String = "default") throws {
-            let tracker = Tracker(library: lib)
-            let now = LocalClock.now()
-            if Terminal.stdinIsTerminal && Terminal.stdoutIsTerminal {
-                let facts = try tracker.progressFacts()
-                let milestones = try tracker.noteMilestones(facts, now: now)
-                ProgressScreen.run(range: range, help: { try HelpNow(screen: $0, library: lib, speaker: speaker)($1) })
-                {
-                    var figures = ProgressFigures(facts, range: $0, now: now)
-                    figures.milestones = milestones
-                    return figures
-                }
-            } else {
-                print(
-                    plain(
-                        try tracker.progressNotingMilestones(range, now: now),
-                        width: Terminal.stdoutIsTerminal ? Terminal.columns : 80)
-                )
-            }
-        }
-
-        /// The dashboard once, as text.
-        static func plain(_ figures: ProgressFigures, width: Int) -> String {
-            (ProgressView.header(figures.range, width: width) + ProgressView(figures, width: width).sections).joined(
-                separator: "\n")
         }
     }
 }

@@ -116,7 +116,11 @@ extension Cravey {
             try library.logging { lib in
                 if scripted { return try Self.logScripted(plan, in: lib, json: output.json) }
                 // The screen is left before the closing words are printed.
-                guard let ridden = try Self.rideInteractively(plan, in: lib, speaker: speaker) else {
+                guard
+                    let ridden = try RideFlow.interactively(
+                        plan.draft, asking: !plan.given, minutes: plan.minutes,
+                        in: library.session(lib, speaker: speaker))
+                else {
                     print("Nothing was logged.")
                     return
                 }
@@ -128,53 +132,6 @@ extension Cravey {
                 noteIfOld(ridden.craving.time)
                 RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib).forEach { print($0) }
             }
-        }
-
-        /// On a terminal: asks how strong it is when the intensity was not given, then logs and
-        /// rides. nil when the person left at the question (nothing logged).
-        private static func rideInteractively(_ plan: Plan, in lib: Library, speaker: String) throws -> Ridden? {
-            guard let screen = FullScreen() else { return nil }
-            var draft = plan.draft
-            if !plan.given {
-                guard let asked = RideScreen.askIntensity(on: screen) else { return nil }
-                draft.intensity = asked
-            }
-            return try ride(draft, in: lib, speaker: speaker, minutes: plan.minutes, on: screen)
-        }
-
-        /// A ride and the craving it rode.
-        struct Ridden {
-            var craving: Craving
-            var ratings: [Craving.Rating]
-            var ending: RideEnding
-            /// Why the craving was not logged (a full disk): the ride kept company all the same.
-            var notLogged: TrackerError?
-            /// How long the ride lasted, on its clock.
-            var seconds: Double
-        }
-
-        /// Logs `draft` at once, then rides it out on `screen` (home's, or the one the command
-        /// opened). On a full disk the ride keeps company all the same, unsaved (`notLogged`).
-        static func ride(
-            _ draft: Tracker.CravingDraft, in lib: Library, speaker: String, minutes: Int = 15, on screen: FullScreen
-        ) throws -> Ridden {
-            let tracker = Tracker(library: lib)
-            var craving: Craving?
-            var notLogged: TrackerError?
-            do {
-                craving = try tracker.logCraving(draft)
-            } catch TrackerError.diskFull(let what) {
-                notLogged = .diskFull(what.trimmingCharacters(in: .whitespacesAndNewlines))
-            }
-            let ride =
-                try craving.map { try Tracker.Ride($0, tracker: tracker) }
-                ?? Tracker.Ride(unsaved: draft, tracker: tracker)
-            let started = Date()
-            let outcome = try RideScreen.ride(
-                ride, in: lib, speaker: speaker, pace: RidePace(minutes: minutes), on: screen)
-            return Ridden(
-                craving: ride.craving, ratings: outcome?.ratings ?? [], ending: outcome?.ending ?? .stopped,
-                notLogged: notLogged, seconds: RideScreen.rideSeconds(since: started))
         }
 
         /// The scripted form (and the plain one, without a terminal): the craving and its ratings,

@@ -53,7 +53,7 @@ extension Cravey {
                 || !Terminal.stdinIsTerminal
             guard scripted else {
                 try library.logging { lib in
-                    guard let use = try Self.logInteractively(in: lib) else {
+                    guard let use = try UseFlow.interactively(in: library.session(lib)) else {
                         print("Nothing was logged.")
                         return
                     }
@@ -71,7 +71,7 @@ extension Cravey {
         }
 
         private func log(_ draft: Tracker.UsageDraft, in lib: Library) throws {
-            let use = try Self.log(
+            let use = try UseFlow.log(
                 draft, in: lib, afterCraving: afterCraving, offeringLink: Terminal.stdinIsTerminal && !output.json)
             if output.json {
                 try JSONOutput.print(use)
@@ -94,31 +94,6 @@ extension Cravey {
             let word = typed.trimmingCharacters(in: .whitespaces).lowercased()
             let noun = word.hasSuffix("s") ? String(word.dropLast()) : word
             return ["bowl", "joint", "blunt"].contains(noun) ? noun : nil
-        }
-
-        /// `cravey use` on a terminal with no arguments: the form, the offer to link the craving it
-        /// may have followed, the log. The use logged (the caller says so, `LogWords.saved`), or nil
-        /// when the form was closed and nothing was logged.
-        static func logInteractively(in lib: Library) throws -> Usage? {
-            guard let draft = try LogForm.use() else { return nil }
-            return try log(draft, in: lib, afterCraving: nil, offeringLink: true)
-        }
-
-        /// Logs `draft` after the craving named `afterCraving` (an id or 'last'), or else, when
-        /// `offeringLink`, after a recent craving with no use yet if one key says so.
-        private static func log(_ draft: Tracker.UsageDraft, in lib: Library, afterCraving: String?, offeringLink: Bool)
-            throws -> Usage
-        {
-            let tracker = Tracker(library: lib)
-            var draft = draft
-            if let afterCraving {
-                draft.cravingId = try tracker.craving(named: afterCraving, before: draft.time.instant).id
-            } else if offeringLink, let recent = try tracker.unlinkedCraving(before: draft.time.instant),
-                LogForm.offerLink(to: recent)
-            {
-                draft.cravingId = recent.id
-            }
-            return try tracker.logUse(draft)
         }
     }
 }

@@ -22,7 +22,8 @@ extension Cravey {
             let recording = try lib.recording(matching: id)
             guard
                 try Terminal.confirmed(
-                    Self.question(recording) + " " + Self.warning, yes: yes, action: "delete '\(recording.shownTitle)'")
+                    Questions.deleteRecording(recording) + " " + Questions.deleteRecordingWarning, yes: yes,
+                    action: "delete '\(recording.shownTitle)'")
             else {
                 print(Terminal.nothingDeleted)
                 return
@@ -30,11 +31,6 @@ extension Cravey {
             try lib.delete(recording)
             print(Self.deleted(recording))
         }
-
-        /// The confirmation's question ("Delete 'Remember why'?") and its warning: the words of
-        /// the command and of the recordings screen.
-        static func question(_ recording: Recording) -> String { "Delete '\(recording.shownTitle)'?" }
-        static let warning = "This recording will be permanently deleted. This cannot be undone."
 
         /// What a delete says it did.
         static func deleted(_ recording: Recording) -> String { "Deleted '\(recording.shownTitle)'." }

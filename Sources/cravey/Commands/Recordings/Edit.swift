@@ -37,9 +37,9 @@ extension Cravey {
             let recording = try lib.recording(matching: id)
             let updated: Recording
             if details.isEmpty && !clearPurpose {
-                guard let edited = try Self.editInteractively(recording, in: lib) else {
+                guard let edited = try EditFlow.interactively(recording, in: lib) else {
                     // Nothing changed: `--json` prints the recording as it stands.
-                    return output.json ? try JSONOutput.print(recording) : print(Self.nothingChanged)
+                    return output.json ? try JSONOutput.print(recording) : print(Questions.nothingChanged)
                 }
                 updated = edited
             } else {
@@ -62,21 +62,6 @@ extension Cravey {
         /// What an edit says it kept.
         static func updated(_ recording: Recording) -> String {
             "Updated '\(recording.shownTitle)' (\(recording.id.uuidString.prefix(8)))."
-        }
-
-        /// What a form closed without saving says.
-        static let nothingChanged = "Nothing was changed."
-
-        /// The Edit Recording form, pre-filled, saved through the same library edit as the flags:
-        /// the recording as saved, or nil when the form was closed. A check-in is refused before
-        /// the form opens (it is kept as it was saved).
-        static func editInteractively(_ recording: Recording, in lib: Library) throws -> Recording? {
-            try lib.refuseChanging(recording)
-            return RecordingForm.run(RecordingFormState(recording)) { form in
-                try lib.edit(
-                    recording, title: form.title, notes: .some(form.notes), purpose: .some(form.purpose),
-                    forTriggers: form.forTriggers)
-            }
         }
     }
 }

@@ -114,47 +114,19 @@ extension Cravey {
         func run() throws {
             // Bad details are refused before anything is recorded.
             let draft = try details.draft()
-            let lib = try library.open()
+            let session = try library.session(mic: mic, speaker: speaker)
             let plan = RecordSession.Plan(
                 devices: .init(
                     kind: kind, mic: noAudio ? nil : mic, camera: camera, largest: largest,
                     fallbackToAudio: fallback == .audio),
                 mayAsk: Terminal.stdinIsTerminal && !yes)
-            let session = RecordSession(
-                library: lib, plan: plan, speaker: speaker, maxSeconds: maxSeconds, draft: draft,
-                interactive: Self.asksDetails && !yes && details.isEmpty, json: json, trimSilence: trimSilence,
+            let recording = RecordSession(
+                session, plan: plan, maxSeconds: maxSeconds, draft: draft,
+                interactive: RecordFlow.asksDetails && !yes && details.isEmpty, json: json, trimSilence: trimSilence,
                 preview: preview)
-            try Self.record(session, countdown: countdown)
-        }
-
-        /// `cravey record <kind> --mic <mic> --speaker <speaker>` as typed with nothing else: record
-        /// (the camera's preview where it fits), listen back, then on a terminal the details and
-        /// Save or Discard. What happened, in the screen's note for it.
-        static func recordInteractively(_ kind: Recording.Kind, in lib: Library, mic: String, speaker: String) throws
-            -> String
-        {
-            let plan = RecordSession.Plan(
-                devices: .init(kind: kind, mic: mic, camera: nil, largest: nil, fallbackToAudio: false),
-                mayAsk: Terminal.stdinIsTerminal)
-            let session = RecordSession(
-                library: lib, plan: plan, speaker: speaker, maxSeconds: Validation.maxDuration, draft: Library.Draft(),
-                interactive: asksDetails, json: false, fromScreen: true)
-            if try record(session, countdown: 0) != nil { return savedNote }
-            return session.discarded ? "Recording discarded — nothing was kept." : "Nothing was recorded."
-        }
-
-        /// What a recording saved from a screen says.
-        static let savedNote = "Recording saved ✓"
-
-        /// Whether the details are asked after recording: there is a terminal to ask on.
-        private static var asksDetails: Bool { Terminal.stdinIsTerminal && Terminal.stderrIsTerminal }
-
-        /// Runs `session`; a saved recording's transcript is started or queued.
-        @discardableResult
-        private static func record(_ session: RecordSession, countdown: Int) throws -> Recording? {
-            try session.run(countdown: countdown)
-            Transcribing.afterSave(session.library, saved: session.saved, quiet: session.json)
-            return session.saved
+            try RecordFlow.record(recording, countdown: countdown)
         }
     }
 }
+
+extension CameraPreview.Choice: ExpressibleByArgument {}

@@ -21,7 +21,9 @@ extension Cravey {
             guard !output.json, let screen = FullScreen() else {
                 return try List.show(lib, json: output.json)
             }
-            try RecordingsScreen(library: lib, screen: screen, speaker: devices.speaker, mic: devices.mic).run()
+            try RecordingsScreen(
+                session: library.session(lib, mic: devices.mic, speaker: devices.speaker), screen: screen
+            ).run()
         }
     }
 }

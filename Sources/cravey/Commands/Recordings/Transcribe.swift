@@ -72,7 +72,7 @@ extension Cravey {
                 ? engine.map { try lib.recordingsNeedingTranscripts(madeBy: $0.storedName) }
                     ?? lib.recordingsNeedingTranscripts()
                 : [lib.recording(idOrTitle: key!)]
-            let timing = wait ? .now : Configuration.current.transcribe
+            let timing = wait ? .now : LibraryOptions.configuration.transcribe
             if timing != .now {
                 try lib.queueTranscripts(recordings.map(\.id), engine: engine?.rawValue)
                 whisper?.finish()
@@ -131,7 +131,7 @@ extension Cravey {
 
         /// Whisper asked for by name must be there and answer (its model checked and loaded).
         static func startWhisper() throws -> WhisperRecognizer {
-            switch WhisperInstallation.find(named: Configuration.current.whisper) {
+            switch WhisperInstallation.find(named: LibraryOptions.configuration.whisper) {
             case let .installed(installation):
                 let whisper = WhisperRecognizer(installation)
                 do { try whisper.start() } catch {

@@ -149,7 +149,7 @@ extension Cravey {
                         ok: false, subject: subject, detail: "offers no capture mode", fix: "see udev-notes.md")
                 }
                 // Streaming is where "busy" shows.
-                let input = try VideoInput(path: path, mode: mode, jpeg: Configuration.current.jpeg)
+                let input = try VideoInput(path: path, mode: mode, jpeg: LibraryOptions.configuration.jpeg)
                 _ = try input.next(timeout: 2)
                 return Finding(ok: true, subject: subject, detail: "\(info.card) streams \(mode)")
             } catch let error as MediaError {
@@ -175,7 +175,7 @@ extension Cravey {
         /// helper started, the model's checksum checked and the model loaded), else PocketSphinx.
         func checkTranscripts() -> Finding {
             let subject = "transcripts"
-            let found = WhisperInstallation.find(named: Configuration.current.whisper)
+            let found = WhisperInstallation.find(named: LibraryOptions.configuration.whisper)
             switch found {
             case let .installed(installation):
                 let whisper = WhisperRecognizer(installation)
@@ -227,9 +227,9 @@ extension Cravey {
                 detail: "\(queue.count) waiting, the oldest for \(age); "
                     + (runs
                         ? "a worker is making them"
-                        : Configuration.current.transcribe == .background
+                        : LibraryOptions.configuration.transcribe == .background
                             ? "no worker ran: one is started now"
-                            : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(Configuration.current.transcribe.rawValue))")
+                            : "made by 'cravey transcribe --all --wait' (CRAVEY_TRANSCRIBE=\(LibraryOptions.configuration.transcribe.rawValue))")
             )
         }
 

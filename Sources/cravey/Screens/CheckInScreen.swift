@@ -16,8 +16,10 @@ import Synchronization
 /// screen but the recording, `o` rides a craving out (and `1`–`3` play a message where a digit
 /// is not the mood), then the check-in goes on where it was. The mood chosen is kept for the day
 /// until the entry is saved or discarded.
-final class CheckInFlow: Sendable {
+final class CheckInScreen: Sendable {
     let library: Library
+    /// The session it runs in (the ride and messages from its screens, the transcript's engines).
+    let session: Session
     /// The day asked for with --date; nil for today.
     let fixedDay: String?
     let mic: String
@@ -33,11 +35,12 @@ final class CheckInFlow: Sendable {
     /// What a ride or a message played from a check-in screen did, shown on the next screen drawn.
     private let note = Mutex<String?>(nil)
 
-    init(library: Library, fixedDay: String?, mic: String, speaker: String, maxSeconds: Double) {
-        self.library = library
+    init(_ session: Session, fixedDay: String?, maxSeconds: Double) {
+        self.session = session
+        self.library = session.library
         self.fixedDay = fixedDay
-        self.mic = mic
-        self.speaker = speaker
+        self.mic = session.mic
+        self.speaker = session.speaker
         self.maxSeconds = maxSeconds
     }
 
@@ -57,7 +60,7 @@ final class CheckInFlow: Sendable {
         })
         defer { signals.cancel() }
 
-        var day = fixedDay ?? CheckIn.day(of: LocalClock.now())
+        var day = fixedDay ?? CheckIn.day(of: session.now())
         if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
         if fixedDay == nil, try !library.checkInDay(day).greeted {
             switch greeting(day) {
@@ -90,7 +93,7 @@ final class CheckInFlow: Sendable {
             case .ready: break
             }
             // The day is the one at the moment recording starts.
-            if fixedDay == nil { day = CheckIn.day(of: LocalClock.now()) }
+            if fixedDay == nil { day = CheckIn.day(of: session.now()) }
             if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
             if let saved = try record(day: day, mood: chosen, prompt: prompt) {
                 return try close(saved, already: false)
@@ -110,7 +113,7 @@ final class CheckInFlow: Sendable {
 
     private func greeting(_ day: String) -> GreetingAnswer {
         let name = (try? library.setting(.name)).flatMap { $0 }.map(Terminal.safe)
-        let hello = LocalClock.greeting(at: LocalClock.now()) + (name.map { ", \($0)." } ?? ".")
+        let hello = LocalClock.greeting(at: session.now()) + (name.map { ", \($0)." } ?? ".")
         while true {
             screen(
                 [
@@ -259,7 +262,7 @@ final class CheckInFlow: Sendable {
     /// "Saved for today", the day and mood, listening back, the transcript's place, Done.
     private func close(_ entry: Recording, already: Bool) throws -> CheckInOutcome {
         let checkIn = entry.checkIn
-        let today = CheckIn.day(of: LocalClock.now())
+        let today = CheckIn.day(of: session.now())
         let heading =
             already
             ? (checkIn?.day == today ? "You checked in today" : "Checked in")
@@ -273,10 +276,10 @@ final class CheckInFlow: Sendable {
         var transcript = try? library.transcript(of: entry.id)
         if transcript == nil && !already {
             try? library.queueTranscripts([entry.id])
-            switch Configuration.current.transcribe {
+            switch session.configuration.transcribe {
             case .now:
                 // Made here (q skips: it is made later).
-                let outcome = Transcriber(library: library, engines: Configuration.current.engines()).transcribe(entry)
+                let outcome = Transcriber(library: library, engines: session.configuration.engines()).transcribe(entry)
                 { fraction in
                     screen(
                         top + [
@@ -288,7 +291,7 @@ final class CheckInFlow: Sendable {
             case .background:
                 // Made by the background worker; shown if it is ready within a few seconds.
                 TranscriptWorker.start(for: library)
-                let deadline = Date().addingTimeInterval(Self.transcriptWait())
+                let deadline = Date().addingTimeInterval(session.configuration.checkInTranscriptWait)
                 while Date() < deadline {
                     screen(top + ["  " + Terminal.dim("Transcribing…") + "   " + keyHint("q", "Skip")], title: 3)
                     if let made = try? library.transcript(of: entry.id) { transcript = made; break }
@@ -301,9 +304,9 @@ final class CheckInFlow: Sendable {
         let queued = Transcribing.onItsWay(entry.id, in: library)
         let width = max(30, min(80, Terminal.columns) - 4)
         let made: Transcript? = transcript ?? nil
-        let preview = Cravey.Show.transcriptPreview(made, count: 3, width: width, queued: queued)
+        let preview = TranscriptWords.preview(made, count: 3, width: width, queued: queued)
         // The whole transcript: its heading and every line.
-        let whole = Cravey.Show.transcriptPreview(made, count: Int.max, width: width, queued: queued)
+        let whole = TranscriptWords.preview(made, count: Int.max, width: width, queued: queued)
         // The note only for a transcript that was made and kept with its words.
         let saved =
             made?.state == .done && made?.words.isEmpty == false
@@ -346,9 +349,6 @@ final class CheckInFlow: Sendable {
         }
     }
 
-    /// How long the close screen waits for the background worker's transcript, in seconds.
-    static func transcriptWait() -> Double { Configuration.current.checkInTranscriptWait }
-
     /// Plays the entry (it is not counted as a play: entries have no ranking).
     private func listen(to entry: Recording) {
         do {
@@ -383,7 +383,7 @@ final class CheckInFlow: Sendable {
         // The screen of its own is gone (its leaving shows the cursor) before the check-in's is drawn.
         let ran: String?? = {
             guard let own = FullScreen() else { return nil }
-            return .some((try? HelpNow(screen: own, library: library, speaker: speaker)(key)) ?? nil)
+            return .some((try? HelpNow(screen: own, session: session)(key)) ?? nil)
         }()
         guard let said = ran else { return false }
         note.withLock { $0 = said }
