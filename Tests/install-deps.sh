@@ -28,6 +28,9 @@ packages=(
   # the reminder tests: a private session bus, its monitor, a notification server (python3-gi),
   # systemd-analyze for the timer units
   dbus-daemon dbus-bin python3-gi systemd
+  # the desktop shortcut tests: GNOME's keybinding schema, gsettings over a real dconf (its service
+  # and backend), and dconf's own reader to check what was written
+  gnome-settings-daemon-common libglib2.0-bin dconf-service dconf-gsettings-backend dconf-cli
   # the install test reads the installed manual page
   man-db
   # recordings' own tags read by an MP4 reader that is not FFmpeg

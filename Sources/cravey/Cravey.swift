@@ -26,6 +26,7 @@ struct Cravey: ParsableCommand {
             Search.self, List.self, Top.self,
             Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,
             Devices.self, Doctor.self, Settings.self, PrivacyCommand.self,
+            DesktopCommand.self,
         ]
     )
 
