@@ -63,14 +63,20 @@ public struct GnomeShortcuts {
         let listed = list.contains { $0.value == own }
         let before = listed ? (value(own, "binding"), value(own, "command"), value(own, "name")) : (nil, nil, nil)
         if before.0 == key.gnome && before.1 == command && before.2 == name { return .unchanged }
-        try set(own, "name", name)
-        try set(own, "command", command)
-        try set(own, "binding", key.gnome)
-        if !listed {
-            try write(list.map(\.printed) + [GVariantText.literal(own)])
-        }
-        guard try readList().contains(where: { $0.value == own }), value(own, "binding") == key.gnome else {
-            throw .notKept
+        do throws(Failure) {
+            try set(own, "name", name)
+            try set(own, "command", command)
+            try set(own, "binding", key.gnome)
+            if !listed {
+                try write(list.map(\.printed) + [GVariantText.literal(own)])
+            }
+            guard try readList().contains(where: { $0.value == own }), value(own, "binding") == key.gnome else {
+                throw .notKept
+            }
+        } catch {
+            // A shortcut that was not there before is not left half made.
+            if !listed { try? run(["reset-recursively", Self.relocatable(own)]) }
+            throw error
         }
         guard listed, let old = before.0, !old.isEmpty else { return .added }
         return old == key.gnome ? .updated : .moved(from: old)
@@ -83,22 +89,27 @@ public struct GnomeShortcuts {
         action: ShortcutAction, key: String
     )] {
         let list = try readList()
-        let taken = actions.compactMap { action -> (action: ShortcutAction, key: String)? in
+        var taken: [(action: ShortcutAction, key: String)] = []
+        var paths: [String] = []
+        for action in actions {
             let path = Self.path(of: action)
-            guard list.contains(where: { $0.value == path }) else { return nil }
             let held = value(path, "binding") ?? ""
-            if let key, (try? ShortcutKey(parsing: held)).map({ $0.sameKey(as: key) }) != true { return nil }
-            return (action, held)
+            if let key, (try? ShortcutKey(parsing: held)).map({ $0.sameKey(as: key) }) != true { continue }
+            // One left half made (cravey stopped while binding it) is not listed: its keys go too.
+            let listed = list.contains { $0.value == path }
+            guard listed || !held.isEmpty else { continue }
+            paths.append(path)
+            taken.append((action, held))
         }
-        guard !taken.isEmpty else { return [] }
-        let paths = Set(taken.map { Self.path(of: $0.action) })
         let rest = list.filter { !paths.contains($0.value) }
-        if rest.isEmpty {
-            try run(["reset", Self.schema, Self.listKey])
-        } else {
-            try write(rest.map(\.printed))
+        if rest.count < list.count {
+            if rest.isEmpty {
+                try run(["reset", Self.schema, Self.listKey])
+            } else {
+                try write(rest.map(\.printed))
+            }
         }
-        for path in paths.sorted() {
+        for path in paths {
             try run(["reset-recursively", Self.relocatable(path)])
         }
         return taken

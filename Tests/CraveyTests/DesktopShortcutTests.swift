@@ -223,6 +223,16 @@ final class DesktopShortcutTests: CommandTestCase {
         let removed = try runProcess(cravey, ["desktop", "shortcut", "<Control><Alt>c", "--remove"], environment: env)
         XCTAssertEqual(removed.status, 0, removed.stderr)
         XCTAssertEqual(try dump(env), "")
+        // One left half made (its keys set, its path not yet listed, as when cravey is stopped
+        // while binding): taken back too.
+        let halfMade = schema + ".custom-keybinding:\(folder)cravey-home/"
+        try gsettings(["set", halfMade, "name", "cravey: open cravey"], env)
+        try gsettings(["set", halfMade, "binding", "<Super>h"], env)
+        let cleaned = try runProcess(cravey, ["desktop", "shortcut", "--remove"], environment: env)
+        XCTAssertEqual(
+            cleaned.stdout,
+            "cravey's shortcut <Super>h for “open cravey” is gone; your own shortcuts are as they were.\n")
+        XCTAssertEqual(try dump(env), "")
         Sentinel.allow([".config/dconf/user"])
     }
 
@@ -243,5 +253,51 @@ final class DesktopShortcutTests: CommandTestCase {
         XCTAssertEqual(noKey.status, 64)
         XCTAssertEqual(try dump(env), personsDump)
         Sentinel.allow([".config/dconf/user"])
+    }
+
+    /// gsettings is a program of the person's desktop: their environment without cravey's
+    /// variables, started by cravey's one spawn helper.
+    func testGsettingsGetsThePersonsEnvironmentAndNothingOfCraveys() throws {
+        let env = try session()
+        let log = base + "/execve.log"
+        let run = try runProcess(
+            "/usr/bin/strace",
+            [
+                "-f", "-qq", "-v", "-s", "4096", "-e", "trace=execve", "-o", log, cravey, "desktop", "shortcut",
+                "<Super>r",
+            ],
+            environment: env.merging(["CRAVEY_LIBRARY": base + "/lib", "PERSON_SETTING": "kept"]) { $1 })
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let calls = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains("execve(\"/usr/bin/gsettings\"") && !$0.contains("= -1 ")
+        }
+        XCTAssertGreaterThan(calls.count, 3, "gsettings read, wrote and read back")
+        for call in calls {
+            XCTAssertFalse(call.contains("CRAVEY_"), String(call))
+            XCTAssertTrue(call.contains("\"PERSON_SETTING=kept\""), String(call))
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/lib"), "no library was made")
+        Sentinel.allow([".config/dconf/user"])
+    }
+
+    /// A gsettings that never answers is given up on: one line, and it is gone.
+    func testAGsettingsThatHangsIsGivenUpOn() throws {
+        let bin = base + "/bin"
+        mkdir(bin, 0o700)
+        try "#!/bin/sh\necho $$ > \(base)/pid\nexec sleep 600\n".write(
+            toFile: bin + "/gsettings", atomically: true, encoding: .utf8)
+        chmod(bin + "/gsettings", 0o700)
+        let started = Date()
+        let run = try runProcess(
+            cravey, ["desktop", "shortcut", "<Super>r"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertEqual(
+            run.stderr,
+            "cravey: GNOME's settings did not answer within 10 seconds; nothing changed. Please try again.\n")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15)
+        let pid = try XCTUnwrap(
+            Int32(
+                String(contentsOfFile: base + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        XCTAssertEqual(kill(pid, 0), -1, "the stand-in was killed and reaped")
     }
 }

@@ -23,8 +23,8 @@ extension Cravey.DesktopCommand {
             abstract: "One key from any window: bind it on GNOME, or print the steps for KDE Plasma, sway/i3 and Xfce.",
             discussion: """
                 KEY is written as GNOME writes keys: '<Super><Shift>c', '<Control><Alt>r', '<Super>F9' (quote it \
-                for the shell). On GNOME the key is added to your own custom shortcuts (System Settings → Keyboard \
-                → Custom Shortcuts) under a name starting with 'cravey:'; your other shortcuts are left as they \
+                for the shell). On GNOME the key is added to your own custom shortcuts (Settings → Keyboard → View \
+                and Customize Shortcuts → Custom Shortcuts) under a name starting with 'cravey:'; your other shortcuts are left as they \
                 are, running it again changes nothing, and --remove takes back only cravey's. The key runs \
                 'cravey launch ACTION' with this cravey's full path. Where GNOME is not there, nothing is changed \
                 and the steps for KDE Plasma, sway/i3 and Xfce are printed, translated from KEY.
@@ -56,7 +56,7 @@ extension Cravey.DesktopCommand {
             let executable =
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                 ?? CommandLine.arguments[0]
-            let environment = Configuration.current.environment
+            let environment = LibraryOptions.configuration.environment
             if recipes, let key { return print(Self.recipes(key, action ?? .ride, executable)) }
             guard let gsettings = GnomeShortcuts.program(onPath: environment["PATH"]) else {
                 return noGnome("no gsettings", key: key, executable: executable)
