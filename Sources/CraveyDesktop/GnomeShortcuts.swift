@@ -95,9 +95,10 @@ public struct GnomeShortcuts {
             let path = Self.path(of: action)
             let held = value(path, "binding") ?? ""
             if let key, (try? ShortcutKey(parsing: held)).map({ $0.sameKey(as: key) }) != true { continue }
-            // One left half made (cravey stopped while binding it) is not listed: its keys go too.
+            // One left half made (cravey stopped while binding it: its name is written first, the
+            // list last) is not listed: its keys go too.
             let listed = list.contains { $0.value == path }
-            guard listed || !held.isEmpty else { continue }
+            guard listed || !held.isEmpty || !(value(path, "name") ?? "").isEmpty else { continue }
             paths.append(path)
             taken.append((action, held))
         }

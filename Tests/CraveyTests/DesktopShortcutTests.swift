@@ -46,7 +46,7 @@ final class DesktopShortcutTests: CommandTestCase {
         try process.run()
         bus = process
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: base + "/bus") { usleep(50_000) }
-        return ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_RUNTIME_DIR": runtime]
+        return ["DBUS_SESSION_BUS_ADDRESS": address, "XDG_RUNTIME_DIR": runtime, "XDG_CURRENT_DESKTOP": "GNOME"]
     }
 
     func gsettings(_ arguments: [String], _ env: [String: String]) throws {
@@ -125,7 +125,8 @@ final class DesktopShortcutTests: CommandTestCase {
 
         // No gsettings on PATH: one line, then the steps.
         let noTool = try runProcess(
-            cravey, ["desktop", "shortcut", "<Super><Shift>c"], environment: ["PATH": base + "/empty"])
+            cravey, ["desktop", "shortcut", "<Super><Shift>c"],
+            environment: ["PATH": base + "/empty", "XDG_CURRENT_DESKTOP": ""])
         XCTAssertEqual(noTool.status, 0, noTool.stderr)
         XCTAssertEqual(
             noTool.stdout,
@@ -135,14 +136,23 @@ final class DesktopShortcutTests: CommandTestCase {
         mkdir(base + "/data", 0o700)
         let noSchema = try runProcess(
             cravey, ["desktop", "shortcut", "<Control><Alt>F9", "--action", "craving"],
-            environment: ["XDG_DATA_DIRS": base + "/data"])
+            environment: ["XDG_DATA_DIRS": base + "/data", "XDG_CURRENT_DESKTOP": ""])
         XCTAssertEqual(noSchema.status, 0, noSchema.stderr)
         XCTAssertEqual(
             noSchema.stdout,
             "No GNOME here (gsettings has no GNOME keybindings), so nothing was changed. "
                 + "To bind <Control><Alt>F9 to “log a craving” yourself:\n\n" + controlAlt)
+        // A desktop that names itself and is not GNOME's: nothing written where it would not be read.
+        let kde = try runProcess(
+            cravey, ["desktop", "shortcut", "<Super><Shift>c"], environment: ["XDG_CURRENT_DESKTOP": "KDE"])
+        XCTAssertEqual(kde.status, 0, kde.stderr)
+        XCTAssertEqual(
+            kde.stdout,
+            "No GNOME here (this desktop is KDE), so nothing was changed. To bind <Super><Shift>c to “ride it out” yourself:\n\n"
+                + superShift)
         let removeNothing = try runProcess(
-            cravey, ["desktop", "shortcut", "--remove"], environment: ["PATH": base + "/empty"])
+            cravey, ["desktop", "shortcut", "--remove"],
+            environment: ["PATH": base + "/empty", "XDG_CURRENT_DESKTOP": ""])
         XCTAssertEqual(removeNothing.status, 0, removeNothing.stderr)
         XCTAssertEqual(removeNothing.stdout.split(separator: "\n").count, 1, removeNothing.stdout)
         XCTAssertEqual(Sentinel.contents(), [], "nothing written in the home")
@@ -233,6 +243,12 @@ final class DesktopShortcutTests: CommandTestCase {
             cleaned.stdout,
             "cravey's shortcut <Super>h for “open cravey” is gone; your own shortcuts are as they were.\n")
         XCTAssertEqual(try dump(env), "")
+        // Stopped sooner, with only its name written.
+        try gsettings(["set", halfMade, "name", "cravey: open cravey"], env)
+        let named = try runProcess(cravey, ["desktop", "shortcut", "--remove", "--action", "home"], environment: env)
+        XCTAssertEqual(
+            named.stdout, "cravey's shortcut for “open cravey” is gone; your own shortcuts are as they were.\n")
+        XCTAssertEqual(try dump(env), "")
         Sentinel.allow([".config/dconf/user"])
     }
 
@@ -289,7 +305,8 @@ final class DesktopShortcutTests: CommandTestCase {
         chmod(bin + "/gsettings", 0o700)
         let started = Date()
         let run = try runProcess(
-            cravey, ["desktop", "shortcut", "<Super>r"], environment: ["PATH": bin + ":/usr/bin:/bin"])
+            cravey, ["desktop", "shortcut", "<Super>r"],
+            environment: ["PATH": bin + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": ""])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(
             run.stderr,

@@ -58,6 +58,14 @@ extension Cravey.DesktopCommand {
                 ?? CommandLine.arguments[0]
             let environment = LibraryOptions.configuration.environment
             if recipes, let key { return print(Self.recipes(key, action ?? .ride, executable)) }
+            // A desktop that names itself and is not GNOME's would not read the key (taking one
+            // back is always done: it may have been bound in a GNOME session).
+            let desktop = environment["XDG_CURRENT_DESKTOP"] ?? ""
+            let names = desktop.split(separator: ":").map { $0.lowercased() }
+            if !remove && !names.isEmpty && !names.contains(where: { ["gnome", "unity", "budgie"].contains($0) }) {
+                return noGnome(
+                    "this desktop is \(Terminal.safe(String(desktop.prefix(40))))", key: key, executable: executable)
+            }
             guard let gsettings = GnomeShortcuts.program(onPath: environment["PATH"]) else {
                 return noGnome("no gsettings", key: key, executable: executable)
             }
@@ -68,7 +76,7 @@ extension Cravey.DesktopCommand {
                 if remove {
                     try takeBack(gnome, key: key)
                 } else if let key {
-                    try bind(gnome, key: key, action: action ?? .ride, executable: executable, environment: environment)
+                    try bind(gnome, key: key, action: action ?? .ride, executable: executable)
                 }
             } catch let failure as GnomeShortcuts.Failure {
                 guard failure != .noSchema else {
@@ -79,8 +87,7 @@ extension Cravey.DesktopCommand {
         }
 
         func bind(
-            _ gnome: GnomeShortcuts, key: ShortcutKey, action: ShortcutAction, executable: String,
-            environment: [String: String]
+            _ gnome: GnomeShortcuts, key: ShortcutKey, action: ShortcutAction, executable: String
         ) throws {
             let command = action.commandLine(executable: executable)
             let outcome = try gnome.bind(action, key: key, name: "cravey: " + action.words, command: command)
@@ -93,11 +100,6 @@ extension Cravey.DesktopCommand {
             case .unchanged: print("\(key.gnome) already runs \(doing) on GNOME; nothing changed.")
             case let .moved(from): print("\(doing) moved from \(Terminal.safe(from)) to \(key.gnome) on GNOME.")
             case .updated: print("\(key.gnome) runs \(doing) on GNOME, now through \(Terminal.safe(executable)).")
-            }
-            let desktops = (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.lowercased() }
-            if !desktops.isEmpty && !desktops.contains(where: { ["gnome", "unity", "budgie"].contains($0) }) {
-                print("\nThis desktop does not read GNOME's shortcuts; to bind the key here:\n")
-                print(Self.recipes(key, action, executable))
             }
         }
 
