@@ -252,6 +252,22 @@ final class DesktopShortcutTests: CommandTestCase {
         Sentinel.allow([".config/dconf/user"])
     }
 
+    /// Entries of the person's list cravey does not understand (a quote and an accent in a path,
+    /// an entry with no keys behind it) are written back exactly as they were.
+    func testThePersonsOddEntriesAreKeptAsTheyWere() throws {
+        let env = try session()
+        try gsettings(["set", schema, "custom-keybindings", #"["\#(folder)it's é\\\"/", '\#(folder)gone/']"#], env)
+        let before = try dump(env)
+        XCTAssertTrue(before.contains("it's é"), before)
+        let added = try runProcess(cravey, ["desktop", "shortcut", "<Super><Alt>r"], environment: env)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(try dump(env).contains(#""\#(folder)it's é\\\"/", '\#(folder)gone/', '\#(folder)cravey-ride/']"#))
+        let removed = try runProcess(cravey, ["desktop", "shortcut", "--remove"], environment: env)
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertEqual(try dump(env), before)
+        Sentinel.allow([".config/dconf/user"])
+    }
+
     /// A key cravey cannot bind is refused in one line before anything is read or written.
     func testABadKeyIsOneLineAndChangesNothing() throws {
         let env = try session()
