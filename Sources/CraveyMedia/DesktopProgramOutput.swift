@@ -2,9 +2,9 @@ import Foundation
 
 extension DesktopProgram {
     /// Runs `executable` with `arguments` as `run` does (the person's environment without cravey's
-    /// variables, none of cravey's files, its own process group) and keeps what it writes to its
-    /// output; waits at most `seconds` (then it and what it started are killed). Its exit status
-    /// and output, or nil when it could not start or did not end in time.
+    /// variables, none of cravey's files, its own process group) and keeps the lines it writes to
+    /// its output; waits at most `seconds` (then it and what it started are killed). Its exit
+    /// status and those lines, or nil when it could not start or did not end in time.
     public static func output(
         _ executable: String, _ arguments: [String], environment: [String: String], within seconds: Double = 20
     ) -> (status: Int32, output: String)? {
