@@ -32,12 +32,8 @@ final class RecordSaysSoundLostTests: CommandTestCase {
             except BrokenPipeError: break
         """
 
-    /// `cravey record audio` of 5 s (plus `extra`) from the microphone; `holdUp` seconds of
-    /// SIGSTOP two seconds in. Its exit status, stdout and stderr, and the seconds of sound the
-    /// microphone dropped because the recorder did not read it in time.
-    func record(holdUp: Double, _ extra: [String]) throws -> (
-        status: Int32, stdout: String, stderr: String, dropped: Double
-    ) {
+    /// The microphone: its FIFO, its feeder, and where the feeder says how many blocks it dropped.
+    func microphone() throws -> (fifo: String, feeder: Process, drops: Pipe) {
         let tone = base + "/tone.raw"
         if !FileManager.default.fileExists(atPath: tone) { try makeTone(tone, seconds: 20) }
         let fifo = base + "/mic.fifo"
@@ -49,6 +45,16 @@ final class RecordSaysSoundLostTests: CommandTestCase {
         let drops = Pipe()
         feeder.standardOutput = drops
         try feeder.run()
+        return (fifo, feeder, drops)
+    }
+
+    /// `cravey record audio` of 5 s (plus `extra`) from the microphone; `holdUp` seconds of
+    /// SIGSTOP two seconds in. Its exit status, stdout and stderr, and the seconds of sound the
+    /// microphone dropped because the recorder did not read it in time.
+    func record(holdUp: Double, _ extra: [String]) throws -> (
+        status: Int32, stdout: String, stderr: String, dropped: Double
+    ) {
+        let (fifo, feeder, drops) = try microphone()
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: cravey)
         recorder.arguments =
@@ -109,6 +115,36 @@ final class RecordSaysSoundLostTests: CommandTestCase {
             sentence.range(
                 of: #"^cravey: [0-9]+\.[0-9] s of sound was lost while the computer was busy\.$"#,
                 options: .regularExpression), sentence)
+    }
+
+    /// On a terminal, the saved line is followed by the sentence.
+    func testTheSavedLineOnATerminalSaysIt() throws {
+        let (fifo, feeder, _) = try microphone()
+        defer { if feeder.isRunning { feeder.terminate() } }
+        let tmux = try TmuxSession(
+            "env ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_ALSA_INFILE=\(shellQuote(fifo)) NO_COLOR=1 "
+                + "CRAVEY_TRANSCRIBE=later CRAVEY_ALSA_OUTFILE=\(shellQuote(base + "/speaker.raw")) "
+                + "\(shellQuote(cravey)) record audio --mic cravey_file --max-seconds 5 --speaker cravey_capture "
+                + "--library \(shellQuote(root)); echo EXIT=$?; sleep 60")
+        defer { tmux.close() }
+        try tmux.waitFor("dBFS")
+        let found = try runProcess("/usr/bin/pgrep", ["-f", "record audio --mic cravey_file .*--library \(root)$"])
+        let pid = try XCTUnwrap(found.stdout.split(separator: "\n").compactMap { Int32($0) }.first, found.stdout)
+        hold(pid, for: 1, after: 1)
+        try tmux.waitFor("Title (Enter for", timeout: 30)
+        // Every detail as it is offered, then Save.
+        for (prompt, answer) in [("Title (Enter for", ""), ("Notes", ""), ("Purpose", ""), ("Save or discard?", "s")] {
+            try tmux.waitFor(prompt)
+            if !answer.isEmpty { try tmux.send(answer, literal: true) }
+            try tmux.send("Enter")
+        }
+        let done = try tmux.waitFor("EXIT=", timeout: 20).components(separatedBy: "\n")
+        let saved = try XCTUnwrap(done.firstIndex { $0.hasPrefix("Saved '") }, done.joined(separator: "\n"))
+        XCTAssertNotNil(
+            done[saved + 1].range(
+                of: #"^[0-9]+\.[0-9] s of sound was lost while the computer was busy\.$"#, options: .regularExpression),
+            done.joined(separator: "\n"))
+        XCTAssertTrue(done.contains("EXIT=0"), done.joined(separator: "\n"))
     }
 
     /// Without a hold nothing is lost, unless the machine itself was too busy to read in time: then
