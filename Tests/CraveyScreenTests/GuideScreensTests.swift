@@ -95,19 +95,24 @@ final class GuideScreensTests: CommandTestCase {
     }
 
     /// A microphone saying `sentences` (then silence) from the moment it is opened: a FIFO fed at
-    /// real-time pace, ALSA's default capture device in `default-mic.conf`. Its feeder is ended
-    /// with the test.
-    func microphone(saying sentences: [String], place: String) throws -> String {
-        let name = base + "/said-\(place.split(separator: ":").last ?? "")"
-        try (sentences.joined(separator: "\n") + "\n").write(toFile: name + ".txt", atomically: true, encoding: .utf8)
-        let spoken = try runProcess(
-            "/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", name + ".txt", name + ".wav"])
-        XCTAssertEqual(spoken.status, 0, spoken.stderr)
-        let raw = try runProcess(
-            "/usr/bin/sox",
-            [name + ".wav", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", name + ".raw"]
-                + ["pad", "0", "60"])
-        XCTAssertEqual(raw.status, 0, raw.stderr)
+    /// real-time pace, ALSA's default capture device in `default-mic.conf`. The sentences are
+    /// spoken once for every quote of the fixture; each quote has a FIFO of its own, whose feeder
+    /// is ended with the test.
+    func microphone(saying sentences: [String], fixture: String, place: String) throws -> String {
+        let name = base + "/said-\(fixture)"
+        if !FileManager.default.fileExists(atPath: name + ".raw") {
+            try (sentences.joined(separator: "\n") + "\n").write(
+                toFile: name + ".txt", atomically: true, encoding: .utf8)
+            let spoken = try runProcess(
+                "/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", name + ".txt", name + ".wav"])
+            XCTAssertEqual(spoken.status, 0, spoken.stderr)
+            let raw = try runProcess(
+                "/usr/bin/sox",
+                [name + ".wav", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw"]
+                    + [name + ".raw", "pad", "0", "60"])
+            XCTAssertEqual(raw.status, 0, raw.stderr)
+        }
+        let fifo = base + "/microphone-\(place.split(separator: ":").last ?? "").fifo"
         try """
         <\(testALSAConfig)>
         pcm.!default {
@@ -116,8 +121,8 @@ final class GuideScreensTests: CommandTestCase {
         }
 
         """.write(toFile: base + "/default-mic.conf", atomically: true, encoding: .utf8)
-        feeders.append(try pacedFIFO(name + ".fifo", feeding: name + ".raw"))
-        return name + ".fifo"
+        feeders.append(try pacedFIFO(fifo, feeding: name + ".raw"))
+        return fifo
     }
 
     var feeders: [Process] = []
@@ -155,7 +160,9 @@ final class GuideScreensTests: CommandTestCase {
     /// read again for up to 5 seconds after `until` shows while it differs from the quote (a
     /// screen is drawn in more than one write).
     func screen(_ quote: Quote, library: String, _ fixture: Fixture) throws -> [String] {
-        let microphone = fixture.speech.isEmpty ? nil : try self.microphone(saying: fixture.speech, place: quote.place)
+        let microphone =
+            fixture.speech.isEmpty
+            ? nil : try self.microphone(saying: fixture.speech, fixture: quote.fixture, place: quote.place)
         let tmux = try TmuxSession(
             "cd \(shellQuote(base)) && \(environment(fixture, library: library, microphone: microphone)) "
                 + ([cravey] + quote.arguments).map(shellQuote).joined(separator: " ") + "; sleep 60",
