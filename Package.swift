@@ -11,7 +11,7 @@
 //                       decoders, thumbnailer, probe and remux, the video window, device diagnostics,
 //                       speech recognition (transcripts with word times: Whisper through cravey's
 //                       helper program in its private environment, PocketSphinx as the fallback)
-//      CraveyDesktop  — a desktop notification (the check-in reminder)
+//      CraveyDesktop  — the check-in reminder: a desktop notification, the systemd user units
 //      CraveyDocument — a PDF drawn in cravey's own process (shapes and laid-out text; the report)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
 //      CraveyRecorder — capture threads on one clock, cap, stop, finalize, into a `RecordingStaging`
@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "CSphinx", dependencies: ["CLoader"], cSettings: [.headerSearchPath("forward")]),
         // Floor 2: the Swift media layer (no C type escapes it).
         .target(name: "CraveyMedia", dependencies: ["CALSA", "CV4L2", "CFFmpeg", "CSDL", "CEBUR128", "CSphinx"]),
-        // Floor 2 too: the desktop (a notification on the session bus), for reminders.
+        // Floor 2 too: the desktop (a notification on the session bus, systemd user units), for reminders.
         .target(name: "CraveyDesktop", dependencies: ["CDBus"]),
         // Floor 2 too: documents (a PDF drawn with cairo and pango), for the report.
         .target(name: "CraveyDocument", dependencies: ["CCairo"]),

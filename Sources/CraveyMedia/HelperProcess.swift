@@ -69,6 +69,9 @@ final class HelperProcess {
     /// Starts `executable` with `input` and `output` as its stdin and stdout (-1: /dev/null), its
     /// stderr to /dev/null, none of cravey's other descriptors, no blocked or caught signals, and
     /// either its own process group or (`newSession`) its own session, detached from the terminal.
+    /// The one way cravey starts another program: a data helper with a private home (this class),
+    /// a desktop program waited for a while at most (`DesktopProgram`) and cravey's own worker in
+    /// the background (`BackgroundProcess`) are all started here.
     static func spawn(
         _ executable: String, _ arguments: [String], _ environment: [String: String],
         input: Int32, output: Int32, newSession: Bool

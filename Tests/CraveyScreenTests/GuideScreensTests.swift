@@ -11,8 +11,11 @@ import XCTest
 /// `keys:` and `until:` may be left out. What a fixture cannot fix is written as a placeholder the
 /// marker names: `; library: TEXT` (the library's path), `; build: TEXT` (the commit cravey was
 /// built from), `; made: TEXT` (when the fixture's messages were imported: now) and
-/// `; question: TEXT` (the day's check-in question, chosen at random) and `; breath: TEXT` (the
-/// breathing guide's countdown, which moves each second).
+/// `; question: TEXT` (the day's check-in question, chosen at random), `; breath: TEXT` (the
+/// breathing guide's countdown, which moves each second), and for a recording `; timer: TEXT` (its
+/// clock's digits) and `; wave: TEXT` (the line of its waveform). A fixture that speaks records from
+/// a real microphone: its sentences, spoken by flite, reach ALSA's default capture device (the
+/// `file` plugin over a FIFO fed at real-time pace, then silence), and transcripts are made at once.
 final class GuideScreensTests: CommandTestCase {
     /// A library's logs and messages, as commands, the moment it is seen at, and whether it is
     /// past its first run (Skip tour).
@@ -20,6 +23,8 @@ final class GuideScreensTests: CommandTestCase {
         var commands: [[String]] = []
         var welcomed = true
         var now = "2026-11-21T19:30:00"
+        /// What is said into the microphone, a sentence a line (none: no microphone).
+        var speech: [String] = []
     }
 
     /// The fixtures the documents name (the library is made fresh for each quote).
@@ -31,6 +36,14 @@ final class GuideScreensTests: CommandTestCase {
         "sam-messages": Fixture(commands: samLogs + [message("You got this")]),
         // Ben, who checks in.
         "ben": Fixture(commands: [["settings", "name", "Ben"]]),
+        // Ben, who checks in and says how the day went.
+        "ben-speaks": Fixture(
+            commands: [["settings", "name", "Ben"]],
+            speech: [
+                "Today was calmer than yesterday.", "I went for a long walk after lunch.", "Then I called my sister.",
+                "I cooked dinner for the first time in weeks.", "I am proud of how the day went.",
+                "Tomorrow I want to rest a little more.",
+            ]),
     ]
 
     static let samLogs: [[String]] =
@@ -71,10 +84,52 @@ final class GuideScreensTests: CommandTestCase {
         }
     }
 
-    func environment(_ fixture: Fixture, library: String) -> String {
-        "env HOME=\(shellQuote(base)) NO_COLOR=1 TZ=UTC LANG=C.UTF-8 CRAVEY_TRANSCRIBE=later "
-            + "CRAVEY_NOW=\(fixture.now) ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) "
-            + "CRAVEY_LIBRARY=\(shellQuote(library))"
+    func environment(_ fixture: Fixture, library: String, microphone: String? = nil) -> String {
+        let sound =
+            microphone.map {
+                "CRAVEY_TRANSCRIBE=now ALSA_CONFIG_PATH=\(shellQuote(base + "/default-mic.conf")) "
+                    + "CRAVEY_ALSA_INFILE=\(shellQuote($0))"
+            } ?? "CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig))"
+        return "env HOME=\(shellQuote(base)) NO_COLOR=1 TZ=UTC LANG=C.UTF-8 \(sound) "
+            + "CRAVEY_NOW=\(fixture.now) CRAVEY_LIBRARY=\(shellQuote(library))"
+    }
+
+    /// A microphone saying `sentences` (then silence) from the moment it is opened: a FIFO fed at
+    /// real-time pace, ALSA's default capture device in `default-mic.conf`. The sentences are
+    /// spoken once for every quote of the fixture; each quote has a FIFO of its own, whose feeder
+    /// is ended with the test.
+    func microphone(saying sentences: [String], fixture: String, place: String) throws -> String {
+        let name = base + "/said-\(fixture)"
+        if !FileManager.default.fileExists(atPath: name + ".raw") {
+            try (sentences.joined(separator: "\n") + "\n").write(
+                toFile: name + ".txt", atomically: true, encoding: .utf8)
+            let spoken = try runProcess(
+                "/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", name + ".txt", name + ".wav"])
+            XCTAssertEqual(spoken.status, 0, spoken.stderr)
+            let raw = try runProcess(
+                "/usr/bin/sox",
+                [name + ".wav", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw"]
+                    + [name + ".raw", "pad", "0", "60"])
+            XCTAssertEqual(raw.status, 0, raw.stderr)
+        }
+        let fifo = base + "/microphone-\(place.split(separator: ":").last ?? "").fifo"
+        try """
+        <\(testALSAConfig)>
+        pcm.!default {
+            type plug
+            slave.pcm "cravey_file"
+        }
+
+        """.write(toFile: base + "/default-mic.conf", atomically: true, encoding: .utf8)
+        feeders.append(try pacedFIFO(fifo, feeding: name + ".raw"))
+        return fifo
+    }
+
+    var feeders: [Process] = []
+
+    override func tearDownWithError() throws {
+        for feeder in feeders where feeder.isRunning { feeder.terminate() }
+        try super.tearDownWithError()
     }
 
     /// Makes the fixture's library: its commands, then Skip tour if it is past its first run.
@@ -105,8 +160,11 @@ final class GuideScreensTests: CommandTestCase {
     /// read again for up to 5 seconds after `until` shows while it differs from the quote (a
     /// screen is drawn in more than one write).
     func screen(_ quote: Quote, library: String, _ fixture: Fixture) throws -> [String] {
+        let microphone =
+            fixture.speech.isEmpty
+            ? nil : try self.microphone(saying: fixture.speech, fixture: quote.fixture, place: quote.place)
         let tmux = try TmuxSession(
-            "cd \(shellQuote(base)) && \(environment(fixture, library: library)) "
+            "cd \(shellQuote(base)) && \(environment(fixture, library: library, microphone: microphone)) "
                 + ([cravey] + quote.arguments).map(shellQuote).joined(separator: " ") + "; sleep 60",
             width: quote.width, height: quote.height)
         defer { tmux.close() }
@@ -124,7 +182,9 @@ final class GuideScreensTests: CommandTestCase {
             while try tmux.screen() == before, Date() < deadline + 5 { usleep(50_000) }
         }
         // A screen that never shows the text is compared all the same: the failure shows it.
-        _ = try? tmux.waitFor(quote.until ?? first.trimmingCharacters(in: .whitespaces))
+        // A transcript is made with the real engine: it may take a while on a busy machine.
+        _ = try? tmux.waitFor(
+            quote.until ?? first.trimmingCharacters(in: .whitespaces), timeout: fixture.speech.isEmpty ? 15 : 120)
         let deadline = Date() + 5
         var lines: [String] = []
         repeat {
@@ -156,6 +216,12 @@ final class GuideScreensTests: CommandTestCase {
                 {
                     line = line.replacingOccurrences(of: version[open.upperBound..<close.lowerBound], with: text)
                 }
+            case "timer":
+                line = line.replacingOccurrences(
+                    of: "(?<=● )[0-9]+:[0-9]{2}", with: text, options: .regularExpression)
+            case "wave":
+                line = line.replacingOccurrences(
+                    of: "^  [ ▁▂▃▄▅▆▇█]*[▁▂▃▄▅▆▇█][ ▁▂▃▄▅▆▇█]*$", with: "  " + text, options: .regularExpression)
             case "breath":
                 line = line.replacingOccurrences(
                     of: "Breathe (in|out)… [0-9]+", with: text, options: .regularExpression)
@@ -206,7 +272,7 @@ final class GuideScreensTests: CommandTestCase {
                 quote.until = String(part.dropFirst("until: ".count))
             } else if let colon = part.range(of: ": "),
                 case let name = String(part[..<colon.lowerBound]),
-                ["library", "build", "made", "question", "breath"].contains(name)
+                ["library", "build", "made", "question", "breath", "timer", "wave"].contains(name)
             {
                 quote.placeholders[name] = String(part[colon.upperBound...])
             } else {
@@ -222,7 +288,7 @@ final class GuideScreensTests: CommandTestCase {
             domain: "guide", code: 1,
             userInfo: [
                 NSLocalizedDescriptionKey: "\(place): a screen is '<!-- screen WxH (fixture: NAME): cravey ARGS"
-                    + "[; keys: K…][; until: TEXT][; library|build|made|question|breath: TEXT] -->' before a fenced block"
+                    + "[; keys: K…][; until: TEXT][; library|build|made|question|breath|timer|wave: TEXT] -->' before a fenced block"
             ])
     }
 }

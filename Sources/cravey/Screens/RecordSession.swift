@@ -250,13 +250,36 @@ final class RecordSession: Sendable {
                     "timings first_block_ns=\(status.firstBlockAt ?? 0) first_frame_ns=\(status.firstFrameAt ?? 0) stopped_ns=\(status.stoppedAt ?? 0) saved_ns=\(monotonicNanoseconds()) \(state.previewFigures)"
                 )
             }
+            let lost = Self.soundLost(recorder?.status.soundLostSeconds ?? 0)
             if json {
-                try JSONOutput.print(saved)
+                try JSONOutput.print(SavedRecording(recording: saved, soundLostSeconds: lost.seconds))
             } else if interactive {
                 print("Saved '\(saved.shownTitle)' (\(Format.duration(saved.duration))) as \(saved.id.uuidString).")
+                if let words = lost.words { print(words) }
             } else {
                 print(saved.id.uuidString)
+                if let words = lost.words { Terminal.printNote(words) }
             }
+        }
+    }
+
+    /// The sound a take lost while the computer was too busy to read the microphone (an overrun),
+    /// to a tenth of a second, and the sentence that says so (nil when nothing was lost).
+    static func soundLost(_ seconds: Double) -> (seconds: Double, words: String?) {
+        let tenths = (seconds * 10).rounded() / 10
+        guard tenths > 0 else { return (0, nil) }
+        return (tenths, String(format: "%.1f s of sound was lost while the computer was busy.", tenths))
+    }
+
+    /// A saved recording as `--json` prints it: its row, and the sound it lost (seconds; 0 for none).
+    struct SavedRecording: Encodable {
+        let recording: Recording
+        let soundLostSeconds: Double
+
+        func encode(to encoder: Encoder) throws {
+            try recording.encode(to: encoder)
+            var container = encoder.container(keyedBy: JSONKey.self)
+            try container.encode(soundLostSeconds, forKey: JSONKey("soundLostSeconds"))
         }
     }
 

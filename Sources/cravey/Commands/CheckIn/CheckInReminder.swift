@@ -5,10 +5,6 @@ import CraveyMedia
 import Foundation
 import TerminalKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension Cravey.CheckInCommand {
     /// `cravey checkin remind HH:MM | --off`: a systemd user timer that runs `checkin notify`.
     struct Remind: ParsableCommand {
@@ -45,21 +41,31 @@ extension Cravey.CheckInCommand {
         }
 
         func run() throws {
-            let units = ReminderUnits()
+            let units = ReminderUnits.ofThisUser()
             if off {
-                let removed = try units.remove()
+                let removed = try desktop { try units.remove() }
                 print(removed ? "The daily reminder is off." : "There was no daily reminder.")
                 return
             }
             let (hour, minute) = Self.parse(time!)!
             let root = library.root
             let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
-            try units.install(hour: hour, minute: minute, executable: ReminderUnits.executablePath(), library: absolute)
+            try desktop {
+                try units.install(
+                    hour: hour, minute: minute, executable: ReminderUnits.executablePath(), library: absolute)
+            }
             let at = String(format: "%02d:%02d", hour, minute)
             switch units.activate() {
             case .started: print("Every day at \(at), a reminder — only when there is no check-in yet.")
             case let .noUserManager(why):
                 print("Every day at \(at) from your next login (the timer is installed and enabled; \(why)).")
+            }
+        }
+
+        /// What `body` returns; a unit that could not be written or removed is the command's one line.
+        private func desktop<T>(_ body: () throws -> T) throws -> T {
+            do { return try body() } catch let failure as ReminderUnits.Failure {
+                throw CraveyFailure(message: failure.description)
             }
         }
     }
@@ -96,110 +102,13 @@ extension Cravey.CheckInCommand {
     }
 }
 
-/// The reminder's systemd user units, in `${XDG_CONFIG_HOME:-~/.config}/systemd/user`.
-struct ReminderUnits {
-    let directory: String
-
-    static let timerName = "cravey-checkin.timer"
-    static let serviceName = "cravey-checkin.service"
-
-    init(environment env: [String: String] = Configuration.current.environment) {
-        let config =
-            env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
-        directory = config + "/systemd/user"
-    }
-
-    /// This executable's absolute path (what the service runs).
-    static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
-
-    static func service(executable: String, library: String) -> String {
-        """
-        [Unit]
-        Description=cravey: a gentle reminder of the daily check-in
-
-        [Service]
-        Type=oneshot
-        ExecStart=\(quoted(executable)) checkin notify --library \(quoted(library))
-
-        """
-    }
-
-    static func timer(hour: Int, minute: Int) -> String {
-        """
-        [Unit]
-        Description=cravey: the daily check-in reminder at \(String(format: "%02d:%02d", hour, minute))
-
-        [Timer]
-        OnCalendar=*-*-* \(String(format: "%02d:%02d", hour, minute)):00
-        Unit=\(serviceName)
-
-        [Install]
-        WantedBy=timers.target
-
-        """
-    }
-
-    /// A path as one word of a systemd command line (quoted, with `\`, `"`, `%` and `$` escaped).
-    static func quoted(_ path: String) -> String {
-        let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
-        return "\"" + escaped + "\""
-    }
-
-    /// Writes both units and enables the timer (the link `systemctl --user enable` would make).
-    func install(hour: Int, minute: Int, executable: String, library: String) throws {
-        let wants = directory + "/timers.target.wants"
-        do {
-            try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
-            try Data(Self.service(executable: executable, library: library).utf8)
-                .write(to: URL(fileURLWithPath: directory + "/" + Self.serviceName), options: .atomic)
-            try Data(Self.timer(hour: hour, minute: minute).utf8)
-                .write(to: URL(fileURLWithPath: directory + "/" + Self.timerName), options: .atomic)
-            let link = wants + "/" + Self.timerName
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil {
-                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../" + Self.timerName)
-            }
-        } catch {
-            throw CraveyFailure(message: "cannot install the reminder in \(directory): \(error.localizedDescription)")
+extension ReminderUnits {
+    /// The person's units, with `systemctl --user` run quietly as a program of their desktop
+    /// (their environment, nothing of the library's).
+    static func ofThisUser() -> ReminderUnits {
+        let environment = Configuration.current.environment
+        return ReminderUnits(environment: environment) { arguments in
+            DesktopProgram.run("/usr/bin/systemctl", ["--user", "--quiet"] + arguments, environment: environment) ?? -1
         }
-    }
-
-    /// Removes both units and the link; false when there was nothing to remove.
-    func remove() throws -> Bool {
-        _ = systemctl(["disable", "--now", Self.timerName])
-        var removed = false
-        for path in [
-            directory + "/timers.target.wants/" + Self.timerName, directory + "/" + Self.timerName,
-            directory + "/" + Self.serviceName,
-        ] {
-            if unlink(path) == 0 {
-                removed = true
-            } else if errno != ENOENT {
-                throw CraveyFailure(message: "cannot remove \(path): \(String(cString: strerror(errno)))")
-            }
-        }
-        _ = systemctl(["daemon-reload"])
-        return removed
-    }
-
-    enum Activation { case started, noUserManager(String) }
-
-    /// Tells the user's systemd about the units and starts the timer, when it is running.
-    func activate() -> Activation {
-        guard systemctl(["daemon-reload"]) == 0, systemctl(["start", Self.timerName]) == 0 else {
-            return .noUserManager("no systemd user session is running here")
-        }
-        return .started
-    }
-
-    /// Runs `systemctl --user ARGS` quietly, as a program of the person's desktop (their
-    /// environment, nothing of the library's); its exit status, or -1 when it cannot run or hangs.
-    private func systemctl(_ arguments: [String]) -> Int32 {
-        DesktopProgram.run(
-            "/usr/bin/systemctl", ["--user", "--quiet"] + arguments, environment: Configuration.current.environment)
-            ?? -1
     }
 }
