@@ -106,7 +106,7 @@ extension ReminderUnits {
     /// The person's units, with `systemctl --user` run quietly as a program of their desktop
     /// (their environment, nothing of the library's).
     static func ofThisUser() -> ReminderUnits {
-        let environment = Configuration.current.environment
+        let environment = LibraryOptions.configuration.environment
         return ReminderUnits(environment: environment) { arguments in
             DesktopProgram.run("/usr/bin/systemctl", ["--user", "--quiet"] + arguments, environment: environment) ?? -1
         }
