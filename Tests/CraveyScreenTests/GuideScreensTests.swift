@@ -71,7 +71,7 @@ final class GuideScreensTests: CommandTestCase {
 
     func testEveryQuotedScreenIsTheRealOne() throws {
         let quotes = try Self.quotes()
-        XCTAssertGreaterThanOrEqual(quotes.count, 10, "the documents quote real screens")
+        XCTAssertGreaterThanOrEqual(quotes.count, 16, "the documents quote real screens")
         try makeToneWAV(base + "/tone.wav", seconds: 3)
         for quote in quotes {
             let fixture = try XCTUnwrap(Self.fixtures[quote.fixture], "\(quote.place): no fixture '\(quote.fixture)'")

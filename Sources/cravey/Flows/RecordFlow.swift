@@ -18,7 +18,9 @@ enum RecordFlow {
         let recording = RecordSession(
             session, plan: plan, maxSeconds: Validation.maxDuration, draft: Library.Draft(),
             interactive: asksDetails, json: false, fromScreen: true)
-        if try record(recording, countdown: 0) != nil { return savedNote }
+        if try record(recording, countdown: 0) != nil {
+            return ([savedNote] + (recording.soundLostWords.map { [$0] } ?? [])).joined(separator: "  ")
+        }
         return recording.discarded ? "Recording discarded — nothing was kept." : "Nothing was recorded."
     }
 

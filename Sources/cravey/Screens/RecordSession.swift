@@ -44,6 +44,8 @@ final class RecordSession: Sendable {
         var counting = false, countdownCancelled = false
         /// The recording as saved, once it is.
         var saved: Recording?
+        /// The sentence saying the sound the saved take lost (nil: none was lost).
+        var soundLostWords: String?
         /// Whether a take was recorded and then discarded at the person's word.
         var discarded = false
         var previewFigures = "preview=off preview_shown=0"
@@ -64,6 +66,8 @@ final class RecordSession: Sendable {
     var saved: Recording? { state.withLock { $0.saved } }
     /// Whether a take was recorded and then discarded at the person's word.
     var discarded: Bool { state.withLock { $0.discarded } }
+    /// The sentence saying the sound the saved take lost (nil: none was lost).
+    var soundLostWords: String? { state.withLock { $0.soundLostWords } }
     /// The recorder, once `start` has published it.
     private var recorder: Recorder? { published.withLock { $0.recorder } }
 
@@ -251,6 +255,7 @@ final class RecordSession: Sendable {
                 )
             }
             let lost = Self.soundLost(recorder?.status.soundLostSeconds ?? 0)
+            state.soundLostWords = lost.words
             if json {
                 try JSONOutput.print(SavedRecording(recording: saved, soundLostSeconds: lost.seconds))
             } else if interactive {

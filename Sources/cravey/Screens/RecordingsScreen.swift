@@ -58,7 +58,7 @@ struct RecordingsScreen {
             case .quit: return
             case .record:
                 toast = try record()
-                if toast == Self.saved { list = ScrollingList(count: recordings.count + 1) }
+                if toast?.hasPrefix(Self.saved) == true { list = ScrollingList(count: recordings.count + 1) }
             case .play, .edit, .delete:
                 toast = try perform(action, on: recordings[list.selected])
             }
