@@ -49,7 +49,8 @@
         /// A notification server on the bus at `address`: it owns org.freedesktop.Notifications,
         /// lists `capabilities`, answers Notify with id 7 and writes each call to the file it
         /// returns (`NOTIFY app | summary | body | actions | hints`, `CLOSE id`). With `answer`, it
-        /// chooses that action 0.2 s after showing, sending an activation token first as servers do.
+        /// chooses that action 0.2 s after showing, sending an activation token first as servers do
+        /// (`closed`: the person dismissed it instead).
         public func startNotificationServer(
             at address: String, capabilities: [String] = ["body"], answer: String? = nil
         )
@@ -75,6 +76,9 @@
             def emit(conn, name, args):
                 conn.emit_signal(None, "/org/freedesktop/Notifications", "org.freedesktop.Notifications", name, args)
             def answer(conn):
+                if ANSWER == "closed":
+                    emit(conn, "NotificationClosed", GLib.Variant("(uu)", (7, 2)))
+                    return False
                 emit(conn, "ActivationToken", GLib.Variant("(us)", (7, "token-from-the-server")))
                 emit(conn, "ActionInvoked", GLib.Variant("(us)", (7, ANSWER)))
                 return False

@@ -99,6 +99,18 @@ final class DesktopPlayTests: BackgroundTestCase {
             try runProcess(cravey, ["show", "--json", id], environment: env()).stdout.contains("\"playCount\":1"),
             "read: counted as played")
 
+        // Dismissed: the wait ends at once, and no window opens.
+        try FileManager.default.removeItem(atPath: base + "/terminal.args")
+        for process in processes where process.executableURL?.path == "/usr/bin/python3" {
+            process.terminate(); process.waitUntilExit()
+        }
+        let dismissed = try startNotificationServer(at: address, capabilities: ["actions", "body"], answer: "closed")
+        let closing = Date()
+        XCTAssertEqual(try closed(["play", "--top", "--speaker", "cravey_no_such_speaker"], desktop), 1)
+        XCTAssertLessThan(Date().timeIntervalSince(closing), 15, "closed: nothing left waiting")
+        XCTAssertTrue(waitForFile(dismissed, containing: "NOTIFY").contains("| ['default', 'Ride it out'"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/terminal.args"), "no window opened")
+
         // A server without actions: the body says the command, and nothing waits.
         for process in processes where process.executableURL?.path == "/usr/bin/python3" {
             process.terminate(); process.waitUntilExit()

@@ -57,8 +57,11 @@ final class LaunchTests: BackgroundTestCase {
                 atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
     }
 
+    /// A record of a stand-in, read once the stand-in has written them all (its `.pid` comes last:
+    /// cravey does not wait for the terminal it starts).
     func lines(_ path: String) -> [String] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        _ = waitForFile((path as NSString).deletingPathExtension + ".pid", containing: "\n")
+        return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
     /// The built program the terminal is asked to run (not the tests' network wrapper).
@@ -149,6 +152,16 @@ final class LaunchTests: BackgroundTestCase {
         XCTAssertEqual(out.stderr.split(separator: "\n").count, 1, out.stderr)
         XCTAssertTrue(out.stderr.contains("no terminal program was found to open the ride in"), out.stderr)
         XCTAssertTrue(out.stderr.contains("name yours in TERMINAL, e.g. TERMINAL=kitty"), out.stderr)
+        // From a key, where nobody reads the error: it comes as a notification.
+        let address = try startSessionBus()
+        let served = try startNotificationServer(at: address)
+        let quiet = try runProcess(
+            "/bin/sh", ["-c", "exec /usr/bin/unshare --net -- \(shellQuote(built)) launch ride 0<&- 1>&- 2>&-"],
+            environment: env(none, ["DBUS_SESSION_BUS_ADDRESS": address]))
+        XCTAssertEqual(quiet.status, 1)
+        XCTAssertTrue(
+            waitForFile(served, containing: "NOTIFY").contains(
+                "NOTIFY cravey | cravey could not open a window | no terminal program was found to open the ride in"))
         // No desktop: said, and nothing is tried.
         out = try launch(["ride"], environment: env(known, ["DISPLAY": ""]))
         XCTAssertEqual(out.status, 1)
@@ -210,7 +223,9 @@ final class LaunchTests: BackgroundTestCase {
             XCTAssertEqual(window.status, 0, window.stderr)
             XCTAssertEqual(
                 try runProcess("/usr/bin/xdotool", ["key", "7"], environment: ["DISPLAY": display]).status, 0)
-            XCTAssertTrue(waitForFile(log, containing: "breathe with me").contains("breathe with me"), "the ride is on")
+            XCTAssertTrue(
+                waitForFile(log, containing: "breathe with me", timeout: 20).contains("breathe with me"),
+                "the ride is on")
             _ = try runProcess("/usr/bin/xdotool", ["key", "q"], environment: ["DISPLAY": display])
             let deadline = Date() + 15
             while !Self.processes(mentioning: log).isEmpty && Date() < deadline { usleep(100_000) }
