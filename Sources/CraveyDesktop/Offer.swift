@@ -17,7 +17,8 @@ public final class DesktopOffer {
         case chosen(action: String, token: String?)
         /// The notification was closed (dismissed, or expired) without an action.
         case closed
-        /// No answer within the wait (the notification is withdrawn), or the bus went away.
+        /// No answer within the wait, or the wait was stopped (the notification is withdrawn), or
+        /// the bus went away.
         case noAnswer
     }
 
@@ -80,22 +81,28 @@ public final class DesktopOffer {
         return id
     }
 
-    /// Waits at most `seconds` for the person's answer to the notification shown.
-    public func wait(seconds: Double) -> Answer {
-        guard let offer else { return .noAnswer }
+    /// Waits at most `seconds` for the person's answer to the notification shown, or until
+    /// `stopRequested` (asked four times a second) says the wait is to end (a stop signal). An
+    /// offer not answered is withdrawn: no button is left on the screen that does nothing.
+    public func wait(seconds: Double, stopRequested: () -> Bool = { false }) -> Answer {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var action = [CChar](repeating: 0, count: 128), token = [CChar](repeating: 0, count: 256)
-        let got = CDBus_offer_wait(offer, Int32(seconds * 1000), &action, action.count, &token, token.count)
-        switch got {
-        case 1:
-            let given = Self.text(token)
-            return .chosen(action: Self.text(action), token: given.isEmpty ? nil : given)
-        case 0: return .closed
-        default:
-            // Nobody waits for it any more: withdrawn, not left on the screen with a button that does nothing.
-            CDBus_offer_close(offer, 1)
-            self.offer = nil
-            return .noAnswer
+        while let offer, !stopRequested(), ContinuousClock.now < deadline {
+            let left = deadline - ContinuousClock.now
+            let slice = min(
+                250, Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            switch CDBus_offer_wait(offer, max(1, slice), &action, action.count, &token, token.count) {
+            case 1:
+                let given = Self.text(token)
+                return .chosen(action: Self.text(action), token: given.isEmpty ? nil : given)
+            case 0: return .closed
+            case -ETIMEDOUT: continue
+            default: return .noAnswer  // the bus went away
+            }
         }
+        if let offer { CDBus_offer_close(offer, 1) }
+        offer = nil
+        return .noAnswer
     }
 
     /// Leaves the bus (the notification stays until the person or the server closes it).

@@ -111,6 +111,25 @@ final class DesktopPlayTests: BackgroundTestCase {
         XCTAssertTrue(waitForFile(dismissed, containing: "NOTIFY").contains("| ['default', 'Ride it out'"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/terminal.args"), "no window opened")
 
+        // Not answered, and the process asked to stop (SIGTERM): it ends, and withdraws the offer.
+        for process in processes where process.executableURL?.path == "/usr/bin/python3" {
+            process.terminate(); process.waitUntilExit()
+        }
+        let unanswered = try startNotificationServer(at: address, capabilities: ["actions", "body"])
+        let line = ([cravey, "play", "--top", "--speaker", "cravey_no_such_speaker"]).map(shellQuote)
+            .joined(separator: " ")
+        let waiting = try start(
+            "/bin/sh", ["-c", "exec \(line) 0<&- 1>&- 2>&-"], environment: desktop, output: base + "/waiting.out")
+        XCTAssertTrue(waitForFile(unanswered, containing: "NOTIFY").contains("NOTIFY"))
+        usleep(300_000)
+        XCTAssertTrue(waiting.isRunning, "waiting for the answer")
+        let stopped = Date()
+        waiting.terminate()
+        waiting.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 3, "SIGTERM ends the wait")
+        XCTAssertTrue(waitForFile(unanswered, containing: "CLOSE 7").contains("CLOSE 7"), "the offer is withdrawn")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/terminal.args"), "no window opened")
+
         // A server without actions: the body says the command, and nothing waits.
         for process in processes where process.executableURL?.path == "/usr/bin/python3" {
             process.terminate(); process.waitUntilExit()

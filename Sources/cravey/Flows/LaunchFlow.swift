@@ -68,7 +68,11 @@ enum LaunchFlow {
                 app: "cravey", summary: "'\(Terminal.safe(recording.shownTitle))'", body: offer.body(body),
                 actions: [("default", ride), ("ride", ride)])) != nil, offer.hasActions
         else { return }
-        if case let .chosen(action, token) = offer.wait(seconds: offerSeconds), ["default", "ride"].contains(action) {
+        // SIGTERM, SIGINT or SIGHUP end the wait (and withdraw the offer), as they end a play.
+        let stop = StopSignals()
+        defer { stop.cancel() }
+        let answer = offer.wait(seconds: offerSeconds) { stop.stopRequested }
+        if case let .chosen(action, token) = answer, ["default", "ride"].contains(action) {
             _ = try? open(.ride, root: session.root, environment: environment, activationToken: token)
         }
     }
