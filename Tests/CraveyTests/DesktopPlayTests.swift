@@ -54,6 +54,25 @@ final class DesktopPlayTests: BackgroundTestCase {
             try runProcess(cravey, ["show", "--json", "Call"], environment: env()).stdout.contains("\"playCount\":1"))
     }
 
+    /// A video from a key with no display: its sound plays, and nothing waits for a window.
+    func testAVideosSoundPlaysWithoutADisplay() throws {
+        let clip = base + "/clip.mp4"
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=30:d=2", "-f", "lavfi", "-i",
+                "sine=d=2", "-c:v", "libx264", "-c:a", "aac", clip,
+            ])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try runProcess(cravey, ["import", clip, "--title", "clip"], environment: env()).status, 0)
+        let speaker = base + "/speaker.raw"
+        let status = try closed(
+            ["play", "--top", "--speaker", "cravey_capture"],
+            env(["CRAVEY_ALSA_OUTFILE": speaker, "DISPLAY": "", "WAYLAND_DISPLAY": ""]))
+        XCTAssertEqual(status, 0)
+        XCTAssertGreaterThan(try readS16(speaker).count, 48_000 * 3 / 2, "its sound reached the speaker")
+    }
+
     func testNoSpeakerFromTheDesktopShowsTheWordsWithRideItOut() throws {
         let id = try record()
         // A Whisper draft: the words a notification may show.
