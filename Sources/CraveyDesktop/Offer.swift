@@ -34,12 +34,14 @@ public final class DesktopOffer {
         offer = opened
         var list = [CChar](repeating: 0, count: 2048)
         let asked = CDBus_offer_capabilities(opened, 5_000, &list, list.count, &message, message.count)
-        guard asked == 0 else {
+        let failure = asked == 0 ? nil : Self.failure(asked, message)
+        if let failure, failure.kind != .other {
             CDBus_offer_close(opened, 0)
             offer = nil
-            throw Self.failure(asked, message)
+            throw failure
         }
-        capabilities = Set(Self.text(list).split(separator: "\n").map(String.init))
+        // A server that does not say what it can do is taken to show text alone.
+        capabilities = failure == nil ? Set(Self.text(list).split(separator: "\n").map(String.init)) : []
     }
 
     deinit { close() }
