@@ -5,6 +5,10 @@
 #   PREFIX/share/bash-completion/completions/cravey      bash completion
 #   PREFIX/share/zsh/site-functions/_cravey              zsh completion
 #   PREFIX/share/fish/vendor_completions.d/cravey.fish   fish completion
+#   PREFIX/share/applications/cravey.desktop             the launcher (home, and the actions ride,
+#                                                        craving, play and checkin), with its icon in
+#                                                        PREFIX/share/icons/hicolor/scalable/apps
+#                                                        (Media/install-desktop.sh)
 #   PREFIX/share/doc/cravey/                             the guides: README.md, udev-notes.md and
 #                                                        docs/ (the guide, architecture, testing,
 #                                                        benchmarks), laid out as in the source so
@@ -51,6 +55,8 @@ install -m 0644 docs/*.md docs/*.png "$prefix/share/doc/cravey/docs/"
 "$bin" --generate-completion-script bash > "$prefix/share/bash-completion/completions/cravey"
 "$bin" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_cravey"
 "$bin" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/cravey.fish"
+# The launcher, naming the program just installed by its absolute path.
+bash Media/install-desktop.sh "$prefix"
 
 # The transcript engine. Without it (no PyPI here, another Python) cravey still works, with
 # PocketSphinx's drafts; the reason is said.
@@ -60,5 +66,5 @@ else
   engine="no Whisper engine (see above; transcripts are made with PocketSphinx)"
 fi
 
-echo "Installed cravey in $prefix/bin, its manual page (man cravey), its guides in $prefix/share/doc/cravey, bash, zsh and fish completions and $engine."
+echo "Installed cravey in $prefix/bin, its manual page (man cravey), its guides in $prefix/share/doc/cravey, bash, zsh and fish completions, a launcher (cravey in your applications: home, ride, craving, play, check-in) and $engine."
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "Add $prefix/bin to your PATH to run it as 'cravey'." ;; esac

@@ -33,6 +33,9 @@ packages=(
   gnome-settings-daemon-common libglib2.0-bin dconf-service dconf-gsettings-backend dconf-cli
   # the install test reads the installed manual page
   man-db
+  # the desktop launcher: its entry checked (desktop-file-validate), the screens opened in a real
+  # xterm under Xvfb and typed into (xdotool)
+  xterm desktop-file-utils xdotool
   # recordings' own tags read by an MP4 reader that is not FFmpeg
   mediainfo
   # a display server without a screen, for the video window test (python3 drives its window)

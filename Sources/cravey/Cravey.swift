@@ -26,12 +26,15 @@ struct Cravey: ParsableCommand {
             Search.self, List.self, Top.self,
             Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,
             Devices.self, Doctor.self, Settings.self, PrivacyCommand.self,
-            DesktopCommand.self,
+            Launch.self, DesktopCommand.self,
         ]
     )
 
     /// Parses and runs a subcommand; any failure is one line on stderr and a non-zero exit.
     static func main() {
+        // Started by a desktop key, standard input, output and error may be closed: each is opened
+        // on /dev/null first, so no file cravey opens (the library's database) takes their number.
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 { _ = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) }
         if let refusal = RawArguments.refusal() { Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue) }
         let configuration = Configuration.current
         configuration.apply()

@@ -5,44 +5,7 @@ import XCTest
 /// The check-in reminder: the systemd user units (checked by systemd-analyze verify) and the
 /// notification call on a private session bus (dbus-daemon --session), watched by dbus-monitor and
 /// answered by a small notification server.
-final class CheckInReminderTests: CommandTestCase {
-    var processes: [Process] = []
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-    }
-
-    override func tearDownWithError() throws {
-        for process in processes.reversed() where process.isRunning { process.terminate(); process.waitUntilExit() }
-        try super.tearDownWithError()
-    }
-
-    func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:], output: String) throws
-        -> Process
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        FileManager.default.createFile(atPath: output, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append(process)
-        return process
-    }
-
-    func waitForFile(_ path: String, containing text: String, timeout: TimeInterval = 10) -> String {
-        let deadline = Date() + timeout
-        var last = ""
-        while Date() < deadline {
-            last = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            if last.contains(text) { return last }
-            usleep(50_000)
-        }
-        return last
-    }
-
+final class CheckInReminderTests: BackgroundTestCase {
     /// The units land in the (sentinel) home's config folder, and nothing else does.
     func testTheTimerUnitsVerifyAndGoAwayWithOff() throws {
         let env = ["CRAVEY_LIBRARY": base + "/lib"]
@@ -119,40 +82,13 @@ final class CheckInReminderTests: CommandTestCase {
     }
 
     func testTheNotificationOnAPrivateSessionBus() throws {
-        let address = "unix:path=\(base)/bus"
-        _ = try start(
-            "/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address", address],
-            output: base + "/daemon.out")
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: base + "/bus") { usleep(50_000) }
+        let address = try startSessionBus()
         let busEnv = ["DBUS_SESSION_BUS_ADDRESS": address]
         let monitor = base + "/monitor.out"
         _ = try start(
             "/usr/bin/dbus-monitor", ["--address", address, "interface='org.freedesktop.Notifications'"],
             output: monitor)
-        // A notification server: owns org.freedesktop.Notifications and answers Notify with id 42.
-        let server = base + "/server.py"
-        try """
-        import sys
-        from gi.repository import Gio, GLib
-        XML = '''<node><interface name="org.freedesktop.Notifications"><method name="Notify">
-          <arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="s" direction="in"/>
-          <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="as" direction="in"/>
-          <arg type="a{sv}" direction="in"/><arg type="i" direction="in"/><arg type="u" direction="out"/>
-        </method></interface></node>'''
-        def call(conn, sender, path, iface, method, params, invocation):
-            print("NOTIFY", params[0], "|", params[3], "|", params[4], flush=True)
-            invocation.return_value(GLib.Variant("(u)", (42,)))
-        def acquired(conn, name):
-            conn.register_object("/org/freedesktop/Notifications", Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0], call, None, None)
-        def owned(conn, name):
-            print("READY", flush=True)
-        Gio.bus_own_name(Gio.BusType.SESSION, "org.freedesktop.Notifications", 0, acquired, owned, None)
-        GLib.MainLoop().run()
-        """.write(toFile: server, atomically: true, encoding: .utf8)
-        let served = base + "/server.out"
-        _ = try start("/usr/bin/python3", [server], environment: busEnv, output: served)
-        XCTAssertTrue(
-            waitForFile(served, containing: "READY").contains("READY"), "the notification server is on the bus")
+        let served = try startNotificationServer(at: address)
 
         let library = base + "/lib"
         let env = busEnv.merging(["CRAVEY_NOW": "2026-11-21T21:00:00"]) { $1 }

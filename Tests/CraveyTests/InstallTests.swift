@@ -39,6 +39,10 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertTrue(listed.stdout.hasPrefix("No recordings yet"), listed.stdout)
 
+        // Its launcher names it by its absolute path (DesktopEntryTests checks the entry itself).
+        let entry = try String(contentsOfFile: prefix + "/share/applications/cravey.desktop", encoding: .utf8)
+        XCTAssertTrue(entry.contains("\nExec=\"\(cravey)\" launch ride\n"), entry)
+
         // It finds its transcript engine next to it, in PREFIX/lib/cravey/whisper.
         let doctor = try runProcess(cravey, ["doctor", "--mic", "null", "--library", base + "/lib"])
         XCTAssertTrue(

@@ -58,6 +58,8 @@ enum PlayFlow {
         } catch is SpeakerOpening.Stopped {
             throw CraveyFailure(message: PlaySession.stopped("'\(recording.shownTitle)'"))
         } catch let trouble as PlaySession.SpeakerUnavailable {
+            // Started from the desktop, the words come in a notification too, with "Ride it out".
+            defer { LaunchFlow.offerRide(instead: recording, trouble.error, in: session) }
             // A hard moment is no time for a device error alone: the message's words instead
             // (read, they count as played), or what helps without a speaker.
             if showWords(of: recording, in: session, trouble.error, waiting: true) {

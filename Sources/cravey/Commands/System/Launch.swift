@@ -1,0 +1,72 @@
+import ArgumentParser
+import CraveyDesktop
+import Foundation
+import TerminalKit
+
+extension Cravey {
+    /// `cravey launch SCREEN`: a screen opened from the desktop (a launcher, a key) in a
+    /// terminal window of its own; `play` needs none.
+    struct Launch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "launch",
+            abstract:
+                "Open a screen in a new terminal window, from a launcher or a key: home, ride, craving, checkin; play needs no window.",
+            discussion: """
+                The terminal is the first found of: xdg-terminal-exec, $TERMINAL, x-terminal-emulator, then \
+                kitty, gnome-terminal, konsole, xfce4-terminal, alacritty, foot (under Wayland) and xterm. \
+                Its window is titled cravey. An activation token in XDG_ACTIVATION_TOKEN or \
+                DESKTOP_STARTUP_ID is passed on, so the desktop brings the window to the front. 'cravey \
+                launch play' is 'cravey play --top': it plays your top message without a window, and where \
+                the speaker cannot open, its words come in a notification with "Ride it out".
+                """)
+
+        @OptionGroup var library: LibraryOptions
+
+        @Argument(help: ArgumentHelp("What to open.", valueName: "home|ride|craving|checkin|play"))
+        var screen: String
+
+        func validate() throws {
+            guard screen == "play" || LaunchFlow.Screen(rawValue: screen) != nil else {
+                throw ValidationError(
+                    "'\(Terminal.safe(String(screen.prefix(20))))' is not a screen to open; give home, ride, craving, checkin or play"
+                )
+            }
+        }
+
+        func run() throws {
+            guard let opening = LaunchFlow.Screen(rawValue: screen) else {
+                return try Play.parse(["--top"] + (library.library.map { ["--library", $0] } ?? [])).run()
+            }
+            let environment = LibraryOptions.configuration.environment
+            let why: String
+            switch try LaunchFlow.open(opening, root: library.root, environment: environment) {
+            case let .success(terminal):
+                return print("Opened \(opening.words) in \(Self.named(terminal)).")
+            case .failure(.noDisplay):
+                why =
+                    "there is no desktop to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set); in a terminal, 'cravey \(opening.rawValue)' opens it right there"
+            case .failure(.noTerminal):
+                why =
+                    "no terminal program was found to open \(opening.words) in (none of xdg-terminal-exec, $TERMINAL, x-terminal-emulator, \(TerminalChoice.known.joined(separator: ", "))); name yours in TERMINAL, e.g. TERMINAL=kitty in ~/.profile"
+                // From a launcher or a key nobody reads the error: it is shown where they look.
+                if LaunchFlow.fromTheDesktop(environment) {
+                    _ = try? DesktopNotification.show(
+                        app: "cravey", summary: "cravey could not open a window", body: why)
+                }
+            }
+            throw CraveyFailure(message: why)
+        }
+
+        /// The terminal as the line names it: which program, and how it was found.
+        static func named(_ terminal: TerminalChoice) -> String {
+            switch terminal.source {
+            case .xdgTerminalExec: "your default terminal (xdg-terminal-exec)"
+            case .variable: "\(Terminal.safe(terminal.name)) ($TERMINAL)"
+            case .debianAlternative:
+                terminal.name == "x-terminal-emulator"
+                    ? "x-terminal-emulator" : "\(terminal.name) (x-terminal-emulator)"
+            case .known: terminal.name
+            }
+        }
+    }
+}
