@@ -11,7 +11,8 @@
 //                       decoders, thumbnailer, probe and remux, the video window, device diagnostics,
 //                       speech recognition (transcripts with word times: Whisper through cravey's
 //                       helper program in its private environment, PocketSphinx as the fallback)
-//      CraveyDesktop  — the check-in reminder: a desktop notification, the systemd user units
+//      CraveyDesktop  — the desktop: notifications (the reminder; an offer with actions, waited for), the
+//                       reminder's systemd user units, the terminal a screen opens in, GNOME's shortcuts
 //      CraveyDocument — a PDF drawn in cravey's own process (shapes and laid-out text; the report)
 //   3. CraveyLibrary  — the private recordings library (GRDB store, atomic file store, recovery, check)
 //      CraveyRecorder — capture threads on one clock, cap, stop, finalize, into a `RecordingStaging`
