@@ -9,7 +9,7 @@ public struct Tracker: Sendable {
 
     public init(library: Library) { self.library = library }
 
-    /// What a new craving is made of; anything left out takes its default (a 5, now).
+    /// What a new craving is made of; anything left out takes its default (a 5).
     public struct CravingDraft: Sendable {
         public var intensity = Intensity.standard
         public var time: LogTime
@@ -19,7 +19,7 @@ public struct Tracker: Sendable {
         public var recordingId: UUID?
 
         public init(
-            intensity: Int = Intensity.standard, time: LogTime = LogTime(Date()), triggers: Set<Trigger> = [],
+            intensity: Int = Intensity.standard, time: LogTime, triggers: Set<Trigger> = [],
             location: Location? = nil, notes: String? = nil, recordingId: UUID? = nil
         ) {
             (self.intensity, self.time, self.triggers, self.location, self.notes, self.recordingId) = (
@@ -41,7 +41,7 @@ public struct Tracker: Sendable {
         public var cravingId: UUID?
 
         public init(
-            method: Method = .bowls, amount: Double? = nil, time: LogTime = LogTime(Date()),
+            method: Method = .bowls, amount: Double? = nil, time: LogTime,
             triggers: Set<Trigger> = [],
             location: Location? = nil, notes: String? = nil, moodAfter: Int? = nil, cravingId: UUID? = nil
         ) {

@@ -120,8 +120,8 @@ final class CheckInTests: XCTestCase {
     func testDaysAndWeekdays() throws {
         XCTAssertEqual(CheckIn.displayDay("2026-11-21"), "Saturday, 21 November")
         XCTAssertEqual(CheckIn.displayDay("2024-02-29"), "Thursday, 29 February")
-        XCTAssertNil(CheckIn.components(of: "2025-02-29"))
-        XCTAssertNil(CheckIn.components(of: "2026-1-05"))
+        XCTAssertNil(LocalDay(parsing: "2025-02-29"))
+        XCTAssertNil(LocalDay(parsing: "2026-1-05"))
         XCTAssertEqual(try Validation.checkInDay("2026-11-20", today: "2026-11-21"), "2026-11-20")
         XCTAssertEqual(try Validation.checkInDay("2026-11-21", today: "2026-11-21"), "2026-11-21")
         XCTAssertThrowsError(try Validation.checkInDay("2026-11-22", today: "2026-11-21"))

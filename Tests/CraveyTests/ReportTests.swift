@@ -148,7 +148,7 @@ final class ReportTests: CommandTestCase {
             XCTAssertFalse(try home().contains("sleep, mood and appetite"), goal)
         }
         try lib.setSetting(.goal, to: "quit")
-        _ = try Tracker(library: lib).logUse(.init())
+        _ = try Tracker(library: lib).logUse(.init(time: LogTime(Date())))
         XCTAssertFalse(try home().contains("sleep, mood and appetite"), "not on the day of a use")
     }
 

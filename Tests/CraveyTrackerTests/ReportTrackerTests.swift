@@ -92,4 +92,30 @@ final class ReportTrackerTests: XCTestCase {
         XCTAssertEqual(all.from.text, "2026-11-02")
         XCTAssertEqual(all.days.count, 9)
     }
+
+    /// The period's rules are the tracker's: a last day after today is refused in one line (it was
+    /// cut short to today before), as is a first day after the last and more than ten years.
+    func testAPeriodEndingAfterTodayIsRefusedNotCutShort() throws {
+        try logTheWeek()
+        let now = try at("2026-11-10 12:00").instant
+        func refusal(_ from: String?, _ to: String?) -> String? {
+            do {
+                _ = try tracker.report(from: from.map(day), to: to.map(day), now: now, timeZone: berlin)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(
+            refusal("2026-11-01", "2026-11-11"), "invalid period: its last day, 2026-11-11, is after today (2026-11-10)"
+        )
+        XCTAssertEqual(
+            refusal("2026-11-08", "2026-11-07"),
+            "invalid period: its first day, 2026-11-08, is after its last day, 2026-11-07")
+        XCTAssertEqual(
+            refusal("2016-11-01", nil), "invalid period: it covers 3662 days; a report covers at most 3660")
+        XCTAssertNil(refusal("2026-11-01", "2026-11-10"), "today is the last day a report may have")
+        XCTAssertEqual(
+            try Report.period(from: nil, to: day("2026-11-07"), today: day("2026-11-10")).lowerBound.text, "2026-10-09")
+    }
 }

@@ -66,7 +66,7 @@ struct Home {
                 guard try FirstRun.run(screen, library: lib, speaker: speaker, note: toast) else { return }
                 toast = nil
             }
-            let top = try Tracker(library: lib).quickPlay(3)
+            let top = try Tracker(library: lib).quickPlay(3, now: LocalClock.now())
             if toast == nil { toast = Self.newMilestone(lib) }
             if toast == nil, !goalAsked, (try? Self.asksForGoal(lib)) == true {
                 (toast, goalAsked, asking) = (Self.goalQuestion, true, true)
@@ -182,7 +182,8 @@ struct Home {
         guard let intensity = RideScreen.askIntensity(on: screen) else { return "Nothing was logged." }
         do {
             let ridden = try Cravey.RideCommand.ride(
-                Tracker.CravingDraft(intensity: intensity), in: lib, speaker: speaker, on: screen)
+                Tracker.CravingDraft(intensity: intensity, time: LogTime(LocalClock.now())), in: lib, speaker: speaker,
+                on: screen)
             let closing = RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib)
             return ((ridden.notLogged.map { ["\($0)"] } ?? []) + closing).joined(separator: "  ")
         } catch {
@@ -201,7 +202,9 @@ struct Home {
 
     /// What a log saved from home says: what was kept, and the note a log older than 7 days has.
     static func saved(_ entry: LogEntry) -> String {
-        [LogWords.saved(entry), LogWords.note(entry.time)].compactMap { $0 }.joined(separator: "  ")
+        let now = LocalClock.now()
+        return [LogWords.saved(entry, now: now), LogWords.note(entry.time, now: now)].compactMap { $0 }
+            .joined(separator: "  ")
     }
 
     /// Runs `body` on the normal screen; its note, or its failure in one line.
@@ -305,7 +308,7 @@ struct HelpNow {
     /// What `key` did: the note of what happened, how to record a message when there is none yet
     /// to play; nil when it is not one of these keys (`logs`: `c` is one).
     func callAsFunction(_ key: Key, logs: Bool = false) throws -> String? {
-        let top = try Tracker(library: library).quickPlay(3)
+        let top = try Tracker(library: library).quickPlay(3, now: LocalClock.now())
         if let digit = key.digit, (1...3).contains(digit), top.isEmpty { return FirstRun.noMessages }
         guard let action = Home.action(for: key, top: top.count) else { return nil }
         switch action {

@@ -94,11 +94,11 @@ extension Cravey {
             if json {
                 try JSONOutput.print(craving)
             } else {
-                print(LogWords.saved(.craving(craving)))
+                print(LogWords.saved(.craving(craving), now: LocalClock.now()))
                 print(LogWords.encouragement)
             }
             noteIfOld(craving.time)
-            let top = Array(try tracker.offerOrder(for: craving.triggers).prefix(3))
+            let top = Array(try tracker.offerOrder(for: craving.triggers, now: LocalClock.now()).prefix(3))
             let choice: Recording?
             if let rank {
                 guard top.count >= rank else {
@@ -109,7 +109,7 @@ extension Cravey {
                 }
                 choice = top[rank - 1]
             } else if Terminal.stdinIsTerminal && !json {  // logged on a terminal: the hard-moment offer
-                switch LogForm.offerToPlay(top, ride: Tracker.canRide(craving.time)) {
+                switch LogForm.offerToPlay(top, ride: Tracker.canRide(craving.time, now: LocalClock.now())) {
                 case let .play(recording): choice = recording
                 case .ride:
                     return Logged(craving: craving, played: nil, rode: try ride(craving, in: lib, speaker: speaker))

@@ -31,7 +31,9 @@ extension Cravey {
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let bound = try since.map { text in try given(as: "--since") { try LogInput.since(text) } }
+                let bound = try since.map { text in
+                    try given(as: "--since") { try LogInput.since(text, now: LocalClock.now()) }
+                }
                 let entries =
                     try library.existing().map {
                         try Tracker(library: $0).entries(

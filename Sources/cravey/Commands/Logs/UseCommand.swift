@@ -57,7 +57,7 @@ extension Cravey {
                         print("Nothing was logged.")
                         return
                     }
-                    print(LogWords.saved(.use(use)))
+                    print(LogWords.saved(.use(use), now: LocalClock.now()))
                     noteIfOld(use.time)
                 }
                 return
@@ -84,9 +84,12 @@ extension Cravey {
         /// The saved line, with the method named as it was typed where its group allows it
         /// ("1 joint", "2 blunts"): bowls, joints and blunts are stored as one method.
         static func saved(_ use: Usage, named typed: String?) -> String {
-            guard use.method == .bowls, let noun = typed.flatMap(bowlsNoun) else { return LogWords.saved(.use(use)) }
+            guard use.method == .bowls, let noun = typed.flatMap(bowlsNoun) else {
+                return LogWords.saved(.use(use), now: LocalClock.now())
+            }
             let unit = use.amount == 1 ? noun : noun + "s"
-            return "Usage logged ✓ — \(Method.number(use.amount)) \(unit), \(LogWords.time(use.time))"
+            return
+                "Usage logged ✓ — \(Method.number(use.amount)) \(unit), \(LogWords.time(use.time, now: LocalClock.now()))"
         }
 
         /// "joint" for joint or joints typed (as for blunt and bowl), nil for any other name.

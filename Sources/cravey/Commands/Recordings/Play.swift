@@ -101,7 +101,7 @@ extension Cravey {
         /// The message at `rank` in Quick Play's order (as set in settings). With fewer messages
         /// it stays the rank among the most played, which says how many there are.
         static func quickPlay(rank: Int, in lib: Library) throws -> MessagePlay.Choice {
-            let ranked = try Tracker(library: lib).quickPlay(rank)
+            let ranked = try Tracker(library: lib).quickPlay(rank, now: LocalClock.now())
             return ranked.count >= rank ? .key(ranked[rank - 1].id.uuidString) : .top(rank: rank)
         }
 
