@@ -74,7 +74,7 @@ final class CheckInTests: XCTestCase {
         let t = try TemporaryLibrary()
         let lib = try t.open()
         XCTAssertFalse(try lib.checkInDay("2026-11-21").greeted)
-        try lib.noteGreeted("2026-11-21", postponed: true)
+        try lib.noteGreeted("2026-11-21", postponed: true, at: Date())
         let day = try lib.checkInDay("2026-11-21")
         XCTAssertTrue(day.greeted)
         XCTAssertTrue(day.postponed)
