@@ -82,7 +82,8 @@ extension Tracker {
 
     /// Logs a craving ridden out before, with its ratings as `ratings(from:then:minutesApart:)`
     /// makes them, in one commit (a failure stores neither); returns it as stored.
-    public func logRide(_ draft: CravingDraft, ratings values: [Int], minutesApart: Int) throws -> Craving {
-        try logCraving(draft, ratings: Self.ratings(from: draft.intensity, then: values, minutesApart: minutesApart))
+    public func logRide(_ draft: CravingDraft, ratings values: [Int], minutesApart: Int, now: Date) throws -> Craving {
+        try logCraving(
+            draft, ratings: Self.ratings(from: draft.intensity, then: values, minutesApart: minutesApart), now: now)
     }
 }

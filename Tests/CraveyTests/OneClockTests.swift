@@ -52,4 +52,22 @@ final class OneClockTests: CommandTestCase {
         XCTAssertEqual(all.compactMap { ($0["localTime"] as? String)?.prefix(15) }.count, 3)
         XCTAssertTrue(all.allSatisfy { ($0["localTime"] as? String)?.hasPrefix("2026-03-10 09:4") == true }, "\(all)")
     }
+
+    /// A clock set after the real one: a log of "now" is kept (the rule that a log is of
+    /// something that has happened goes by the same clock), and one later than it is refused.
+    func testAClockAheadOfTheRealOneLogsNow() throws {
+        let ahead = ["CRAVEY_NOW": "2030-01-15T10:00:00", "TZ": "Europe/Berlin", "NO_COLOR": "1"]
+        let logged = try runProcess(cravey, ["craving", "5", "--library", root], environment: ahead)
+        XCTAssertEqual(logged.status, 0, logged.stderr)
+        XCTAssertTrue(logged.stdout.hasPrefix("Craving logged ✓ — 5 (moderate), 10:00\n"), logged.stdout)
+        let later = try runProcess(
+            cravey, ["use", "vape", "2", "--at", "2030-01-15 11:00", "--library", root], environment: ahead)
+        XCTAssertEqual(later.status, 1)
+        XCTAssertTrue(later.stderr.contains("later than now"), later.stderr)
+        XCTAssertEqual(later.stderr.split(separator: "\n").count, 1, later.stderr)
+        let logs = try XCTUnwrap(
+            try json(try runProcess(cravey, ["log", "--json", "--library", root], environment: ahead).stdout)
+                as? [[String: Any]])
+        XCTAssertEqual(logs.map { $0["localTime"] as? String }, ["2030-01-15 10:00"])
+    }
 }

@@ -39,13 +39,13 @@ final class MessageHelpTests: XCTestCase {
 
     @discardableResult
     func craving(_ intensity: Int, _ time: String, played: [Recording] = []) throws -> Craving {
-        let craving = try tracker.logCraving(.init(intensity: intensity, time: try at(time)))
+        let craving = try tracker.logCraving(.init(intensity: intensity, time: try at(time)), now: Date())
         for message in played { try tracker.notePlayed(message.id, during: craving.id) }
         return craving
     }
 
     func use(_ time: String, after craving: Craving? = nil) throws {
-        _ = try tracker.logUse(.init(method: .bowls, time: try at(time), cravingId: craving?.id))
+        _ = try tracker.logUse(.init(method: .bowls, time: try at(time), cravingId: craving?.id), now: Date())
     }
 
     func sql(_ statement: String) throws {

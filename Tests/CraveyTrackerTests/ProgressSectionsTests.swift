@@ -25,7 +25,7 @@ extension ProgressTests {
 
         try tracker.library.setSetting(.goal, to: Goal.harmReduction.rawValue)
         try tracker.setPrice(1000, for: .bowls)
-        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-09 20:00")))
+        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-09 20:00")), now: Date())
         let harm = try sectionFigures()
         XCTAssertFalse(harm.sections.contains { $0.kind == .longestStreak }, "harm reduction speaks of use only")
         let money = try XCTUnwrap(harm.sections.first { $0.kind == .money })
@@ -37,11 +37,11 @@ extension ProgressTests {
     }
 
     func testTheSeriesEachChartDraws() throws {
-        _ = try tracker.logCraving(.init(intensity: 2, time: try at("2026-11-04 00:30")))
-        _ = try tracker.logCraving(.init(intensity: 8, time: try at("2026-11-04 01:00")))
-        _ = try tracker.logCraving(.init(intensity: 5, time: try at("2026-11-10 20:00")))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-04 20:00")))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 2, time: try at("2026-11-05 20:00")))
+        _ = try tracker.logCraving(.init(intensity: 2, time: try at("2026-11-04 00:30")), now: Date())
+        _ = try tracker.logCraving(.init(intensity: 8, time: try at("2026-11-04 01:00")), now: Date())
+        _ = try tracker.logCraving(.init(intensity: 5, time: try at("2026-11-10 20:00")), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-04 20:00")), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 2, time: try at("2026-11-05 20:00")), now: Date())
         let week = try sectionFigures()
         XCTAssertEqual(week.dayCount, 7)
         XCTAssertEqual(week.middleDay.text, "2026-11-07")

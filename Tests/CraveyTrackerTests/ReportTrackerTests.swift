@@ -31,14 +31,16 @@ final class ReportTrackerTests: XCTestCase {
     /// Nov 2: cravings of 6 and 9 (a note), 1.5 and 0.5 bowls, 3 pulls (a note); Nov 4: 10 mg of
     /// edible; Nov 10, after the period: a craving of 4 and a bowl.
     func logTheWeek() throws {
-        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-02 10:00")))
-        _ = try tracker.logCraving(.init(intensity: 9, time: try at("2026-11-02 18:00"), notes: "after the call"))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 1.5, time: try at("2026-11-02 20:00")))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 0.5, time: try at("2026-11-02 21:00")))
-        _ = try tracker.logUse(.init(method: .vape, amount: 3, time: try at("2026-11-02 22:00"), notes: "on the sofa"))
-        _ = try tracker.logUse(.init(method: .edible, amount: 10, time: try at("2026-11-04 12:00")))
-        _ = try tracker.logCraving(.init(intensity: 4, time: try at("2026-11-10 09:00")))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-10 20:00")))
+        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-02 10:00")), now: Date())
+        _ = try tracker.logCraving(
+            .init(intensity: 9, time: try at("2026-11-02 18:00"), notes: "after the call"), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 1.5, time: try at("2026-11-02 20:00")), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 0.5, time: try at("2026-11-02 21:00")), now: Date())
+        _ = try tracker.logUse(
+            .init(method: .vape, amount: 3, time: try at("2026-11-02 22:00"), notes: "on the sofa"), now: Date())
+        _ = try tracker.logUse(.init(method: .edible, amount: 10, time: try at("2026-11-04 12:00")), now: Date())
+        _ = try tracker.logCraving(.init(intensity: 4, time: try at("2026-11-10 09:00")), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-10 20:00")), now: Date())
     }
 
     func testAPeriodInThePastDayByDay() throws {

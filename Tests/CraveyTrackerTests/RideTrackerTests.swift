@@ -36,7 +36,7 @@ final class RideTrackerTests: XCTestCase {
         XCTAssertEqual(Tracker.ratings(from: 7, then: [], minutesApart: 3).map { [$0.seconds, $0.value] }, [[0, 7]])
         let craving = try tracker.logRide(
             Tracker.CravingDraft(intensity: 9, time: LogTime(Date()), triggers: [.bored]), ratings: [9, 5],
-            minutesApart: 3)
+            minutesApart: 3, now: Date())
         XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 9], [180, 9], [360, 5]])
     }
 
@@ -45,12 +45,13 @@ final class RideTrackerTests: XCTestCase {
     func testARideIsOneCommitItsFirstRatingFollowsAnEditAndItRidesRecentCravings() throws {
         XCTAssertThrowsError(
             try tracker.logRide(
-                Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), ratings: [6, 11], minutesApart: 3))
+                Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), ratings: [6, 11], minutesApart: 3,
+                now: Date()))
         XCTAssertEqual(try tracker.cravings(), [], "nothing stored")
         var craving = try tracker.logRide(
-            Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), ratings: [6, 4], minutesApart: 5)
+            Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), ratings: [6, 4], minutesApart: 5, now: Date())
         craving.intensity = 3
-        XCTAssertEqual(try tracker.edit(craving).ratings.map(\.value), [3, 6, 4])
+        XCTAssertEqual(try tracker.edit(craving, now: Date()).ratings.map(\.value), [3, 6, 4])
         XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 3], [300, 6], [600, 4]])
         let now = Date()
         XCTAssertTrue(Tracker.canRide(LogTime(instant: now.addingTimeInterval(-29 * 60), utcOffset: 0), now: now))
@@ -58,7 +59,7 @@ final class RideTrackerTests: XCTestCase {
     }
 
     func testEachRatingIsKeptTheMomentItIsGiven() throws {
-        let craving = try tracker.logCraving(Tracker.CravingDraft(intensity: 8, time: LogTime(Date())))
+        let craving = try tracker.logCraving(Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), now: Date())
         XCTAssertEqual(try stored(craving.id).ratings, [], "not ridden yet")
         var ride = try Tracker.Ride(craving, tracker: tracker)
         XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 8]], "the intensity first")

@@ -90,7 +90,7 @@ extension Cravey {
             throws -> Logged
         {
             let tracker = Tracker(library: lib)
-            let craving = try tracker.logCraving(draft)
+            let craving = try tracker.logCraving(draft, now: LocalClock.now())
             if json {
                 try JSONOutput.print(craving)
             } else {

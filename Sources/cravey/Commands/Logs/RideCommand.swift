@@ -162,7 +162,7 @@ extension Cravey {
             var craving: Craving?
             var notLogged: TrackerError?
             do {
-                craving = try tracker.logCraving(draft)
+                craving = try tracker.logCraving(draft, now: LocalClock.now())
             } catch TrackerError.diskFull(let what) {
                 notLogged = .diskFull(what.trimmingCharacters(in: .whitespacesAndNewlines))
             }
@@ -182,7 +182,7 @@ extension Cravey {
         /// a line says how to ride it out.
         private static func logScripted(_ plan: Plan, in lib: Library, json: Bool) throws {
             let craving = try Tracker(library: lib).logRide(
-                plan.draft, ratings: plan.ratings ?? [], minutesApart: plan.minutesApart)
+                plan.draft, ratings: plan.ratings ?? [], minutesApart: plan.minutesApart, now: LocalClock.now())
             if json {
                 try JSONOutput.print(
                     RideJSON(craving: craving, ratings: craving.ratings.map { [$0.seconds, $0.value] }))

@@ -121,7 +121,7 @@ extension Cravey {
             {
                 draft.cravingId = recent.id
             }
-            return try tracker.logUse(draft)
+            return try tracker.logUse(draft, now: LocalClock.now())
         }
     }
 }
