@@ -77,10 +77,7 @@ public struct CheckIn: Sendable, Equatable {
     ]
 
     /// The local calendar day of `date`, `YYYY-MM-DD`.
-    public static func day(of date: Date) -> String {
-        let parts = localCalendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
-    }
+    public static func day(of date: Date) -> String { LocalDay(date, in: .current).text }
 
     /// The hour (0–23) of `date` in local time.
     public static func localHour(of date: Date) -> Int { localCalendar.component(.hour, from: date) }
@@ -95,40 +92,11 @@ public struct CheckIn: Sendable, Equatable {
     /// The calendar in the local time zone (TZ).
     public static var localCalendar: Calendar { calendar(in: .current) }
 
-    /// The year, month and day of a `YYYY-MM-DD` text that names a real date; nil otherwise.
-    public static func components(of day: String) -> (year: Int, month: Int, day: Int)? {
-        let fields = day.split(separator: "-", omittingEmptySubsequences: false)
-        guard day.utf8.count == 10, fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
-            fields.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let year = Int(fields[0]), let month = Int(fields[1]), let dayOfMonth = Int(fields[2]),
-            year >= 1970, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(dayOfMonth)
-        else { return nil }
-        return (year, month, dayOfMonth)
-    }
-
-    /// Days in a month of the Gregorian calendar.
-    public static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// The weekday (0 = Sunday) of a real date.
-    public static func weekday(year: Int, month: Int, day: Int) -> Int {
-        let calendar = calendar(in: TimeZone(identifier: "UTC")!)
-        let date =
-            calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))
-            ?? Date(timeIntervalSince1970: 0)
-        return calendar.component(.weekday, from: date) - 1
-    }
-
     /// "Saturday, 21 November": how a day is shown to people.
     public static func displayDay(_ day: String) -> String {
-        guard let (year, month, dayOfMonth) = components(of: day) else { return day }
-        let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-        return "\(weekdays[weekday(year: year, month: month, day: dayOfMonth)]), \(dayOfMonth) \(monthNames[month - 1])"
+        guard let local = LocalDay(parsing: day) else { return day }
+        let (_, month, dayOfMonth) = local.civil
+        return "\(LocalDay.weekdayNames[local.weekday]), \(dayOfMonth) \(monthNames[month - 1])"
     }
 
     public static let monthNames = [
@@ -141,10 +109,7 @@ extension Validation {
     /// A check-in day given by the user: a real `YYYY-MM-DD` date, not after `today`.
     public static func checkInDay(_ text: String, today: String) throws -> String {
         let day = text.trimmingCharacters(in: .whitespaces)
-        guard CheckIn.components(of: day) != nil else {
-            throw LibraryError.invalid(
-                field: "date", reason: "'\(text.prefix(40))' is not a date written as YYYY-MM-DD")
-        }
+        _ = try LocalDay.parse(day, field: "date")
         guard day <= today else {
             throw LibraryError.invalid(
                 field: "date",

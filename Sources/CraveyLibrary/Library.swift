@@ -316,7 +316,7 @@ public final class Library: @unchecked Sendable {
         lockDepth += 1
         if lockDepth == 1 {
             writeWaitingLogs()
-            takeSnapshotIfDue()  // before the day's first change
+            takeSnapshotIfDue(now: Date())  // before the day's first change (the device's own day)
         }
         return LockHold { [self] in
             if lockDepth == 1 { writeWaitingLogs() }  // kept while this process held the lock

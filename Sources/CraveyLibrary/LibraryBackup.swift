@@ -122,7 +122,7 @@ extension Library {
     /// `replacing` (then it is replaced, as the person asked). One backup writes into a folder at a
     /// time (its lock is waited for `folderWaitSeconds` at most).
     public func backUp(
-        to directory: String, replacing: Bool = false, now: Date = Date(), folderWaitSeconds: Double = 10
+        to directory: String, replacing: Bool = false, now: Date, folderWaitSeconds: Double = 10
     ) throws -> BackupResult {
         let folder = try backupFolder(directory, create: true)
         // A library that cannot be written and has no id yet is told by its content (as an old
@@ -605,11 +605,11 @@ extension Library {
         var problems: [String] = []
         // Settings and milestones: the rules `check` and the journal's replay hold them to.
         var checked = Report()
-        try checkSettingsAndMilestones(db, today: LocalDate.text(Date()), repair: false, into: &checked)
+        try checkSettingsAndMilestones(db, today: LocalDay(Date(), in: .current).text, repair: false, into: &checked)
         problems += checked.subjects(.invalidSetting)
         for row in try Row.fetchAll(db, sql: "SELECT day, prompt FROM checkinDay") {
             let day: String = row["day"], prompt: String? = row["prompt"]
-            if CheckIn.components(of: day) == nil || day.count != 10 {
+            if LocalDay(parsing: day) == nil {
                 problems.append("check-in day '\(day.prefix(20))' is not a date")
             }
             if let prompt, prompt.count > 200 || prompt.unicodeScalars.contains(where: Validation.isUnsafe) {

@@ -153,7 +153,7 @@ extension Library {
     /// `Validation.milestoneProblem`); with `repair`, a setting keeps what is valid of it (a
     /// prices setting its other prices) or is removed, and a milestone that breaks them is removed.
     func checkSettingsAndMilestones(repair: Bool, into report: inout Report) throws {
-        let today = LocalDate.text(Date())
+        let today = LocalDay(Date(), in: .current).text
         guard repair else {  // a check alone only reads (a read-only library can be checked)
             return try store.writer.read { db in
                 try Self.checkSettingsAndMilestones(db, today: today, repair: false, into: &report)

@@ -83,7 +83,7 @@ extension Library {
     }
 
     /// The greeting was answered: Start, or Later (`postponed`).
-    public func noteGreeted(_ day: String, postponed: Bool, at date: Date = Date()) throws {
+    public func noteGreeted(_ day: String, postponed: Bool, at date: Date) throws {
         try changeDay(day) { db in
             try db.execute(
                 sql: "UPDATE checkinDay SET greetedAt = coalesce(greetedAt, ?) WHERE day = ?",

@@ -58,7 +58,7 @@ extension Library {
     }
 
     /// Notes that home has shown these milestones (each is shown once).
-    public func markMilestoneShown(_ rows: [MilestoneRow], at date: Date = Date()) throws {
+    public func markMilestoneShown(_ rows: [MilestoneRow], at date: Date) throws {
         guard isWritable, !rows.isEmpty else { return }
         try writeLogs(step: "milestone.shown", lockWait: Self.logLockWait) { db in
             for row in rows {

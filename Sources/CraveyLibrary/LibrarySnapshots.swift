@@ -43,16 +43,16 @@ extension Library {
     static func snapshotDay(_ name: String) -> String? {
         guard name.hasPrefix(snapshotPrefix), name.hasSuffix(snapshotSuffix) else { return nil }
         let day = String(name.dropFirst(snapshotPrefix.count).dropLast(snapshotSuffix.count))
-        return LocalDate.parse(day) != nil ? day : nil
+        return LocalDay(parsing: day) != nil ? day : nil
     }
 
     /// Takes today's snapshot if there is none yet. Called with the library lock held, before the
     /// day's first change; a library with nothing in it is not copied. Best effort: a snapshot
     /// that cannot be taken now (a full disk) is tried again by the next command.
-    func takeSnapshotIfDue(now: Date = Date()) {
+    func takeSnapshotIfDue(now: Date) {
         guard snapshotsEnabled, !snapshotChecked, isWritable else { return }
         snapshotChecked = true
-        let today = LocalDate.text(now)
+        let today = LocalDay(now, in: .current).text
         let dir = files.path(FileStore.snapshotsDir)
         let final = dir + "/" + Self.snapshotPrefix + today + Self.snapshotSuffix
         guard !files.exists(final), !files.exists(files.path(FileStore.rebuildingMarker)),
@@ -140,12 +140,11 @@ extension Library {
     static func keptSnapshotDays(_ days: [String], today: String) -> Set<String> {
         let newestFirst = days.sorted(by: >)
         var kept = Set(newestFirst.prefix(7))
-        guard let todayNumber = LocalDate.parse(today) else { return kept }
+        guard let today = LocalDay(parsing: today) else { return kept }
         var weeks = Set<Int>()
         for day in newestFirst {
-            guard let number = LocalDate.parse(day), todayNumber - number < 56 else { continue }
-            let week = LocalDate.week(number)
-            if weeks.insert(week).inserted { kept.insert(day) }
+            guard let number = LocalDay(parsing: day), today - number < 56 else { continue }
+            if weeks.insert(number.week).inserted { kept.insert(day) }
         }
         return kept
     }
@@ -213,34 +212,5 @@ extension Store {
         try writer.write { db in
             for id in ids { try db.execute(sql: "DELETE FROM pendingScrub WHERE entryId = ?", arguments: [id]) }
         }
-    }
-}
-
-/// Local calendar days (`CheckIn.day(of:)`, the user's time zone) as day numbers, for counting.
-package enum LocalDate {
-    static func text(_ date: Date) -> String { CheckIn.day(of: date) }
-
-    /// Days since 1970-01-01 for a `YYYY-MM-DD` text; nil for anything else.
-    static func parse(_ text: String) -> Int? {
-        guard let (y, m, d) = CheckIn.components(of: text) else { return nil }
-        return number(year: y, month: m, day: d)
-    }
-
-    /// Days since 1970-01-01 of a civil date (proleptic Gregorian; H. Hinnant's
-    /// `days_from_civil`): arithmetic, not Calendar, as listings and progress read tens of
-    /// thousands of these. The one copy the library and the tracker's days share.
-    package static func number(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The week (Monday to Sunday) a day number falls in.
-    static func week(_ day: Int) -> Int {
-        // 1970-01-01 was a Thursday: Monday-based weeks start 3 days before it.
-        Int((Double(day + 3) / 7).rounded(.down))
     }
 }

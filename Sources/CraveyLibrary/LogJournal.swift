@@ -438,7 +438,7 @@ extension Library {
             return false
         }
         var setAside: [(raw: Data, reason: String)] = []
-        let today = LocalDate.text(Date())
+        let today = LocalDay(Date(), in: .current).text
         let changed = try store.writer.write { db -> Int in
             let pending = Set(
                 try Row.fetchAll(db, sql: "SELECT kind, id FROM pendingJournal").map {

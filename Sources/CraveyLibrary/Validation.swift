@@ -184,7 +184,7 @@ public enum Validation {
             return "thumbnailPath is not this recording's thumbnail"
         }
         if let day = values["checkinDay"], !day.isNull {
-            guard text("checkinDay").flatMap(CheckIn.components(of:)) != nil else { return "checkinDay is not a date" }
+            guard text("checkinDay").flatMap(LocalDay.init(parsing:)) != nil else { return "checkinDay is not a date" }
             guard text("mood").flatMap(CheckIn.Mood.init(rawValue:)) != nil else { return "a check-in without a mood" }
         }
         return nil
@@ -321,8 +321,8 @@ public enum Validation {
             return "\(name): its count is not from 1 to \(maxMilestoneCount)"
         }
         guard id == kind + ":" + String(count) else { return "\(name) is not named for its kind and count" }
-        guard let reachedOn, let day = LocalDate.parse(reachedOn) else { return "\(name): its day is not a date" }
-        if let today = LocalDate.parse(today), day > today + 1 {
+        guard let reachedOn, let day = LocalDay(parsing: reachedOn) else { return "\(name): its day is not a date" }
+        if let today = LocalDay(parsing: today), day > today + 1 {
             return "\(name) is dated \(reachedOn), a day that has not come yet"
         }
         if let shownAt, StoredDate.date(shownAt) == nil { return "\(name): when it was shown is not a time" }

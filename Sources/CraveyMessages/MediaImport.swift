@@ -37,10 +37,11 @@ public enum MediaImport {
     }
 
     /// Imports `path`; with `trim`, keeps only the first 120 seconds of a longer file; with
-    /// `trimSilence`, leaves out the silence at both ends (see `SoundAnalysis.speechSpan`).
+    /// `trimSilence`, leaves out the silence at both ends (see `SoundAnalysis.speechSpan`). The
+    /// recording is made at `now` (the caller's clock).
     public static func importFile(
         _ path: String, into library: Library, draft: Library.Draft, trim: Bool,
-        trimSilence: Bool = false
+        trimSilence: Bool = false, now: Date
     ) throws -> Recording {
         // Only local regular files: a FIFO would block, a device never end (the FFmpeg shim refuses
         // them too, and never opens anything but a local file).
@@ -93,7 +94,7 @@ public enum MediaImport {
             final, thumbnail: thumbnail, kind: kind, draft: titled(draft, path),
             duration: min(result.duration, Validation.maxDuration),
             media: MediaFacts(result, waveform: encoded.waveform, loudness: encoded.loudness),
-            id: id)
+            id: id, createdAt: now)
     }
 
     /// The draft, titled after the file when it has no title.

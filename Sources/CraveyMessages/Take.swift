@@ -33,6 +33,27 @@ public struct Take: Sendable {
         speech.map { ($0.start, max(0, duration - $0.end)) }
     }
 
+    /// Silence at the ends worth trimming, both ends together: less is left as it is.
+    public static let trimmedFrom = 0.1
+    /// Silence at the ends worth offering to trim after a take (asked once it is this much).
+    public static let offeredFrom = 0.5
+
+    /// The silence at the ends when there is at least `least` seconds of it, both ends together
+    /// (nil: less, or no sound to tell).
+    public static func silence(_ ends: (start: Double, end: Double)?, atLeast least: Double) -> (
+        start: Double, end: Double
+    )? {
+        ends.flatMap { $0.start + $0.end >= least ? $0 : nil }
+    }
+
+    /// The silence trimming this take leaves out, when there is enough to trim (`trimmedFrom`).
+    public var trimmableSilence: (start: Double, end: Double)? {
+        Self.silence(silenceAtEnds, atLeast: Self.trimmedFrom)
+    }
+
+    /// The silence worth offering to trim after this take (`offeredFrom`).
+    public var silenceToOffer: (start: Double, end: Double)? { Self.silence(silenceAtEnds, atLeast: Self.offeredFrom) }
+
     /// Finishes `recorder`'s capture and reads what the save needs from the finished file in one
     /// pass: the sound's loudness and speech span, and the thumbnail of a video.
     public static func finish(_ recorder: Recorder) throws -> Take {

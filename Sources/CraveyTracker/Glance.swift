@@ -31,7 +31,7 @@ public struct Glance: Sendable, Equatable {
 
     /// The glance at the library in `root` as of `now`; nil when there is no library there yet
     /// (none is made). Nothing is written.
-    public static func read(root: String, now: Date = Date(), timeZone: TimeZone = .current) throws -> Glance? {
+    public static func read(root: String, now: Date, timeZone: TimeZone = .current) throws -> Glance? {
         let today = LocalDay(now, in: timeZone)
         // A log's day is on its own clock (at most 18 hours from UTC).
         let since = StoredDate.text(Date(timeIntervalSince1970: Double(today.number) * 86_400 - 64_800))

@@ -57,7 +57,7 @@ public enum LogInput {
     }
 
     /// When it happened (`LogTime.parse`); `now` when none is given.
-    public static func time(_ text: String?, now: Date = Date()) throws -> LogTime {
+    public static func time(_ text: String?, now: Date) throws -> LogTime {
         try text.map { try LogTime.parse($0, now: now) } ?? LogTime(now)
     }
 
@@ -81,7 +81,7 @@ public enum LogInput {
 
     /// The start of a listing's time: days back from `now` (`7d`, `30d`, any number up to a
     /// century), or a past local date's midnight (`YYYY-MM-DD`).
-    public static func since(_ text: String, now: Date = Date()) throws -> Date {
+    public static func since(_ text: String, now: Date) throws -> Date {
         let lowered = text.lowercased()
         if lowered.hasSuffix("d"), let days = Int(lowered.dropLast()), days >= 1, days <= 36_500 {
             return now.addingTimeInterval(-Double(days) * 86_400)

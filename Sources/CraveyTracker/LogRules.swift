@@ -29,14 +29,14 @@ enum LogRules {
         return trimmed
     }
 
-    static func check(_ craving: Craving) throws {
+    static func check(_ craving: Craving, now: Date) throws {
         guard Intensity.range.contains(craving.intensity) else {
             throw TrackerError.invalid(field: "intensity", reason: "\(craving.intensity) is not from 1 to 10")
         }
-        try check(craving.time)
+        try check(craving.time, now: now)
     }
 
-    static func check(_ use: Usage) throws {
+    static func check(_ use: Usage, now: Date) throws {
         guard use.method.allows(use.amount) else {
             throw TrackerError.invalid(
                 field: "amount",
@@ -46,11 +46,11 @@ enum LogRules {
         if let mood = use.moodAfter, !MoodAfter.range.contains(mood) {
             throw TrackerError.invalid(field: "mood after", reason: "\(mood) is not from 1 to 10")
         }
-        try check(use.time)
+        try check(use.time, now: now)
     }
 
-    static func check(_ time: LogTime) throws {
-        guard time.instant <= Date().addingTimeInterval(1) else {
+    static func check(_ time: LogTime, now: Date) throws {
+        guard time.instant <= now.addingTimeInterval(1) else {
             throw TrackerError.invalid(
                 field: "time", reason: "it is later than now; a log is of something that has happened")
         }

@@ -27,7 +27,7 @@ public struct LogTime: Sendable, Equatable {
     public static let oldWarning = "Memory may be less reliable for events more than 7 days ago"
 
     /// Whether the log is more than 7 days before `now` (it saves, with `oldWarning`).
-    public func isOld(now: Date = Date()) -> Bool { now.timeIntervalSince(instant) > Self.reliableMemory }
+    public func isOld(now: Date) -> Bool { now.timeIntervalSince(instant) > Self.reliableMemory }
 
     /// The wall clock where it was logged: "2026-03-29 08:15".
     public var localText: String {
@@ -73,7 +73,7 @@ public struct LogTime: Sendable, Equatable {
     /// as `-90m`, `-2h`, `-3d`; local time in `timeZone`. A time later than `now` is refused, and
     /// so is a local time the clocks skipped (a DST change); a time the clocks went through twice
     /// is the first of the two.
-    public static func parse(_ raw: String, now: Date = Date(), timeZone: TimeZone = .current) throws -> LogTime {
+    public static func parse(_ raw: String, now: Date, timeZone: TimeZone = .current) throws -> LogTime {
         let text = raw.trimmingCharacters(in: .whitespaces).lowercased()
         func bad(_ reason: String) -> TrackerError { .invalid(field: "time", reason: reason) }
         let usage = "use now, HH:MM, yesterday HH:MM, YYYY-MM-DD HH:MM, or -90m / -2h / -3d"
@@ -161,4 +161,9 @@ public struct LogTime: Sendable, Equatable {
         guard instant >= Date(timeIntervalSince1970: 946_684_800) else { throw bad("'\(raw)' is before 2000") }
         return LogTime(instant.truncatedToMilliseconds, in: timeZone)
     }
+}
+
+extension LocalDay {
+    /// The day of a log: where and when it was logged.
+    public init(_ time: LogTime) { self.init(time.instant, utcOffset: time.utcOffset) }
 }

@@ -105,6 +105,12 @@ public enum Intensity {
     public static let range = 1...10
     public static let standard = 5
 
+    /// The intensity a digit key gives on a screen that asks for one: 1–9 as they are, 0 is 10
+    /// (nil for anything but a digit).
+    public static func value(ofDigit digit: Int) -> Int? {
+        (0...9).contains(digit) ? (digit == 0 ? 10 : digit) : nil
+    }
+
     public enum Band: String, Sendable {
         case mild, moderate, strong, overwhelming
 

@@ -1,3 +1,4 @@
+import CraveyLibrary
 import Foundation
 
 /// What a save says: one line naming what was kept, so a wrong number is seen at once. The
@@ -9,7 +10,7 @@ public enum LogWords {
     /// "Craving logged ✓ — 8 (strong), 21:52", "Usage logged ✓ — vape, 3 pulls, yesterday 21:30".
     /// The time is said as it was typed: the clock for today, "yesterday" and the clock, else the
     /// date and the clock (`now` and `timeZone` say what today is).
-    public static func saved(_ entry: LogEntry, now: Date = Date(), timeZone: TimeZone = .current) -> String {
+    public static func saved(_ entry: LogEntry, now: Date, timeZone: TimeZone = .current) -> String {
         let when = time(entry.time, now: now, timeZone: timeZone)
         switch entry {
         case let .craving(c):
@@ -29,7 +30,7 @@ public enum LogWords {
     }
 
     /// "21:52" today, "yesterday 21:30", else "2026-11-20 08:15": the wall clock where it was logged.
-    public static func time(_ time: LogTime, now: Date = Date(), timeZone: TimeZone = .current) -> String {
+    public static func time(_ time: LogTime, now: Date, timeZone: TimeZone = .current) -> String {
         let clock = String(time.localText.suffix(5))
         switch LocalDay(now, in: timeZone) - LocalDay(time) {
         case 0: return clock
@@ -39,7 +40,7 @@ public enum LogWords {
     }
 
     /// The note a log older than 7 days is saved with (nil for a recent one): calm, not an error.
-    public static func note(_ time: LogTime, now: Date = Date()) -> String? {
+    public static func note(_ time: LogTime, now: Date) -> String? {
         time.isOld(now: now) ? LogTime.oldWarning : nil
     }
 }

@@ -100,10 +100,10 @@ extension Tracker {
     /// helped most first (over every craving logged); then the rest, most played first. Each
     /// group keeps that order within it (check-ins are never offered). Without `helpedFirst`, the
     /// middle group is left out: the trigger's messages, then the most played.
-    public func messageOrder(for triggers: [Trigger], helpedFirst: Bool = true) throws -> [Recording] {
+    public func messageOrder(for triggers: [Trigger], helpedFirst: Bool = true, now: Date) throws -> [Recording] {
         let names = Set(triggers.map(\.rawValue))
         let messages = try library.top(Int.max)
-        let help = helpedFirst ? try messageHelp() : [:]
+        let help = helpedFirst ? try messageHelp(now: now) : [:]
         func helped(_ recording: Recording) -> MessageHelp? {
             help[recording.id].flatMap { $0.resistedAfter > 0 ? $0 : nil }
         }
@@ -125,7 +125,7 @@ extension Tracker {
 
     /// Every message played in a craving, by id, over every craving logged whose 2 hours have
     /// passed by `now`.
-    public func messageHelp(now: Date = Date()) throws -> [UUID: MessageHelp] {
+    public func messageHelp(now: Date) throws -> [UUID: MessageHelp] {
         let (cravings, useTimes, titles) = try playedFacts(since: "", useTimes: true)
         return MessageHelp.figures(
             cravings, useTimes: useTimes, titles: titles, nowMs: ProgressFigures.milliseconds(now))
@@ -148,8 +148,8 @@ extension Tracker {
 
     /// The messages the play offer after a craving lists: those made for one of its triggers
     /// first, then Quick Play's order as set.
-    public func offerOrder(for triggers: [Trigger]) throws -> [Recording] {
-        try messageOrder(for: triggers, helpedFirst: quickPlayOrder() == .helpedMost)
+    public func offerOrder(for triggers: [Trigger], now: Date) throws -> [Recording] {
+        try messageOrder(for: triggers, helpedFirst: quickPlayOrder() == .helpedMost, now: now)
     }
 
     // MARK: - Quick Play
@@ -167,10 +167,10 @@ extension Tracker {
     /// The first `count` messages of Quick Play (home's top three, `cravey top`, `play --top`) in
     /// the order set: the most played, or those that helped most (as `messageOrder` with no
     /// trigger).
-    public func quickPlay(_ count: Int) throws -> [Recording] {
+    public func quickPlay(_ count: Int, now: Date) throws -> [Recording] {
         switch try quickPlayOrder() {
         case .mostPlayed: try library.top(count)
-        case .helpedMost: Array(try messageOrder(for: []).prefix(max(0, count)))
+        case .helpedMost: Array(try messageOrder(for: [], now: now).prefix(max(0, count)))
         }
     }
 }

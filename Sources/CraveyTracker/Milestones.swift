@@ -233,7 +233,7 @@ extension Tracker {
     /// not contradicted by the logs, in the order reached. `facts` must hold every
     /// craving (`progressFacts()` without a day).
     @discardableResult
-    public func noteMilestones(_ facts: ProgressFacts? = nil, now: Date = Date(), timeZone: TimeZone = .current)
+    public func noteMilestones(_ facts: ProgressFacts? = nil, now: Date, timeZone: TimeZone = .current)
         throws -> [Milestone]
     {
         let facts = try facts ?? progressFacts()
@@ -259,7 +259,7 @@ extension Tracker {
     /// The milestone home shows next, once: the newest stored and not shown yet (by day, then the
     /// larger count; days since use from the day after it was reached). It is marked shown, with the smaller ones of its kind not shown yet (one line says
     /// the furthest). nil when every one has been shown.
-    public func showNextMilestone(now: Date = Date(), timeZone: TimeZone = .current) throws -> Milestone? {
+    public func showNextMilestone(now: Date, timeZone: TimeZone = .current) throws -> Milestone? {
         let today = LocalDay(now, in: timeZone)
         // Harm reduction speaks of what was used, not of cravings resisted.
         let resistedShown = try goal() != .harmReduction
@@ -293,7 +293,7 @@ extension Tracker {
     /// For `check`: each stored milestone the logs no longer reach (after a deleted log or
     /// message), as a note — it is kept, never removed. One the logs say was never reached is
     /// left to `falseMilestones`.
-    public func milestoneNotes(now: Date = Date(), timeZone: TimeZone = .current) throws -> [String] {
+    public func milestoneNotes(now: Date, timeZone: TimeZone = .current) throws -> [String] {
         let facts = try progressFacts()
         let useDays = Set(facts.uses.map(\.day))
         let stored = try milestones().filter { !$0.isContradicted(byUseOn: useDays) }
@@ -320,7 +320,7 @@ extension ProgressFigures {
 extension Tracker {
     /// The figures of `range` as `progress` shows them: with the milestones, the new ones
     /// stored first. Every log is read once, for both.
-    public func progressNotingMilestones(_ range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current)
+    public func progressNotingMilestones(_ range: ProgressRange, now: Date, timeZone: TimeZone = .current)
         throws -> ProgressFigures
     {
         let facts = try progressFacts()

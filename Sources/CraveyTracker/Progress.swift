@@ -155,7 +155,7 @@ public struct ProgressFigures: Sendable {
 
     /// The figures of `range` as of `now`; `from`, when given, is the first day instead of the range's.
     public init(
-        _ facts: ProgressFacts, range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current,
+        _ facts: ProgressFacts, range: ProgressRange, now: Date, timeZone: TimeZone = .current,
         from firstDayShown: LocalDay? = nil
     ) {
         self.range = range

@@ -49,7 +49,7 @@ public struct ProgressFacts: Sendable {
 
 extension Tracker {
     /// The figures of `range` as of `now`, from one snapshot of the database.
-    public func progress(_ range: ProgressRange, now: Date = Date(), timeZone: TimeZone = .current) throws
+    public func progress(_ range: ProgressRange, now: Date, timeZone: TimeZone = .current) throws
         -> ProgressFigures
     {
         let today = LocalDay(now, in: timeZone)

@@ -1,3 +1,4 @@
+import CraveyLibrary
 import Foundation
 
 /// The dashboard's words: each section's title, its line and its sentence, encouraging and never

@@ -46,19 +46,41 @@ public struct Report: Sendable {
 
     /// The longest period a report covers: ten years of days.
     public static let longest = 3_660
+
+    /// The days a report of `from`–`to` covers (both counted; `to` nil: today, `from` nil: the 30
+    /// days to `to`) when today is `today`, or a one-line refusal: a report is of days that have
+    /// passed, so a last day after today is refused, never cut short.
+    public static func period(from: LocalDay?, to: LocalDay?, today: LocalDay) throws -> ClosedRange<LocalDay> {
+        let last = to ?? today
+        if last > today {
+            throw TrackerError.invalid(
+                field: "period", reason: "its last day, \(last.text), is after today (\(today.text))")
+        }
+        let first = from ?? last - 29
+        if first > last {
+            throw TrackerError.invalid(
+                field: "period", reason: "its first day, \(first.text), is after its last day, \(last.text)")
+        }
+        if last - first >= longest {
+            throw TrackerError.invalid(
+                field: "period", reason: "it covers \(last - first + 1) days; a report covers at most \(longest)")
+        }
+        return first...last
+    }
 }
 
 extension Tracker {
-    /// The report of `from`–`to` (both counted; `to` at most today), or of `range` up to today
-    /// when they are nil, as of `now`; the notes only `withNotes`.
+    /// The report of `from`–`to` (see `Report.period`: a last day after today is refused), or of
+    /// `range` up to today when they are nil, as of `now`; the notes only `withNotes`.
     public func report(
         range: ProgressRange = .month, from: LocalDay? = nil, to: LocalDay? = nil, withNotes: Bool = false,
-        now: Date = Date(), timeZone: TimeZone = .current
+        now: Date, timeZone: TimeZone = .current
     ) throws -> Report {
         let today = LocalDay(now, in: timeZone)
-        let last = min(to ?? today, today)
         let custom = from != nil || to != nil
-        var facts = try progressFacts(from: custom ? (from ?? last - 29) : range.days.map { today - ($0 - 1) })
+        let asked = try Report.period(from: from, to: to, today: today)
+        let last = custom ? asked.upperBound : today
+        var facts = try progressFacts(from: custom ? asked.lowerBound : range.days.map { today - ($0 - 1) })
         if last < today {
             // The figures as of the period's last day: what came after it is left out.
             facts.cravings.removeAll { $0.day > last.number }
@@ -71,7 +93,7 @@ extension Tracker {
             custom
             ? ProgressFigures(
                 facts, range: .all, now: last < today ? Self.noon(of: last, in: timeZone) : now, timeZone: timeZone,
-                from: from ?? last - 29)
+                from: asked.lowerBound)
             : ProgressFigures(facts, range: range, now: now, timeZone: timeZone)
         let first = figures.from
         var days = (first.number...max(first.number, last.number)).map { Report.Day(day: LocalDay(number: $0)) }

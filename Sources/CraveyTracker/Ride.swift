@@ -46,7 +46,7 @@ extension Tracker {
         public var last: Int { ratings.last?.value ?? craving.intensity }
 
         /// Keeps a rating of `value` (1–10) given at `time` (never before the last one kept).
-        public mutating func rate(_ value: Int, at time: Date = Date()) throws {
+        public mutating func rate(_ value: Int, at time: Date) throws {
             let seconds = Int(time.timeIntervalSince(craving.time.instant).rounded())
             let rating = Craving.Rating(seconds: max(seconds, ratings.last?.seconds ?? 0), value: value)
             if isSaved { try tracker.noteRatings(ratings + [rating], of: craving.id) }
@@ -66,7 +66,7 @@ extension Tracker {
     public static let rideWithin: TimeInterval = 30 * 60
 
     /// Whether a craving at `time` can be ridden out now (see `rideWithin`).
-    public static func canRide(_ time: LogTime, now: Date = Date()) -> Bool {
+    public static func canRide(_ time: LogTime, now: Date) -> Bool {
         now.timeIntervalSince(time.instant) <= rideWithin
     }
 
@@ -82,7 +82,8 @@ extension Tracker {
 
     /// Logs a craving ridden out before, with its ratings as `ratings(from:then:minutesApart:)`
     /// makes them, in one commit (a failure stores neither); returns it as stored.
-    public func logRide(_ draft: CravingDraft, ratings values: [Int], minutesApart: Int) throws -> Craving {
-        try logCraving(draft, ratings: Self.ratings(from: draft.intensity, then: values, minutesApart: minutesApart))
+    public func logRide(_ draft: CravingDraft, ratings values: [Int], minutesApart: Int, now: Date) throws -> Craving {
+        try logCraving(
+            draft, ratings: Self.ratings(from: draft.intensity, then: values, minutesApart: minutesApart), now: now)
     }
 }

@@ -9,7 +9,7 @@ public struct Tracker: Sendable {
 
     public init(library: Library) { self.library = library }
 
-    /// What a new craving is made of; anything left out takes its default (a 5, now).
+    /// What a new craving is made of; anything left out takes its default (a 5).
     public struct CravingDraft: Sendable {
         public var intensity = Intensity.standard
         public var time: LogTime
@@ -19,7 +19,7 @@ public struct Tracker: Sendable {
         public var recordingId: UUID?
 
         public init(
-            intensity: Int = Intensity.standard, time: LogTime = LogTime(Date()), triggers: Set<Trigger> = [],
+            intensity: Int = Intensity.standard, time: LogTime, triggers: Set<Trigger> = [],
             location: Location? = nil, notes: String? = nil, recordingId: UUID? = nil
         ) {
             (self.intensity, self.time, self.triggers, self.location, self.notes, self.recordingId) = (
@@ -41,7 +41,7 @@ public struct Tracker: Sendable {
         public var cravingId: UUID?
 
         public init(
-            method: Method = .bowls, amount: Double? = nil, time: LogTime = LogTime(Date()),
+            method: Method = .bowls, amount: Double? = nil, time: LogTime,
             triggers: Set<Trigger> = [],
             location: Location? = nil, notes: String? = nil, moodAfter: Int? = nil, cravingId: UUID? = nil
         ) {
@@ -54,36 +54,36 @@ public struct Tracker: Sendable {
 
     // MARK: - Logging
 
-    /// Logs a craving; returns it as stored.
-    public func logCraving(_ draft: CravingDraft) throws -> Craving {
-        try logCraving(draft, ratings: [])
+    /// Logs a craving (its time not after `now`); returns it as stored.
+    public func logCraving(_ draft: CravingDraft, now: Date) throws -> Craving {
+        try logCraving(draft, ratings: [], now: now)
     }
 
     /// Logs a craving with a ride's ratings in the same commit (nothing is stored when they are
     /// not 1–10 in the order given); returns it as stored.
-    func logCraving(_ draft: CravingDraft, ratings: [Craving.Rating]) throws -> Craving {
-        let now = Date().truncatedToMilliseconds
+    func logCraving(_ draft: CravingDraft, ratings: [Craving.Rating], now: Date) throws -> Craving {
+        let made = Date().truncatedToMilliseconds
         var craving = Craving(
             id: UUID(), time: draft.time.stored, intensity: draft.intensity,
             triggers: Trigger.allCases.filter(draft.triggers.contains),
             location: draft.location, notes: try LogRules.notes(draft.notes), recordingId: draft.recordingId,
-            createdAt: now, modifiedAt: now)
+            createdAt: made, modifiedAt: made)
         craving.ratings = ratings
-        try LogRules.check(craving)
+        try LogRules.check(craving, now: now)
         try Self.checkRatings(ratings)
         try keepingNew { try worded { try library.insertCraving(craving.row) } }
         return craving
     }
 
-    /// Logs a use; returns it as stored.
-    public func logUse(_ draft: UsageDraft) throws -> Usage {
-        let now = Date().truncatedToMilliseconds
+    /// Logs a use (its time not after `now`); returns it as stored.
+    public func logUse(_ draft: UsageDraft, now: Date) throws -> Usage {
+        let made = Date().truncatedToMilliseconds
         let use = Usage(
             id: UUID(), time: draft.time.stored, method: draft.method, amount: draft.amount ?? draft.method.amounts[0],
             triggers: Trigger.allCases.filter(draft.triggers.contains), location: draft.location,
             notes: try LogRules.notes(draft.notes), moodAfter: draft.moodAfter, cravingId: draft.cravingId,
-            createdAt: now, modifiedAt: now)
-        try LogRules.check(use)
+            createdAt: made, modifiedAt: made)
+        try LogRules.check(use, now: now)
         try keepingNew { try worded { try library.insertUse(use.row) } }
         return use
     }
@@ -122,8 +122,8 @@ public struct Tracker: Sendable {
 
     // MARK: - Editing and deleting
 
-    /// Stores `craving`'s new values (its id and creation time stay).
-    public func edit(_ craving: Craving) throws -> Craving {
+    /// Stores `craving`'s new values (its id and creation time stay; its time not after `now`).
+    public func edit(_ craving: Craving, now: Date) throws -> Craving {
         var updated = craving
         updated.time = craving.time.stored
         updated.notes = try LogRules.notes(craving.notes)
@@ -131,19 +131,19 @@ public struct Tracker: Sendable {
         updated.modifiedAt = Date().truncatedToMilliseconds
         // A ride's first rating is the intensity logged: it follows an edit of it.
         if !updated.ratings.isEmpty { updated.ratings[0].value = updated.intensity }
-        try LogRules.check(updated)
+        try LogRules.check(updated, now: now)
         try worded { try library.updateCraving(updated.row) }
         return updated
     }
 
-    /// Stores `use`'s new values (its id and creation time stay).
-    public func edit(_ use: Usage) throws -> Usage {
+    /// Stores `use`'s new values (its id and creation time stay; its time not after `now`).
+    public func edit(_ use: Usage, now: Date) throws -> Usage {
         var updated = use
         updated.time = use.time.stored
         updated.notes = try LogRules.notes(use.notes)
         updated.triggers = Trigger.allCases.filter(Set(use.triggers).contains)
         updated.modifiedAt = Date().truncatedToMilliseconds
-        try LogRules.check(updated)
+        try LogRules.check(updated, now: now)
         try worded { try library.updateUse(updated.row) }
         return updated
     }

@@ -13,11 +13,11 @@ final class SnapshotRetentionTests: XCTestCase {
     }
 
     func testSevenDaysAndEightWeeks() throws {
-        XCTAssertEqual(LocalDate.parse("1970-01-01"), 0)
-        XCTAssertEqual(LocalDate.parse("2026-11-23"), 20_780)  // a Monday
-        XCTAssertEqual(LocalDate.week(20_780), LocalDate.week(20_786), "Monday to Sunday")
-        XCTAssertNotEqual(LocalDate.week(20_779), LocalDate.week(20_780))
-        XCTAssertNil(LocalDate.parse("2026-13-01"))
+        XCTAssertEqual(LocalDay(parsing: "1970-01-01")?.number, 0)
+        XCTAssertEqual(LocalDay(parsing: "2026-11-23")?.number, 20_780)  // a Monday
+        XCTAssertEqual(LocalDay(number: 20_780).week, LocalDay(number: 20_786).week, "Monday to Sunday")
+        XCTAssertNotEqual(LocalDay(number: 20_779).week, LocalDay(number: 20_780).week)
+        XCTAssertNil(LocalDay(parsing: "2026-13-01"))
         // A snapshot every day for 100 days.
         let today = 20_786
         let days = (0..<100).map { day(today - $0) }
@@ -25,8 +25,8 @@ final class SnapshotRetentionTests: XCTestCase {
         XCTAssertTrue(Set(days.prefix(7)).isSubset(of: kept), "the last 7 days")
         let older = kept.subtracting(days.prefix(7))
         XCTAssertEqual(older.count, 7, "one for each of the 8 weeks (the newest's week is among the 7 days)")
-        XCTAssertTrue(older.allSatisfy { today - LocalDate.parse($0)! < 56 }, "none older than 8 weeks")
-        XCTAssertEqual(Set(older.map { LocalDate.week(LocalDate.parse($0)!) }).count, 7, "one a week")
+        XCTAssertTrue(older.allSatisfy { today - LocalDay(parsing: $0)!.number < 56 }, "none older than 8 weeks")
+        XCTAssertEqual(Set(older.map { LocalDay(parsing: $0)!.week }).count, 7, "one a week")
         // Used only now and then: the 7 newest are kept however old.
         let sparse = [
             "2025-01-01", "2025-02-01", "2025-03-01", "2025-04-01", "2025-05-01", "2025-06-01", "2025-07-01",

@@ -87,14 +87,14 @@ final class MessagesTests: XCTestCase {
         let made = try runProcess(
             "/usr/bin/ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3", wav])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let imported = try MediaImport.importFile(wav, into: library, draft: .init(), trim: false)
+        let imported = try MediaImport.importFile(wav, into: library, draft: .init(), trim: false, now: Date())
         XCTAssertEqual(imported.title, "three", "titled after the file")
         XCTAssertEqual(imported.kind, .audio)
         XCTAssertEqual(imported.duration, 3.0, accuracy: 0.03)
         XCTAssertEqual(try ffprobe(library.file(of: imported)).codecs, ["aac"])
         try "not a sound\n".write(toFile: base + "/notes.txt", atomically: true, encoding: .utf8)
         XCTAssertThrowsError(
-            try MediaImport.importFile(base + "/notes.txt", into: library, draft: .init(), trim: false)
+            try MediaImport.importFile(base + "/notes.txt", into: library, draft: .init(), trim: false, now: Date())
         ) {
             XCTAssertTrue("\($0)".contains("is not an audio or video file"), "\($0)")
         }

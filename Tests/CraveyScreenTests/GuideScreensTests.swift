@@ -84,14 +84,18 @@ final class GuideScreensTests: CommandTestCase {
         }
     }
 
-    func environment(_ fixture: Fixture, library: String, microphone: String? = nil) -> String {
+    /// The environment of a command on the fixture's library, `minutesBefore` its moment (with
+    /// `microphone`, one that records from it and makes its transcript at once).
+    func environment(_ fixture: Fixture, library: String, minutesBefore: Int = 0, microphone: String? = nil)
+        -> String
+    {
         let sound =
             microphone.map {
                 "CRAVEY_TRANSCRIBE=now ALSA_CONFIG_PATH=\(shellQuote(base + "/default-mic.conf")) "
                     + "CRAVEY_ALSA_INFILE=\(shellQuote($0))"
             } ?? "CRAVEY_TRANSCRIBE=later ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig))"
         return "env HOME=\(shellQuote(base)) NO_COLOR=1 TZ=UTC LANG=C.UTF-8 \(sound) "
-            + "CRAVEY_NOW=\(fixture.now) CRAVEY_LIBRARY=\(shellQuote(library))"
+            + "CRAVEY_NOW=\(Self.moment(fixture.now, minutesBefore: minutesBefore)) CRAVEY_LIBRARY=\(shellQuote(library))"
     }
 
     /// A microphone saying `sentences` (then silence) from the moment it is opened: a FIFO fed at
@@ -132,14 +136,27 @@ final class GuideScreensTests: CommandTestCase {
         try super.tearDownWithError()
     }
 
-    /// Makes the fixture's library: its commands, then Skip tour if it is past its first run.
+    /// `now` (`YYYY-MM-DDTHH:MM:SS`, UTC) `minutes` earlier.
+    static func moment(_ now: String, minutesBefore minutes: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        guard minutes > 0, let date = formatter.date(from: now) else { return now }
+        return formatter.string(from: date.addingTimeInterval(Double(-60 * minutes)))
+    }
+
+    /// Makes the fixture's library: its commands, a minute apart up to its moment (so messages
+    /// imported one after another are told apart, newest last), then Skip tour if it is past its
+    /// first run.
     func prepare(_ library: String, _ fixture: Fixture, _ quote: Quote) throws {
-        for arguments in fixture.commands {
+        for (index, arguments) in fixture.commands.enumerated() {
+            let before = fixture.commands.count - index
             let result = try runProcess(
                 "/bin/sh",
                 [
                     "-c",
-                    "cd \(shellQuote(base)) && \(environment(fixture, library: library)) "
+                    "cd \(shellQuote(base)) && \(environment(fixture, library: library, minutesBefore: before)) "
                         + ([cravey] + arguments).map(shellQuote).joined(separator: " "),
                 ])
             XCTAssertEqual(result.status, 0, "\(quote.place) fixture: cravey \(arguments): \(result.stderr)")

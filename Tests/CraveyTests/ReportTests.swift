@@ -137,7 +137,7 @@ final class ReportTests: CommandTestCase {
 
     func testHomeSaysTheFirstTwoWeeksLineOnlyWhileQuitting() throws {
         let lib = try Library(root: root)
-        _ = try Tracker(library: lib).logUse(.init(time: LogTime(Date().addingTimeInterval(-50 * 3600))))
+        _ = try Tracker(library: lib).logUse(.init(time: LogTime(Date().addingTimeInterval(-50 * 3600))), now: Date())
         func home() throws -> String { try Home.lines(lib, top: [], toast: nil, now: Date()).joined(separator: "\n") }
         try lib.setSetting(.goal, to: "quit")
         let shown = try home()
@@ -148,7 +148,7 @@ final class ReportTests: CommandTestCase {
             XCTAssertFalse(try home().contains("sleep, mood and appetite"), goal)
         }
         try lib.setSetting(.goal, to: "quit")
-        _ = try Tracker(library: lib).logUse(.init())
+        _ = try Tracker(library: lib).logUse(.init(time: LogTime(Date())), now: Date())
         XCTAssertFalse(try home().contains("sleep, mood and appetite"), "not on the day of a use")
     }
 

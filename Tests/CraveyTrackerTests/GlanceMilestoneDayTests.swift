@@ -25,7 +25,9 @@ final class GlanceMilestoneDayTests: XCTestCase {
         try LogTime.parse(text, now: Date(timeIntervalSince1970: 4_000_000_000), timeZone: berlin)
     }
 
-    func uses(_ times: [String]) throws { for time in times { try tracker.logUse(.init(time: try at(time))) } }
+    func uses(_ times: [String]) throws {
+        for time in times { try tracker.logUse(.init(time: try at(time)), now: Date()) }
+    }
 
     /// The glance's milestone as "kind count day" ("none" without one).
     func glanced(_ now: String) throws -> String {
@@ -37,7 +39,7 @@ final class GlanceMilestoneDayTests: XCTestCase {
     /// reached on Nov 8, so on Nov 19 it is not new, before progress stores it and after.
     func testOneFirstReachedOnAnEarlierDayIsNotNew() throws {
         try uses(["2026-11-07 20:00", "2026-11-15 21:00", "2026-11-16 21:00", "2026-11-17 21:00", "2026-11-18 21:00"])
-        try tracker.logCraving(.init(intensity: 7, time: try at("2026-11-19 17:30")))
+        try tracker.logCraving(.init(intensity: 7, time: try at("2026-11-19 17:30")), now: Date())
         XCTAssertEqual(try glanced("2026-11-19 18:00"), "none")
         let noted = try tracker.noteMilestones(now: try at("2026-11-19 18:00").instant, timeZone: berlin)
         XCTAssertTrue(

@@ -25,11 +25,11 @@ final class GoalWordsTests: XCTestCase {
     }
 
     func use(_ time: String, _ method: Method = .vape, _ amount: Double? = nil) throws {
-        try tracker.logUse(.init(method: method, amount: amount, time: try at(time)))
+        try tracker.logUse(.init(method: method, amount: amount, time: try at(time)), now: Date())
     }
 
     func craving(_ intensity: Int, _ time: String) throws {
-        try tracker.logCraving(.init(intensity: intensity, time: try at(time)))
+        try tracker.logCraving(.init(intensity: intensity, time: try at(time)), now: Date())
     }
 
     func progress(_ goal: Goal?, _ range: ProgressRange = .week, now: String) throws -> ProgressFigures {
@@ -85,7 +85,7 @@ final class GoalWordsTests: XCTestCase {
         XCTAssertEqual(Set(emptyOnes).count, 4, "\(emptyOnes)")
         XCTAssertEqual(empty.intensityInsight, "Log your first craving to see intensity trends! 📈")
         try tracker.logCraving(
-            .init(intensity: 6, time: try at("2026-10-12 09:00"), triggers: [.anxious], location: .home))
+            .init(intensity: 6, time: try at("2026-10-12 09:00"), triggers: [.anxious], location: .home), now: Date())
         for goal in [nil] + Goal.allCases.map(Optional.some) {
             let one = try progress(goal, now: "2026-10-12 12:00")
             XCTAssertEqual(one.insights.filter { $0 == ProgressFigures.keepLogging }.count, 1, "\(one.insights)")

@@ -39,13 +39,13 @@ final class MessageHelpTests: XCTestCase {
 
     @discardableResult
     func craving(_ intensity: Int, _ time: String, played: [Recording] = []) throws -> Craving {
-        let craving = try tracker.logCraving(.init(intensity: intensity, time: try at(time)))
+        let craving = try tracker.logCraving(.init(intensity: intensity, time: try at(time)), now: Date())
         for message in played { try tracker.notePlayed(message.id, during: craving.id) }
         return craving
     }
 
     func use(_ time: String, after craving: Craving? = nil) throws {
-        _ = try tracker.logUse(.init(method: .bowls, time: try at(time), cravingId: craving?.id))
+        _ = try tracker.logUse(.init(method: .bowls, time: try at(time), cravingId: craving?.id), now: Date())
     }
 
     func sql(_ statement: String) throws {
@@ -126,19 +126,22 @@ final class MessageHelpTests: XCTestCase {
         let (walk, call, breathe, photo) = try handWorked()
         // Breathe and Call each have one craving that passed; Breathe none followed by a use.
         XCTAssertEqual(
-            try tracker.messageOrder(for: []).map(\.title), ["Walk first", "Breathe", "Call Sam", "Photo of Mia"])
+            try tracker.messageOrder(for: [], now: Date()).map(\.title),
+            ["Walk first", "Breathe", "Call Sam", "Photo of Mia"])
         try sql("UPDATE recording SET forTriggers = 'anxious' WHERE id = '\(photo.id.uuidString)'")
         XCTAssertEqual(
-            try tracker.messageOrder(for: [.anxious, .bored]).map(\.id), [photo.id, walk.id, breathe.id, call.id])
-        XCTAssertEqual(try tracker.messageOrder(for: [.bored]).map(\.id), [walk.id, breathe.id, call.id, photo.id])
+            try tracker.messageOrder(for: [.anxious, .bored], now: Date()).map(\.id),
+            [photo.id, walk.id, breathe.id, call.id])
+        XCTAssertEqual(
+            try tracker.messageOrder(for: [.bored], now: Date()).map(\.id), [walk.id, breathe.id, call.id, photo.id])
 
         // Quick Play: the most played unless helped most is chosen (a setting, journaled).
         XCTAssertEqual(try tracker.quickPlayOrder(), .mostPlayed)
-        XCTAssertEqual(try tracker.quickPlay(3).map(\.title), ["Photo of Mia", "Walk first", "Call Sam"])
+        XCTAssertEqual(try tracker.quickPlay(3, now: Date()).map(\.title), ["Photo of Mia", "Walk first", "Call Sam"])
         try tracker.setQuickPlayOrder(.helpedMost)
         XCTAssertEqual(try library.setting(.quickPlay), "helped-most")
-        XCTAssertEqual(try tracker.quickPlay(3).map(\.title), ["Walk first", "Breathe", "Call Sam"])
-        XCTAssertEqual(try tracker.quickPlay(1).map(\.title), ["Walk first"])
+        XCTAssertEqual(try tracker.quickPlay(3, now: Date()).map(\.title), ["Walk first", "Breathe", "Call Sam"])
+        XCTAssertEqual(try tracker.quickPlay(1, now: Date()).map(\.title), ["Walk first"])
         let journal = try String(contentsOfFile: base + "/library/logs.journal", encoding: .utf8)
         XCTAssertTrue(journal.contains("helped-most"), "the setting is journaled")
     }
@@ -204,7 +207,7 @@ final class MessageHelpTests: XCTestCase {
         XCTAssertEqual(expected.first?.ratings.count, 2)
         XCTAssertEqual(expected.first?.played, [walk.id])
 
-        _ = try library.backUp(to: base + "/backup")
+        _ = try library.backUp(to: base + "/backup", now: Date())
         let restored = try Library(root: base + "/restored")
         _ = try restored.restore(from: base + "/backup")
         XCTAssertEqual(try Tracker(library: restored).cravings(), expected, "backup → restore")

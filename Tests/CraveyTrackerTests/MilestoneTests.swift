@@ -26,10 +26,12 @@ final class MilestoneTests: XCTestCase {
     }
 
     @discardableResult
-    func craving(_ time: String) throws -> Craving { try tracker.logCraving(.init(intensity: 6, time: try at(time))) }
+    func craving(_ time: String) throws -> Craving {
+        try tracker.logCraving(.init(intensity: 6, time: try at(time)), now: Date())
+    }
 
     @discardableResult
-    func use(_ time: String) throws -> Usage { try tracker.logUse(.init(time: try at(time))) }
+    func use(_ time: String) throws -> Usage { try tracker.logUse(.init(time: try at(time)), now: Date()) }
 
     /// Notes the milestones as of `now` and gives every one stored as "kind count day".
     func noted(_ now: String) throws -> [String] {
@@ -67,7 +69,8 @@ final class MilestoneTests: XCTestCase {
     func testDaysInProgressSinceUseAndResistedNeverBreak() throws {
         let first = try craving("2026-10-01 10:00")  // resisted: no use within 2 hours
         let linked = try craving("2026-10-03 19:00")
-        _ = try tracker.logUse(.init(time: try at("2026-10-03 20:00"), cravingId: linked.id))  // not resisted
+        // Not resisted:
+        _ = try tracker.logUse(.init(time: try at("2026-10-03 20:00"), cravingId: linked.id), now: Date())
         // Oct 12: Days in Progress 12 (from Oct 1) → 1 on Oct 1, 3 on Oct 3, 7 on Oct 7; 9 days since
         // the use of Oct 3 → 1 on Oct 4, 3 on Oct 6, 7 on Oct 10; 1 craving resisted on Oct 1.
         let expected = [

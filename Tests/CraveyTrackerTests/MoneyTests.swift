@@ -29,11 +29,11 @@ final class MoneyTests: XCTestCase {
     }
 
     func use(_ time: String, _ method: Method, _ amount: Double) throws {
-        _ = try tracker.logUse(.init(method: method, amount: amount, time: try at(time)))
+        _ = try tracker.logUse(.init(method: method, amount: amount, time: try at(time)), now: Date())
     }
 
     func logTheMonth() throws {
-        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")))
+        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")), now: Date())
         try use("2026-11-01 20:00", .bowls, 2)
         try use("2026-11-03 21:00", .bowls, 1.5)
         try use("2026-11-06 22:00", .edible, 25)
@@ -115,7 +115,7 @@ final class MoneyTests: XCTestCase {
     }
 
     func testSpendingMoreIsNeverShownAsALoss() throws {
-        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")))
+        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")), now: Date())
         try use("2026-11-02 20:00", .bowls, 1)
         try use("2026-11-10 20:00", .bowls, 3)
         try use("2026-11-16 20:00", .bowls, 2)
@@ -168,7 +168,7 @@ final class MoneyTests: XCTestCase {
     }
 
     func testAFirstWeekWithoutAPricedUse() throws {
-        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")))
+        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")), now: Date())
         try use("2026-11-02 20:00", .vape, 3)
         try use("2026-11-12 20:00", .bowls, 1)
         try setPrices()
@@ -201,7 +201,7 @@ final class MoneyTests: XCTestCase {
         try tracker.library.setSetting(.goal, to: Goal.quit.rawValue)
         let empty = Tracker(library: try Library(root: base + "/empty"))
         try empty.library.setSetting(.goal, to: Goal.quit.rawValue)
-        _ = try empty.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")))
+        _ = try empty.logCraving(.init(intensity: 6, time: try at("2026-11-01 10:00")), now: Date())
         XCTAssertNil(try empty.progress(.week, now: try at("2026-11-05 12:00").instant, timeZone: berlin).withdrawal)
     }
 

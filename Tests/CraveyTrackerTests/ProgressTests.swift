@@ -28,7 +28,8 @@ final class ProgressTests: XCTestCase {
     func craving(_ intensity: Int, _ time: String, triggers: Set<Trigger> = [], place: Location? = nil) throws
         -> Craving
     {
-        try tracker.logCraving(.init(intensity: intensity, time: try at(time), triggers: triggers, location: place))
+        try tracker.logCraving(
+            .init(intensity: intensity, time: try at(time), triggers: triggers, location: place), now: Date())
     }
 
     @discardableResult
@@ -40,7 +41,7 @@ final class ProgressTests: XCTestCase {
         try tracker.logUse(
             .init(
                 method: method, amount: amount, time: try at(time, in: zone), triggers: triggers, location: place,
-                cravingId: craving?.id))
+                cravingId: craving?.id), now: Date())
     }
 
     func progress(_ range: ProgressRange = .week, now: String) throws -> ProgressFigures {
@@ -143,11 +144,11 @@ final class ProgressTests: XCTestCase {
         _ = try tracker.edit(
             {
                 var c = first; c.intensity = 6; return c
-            }())
+            }(), now: Date())
         _ = try tracker.edit(
             {
                 var c = second; c.intensity = 8; c.triggers = [.anxious, .social]; c.location = .work; return c
-            }())
+            }(), now: Date())
         p = try progress(now: "2026-10-18 09:00")
         // No goal chosen: no "recovery" (that is for a goal to quit or cut down).
         XCTAssertEqual(
@@ -159,7 +160,7 @@ final class ProgressTests: XCTestCase {
         _ = try tracker.edit(
             {
                 var c = second; c.intensity = 6; c.triggers = [.bored]; return c
-            }())
+            }(), now: Date())
         p = try progress(now: "2026-10-18 09:00")
         XCTAssertEqual(p.intensityInsight, "Consistent intensity (6/10). Tracking helps you spot patterns over time.")
         XCTAssertEqual(p.triggerInsight, "💡 Anxious and Bored are your main triggers")

@@ -31,14 +31,16 @@ final class ReportTrackerTests: XCTestCase {
     /// Nov 2: cravings of 6 and 9 (a note), 1.5 and 0.5 bowls, 3 pulls (a note); Nov 4: 10 mg of
     /// edible; Nov 10, after the period: a craving of 4 and a bowl.
     func logTheWeek() throws {
-        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-02 10:00")))
-        _ = try tracker.logCraving(.init(intensity: 9, time: try at("2026-11-02 18:00"), notes: "after the call"))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 1.5, time: try at("2026-11-02 20:00")))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 0.5, time: try at("2026-11-02 21:00")))
-        _ = try tracker.logUse(.init(method: .vape, amount: 3, time: try at("2026-11-02 22:00"), notes: "on the sofa"))
-        _ = try tracker.logUse(.init(method: .edible, amount: 10, time: try at("2026-11-04 12:00")))
-        _ = try tracker.logCraving(.init(intensity: 4, time: try at("2026-11-10 09:00")))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-10 20:00")))
+        _ = try tracker.logCraving(.init(intensity: 6, time: try at("2026-11-02 10:00")), now: Date())
+        _ = try tracker.logCraving(
+            .init(intensity: 9, time: try at("2026-11-02 18:00"), notes: "after the call"), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 1.5, time: try at("2026-11-02 20:00")), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 0.5, time: try at("2026-11-02 21:00")), now: Date())
+        _ = try tracker.logUse(
+            .init(method: .vape, amount: 3, time: try at("2026-11-02 22:00"), notes: "on the sofa"), now: Date())
+        _ = try tracker.logUse(.init(method: .edible, amount: 10, time: try at("2026-11-04 12:00")), now: Date())
+        _ = try tracker.logCraving(.init(intensity: 4, time: try at("2026-11-10 09:00")), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 1, time: try at("2026-11-10 20:00")), now: Date())
     }
 
     func testAPeriodInThePastDayByDay() throws {
@@ -91,5 +93,31 @@ final class ReportTrackerTests: XCTestCase {
         let all = try tracker.report(range: .all, now: try at("2026-11-10 23:00").instant, timeZone: berlin)
         XCTAssertEqual(all.from.text, "2026-11-02")
         XCTAssertEqual(all.days.count, 9)
+    }
+
+    /// The period's rules are the tracker's: a last day after today is refused in one line (it was
+    /// cut short to today before), as is a first day after the last and more than ten years.
+    func testAPeriodEndingAfterTodayIsRefusedNotCutShort() throws {
+        try logTheWeek()
+        let now = try at("2026-11-10 12:00").instant
+        func refusal(_ from: String?, _ to: String?) -> String? {
+            do {
+                _ = try tracker.report(from: from.map(day), to: to.map(day), now: now, timeZone: berlin)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(
+            refusal("2026-11-01", "2026-11-11"), "invalid period: its last day, 2026-11-11, is after today (2026-11-10)"
+        )
+        XCTAssertEqual(
+            refusal("2026-11-08", "2026-11-07"),
+            "invalid period: its first day, 2026-11-08, is after its last day, 2026-11-07")
+        XCTAssertEqual(
+            refusal("2016-11-01", nil), "invalid period: it covers 3662 days; a report covers at most 3660")
+        XCTAssertNil(refusal("2026-11-01", "2026-11-10"), "today is the last day a report may have")
+        XCTAssertEqual(
+            try Report.period(from: nil, to: day("2026-11-07"), today: day("2026-11-10")).lowerBound.text, "2026-10-09")
     }
 }

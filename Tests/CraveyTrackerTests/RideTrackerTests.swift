@@ -35,7 +35,8 @@ final class RideTrackerTests: XCTestCase {
             [[0, 8], [300, 6], [600, 4], [900, 2]])
         XCTAssertEqual(Tracker.ratings(from: 7, then: [], minutesApart: 3).map { [$0.seconds, $0.value] }, [[0, 7]])
         let craving = try tracker.logRide(
-            Tracker.CravingDraft(intensity: 9, triggers: [.bored]), ratings: [9, 5], minutesApart: 3)
+            Tracker.CravingDraft(intensity: 9, time: LogTime(Date()), triggers: [.bored]), ratings: [9, 5],
+            minutesApart: 3, now: Date())
         XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 9], [180, 9], [360, 5]])
     }
 
@@ -43,11 +44,14 @@ final class RideTrackerTests: XCTestCase {
     /// an edited intensity is the ride's first rating too; a ride keeps company for 30 minutes.
     func testARideIsOneCommitItsFirstRatingFollowsAnEditAndItRidesRecentCravings() throws {
         XCTAssertThrowsError(
-            try tracker.logRide(Tracker.CravingDraft(intensity: 8), ratings: [6, 11], minutesApart: 3))
+            try tracker.logRide(
+                Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), ratings: [6, 11], minutesApart: 3,
+                now: Date()))
         XCTAssertEqual(try tracker.cravings(), [], "nothing stored")
-        var craving = try tracker.logRide(Tracker.CravingDraft(intensity: 8), ratings: [6, 4], minutesApart: 5)
+        var craving = try tracker.logRide(
+            Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), ratings: [6, 4], minutesApart: 5, now: Date())
         craving.intensity = 3
-        XCTAssertEqual(try tracker.edit(craving).ratings.map(\.value), [3, 6, 4])
+        XCTAssertEqual(try tracker.edit(craving, now: Date()).ratings.map(\.value), [3, 6, 4])
         XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 3], [300, 6], [600, 4]])
         let now = Date()
         XCTAssertTrue(Tracker.canRide(LogTime(instant: now.addingTimeInterval(-29 * 60), utcOffset: 0), now: now))
@@ -55,7 +59,7 @@ final class RideTrackerTests: XCTestCase {
     }
 
     func testEachRatingIsKeptTheMomentItIsGiven() throws {
-        let craving = try tracker.logCraving(Tracker.CravingDraft(intensity: 8))
+        let craving = try tracker.logCraving(Tracker.CravingDraft(intensity: 8, time: LogTime(Date())), now: Date())
         XCTAssertEqual(try stored(craving.id).ratings, [], "not ridden yet")
         var ride = try Tracker.Ride(craving, tracker: tracker)
         XCTAssertEqual(try stored(craving.id).ratings.map { [$0.seconds, $0.value] }, [[0, 8]], "the intensity first")
@@ -90,8 +94,19 @@ final class RideTrackerTests: XCTestCase {
         let most = try save("Most played", plays: 5)
         let bored = try save("For boredom", plays: 1, for: ["bored"])
         let middle = try save("Sometimes", plays: 3)
-        XCTAssertEqual(try tracker.messageOrder(for: [.bored]).map(\.id), [bored.id, most.id, middle.id])
-        XCTAssertEqual(try tracker.messageOrder(for: [.anxious]).map(\.id), [most.id, middle.id, bored.id])
-        XCTAssertEqual(try tracker.messageOrder(for: []).map(\.id), [most.id, middle.id, bored.id])
+        XCTAssertEqual(try tracker.messageOrder(for: [.bored], now: Date()).map(\.id), [bored.id, most.id, middle.id])
+        XCTAssertEqual(
+            try tracker.messageOrder(for: [.anxious], now: Date()).map(\.id), [most.id, middle.id, bored.id])
+        XCTAssertEqual(try tracker.messageOrder(for: [], now: Date()).map(\.id), [most.id, middle.id, bored.id])
+    }
+}
+
+/// The ride's rating keys are the domain's: 1–9 as they are, 0 is 10, nothing else is a rating.
+final class IntensityKeyTests: XCTestCase {
+    func testEveryDigitIsARatingFrom1To10() {
+        XCTAssertEqual((0...9).compactMap(Intensity.value(ofDigit:)), [10, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+        XCTAssertTrue((0...9).compactMap(Intensity.value(ofDigit:)).allSatisfy(Intensity.range.contains))
+        XCTAssertNil(Intensity.value(ofDigit: 10))
+        XCTAssertNil(Intensity.value(ofDigit: -1))
     }
 }

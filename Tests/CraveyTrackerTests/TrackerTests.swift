@@ -44,14 +44,14 @@ final class TrackerTests: XCTestCase {
     }
 
     func testDefaultsAndEveryRangeAndSet() throws {
-        let five = try tracker.logCraving(.init())
+        let five = try tracker.logCraving(.init(time: LogTime(Date())), now: Date())
         XCTAssertEqual(five.intensity, 5)
         XCTAssertEqual(five.band, .moderate)
         XCTAssertEqual(
             [1, 3, 4, 6, 7, 9, 10].map { Intensity.band($0).rawValue },
             ["mild", "mild", "moderate", "moderate", "strong", "strong", "overwhelming"])
         XCTAssertEqual(Intensity.band(10).colour, "red")
-        let use = try tracker.logUse(.init())
+        let use = try tracker.logUse(.init(time: LogTime(Date())), now: Date())
         XCTAssertEqual(use.method, .bowls)
         XCTAssertEqual(use.amount, 0.5, "the first method and the first amount of its range")
         XCTAssertEqual(use.amountText, "0.5 bowls/joints")
@@ -61,32 +61,54 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(Method.bowls.amounts.count, 10)
         XCTAssertEqual(Method.edible.amountText(15), "15 mg THC")
         for ok in [(Method.bowls, 5.0), (.bowls, 2.5), (.vape, 10), (.dab, 1), (.edible, 100), (.edible, 5)] {
-            XCTAssertNoThrow(try tracker.logUse(.init(method: ok.0, amount: ok.1)), "\(ok)")
+            XCTAssertNoThrow(
+                try tracker.logUse(.init(method: ok.0, amount: ok.1, time: LogTime(Date())), now: Date()), "\(ok)")
         }
         for (method, amount) in [
             (Method.bowls, 0.25), (.bowls, 5.5), (.bowls, 0), (.vape, 0), (.vape, 11), (.vape, 2.5), (.dab, 6),
             (.edible, 7), (.edible, 105), (.edible, 0),
         ] {
-            assertRefused("amount") { _ = try tracker.logUse(.init(method: method, amount: amount)) }
+            assertRefused("amount") {
+                _ = try tracker.logUse(.init(method: method, amount: amount, time: LogTime(Date())), now: Date())
+            }
         }
         for intensity in [0, 11, -1] {
-            assertRefused("intensity") { _ = try tracker.logCraving(.init(intensity: intensity)) }
+            assertRefused("intensity") {
+                _ = try tracker.logCraving(.init(intensity: intensity, time: LogTime(Date())), now: Date())
+            }
         }
-        for mood in [0, 11] { assertRefused("mood after") { _ = try tracker.logUse(.init(moodAfter: mood)) } }
-        assertRefused("notes") { _ = try tracker.logCraving(.init(notes: String(repeating: "a", count: 501))) }
-        XCTAssertNoThrow(try tracker.logCraving(.init(notes: String(repeating: "é", count: 500))))
+        for mood in [0, 11] {
+            assertRefused("mood after") {
+                _ = try tracker.logUse(.init(time: LogTime(Date()), moodAfter: mood), now: Date())
+            }
+        }
+        assertRefused("notes") {
+            _ = try tracker.logCraving(
+                .init(time: LogTime(Date()), notes: String(repeating: "a", count: 501)), now: Date())
+        }
+        XCTAssertNoThrow(
+            try tracker.logCraving(.init(time: LogTime(Date()), notes: String(repeating: "é", count: 500)), now: Date())
+        )
         for unsafe in ["bad\u{1B}[2J", "over\u{202E}ride", "zero\u{200B}width", "line\nbreak"] {
-            assertRefused("notes") { _ = try tracker.logCraving(.init(notes: unsafe)) }
+            assertRefused("notes") {
+                _ = try tracker.logCraving(.init(time: LogTime(Date()), notes: unsafe), now: Date())
+            }
         }
-        assertRefused("recording") { _ = try tracker.logCraving(.init(recordingId: UUID())) }
-        assertRefused("craving") { _ = try tracker.logUse(.init(cravingId: UUID())) }
+        assertRefused("recording") {
+            _ = try tracker.logCraving(.init(time: LogTime(Date()), recordingId: UUID()), now: Date())
+        }
+        assertRefused("craving") {
+            _ = try tracker.logUse(.init(time: LogTime(Date()), cravingId: UUID()), now: Date())
+        }
         let future = LogTime(Date().addingTimeInterval(3_600))
-        assertRefused("time") { _ = try tracker.logCraving(.init(time: future)) }
+        assertRefused("time") { _ = try tracker.logCraving(.init(time: future), now: Date()) }
         let counts = try tracker.counts()
         XCTAssertEqual(counts.cravings, 2, "refused logs wrote nothing")
         XCTAssertEqual(counts.uses, 7)
         let triggered = try tracker.logCraving(
-            .init(intensity: 8, triggers: [.paraphernalia, .anxious, .bored], location: .car, notes: "  parked  "))
+            .init(
+                intensity: 8, time: LogTime(Date()), triggers: [.paraphernalia, .anxious, .bored], location: .car,
+                notes: "  parked  "), now: Date())
         XCTAssertEqual(triggered.triggers, [.anxious, .bored, .paraphernalia], "the set's order")
         XCTAssertEqual(triggered.notes, "parked")
         guard
@@ -118,13 +140,15 @@ final class TrackerTests: XCTestCase {
 
     func testLinksAndTheirDeleteRules() throws {
         let message = try recording("Breathe")
-        let craving = try tracker.logCraving(.init(intensity: 9, time: LogTime(Date().addingTimeInterval(-1_800))))
+        let craving = try tracker.logCraving(
+            .init(intensity: 9, time: LogTime(Date().addingTimeInterval(-1_800))), now: Date())
         try tracker.notePlayed(message.id, during: craving.id)
         XCTAssertEqual(try tracker.cravings().first?.recordingId, message.id)
         XCTAssertEqual(
             try tracker.unlinkedCraving(before: Date())?.id, craving.id, "a craving in the last 2 hours with no use")
         XCTAssertNil(try tracker.unlinkedCraving(before: Date().addingTimeInterval(3 * 3_600)), "not 2 hours later")
-        let use = try tracker.logUse(.init(method: .vape, amount: 3, cravingId: craving.id))
+        let use = try tracker.logUse(
+            .init(method: .vape, amount: 3, time: LogTime(Date()), cravingId: craving.id), now: Date())
         XCTAssertNil(try tracker.unlinkedCraving(before: Date()), "it has its use now")
         XCTAssertEqual(try tracker.lastCraving(before: Date())?.id, craving.id)
 
@@ -143,11 +167,11 @@ final class TrackerTests: XCTestCase {
         XCTAssertEqual(try tracker.uses().map(\.id), [use.id])
         XCTAssertNil(try tracker.uses().first?.cravingId, "the kept use no longer names it")
 
-        let second = try tracker.logCraving(.init())
-        let followed = try tracker.logUse(.init(cravingId: second.id))
+        let second = try tracker.logCraving(.init(time: LogTime(Date())), now: Date())
+        let followed = try tracker.logUse(.init(time: LogTime(Date()), cravingId: second.id), now: Date())
         try tracker.deleteUse(followed.id)
         XCTAssertEqual(try tracker.cravings().map(\.id), [second.id], "deleting a use never changes its craving")
-        _ = try tracker.logUse(.init(cravingId: second.id))
+        _ = try tracker.logUse(.init(time: LogTime(Date()), cravingId: second.id), now: Date())
         XCTAssertEqual(try tracker.deleteCraving(second.id, linked: .delete), 1)
         XCTAssertEqual(try tracker.counts().cravings, 0)
         XCTAssertEqual(try tracker.uses().map(\.id), [use.id], "both deleted, the unrelated use stays")
@@ -174,7 +198,7 @@ final class TrackerTests: XCTestCase {
         let migrated = try Library(root: old)
         XCTAssertEqual(try migrated.recordings().map(\.title), [], "its file is missing, so it is not listed")
         let oldTracker = Tracker(library: migrated)
-        _ = try oldTracker.logCraving(.init(intensity: 3))
+        _ = try oldTracker.logCraving(.init(intensity: 3, time: LogTime(Date())), now: Date())
         XCTAssertEqual(try oldTracker.counts().cravings, 1)
         let rows = try DatabaseQueue(path: old + "/library.sqlite").read {
             try Int.fetchOne($0, sql: "SELECT count(*) FROM recording")
@@ -183,8 +207,10 @@ final class TrackerTests: XCTestCase {
     }
 
     func testCheckFindsTamperedRowsAndRepairClearsDanglingLinks() throws {
-        let craving = try tracker.logCraving(.init(intensity: 6, notes: "evening walk"))
-        _ = try tracker.logUse(.init(method: .dab, amount: 2, cravingId: craving.id))
+        let craving = try tracker.logCraving(
+            .init(intensity: 6, time: LogTime(Date()), notes: "evening walk"), now: Date())
+        _ = try tracker.logUse(
+            .init(method: .dab, amount: 2, time: LogTime(Date()), cravingId: craving.id), now: Date())
         XCTAssertEqual(try tracker.check(repair: false), [])
         try sql(
             """
@@ -223,8 +249,10 @@ final class TrackerTests: XCTestCase {
     /// escaping).
     func testTheListingWritesWhatEncodableWrites() throws {
         _ = try tracker.logCraving(
-            .init(intensity: 9, triggers: [.angry, .habit], location: .social, notes: "quote \" and é"))
-        _ = try tracker.logUse(.init(method: .bowls, amount: 2.5, moodAfter: 4))
+            .init(
+                intensity: 9, time: LogTime(Date()), triggers: [.angry, .habit], location: .social,
+                notes: "quote \" and é"), now: Date())
+        _ = try tracker.logUse(.init(method: .bowls, amount: 2.5, time: LogTime(Date()), moodAfter: 4), now: Date())
         let entries = try tracker.entries()
         let fast = try JSONSerialization.jsonObject(with: LogExport.jsonArray(entries)) as! [[String: Any]]
         let slow = try JSONSerialization.jsonObject(with: try JSONText.data(entries)) as! [[String: Any]]
@@ -234,8 +262,9 @@ final class TrackerTests: XCTestCase {
     }
 
     func testSearchAndPurge() throws {
-        _ = try tracker.logCraving(.init(notes: "Walking past the old café"))
-        _ = try tracker.logUse(.init(method: .edible, amount: 10, notes: "after work, tired"))
+        _ = try tracker.logCraving(.init(time: LogTime(Date()), notes: "Walking past the old café"), now: Date())
+        _ = try tracker.logUse(
+            .init(method: .edible, amount: 10, time: LogTime(Date()), notes: "after work, tired"), now: Date())
         _ = try recording("Keep")
         XCTAssertEqual(try tracker.search("cafe").map(\.snippet), ["Walking past the old café"])
         let hit = try XCTUnwrap(try tracker.search("walk").first)

@@ -30,15 +30,16 @@ enum CravingFlow {
     @discardableResult
     static func log(_ draft: Tracker.CravingDraft, in session: Session, rank: Int?, json: Bool) throws -> Logged {
         let tracker = Tracker(library: session.library)
-        let craving = try tracker.logCraving(draft)
+        let now = session.now()
+        let craving = try tracker.logCraving(draft, now: now)
         if json {
             try JSONOutput.print(craving)
         } else {
-            print(LogWords.saved(.craving(craving)))
+            print(LogWords.saved(.craving(craving), now: now))
             print(LogWords.encouragement)
         }
         noteIfOld(craving.time)
-        let top = Array(try tracker.offerOrder(for: craving.triggers).prefix(3))
+        let top = Array(try tracker.offerOrder(for: craving.triggers, now: now).prefix(3))
         let choice: Recording?
         if let rank {
             guard top.count >= rank else {
@@ -49,7 +50,7 @@ enum CravingFlow {
             }
             choice = top[rank - 1]
         } else if Terminal.stdinIsTerminal && !json {  // logged on a terminal: the hard-moment offer
-            switch LogForm.offerToPlay(top, ride: Tracker.canRide(craving.time)) {
+            switch LogForm.offerToPlay(top, ride: Tracker.canRide(craving.time, now: now)) {
             case let .play(recording): choice = recording
             case .ride: return Logged(craving: craving, played: nil, rode: try ride(craving, in: session))
             case nil: choice = nil

@@ -15,13 +15,13 @@ enum PlayFlow {
     /// the home screen's play.
     @discardableResult
     static func play(top rank: Int, in session: Session) throws -> MessagePlay.Played {
-        try play(try quickPlay(rank: rank, in: session.library), in: session)
+        try play(try quickPlay(rank: rank, in: session.library, now: session.now()), in: session)
     }
 
     /// The message at `rank` in Quick Play's order (as set in settings). With fewer messages
     /// it stays the rank among the most played, which says how many there are.
-    static func quickPlay(rank: Int, in lib: Library) throws -> MessagePlay.Choice {
-        let ranked = try Tracker(library: lib).quickPlay(rank)
+    static func quickPlay(rank: Int, in lib: Library, now: Date) throws -> MessagePlay.Choice {
+        let ranked = try Tracker(library: lib).quickPlay(rank, now: now)
         return ranked.count >= rank ? .key(ranked[rank - 1].id.uuidString) : .top(rank: rank)
     }
 

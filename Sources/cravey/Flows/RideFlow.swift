@@ -41,7 +41,7 @@ enum RideFlow {
         var craving: Craving?
         var notLogged: TrackerError?
         do {
-            craving = try tracker.logCraving(draft)
+            craving = try tracker.logCraving(draft, now: session.now())
         } catch TrackerError.diskFull(let what) {
             notLogged = .diskFull(what.trimmingCharacters(in: .whitespacesAndNewlines))
         }

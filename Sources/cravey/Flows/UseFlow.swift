@@ -9,13 +9,14 @@ enum UseFlow {
     /// `LogWords.saved`), or nil when the form was closed and nothing was logged.
     static func interactively(in session: Session) throws -> Usage? {
         guard let draft = try LogForm.use() else { return nil }
-        return try log(draft, in: session.library, afterCraving: nil, offeringLink: true)
+        return try log(draft, in: session.library, afterCraving: nil, offeringLink: true, now: session.now())
     }
 
     /// Logs `draft` after the craving named `afterCraving` (an id or 'last'), or else, when
     /// `offeringLink`, after a recent craving with no use yet if one key says so.
-    static func log(_ draft: Tracker.UsageDraft, in lib: Library, afterCraving: String?, offeringLink: Bool)
-        throws -> Usage
+    static func log(
+        _ draft: Tracker.UsageDraft, in lib: Library, afterCraving: String?, offeringLink: Bool, now: Date
+    ) throws -> Usage
     {
         let tracker = Tracker(library: lib)
         var draft = draft
@@ -26,6 +27,6 @@ enum UseFlow {
         {
             draft.cravingId = recent.id
         }
-        return try tracker.logUse(draft)
+        return try tracker.logUse(draft, now: now)
     }
 }

@@ -10,24 +10,36 @@ import TerminalKit
 /// (`Configuration.clockStart`) starts this clock at that moment for tests, and it runs on from
 /// there in real time, so a test can cross midnight during a recording.
 enum LocalClock {
-    private static let offset: TimeInterval = {
-        guard let text = Configuration.current.clockStart, let start = parse(text) else { return 0 }
-        return start.timeIntervalSince1970 - Date().timeIntervalSince1970
+    /// The configured start and the real moment it was read (nil: the real clock).
+    private static let start: (at: Date, real: Date)? = {
+        guard let text = Configuration.current.clockStart, let start = parse(text) else { return nil }
+        return (start, Date())
     }()
 
-    static func now() -> Date { Date().addingTimeInterval(offset) }
+    /// Now: the real clock, or the configured start and the time run since (never a moment
+    /// before the start, which a difference of two clocks could round to).
+    static func now() -> Date {
+        guard let start else { return Date() }
+        return start.at.addingTimeInterval(max(0, Date().timeIntervalSince(start.real)))
+    }
 
-    /// `YYYY-MM-DDTHH:MM:SS` in local time.
+    /// `YYYY-MM-DDTHH:MM:SS` in local time: the day as every day is read (`LocalDay`), then the
+    /// clock on it.
     static func parse(_ text: String) -> Date? {
-        let parts = text.split(whereSeparator: { "-T: ".contains($0) }).compactMap { Int($0) }
-        guard parts.count == 6 else { return nil }
+        let halves = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard halves.count == 2, let day = LocalDay(parsing: String(halves[0])) else { return nil }
+        let clock = halves[1].split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard clock.count == 3, let hour = clock[0], let minute = clock[1], let second = clock[2],
+            (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second)
+        else { return nil }
+        let (year, month, date) = day.civil
         var fields = tm()
-        fields.tm_year = Int32(parts[0] - 1900)
-        fields.tm_mon = Int32(parts[1] - 1)
-        fields.tm_mday = Int32(parts[2])
-        fields.tm_hour = Int32(parts[3])
-        fields.tm_min = Int32(parts[4])
-        fields.tm_sec = Int32(parts[5])
+        fields.tm_year = Int32(year - 1900)
+        fields.tm_mon = Int32(month - 1)
+        fields.tm_mday = Int32(date)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_sec = Int32(second)
         fields.tm_isdst = -1
         let seconds = mktime(&fields)
         return seconds == -1 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))

@@ -2,16 +2,13 @@ import CraveyTracker
 import TerminalKit
 
 /// Money kept and the withdrawal line, in the terminal and on the HTML page (kept apart from the
-/// other sections' code): the section only once a price is set, the line only while it applies.
+/// other sections' code): the section only once a price is set (the tracker's list says), the
+/// line only while it applies.
 extension ProgressView {
-    /// Money kept's title, lines and sentence; nil without a price.
-    var moneySection: (title: String, lines: [String], sentence: String)? {
-        figures.money.map { money in
-            (
-                MoneyKept.title, (money.figure.map { [Terminal.bold($0)] } ?? []) + (money.line.map { [$0] } ?? []),
-                money.insight
-            )
-        }
+    /// Money kept's figure and line (nothing without a price).
+    var moneyLines: [String] {
+        guard let money = figures.money else { return [] }
+        return (money.figure.map { [Terminal.bold($0)] } ?? []) + (money.line.map { [$0] } ?? [])
     }
 
     /// The withdrawal line, wrapped and indented as a section's sentence (none when it does not apply).
@@ -21,11 +18,9 @@ extension ProgressView {
 }
 
 extension ProgressPage {
-    /// Money kept's card: title, figure, HTML beneath it and sentence; nil without a price.
-    static func moneyCard(_ f: ProgressFigures) -> (title: String, figure: String?, html: String, sentence: String)? {
-        f.money.map { money in
-            (MoneyKept.title, money.figure, money.line.map { "<p>\(escape($0))</p>" } ?? "", money.insight)
-        }
+    /// Money kept's line as a paragraph (empty without a price or a line).
+    static func moneyParagraph(_ f: ProgressFigures) -> String {
+        f.money?.line.map { "<p>\(escape($0))</p>" } ?? ""
     }
 
     /// The withdrawal line as a paragraph (empty when it does not apply).

@@ -1,3 +1,4 @@
+import CraveyLibrary
 import CraveyTracker
 import Foundation
 import TerminalKit
@@ -8,7 +9,7 @@ import TerminalKit
 /// and the page's own policy (Content-Security-Policy `default-src 'none'`) forbids any request
 /// a browser might otherwise make, so opening it never touches the network.
 enum ProgressPage {
-    static func html(_ f: ProgressFigures, generated: Date = Date()) -> String {
+    static func html(_ f: ProgressFigures, generated: Date) -> String {
         var body = ""
         func card(
             _ title: String, _ figure: String? = nil, _ chart: String = "", _ sentence: String?, wide: Bool = false
@@ -19,38 +20,10 @@ enum ProgressPage {
             if let sentence { body += "<p class=\"insight\">\(escape(plain(sentence)))</p>" }
             body += "</section>\n"
         }
-        card("Summary", f.summaryLine, "", f.summaryInsight)
-        card(f.currentStreakTitle, f.currentStreakText, "", f.currentStreakInsight ?? ProgressFigures.startLogging)
-        if !f.speaksOfUseOnly { card(f.longestStreakTitle, f.longestStreakText ?? "—", "", nil) }
-        card(
-            "🌱 Days in Progress", f.daysInProgress.map(String.init) ?? "—",
-            (f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "") + withdrawalParagraph(f),
-            f.daysInProgressInsight)
-        card("📈 Craving Intensity Over Time", nil, intensityChart(f), f.intensityInsight, wide: true)
-        card("📊 Amount Trends", nil, amountCharts(f), f.amountsInsight, wide: true)
-        card(
-            "🧩 Trigger Breakdown", nil, bars(f.triggers.map { ($0.label, $0.count, "\($0.percent)%") }),
-            f.triggerInsight)
-        card(
-            "📍 Location Patterns", nil, bars(f.locations.map { ($0.label, $0.count, "\($0.percent)%") }),
-            f.locationInsight)
-        card(
-            "🕐 Time of Day Patterns", nil,
-            f.cravings > 0 ? columns(f.hours, labels: (0..<24).map { $0 % 6 == 0 ? hourLabel($0) : "" }) : "",
-            f.timeInsight)
-        card(
-            "📅 Weekly Patterns", nil,
-            f.cravings > 0 ? columns(f.weekdays, labels: LocalDay.weekdayNames.map { String($0.prefix(3)) }) : "",
-            f.weekdayInsight)
-        card("🌿 Method Breakdown", nil, bars(f.methods.map { ($0.label, $0.count, "\($0.percent)%") }), f.methodInsight)
-        card(
-            "💪 Cravings Resisted", f.closedCravings > 0 ? "\(f.resisted) of \(f.closedCravings)" : nil,
-            f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : "",
-            f.resistedInsight)
-        card(f.reductionTitle, f.reductionText, "", f.reductionInsight)
-        if let money = moneyCard(f) { card(money.title, money.figure, money.html, money.sentence) }
-        for help in helpCards(f) { card(help.title, help.figure, help.html, help.sentence) }
-        card(ProgressView.milestonesTitle, nil, milestoneList(f), ProgressView.milestonesSentence(f))
+        for section in f.sections {
+            let (figure, html) = shown(section.kind, f)
+            card(section.title, figure, html, section.sentence, wide: [.intensity, .amounts].contains(section.kind))
+        }
         let period = f.from.span(toWithYear: f.today)
         let goal = f.goal.map { "Your goal: \($0.label)" } ?? "No goal chosen yet"
         let other =
@@ -66,6 +39,44 @@ enum ProgressPage {
             </html>
 
             """
+    }
+
+    /// What a section's card shows between its title and its sentence: its figure and its HTML.
+    static func shown(_ kind: ProgressSection.Kind, _ f: ProgressFigures) -> (figure: String?, html: String) {
+        switch kind {
+        case .summary: return (f.summaryLine, "")
+        case .currentStreak: return (f.currentStreakText, "")
+        case .longestStreak: return (f.longestStreakText ?? "—", "")
+        case .daysInProgress:
+            return (
+                f.daysInProgress.map(String.init) ?? "—",
+                (f.daysSinceLastUseText.map { "<p>\(escape($0))</p>" } ?? "") + withdrawalParagraph(f)
+            )
+        case .intensity: return (nil, intensityChart(f))
+        case .amounts: return (nil, amountCharts(f))
+        case .triggers: return (nil, bars(f.triggers.map { ($0.label, $0.count, "\($0.percent)%") }))
+        case .locations: return (nil, bars(f.locations.map { ($0.label, $0.count, "\($0.percent)%") }))
+        case .timeOfDay:
+            return (
+                nil, f.cravings > 0 ? columns(f.hours, labels: (0..<24).map { $0 % 6 == 0 ? hourLabel($0) : "" }) : ""
+            )
+        case .weekdays:
+            return (
+                nil,
+                f.cravings > 0 ? columns(f.weekdays, labels: LocalDay.weekdayNames.map { String($0.prefix(3)) }) : ""
+            )
+        case .methods: return (nil, bars(f.methods.map { ($0.label, $0.count, "\($0.percent)%") }))
+        case .resisted:
+            return (
+                f.closedCravings > 0 ? "\(f.resisted) of \(f.closedCravings)" : nil,
+                f.cravings > 0 ? "<p>\(escape(f.resistedText))</p>" : ""
+            )
+        case .reduction: return (f.reductionText, "")
+        case .money: return (f.money?.figure, moneyParagraph(f))
+        case .messages: return (nil, messageList(f))
+        case .cravingLength: return (f.cravingLengthText, "")
+        case .milestones: return (nil, milestoneList(f))
+        }
     }
 
     /// A page's head: its own policy (`default-src 'none'`) forbids every request a browser
@@ -199,7 +210,7 @@ enum ProgressPage {
         svg +=
             "<line class=\"axis\" x1=\"\(number(left))\" y1=\"\(number(10 + plotH))\" x2=\"\(number(w - 10))\" y2=\"\(number(10 + plotH))\"/>"
         svg += dates(f, y: h - 6, left: left, right: w - 10)
-        let points = intensityMeans(f).map {
+        let points = f.intensityMeans(slices: 300).map {
             (left + plotW * (Double($0.slice) + 0.5) / 300, 10 + plotH * (1 - ($0.mean - 1) / 9))
         }
         if points.count > 1 {
@@ -221,7 +232,7 @@ enum ProgressPage {
             let (w, h, left, bottom) = (720.0, 110.0, 40.0, 22.0)
             let plotW = w - left - 10
             let plotH = h - bottom - 8
-            let values = amountColumns(f, points)
+            let values = f.amountColumns(points, most: 180)
             let slices = values.count
             let top = max(values.max() ?? 1, 0.5)
             let name = "\(method.label): daily amounts"
@@ -245,37 +256,12 @@ enum ProgressPage {
         return out
     }
 
-    /// The intensity charts' points: the mean intensity of each of `slices` slices of time (across
-    /// the range) that has a craving.
-    static func intensityMeans(_ f: ProgressFigures, slices: Int = 300) -> [(slice: Int, mean: Double)] {
-        var sums = [Double](repeating: 0, count: slices)
-        var counts = [Int](repeating: 0, count: slices)
-        for point in f.intensity {
-            let slice = max(0, min(slices - 1, Int(f.position(point.time) * Double(slices))))
-            sums[slice] += Double(point.intensity)
-            counts[slice] += 1
-        }
-        return (0..<slices).compactMap { s in counts[s] == 0 ? nil : (s, sums[s] / Double(counts[s])) }
-    }
-
-    /// A method's columns: one per day; with more days than fit (180), each the busiest of its days.
-    static func amountColumns(_ f: ProgressFigures, _ points: [ProgressFigures.AmountPoint]) -> [Double] {
-        let days = f.today - f.from + 1
-        let slices = min(180, days)
-        var values = [Double](repeating: 0, count: slices)
-        for point in points {
-            let slice = max(0, min(slices - 1, (point.day - f.from) * slices / days))
-            values[slice] = max(values[slice], point.amount)
-        }
-        return values
-    }
-
     /// The range's first, middle and last day along a chart's bottom.
     static func dates(_ f: ProgressFigures, y: Double, left: Double, right: Double) -> String {
-        let days = f.today - f.from + 1
+        let days = f.dayCount
         var out = "<text x=\"\(number(left))\" y=\"\(number(y))\">\(escape(f.from.short))</text>"
         if days > 2 {
-            let middle = LocalDay(number: f.from.number + days / 2)
+            let middle = f.middleDay
             let x = left + (right - left) * (Double(days / 2) + 0.5) / Double(days)
             out += "<text x=\"\(number(x))\" y=\"\(number(y))\" text-anchor=\"middle\">\(escape(middle.short))</text>"
         }

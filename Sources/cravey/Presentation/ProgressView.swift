@@ -1,3 +1,4 @@
+import CraveyLibrary
 import CraveyTracker
 import TerminalKit
 
@@ -27,43 +28,47 @@ struct ProgressView {
         ]
     }
 
-    /// Every section, top to bottom.
+    /// Every section, top to bottom (the tracker's list).
     var sections: [String] {
-        let f = figures
         var out: [String] = []
-        func section(_ title: String, _ lines: [String], _ sentence: String?) {
+        for section in figures.sections {
             if !out.isEmpty { out.append("") }
-            out.append(Terminal.bold(title))
-            out += lines.map { "  " + $0 }
-            if let sentence { out += Terminal.wrap(sentence, width: width - 3).map { "  " + $0 } }
+            out.append(Terminal.bold(section.title))
+            out += lines(of: section.kind).map { "  " + $0 }
+            if let sentence = section.sentence {
+                out += Terminal.wrap(sentence, width: width - 3).map { "  " + $0 }
+            }
+            if section.kind == .daysInProgress { out += withdrawalLines }
         }
-        section("Summary", [Terminal.bold(f.summaryLine)], f.summaryInsight)
-        section(
-            f.currentStreakTitle, f.currentStreakText.map { [Terminal.bold($0)] } ?? [],
-            f.currentStreakInsight ?? ProgressFigures.startLogging)
-        if !f.speaksOfUseOnly { section(f.longestStreakTitle, [f.longestStreakText ?? "—"], nil) }
-        section(
-            "🌱 Days in Progress",
-            [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")] + (f.daysSinceLastUseText.map { [$0] } ?? []),
-            f.daysInProgressInsight)
-        out += withdrawalLines
-        section("📈 Craving Intensity Over Time", intensityChart, f.intensityInsight)
-        section("📊 Amount Trends", amountRows, f.amountsInsight)
-        section("🧩 Trigger Breakdown", bars(f.triggers), f.triggerInsight)
-        section("📍 Location Patterns", bars(f.locations), f.locationInsight)
-        section("🕐 Time of Day Patterns", f.cravings > 0 ? hourColumns : [], f.timeInsight)
-        section("📅 Weekly Patterns", f.cravings > 0 ? weekdayBars : [], f.weekdayInsight)
-        section("🌿 Method Breakdown", bars(f.methods), f.methodInsight)
-        section(
-            "💪 Cravings Resisted",
-            f.cravings > 0
-                ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : [],
-            f.resistedInsight)
-        section(f.reductionTitle, f.reductionText.map { [Terminal.bold($0)] } ?? [], f.reductionInsight)
-        if let money = moneySection { section(money.title, money.lines, money.sentence) }
-        for help in helpSections { section(help.title, help.lines, help.sentence) }
-        section(Self.milestonesTitle, milestoneLines, milestonesSentence)
         return out
+    }
+
+    /// What a section shows between its title and its sentence.
+    private func lines(of kind: ProgressSection.Kind) -> [String] {
+        let f = figures
+        switch kind {
+        case .summary: return [Terminal.bold(f.summaryLine)]
+        case .currentStreak: return f.currentStreakText.map { [Terminal.bold($0)] } ?? []
+        case .longestStreak: return [f.longestStreakText ?? "—"]
+        case .daysInProgress:
+            return [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")]
+                + (f.daysSinceLastUseText.map { [$0] } ?? [])
+        case .intensity: return intensityChart
+        case .amounts: return amountRows
+        case .triggers: return bars(f.triggers)
+        case .locations: return bars(f.locations)
+        case .timeOfDay: return f.cravings > 0 ? hourColumns : []
+        case .weekdays: return f.cravings > 0 ? weekdayBars : []
+        case .methods: return bars(f.methods)
+        case .resisted:
+            return f.cravings > 0
+                ? [Terminal.bold(f.resistedText) + (f.resistedPercent.map { Terminal.dim("  (\($0)%)") } ?? "")] : []
+        case .reduction: return f.reductionText.map { [Terminal.bold($0)] } ?? []
+        case .money: return moneyLines
+        case .messages: return messageLines
+        case .cravingLength: return f.cravingLengthText.map { [Terminal.bold($0)] } ?? []
+        case .milestones: return milestoneLines
+        }
     }
 
     private var chartWidth: Int { width - 10 }
@@ -74,8 +79,8 @@ struct ProgressView {
         let first = figures.from.short
         let last = figures.today.short
         var line = first + String(repeating: " ", count: max(1, columns - first.count - last.count)) + last
-        let days = figures.today - figures.from + 1
-        let middle = LocalDay(number: figures.from.number + days / 2).short
+        let days = figures.dayCount
+        let middle = figures.middleDay.short
         let start = (columns - middle.count) / 2
         if days > 2, start >= first.count + 2, start + middle.count + 2 <= columns - last.count {
             var characters = Array(line)
@@ -94,7 +99,7 @@ struct ProgressView {
             rows = Array(repeating: String(repeating: " ", count: chartWidth), count: height)
         } else {
             let columns = chartWidth * 2
-            let points = ProgressPage.intensityMeans(f, slices: columns).map {
+            let points = f.intensityMeans(slices: columns).map {
                 (x: Double($0.slice) / Double(columns - 1), y: ($0.mean - 1) / 9)
             }
             rows = Charts.line(points, width: chartWidth, height: height).map { Terminal.accent($0) }
@@ -110,19 +115,14 @@ struct ProgressView {
     private var amountRows: [String] {
         let f = figures
         guard !f.amounts.isEmpty else { return [] }
-        let days = f.today - f.from + 1
         let room = chartWidth
         // A column per day as wide as fits; with more days than columns, each column shows the
         // busiest of its days, so the scale stays "a day".
-        let columnWidth = max(1, room / days)
-        let count = min(days, room)
+        let columnWidth = max(1, room / f.dayCount)
+        let count = min(f.dayCount, room)
         var rows: [String] = []
         for (method, points) in f.amounts {
-            var values = [Double](repeating: 0, count: count)
-            for point in points {
-                let column = max(0, min(count - 1, (point.day - f.from) * count / days))
-                values[column] = max(values[column], point.amount)
-            }
+            let values = f.amountColumns(points, most: room)
             let top = Method.number(values.max() ?? 0)
             let labels = [top, "", ""]
             let chart = Charts.columns(values, height: 3, columnWidth: columnWidth)

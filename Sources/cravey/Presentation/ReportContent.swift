@@ -1,3 +1,4 @@
+import CraveyLibrary
 import CraveyTracker
 import Foundation
 

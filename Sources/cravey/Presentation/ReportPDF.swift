@@ -1,4 +1,5 @@
 import CraveyDocument
+import CraveyLibrary
 import CraveyTracker
 import Foundation
 
@@ -15,7 +16,7 @@ enum ReportPDF {
     /// The PDF's bytes; `stopRequested` is asked between rows. The fonts' cache, if fontconfig
     /// writes one, goes into a private folder in `temporaryDirectory`, removed before this returns.
     static func document(
-        _ report: Report, generated: Date = Date(), temporaryDirectory: String,
+        _ report: Report, generated: Date, temporaryDirectory: String,
         stopRequested: @escaping () -> Bool = { false }
     ) throws -> Data {
         let pdf = try PDFDocument(
@@ -230,7 +231,7 @@ enum ReportPDF {
             canvas.line(
                 [(x + left, y + 6 + plotHeight), (x + width - 4, y + 6 + plotHeight)], lineWidth: 0.6, color: Ink.line)
             dates(canvas, f, y: y + height - 10, left: x + left, right: x + width - 4)
-            let points = ProgressPage.intensityMeans(f).map {
+            let points = f.intensityMeans(slices: 300).map {
                 (
                     x: x + left + plotWidth * (Double($0.slice) + 0.5) / 300,
                     y: y + 6 + plotHeight * (1 - ($0.mean - 1) / 9)
@@ -250,7 +251,7 @@ enum ReportPDF {
             let (height, left, bottom) = (66.0, 26.0, 13.0)
             let plotWidth = width - left - 4
             let plotHeight = height - bottom - 5
-            let values = ProgressPage.amountColumns(f, points)
+            let values = f.amountColumns(points, most: 180)
             let top = max(values.max() ?? 1, 0.5)
             for (value, lineY) in [(top, y + 5), (0, y + 5 + plotHeight)] {
                 canvas.line([(x + left, lineY), (x + width - 4, lineY)], lineWidth: 0.6, color: Ink.track)

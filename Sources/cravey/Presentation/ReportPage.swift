@@ -1,3 +1,4 @@
+import CraveyLibrary
 import CraveyTracker
 import Foundation
 import TerminalKit
@@ -9,7 +10,7 @@ import TerminalKit
 /// only when asked for. As the progress page: no script, nothing loaded from anywhere, and the
 /// page's own policy (`default-src 'none'`) forbids any request a browser might otherwise make.
 enum ReportPage {
-    static func html(_ report: Report, generated: Date = Date()) -> String {
+    static func html(_ report: Report, generated: Date) -> String {
         let f = report.figures
         let escape = ProgressPage.escape
         let content = ReportContent(report: report, generated: generated)
@@ -42,10 +43,11 @@ enum ReportPage {
             "Methods",
             ProgressPage.bars(ReportContent.shares(f.methods))
                 + sentence(f.methodInsight))
-        for help in ProgressPage.helpCards(f) {
+        for help in f.sections where [.messages, .cravingLength].contains(help.kind) {
+            let (figure, html) = ProgressPage.shown(help.kind, f)
             body += section(
                 ProgressPage.plain(help.title),
-                (help.figure.map { "<p class=\"figure\">\(escape(ProgressPage.plain($0)))</p>" } ?? "") + help.html
+                (figure.map { "<p class=\"figure\">\(escape(ProgressPage.plain($0)))</p>" } ?? "") + html
                     + sentence(help.sentence))
         }
         if !report.notes.isEmpty { body += section("Notes", notes(report.notes), wide: true) }

@@ -64,9 +64,9 @@ final class CheckInScreen: Sendable {
         if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
         if fixedDay == nil, try !library.checkInDay(day).greeted {
             switch greeting(day) {
-            case .start: try library.noteGreeted(day, postponed: false)
+            case .start: try library.noteGreeted(day, postponed: false, at: session.now())
             case .later:
-                try library.noteGreeted(day, postponed: true)
+                try library.noteGreeted(day, postponed: true, at: session.now())
                 screen(["", "  Later, then. No reminder today.", ""])
                 return .postponed
             case .leave: return .notSaved

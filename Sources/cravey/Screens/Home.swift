@@ -41,7 +41,7 @@ struct Home {
                 guard try FirstRun.run(screen, session: session, note: toast) else { return }
                 toast = nil
             }
-            let top = try Tracker(library: lib).quickPlay(3)
+            let top = try Tracker(library: lib).quickPlay(3, now: session.now())
             if toast == nil { toast = Self.newMilestone(lib, now: session.now()) }
             if toast == nil, !goalAsked, (try? Self.asksForGoal(lib, now: session.now())) == true {
                 (toast, goalAsked, asking) = (Self.goalQuestion, true, true)
@@ -156,7 +156,8 @@ struct Home {
     func ride() -> String? {
         guard let intensity = RideScreen.askIntensity(on: screen) else { return "Nothing was logged." }
         do {
-            let ridden = try RideFlow.ride(Tracker.CravingDraft(intensity: intensity), in: session, on: screen)
+            let ridden = try RideFlow.ride(
+                Tracker.CravingDraft(intensity: intensity, time: LogTime(session.now())), in: session, on: screen)
             let closing = RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: session.library)
             return ((ridden.notLogged.map { ["\($0)"] } ?? []) + closing).joined(separator: "  ")
         } catch {
@@ -166,7 +167,9 @@ struct Home {
 
     /// What a log saved from home says: what was kept, and the note a log older than 7 days has.
     static func saved(_ entry: LogEntry) -> String {
-        [LogWords.saved(entry), LogWords.note(entry.time)].compactMap { $0 }.joined(separator: "  ")
+        let now = LocalClock.now()
+        return [LogWords.saved(entry, now: now), LogWords.note(entry.time, now: now)].compactMap { $0 }
+            .joined(separator: "  ")
     }
 
     /// Runs `body` on the normal screen; its note, or its failure in one line.
@@ -256,7 +259,7 @@ struct HelpNow {
     /// What `key` did: the note of what happened, how to record a message when there is none yet
     /// to play; nil when it is not one of these keys (`logs`: `c` is one).
     func callAsFunction(_ key: Key, logs: Bool = false) throws -> String? {
-        let top = try Tracker(library: session.library).quickPlay(3)
+        let top = try Tracker(library: session.library).quickPlay(3, now: session.now())
         if let digit = key.digit, (1...3).contains(digit), top.isEmpty { return FirstRun.noMessages }
         guard let action = Home.action(for: key, top: top.count) else { return nil }
         switch action {

@@ -52,12 +52,12 @@ struct LogFormState {
     }
 
     /// When it happened, as typed (now when nothing is).
-    func time(now: Date = Date()) throws -> LogTime {
+    func time(now: Date) throws -> LogTime {
         try LogInput.time(timeText.isEmpty ? nil : timeText, now: now)
     }
 
     /// Throws the first field that cannot be saved as it stands (the time, then the amount).
-    func check(now: Date = Date()) throws {
+    func check(now: Date) throws {
         _ = try time(now: now)
         if kind == .use { _ = try typedAmount() }
     }
@@ -68,7 +68,7 @@ struct LogFormState {
     /// from the last Enter stays until the field it is about reads.
     mutating func apply(_ key: Key) -> Outcome {
         let outcome = edit(key)
-        if outcome == .editing, problem != nil, (try? check()) != nil { problem = nil }
+        if outcome == .editing, problem != nil, (try? check(now: LocalClock.now())) != nil { problem = nil }
         return outcome
     }
 
@@ -191,7 +191,9 @@ struct LogFormState {
         out.append(
             label("Time", .time) + "  " + (timeText.isEmpty ? "Now" : Terminal.safe(timeText))
                 + (field == .time ? Terminal.dim("   type HH:MM, yesterday HH:MM, -30m…") : ""))
-        if let typed = try? time(), let note = LogWords.note(typed) { out.append("    " + note) }
+        if let typed = try? time(now: LocalClock.now()), let note = LogWords.note(typed, now: LocalClock.now()) {
+            out.append("    " + note)
+        }
         out.append(rule)
         starts[.triggers] = out.count
         out.append(label("Trigger (optional)", .triggers))
@@ -273,7 +275,8 @@ enum LogForm {
     static func craving() throws -> Tracker.CravingDraft? {
         guard let state = run(LogFormState(kind: .craving)) else { return nil }
         return Tracker.CravingDraft(
-            intensity: state.intensity, time: try state.time(), triggers: state.triggers, location: state.location,
+            intensity: state.intensity, time: try state.time(now: LocalClock.now()), triggers: state.triggers,
+            location: state.location,
             notes: state.notes)
     }
 
@@ -281,7 +284,8 @@ enum LogForm {
     static func use() throws -> Tracker.UsageDraft? {
         guard let state = run(LogFormState(kind: .use)) else { return nil }
         return Tracker.UsageDraft(
-            method: state.method, amount: try state.typedAmount(), time: try state.time(), triggers: state.triggers,
+            method: state.method, amount: try state.typedAmount(), time: try state.time(now: LocalClock.now()),
+            triggers: state.triggers,
             location: state.location, notes: state.notes, moodAfter: state.moodAfter)
     }
 
@@ -294,7 +298,7 @@ enum LogForm {
             case .close: return false
             case .save:
                 do {
-                    try state.check()
+                    try state.check(now: LocalClock.now())
                     return true
                 } catch {
                     state.problem = "\(error)"

@@ -322,7 +322,7 @@ final class RecordSession: Sendable {
     /// says how much. The take stays as it was if trimming fails.
     @discardableResult
     private func trimmingSilence(of take: Take) -> Take {
-        guard let speech = take.speech, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.1 else { return take }
+        guard let speech = take.speech, let ends = take.trimmableSilence else { return take }
         do {
             let trimmed = try take.trimmed(to: speech)
             let replaced = state.withLock { state -> Bool in
@@ -353,7 +353,7 @@ final class RecordSession: Sendable {
         // Raw mode between the questions too, so nothing typed ahead is echoed out of place.
         let raw = RawMode()
         defer { raw?.release() }
-        if !trimSilence, let ends = take.silenceAtEnds, ends.start + ends.end >= 0.5,
+        if !trimSilence, let ends = take.silenceToOffer,
             Terminal.confirm(
                 String(format: "Trim the silence: %.1f s at the start and %.1f s at the end?", ends.start, ends.end))
         {

@@ -113,7 +113,7 @@ final class RideScreen {
         on screen: FullScreen? = nil
     ) throws -> Outcome? {
         // Messages without sound (a silent video) have nothing to say in a ride.
-        let messages = try ride.tracker.messageOrder(for: ride.craving.triggers).filter {
+        let messages = try ride.tracker.messageOrder(for: ride.craving.triggers, now: LocalClock.now()).filter {
             $0.media.sampleRate != nil
         }
         guard let screen = screen ?? FullScreen() else { return nil }
@@ -131,7 +131,7 @@ final class RideScreen {
             keys: [Terminal.dim("  1 mild … 10 overwhelming · 0 is 10 · Enter: \(Intensity.standard) · Esc: not now")])
         while true {
             let key = screen.ask(lines)
-            if let digit = key.digit { return digit == 0 ? 10 : digit }
+            if let value = key.digit.flatMap(Intensity.value(ofDigit:)) { return value }
             if key == .enter { return Intensity.standard }
             if key.isQuit || key == .inputEnded { return nil }
         }
@@ -260,14 +260,14 @@ final class RideScreen {
         case .enter where asking:
             rate(ride.last)
         default:
-            if let digit = key.digit { rate(digit == 0 ? 10 : digit) }
+            if let value = key.digit.flatMap(Intensity.value(ofDigit:)) { rate(value) }
         }
         if ending != nil { player?.dismiss() }
     }
 
     /// Keeps a rating at once; the next question comes a few minutes after it.
     private func rate(_ value: Int) {
-        keep { try ride.rate(value) }
+        keep { try ride.rate(value, at: LocalClock.now()) }
         asking = false
         askAt = elapsed + pace.askSeconds
     }

@@ -24,14 +24,14 @@ extension Cravey.CheckInCommand {
         func run() throws {
             let today = CheckIn.day(of: LocalClock.now())
             let chosen = month ?? String(today.prefix(7))
-            guard CheckIn.components(of: chosen + "-01") != nil, chosen.count == 7 else {
+            guard LocalDay(parsing: chosen + "-01") != nil, chosen.count == 7 else {
                 throw CraveyFailure(
                     message: "'\(Terminal.safe(String(chosen.prefix(20))))' is not a month written as YYYY-MM")
             }
             let entries = try library.existing()?.checkIns(month: chosen) ?? []
             var moods: [Int: CheckIn.Mood] = [:]
             for entry in entries {
-                if let c = entry.checkIn, let d = CheckIn.components(of: c.day) { moods[d.day] = c.mood }
+                if let c = entry.checkIn, let d = LocalDay(parsing: c.day) { moods[d.civil.day] = c.mood }
             }
             if output.json {
                 let days = entries.reversed().map { entry -> String in
@@ -47,16 +47,17 @@ extension Cravey.CheckInCommand {
 
         /// The month as a grid of weeks, Monday first.
         static func grid(month: String, moods: [Int: CheckIn.Mood], today: String, color: Bool) -> String {
-            let (year, number, _) = CheckIn.components(of: month + "-01")!
+            let firstDay = LocalDay(parsing: month + "-01")!
+            let (year, number, _) = firstDay.civil
             let title = "\(CheckIn.monthNames[number - 1]) \(year)"
             var lines = [
                 String(repeating: " ", count: max(0, (35 - title.count) / 2)) + (color ? Terminal.bold(title) : title)
             ]
             let weekdays = "  Mon  Tue  Wed  Thu  Fri  Sat  Sun"
             lines.append(color ? Terminal.dim(weekdays) : weekdays)
-            let first = (CheckIn.weekday(year: year, month: number, day: 1) + 6) % 7  // Monday = 0
+            let first = firstDay.weekday  // Monday = 0
             var line = String(repeating: " ", count: first * 5)
-            let days = CheckIn.daysIn(month: number, year: year)
+            let days = firstDay.daysInMonth
             for day in 1...days {
                 let isToday = String(format: "%@-%02d", month, day) == today
                 let mood = moods[day]

@@ -60,7 +60,7 @@ extension Cravey {
                 if !problems.isEmpty { throw ExitCode(1) }
                 return
             }
-            let result = try lib.backUp(to: directory, replacing: replace)
+            let result = try lib.backUp(to: directory, replacing: replace, now: LocalClock.now())
             if output.json {
                 struct Result: Encodable {
                     var directory: String; var recordings: Int; var logs: Int; var copied: Int; var copiedBytes: Int64

@@ -145,7 +145,7 @@ struct DetailOptions: ParsableArguments {
     /// The details of a new recording, checked before anything is recorded or copied.
     func draft() throws -> Library.Draft {
         Library.Draft(
-            title: try title.map { try Validation.title($0, createdAt: Date()) },
+            title: try title.map { try Validation.title($0, createdAt: LocalClock.now()) },
             notes: try Validation.notes(notes), purpose: try Validation.purpose(purpose),
             forTriggers: try triggerNames() ?? [])
     }

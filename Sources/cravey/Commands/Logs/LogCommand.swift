@@ -31,7 +31,9 @@ extension Cravey {
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let bound = try since.map { text in try given(as: "--since") { try LogInput.since(text) } }
+                let bound = try since.map { text in
+                    try given(as: "--since") { try LogInput.since(text, now: LocalClock.now()) }
+                }
                 let entries =
                     try library.existing().map {
                         try Tracker(library: $0).entries(
@@ -120,7 +122,7 @@ extension Cravey {
                     }
                     if let intensity { c.intensity = try LogInput.intensity(intensity) }
                     try apply(&c.time, &c.triggers, &c.location, &c.notes)
-                    edited = .craving(try tracker.edit(c))
+                    edited = .craving(try tracker.edit(c, now: LocalClock.now()))
                 case .use(var u):
                     guard intensity == nil else {
                         throw TrackerError.invalid(field: "edit", reason: "--intensity is for cravings; this is a use")
@@ -138,7 +140,7 @@ extension Cravey {
                         }
                     }
                     try apply(&u.time, &u.triggers, &u.location, &u.notes)
-                    edited = .use(try tracker.edit(u))
+                    edited = .use(try tracker.edit(u, now: LocalClock.now()))
                 }
                 if output.json { try JSONOutput.print(edited) } else { print("Updated: " + LogText.line(edited)) }
             }

@@ -40,7 +40,7 @@ struct LogDetails: ParsableArguments {
     func place() throws -> Location? { try LogInput.location(location) }
 
     /// The time given (now when none).
-    func time() throws -> LogTime { try LogInput.time(at) }
+    func time() throws -> LogTime { try LogInput.time(at, now: LocalClock.now()) }
 }
 
 /// `read`'s refusal of a value given with `flag`, worded with the flag's name (the tracker names
@@ -57,5 +57,7 @@ func given<Value>(as flag: String, _ read: () throws -> Value) throws -> Value {
 /// happened: a note on standard error without the `cravey:` of a refusal (standard output stays
 /// what was saved, or its JSON).
 func noteIfOld(_ time: LogTime) {
-    if let note = LogWords.note(time) { FileHandle.standardError.write(Data((note + "\n").utf8)) }
+    if let note = LogWords.note(time, now: LocalClock.now()) {
+        FileHandle.standardError.write(Data((note + "\n").utf8))
+    }
 }

@@ -45,7 +45,7 @@ extension Cravey {
             } else if let html {
                 let figures = try figures()
                 try RecordingExport.write(
-                    Data(ProgressPage.html(figures).utf8), to: html, replacing: force,
+                    Data(ProgressPage.html(figures, generated: LocalClock.now()).utf8), to: html, replacing: force,
                     another: "choose another with --html", replace: "replace it with --force")
                 print("Wrote your progress page to \(Terminal.safe(html))")
             } else if let lib {

@@ -65,16 +65,9 @@ extension Cravey {
                 throw CraveyFailure(message: "give --range or --from/--to, not both")
             }
             let now = LocalClock.now()
-            let today = LocalDay(now, in: .current)
-            let first = try from.map { try Self.day($0, option: "--from") }
-            let last = try to.map { try Self.day($0, option: "--to") }
-            if let last, last > today { throw CraveyFailure(message: "--to \(last.text) is after today") }
-            if let first, first > (last ?? today) {
-                throw CraveyFailure(message: "--from \(first.text) is after the period's last day")
-            }
-            if let first, (last ?? today) - first >= Report.longest {
-                throw CraveyFailure(message: "a report covers at most \(Report.longest) days")
-            }
+            let first = try from.map { try LocalDay.parse($0, field: "--from") }
+            let last = try to.map { try LocalDay.parse($0, field: "--to") }
+            _ = try Report.period(from: first, to: last, today: LocalDay(now, in: .current))
             for (path, option) in [(html, "--html"), (pdf, "--pdf")] {
                 if let path { try refuseExisting(path, option: option) }
             }
@@ -115,19 +108,6 @@ extension Cravey {
                         "\(Terminal.safe(path)) already exists; choose another with \(option) or replace it with --force"
                 )
             }
-        }
-
-        /// A day as typed: YYYY-MM-DD, a real date.
-        static func day(_ text: String, option: String) throws -> LocalDay {
-            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts.map(\.count) == [4, 2, 2], parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-                let year = Int(parts[0]), let month = Int(parts[1]), let date = Int(parts[2]),
-                LocalDay(year: year, month: month, day: date).text == text
-            else {
-                throw CraveyFailure(
-                    message: "invalid \(option): '\(Terminal.safe(String(text.prefix(20))))' is not a day (YYYY-MM-DD)")
-            }
-            return LocalDay(year: year, month: month, day: date)
         }
 
         /// The report as a PDF; a stop `signals` hear ends the drawing between rows. The fonts'

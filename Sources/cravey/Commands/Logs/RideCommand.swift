@@ -81,7 +81,7 @@ extension Cravey {
                 throw TrackerError.invalid(field: "--minutes-apart", reason: "it goes with --ratings")
             }
             let apart = try minutesApart.map { try LogInput.wholeNumber($0, field: "--minutes-apart", in: 1...60) } ?? 3
-            let now = Date()
+            let now = LocalClock.now()
             let span = TimeInterval((values?.count ?? 0) * apart * 60)
             var time = try LogInput.time(details.at, now: now)
             if details.at == nil {
@@ -106,7 +106,7 @@ extension Cravey {
         func run() throws {
             let plan = try plan()
             let scripted = plan.ratings != nil || output.json || !Terminal.stdinIsTerminal || !Terminal.stdoutIsTerminal
-            if !scripted && !Tracker.canRide(plan.draft.time) {
+            if !scripted && !Tracker.canRide(plan.draft.time, now: LocalClock.now()) {
                 throw TrackerError.invalid(
                     field: "--at",
                     reason:
@@ -128,7 +128,7 @@ extension Cravey {
                     RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib).forEach { print($0) }
                     throw notLogged
                 }
-                print(LogWords.saved(.craving(ridden.craving)))
+                print(LogWords.saved(.craving(ridden.craving), now: LocalClock.now()))
                 noteIfOld(ridden.craving.time)
                 RideScreen.closing(ridden.ratings, rideSeconds: ridden.seconds, in: lib).forEach { print($0) }
             }
@@ -139,12 +139,12 @@ extension Cravey {
         /// a line says how to ride it out.
         private static func logScripted(_ plan: Plan, in lib: Library, json: Bool) throws {
             let craving = try Tracker(library: lib).logRide(
-                plan.draft, ratings: plan.ratings ?? [], minutesApart: plan.minutesApart)
+                plan.draft, ratings: plan.ratings ?? [], minutesApart: plan.minutesApart, now: LocalClock.now())
             if json {
                 try JSONOutput.print(
                     RideJSON(craving: craving, ratings: craving.ratings.map { [$0.seconds, $0.value] }))
             } else {
-                print(LogWords.saved(.craving(craving)))
+                print(LogWords.saved(.craving(craving), now: LocalClock.now()))
                 if plan.ratings == nil {
                     print(
                         "To ride it out with your messages, run 'cravey ride' on a terminal (a script can store a ride's ratings: --ratings 6,4,2 --minutes-apart 5)."

@@ -57,7 +57,7 @@ extension Cravey {
                         print("Nothing was logged.")
                         return
                     }
-                    print(LogWords.saved(.use(use)))
+                    print(LogWords.saved(.use(use), now: LocalClock.now()))
                     noteIfOld(use.time)
                 }
                 return
@@ -72,7 +72,8 @@ extension Cravey {
 
         private func log(_ draft: Tracker.UsageDraft, in lib: Library) throws {
             let use = try UseFlow.log(
-                draft, in: lib, afterCraving: afterCraving, offeringLink: Terminal.stdinIsTerminal && !output.json)
+                draft, in: lib, afterCraving: afterCraving, offeringLink: Terminal.stdinIsTerminal && !output.json,
+                now: LocalClock.now())
             if output.json {
                 try JSONOutput.print(use)
             } else {
@@ -84,9 +85,12 @@ extension Cravey {
         /// The saved line, with the method named as it was typed where its group allows it
         /// ("1 joint", "2 blunts"): bowls, joints and blunts are stored as one method.
         static func saved(_ use: Usage, named typed: String?) -> String {
-            guard use.method == .bowls, let noun = typed.flatMap(bowlsNoun) else { return LogWords.saved(.use(use)) }
+            guard use.method == .bowls, let noun = typed.flatMap(bowlsNoun) else {
+                return LogWords.saved(.use(use), now: LocalClock.now())
+            }
             let unit = use.amount == 1 ? noun : noun + "s"
-            return "Usage logged ✓ — \(Method.number(use.amount)) \(unit), \(LogWords.time(use.time))"
+            return
+                "Usage logged ✓ — \(Method.number(use.amount)) \(unit), \(LogWords.time(use.time, now: LocalClock.now()))"
         }
 
         /// "joint" for joint or joints typed (as for blunt and bowl), nil for any other name.

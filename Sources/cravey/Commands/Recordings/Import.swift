@@ -38,7 +38,9 @@ extension Cravey {
             let lib = try library.open()
             let saved: Recording
             do {
-                saved = try MediaImport.importFile(file, into: lib, draft: draft, trim: trim, trimSilence: trimSilence)
+                saved = try MediaImport.importFile(
+                    file, into: lib, draft: draft, trim: trim, trimSilence: trimSilence,
+                    now: LocalClock.now())
             } catch let failure as MediaImport.Failure {
                 guard case .tooLong = failure else { throw CraveyFailure(message: failure.description) }
                 throw CraveyFailure(message: failure.description + " (use --trim to keep the first 2:00)")

@@ -79,10 +79,10 @@ extension Cravey {
                     : CraveyFailure(
                         message: LibraryOptions.noLibrary(library.root))
             }
+            let session = library.session(lib, speaker: speaker)
             let played = try PlayFlow.play(
-                top ? try PlayFlow.quickPlay(rank: rank, in: lib) : .key(key!),
-                in: library.session(lib, speaker: speaker), from: start, originalLevel: originalLevel,
-                pictures: !audioOnly, fromText: from)
+                top ? try PlayFlow.quickPlay(rank: rank, in: lib, now: session.now()) : .key(key!),
+                in: session, from: start, originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
             // Read, not heard: counted as played, and still said as a failure to a script.
             if played.wordsShown { throw CraveyFailure(message: Self.notAloud(played.recording, speaker: speaker)) }
         }

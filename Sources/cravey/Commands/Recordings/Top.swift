@@ -32,7 +32,8 @@ extension Cravey {
         }
 
         func run() throws {
-            let recordings = try library.existing().map { try Tracker(library: $0).quickPlay(count) } ?? []
+            let recordings =
+                try library.existing().map { try Tracker(library: $0).quickPlay(count, now: LocalClock.now()) } ?? []
             if output.json {
                 print(RecordingExport.jsonArray(recordings))
                 return

@@ -1,9 +1,9 @@
-import CraveyLibrary
 import Foundation
 
 /// A calendar day where a person was: the number of days since 1970-01-01 on their wall clock.
 /// Progress counts in these (streaks, Days in Progress, the range, the weekday), so a day is a
-/// day however long it was: 23 or 25 hours across a change of clocks make one day each.
+/// day however long it was: 23 or 25 hours across a change of clocks make one day each. The one
+/// day cravey knows: check-ins, snapshots, reports and progress all count and read days as this.
 public struct LocalDay: Sendable, Hashable, Comparable, Codable {
     public var number: Int
 
@@ -20,10 +20,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
         self.init(instant, utcOffset: timeZone.secondsFromGMT(for: instant))
     }
 
-    /// The day of a log: where and when it was logged.
-    public init(_ time: LogTime) { self.init(time.instant, utcOffset: time.utcOffset) }
-
-    static func day(millisecondsSince1970 ms: Int64, utcOffset: Int) -> Int {
+    /// The day number of an instant given in milliseconds, `utcOffset` seconds east of UTC.
+    package static func day(millisecondsSince1970 ms: Int64, utcOffset: Int) -> Int {
         let local = ms + Int64(utcOffset) * 1000
         return Int(local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
     }
@@ -38,7 +36,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
     public var weekday: Int { ((number + 3) % 7 + 7) % 7 }
 
     public static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// The months' short names, January first.
+    public static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The civil date (proleptic Gregorian; days to date as in H. Hinnant's `civil_from_days`).
     /// Arithmetic, not Calendar: listings and progress read tens of thousands of these.
@@ -54,15 +53,70 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    /// The day of a civil date (`days_from_civil`).
+    /// The day of a civil date (proleptic Gregorian; `days_from_civil`). Out-of-range months
+    /// and days carry over, as the arithmetic does; `init(parsing:)` takes only real dates.
     public init(year: Int, month: Int, day: Int) {
-        number = LocalDate.number(year: year, month: month, day: day)
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        number = era * 146_097 + doe - 719_468
     }
+
+    /// The day a person wrote as `YYYY-MM-DD` (ASCII digits, a real date from 1970 on); nil for
+    /// anything else ("2026-02-30", "2026-1-05", " 2026-01-05").
+    public init?(parsing text: String) {
+        let fields = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, fields.map(\.count) == [4, 2, 2],
+            fields.allSatisfy({ $0.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+            let year = Int(String(decoding: fields[0], as: UTF8.self)),
+            let month = Int(String(decoding: fields[1], as: UTF8.self)),
+            let day = Int(String(decoding: fields[2], as: UTF8.self)),
+            year >= 1970, (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The day `text` names (see `init(parsing:)`), or a one-line refusal naming `field`.
+    public static func parse(_ text: String, field: String) throws -> LocalDay {
+        guard let day = LocalDay(parsing: text) else {
+            let shown = String(
+                String.UnicodeScalarView(
+                    text.unicodeScalars.prefix(40).map {
+                        $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "?" : $0
+                    }))
+            throw LibraryError.invalid(field: field, reason: "'\(shown)' is not a date written as YYYY-MM-DD")
+        }
+        return day
+    }
+
+    /// Days in a month of the Gregorian calendar.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// The days in this day's month.
+    public var daysInMonth: Int {
+        let (year, month, _) = civil
+        return Self.daysIn(month: month, year: year)
+    }
+
+    /// The week (Monday to Sunday) this day falls in, counted from the week of 1970-01-01.
+    public var week: Int { (number + 3 - weekday) / 7 }
 
     /// "2026-10-10".
     public var text: String {
         let (year, month, day) = civil
-        return LogTime.digits(year, 4) + "-" + LogTime.digits(month) + "-" + LogTime.digits(day)
+        func digits(_ value: Int, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(year, 4) + "-" + digits(month, 2) + "-" + digits(day, 2)
     }
 
     /// "Oct 10".
@@ -98,11 +152,10 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
 
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else {
+        guard let day = LocalDay(parsing: text) else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "not a day: \(text)"))
         }
-        self.init(year: parts[0], month: parts[1], day: parts[2])
+        self = day
     }
 }
