@@ -16,8 +16,7 @@ enum UseFlow {
     /// `offeringLink`, after a recent craving with no use yet if one key says so.
     static func log(
         _ draft: Tracker.UsageDraft, in lib: Library, afterCraving: String?, offeringLink: Bool, now: Date
-    ) throws -> Usage
-    {
+    ) throws -> Usage {
         let tracker = Tracker(library: lib)
         var draft = draft
         if let afterCraving {
