@@ -12,7 +12,8 @@ extension Library {
     /// search index out of step with the rows.
     /// With `repair`, fixes them: rows are removed or rebuilt, files are listed again or moved to
     /// `Quarantine/`; no file is ever deleted, and files cravey did not make are left alone.
-    public func check(repair: Bool) throws -> Report {
+    /// `now` is the person's moment: a milestone reached on a later day is not true yet.
+    public func check(repair: Bool, now: Date) throws -> Report {
         try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
@@ -115,7 +116,7 @@ extension Library {
                 }
             }
             for path in loose { report.add(.loosePermissions, path) }
-            try checkSettingsAndMilestones(repair: repair, into: &report)
+            try checkSettingsAndMilestones(repair: repair, today: LocalDay(now, in: .current).text, into: &report)
             let journal: [String]
             do {
                 journal = try journalDifferences()
@@ -152,8 +153,7 @@ extension Library {
     /// Holds every setting and milestone to the rules typed input meets (`Validation.setting`,
     /// `Validation.milestoneProblem`); with `repair`, a setting keeps what is valid of it (a
     /// prices setting its other prices) or is removed, and a milestone that breaks them is removed.
-    func checkSettingsAndMilestones(repair: Bool, into report: inout Report) throws {
-        let today = LocalDay(Date(), in: .current).text
+    func checkSettingsAndMilestones(repair: Bool, today: String, into report: inout Report) throws {
         guard repair else {  // a check alone only reads (a read-only library can be checked)
             return try store.writer.read { db in
                 try Self.checkSettingsAndMilestones(db, today: today, repair: false, into: &report)

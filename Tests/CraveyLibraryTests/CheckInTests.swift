@@ -107,12 +107,12 @@ final class CheckInTests: XCTestCase {
         let id = UUID()
         try lib.beginCheckIn("2026-11-21", mood: .amazing, prompt: "Q?", recording: id)
         _ = try save(t, lib, id: id)
-        XCTAssertFalse(try lib.check(repair: false).hasProblems)
+        XCTAssertFalse(try lib.check(repair: false, now: Date()).hasProblems)
         try lib.store.writer.write { db in
             try db.execute(
                 sql: "UPDATE recording SET checkinDay = '2026-13-45' WHERE id = ?", arguments: [id.uuidString])
         }
-        let report = try lib.check(repair: false)
+        let report = try lib.check(repair: false, now: Date())
         XCTAssertTrue(
             report.subjects(.invalidRow).contains { $0.contains("checkinDay is not a date") }, "\(report.findings)")
     }

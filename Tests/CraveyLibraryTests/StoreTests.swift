@@ -201,7 +201,7 @@ final class StoreTests: XCTestCase {
         XCTAssertThrowsError(try library.delete(evil)) {
             XCTAssertEqual($0 as? LibraryError, .unsafePath("../precious.txt"))
         }
-        let report = try library.check(repair: true)
+        let report = try library.check(repair: true, now: Date())
         XCTAssertEqual(report.subjects(.invalidRow).count, 1, "a row whose path is not its own file is invalid")
         XCTAssertTrue(FileManager.default.fileExists(atPath: outside), "the outside file was touched")
         XCTAssertEqual(try library.count(), 0)
@@ -223,13 +223,13 @@ final class StoreTests: XCTestCase {
         try Data("not media".utf8).write(to: URL(fileURLWithPath: temp.root + "/" + broken))
         chmod(temp.root + "/" + kept.filePath, 0o644)
         XCTAssertEqual(try library.recordings().map(\.id), [kept.id], "a row whose file is gone is never listed")
-        let found = try library.check(repair: false)
+        let found = try library.check(repair: false, now: Date())
         XCTAssertEqual(found.subjects(.rowWithoutFile).count, 1)
         XCTAssertEqual(Set(found.subjects(.fileWithoutRow)), [orphan, broken])
         XCTAssertEqual(found.subjects(.foreignFile), ["Recordings/audio_stray.m4a"])
         XCTAssertEqual(found.subjects(.loosePermissions).count, 1)
         XCTAssertEqual(try library.count(), 2, "check without --repair changes nothing")
-        let repaired = try library.check(repair: true)
+        let repaired = try library.check(repair: true, now: Date())
         XCTAssertTrue(repaired.repaired)
         XCTAssertEqual(repaired.subjects(.relisted).count, 1)
         XCTAssertEqual(repaired.subjects(.quarantined), [broken])
@@ -244,7 +244,7 @@ final class StoreTests: XCTestCase {
         XCTAssertTrue(relisted.title.hasPrefix("Recovered recording"), relisted.title)
         XCTAssertEqual(relisted.duration, 12.5)
         XCTAssertEqual(try mode(temp.root + "/" + kept.filePath), 0o600)
-        XCTAssertFalse(try library.check(repair: false).hasProblems)
+        XCTAssertFalse(try library.check(repair: false, now: Date()).hasProblems)
     }
 }
 

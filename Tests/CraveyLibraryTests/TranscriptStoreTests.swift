@@ -57,7 +57,7 @@ final class TranscriptStoreTests: XCTestCase {
         XCTAssertNil(try lib.transcript(of: walk.id))
         XCTAssertFalse(try lib.storeTranscript(transcript(walk, "too late")))
         XCTAssertEqual(try lib.search("sister").map(\.recording.id), [call.id])
-        XCTAssertTrue(try lib.check(repair: false).subjects(.searchIndex).isEmpty)
+        XCTAssertTrue(try lib.check(repair: false, now: Date()).subjects(.searchIndex).isEmpty)
         try lib.purge()
         XCTAssertEqual(try lib.allTranscripts().count, 0)
         XCTAssertEqual(try lib.search("sister").count, 0)
@@ -79,7 +79,7 @@ final class TranscriptStoreTests: XCTestCase {
         lib = nil
         let reopened = try t.open()
         XCTAssertEqual(try reopened.search("morning").map(\.recording.title), ["Morning pages"])
-        XCTAssertTrue(try reopened.check(repair: false).subjects(.searchIndex).isEmpty)
+        XCTAssertTrue(try reopened.check(repair: false, now: Date()).subjects(.searchIndex).isEmpty)
     }
 
     func testCheckFindsAndRebuildsAnIndexOutOfStep() throws {
@@ -99,14 +99,14 @@ final class TranscriptStoreTests: XCTestCase {
             )
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
-        let found = try lib.check(repair: false)
+        let found = try lib.check(repair: false, now: Date())
         XCTAssertEqual(found.subjects(.searchIndex).count, 2, "\(found.subjects(.searchIndex))")
         XCTAssertTrue(found.hasProblems)
         XCTAssertFalse(found.subjects(.searchIndex).isEmpty, "\(found.findings)")
         XCTAssertEqual(try lib.search("something").count, 1, "the index is out of step")
-        let repaired = try lib.check(repair: true)
+        let repaired = try lib.check(repair: true, now: Date())
         XCTAssertTrue(repaired.repaired && !repaired.subjects(.searchIndex).isEmpty, "\(repaired.findings)")
-        XCTAssertTrue(try lib.check(repair: false).subjects(.searchIndex).isEmpty)
+        XCTAssertTrue(try lib.check(repair: false, now: Date()).subjects(.searchIndex).isEmpty)
         XCTAssertEqual(try lib.search("something").count, 0)
         XCTAssertEqual(try lib.search("walk").count, 1)
         XCTAssertEqual(try lib.allTranscripts().count, 1)

@@ -70,4 +70,23 @@ final class OneClockTests: CommandTestCase {
                 as? [[String: Any]])
         XCTAssertEqual(logs.map { $0["localTime"] as? String }, ["2030-01-15 10:00"])
     }
+
+    /// A milestone reached by the clock set after the real one is true for `check`: it is not
+    /// taken for "a day that has not come yet" and `check --repair` keeps it.
+    func testCheckHoldsMilestonesToTheSameClock() throws {
+        let ahead = ["CRAVEY_NOW": "2030-01-15T10:00:00", "TZ": "Europe/Berlin", "NO_COLOR": "1"]
+        func cravey(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            let result = try runProcess(self.cravey, arguments + ["--library", root], environment: ahead)
+            return (result.status, result.stdout, result.stderr)
+        }
+        XCTAssertEqual(try cravey(["craving", "5", "--at", "2030-01-15 09:00"]).status, 0)
+        let milestones = try XCTUnwrap(try jsonObject(try cravey(["progress", "--json"]).stdout)["milestones"])
+        XCTAssertTrue("\(milestones)".contains("2030-01-15"), "a milestone reached today: \(milestones)")
+        let checked = try cravey(["check"])
+        XCTAssertEqual(checked.status, 0, checked.stdout + checked.stderr)
+        XCTAssertFalse((checked.stdout + checked.stderr).contains("milestone"), checked.stdout)
+        XCTAssertEqual(try cravey(["check", "--repair"]).status, 0)
+        let after = try XCTUnwrap(try jsonObject(try cravey(["progress", "--json"]).stdout)["milestones"])
+        XCTAssertEqual(after as? NSArray, milestones as? NSArray, "check --repair keeps it")
+    }
 }

@@ -22,7 +22,7 @@ extension Cravey {
 
         func run() throws {
             let lib = try library.openExisting()
-            let report = try lib.check(repair: repair)
+            let report = try lib.check(repair: repair, now: LocalClock.now())
             let tracker = Tracker(library: lib)
             let logFindings = try tracker.check(repair: repair)
             let falseMilestones = try tracker.falseMilestones(repair: repair)

@@ -263,14 +263,14 @@ extension Cravey {
                     ok: true, subject: "backup", detail: "none yet",
                     fix: "cravey backup DIR (a USB disk, a share or a synced folder)")
             }
-            let days = Date().timeIntervalSince(last.at) / 86_400
+            let days = LocalClock.now().timeIntervalSince(last.at) / 86_400
             return Finding(
                 ok: true, subject: "backup", detail: "last \(Self.age(last.at)) to \(last.directory)",
                 fix: days > 7 ? "cravey backup \(last.directory)" : nil)
         }
 
         static func age(_ date: Date) -> String {
-            let seconds = max(0, Date().timeIntervalSince(date))
+            let seconds = max(0, LocalClock.now().timeIntervalSince(date))
             if seconds < 3600 { return "\(Int(seconds / 60)) min ago" }
             if seconds < 86_400 { return "\(Int(seconds / 3600)) h ago" }
             let days = Int(seconds / 86_400)
@@ -278,7 +278,7 @@ extension Cravey {
         }
 
         func checkLibrary(_ lib: Library) throws -> Finding {
-            let report = try lib.check(repair: false)
+            let report = try lib.check(repair: false, now: LocalClock.now())
             let count = try lib.count()
             let problems = report.problemCount
             if problems == 0 {
