@@ -191,7 +191,8 @@ cat "$logs"/*.log | grep -E "^Test Case .* failed|: error: |^run-all\.sh: part "
 {
     # Each test's seconds, for the next fast ring ("Test Case 'Class.test' passed (0.123 seconds)"),
     # over what earlier runs measured of the tests that did not run this time.
-    cat "$logs"/*.log | sed -nE "s/^Test Case '([A-Za-z]+\.test[A-Za-z0-9_]*)' passed \(([0-9.]+) seconds\)$/\1 \2/p" \
+    # (the VM's tests are its rig's lines "in the VM: Test Case …").
+    cat "$logs"/*.log | sed -nE "s/^(in the VM: )?Test Case '([A-Za-z]+\.test[A-Za-z0-9_]*)' passed \(([0-9.]+) seconds\)$/\2 \3/p" \
         > "$logs/times"
     touch "$times"
     awk 'NR == FNR {now[$1] = $2; next} !($1 in now) {print} END {for (t in now) print t, now[t]}' "$logs/times" "$times" \
