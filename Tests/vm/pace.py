@@ -1,40 +1,55 @@
 #!/usr/bin/env python3
-"""The emulated machine's own pace, measured from inside it while a test records.
+"""What the host gave the emulated machine, second by second, while the VM rig runs.
 
-usage: pace.py   (stops at SIGTERM or Ctrl-C; the summary goes to stdout)
+usage: pace.py PID OUT   (PID: the process that runs qemu, with its children; stops when it ends)
 
-Wakes every 20 ms. A wake-up that comes more than 50 ms late means the machine as a whole was held
-up (run at nice -10, this program is the first the guest runs when it runs at all): the host did not
-give the emulated CPUs their time. Ends with one line:
-"vm-pace: held up N ms in S s (K stalls, the longest L ms)", where N sums what every late wake-up
-came after the 50 ms allowed. A camera test sets the frames it expects by the seconds the machine
-was not held up, so frames dropped while the host starved it do not count against cravey, and
-frames dropped while it ran do.
+Once a second appends a line to OUT: "UNIX-TIME QEMU-CORES OTHER-CORES HOST-CORES", where
+QEMU-CORES is the CPU time qemu (PID and its children) had in that second, OTHER-CORES the CPU time
+everything else on the host had, and HOST-CORES how many the host has. The emulated machine reads
+the file (its results share) to tell a host that starved it from frames its recorder dropped.
 """
-import signal, sys, time
+import os, sys, time
 
-TICK, ALLOWED = 0.020, 0.050
+
+def ticks_of(pid):
+    total = 0
+    pids = [pid]
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            pids += [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            with open("/proc/%d/stat" % p) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def busy_ticks():
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    return sum(values) - values[3] - values[4]  # all but idle and iowait
 
 
 def main():
-    started = last = time.monotonic()
-    held, stalls, longest = 0.0, 0, 0.0
-    try:
-        while True:
-            time.sleep(TICK)
-            now = time.monotonic()
-            late = now - last - TICK
-            last = now
-            if late > ALLOWED:
-                held += late - ALLOWED
-                stalls += 1
-                longest = max(longest, late)
-    except KeyboardInterrupt:
-        pass
-    print("vm-pace: held up %d ms in %.1f s (%d stalls, the longest %d ms)"
-          % (held * 1000, time.monotonic() - started, stalls, longest * 1000), flush=True)
+    pid, out = int(sys.argv[1]), sys.argv[2]
+    hz = os.sysconf("SC_CLK_TCK")
+    cores = os.cpu_count() or 1
+    last = (time.monotonic(), ticks_of(pid), busy_ticks())
+    while os.path.exists("/proc/%d" % pid):
+        time.sleep(1)
+        now = (time.monotonic(), ticks_of(pid), busy_ticks())
+        seconds = now[0] - last[0]
+        qemu = (now[1] - last[1]) / hz / seconds
+        other = max(0.0, (now[2] - last[2]) / hz / seconds - qemu)
+        last = now
+        with open(out, "a") as f:
+            f.write("%.3f %.2f %.2f %d\n" % (time.time(), qemu, other, cores))
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     main()

@@ -15,7 +15,9 @@
 #                                              CMD's status. CMD sees /dev/video0, hw:Loopback,
 #                                              a writable $TMPDIR and $HOME (tmpfs on /dev/shm),
 #                                              tmux's and X's socket directories, and
-#                                              $CRAVEY_VM_RESULTS (= RESULTS).
+#                                              $CRAVEY_VM_RESULTS (= RESULTS), where host-pace
+#                                              says each second how much CPU the host gave the
+#                                              machine and how much went to other work (pace.py).
 #
 # Needs root (9p passthrough, apt-get). Fails loudly, never skips, when the VM cannot boot.
 # The cache is ${CRAVEY_VM_CACHE:-~/.cache/cravey-vm/recipe-N}, a folder for each recipe of the
@@ -154,7 +156,7 @@ run() {
   prepare >/dev/null
   mkdir -p "$results"
   results=$(cd "$results" && pwd)
-  rm -f "$results/booted" "$results/status" "$results/output.log"
+  rm -f "$results/booted" "$results/status" "$results/output.log" "$results/host-pace"
   # X servers (Xvfb, for the recording's preview window) put their sockets in /tmp/.X11-unix and
   # their compiled keymaps in /var/lib/xkb: the VM mounts a tmpfs of its own on each, over the
   # read-only share of this machine's root.
@@ -176,6 +178,9 @@ run() {
     -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
     > "$results/console.log" 2>&1 < /dev/null &
   qemu=$!
+  # What the host gives the emulated machine, second by second, in its results share
+  # ($CRAVEY_VM_RESULTS/host-pace inside): a camera test tells a starved machine from dropped frames.
+  python3 "$here/pace.py" "$qemu" "$results/host-pace" 2>/dev/null &
   trap 'kill -TERM -- "-$qemu" 2>/dev/null || kill -TERM "$qemu" 2>/dev/null || true' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
