@@ -129,7 +129,7 @@ deal() {
 # a process group of its own (`timeout` makes one) stopped at the part's limit; each shard's log in
 # $logs/PART.N.log, its status in $logs/PART.N.status; the part's seconds in $logs/PART.time.
 run() {
-    local part=$1 selection=$2 started=$SECONDS status=0 pid n=0 group
+    local part=$1 selection=$2 started=$SECONDS status=0 pid n=0 group bundles=()
     local seconds=$(limit "$part")
     [ "$seconds" -le $((deadline - SECONDS)) ] || seconds=$((deadline - SECONDS))
     if [ -z "$selection" ]; then
@@ -154,8 +154,10 @@ run() {
                 fi
                 echo "$status" > "$logs/$part.$n.status"
             ) &
+            bundles+=($!)
         done < <(deal "$selection" "$(shards "$part")")
-        wait
+        # Its own bundles only: a bare wait would wait for the other lane too.
+        wait "${bundles[@]}"
     fi
     for file in "$logs/$part".*.status; do
         [ "$(cat "$file")" -eq 0 ] || [ "$status" -ne 0 ] || status=$(cat "$file")
