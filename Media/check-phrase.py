@@ -12,7 +12,7 @@ Two things, each failing with one line that names what went wrong:
 - its words: the transcript holds at least half of the phrase's words (not with --sound-only,
   where no transcript is made: inside the VM rig).
 """
-import json, re, subprocess, sys
+import itertools, json, math, re, subprocess, sys
 
 PHRASE = "Remember why you started. You are stronger than this craving."
 
@@ -42,11 +42,17 @@ def main():
     recorded = samples(library + "/" + shown["filePath"])
     phrase = samples(phrase_path, raw=True)
     span = len(phrase)
-    # The loudest span of the phrase's length, in 50 ms steps.
+    # The loudest span of the phrase's length, in 50 ms steps, from running sums of the squares
+    # (exact integers: the same levels as summing each span, in one pass, which an emulated CPU
+    # needs seconds for instead of a minute).
     step = 2400
+    sums = [0]
+    sums.extend(itertools.accumulate(v * v for v in recorded))
     best, best_at = -200.0, 0
     for at in range(0, max(1, len(recorded) - span + 1), step):
-        level = rms_db(recorded[at:at + span])
+        end = min(at + span, len(recorded))
+        mean = (sums[end] - sums[at]) / (end - at) if end > at else 0
+        level = 10 * math.log10(mean / 32768.0 ** 2) if mean > 0 else -120.0
         if level > best:
             best, best_at = level, at
     own = rms_db(phrase)

@@ -45,7 +45,7 @@ packages=(
   chromium
   # the report's PDF read back: its pages as pictures, its text, its page count
   poppler-utils
-  # load beside the suite, to check it stays green when the machine is busy (Tests/README.md)
+  # load beside the suite, to check it stays green when the machine is busy (docs/TESTING.md)
   stress-ng
 )
 

@@ -11,11 +11,13 @@
 #   bash Tests/run-all.sh PART…    only those parts (unit binary screens faults transcripts install vm)
 #
 # The parts run one after another, the VM rig (qemu emulating a machine) and the install test
-# last. With CRAVEY_LANES=2 they run in two lanes side by side (the VM and install in one,
-# everything else in the other): quicker, but on two cores the emulated machine then keeps fewer
-# camera frames than its checks ask for, so the whole suite, as CI runs it, keeps one lane. Each
-# part is the test bundle run with its classes (what `swift test --filter` would pick), so two
-# can run at once on the same build.
+# last; the parts whose tests mostly wait (binary, screens, faults) run as two bundles side by
+# side (CRAVEY_SHARDS, see shards()). With CRAVEY_LANES=2 the VM and install run in a lane of
+# their own beside the rest (the tests that wait first): quicker, but on two cores the emulated
+# machine then gets too little of the host to keep 30 fps, and its camera checks are skipped with
+# the host's figures (never passed), so the whole suite, as CI runs it, keeps one lane. Each part
+# is the test bundle run with its classes (what `swift test --filter` would pick), so two can run
+# at once on the same build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -99,27 +101,67 @@ limit() {
 }
 deadline=$((SECONDS + ${CRAVEY_RUN_MINUTES:-80} * 60))
 
-# run PART SELECTION: the bundle over the selection, in a process group of its own (`timeout`
-# makes one) stopped at the part's limit; its log in $logs/PART.log, its seconds in $logs/PART.time.
+# How many bundles a part runs side by side (CRAVEY_SHARDS, 2 by default; 1: one after another).
+# Only parts whose tests wait far more than they compute (processes, terminals, paced sound),
+# and whose classes share nothing (each test has its own folders, library, tmux server): the
+# transcript tests count the machine's Whisper helpers, the VM and install tests take the
+# machine, and the unit tests mostly compute.
+shards() {
+    case "$1" in
+        binary | screens | faults) echo "${CRAVEY_SHARDS:-2}" ;;
+        *) echo 1 ;;
+    esac
+}
+
+# deal SELECTION N: the classes in N comma-separated lines of about equal seconds (the last whole
+# run's, from $times; a class not measured counts 5 s), the longest classes placed first.
+deal() {
+    tr , '\n' <<<"$1" | awk -v times="$times" '
+        FILENAME == times { split($1, name, "."); seconds[name[1]] += $2; next }
+        { class = $0; sub(/^[A-Za-z]+\./, "", class); cost = (class in seconds) ? seconds[class] : 5
+          printf "%012.3f %s\n", cost, $0 }' "$times" - | sort -r | awk -v n="$2" '
+        { best = 1; for (i = 2; i <= n; i++) if (load[i] < load[best]) best = i
+          load[best] += $1; shard[best] = shard[best] (shard[best] == "" ? "" : ",") $2 }
+        END { for (i = 1; i <= n; i++) if (shard[i] != "") print shard[i] }'
+}
+
+# run PART SELECTION: the bundle over the selection (in shards side by side, see shards()), each in
+# a process group of its own (`timeout` makes one) stopped at the part's limit; each shard's log in
+# $logs/PART.N.log, its status in $logs/PART.N.status; the part's seconds in $logs/PART.time.
 run() {
-    local part=$1 selection=$2 started=$SECONDS status=0 pid
+    local part=$1 selection=$2 started=$SECONDS status=0 pid n=0 group bundles=()
     local seconds=$(limit "$part")
     [ "$seconds" -le $((deadline - SECONDS)) ] || seconds=$((deadline - SECONDS))
     if [ -z "$selection" ]; then
-        echo "Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds" > "$logs/$part.log"
+        echo "Executed 0 tests, with 0 failures (0 unexpected) in 0.0 (0.0) seconds" > "$logs/$part.1.log"
+        echo 0 > "$logs/$part.1.status"
     elif [ "$seconds" -lt 60 ]; then
-        echo "run-all.sh: part $part not started: the run's time ($((${CRAVEY_RUN_MINUTES:-80})) min) was up" > "$logs/$part.log"
-        status=124
+        echo "run-all.sh: part $part not started: the run's time ($((${CRAVEY_RUN_MINUTES:-80})) min) was up" > "$logs/$part.1.log"
+        echo 124 > "$logs/$part.1.status"
     else
-        timeout --kill-after=30 "$seconds" "$bundle" "$selection" > "$logs/$part.log" 2>&1 &
-        pid=$!
-        echo "$pid" > "$logs/$part.pid"
-        wait "$pid" || status=$?
-        rm -f "$logs/$part.pid"
-        if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-            echo "run-all.sh: part $part stopped at its time limit ($seconds s): it hung or ran far too long" >> "$logs/$part.log"
-        fi
+        touch "$times"
+        while IFS= read -r group; do
+            n=$((n + 1))
+            (
+                status=0
+                timeout --kill-after=30 "$seconds" "$bundle" "$group" > "$logs/$part.$n.log" 2>&1 &
+                pid=$!
+                echo "$pid" > "$logs/$part.$n.pid"
+                wait "$pid" || status=$?
+                rm -f "$logs/$part.$n.pid"
+                if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+                    echo "run-all.sh: part $part stopped at its time limit ($seconds s): it hung or ran far too long" >> "$logs/$part.$n.log"
+                fi
+                echo "$status" > "$logs/$part.$n.status"
+            ) &
+            bundles+=($!)
+        done < <(deal "$selection" "$(shards "$part")")
+        # Its own bundles only: a bare wait would wait for the other lane too.
+        wait "${bundles[@]}"
     fi
+    for file in "$logs/$part".*.status; do
+        [ "$(cat "$file")" -eq 0 ] || [ "$status" -ne 0 ] || status=$(cat "$file")
+    done
     echo $((SECONDS - started)) > "$logs/$part.time"
     echo "$status" > "$logs/$part.status"
     echo "part $part: done in $((SECONDS - started)) s"
@@ -151,7 +193,7 @@ else
     if [ "${CRAVEY_LANES:-1}" = 2 ]; then
         lane vm install > "$logs/lane-vm" &
         vm_lane=$!
-        lane unit binary screens faults transcripts
+        lane binary screens unit faults transcripts
         wait "$vm_lane"
         cat "$logs/lane-vm"
     else
@@ -163,14 +205,18 @@ fi
 total_all=0 skipped_all=0 failed_all=0 status=0
 summary_lines=()
 for part in "${wanted[@]}"; do
-    log="$logs/$part.log"
-    cat "$log"
-    summary=$(grep -E "Executed [0-9]+ tests?, with " "$log" | tail -1 || true)
-    total=$(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$summary")
-    skipped=$(sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p' <<<"$summary")
+    total=0 skipped=0
+    for log in "$logs/$part".*.log; do
+        cat "$log"
+        # Each shard's own last summary line.
+        summary=$(grep -E "Executed [0-9]+ tests?, with " "$log" | tail -1 || true)
+        count=$(sed -nE 's/.*Executed ([0-9]+) tests?.*/\1/p' <<<"$summary")
+        skips=$(sed -nE 's/.*with ([0-9]+) tests? skipped.*/\1/p' <<<"$summary")
+        total=$((total + ${count:-0})) skipped=$((skipped + ${skips:-0}))
+    done
     # Tests that failed (XCTest's own count is of failed assertions: one test may fail twice).
-    failed=$(grep -cE "^Test Case '.*' failed \(" "$log" || true)
-    total=${total:-0} skipped=${skipped:-0} failed=${failed:-0}
+    failed=$(cat "$logs/$part".*.log | grep -cE "^Test Case '.*' failed \(" || true)
+    failed=${failed:-0}
     part_status=$(cat "$logs/$part.status")
     # A bundle that crashed or ended without its summary failed, whatever it counted.
     if [ "$part_status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
@@ -184,14 +230,19 @@ for part in "${wanted[@]}"; do
     summary_lines+=("$(printf 'part %-12s %4d passed, %d failed, %d skipped in %d s%s' "$part" \
         "$passed" "$failed" "$skipped" "$(cat "$logs/$part.time")" "$stopped")")
 done
-# The fault campaign's figures (its class prints them when it finishes).
-cat "$logs"/*.log | grep -E "^fault campaign: " | tail -1 || true
+# The fault campaign's figures: each bundle prints its own so far as each campaign class ends; the
+# last line of each, added up.
+for log in "$logs"/*.log; do grep -E "^fault campaign: " "$log" | tail -1 || true; done | awk '
+    { faults += $3; cases += $6; lost += $9; touched += $12 }
+    END { if (NR) printf "fault campaign: %d faults injected, %d cases checked, %d recordings lost, %d foreign files touched\n", faults, cases, lost, touched }'
+
 # What failed, again at the end where a shortened log still shows it.
 cat "$logs"/*.log | grep -E "^Test Case .* failed|: error: |^run-all\.sh: part " | grep -v "^Test Suite" | tail -n 40 || true
 {
     # Each test's seconds, for the next fast ring ("Test Case 'Class.test' passed (0.123 seconds)"),
     # over what earlier runs measured of the tests that did not run this time.
-    cat "$logs"/*.log | sed -nE "s/^Test Case '([A-Za-z]+\.test[A-Za-z0-9_]*)' passed \(([0-9.]+) seconds\)$/\1 \2/p" \
+    # (the VM's tests are its rig's lines "in the VM: Test Case …").
+    cat "$logs"/*.log | sed -nE "s/^(in the VM: )?Test Case '([A-Za-z]+\.test[A-Za-z0-9_]*)' passed \(([0-9.]+) seconds\)$/\2 \3/p" \
         > "$logs/times"
     touch "$times"
     awk 'NR == FNR {now[$1] = $2; next} !($1 in now) {print} END {for (t in now) print t, now[t]}' "$logs/times" "$times" \

@@ -54,7 +54,9 @@ final class FaultCampaignOpeningTests: FaultCampaign {
         let logged = try run(["craving", "8", "--notes", "kept while held"], root)
         XCTAssertEqual(logged.status, 0, logged.stderr)
         XCTAssertTrue(logged.stdout.contains("logged ✓"), logged.stdout)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3)
+        // Kept at once, not after the 10 s a change waits for the lock, however busy the machine.
+        XCTAssertTrue(holder.isRunning, "logged while the library was held")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 9)
         // Killed right after saying so: the line is on the disk already.
         holder.terminate()
         holder.waitUntilExit()

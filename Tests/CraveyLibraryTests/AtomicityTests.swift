@@ -218,7 +218,9 @@ final class AtomicityTests: XCTestCase {
         XCTAssertEqual(
             writer.terminationStatus, 0,
             String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-        XCTAssertLessThan(worst, 1.0, "a listing waited \(worst) s")
+        // A listing that waited for the writer would wait out the database's busy wait (10 s).
+        print("concurrent reader: the slowest of \(listings) listings took \(String(format: "%.3f", worst)) s")
+        XCTAssertLessThan(worst, 5, "a listing waited \(worst) s")
         XCTAssertGreaterThan(listings, 3)
         let library = try temp.assertConsistent()
         XCTAssertEqual(try library.count(), 150)

@@ -3,8 +3,9 @@ import Foundation
 import XCTest
 
 /// The benchmarks' set-up, run once by the suite so a break is seen before a benchmark run: every
-/// script parses, and the webcam benchmark reads its encoder settings from the program
-/// (`devices --json`), never from the source text.
+/// script parses, the library benchmarks' way of making a library makes one, and the webcam
+/// benchmark reads its encoder settings from the program (`devices --json`), never from the
+/// source text.
 final class BenchSetUpTests: XCTestCase {
     func testEveryBenchmarkScriptParses() throws {
         let folder = repositoryRoot + "/Tests/bench"
@@ -24,6 +25,21 @@ final class BenchSetUpTests: XCTestCase {
         XCTAssertEqual(
             check.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
             "webcam.sh: x264 veryfast crf 23 threads 2 (rc-lookahead=5)")
+    }
+
+    /// The library benchmarks make their libraries with a write that changes nothing (`settings
+    /// name --clear`; a read such as `list` or `log` makes no library, and they stopped at their
+    /// first query when they relied on one): it makes the library, and each of them uses it.
+    func testTheLibraryBenchmarksMakeTheirLibraryWithAWrite() throws {
+        let folder = FileManager.default.temporaryDirectory.path + "/bench-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try runProcess(productPath("cravey"), ["settings", "name", "--clear", "--library", folder + "/lib"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/lib/library.sqlite"), made.stdout)
+        for script in ["library.sh", "logs.sh", "report.sh", "status.sh"] {
+            let text = try String(contentsOfFile: repositoryRoot + "/Tests/bench/" + script, encoding: .utf8)
+            XCTAssertTrue(text.contains("settings name --clear"), "\(script) makes its library with a write")
+        }
     }
 
     /// A program that names no encoder settings fails the benchmark in one line that says so.

@@ -6,12 +6,21 @@ import XCTest
     import Glibc
 #endif
 
-/// Another process (flock(1)) holding the library's lock for `seconds`.
+/// Another process holding the library's lock for `seconds`, returned once it holds it; the
+/// lock is free again as soon as the process ends (`terminate()`).
 func holdLibraryLock(_ root: String, seconds: Int) throws -> Process {
     let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-    holder.arguments = ["-x", root + "/library.lock", "sleep", "\(seconds)"]
+    holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    holder.arguments = [
+        "-c",
+        "import fcntl, os, sys, time\nf = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)\n"
+            + "fcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(float(sys.argv[2]))",
+        root + "/library.lock", "\(seconds)",
+    ]
+    let said = Pipe()
+    holder.standardOutput = said
     try holder.run()
+    _ = said.fileHandleForReading.readData(ofLength: 5)  // "held\n"
     return holder
 }
 
@@ -230,14 +239,16 @@ final class LibraryOpeningTests: CommandTestCase {
         try run(["craving", "3"])
         // What a power cut during an earlier append left: cut back before the next line.
         try Data(#"{"kind":"craving","row":{"id":"torn"#.utf8).write(to: URL(fileURLWithPath: root + "/logs.waiting"))
-        let holder = try holdLibraryLock(root, seconds: 6)
+        let holder = try holdLibraryLock(root, seconds: 120)
         defer { if holder.isRunning { holder.terminate() } }
-        Thread.sleep(forTimeInterval: 0.5)
         let started = Date()
         let logged = try run(["craving", "7", "--notes", "while it was busy"])
         XCTAssertEqual(logged.status, 0, logged.stderr)
         XCTAssertTrue(logged.stdout.contains("logged ✓"), logged.stdout)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 3, "never made to wait for the library")
+        // Never made to wait for the library: done while it is still held, and sooner than a
+        // change's wait for the lock (10 s) on however busy a machine.
+        XCTAssertTrue(holder.isRunning, "never made to wait for the library")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 9, "never made to wait for the library")
         let used = try run(["use", "--notes", "also while busy"])
         XCTAssertEqual(used.status, 0, used.stderr)
         let waiting = try String(contentsOfFile: root + "/logs.waiting", encoding: .utf8)
@@ -247,6 +258,8 @@ final class LibraryOpeningTests: CommandTestCase {
         // Read while they wait: log and status count them already.
         XCTAssertTrue(try run(["log"]).stdout.contains("while it was busy"))
         XCTAssertEqual(try run(["status", "--format", "{cravings}"]).stdout, "2\n")
+        XCTAssertTrue(holder.isRunning, "read while the library was held")
+        holder.terminate()
         holder.waitUntilExit()
         // The next command takes the library and writes them first.
         XCTAssertEqual(try logCount(), 3)
@@ -261,9 +274,8 @@ final class LibraryOpeningTests: CommandTestCase {
         let tone = base + "/tone.wav"
         try makeToneWAV(tone, seconds: 1)
         XCTAssertEqual(try run(["import", tone, "--title", "Breathe"]).status, 0)
-        let holder = try holdLibraryLock(root, seconds: 6)
+        let holder = try holdLibraryLock(root, seconds: 120)
         defer { if holder.isRunning { holder.terminate() } }
-        Thread.sleep(forTimeInterval: 0.5)
         let alsa = [
             "ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_OUTFILE": base + "/heard.raw",
         ]
@@ -271,7 +283,9 @@ final class LibraryOpeningTests: CommandTestCase {
         let craving = try run(["craving", "8", "--play", "1", "--speaker", "cravey_capture"], extra: alsa)
         XCTAssertEqual(craving.status, 0, craving.stderr)
         XCTAssertTrue(craving.stdout.contains("Played 'Breathe'"), craving.stdout)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "the sound came before the library was free")
+        XCTAssertTrue(holder.isRunning, "the sound came before the library was free")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 9, "the sound came before the lock's wait of 10 s")
+        holder.terminate()
         holder.waitUntilExit()
         let listed = try run(["list", "--json"])
         let rows = try XCTUnwrap(try json(listed.stdout) as? [[String: Any]])
@@ -314,16 +328,17 @@ final class BusyHomeTests: CommandTestCase {
         // A craving since: home has a milestone to note as it opens, while the library is held.
         try run(["craving", "4"])
 
-        let holder = try holdLibraryLock(root, seconds: 15)
+        let holder = try holdLibraryLock(root, seconds: 120)
         defer { if holder.isRunning { holder.terminate() } }
-        Thread.sleep(forTimeInterval: 0.5)
         let started = Date()
         tmux = try start()
         defer { tmux.close() }
         try tmux.waitFor("LOG CRAVING")
         try tmux.send("1", literal: true)
         try tmux.waitFor("Played 'Remember why'", timeout: 20)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "home never waited for the library")
+        // Home never waited for the library: it played while the library was still held.
+        XCTAssertTrue(holder.isRunning, "home never waited for the library")
+        print("busy home: played \(String(format: "%.1f", Date().timeIntervalSince(started))) s after it started")
         try tmux.send("q", literal: true)
         try tmux.waitFor("EXIT=0")
         holder.terminate()

@@ -247,7 +247,9 @@ final class RecordTests: CommandTestCase {
             let stderr = String(decoding: said, as: UTF8.self)
             XCTAssertEqual(recorder.terminationReason, .exit, "\(delay) ms: died of a signal; \(stderr)")
             XCTAssertEqual(recorder.terminationStatus, 0, "\(delay) ms: \(stderr)")
-            XCTAssertLessThan(Date().timeIntervalSince(sent), 4, "\(delay) ms: the stop was not honoured at once")
+            // At once: what was recorded ends at the stop (below); the wall clock only catches a
+            // stop left unhonoured, with room for a loaded machine.
+            XCTAssertLessThan(Date().timeIntervalSince(sent), 15, "\(delay) ms: the stop was not honoured at once")
             guard let row = try? JSONSerialization.jsonObject(with: output) as? [String: Any] else {
                 XCTFail("\(delay) ms: no recording kept; \(stderr)")
                 continue

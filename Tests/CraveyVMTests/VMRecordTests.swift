@@ -112,7 +112,9 @@ final class VMRecordTests: XCTestCase {
     func testFiveSecondVideo() throws {
         try camera("horizontal_movement", "0")  // the picture moves: frames differ from each other
         defer { try? camera("horizontal_movement", "3") }
+        let pace = MachinePace()
         let result = try record(["--mic", mic, "--size", "320x180", "--max-seconds", "5", "--yes", "--json"])
+        let paced = pace.stop()
         XCTAssertEqual(result.status, 0, result.stderr)
         let row = try json(result.stdout)
         XCTAssertEqual(row["kind"] as? String, "video")
@@ -126,7 +128,7 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual(row["width"] as? Int, 320)
         let frames = try XCTUnwrap(framesNoted(result.stderr), result.stderr)
         XCTAssertEqual(video["nb_frames"] as? String, String(frames), "every captured frame is in the file")
-        XCTAssertGreaterThan(frames, 100, "about 30 fps")
+        try paced.check(frames > 100, "about 30 fps: \(frames) frames kept in 5 s")
         XCTAssertEqual(
             rmsDecibels(try decodeAudio(file)), Self.toneDecibels, accuracy: 1.0, "the tone played into the loopback")
         XCTAssertLessThanOrEqual(row["avOffset"] as? Double ?? 1, 0.040)
@@ -344,7 +346,7 @@ final class VMRecordTests: XCTestCase {
         let started = Date()
         let result = try record(["--mic", mic, "--size", "320x180", "--max-seconds", "5", "--yes", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "no stall")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 90, "no stall (a 5 s recording; room for a loaded host)")
         let row = try json(result.stdout)
         let file = root + "/" + (row["filePath"] as? String ?? "")
         XCTAssertEqual(try ffprobe(file).duration, 5.0, accuracy: 0.1)
@@ -500,6 +502,7 @@ final class VMRecordTests: XCTestCase {
             mic,
             "--size", "320x180", "--max-seconds", "20", "--yes",
         ].map(shellQuote).joined(separator: " ")
+        let pace = MachinePace()
         let tmux = try TmuxSession("\(command); echo EXIT=$?; sleep 60", width: 250, height: 40)
         defer { tmux.close() }
         try tmux.waitFor("v hides the camera", timeout: 40)
@@ -531,15 +534,16 @@ final class VMRecordTests: XCTestCase {
         try tmux.send("v", literal: true)
         try tmux.waitFor("v hides the camera", timeout: 20)
         let end = try tmux.waitFor("EXIT=", timeout: 60)
+        let paced = pace.stop()
         XCTAssertTrue(end.contains("EXIT=0"), end)
         let frames = try XCTUnwrap(framesNoted(end), end)
         let shown = try XCTUnwrap(previewShown(end), end)
         print("terminal preview: \(shown) pictures drawn, \(frames) frames recorded")
         XCTAssertTrue(end.contains("preview=terminal"), end)
-        XCTAssertGreaterThan(shown, 20, "several pictures a second (at most 8)")
         XCTAssertLessThanOrEqual(shown, 8 * 20 + 8, "at most 8 a second")
-        XCTAssertGreaterThan(frames, 400, "about 30 fps kept: \(end)")
         XCTAssertEqual(try listed().first?["kind"] as? String, "video")
+        try paced.check(shown > 20, "several pictures a second (at most 8): \(shown) drawn in 20 s")
+        try paced.check(frames > 400, "about 30 fps kept with the picture in the terminal: \(frames) frames in 20 s")
     }
 
     /// Each thread's scheduling policy (the 41st field of its stat).
@@ -576,6 +580,7 @@ final class VMRecordTests: XCTestCase {
         let errors = Pipe()
         recorder.standardError = errors
         recorder.standardOutput = FileHandle.nullDevice
+        let pace = MachinePace()
         try recorder.run()
         waitForRecordingFile()
         // The window shows the bars mirrored. Wherever the window was put: along the screen's row
@@ -611,6 +616,7 @@ final class VMRecordTests: XCTestCase {
             XCTAssertEqual(policies.filter { $0 == 0 }.count, policies.count - 1, "\(policies)")
         }
         recorder.waitUntilExit()
+        let paced = pace.stop()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(recorder.terminationStatus, 0, stderr)
         XCTAssertTrue(stderr.contains("preview=window"), stderr)
@@ -619,8 +625,8 @@ final class VMRecordTests: XCTestCase {
         let opening =
             stderr.range(of: #"preview_open_ms=\d+"#, options: .regularExpression).map { String(stderr[$0]) } ?? "-"
         print("preview window: \(shown) pictures shown, \(frames) frames recorded, \(opening)")
-        XCTAssertGreaterThan(frames, 800, "about 30 fps kept: \(stderr)")
-        XCTAssertGreaterThan(shown, 100, "the window follows the camera: \(stderr)")
+        try paced.check(shown > 100, "the window follows the camera: \(shown) pictures shown in 30 s")
+        try paced.check(frames > 800, "about 30 fps kept with the picture in a window: \(frames) frames in 30 s")
     }
 
     func testKilledVideoRecordingIsRecoveredWithAThumbnail() throws {

@@ -21,6 +21,14 @@ final class VMRigTests: XCTestCase {
         print(
             "VM device suite: \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \(run.stderr.split(separator: "\n").last ?? "")"
         )
+        // Each test inside, with its seconds (the run's summary keeps them for the fast ring), and
+        // the figures the camera and sound tests print.
+        for line in run.stdout.split(separator: "\n")
+        where line.hasPrefix("Test Case '") && line.hasSuffix("seconds)")
+            || ["(holds);", "(does not hold);", "phrase in the VM", "VM speaker"].contains(where: line.contains)
+        {
+            print("in the VM: \(line)")
+        }
         XCTAssertEqual(run.status, 0, "VM suite failed:\n\(run.stdout.suffix(4000))\n\(run.stderr.suffix(2000))")
         // Every test of the five classes ran, and none failed.
         let expected = try ["VMDeviceTests", "VMDoctorTests", "VMRecordTests", "VMSpeakerTests", "VMWebcamTests"].map {

@@ -141,7 +141,9 @@ final class VMWebcamTests: XCTestCase {
             try clip("\(width)x\(height)-\(sampling)", width: width, height: height, sampling: sampling, seconds: 2)
         ])
         let started = Date()
+        let pace = MachinePace()
         let result = try record(["--max-seconds", "4", "--json"])
+        let paced = pace.stop()
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         XCTAssertLessThan(Date().timeIntervalSince(started), 60, "no stall", file: file, line: line)
         XCTAssertTrue(result.stderr.contains("from \(width)x\(height)@30 MJPG"), result.stderr, file: file, line: line)
@@ -162,13 +164,12 @@ final class VMWebcamTests: XCTestCase {
         print(
             "MJPEG \(width)x\(height) \(sampling): "
                 + (result.stderr.split(separator: "\n").first { $0.contains("recorded") } ?? ""))
-        XCTAssertGreaterThan(
-            times.count, 30, "at least a few pictures a second under emulation", file: file, line: line)
         XCTAssertLessThan(times.first ?? 9, 0.5, file: file, line: line)
         XCTAssertGreaterThan(times.last ?? 0, 3.4, file: file, line: line)
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         XCTAssertEqual(gaps, gaps.filter { $0 > 0 }, "strictly increasing", file: file, line: line)
-        XCTAssertLessThan(gaps.max() ?? 9, 0.5, "no stall", file: file, line: line)
+        try paced.check(
+            (gaps.max() ?? 9) < 0.5, "no stall: the longest gap \(gaps.max() ?? 9) s", file: file, line: line)
         XCTAssertLessThanOrEqual(
             row["avOffset"] as? Double ?? 1, 0.040, "sound and picture together", file: file, line: line)
         // The pictures themselves: red on the left, blue on the right (a misread chroma plane
@@ -184,6 +185,10 @@ final class VMWebcamTests: XCTestCase {
         let thumb = root + "/" + (row["thumbnailPath"] as? String ?? "none")
         let image = try XCTUnwrap(try ffprobe(thumb).streams.first, file: file, line: line)
         XCTAssertEqual(image["width"] as? Int, 320, file: file, line: line)
+        // At least a few pictures a second under emulation.
+        try paced.check(
+            times.count > 30, "at least a few pictures a second under emulation: \(times.count) in 4 s", file: file,
+            line: line)
     }
 
     func testDevicesListsTheMJPEGWebcam() throws {
@@ -222,7 +227,9 @@ final class VMWebcamTests: XCTestCase {
         let result = try record(["--max-seconds", "60", "--json"])
         let took = Date().timeIntervalSince(started)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertLessThan(took, 45, "ended by itself")
+        // Ended by itself: the duration below (not the 60 s cap); the wall clock only catches a hang.
+        print("undecodable pictures: the recording ended \(Int(took)) s after it was started")
+        XCTAssertLessThan(took, 120, "ended by itself")
         XCTAssertTrue(
             result.stderr.contains("the camera stopped: its MJPG pictures could not be decoded for 2 s ("),
             result.stderr)

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 
 seed() {  # seed DIR COUNT: rows made with SQL, and a small file for each
   local dir=$1 count=$2
-  "$cravey" list --library "$dir" >/dev/null   # creates the library and its schema
+  "$cravey" settings name --clear --library "$dir" >/dev/null   # makes the library (a read makes none)
   sqlite3 "$dir/library.sqlite" <<SQL
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $count)
 INSERT INTO recording (id, createdAt, kind, title, notes, purpose, duration, filePath, playCount,
@@ -45,7 +45,7 @@ q_top="SELECT * FROM recording ORDER BY playCount DESC, lastPlayedAt DESC, creat
 echo "median of $runs runs, whole processes (release build)"
 row "cravey --version (process start)" "$(median "$cravey" --version)" "sqlite3 (start)" "$(median sqlite3 "$work/10k/library.sqlite" "SELECT 1")"
 # An empty library: what every start costs (targets: at most 5× the sqlite3 CLI, 25 MiB).
-"$cravey" list --library "$work/empty" >/dev/null
+"$cravey" settings name --clear --library "$work/empty" >/dev/null   # an empty library (a read makes none)
 e_cravey=$(median "$cravey" list --json --library "$work/empty")
 e_sqlite=$(median sqlite3 -json "$work/empty/library.sqlite" "$q_list")
 row "cravey list --json   (empty)" "$e_cravey" "sqlite3 -json list query" "$e_sqlite"

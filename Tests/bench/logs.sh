@@ -18,7 +18,7 @@ source Tests/bench/median.sh
 row() { printf '%-36s %10s s   %-30s %10s s\n' "$1" "$2" "$3" "$4"; }
 
 export CRAVEY_TRANSCRIBE=later
-"$cravey" log --library "$work/lib" >/dev/null   # creates the library and its schema
+"$cravey" settings name --clear --library "$work/lib" >/dev/null   # makes the library (a read makes none)
 # The sqlite3 CLI's insert of the same craving, with the same durability (WAL, synchronous=FULL).
 insert() {
   sqlite3 "$work/lib/library.sqlite" "PRAGMA synchronous = FULL; INSERT INTO craving (id, at, utcOffset, intensity, triggers, createdAt, modifiedAt)

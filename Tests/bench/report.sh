@@ -28,7 +28,7 @@ row() {
 
 export CRAVEY_TRANSCRIBE=later
 lib=(--library "$work/lib")
-"$cravey" log "${lib[@]}" >/dev/null   # creates the library and its schema
+"$cravey" settings name --clear "${lib[@]}" >/dev/null   # makes the library (a read makes none)
 # A year up to now: every 6,171 s a craving (1–10), every 14,400 s a use of each method in turn.
 sqlite3 "$work/lib/library.sqlite" <<'SQL'
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5110)

@@ -20,8 +20,8 @@ row() {
   if [ -n "${3:-}" ]; then printf '%-46s %8s s   %-28s %8s s\n' "$@"; else printf '%-46s %8s s\n' "$1" "$2"; fi
 }
 
-"$cravey" log --library "$work/empty" >/dev/null   # an empty library with its schema
-"$cravey" log --library "$work/lib" >/dev/null
+"$cravey" settings name --clear --library "$work/empty" >/dev/null   # an empty library (a read makes none)
+"$cravey" settings name --clear --library "$work/lib" >/dev/null
 # Ten years at 20 logs a day up to now: 3,650 days × 14 cravings and 6 uses.
 sqlite3 "$work/lib/library.sqlite" <<'SQL'
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 51100)

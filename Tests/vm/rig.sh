@@ -15,14 +15,20 @@
 #                                              CMD's status. CMD sees /dev/video0, hw:Loopback,
 #                                              a writable $TMPDIR and $HOME (tmpfs on /dev/shm),
 #                                              tmux's and X's socket directories, and
-#                                              $CRAVEY_VM_RESULTS (= RESULTS).
+#                                              $CRAVEY_VM_RESULTS (= RESULTS), where host-pace
+#                                              says each second how much CPU the host gave the
+#                                              machine and how much went to other work (pace.py).
 #
 # Needs root (9p passthrough, apt-get). Fails loudly, never skips, when the VM cannot boot.
-# The cache is ${CRAVEY_VM_CACHE:-~/.cache/cravey-vm}; nothing is downloaded but Debian packages.
+# The cache is ${CRAVEY_VM_CACHE:-~/.cache/cravey-vm/recipe-N}, a folder for each recipe of the
+# machine (below), so rigs of two recipes can run side by side; nothing is downloaded but Debian
+# packages.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-cache=${CRAVEY_VM_CACHE:-${HOME:-/root}/.cache/cravey-vm}
+# Bump when the initramfs recipe below changes, so cached images are rebuilt.
+recipe=7
+cache=${CRAVEY_VM_CACHE:-${HOME:-/root}/.cache/cravey-vm/recipe-$recipe}
 memory=${CRAVEY_VM_MEMORY:-2048}
 # A run is given 30 minutes before it counts as hung: software emulation runs several times slower
 # while the host's two cores are busy with other work (the device suite took 25 minutes beside the
@@ -44,8 +50,6 @@ need_packages() {
   fi
 }
 
-# Bump when the initramfs recipe below changes, so cached images are rebuilt.
-recipe=6
 # The modules the guest loads, in the order given (dependencies are resolved by modprobe).
 modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop)
 # vivid as a webcam: one device, video capture only, one webcam input.
@@ -120,7 +124,10 @@ for ko in \$(cat /modules/order); do
     *) insmod /modules/\$ko ;;
   esac || echo "rig: cannot load \$ko"
 done
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288 hostroot /host || { echo "rig: no host root"; poweroff -f; }
+# The host's root is read-only and does not change while the machine runs: cached in the guest
+# (cache=loose), so a program's pages are read over 9p once, not at every page fault of every run
+# (a debug cravey --version: 13 s uncached, 1.7 s cached, emulated on a busy host).
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose hostroot /host || { echo "rig: no host root"; poweroff -f; }
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 results /results || { echo "rig: no results share"; poweroff -f; }
 mount -t devtmpfs dev /host/dev; mount -t proc proc /host/proc; mount -t sysfs sys /host/sys
 mkdir -p /host/dev/pts; mount -t devpts -o ptmxmode=0666 devpts /host/dev/pts   # pseudo-terminals (script, tmux)
@@ -149,7 +156,7 @@ run() {
   prepare >/dev/null
   mkdir -p "$results"
   results=$(cd "$results" && pwd)
-  rm -f "$results/booted" "$results/status" "$results/output.log"
+  rm -f "$results/booted" "$results/status" "$results/output.log" "$results/host-pace"
   # X servers (Xvfb, for the recording's preview window) put their sockets in /tmp/.X11-unix and
   # their compiled keymaps in /var/lib/xkb: the VM mounts a tmpfs of its own on each, over the
   # read-only share of this machine's root.
@@ -171,6 +178,9 @@ run() {
     -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
     > "$results/console.log" 2>&1 < /dev/null &
   qemu=$!
+  # What the host gives the emulated machine, second by second, in its results share
+  # ($CRAVEY_VM_RESULTS/host-pace inside): a camera test tells a starved machine from dropped frames.
+  python3 "$here/pace.py" "$qemu" "$results/host-pace" 2>/dev/null &
   trap 'kill -TERM -- "-$qemu" 2>/dev/null || kill -TERM "$qemu" 2>/dev/null || true' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
