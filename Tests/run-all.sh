@@ -10,12 +10,13 @@
 #                                  classes); no VM, no transcripts, no tmux; about a minute
 #   bash Tests/run-all.sh PART…    only those parts (unit binary screens faults transcripts install vm)
 #
-# The parts run one after another, the VM rig (qemu emulating a machine) and the install test
-# last; the parts whose tests mostly wait (binary, screens, faults) run as two bundles side by
-# side (CRAVEY_SHARDS, see shards()). With CRAVEY_LANES=2 the VM and install run in a lane of
-# their own beside the rest (the tests that wait first): quicker, but on two cores the emulated
-# machine then gets too little of the host to keep 30 fps, and its camera checks are skipped with
-# the host's figures (never passed), so the whole suite, as CI runs it, keeps one lane. Each part
+# The VM rig (qemu emulating a machine) and the install test run in a lane of their own beside the
+# other parts (CRAVEY_LANES=2, the default; the tests that mostly wait first), and the parts whose
+# tests mostly wait (binary, screens, faults) run as two bundles side by side (CRAVEY_SHARDS, see
+# shards()). On two cores the emulated machine may then get too little of the host to keep 30 fps:
+# its camera checks compare what cravey kept with the CPU the host gave the machine, and are
+# skipped with the host's figures (never passed) when other work starved it. CRAVEY_LANES=1 runs
+# every part one after another (the VM last), where the camera checks always count. Each part
 # is the test bundle run with its classes (what `swift test --filter` would pick), so two can run
 # at once on the same build.
 set -euo pipefail
@@ -58,6 +59,9 @@ stop_parts() {
         kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
     done
     [ -z "${vm_lane:-}" ] || kill -TERM "$vm_lane" 2>/dev/null || true
+    # The test bundle starts the VM rig in a process group of its own: it is stopped by its path in
+    # this checkout (the rig stops its qemu when it is stopped).
+    pkill -TERM -f -- "$PWD/Tests/vm/rig.sh run " 2>/dev/null || true
 }
 trap 'stop_parts; rm -rf "$logs"' EXIT
 trap 'exit 130' INT
@@ -190,7 +194,7 @@ if [ "$fast" = 1 ]; then
     fi
     run fast "$selection"
 else
-    if [ "${CRAVEY_LANES:-1}" = 2 ]; then
+    if [ "${CRAVEY_LANES:-2}" = 2 ]; then
         lane vm install > "$logs/lane-vm" &
         vm_lane=$!
         lane binary screens unit faults transcripts
