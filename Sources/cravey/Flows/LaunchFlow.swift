@@ -115,7 +115,8 @@ enum LaunchFlow {
         // Keys typed before the words were there do not close it.
         tcflush(STDIN_FILENO, TCIFLUSH)
         var key = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        while poll(&key, 1, holdMilliseconds) < 0 && errno == EINTR {}
+        // A key, the window closed (a hang-up) or a signal (SIGTERM, SIGHUP) ends the wait.
+        _ = poll(&key, 1, holdMilliseconds)
         _ = write(STDOUT_FILENO, "\n", 1)
     }
 

@@ -47,10 +47,8 @@ extension Cravey.DesktopCommand {
             if remove && recipes { throw ValidationError("--remove and --recipes do not go together") }
             if key == nil && !remove { throw ValidationError("give a key, e.g. '<Super><Shift>c' (or --remove)") }
             if let key {
-                // The typed key is repeated in the refusal: no escape sequence of it reaches the terminal.
-                do { _ = try ShortcutKey(parsing: key) } catch {
-                    throw ValidationError(Terminal.safe(error.description))
-                }
+                // The refusal repeats the typed key: printed, it is cleaned (Terminal.printNote).
+                do { _ = try ShortcutKey(parsing: key) } catch { throw ValidationError(error.description) }
             }
         }
 
