@@ -14,6 +14,7 @@
     X(sd_bus_error_free) \
     X(sd_bus_error_has_name) \
     X(sd_bus_flush_close_unref) \
+    X(sd_bus_is_ready) \
     X(sd_bus_match_signal) \
     X(sd_bus_message_append) \
     X(sd_bus_message_close_container) \
@@ -35,6 +36,7 @@ CLOADER_DECLARE(CDBus, CDBUS_FUNCTIONS)
 #define sd_bus_error_free CLOADER_CALL(CDBus, sd_bus_error_free)
 #define sd_bus_error_has_name CLOADER_CALL(CDBus, sd_bus_error_has_name)
 #define sd_bus_flush_close_unref CLOADER_CALL(CDBus, sd_bus_flush_close_unref)
+#define sd_bus_is_ready CLOADER_CALL(CDBus, sd_bus_is_ready)
 #define sd_bus_match_signal CLOADER_CALL(CDBus, sd_bus_match_signal)
 #define sd_bus_message_append CLOADER_CALL(CDBus, sd_bus_message_append)
 #define sd_bus_message_close_container CLOADER_CALL(CDBus, sd_bus_message_close_container)

@@ -61,6 +61,12 @@ static int on_closed(sd_bus_message *m, void *data, sd_bus_error *error) {
     return 0;
 }
 
+static uint64_t now_usec(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 /// The longest any call of this connection waits for its answer (the bus's own default is 25 s).
 #define CALL_TIMEOUT_USEC 3000000u
 
@@ -77,11 +83,25 @@ int CDBus_offer_open(CDBus_offer **out, char *message, size_t message_size) {
     }
     // The calls made without a timeout of their own (adding the match rules) wait as long at most.
     err = sd_bus_set_method_call_timeout(offer->bus, CALL_TIMEOUT_USEC);
+    // Connected, the bus is still to say hello (authentication): sd-bus would wait 90 s for it
+    // at the first call; here it is waited for as long as a call.
+    uint64_t deadline = now_usec() + CALL_TIMEOUT_USEC;
+    while (err >= 0 && (err = sd_bus_is_ready(offer->bus)) == 0) {
+        err = sd_bus_process(offer->bus, NULL);
+        if (err != 0) continue;
+        uint64_t now = now_usec();
+        if (now >= deadline) {
+            err = -ETIMEDOUT;
+            break;
+        }
+        err = sd_bus_wait(offer->bus, deadline - now);
+        if (err == -EINTR) err = 0;
+    }
     if (err < 0) {
-        copy_text(strerror(-err), message, message_size);
+        copy_text(err == -ETIMEDOUT ? "the session bus did not answer" : strerror(-err), message, message_size);
         sd_bus_close_unref(offer->bus);
         free(offer);
-        return -EIO;
+        return err == -ETIMEDOUT ? -ETIMEDOUT : -EIO;
     }
     *out = offer;
     return 0;
@@ -185,12 +205,6 @@ int CDBus_offer_notify(CDBus_offer *offer, const char *app_name, const char *des
     sd_bus_message_unref(reply);
     sd_bus_message_unref(call);
     return err;
-}
-
-static uint64_t now_usec(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 int CDBus_offer_wait(CDBus_offer *offer, int timeout_ms, char *action, size_t action_size, char *token,

@@ -240,4 +240,21 @@ final class DesktopPlayTests: BackgroundTestCase {
         XCTAssertFalse(given.contains("XDG_ACTIVATION_TOKEN="), given)
         XCTAssertFalse(given.contains("DESKTOP_STARTUP_ID="), given)
     }
+
+    /// A session bus that has stopped answering (its daemon stopped): every call of the offer's
+    /// connection is given up on within seconds, not sd-bus's default of 25 each, and the play ends.
+    func testAWedgedSessionBusIsGivenUpOnInSeconds() throws {
+        _ = try record()
+        let address = try startSessionBus()
+        _ = try startNotificationServer(at: address, capabilities: ["actions", "body"])
+        let daemon = try XCTUnwrap(processes.first { $0.executableURL?.path == "/usr/bin/dbus-daemon" })
+        kill(daemon.processIdentifier, SIGSTOP)
+        defer { kill(daemon.processIdentifier, SIGCONT) }
+        let began = Date()
+        XCTAssertEqual(
+            try closed(
+                ["play", "--top", "--speaker", "cravey_no_such_speaker"], try desktopWithStandInTerminal(address)),
+            1)
+        XCTAssertLessThan(Date().timeIntervalSince(began), 15, "no call waited 25 seconds")
+    }
 }
