@@ -76,7 +76,7 @@ enum LaunchFlow {
                 "no terminal program was found to open \(screen.words) in (none of xdg-terminal-exec, $TERMINAL, x-terminal-emulator, \(TerminalChoice.known.joined(separator: ", "))); name yours in TERMINAL, e.g. TERMINAL=kitty in ~/.profile"
         case let .endedAtOnce(name, status):
             why =
-                "no terminal could open \(screen.words): \(Terminal.safe(name)) stopped at once (exit status \(status)), as did any other found; name one that works in TERMINAL, e.g. TERMINAL=xterm in ~/.profile"
+                "no terminal could open \(screen.words): \(Terminal.safe(name)) stopped at once (exit status \(status)), as did any other found; name a terminal that works in TERMINAL (in ~/.profile)"
         }
         if fromTheDesktop(environment) {
             _ = try? DesktopNotification.show(app: "cravey", summary: "cravey could not open a window", body: why)
