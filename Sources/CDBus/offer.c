@@ -1,7 +1,8 @@
 // A notification that offers something (actions) and waits for the person's answer on the same
 // connection that showed it: org.freedesktop.Notifications' GetCapabilities, Notify with actions
 // and hints, the ActionInvoked, ActivationToken and NotificationClosed signals, CloseNotification.
-// The match rules are added before Notify, so an answer given at once is not missed.
+// The match rules are added before Notify, so an answer given at once is not missed, and match the
+// server that answered GetCapabilities (its unique name): no other client's signal is taken for it.
 #include "CDBus.h"
 
 #include <errno.h>
@@ -60,6 +61,15 @@ static int on_closed(sd_bus_message *m, void *data, sd_bus_error *error) {
     return 0;
 }
 
+static uint64_t now_usec(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/// The longest any call of this connection waits for its answer (the bus's own default is 25 s).
+#define CALL_TIMEOUT_USEC 3000000u
+
 int CDBus_offer_open(CDBus_offer **out, char *message, size_t message_size) {
     copy_text("", message, message_size);
     *out = NULL;
@@ -71,20 +81,43 @@ int CDBus_offer_open(CDBus_offer **out, char *message, size_t message_size) {
         free(offer);
         return -ENOTCONN;
     }
-    // The slots are floating: they go with the connection.
-    const char *members[] = {"ActionInvoked", "ActivationToken", "NotificationClosed"};
-    sd_bus_message_handler_t handlers[] = {on_action, on_token, on_closed};
-    for (int i = 0; i < 3 && err >= 0; i++)
-        err = sd_bus_match_signal(offer->bus, NULL, NULL, NOTIFICATIONS_PATH, NOTIFICATIONS, members[i], handlers[i],
-                                  offer);
+    // The calls made without a timeout of their own (adding the match rules) wait as long at most.
+    err = sd_bus_set_method_call_timeout(offer->bus, CALL_TIMEOUT_USEC);
+    // Connected, the bus is still to say hello (authentication): sd-bus would wait 90 s for it
+    // at the first call; here it is waited for as long as a call.
+    uint64_t deadline = now_usec() + CALL_TIMEOUT_USEC;
+    while (err >= 0 && (err = sd_bus_is_ready(offer->bus)) == 0) {
+        err = sd_bus_process(offer->bus, NULL);
+        if (err != 0) continue;
+        uint64_t now = now_usec();
+        if (now >= deadline) {
+            err = -ETIMEDOUT;
+            break;
+        }
+        err = sd_bus_wait(offer->bus, deadline - now);
+        if (err == -EINTR) err = 0;
+    }
     if (err < 0) {
-        copy_text(strerror(-err), message, message_size);
-        sd_bus_flush_close_unref(offer->bus);
+        copy_text(err == -ETIMEDOUT ? "the session bus did not answer" : strerror(-err), message, message_size);
+        sd_bus_close_unref(offer->bus);
         free(offer);
-        return -EIO;
+        return err == -ETIMEDOUT ? -ETIMEDOUT : -EIO;
     }
     *out = offer;
     return 0;
+}
+
+/// Listens for the answers of the server whose unique name is `sender` only: another program on
+/// the session bus cannot choose an action in its place. The slots are floating: they go with the
+/// connection.
+static int listen_to(CDBus_offer *offer, const char *sender) {
+    const char *members[] = {"ActionInvoked", "ActivationToken", "NotificationClosed"};
+    sd_bus_message_handler_t handlers[] = {on_action, on_token, on_closed};
+    int err = 0;
+    for (int i = 0; i < 3 && err >= 0; i++)
+        err = sd_bus_match_signal(offer->bus, NULL, sender, NOTIFICATIONS_PATH, NOTIFICATIONS, members[i], handlers[i],
+                                  offer);
+    return err;
 }
 
 /// The bus's error name as a negative errno (as notify.c words them).
@@ -121,6 +154,12 @@ int CDBus_offer_capabilities(CDBus_offer *offer, int timeout_ms, char *capabilit
         }
         if (used >= size && size > 0) capabilities[size - 1] = 0;
         err = err < 0 ? -EIO : 0;
+        // The server that answered is the one whose signals are heard, from before Notify on.
+        const char *sender = sd_bus_message_get_sender(reply);
+        if (err == 0 && (!sender || listen_to(offer, sender) < 0)) {
+            copy_text("cannot listen for the notification server's answers", message, message_size);
+            err = -EIO;
+        }
     }
     sd_bus_error_free(&error);
     sd_bus_message_unref(reply);
@@ -168,12 +207,6 @@ int CDBus_offer_notify(CDBus_offer *offer, const char *app_name, const char *des
     return err;
 }
 
-static uint64_t now_usec(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 int CDBus_offer_wait(CDBus_offer *offer, int timeout_ms, char *action, size_t action_size, char *token,
                      size_t token_size) {
     copy_text("", action, action_size);
@@ -210,6 +243,7 @@ void CDBus_offer_close(CDBus_offer *offer, int withdraw) {
         sd_bus_message_unref(reply);
         sd_bus_message_unref(call);
     }
-    sd_bus_flush_close_unref(offer->bus);
+    // Nothing is left to send (CloseNotification was waited for): closed without waiting on a wedged bus.
+    sd_bus_close_unref(offer->bus);
     free(offer);
 }

@@ -63,6 +63,8 @@ public final class DesktopOffer {
     }
 
     /// Shows the notification with `actions` (key and label; ignored by a server without actions).
+    /// It never expires by itself (a server's default timeout would end the offer in seconds):
+    /// `wait` withdraws it when no answer comes.
     @discardableResult
     public func show(app: String, summary: String, body: String, actions: [(key: String, label: String)]) throws
         -> UInt32
@@ -76,7 +78,7 @@ public final class DesktopOffer {
         var message = [CChar](repeating: 0, count: 512)
         let err = pointers.withUnsafeMutableBufferPointer { list in
             CDBus_offer_notify(
-                offer, app, app, summary, body, list.baseAddress, list.count, -1, 5_000, &id, &message,
+                offer, app, app, summary, body, list.baseAddress, list.count, 0, 5_000, &id, &message,
                 message.count)
         }
         guard err == 0 else { throw Self.failure(err, message) }

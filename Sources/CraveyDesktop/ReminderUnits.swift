@@ -71,7 +71,16 @@ public struct ReminderUnits {
     }
 
     /// Writes both units and enables the timer (the link `systemctl --user enable` would make).
+    /// A path with a line break or another control character is refused before anything is
+    /// written: in a unit it would end the line and begin directives of its own.
     public func install(hour: Int, minute: Int, executable: String, library: String) throws {
+        for (path, what) in [(library, "the library's path"), (executable, "cravey's own path")]
+        where path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw Failure(
+                description:
+                    "cannot install the reminder: \(what) holds a line break or another control character, which a systemd unit cannot hold; give a library path without one"
+            )
+        }
         let wants = directory + "/timers.target.wants"
         do {
             try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)

@@ -18,6 +18,13 @@ public enum ShortcutAction: String, CaseIterable, Sendable {
     public func commandLine(executable: String) -> String {
         ShellWord.quoted(executable) + " launch " + rawValue
     }
+
+    /// `commandLine` as a desktop entry's Exec key holds it, `%` doubled (else read as a field
+    /// code and dropped): what GNOME's custom shortcuts (run as a desktop entry's command line)
+    /// and KDE Plasma's commands are given.
+    public func entryCommandLine(executable: String) -> String {
+        commandLine(executable: executable).replacing("%", with: "%%")
+    }
 }
 
 /// One word of a shell command line (GNOME's and Xfce's shortcuts split theirs the same way).
@@ -44,7 +51,7 @@ public enum ShortcutRecipes {
         let command = action.commandLine(executable: executable)
         return """
             KDE Plasma: System Settings → Shortcuts → Add Command… (Plasma 6: Keyboard → Shortcuts → Add New → Command or Script…)
-              Command:  \(command)
+              Command:  \(action.entryCommandLine(executable: executable))
               Shortcut: \(key.kde)
 
             sway or i3: add this line to ~/.config/sway/config (or ~/.config/i3/config), then reload (Mod4 is the Super key):

@@ -35,13 +35,24 @@ public struct TerminalChoice: Equatable, Sendable {
         case noDisplay
         /// No terminal program was found.
         case noTerminal
+        /// Every terminal found ended at once with an error (it refused its command line); the
+        /// last one tried and its exit status.
+        case endedAtOnce(name: String, status: Int32)
     }
 
     /// Chooses the terminal that runs `command` (an absolute path and its arguments) for the
-    /// environment `env` (its PATH, TERMINAL, DISPLAY and WAYLAND_DISPLAY).
+    /// environment `env` (its PATH, TERMINAL, DISPLAY and WAYLAND_DISPLAY): the first candidate.
     public static func choose(
         for command: [String], environment env: [String: String], isExecutable: (String) -> Bool = Self.isExecutable
     ) -> Result<TerminalChoice, Refusal> {
+        candidates(for: command, environment: env, isExecutable: isExecutable).map { $0[0] }
+    }
+
+    /// Every terminal that could run `command`, in the order they are tried (each program once): a
+    /// terminal that refuses its command line at once gives way to the next.
+    public static func candidates(
+        for command: [String], environment env: [String: String], isExecutable: (String) -> Bool = Self.isExecutable
+    ) -> Result<[TerminalChoice], Refusal> {
         let wayland = !(env["WAYLAND_DISPLAY"] ?? "").isEmpty
         guard wayland || !(env["DISPLAY"] ?? "").isEmpty else { return .failure(.noDisplay) }
         let path = (env["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
@@ -49,46 +60,48 @@ public struct TerminalChoice: Equatable, Sendable {
             if name.contains("/") { return isExecutable(name) ? name : nil }
             return path.lazy.filter { $0.hasPrefix("/") }.map { $0 + "/" + name }.first(where: isExecutable)
         }
-        if let found = find("xdg-terminal-exec") {
+        var found: [TerminalChoice] = []
+        func add(_ choice: TerminalChoice) {
+            if !found.contains(where: { $0.executable == choice.executable }) { found.append(choice) }
+        }
+        if let program = find("xdg-terminal-exec") {
             // Its own options (from version 0.10): the app id and the title, then the command.
-            return .success(
+            add(
                 TerminalChoice(
-                    executable: found, arguments: ["--app-id=\(title)", "--title=\(title)"] + command,
+                    executable: program, arguments: ["--app-id=\(title)", "--title=\(title)"] + command,
                     name: "xdg-terminal-exec", source: .xdgTerminalExec))
         }
         // $TERMINAL: a program, perhaps with options of the person's own.
         let words = (env["TERMINAL"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
-        if let first = words.first, let found = find(first) {
+        if let first = words.first, let program = find(first) {
             let name = Self.baseName(first)
-            return .success(
+            add(
                 TerminalChoice(
-                    executable: found, arguments: Array(words.dropFirst()) + Self.arguments(name, command),
+                    executable: program, arguments: Array(words.dropFirst()) + Self.arguments(name, command),
                     name: name, source: .variable))
         }
-        if let found = find("x-terminal-emulator") {
+        if let program = find("x-terminal-emulator") {
             // The alternative points at a terminal: a known one is run as itself, with its own options.
-            let real = Self.resolved(found)
+            let real = Self.resolved(program)
             let name = Self.baseName(real)
-            if known.contains(name) {
-                return .success(
-                    TerminalChoice(
-                        executable: real, arguments: Self.arguments(name, command), name: name,
-                        source: .debianAlternative))
-            }
             // Debian's policy: every x-terminal-emulator takes -T title and -e command.
-            return .success(
-                TerminalChoice(
-                    executable: found, arguments: ["-T", title, "-e"] + command, name: "x-terminal-emulator",
-                    source: .debianAlternative))
+            add(
+                known.contains(name)
+                    ? TerminalChoice(
+                        executable: real, arguments: Self.arguments(name, command), name: name,
+                        source: .debianAlternative)
+                    : TerminalChoice(
+                        executable: program, arguments: ["-T", title, "-e"] + command, name: "x-terminal-emulator",
+                        source: .debianAlternative))
         }
         for name in known where name != "foot" || wayland {
-            if let found = find(name) {
-                return .success(
+            if let program = find(name) {
+                add(
                     TerminalChoice(
-                        executable: found, arguments: Self.arguments(name, command), name: name, source: .known))
+                        executable: program, arguments: Self.arguments(name, command), name: name, source: .known))
             }
         }
-        return .failure(.noTerminal)
+        return found.isEmpty ? .failure(.noTerminal) : .success(found)
     }
 
     /// The options that make terminal `name` run `command` in a window titled `cravey` (and
@@ -106,21 +119,38 @@ public struct TerminalChoice: Equatable, Sendable {
         }
     }
 
-    /// The environment the terminal starts with: the person's own, with nothing of cravey's
-    /// (no CRAVEY_ variable but the two that change how a screen looks), and the activation token
-    /// it was given (XDG_ACTIVATION_TOKEN on Wayland, DESKTOP_STARTUP_ID on X11) so the desktop
-    /// brings its window to the front.
-    public static func environment(_ env: [String: String], activationToken: String? = nil) -> [String: String] {
-        var own = env.filter { !$0.key.hasPrefix("CRAVEY_") || screenVariables.contains($0.key) }
+    /// The environment the terminal starts with: the person's own, with nothing of cravey's tests
+    /// or fault injection (only the `CRAVEY_` settings a person sets, `personVariables`), the mark
+    /// that says the screen runs in a window of its own (`launchedVariable`), and the activation
+    /// token so the desktop brings its window to the front (XDG_ACTIVATION_TOKEN on Wayland,
+    /// DESKTOP_STARTUP_ID on X11). With `inheritingToken` false (a window opened later, from a
+    /// notification's button) a token in `env` was already used by the start of this run: only
+    /// `activationToken` is passed on, or none.
+    public static func environment(
+        _ env: [String: String], activationToken: String? = nil, inheritingToken: Bool = true
+    ) -> [String: String] {
+        var own = env.filter { !$0.key.hasPrefix("CRAVEY_") || personVariables.contains($0.key) }
+        own[launchedVariable] = "1"
         if let activationToken, !activationToken.isEmpty {
             own["XDG_ACTIVATION_TOKEN"] = activationToken
             own["DESKTOP_STARTUP_ID"] = activationToken
+        } else if !inheritingToken {
+            own["XDG_ACTIVATION_TOKEN"] = nil
+            own["DESKTOP_STARTUP_ID"] = nil
         }
         return own
     }
 
-    /// The person's own choices for how screens look, kept for the screen the terminal runs.
-    public static let screenVariables: Set<String> = ["CRAVEY_REDUCED_MOTION", "CRAVEY_GRAPHICS"]
+    /// The person's own settings (where the library is, transcripts, how screens look), kept for
+    /// the screen the terminal runs.
+    public static let personVariables: Set<String> = [
+        "CRAVEY_LIBRARY", "CRAVEY_WHISPER", "CRAVEY_TRANSCRIBE", "CRAVEY_SPEECH_MODEL", "CRAVEY_REDUCED_MOTION",
+        "CRAVEY_GRAPHICS", "CRAVEY_CHECKIN_TRANSCRIPT_WAIT",
+    ]
+
+    /// Set (to 1) only in the environment of a window `cravey launch` opened: its screen's last
+    /// words wait for a key there, since the window closes when the screen ends.
+    public static let launchedVariable = "CRAVEY_LAUNCHED"
 
     /// Whether `path` is a file this user may run.
     public static func isExecutable(_ path: String) -> Bool {

@@ -19,6 +19,9 @@ extension DesktopProgram {
             switch try? helper.readLine(waiting: 100) {
             case let .line(line)?: lines.append(line)
             case .ended?:
+                // Its output closed; it may still run (or hang): the same deadline holds.
+                while !HelperProcess.hasEnded(helper.pid) && Date() < deadline { usleep(10_000) }
+                guard HelperProcess.hasEnded(helper.pid) else { break }
                 helper.wait()
                 return helper.status.map { ($0, lines.joined(separator: "\n")) }
             case .waiting?: continue
@@ -29,5 +32,28 @@ extension DesktopProgram {
         }
         helper.kill()
         return nil
+    }
+}
+
+extension BackgroundProcess {
+    /// Starts `executable` as `start` does and watches it for `seconds`: its exit status when it
+    /// ended in that time (a program that refused its command line), or nil while it runs on (it
+    /// is left to run, reaped when it ends).
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String], watching seconds: Double
+    ) throws -> Int32? {
+        let child = try HelperProcess.spawn(executable, arguments, environment, input: -1, output: -1, newSession: true)
+        let deadline = Date().addingTimeInterval(seconds)
+        while !HelperProcess.hasEnded(child) && Date() < deadline { usleep(10_000) }
+        guard HelperProcess.hasEnded(child) else {
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            }
+            return nil
+        }
+        var raw: Int32 = 0
+        while waitpid(child, &raw, 0) < 0 && errno == EINTR {}
+        return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
 }

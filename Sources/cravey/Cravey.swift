@@ -35,6 +35,8 @@ struct Cravey: ParsableCommand {
         // Started by a desktop key, standard input, output and error may be closed: each is opened
         // on /dev/null first, so no file cravey opens (the library's database) takes their number.
         for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 { _ = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) }
+        // In a window of its own (cravey launch), the last words stay until a key.
+        LaunchFlow.holdWindowAtExit()
         if let refusal = RawArguments.refusal() { Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue) }
         let configuration = Configuration.current
         configuration.apply()
@@ -44,6 +46,7 @@ struct Cravey: ParsableCommand {
             if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) { return try status() }
             var command = try parseAsRoot()
             try command.run()
+            if command is HomeCommand || command is Cravey { LaunchFlow.closesAtOnce.store(true, ordering: .relaxed) }
             for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }
             Transcribing.afterCommand()
         } catch {

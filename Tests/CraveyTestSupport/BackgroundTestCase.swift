@@ -50,9 +50,10 @@
         /// lists `capabilities`, answers Notify with id 7 and writes each call to the file it
         /// returns (`NOTIFY app | summary | body | actions | hints`, `CLOSE id`). With `answer`, it
         /// chooses that action 0.2 s after showing, sending an activation token first as servers do
-        /// (`closed`: the person dismissed it instead).
+        /// (`closed`: the person dismissed it instead); `token` nil: a server that sends none.
         public func startNotificationServer(
-            at address: String, capabilities: [String] = ["body"], answer: String? = nil
+            at address: String, capabilities: [String] = ["body"], answer: String? = nil,
+            token: String? = "token-from-the-server"
         )
             throws -> String
         {
@@ -73,13 +74,15 @@
             </interface></node>'''
             CAPS = [\(capabilities.map { "'\($0)'" }.joined(separator: ", "))]
             ANSWER = \(answer.map { "'\($0)'" } ?? "None")
+            TOKEN = \(token.map { "'\($0)'" } ?? "None")
             def emit(conn, name, args):
                 conn.emit_signal(None, "/org/freedesktop/Notifications", "org.freedesktop.Notifications", name, args)
             def answer(conn):
                 if ANSWER == "closed":
                     emit(conn, "NotificationClosed", GLib.Variant("(uu)", (7, 2)))
                     return False
-                emit(conn, "ActivationToken", GLib.Variant("(us)", (7, "token-from-the-server")))
+                if TOKEN:
+                    emit(conn, "ActivationToken", GLib.Variant("(us)", (7, TOKEN)))
                 emit(conn, "ActionInvoked", GLib.Variant("(us)", (7, ANSWER)))
                 return False
             def call(conn, sender, path, iface, method, params, invocation):

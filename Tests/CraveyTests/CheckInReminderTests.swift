@@ -50,6 +50,27 @@ final class CheckInReminderTests: BackgroundTestCase {
         Sentinel.allow([".config/systemd/user/timers.target.wants"])
     }
 
+    /// A library path with a line break (or another control character) would write directives of
+    /// its own into the service: refused in one line, and nothing is written.
+    func testALibraryPathWithALineBreakIsRefusedBeforeAnythingIsWritten() throws {
+        let hostile = base + "/lib\nExecStartPre=/bin/touch " + base + "/owned"
+        for (arguments, env) in [
+            (["checkin", "remind", "21:30", "--library", hostile], [String: String]()),
+            (["checkin", "remind", "21:30"], ["CRAVEY_LIBRARY": hostile]),
+            (["checkin", "remind", "21:30", "--library", base + "/lib\u{1b}[2J"], [:]),
+        ] {
+            let refused = try runProcess(cravey, arguments, environment: env)
+            XCTAssertEqual(refused.status, 1, refused.stdout)
+            XCTAssertEqual(refused.stdout, "")
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+            XCTAssertTrue(
+                refused.stderr.contains("the library's path holds a line break or another control character"),
+                refused.stderr)
+            XCTAssertFalse(refused.stderr.contains("\u{1b}"), "no escape reaches the terminal")
+            XCTAssertEqual(Sentinel.contents(), [], "nothing was written")
+        }
+    }
+
     /// systemctl is a program of the person's desktop: it gets their environment but nothing of
     /// the library's (no CRAVEY_ variable), is started by cravey's one spawn helper (no Foundation
     /// Process, whose run loop opens a socket pair in cravey's own process), and has no file of

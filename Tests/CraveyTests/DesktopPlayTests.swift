@@ -32,6 +32,23 @@ final class DesktopPlayTests: BackgroundTestCase {
         return try runProcess("/bin/sh", ["-c", "exec \(line) 0<&- 1>&- 2>&-"], environment: environment).status
     }
 
+    /// The environment of a desktop session on the bus at `address` whose terminal is a stand-in
+    /// that writes what it was given (its arguments to `terminal.args`, its environment to
+    /// `terminal.env`), with `extra`.
+    func desktopWithStandInTerminal(_ address: String, _ extra: [String: String] = [:]) throws -> [String: String] {
+        let terminal = base + "/terminal"
+        try """
+        #!/bin/sh
+        printf '%s\\n' "$@" > \(shellQuote(base + "/terminal.args"))
+        env > \(shellQuote(base + "/terminal.env"))
+
+        """.write(toFile: terminal, atomically: true, encoding: .utf8)
+        chmod(terminal, 0o755)
+        return env([
+            "DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": ":0", "TERMINAL": terminal, "PATH": "/usr/bin:/bin",
+        ]).merging(extra) { $1 }
+    }
+
     func testPlayTopWithStandardDescriptorsClosedReachesTheSpeaker() throws {
         _ = try record()
         let speaker = base + "/speaker.raw"
@@ -86,18 +103,7 @@ final class DesktopPlayTests: BackgroundTestCase {
         let address = try startSessionBus()
         let served = try startNotificationServer(
             at: address, capabilities: ["actions", "body", "body-markup"], answer: "ride")
-        // The ride opens in a stand-in terminal that writes what it was given.
-        let terminal = base + "/terminal"
-        try """
-        #!/bin/sh
-        printf '%s\\n' "$@" > \(shellQuote(base + "/terminal.args"))
-        env > \(shellQuote(base + "/terminal.env"))
-
-        """.write(toFile: terminal, atomically: true, encoding: .utf8)
-        chmod(terminal, 0o755)
-        let desktop = env([
-            "DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": ":0", "TERMINAL": terminal, "PATH": "/usr/bin:/bin",
-        ])
+        let desktop = try desktopWithStandInTerminal(address)
         let began = Date()
         let status = try closed(["play", "--top", "--speaker", "cravey_no_such_speaker"], desktop)
         XCTAssertEqual(status, 1, "a script still hears the sound did not play")
@@ -113,7 +119,7 @@ final class DesktopPlayTests: BackgroundTestCase {
         XCTAssertTrue(args.hasSuffix("\nride\n--library\n\(root)\n"), "Ride it out opened the ride: \(args)")
         let given = (try? String(contentsOfFile: base + "/terminal.env", encoding: .utf8)) ?? ""
         XCTAssertTrue(given.contains("XDG_ACTIVATION_TOKEN=token-from-the-server\n"), given)
-        XCTAssertFalse(given.contains("CRAVEY_LIBRARY"), "nothing of cravey's reaches the terminal")
+        XCTAssertTrue(given.contains("CRAVEY_LIBRARY=\(root)\n"), "the person's library setting reaches the terminal")
         XCTAssertTrue(
             try runProcess(cravey, ["show", "--json", id], environment: env()).stdout.contains("\"playCount\":1"),
             "read: counted as played")
@@ -162,5 +168,93 @@ final class DesktopPlayTests: BackgroundTestCase {
         XCTAssertTrue(said.contains("Call Sam <now> & breathe."), "no markup to escape: \(said)")
         XCTAssertTrue(said.contains("| [] |"), "no actions offered: \(said)")
         XCTAssertFalse(said.contains("CLOSE"), "left on the screen for the person to read")
+    }
+
+    /// A craving logged from a key with a message to play and no speaker: the craving is logged
+    /// once, and no notification offers a ride (which would log a second craving).
+    func testACravingsPlayOffersNoRide() throws {
+        _ = try record()
+        let address = try startSessionBus()
+        let served = try startNotificationServer(at: address, capabilities: ["actions", "body"], answer: "ride")
+        let desktop = try desktopWithStandInTerminal(address)
+        XCTAssertEqual(
+            try closed(["craving", "7", "--play", "1", "--speaker", "cravey_no_such_speaker"], desktop), 1,
+            "a script hears the sound did not play")
+        usleep(1_500_000)
+        XCTAssertFalse(waitForFile(served, containing: "NOTIFY", timeout: 1).contains("NOTIFY"), "no offer")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/terminal.args"), "no ride opened")
+        let cravings = try runProcess(cravey, ["log", "--json"], environment: env())
+        XCTAssertEqual(cravings.stdout.components(separatedBy: "\"intensity\":7").count - 1, 1, cravings.stdout)
+    }
+
+    /// The offer never expires by itself (expire_timeout 0, read with dbus-monitor): cravey
+    /// withdraws it. Only the notification server answers it: an ActionInvoked another program
+    /// sends on the session bus is not taken for the person's choice.
+    func testTheOfferIsTheServersAloneAndDoesNotExpire() throws {
+        _ = try record()
+        let address = try startSessionBus()
+        let monitored = base + "/monitor.out"
+        try start(
+            "/usr/bin/dbus-monitor",
+            ["--address", address, "type='method_call',interface='org.freedesktop.Notifications',member='Notify'"],
+            output: monitored)
+        let served = try startNotificationServer(at: address, capabilities: ["actions", "body"])
+        let desktop = try desktopWithStandInTerminal(address)
+        let line = ([cravey, "play", "--top", "--speaker", "cravey_no_such_speaker"]).map(shellQuote)
+            .joined(separator: " ")
+        let waiting = try start(
+            "/bin/sh", ["-c", "exec \(line) 0<&- 1>&- 2>&-"], environment: desktop, output: base + "/waiting.out")
+        XCTAssertTrue(waitForFile(served, containing: "NOTIFY").contains("NOTIFY"))
+        let call = waitForFile(monitored, containing: "desktop-entry")
+        let afterHints = call.components(separatedBy: "desktop-entry").last ?? ""
+        XCTAssertTrue(afterHints.contains("int32 0"), "never expires: \(call)")
+        XCTAssertFalse(afterHints.contains("int32 -1"), call)
+        // Another client fakes the answer: ignored.
+        let fake = try runProcess(
+            "/usr/bin/gdbus",
+            [
+                "emit", "--session", "--object-path", "/org/freedesktop/Notifications", "--signal",
+                "org.freedesktop.Notifications.ActionInvoked", "uint32 7", "'ride'",
+            ], environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+        XCTAssertEqual(fake.status, 0, fake.stderr)
+        usleep(1_500_000)
+        XCTAssertTrue(waiting.isRunning, "still waiting for the server's answer")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/terminal.args"), "no window opened")
+        waiting.terminate()
+        waiting.waitUntilExit()
+        XCTAssertTrue(waitForFile(served, containing: "CLOSE 7").contains("CLOSE 7"), "withdrawn by cravey")
+    }
+
+    /// A server that sends no activation token: the ride's window gets none, not the one that
+    /// started `play` (used already).
+    func testNoTokenFromTheServerPassesNoStaleOne() throws {
+        _ = try record()
+        let address = try startSessionBus()
+        _ = try startNotificationServer(at: address, capabilities: ["actions", "body"], answer: "ride", token: nil)
+        let desktop = try desktopWithStandInTerminal(
+            address, ["XDG_ACTIVATION_TOKEN": "used-by-the-key", "DESKTOP_STARTUP_ID": "used-by-the-key"])
+        XCTAssertEqual(try closed(["play", "--top", "--speaker", "cravey_no_such_speaker"], desktop), 1)
+        let given = waitForFile(base + "/terminal.env", containing: "PATH=")
+        XCTAssertTrue(given.contains("PATH="), "the ride was opened")
+        XCTAssertFalse(given.contains("used-by-the-key"), given)
+        XCTAssertFalse(given.contains("XDG_ACTIVATION_TOKEN="), given)
+        XCTAssertFalse(given.contains("DESKTOP_STARTUP_ID="), given)
+    }
+
+    /// A session bus that has stopped answering (its daemon stopped): every call of the offer's
+    /// connection is given up on within seconds, not sd-bus's default of 25 each, and the play ends.
+    func testAWedgedSessionBusIsGivenUpOnInSeconds() throws {
+        _ = try record()
+        let address = try startSessionBus()
+        _ = try startNotificationServer(at: address, capabilities: ["actions", "body"])
+        let daemon = try XCTUnwrap(processes.first { $0.executableURL?.path == "/usr/bin/dbus-daemon" })
+        kill(daemon.processIdentifier, SIGSTOP)
+        defer { kill(daemon.processIdentifier, SIGCONT) }
+        let began = Date()
+        XCTAssertEqual(
+            try closed(
+                ["play", "--top", "--speaker", "cravey_no_such_speaker"], try desktopWithStandInTerminal(address)),
+            1)
+        XCTAssertLessThan(Date().timeIntervalSince(began), 15, "no call waited 25 seconds")
     }
 }

@@ -272,11 +272,18 @@ final class DesktopShortcutTests: CommandTestCase {
     func testABadKeyIsOneLineAndChangesNothing() throws {
         let env = try session()
         try personsOwnShortcut(env)
-        for bad in ["c", "<Shift>c", "<Super>", "<Hyper>c", "<Super>nokey", "<Super", "<Super>F25", "", "<Super>cc"] {
+        for bad in [
+            "c", "<Shift>c", "<Super>", "<Hyper>c", "<Super>nokey", "<Super", "<Super>F25", "", "<Super>cc",
+            // Typed escape sequences are not replayed to the terminal.
+            "<Super>\u{1b}[2J", "<Hyp\u{1b}]0;x\u{07}er>c", "\u{1b}[31m<Super", "\u{9b}2J",
+        ] {
             let refused = try runProcess(cravey, ["desktop", "shortcut", bad], environment: env)
             XCTAssertEqual(refused.status, 64, bad)
             XCTAssertEqual(refused.stdout, "", bad)
             XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, "\(bad): \(refused.stderr)")
+            XCTAssertFalse(refused.stderr.contains("\u{1b}"), "\(bad): \(refused.stderr)")
+            XCTAssertFalse(refused.stderr.unicodeScalars.contains("\u{9b}"), "\(bad): \(refused.stderr)")
+            XCTAssertFalse(refused.stderr.unicodeScalars.contains("\u{07}"), "\(bad): \(refused.stderr)")
         }
         let badAction = try runProcess(
             cravey, ["desktop", "shortcut", "<Super>c", "--action", "sleep"], environment: env)
@@ -314,14 +321,26 @@ final class DesktopShortcutTests: CommandTestCase {
 
     /// A gsettings that never answers is given up on: one line, and it is gone.
     func testAGsettingsThatHangsIsGivenUpOn() throws {
+        try givenUpOn(gsettings: "exec sleep 600")
+    }
+
+    /// A gsettings that closes its output and then hangs is given up on at the same deadline.
+    func testAGsettingsThatClosesItsOutputAndHangsIsGivenUpOn() throws {
+        try givenUpOn(gsettings: "exec sleep 600 >&- 2>&-")
+    }
+
+    /// A stand-in gsettings that runs `line` after writing its process id: cravey gives up on it
+    /// within its 10 seconds, in one line, and it is killed and reaped.
+    func givenUpOn(gsettings line: String) throws {
         let bin = base + "/bin"
         mkdir(bin, 0o700)
-        try "#!/bin/sh\necho $$ > \(base)/pid\nexec sleep 600\n".write(
+        try "#!/bin/sh\necho $$ > \(base)/pid\n\(line)\n".write(
             toFile: bin + "/gsettings", atomically: true, encoding: .utf8)
         chmod(bin + "/gsettings", 0o700)
         let started = Date()
+        // A bound of its own, so the test ends even when cravey does not.
         let run = try runProcess(
-            cravey, ["desktop", "shortcut", "<Super>r"],
+            "/usr/bin/timeout", ["40", cravey, "desktop", "shortcut", "<Super>r"],
             environment: ["PATH": bin + ":/usr/bin:/bin", "XDG_CURRENT_DESKTOP": ""])
         XCTAssertEqual(run.status, 1)
         XCTAssertEqual(
@@ -332,5 +351,56 @@ final class DesktopShortcutTests: CommandTestCase {
             Int32(
                 String(contentsOfFile: base + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         XCTAssertEqual(kill(pid, 0), -1, "the stand-in was killed and reaped")
+    }
+
+    /// GNOME runs a custom shortcut's command as a desktop entry's command line, where `%` starts
+    /// a field code: a `%` in cravey's path is doubled there (and in KDE's recipe, not in sway's or
+    /// Xfce's), so the key runs that path. The key pressed is played as gnome-settings-daemon runs
+    /// it: GLib's g_app_info_create_from_commandline, then launch.
+    func testAPercentInThePathReachesTheCommandGnomeRuns() throws {
+        let env = try session()
+        let folder = base + "/50%done"
+        mkdir(folder, 0o700)
+        let copy = folder + "/cravey"
+        if link(executable, copy) != 0 { try FileManager.default.copyItem(atPath: executable, toPath: copy) }
+        let added = try runProcess(
+            copy, ["desktop", "shortcut", "<Super><Shift>p", "--action", "play"], environment: env)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let bound = try dump(env)
+        XCTAssertTrue(bound.contains("command=\"'\(base)/50%%done/cravey' launch play\""), bound)
+        let recipes = try runProcess(copy, ["desktop", "shortcut", "<Super>p", "--recipes"]).stdout
+        XCTAssertTrue(recipes.contains("  Command:  '\(base)/50%%done/cravey' launch ride\n"), recipes)
+        XCTAssertTrue(recipes.contains("  bindsym Mod4+p exec '\(base)/50%done/cravey' launch ride\n"), recipes)
+        XCTAssertTrue(recipes.contains("-s ''\\''\(base)/50%done/cravey'\\'' launch ride'"), recipes)
+
+        // In its place, a program that writes how it was run; then the key, as GNOME runs it.
+        try FileManager.default.removeItem(atPath: copy)
+        try "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > \(shellQuote(base + "/ran"))\n".write(
+            toFile: copy, atomically: true, encoding: .utf8)
+        chmod(copy, 0o755)
+        let stored = try runProcess(
+            "/usr/bin/gsettings", ["get", schema + ".custom-keybinding:\(self.folder)cravey-play/", "command"],
+            environment: env)
+        XCTAssertEqual(stored.status, 0, stored.stderr)
+        let pressed = try runProcess(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sys
+                from gi.repository import Gio, GLib
+                command = GLib.Variant.parse(None, sys.argv[1], None, None).get_string()
+                Gio.AppInfo.create_from_commandline(command, None, 0).launch([], None)
+                """,
+                stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            ], environment: env)
+        XCTAssertEqual(pressed.status, 0, pressed.stderr)
+        var ran = ""
+        for _ in 0..<100 where !ran.hasSuffix("play\n") {
+            usleep(50_000)
+            ran = (try? String(contentsOfFile: base + "/ran", encoding: .utf8)) ?? ""
+        }
+        XCTAssertEqual(ran, "\(copy)\nlaunch\nplay\n", "the key runs cravey at its own path")
+        Sentinel.allow([".config/dconf/user"])
     }
 }

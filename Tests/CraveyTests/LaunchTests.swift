@@ -9,7 +9,8 @@ import XCTest
 /// `cravey launch`: a screen opened from the desktop in a terminal window of its own. The terminal
 /// is chosen in turn from xdg-terminal-exec (a stand-in that reads its command line as the real
 /// one does), $TERMINAL, x-terminal-emulator, the known list, and none; the ride is drawn in a real
-/// xterm under Xvfb (read through xterm's own log) and `q` typed into it closes it.
+/// xterm under Xvfb (read through xterm's own log); `q` typed into it ends the ride, whose closing
+/// words wait for a key before the window closes (home left with q closes at once).
 final class LaunchTests: BackgroundTestCase {
     var xvfb: Process?
     /// The terminals the tests opened (their process ids, found by their own log file).
@@ -57,6 +58,13 @@ final class LaunchTests: BackgroundTestCase {
                 atPath: path, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
     }
 
+    /// Whether the terminal writing `log` is gone within `seconds`.
+    func closes(log: String, within seconds: Double = 15) -> Bool {
+        let deadline = Date() + seconds
+        while !Self.processes(mentioning: log).isEmpty && Date() < deadline { usleep(100_000) }
+        return Self.processes(mentioning: log).isEmpty
+    }
+
     /// A record of a stand-in, read once the stand-in has written them all (its `.pid` comes last:
     /// cravey does not wait for the terminal it starts).
     func lines(_ path: String) -> [String] {
@@ -90,14 +98,26 @@ final class LaunchTests: BackgroundTestCase {
         for name in ["xdg-terminal-exec", "kitty", "x-terminal-emulator"] {
             try standIn(first + "/" + name, record: base + "/" + name)
         }
-        var out = try launch(["ride"], environment: env(first, ["TERMINAL": first + "/kitty"]))
+        // The person's own settings reach the screen; the tests' and the fault injection's do not.
+        let settings = [
+            "CRAVEY_WHISPER": "off", "CRAVEY_NOW": "2026-11-20T10:00:00", "CRAVEY_FAULT_FAIL": "sqlite.open",
+            "CRAVEY_TEST_STOP_WINDOW_MS": "5", "CRAVEY_TIMINGS": "1", "CRAVEY_RIDE_MINUTE_SECONDS": "1",
+            "CRAVEY_TRANSCRIBE": "later",
+        ]
+        var out = try launch(
+            ["ride"], environment: env(first, ["TERMINAL": first + "/kitty"]).merging(settings) { $1 })
         XCTAssertEqual(out.status, 0, out.stderr)
         XCTAssertEqual(out.stdout, "Opened the ride in your default terminal (xdg-terminal-exec).\n")
         XCTAssertEqual(
             lines(base + "/xdg-terminal-exec.args"),
             ["--app-id=cravey", "--title=cravey", built, "ride", "--library", root])
         let own = lines(base + "/xdg-terminal-exec.env")
-        XCTAssertEqual(own.filter { $0.hasPrefix("CRAVEY_") }, ["CRAVEY_REDUCED_MOTION=1"], "only the screen's look")
+        XCTAssertEqual(
+            own.filter { $0.hasPrefix("CRAVEY_") }.sorted(),
+            [
+                "CRAVEY_LAUNCHED=1", "CRAVEY_LIBRARY=\(root)", "CRAVEY_REDUCED_MOTION=1", "CRAVEY_TRANSCRIBE=later",
+                "CRAVEY_WHISPER=off",
+            ], "only the person's own settings, and the mark of a window of its own")
         XCTAssertTrue(own.contains("XDG_ACTIVATION_TOKEN=token-from-the-launcher"), "the token is passed on")
         XCTAssertEqual(
             Set(lines(base + "/xdg-terminal-exec.fds")), ["/dev/null", first + "/xdg-terminal-exec"],
@@ -175,9 +195,46 @@ final class LaunchTests: BackgroundTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: root), "no launch makes a library")
     }
 
+    /// A terminal that refuses its command line (an unknown option; no -e) ends at once: the next
+    /// one found is tried, and when every one does, cravey says it could not open a window.
+    func testATerminalThatStopsAtOnceGivesWayToTheNext() throws {
+        let folder = try bin("refusing")
+        // An old xdg-terminal-exec takes --app-id=cravey for the command and fails to run it.
+        try standIn(
+            folder + "/xdg-terminal-exec", record: base + "/old-xdg",
+            then: "echo 'cannot run --app-id=cravey' >&2; exit 2")
+        try standIn(folder + "/kitty", record: base + "/kitty")
+        var out = try launch(["ride"], environment: env(folder, ["TERMINAL": "kitty"]))
+        XCTAssertEqual(out.status, 0, out.stderr)
+        XCTAssertEqual(out.stdout, "Opened the ride in kitty ($TERMINAL).\n")
+        XCTAssertEqual(lines(base + "/old-xdg.args").first, "--app-id=cravey", "the old one was tried first")
+        XCTAssertEqual(lines(base + "/kitty.args").suffix(3), ["ride", "--library", root])
+
+        // Every one refuses: said in one line, and from a key as a notification.
+        try standIn(folder + "/kitty", record: base + "/kitty-too", then: "exit 1")
+        out = try launch(["ride"], environment: env(folder, ["TERMINAL": "kitty"]))
+        XCTAssertEqual(out.status, 1)
+        XCTAssertEqual(out.stdout, "")
+        XCTAssertEqual(out.stderr.split(separator: "\n").count, 1, out.stderr)
+        XCTAssertTrue(
+            out.stderr.contains("no terminal could open the ride: kitty stopped at once (exit status 1)"), out.stderr)
+        let address = try startSessionBus()
+        let served = try startNotificationServer(at: address)
+        let quiet = try runProcess(
+            "/bin/sh", ["-c", "exec /usr/bin/unshare --net -- \(shellQuote(built)) launch craving 0<&- 1>&- 2>&-"],
+            environment: env(folder, ["TERMINAL": "kitty", "DBUS_SESSION_BUS_ADDRESS": address]))
+        XCTAssertEqual(quiet.status, 1)
+        XCTAssertTrue(
+            waitForFile(served, containing: "NOTIFY").contains(
+                "NOTIFY cravey | cravey could not open a window | no terminal could open a craving's log: kitty stopped at once"
+            ))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root), "no launch makes a library")
+    }
+
     /// The ride in a real xterm, twice: through the xdg-terminal-exec stand-in (which follows its
-    /// command line and opens xterm) and through $TERMINAL. A 7, then q: the craving is kept and
-    /// the window closes.
+    /// command line and opens xterm) and through $TERMINAL. A 7, then q: the craving is kept, the
+    /// ride's closing words wait for a key, and the key closes the window. Home left with q closes
+    /// its window at once.
     func testTheRideOpensInXtermAndQClosesIt() throws {
         let started = try startXvfb()
         xvfb = started.process
@@ -227,10 +284,31 @@ final class LaunchTests: BackgroundTestCase {
                 waitForFile(log, containing: "breathe with me", timeout: 20).contains("breathe with me"),
                 "the ride is on")
             _ = try runProcess("/usr/bin/xdotool", ["key", "q"], environment: ["DISPLAY": display])
-            let deadline = Date() + 15
-            while !Self.processes(mentioning: log).isEmpty && Date() < deadline { usleep(100_000) }
-            XCTAssertEqual(Self.processes(mentioning: log), [], "q closed the window")
+            // The ride's closing words stay: the window waits for a key before it closes.
+            XCTAssertTrue(
+                waitForFile(log, containing: "Press any key to close this window.", timeout: 20).contains(
+                    "Press any key to close this window."), "the last words wait for a key")
+            usleep(500_000)
+            XCTAssertNotEqual(Self.processes(mentioning: log), [], "still open to be read")
+            _ = try runProcess("/usr/bin/xdotool", ["key", "space"], environment: ["DISPLAY": display])
+            XCTAssertTrue(closes(log: log), "a key closed the window")
         }
+        // Home left with q has nothing to keep: its window closes at once.
+        let homeLog = base + "/home.log"
+        logs.append(homeLog)
+        let home = try launch(
+            ["home"],
+            environment: env(
+                "/usr/bin:/bin", ["DISPLAY": display, "TERMINAL": "/usr/bin/xterm -l -lf \(homeLog)"]))
+        XCTAssertEqual(home.status, 0, home.stderr)
+        XCTAssertTrue(waitForFile(homeLog, containing: "Private cannabis", timeout: 20).contains("Private cannabis"))
+        _ = try runProcess(
+            "/usr/bin/xdotool", ["search", "--sync", "--name", "^cravey$", "windowfocus", "--sync"],
+            environment: ["DISPLAY": display])
+        _ = try runProcess("/usr/bin/xdotool", ["key", "q"], environment: ["DISPLAY": display])
+        XCTAssertTrue(closes(log: homeLog, within: 5), "q closed home's window at once")
+        let homeShown = (try? String(contentsOfFile: homeLog, encoding: .isoLatin1)) ?? ""
+        XCTAssertFalse(homeShown.contains("Press any key to close"), homeShown.suffix(600).debugDescription)
         let cravings = try runProcess(cravey, ["log", "--json", "--library", root])
         XCTAssertEqual(cravings.status, 0, cravings.stderr)
         XCTAssertEqual(cravings.stdout.components(separatedBy: "\"intensity\":7").count - 1, 2, cravings.stdout)

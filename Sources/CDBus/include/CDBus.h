@@ -23,7 +23,8 @@ int CDBus_notify(const char *app_name, const char *summary, const char *body, in
 /// what is said below) or a negative errno as CDBus_notify does, with the bus's message copied out.
 typedef struct CDBus_offer CDBus_offer;
 int CDBus_offer_open(CDBus_offer **offer, char *message, size_t message_size);
-/// The server's capabilities, one a line, in `capabilities` (cut to `size`).
+/// The server's capabilities, one a line, in `capabilities` (cut to `size`); from then on the
+/// signals of the server that answered (its unique name) are listened for, and no other's.
 int CDBus_offer_capabilities(CDBus_offer *offer, int timeout_ms, char *capabilities, size_t size, char *message,
                              size_t message_size);
 /// Notify with `actions` (key, label, key, label, …) and the desktop-entry hint.

@@ -27,27 +27,31 @@ enum PlayFlow {
 
     /// Chooses the recording, finds where to start, plays it and counts the play (one line
     /// each when there is none to choose or the start is not in it). `fromText` is the --from
-    /// asked for, to word a start past the end.
+    /// asked for, to word a start past the end; `offeringRide` as below.
     @discardableResult
     static func play(
         _ choice: MessagePlay.Choice, in session: Session, from start: MessagePlay.Start = .beginning,
-        originalLevel: Bool = false, pictures: Bool = true, fromText: String? = nil
+        originalLevel: Bool = false, pictures: Bool = true, fromText: String? = nil, offeringRide: Bool = false
     ) throws -> MessagePlay.Played {
         do {
             let recording = try MessagePlay.choose(choice, in: session.library)
             let seconds = try MessagePlay.seconds(of: start, in: recording, library: session.library)
             return try play(
-                recording, in: session, from: seconds, originalLevel: originalLevel, pictures: pictures)
+                recording, in: session, from: seconds, originalLevel: originalLevel, pictures: pictures,
+                offeringRide: offeringRide)
         } catch let failure as MessagePlay.Failure {
             throw CraveyFailure(failure, from: fromText)
         }
     }
 
-    /// Plays a recording and counts the play (also the hard-moment offer after a craving).
+    /// Plays a recording and counts the play (also the hard-moment offer after a craving). Only a
+    /// play of its own (`offeringRide`: `cravey play --top`, from a key) offers the ride in a
+    /// notification when the speaker cannot open: a craving's play is part of a craving already
+    /// logged, and a ride from there would log a second.
     @discardableResult
     static func play(
         _ recording: Recording, in session: Session, from startAt: Double = 0, originalLevel: Bool = false,
-        pictures: Bool = true
+        pictures: Bool = true, offeringRide: Bool = false
     ) throws -> MessagePlay.Played {
         let (lib, speaker) = (session.library, session.speaker)
         let playing: PlaySession
@@ -59,7 +63,7 @@ enum PlayFlow {
             throw CraveyFailure(message: PlaySession.stopped("'\(recording.shownTitle)'"))
         } catch let trouble as PlaySession.SpeakerUnavailable {
             // Started from the desktop, the words come in a notification too, with "Ride it out".
-            defer { LaunchFlow.offerRide(instead: recording, trouble.error, in: session) }
+            defer { if offeringRide { LaunchFlow.offerRide(instead: recording, trouble.error, in: session) } }
             // A hard moment is no time for a device error alone: the message's words instead
             // (read, they count as played), or what helps without a speaker.
             if showWords(of: recording, in: session, trouble.error, waiting: true) {

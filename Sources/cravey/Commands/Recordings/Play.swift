@@ -82,7 +82,8 @@ extension Cravey {
             let session = library.session(lib, speaker: speaker)
             let played = try PlayFlow.play(
                 top ? try PlayFlow.quickPlay(rank: rank, in: lib, now: session.now()) : .key(key!),
-                in: session, from: start, originalLevel: originalLevel, pictures: !audioOnly, fromText: from)
+                in: session, from: start, originalLevel: originalLevel, pictures: !audioOnly, fromText: from,
+                offeringRide: top)
             // Read, not heard: counted as played, and still said as a failure to a script.
             if played.wordsShown { throw CraveyFailure(message: Self.notAloud(played.recording, speaker: speaker)) }
         }

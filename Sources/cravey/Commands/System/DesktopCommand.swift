@@ -47,6 +47,7 @@ extension Cravey.DesktopCommand {
             if remove && recipes { throw ValidationError("--remove and --recipes do not go together") }
             if key == nil && !remove { throw ValidationError("give a key, e.g. '<Super><Shift>c' (or --remove)") }
             if let key {
+                // The refusal repeats the typed key: printed, it is cleaned (Terminal.printNote).
                 do { _ = try ShortcutKey(parsing: key) } catch { throw ValidationError(error.description) }
             }
         }
@@ -89,7 +90,8 @@ extension Cravey.DesktopCommand {
         func bind(
             _ gnome: GnomeShortcuts, key: ShortcutKey, action: ShortcutAction, executable: String
         ) throws {
-            let command = action.commandLine(executable: executable)
+            // GNOME runs it as a desktop entry's command line: a % in the path is doubled.
+            let command = action.entryCommandLine(executable: executable)
             let outcome = try gnome.bind(action, key: key, name: "cravey: " + action.words, command: command)
             let doing = "“\(action.words)”"
             switch outcome {

@@ -38,23 +38,12 @@ extension Cravey {
                 return try Play.parse(["--top"] + (library.library.map { ["--library", $0] } ?? [])).run()
             }
             let environment = LibraryOptions.configuration.environment
-            let why: String
             switch try LaunchFlow.open(opening, root: library.root, environment: environment) {
             case let .success(terminal):
                 return print("Opened \(opening.words) in \(Self.named(terminal)).")
-            case .failure(.noDisplay):
-                why =
-                    "there is no desktop to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set); in a terminal, 'cravey \(opening.rawValue)' opens it right there"
-            case .failure(.noTerminal):
-                why =
-                    "no terminal program was found to open \(opening.words) in (none of xdg-terminal-exec, $TERMINAL, x-terminal-emulator, \(TerminalChoice.known.joined(separator: ", "))); name yours in TERMINAL, e.g. TERMINAL=kitty in ~/.profile"
-                // From a launcher or a key nobody reads the error: it is shown where they look.
-                if LaunchFlow.fromTheDesktop(environment) {
-                    _ = try? DesktopNotification.show(
-                        app: "cravey", summary: "cravey could not open a window", body: why)
-                }
+            case let .failure(refusal):
+                throw CraveyFailure(message: LaunchFlow.notOpened(opening, refusal, environment: environment))
             }
-            throw CraveyFailure(message: why)
         }
 
         /// The terminal as the line names it: which program, and how it was found.
