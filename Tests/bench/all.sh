@@ -5,6 +5,7 @@
 #   logs.sh       cravey craving 7 vs sqlite3's insert of the row (≤ 5×); log --json over 73,000 logs
 #   play.sh       first sample at the speaker vs ffplay and mpv (target < 0.15 s)
 #   ride.sh       cravey ride's first sample at the speaker vs play --top (rule: ≤ 1 s)
+#   launch.sh     play --top from a desktop key vs from a shell; launch ride in xterm vs xterm alone
 #   speaker.sh    a play stopped while its speaker does not answer vs aplay (goal ≤ 0.5 s)
 #   report.sh     progress --json with prices vs without; report --html; report --pdf vs chromium alone
 #   import.sh     120 s WAV/MP3 import vs ffmpeg -c:a aac (target ≤ 0.75×)
@@ -30,6 +31,7 @@ section "library commands (library.sh $((runs * 3)))"; bash Tests/bench/library.
 section "craving and use logs (logs.sh $((runs * 3)))"; bash Tests/bench/logs.sh $((runs * 3))
 section "playback start (play.sh $((runs * 2)))"; bash Tests/bench/play.sh $((runs * 2))
 section "ride start (ride.sh $((runs * 2)))"; bash Tests/bench/ride.sh $((runs * 2))
+section "from the desktop (launch.sh $((runs * 2)))"; bash Tests/bench/launch.sh $((runs * 2))
 section "a speaker that does not answer (speaker.sh $runs)"; bash Tests/bench/speaker.sh "$runs"
 section "money kept and the report (report.sh $((runs * 2)))"; bash Tests/bench/report.sh $((runs * 2))
 section "import (import.sh $runs)"; bash Tests/bench/import.sh "$runs"
