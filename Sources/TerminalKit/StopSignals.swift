@@ -16,6 +16,10 @@ package final class StopSignals: Sendable {
         var stopped = false
     }
     private let state = Mutex(State())
+    /// Where the handlers run: a serial queue of their own, which always gets a thread (the
+    /// shared pool's few threads may all be busy or blocked on a loaded machine, and a stop must
+    /// never wait for them).
+    private static let queue = DispatchQueue(label: "stop-signals")
 
     /// `onStop` hears the signal's number; `onPause` (when given) hears SIGUSR1.
     package init(onStop: @escaping @Sendable (Int32) -> Void = { _ in }, onPause: (@Sendable () -> Void)? = nil) {
@@ -39,7 +43,7 @@ package final class StopSignals: Sendable {
                 if sigaction(signo, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil {
                     signal(signo, SIG_IGN)
                 }
-                let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
+                let source = DispatchSource.makeSignalSource(signal: signo, queue: Self.queue)
                 source.setEventHandler(handler: handler)
                 source.resume()
                 return source
