@@ -131,7 +131,7 @@ enum PlayFlow {
     }
 
     /// The titles of the other messages whose words can be read instead (up to three).
-    static func otherWords(than recording: Recording, in lib: Library) -> [Recording] {
+    private static func otherWords(than recording: Recording, in lib: Library) -> [Recording] {
         let others = ((try? lib.top(20)) ?? []).filter { $0.id != recording.id && $0.checkIn == nil }
         return Array(others.filter { MessagePlay.words(of: $0, in: lib).shown }.prefix(3))
     }

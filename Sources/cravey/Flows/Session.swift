@@ -19,12 +19,4 @@ struct Session: Sendable {
     /// The person's "now", by the run's one clock (`LocalClock`): every log, day, greeting and
     /// note of a session goes by it.
     func now() -> Date { LocalClock.now() }
-
-    /// The same session on other devices.
-    func with(mic: String? = nil, speaker: String? = nil) -> Session {
-        var session = self
-        if let mic { session.mic = mic }
-        if let speaker { session.speaker = speaker }
-        return session
-    }
 }
