@@ -78,8 +78,8 @@ final class GuideScreensTests: CommandTestCase {
             let library = base + "/quote-\(quote.place.split(separator: ":").last ?? "")"
             try prepare(library, fixture, quote)
             let shown = try screen(quote, library: library, fixture)
-            XCTAssertEqual(
-                Self.transcriptAsWords(shown), Self.transcriptAsWords(quote.block),
+            XCTAssertTrue(
+                Self.sameScreen(shown, quote.block),
                 "\(quote.place) quotes another screen; the real one:\n\(shown.joined(separator: "\n"))")
         }
     }
@@ -209,7 +209,7 @@ final class GuideScreensTests: CommandTestCase {
                 try placed(String($0.reversed().drop { $0 == " " }.reversed()), quote, library: library)
             }
             while lines.last == "" { lines.removeLast() }
-            if Self.transcriptAsWords(lines) == Self.transcriptAsWords(quote.block) { break }
+            if Self.sameScreen(lines, quote.block) { break }
             usleep(200_000)
         } while Date() < deadline
         return lines
@@ -226,6 +226,22 @@ final class GuideScreensTests: CommandTestCase {
             rest.firstIndex { $0 == "  …" || $0 == "  Transcript saved automatically" || $0.isEmpty } ?? lines.endIndex
         let words = lines[(heading + 1)..<end].flatMap { $0.split(separator: " ") }.joined(separator: " ")
         return Array(lines[...heading]) + ["  " + words] + Array(lines[end...])
+    }
+
+    /// Whether `shown` is the screen `quoted` quotes: the same lines, a transcript's compared by its
+    /// words. Where the engine's lines make the screen show a few words more or fewer before its
+    /// "…" (the take's pauses fall elsewhere on a busy machine), the words shown begin the same and
+    /// the fewer are at least nine in ten of the more.
+    static func sameScreen(_ shown: [String], _ quoted: [String]) -> Bool {
+        let shown = transcriptAsWords(shown), quoted = transcriptAsWords(quoted)
+        guard shown != quoted else { return true }
+        guard let heading = quoted.firstIndex(of: "  Transcript (automatic draft)"), shown.count == quoted.count,
+            heading + 1 < quoted.count, shown[...heading] == quoted[...heading],
+            shown[(heading + 2)...] == quoted[(heading + 2)...]
+        else { return false }
+        let a = shown[heading + 1].split(separator: " "), b = quoted[heading + 1].split(separator: " ")
+        let (fewer, more) = a.count <= b.count ? (a, b) : (b, a)
+        return more.starts(with: fewer) && fewer.count * 10 >= more.count * 9
     }
 
     /// What `cravey --version` prints.

@@ -210,9 +210,12 @@ final class RecordTests: CommandTestCase {
     /// SIGTERM at many moments right after the devices open, while the stop handlers cannot reach
     /// the recorder yet (a window widened to 100 ms by `CRAVEY_TEST_STOP_WINDOW_MS`) and just after:
     /// every stop is honoured at once, never lost or crashed on. Each run exits 0 with its short
-    /// take kept, and the library checks out.
+    /// take kept — or, stopped before the first sound came (a busy machine's feeder may not have
+    /// written it yet), says so in its one line, exits 1 and leaves nothing — and the library
+    /// checks out.
     func testStopSignalsRightAfterTheStartAreHonoured() throws {
         let delays = stride(from: 0, through: 150, by: 10).map { $0 }
+        var kept = 0
         for delay in delays {
             let fifo = base + "/mic.fifo"
             let feeder = try pacedFIFO(fifo, feeding: Self.tone)
@@ -246,10 +249,16 @@ final class RecordTests: CommandTestCase {
             recorder.waitUntilExit()
             let stderr = String(decoding: said, as: UTF8.self)
             XCTAssertEqual(recorder.terminationReason, .exit, "\(delay) ms: died of a signal; \(stderr)")
-            XCTAssertEqual(recorder.terminationStatus, 0, "\(delay) ms: \(stderr)")
             // At once: what was recorded ends at the stop (below); the wall clock only catches a
             // stop left unhonoured, with room for a loaded machine.
             XCTAssertLessThan(Date().timeIntervalSince(sent), 15, "\(delay) ms: the stop was not honoured at once")
+            if stderr.contains("nothing was recorded (stopped before the first sound arrived)") {
+                XCTAssertEqual(recorder.terminationStatus, 1, "\(delay) ms: \(stderr)")
+                XCTAssertTrue(output.isEmpty, "\(delay) ms: nothing recorded, nothing said kept")
+                continue
+            }
+            XCTAssertEqual(recorder.terminationStatus, 0, "\(delay) ms: \(stderr)")
+            kept += 1
             guard let row = try? JSONSerialization.jsonObject(with: output) as? [String: Any] else {
                 XCTFail("\(delay) ms: no recording kept; \(stderr)")
                 continue
@@ -258,7 +267,9 @@ final class RecordTests: CommandTestCase {
         }
         let check = try runProcess(cravey, ["check", "--library", root])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
-        XCTAssertEqual(try listed().count, delays.count, "every take kept")
+        XCTAssertEqual(try listed().count, kept, "every take kept")
+        // Only a stop in the first moments can come before the first sound.
+        XCTAssertGreaterThanOrEqual(kept, delays.count / 2, "takes kept")
         XCTAssertEqual(leftovers(), [])
     }
 

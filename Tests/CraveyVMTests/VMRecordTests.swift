@@ -611,7 +611,11 @@ final class VMRecordTests: XCTestCase {
             }
             if colours.first.map(isBlue) == true || !recorder.isRunning { break }
         }
-        XCTAssertTrue(colours.first.map(isBlue) ?? false, "blue at the left: \(colours)")
+        // A window not seen mirrored while the camera recorded is cravey's fault (failed) — or, on a
+        // host that starved the emulated machine (its window comes late, and each look at the
+        // screen takes seconds there), skipped with its figures.
+        try pace.stop().check(
+            colours.first.map(isBlue) == true, "the window seen mirrored while recording, blue at the left: \(colours)")
         XCTAssertTrue(colours.last.map(isWhite) ?? false, "white at the right: \(colours)")
         let yellow = colours.firstIndex(where: isYellow)
         XCTAssertGreaterThan(yellow ?? -1, 0, "yellow right of blue: \(colours)")

@@ -22,10 +22,11 @@ final class VMRigTests: XCTestCase {
             "VM device suite: \(String(format: "%.1f", Date().timeIntervalSince(start))) s; \(run.stderr.split(separator: "\n").last ?? "")"
         )
         // Each test inside, with its seconds (the run's summary keeps them for the fast ring), and
-        // the figures the camera and sound tests print.
+        // the figures the camera and sound tests print, and every failure's own line.
         for line in run.stdout.split(separator: "\n")
         where line.hasPrefix("Test Case '") && line.hasSuffix("seconds)")
-            || ["(holds);", "(does not hold);", "phrase in the VM", "VM speaker"].contains(where: line.contains)
+            || ["(holds);", "(does not hold);", "phrase in the VM", "VM speaker", ": error: "].contains(
+                where: line.contains)
         {
             print("in the VM: \(line)")
         }
