@@ -120,7 +120,7 @@ static int listen_to(CDBus_offer *offer, const char *sender) {
     return err;
 }
 
-/// The bus's error name as a negative errno (as notify.c words them).
+/// The bus's error name as a negative errno (the errors CDBus.h names).
 static int offer_errno(const sd_bus_error *error, int err) {
     if (sd_bus_error_has_name(error, SD_BUS_ERROR_SERVICE_UNKNOWN) || sd_bus_error_has_name(error, SD_BUS_ERROR_NAME_HAS_NO_OWNER))
         return -ESRCH;

@@ -195,6 +195,29 @@ final class LaunchTests: BackgroundTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: root), "no launch makes a library")
     }
 
+    /// A session bus that takes the connection and never says hello (a wedged desktop) holds the
+    /// notification that stands in for a window a few seconds at most, not sd-bus's 90: the
+    /// launch still ends with its one line.
+    func testASilentBusDoesNotHoldTheLaunch() throws {
+        let socket = base + "/silent-bus"
+        try start(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import socket,sys,time\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(4)\n"
+                    + "held=[]\nwhile True: held.append(s.accept())",
+                socket,
+            ], output: base + "/silent-bus.out")
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
+        let started = Date()
+        let out = try launch(
+            ["ride"], environment: env(try bin("none"), ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socket]))
+        let seconds = Date().timeIntervalSince(started)
+        XCTAssertEqual(out.status, 1, out.stderr)
+        XCTAssertTrue(out.stderr.contains("no terminal program was found to open the ride in"), out.stderr)
+        XCTAssertLessThan(seconds, 30, "a silent bus held the launch for \(seconds) s")
+    }
+
     /// A terminal that refuses its command line (an unknown option; no -e) ends at once: the next
     /// one found is tried, and when every one does, cravey says it could not open a window.
     func testATerminalThatStopsAtOnceGivesWayToTheNext() throws {
