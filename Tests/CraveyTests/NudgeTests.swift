@@ -210,6 +210,14 @@ final class NudgeTests: BackgroundTestCase {
         XCTAssertEqual(json["unusedInARow"] as? Int, 1, "the 30th's went by unused")
         XCTAssertEqual(json["lastShown"] as? String, "2026-11-30 20:45")
 
+        // The nudge's files are the library's own: `check` holds them private as it holds the others.
+        XCTAssertEqual(try at("2026-12-02T21:00:00", ["check"]).status, 0)
+        chmod(root + "/nudge.state", 0o644)
+        let loose = try at("2026-12-02T21:00:00", ["check"])
+        XCTAssertNotEqual(loose.status, 0)
+        XCTAssertTrue(loose.stdout.contains("be read by other accounts"), loose.stdout)
+        XCTAssertTrue(loose.stdout.contains("nudge.state"), loose.stdout)
+
         // Fewer than 10 cravings in the 28 days: none, and the run says why.
         XCTAssertEqual(
             try run("2026-12-10T20:45:00"),
