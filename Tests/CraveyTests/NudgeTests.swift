@@ -143,8 +143,13 @@ final class NudgeTests: BackgroundTestCase {
     /// The timer's run, day by day under the test clock, with a notification server that has no
     /// buttons (so the body says the commands, and nothing waits).
     func testTheRunKeepsItsRules() throws {
+        // On before any craving: the timer looks at noon. The first run finds 9 PM and moves it to 20:45.
+        XCTAssertEqual(try at("2026-11-01T09:00:00", ["nudge", "on"]).status, 0)
         try logHistory()
-        XCTAssertEqual(try at("2026-11-20T12:00:00", ["nudge", "on"]).status, 0)
+        let timer = units + "/cravey-nudge.timer"
+        XCTAssertTrue(try String(contentsOfFile: timer, encoding: .utf8).contains("OnCalendar=*-*-* 12:00:00"))
+        let before = try at("2026-11-20T10:00:00", ["nudge", "status"]).stdout
+        XCTAssertTrue(before.hasSuffix("The next comes today at 20:45.\n"), before)
         let address = try startSessionBus()
         let served = try startNotificationServer(at: address)
         let bus = ["DBUS_SESSION_BUS_ADDRESS": address]
@@ -161,6 +166,7 @@ final class NudgeTests: BackgroundTestCase {
         XCTAssertEqual(
             try run("2026-11-20T10:00:00"),
             "No nudge: not the time; around 9 PM is often hard, and the nudge comes at 20:45.\n")
+        XCTAssertTrue(try String(contentsOfFile: timer, encoding: .utf8).contains("OnCalendar=*-*-* 20:45:00"))
         XCTAssertEqual(try run("2026-11-20T20:45:00"), "Nudge shown: around 9 PM is often hard.\n")
         let said = waitForFile(served, containing: "NOTIFY")
         XCTAssertTrue(
@@ -222,6 +228,9 @@ final class NudgeTests: BackgroundTestCase {
         XCTAssertEqual(
             try run("2026-12-10T20:45:00"),
             "No nudge: 5 cravings in the last 28 days, and it takes 10 to find an hour that is often hard.\n")
+        XCTAssertTrue(
+            try String(contentsOfFile: timer, encoding: .utf8).contains("OnCalendar=*-*-* 20:45:00"),
+            "no hour: the timer stays where it was")
         XCTAssertEqual(try at("2026-12-10T21:00:00", ["nudge", "off"]).status, 0)
         Sentinel.allow([".config/systemd/user/timers.target.wants"])
     }
