@@ -4,37 +4,26 @@ import Foundation
     import Glibc
 #endif
 
-/// The daily reminder's systemd user units, in `${XDG_CONFIG_HOME:-~/.config}/systemd/user`: a
-/// timer that runs a oneshot service at a time of day. The units are written and removed here;
-/// `systemctl --user` is run by whoever made this value (it is a program of the person's desktop,
-/// started the one way cravey starts a program), so this floor starts nothing itself.
+/// The daily reminder's systemd user units (a `UserTimer`): a timer that runs a oneshot service
+/// at a time of day, `checkin notify`.
 public struct ReminderUnits {
-    public let directory: String
-    /// Runs `systemctl --user --quiet ARGS`; its exit status, or -1 when it cannot run or hangs.
-    let systemctl: ([String]) -> Int32
+    let units: UserTimer
+    public var directory: String { units.directory }
 
     public static let timerName = "cravey-checkin.timer"
     public static let serviceName = "cravey-checkin.service"
 
     /// Why the units could not be written or removed, said in one line.
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias Failure = UserTimer.Failure
 
     /// The units of the person whose environment is `env`; `systemctl` runs the user manager's
     /// command with the arguments it is given after `--user --quiet`.
     public init(environment env: [String: String], systemctl: @escaping ([String]) -> Int32) {
-        let config =
-            env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
-        directory = config + "/systemd/user"
-        self.systemctl = systemctl
+        units = UserTimer(name: "cravey-checkin", environment: env, systemctl: systemctl)
     }
 
     /// This executable's absolute path (what the service runs).
-    public static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    }
+    public static func executablePath() -> String { UserTimer.executablePath() }
 
     static func service(executable: String, library: String) -> String {
         """
@@ -49,79 +38,30 @@ public struct ReminderUnits {
     }
 
     static func timer(hour: Int, minute: Int) -> String {
-        """
-        [Unit]
-        Description=cravey: the daily check-in reminder at \(String(format: "%02d:%02d", hour, minute))
-
-        [Timer]
-        OnCalendar=*-*-* \(String(format: "%02d:%02d", hour, minute)):00
-        Unit=\(serviceName)
-
-        [Install]
-        WantedBy=timers.target
-
-        """
+        UserTimer.timer(
+            description: "cravey: the daily check-in reminder at \(UserTimer.clock(hour, minute))", hour: hour,
+            minute: minute, service: serviceName)
     }
 
-    /// A path as one word of a systemd command line (quoted, with `\`, `"`, `%` and `$` escaped).
-    static func quoted(_ path: String) -> String {
-        let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
-        return "\"" + escaped + "\""
-    }
+    /// A path as one word of a systemd command line.
+    static func quoted(_ path: String) -> String { UserTimer.quoted(path) }
 
     /// Writes both units and enables the timer (the link `systemctl --user enable` would make).
     /// A path with a line break or another control character is refused before anything is
     /// written: in a unit it would end the line and begin directives of its own.
     public func install(hour: Int, minute: Int, executable: String, library: String) throws {
-        for (path, what) in [(library, "the library's path"), (executable, "cravey's own path")]
-        where path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw Failure(
-                description:
-                    "cannot install the reminder: \(what) holds a line break or another control character, which a systemd unit cannot hold; give a library path without one"
-            )
-        }
-        let wants = directory + "/timers.target.wants"
-        do {
-            try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
-            try Data(Self.service(executable: executable, library: library).utf8)
-                .write(to: URL(fileURLWithPath: directory + "/" + Self.serviceName), options: .atomic)
-            try Data(Self.timer(hour: hour, minute: minute).utf8)
-                .write(to: URL(fileURLWithPath: directory + "/" + Self.timerName), options: .atomic)
-            let link = wants + "/" + Self.timerName
-            if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil {
-                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "../" + Self.timerName)
-            }
-        } catch {
-            throw Failure(description: "cannot install the reminder in \(directory): \(error.localizedDescription)")
-        }
+        try UserTimer.refuseControlCharacters(executable: executable, library: library, installing: "the reminder")
+        try units.install(
+            service: Self.service(executable: executable, library: library),
+            timer: Self.timer(hour: hour, minute: minute),
+            installing: "the reminder")
     }
 
     /// Removes both units and the link; false when there was nothing to remove.
-    public func remove() throws -> Bool {
-        _ = systemctl(["disable", "--now", Self.timerName])
-        var removed = false
-        for path in [
-            directory + "/timers.target.wants/" + Self.timerName, directory + "/" + Self.timerName,
-            directory + "/" + Self.serviceName,
-        ] {
-            if unlink(path) == 0 {
-                removed = true
-            } else if errno != ENOENT {
-                throw Failure(description: "cannot remove \(path): \(String(cString: strerror(errno)))")
-            }
-        }
-        _ = systemctl(["daemon-reload"])
-        return removed
-    }
+    public func remove() throws -> Bool { try units.remove() }
 
-    public enum Activation { case started, noUserManager(String) }
+    public typealias Activation = UserTimer.Activation
 
     /// Tells the user's systemd about the units and starts the timer, when it is running.
-    public func activate() -> Activation {
-        guard systemctl(["daemon-reload"]) == 0, systemctl(["start", Self.timerName]) == 0 else {
-            return .noUserManager("no systemd user session is running here")
-        }
-        return .started
-    }
+    public func activate() -> Activation { units.activate() }
 }

@@ -43,7 +43,7 @@ struct FileStore: Sendable {
         "library.sqlite-journal": .file,
         "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, reserveFile: .file,
         rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file, setAsideFile: .file,
-        lostNoteFile: .file, waitingLogsFile: .file,
+        lostNoteFile: .file, waitingLogsFile: .file, "nudge.state": .file, "nudge.pending": .file,
         recordingsDir: .directory, incomingDir: .directory, trashDir: .directory, purgingDir: .directory,
         quarantineDir: .directory, snapshotsDir: .directory, backupLinksDir: .directory,
     ]

@@ -26,7 +26,7 @@ struct Cravey: ParsableCommand {
             Search.self, List.self, Top.self,
             Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,
             Devices.self, Doctor.self, Settings.self, PrivacyCommand.self,
-            Launch.self, DesktopCommand.self,
+            Launch.self, DesktopCommand.self, NudgeCommand.self,
         ]
     )
 
@@ -45,6 +45,7 @@ struct Cravey: ParsableCommand {
             // A prompt runs `status` at every line: it skips the argument parser's reflection.
             if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) { return try status() }
             var command = try parseAsRoot()
+            NudgeCommand.answer(after: command)
             try command.run()
             if command is HomeCommand || command is Cravey { LaunchFlow.closesAtOnce.store(true, ordering: .relaxed) }
             for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }

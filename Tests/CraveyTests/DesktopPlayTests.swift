@@ -145,14 +145,7 @@ final class DesktopPlayTests: BackgroundTestCase {
             .joined(separator: " ")
         let waiting = try start(
             "/bin/sh", ["-c", "exec \(line) 0<&- 1>&- 2>&-"], environment: desktop, output: base + "/waiting.out")
-        XCTAssertTrue(waitForFile(unanswered, containing: "NOTIFY").contains("NOTIFY"))
-        usleep(300_000)
-        XCTAssertTrue(waiting.isRunning, "waiting for the answer")
-        let stopped = Date()
-        waiting.terminate()
-        waiting.waitUntilExit()
-        XCTAssertLessThan(Date().timeIntervalSince(stopped), 3, "SIGTERM ends the wait")
-        XCTAssertTrue(waitForFile(unanswered, containing: "CLOSE 7").contains("CLOSE 7"), "the offer is withdrawn")
+        assertAStopWithdrawsTheOffer(waiting, server: unanswered)
         XCTAssertFalse(FileManager.default.fileExists(atPath: base + "/terminal.args"), "no window opened")
 
         // A server without actions: the body says the command, and nothing waits.

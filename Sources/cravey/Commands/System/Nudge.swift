@@ -1,0 +1,270 @@
+import ArgumentParser
+import CraveyDesktop
+import CraveyLibrary
+import CraveyMedia
+import CraveyTracker
+import Foundation
+import TerminalKit
+
+extension Cravey {
+    /// `cravey nudge on|off|status`: one notification before the hour that is often hard.
+    struct NudgeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "nudge",
+            abstract: "A nudge 15 minutes before the hour that is often hard for you (opt-in): on, off, status.",
+            discussion: """
+                The hour comes from your own logs: the clock hour in which most cravings began over the last 28 \
+                days, once at least 10 were logged. A systemd user timer (cravey-nudge.timer) runs every day, \
+                finds the hour again and moves itself to 15 minutes before it; then one notification says the \
+                hour, with "Ride it out" and "Play my message". Never more than one a day; none when a use or a \
+                ride was logged in the last hour; after two nudges in a row that no cravey command followed \
+                within an hour, it rests for 7 days, then tries again. --discreet words name nothing.
+                """,
+            subcommands: [On.self, Off.self, Status.self, Run.self])
+
+        /// Any other command the person runs answers a nudge shown in the hour before it (the
+        /// nudge's own run and the reminder's do not, and `status` and `nudge status` change
+        /// nothing). One look at a file that is not there while no nudge waits.
+        static func answer(after command: ParsableCommand) {
+            if command is Run || command is Status || command is Cravey.CheckInCommand.Notify
+                || command is Cravey.StatusCommand
+            {
+                return
+            }
+            let options = Mirror(reflecting: command).children.lazy.compactMap {
+                $0.value as? OptionGroup<LibraryOptions>
+            }.first
+            let configuration = LibraryOptions.configuration
+            let given = options?.wrappedValue.library.map { ($0 as NSString).expandingTildeInPath }
+            guard let root = given ?? (configuration.defaultLibraryRefusal == nil ? configuration.defaultLibrary : nil)
+            else { return }
+            NudgeFlow.answer(root: root, now: LocalClock.now())
+        }
+    }
+}
+
+extension Cravey.NudgeCommand {
+    /// `cravey nudge on [--discreet]`: writes and enables the timer.
+    struct On: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "on",
+            abstract: "Turn the nudge on: a systemd user timer, every day 15 minutes before the hard hour.",
+            discussion: """
+                Writes cravey-nudge.timer and cravey-nudge.service to ${XDG_CONFIG_HOME:-~/.config}/systemd/user \
+                and enables the timer. Until 10 cravings in 28 days show an hour, it looks again every day at 12:00.
+                """)
+
+        @OptionGroup var library: LibraryOptions
+
+        @Flag(help: "Words that name nothing: not cravey, not what the hour is hard with (others can see a screen).")
+        var discreet = false
+
+        func run() throws {
+            let root = library.root
+            let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+            let now = LocalClock.now()
+            let finding = try NudgeFlow.read(try library.existing(), root: root, now: now).finding
+            let at = finding.hardHour.map { Nudge.time(before: $0.hour) } ?? Nudge.lookingTime
+            let units = NudgeUnits.ofThisUser()
+            try NudgeFlow.unitFailureSaid {
+                try units.install(
+                    hour: at.hour, minute: at.minute, executable: UserTimer.executablePath(), library: absolute,
+                    discreet: discreet)
+            }
+            let when: String
+            if let hard = finding.hardHour {
+                when =
+                    "around \(hard.words) is often hard for you, so a nudge comes at \(UserTimer.clock(at.hour, at.minute)), once a day at most"
+            } else {
+                when =
+                    "no hour stands out yet (\(Self.cravings(finding)) in the last 28 days, and it takes \(HardHour.fewest)); it looks again every day at \(UserTimer.clock(at.hour, at.minute))"
+            }
+            switch units.activate() {
+            case .started: print("The nudge is on: \(when).")
+            case let .noUserManager(why):
+                print("The nudge is on from your next login (the timer is installed and enabled; \(why)): \(when).")
+            }
+        }
+
+        static func cravings(_ finding: HardHour.Finding) -> String {
+            guard case let .tooFew(count) = finding else { return "" }
+            return count == 1 ? "1 craving" : "\(count) cravings"
+        }
+    }
+
+    /// `cravey nudge off`: the timer and the nudge's files, gone.
+    struct Off: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "off", abstract: "Turn the nudge off: its timer and its files are removed.")
+
+        @OptionGroup var library: LibraryOptions
+
+        func run() throws {
+            let removedUnits = try NudgeFlow.unitFailureSaid { try NudgeUnits.ofThisUser().remove() }
+            // Only a library's own files: a folder that is no library keeps whatever it holds.
+            let removedFiles = Library.exists(at: library.root) && NudgeFiles(root: library.root).remove()
+            print(
+                removedUnits || removedFiles
+                    ? "The nudge is off; its timer and files are gone." : "The nudge was not on.")
+        }
+    }
+
+    /// `cravey nudge status [--json]`: on or off, the hour, and the next nudge or why none.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract:
+                "Whether the nudge is on, the hour that is often hard, and when the next nudge comes (or why none).",
+            discussion: "Reads without changing anything.")
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let now = LocalClock.now()
+            let status = try NudgeFlow.status(
+                try library.existing(), root: library.root, units: NudgeUnits.ofThisUser(), now: now)
+            let lines = Self.lines(status, now: now)
+            guard output.json else { return lines.forEach { print($0) } }
+            let hard = status.reading.finding.hardHour
+            let state = status.reading.state
+            try JSONOutput.print(
+                Shape(
+                    on: status.on, discreet: status.discreet, hour: hard?.hour, hourWords: hard?.words,
+                    cravingsInHour: hard?.inHour, cravings: hard?.cravings ?? Self.count(status.reading.finding),
+                    cravingsNeeded: HardHour.fewest,
+                    timer: status.scheduled.map { UserTimer.clock($0.hour, $0.minute) },
+                    next: status.on ? status.next.map { LogTime($0).localText } : nil,
+                    lastShown: state.lastShown.map { LogTime($0).localText }, unusedInARow: state.unused,
+                    restingUntil: state.restingUntil.flatMap { $0 > LocalDay(now, in: .current) ? $0.text : nil },
+                    words: lines.joined(separator: " ")))
+        }
+
+        struct Shape: Encodable {
+            let on: Bool
+            let discreet: Bool
+            let hour: Int?
+            let hourWords: String?
+            let cravingsInHour: Int?
+            let cravings: Int
+            let cravingsNeeded: Int
+            let timer: String?
+            let next: String?
+            let lastShown: String?
+            let unusedInARow: Int
+            let restingUntil: String?
+            let words: String
+        }
+
+        static func count(_ finding: HardHour.Finding) -> Int {
+            switch finding {
+            case let .hour(hard): hard.cravings
+            case let .tooFew(count): count
+            }
+        }
+
+        /// The status in words: on or off, the hour, and the next nudge or why none.
+        static func lines(_ status: NudgeFlow.Status, now: Date) -> [String] {
+            var lines = [
+                status.on
+                    ? "The nudge is on\(status.discreet ? ", in words that name nothing" : "")."
+                    : "The nudge is off; 'cravey nudge on' starts it: one notification 15 minutes before the hour that is often hard."
+            ]
+            let finding = status.reading.finding
+            guard let hard = finding.hardHour else {
+                let total = Self.count(finding)
+                lines.append(
+                    "No hour stands out yet: \(total == 1 ? "1 craving" : "\(total) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find one."
+                )
+                if status.on, let timer = status.scheduled {
+                    lines.append(
+                        "No nudge until then; it looks again every day at \(UserTimer.clock(timer.hour, timer.minute))."
+                    )
+                }
+                return lines
+            }
+            lines.append(
+                "Around \(hard.words) is often hard: \(hard.inHour) of the \(hard.cravings) cravings of the last 28 days began between \(hard.span)."
+            )
+            guard status.on else { return lines }
+            let today = LocalDay(now, in: .current)
+            let state = status.reading.state
+            var why: [String] = []
+            if let shown = state.lastShown, LocalDay(shown, in: .current) == today {
+                why.append("today's came at \(LogTime(shown).localText.suffix(5))")
+            }
+            if let until = state.restingUntil, today < until {
+                why.append("it is resting after two nudges in a row went by unused")
+            }
+            let next = status.next.map { "the next comes \(Self.when($0, today: today))" } ?? "no next one is set"
+            let said = (why + [next]).joined(separator: "; ")
+            lines.append(said.prefix(1).uppercased() + said.dropFirst() + ".")
+            return lines
+        }
+
+        /// "today at 20:45", "tomorrow at 20:45", "on Saturday, Dec 5 at 20:45".
+        static func when(_ date: Date, today: LocalDay) -> String {
+            let time = LogTime(date)
+            let day = LocalDay(date, in: .current)
+            let clock = String(time.localText.suffix(5))
+            switch day - today {
+            case 0: return "today at \(clock)"
+            case 1: return "tomorrow at \(clock)"
+            default:
+                let (_, month, date) = day.civil
+                return "on \(LocalDay.weekdayNames[day.weekday]), \(LocalDay.monthNames[month - 1]) \(date) at \(clock)"
+            }
+        }
+    }
+
+    /// `cravey nudge run`: what the timer runs (hidden).
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run", abstract: "Show today's nudge when it is time (what the timer runs).",
+            shouldDisplay: false)
+
+        @OptionGroup var library: LibraryOptions
+
+        @Flag(help: "Words that name nothing.")
+        var discreet = false
+
+        func run() throws {
+            let outcome = try NudgeFlow.run(
+                try library.existing(), root: library.root, units: NudgeUnits.ofThisUser(), discreet: discreet,
+                now: LocalClock.now(), environment: LibraryOptions.configuration.environment)
+            switch outcome {
+            case let .shown(hard, _): print("Nudge shown: around \(hard.words) is often hard.")
+            case let .quiet(why): print("No nudge: \(Self.words(why)).")
+            }
+        }
+
+        static func words(_ why: Nudge.Quiet) -> String {
+            switch why {
+            case let .noHour(count):
+                "\(count == 1 ? "1 craving" : "\(count) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find an hour that is often hard"
+            case let .notTheTime(hard):
+                "not the time; around \(hard.words) is often hard, and the nudge comes at \(Self.clock(before: hard))"
+            case .shownToday: "today's came already (one a day at most)"
+            case let .resting(until):
+                "resting after two nudges in a row went by unused; it tries again on \(until.text)"
+            case .recentUse: "a use was logged in the last hour"
+            case .recentRide: "a ride was on in the last hour"
+            }
+        }
+
+        static func clock(before hard: HardHour) -> String {
+            let at = Nudge.time(before: hard.hour)
+            return UserTimer.clock(at.hour, at.minute)
+        }
+    }
+}
+
+extension NudgeUnits {
+    /// The person's units, with `systemctl --user` run quietly as a program of their desktop.
+    static func ofThisUser() -> NudgeUnits {
+        let environment = LibraryOptions.configuration.environment
+        return NudgeUnits(environment: environment) { arguments in
+            DesktopProgram.run("/usr/bin/systemctl", ["--user", "--quiet"] + arguments, environment: environment) ?? -1
+        }
+    }
+}
