@@ -178,7 +178,7 @@ extension Cravey.NudgeCommand {
                 )
                 if status.on, let timer = status.scheduled {
                     lines.append(
-                        "No nudge until then; it looks again every day at \(UserTimer.clock(timer.hour, timer.minute))."
+                        "No nudge until one does; it looks again every day at \(UserTimer.clock(timer.hour, timer.minute))."
                     )
                 }
                 return lines
