@@ -33,6 +33,10 @@ public struct ReminderUnits {
         [Service]
         Type=oneshot
         ExecStart=\(quoted(executable)) checkin notify --library \(quoted(library))
+        # The notification's answer is waited for 10 minutes at most; then it is withdrawn.
+        TimeoutStartSec=11min
+        # The check-in window its "Check in" opens stays open when the reminder ends.
+        KillMode=process
 
         """
     }

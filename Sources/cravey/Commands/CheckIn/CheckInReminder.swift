@@ -74,13 +74,30 @@ extension Cravey.CheckInCommand {
     struct Notify: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "notify",
-            abstract: "Show a desktop notification when today has no check-in yet (what the reminder runs).")
+            abstract: "Show a desktop notification when today has no check-in yet (what the reminder runs).",
+            discussion: """
+                Where the notification server shows buttons, it offers "Check in" (a click on the \
+                notification opens the check-in in a terminal window) and "Not today" (no reminder again \
+                today, as Later in the check-in), and waits 10 minutes at most for the answer; unanswered, \
+                the notification is withdrawn. Elsewhere it says the command, and nothing waits.
+                """)
 
         @OptionGroup var library: LibraryOptions
 
+        /// How long the answer is waited for (a test's shorter wait); never more than the service allows.
+        @Option(help: .hidden)
+        var answerSeconds: Double = ReminderFlow.answerSeconds
+
+        func validate() throws {
+            guard answerSeconds >= 1, answerSeconds <= ReminderFlow.answerSeconds else {
+                throw ValidationError("--answer-seconds is a number of seconds from 1 to 600")
+            }
+        }
+
         func run() throws {
             let day = CheckIn.day(of: LocalClock.now())
-            // Where there is no library yet there is no check-in either: nothing is made.
+            // Where there is no library yet there is no check-in either: nothing is made. The
+            // library is not kept open while the answer is waited for.
             let state = try library.existing()?.checkInDay(day)
             if state?.entry != nil {
                 print("Today has its check-in; no reminder.")
@@ -90,14 +107,32 @@ extension Cravey.CheckInCommand {
                 print("Today's check-in was put off for later; no reminder.")
                 return
             }
+            let outcome: ReminderFlow.Outcome
             do {
-                try DesktopNotification.show(
-                    app: "cravey", summary: "A moment for yourself",
-                    body: "How does today feel? Your check-in takes less than a minute: cravey checkin")
-                print("Reminder shown.")
+                outcome = try ReminderFlow.remind(
+                    day: day, root: library.root, environment: LibraryOptions.configuration.environment,
+                    seconds: answerSeconds, library: library.existing)
             } catch let failure as DesktopNotification.Failure {
                 throw CraveyFailure(message: failure.description)
             }
+            switch outcome {
+            case .shown: print("Reminder shown.")
+            case let .opened(terminal): print("Check in: opened the check-in in \(Cravey.Launch.named(terminal)).")
+            case .notToday(noted: true): print("Not today, then: no reminder again today.")
+            case .notToday(noted: false): print("Not today, then (there is no library yet to note it in).")
+            case .closed: print("The reminder was closed; nothing changed.")
+            case .withdrawn(stopped: true): print("Stopped: the reminder was withdrawn.")
+            case .withdrawn(stopped: false):
+                print("No answer within \(Self.duration(answerSeconds)): the reminder was withdrawn.")
+            case .busGone: print("The session bus went away before an answer came.")
+            }
+        }
+
+        /// `seconds` in words: whole minutes as minutes.
+        static func duration(_ seconds: Double) -> String {
+            let whole = Int(seconds.rounded())
+            if whole % 60 == 0 { return whole == 60 ? "a minute" : "\(whole / 60) minutes" }
+            return whole == 1 ? "a second" : "\(whole) seconds"
         }
     }
 }
