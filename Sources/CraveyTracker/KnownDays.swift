@@ -227,12 +227,14 @@ extension Tracker {
     }
 
     /// The line said when `use` withdrew a day's answer of no use ("Nov 24 was marked as a day
-    /// without use; …"), nil when it withdrew none. Only for a use just logged or just moved to
-    /// another day: the answer it withdrew is kept with its id.
-    public func markWithdrawn(by use: Usage) throws -> String? {
+    /// without use; …", "Today was marked …" as of `now`), nil when it withdrew none. Only for a
+    /// use just logged or just moved to another day: the answer it withdrew is kept with its id.
+    public func markWithdrawn(by use: Usage, now: Date, timeZone: TimeZone = .current) throws -> String? {
         guard let row = try library.dayMark(withdrawnBy: use.id.uuidString), row.answer == DayAnswer.noUse.rawValue,
             let day = LocalDay(parsing: row.day), day == LocalDay(use.time)
         else { return nil }
-        return "\(day.short) was marked as a day without use; that mark is withdrawn now that a use is logged on it."
+        let today = LocalDay(now, in: timeZone)
+        let name = day == today ? "Today" : day == today - 1 ? "Yesterday" : day.short
+        return "\(name) was marked as a day without use; that mark is withdrawn now that a use is logged on it."
     }
 }

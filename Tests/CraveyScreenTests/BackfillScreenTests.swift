@@ -101,4 +101,24 @@ final class BackfillScreenTests: CommandTestCase {
             try jsonObject(try run(["today", "--date", "2026-11-19", "--json"]))["kind"] as? String, "dontRemember")
         XCTAssertEqual(try jsonObject(try run(["today", "--date", "2026-11-18", "--json"]))["kind"] as? String, "used")
     }
+
+    /// A use logged from home's form on a day answered "no use" withdraws the answer, said in
+    /// home's note after what was logged.
+    func testAUseFromHomeWithdrawsTodaysAnswer() throws {
+        try tracked()
+        try run(["today", "--none"])
+        let tmux = try start("home", width: 80, height: 24)
+        defer { tmux.close() }
+        try tmux.waitFor("n ✓ No use today")
+        try tmux.send("u", literal: true)
+        try tmux.waitFor("Log Usage")
+        try tmux.send("Enter")
+        let note = try tmux.waitFor("that mark is withdrawn")
+        XCTAssertTrue(note.contains("Usage logged ✓"), note)
+        XCTAssertTrue(note.contains("Today was marked as a day without"), note)
+        XCTAssertTrue(note.contains("n No use today"), "no longer answered:\n\(note)")
+        try tmux.send("q", literal: true)
+        try tmux.waitFor("EXIT=0")
+        XCTAssertEqual(try jsonObject(try run(["today", "--json"]))["kind"] as? String, "used")
+    }
 }

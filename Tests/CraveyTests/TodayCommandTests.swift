@@ -87,7 +87,7 @@ final class TodayCommandTests: CommandTestCase {
         try run(["craving", "4", "--at", "2026-11-16 09:00"])
         try run(["today", "--none", "--date", "2026-11-19"])
         let withdrawn =
-            "Nov 19 was marked as a day without use; that mark is withdrawn now that a use is logged on it.\n"
+            "Yesterday was marked as a day without use; that mark is withdrawn now that a use is logged on it.\n"
         let used = try run(["use", "vape", "2", "--at", "2026-11-19 20:00"])
         XCTAssertTrue(used.stdout.hasPrefix("Usage logged ✓"), used.stdout)
         XCTAssertEqual(used.stderr, withdrawn)
@@ -101,7 +101,7 @@ final class TodayCommandTests: CommandTestCase {
         let moved = try run(["use", "dab", "1", "--at", "2026-11-17 10:00", "--json"])
         let id = try XCTUnwrap(try jsonObject(moved.stdout)["id"] as? String)
         let edited = try run(["log", "edit", id, "--at", "2026-11-18 10:00"])
-        XCTAssertEqual(edited.stderr, withdrawn.replacingOccurrences(of: "Nov 19", with: "Nov 18"))
+        XCTAssertEqual(edited.stderr, withdrawn.replacingOccurrences(of: "Yesterday", with: "Nov 18"))
         XCTAssertEqual(try run(["log", "edit", id, "--notes", "later words"]).stderr, "", "not said again")
     }
 

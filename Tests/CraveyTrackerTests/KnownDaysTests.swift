@@ -70,10 +70,12 @@ final class KnownDaysTests: XCTestCase {
             known.line, "2 of 9 days confirmed without use · 2 with use · 1 not remembered · 4 not reported")
         // The use on Nov 17 withdrew its mark, and says so once in one line.
         XCTAssertEqual(
-            try tracker.markWithdrawn(by: withdrawing),
+            try tracker.markWithdrawn(by: withdrawing, now: now, timeZone: berlin),
             "Nov 17 was marked as a day without use; that mark is withdrawn now that a use is logged on it.")
         XCTAssertEqual(try tracker.dayAnswers()[day("2026-11-17").number], nil, "no longer an answer")
-        XCTAssertNil(try tracker.markWithdrawn(by: try use("2026-11-13 22:00")), "a day of use had no mark to withdraw")
+        XCTAssertNil(
+            try tracker.markWithdrawn(by: try use("2026-11-13 22:00"), now: now, timeZone: berlin),
+            "a day of use had no mark to withdraw")
         // Back-fill asks about the days with neither a use nor an answer, newest first.
         XCTAssertEqual(
             try tracker.unreportedDays(from: day("2026-11-01"), to: day("2026-11-20"), now: now, timeZone: berlin)
@@ -88,7 +90,7 @@ final class KnownDaysTests: XCTestCase {
         moved.time = try at("2026-11-15 20:00")
         let edited = try tracker.edit(moved, now: now)
         XCTAssertEqual(try tracker.kind(of: day("2026-11-15"), now: now, timeZone: berlin), .used)
-        XCTAssertNotNil(try tracker.markWithdrawn(by: edited))
+        XCTAssertNotNil(try tracker.markWithdrawn(by: edited, now: now, timeZone: berlin))
         // Deleted again, the day is not reported: the answer withdrawn is not brought back.
         try tracker.deleteUse(edited.id)
         XCTAssertEqual(try tracker.kind(of: day("2026-11-15"), now: now, timeZone: berlin), .notReported)

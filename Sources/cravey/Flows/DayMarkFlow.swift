@@ -42,15 +42,15 @@ enum DayMarkFlow {
     /// The one line said when a use just logged (or moved to another day) withdrew that day's
     /// answer of no use; nil when it withdrew none. A line that cannot be read now is left out:
     /// the use is kept whatever it says.
-    static func withdrawn(by use: Usage, in lib: Library) -> String? {
-        try? Tracker(library: lib).markWithdrawn(by: use)
+    static func withdrawn(by use: Usage, in lib: Library, now: Date) -> String? {
+        try? Tracker(library: lib).markWithdrawn(by: use, now: now)
     }
 }
 
 /// Says on standard error, after what was saved, that a use withdrew a day's answer of no use
 /// (as `noteIfOld` says a log's age: standard output stays what was saved, or its JSON).
 func noteIfWithdrawn(_ use: Usage, in lib: Library) {
-    if let line = DayMarkFlow.withdrawn(by: use, in: lib) {
+    if let line = DayMarkFlow.withdrawn(by: use, in: lib, now: LocalClock.now()) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -130,8 +130,9 @@ struct Home {
         case .use:
             return suspended {
                 try UseFlow.interactively(in: session).map {
-                    [Self.saved(.use($0)), DayMarkFlow.withdrawn(by: $0, in: lib)].compactMap { $0 }.joined(
-                        separator: "  ")
+                    [Self.saved(.use($0)), DayMarkFlow.withdrawn(by: $0, in: lib, now: session.now())].compactMap { $0 }
+                        .joined(
+                            separator: "  ")
                 } ?? "Nothing was logged."
             }
         case let .record(kind):
