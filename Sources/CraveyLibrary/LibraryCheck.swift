@@ -169,6 +169,7 @@ extension Library {
     static func checkSettingsAndMilestones(_ db: Database, today: String, repair: Bool, into report: inout Report)
         throws
     {
+        try checkDayMarks(db, today: today, repair: repair, into: &report)
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") {
             guard let key = String.fromDatabaseValue(row[0]) else { continue }
             let value = String.fromDatabaseValue(row[1]) ?? ""

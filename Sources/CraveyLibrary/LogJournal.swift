@@ -32,7 +32,7 @@ extension Library {
     /// The tables journaled, with the kind a line names.
     static let journaledTables: [(kind: String, table: String, key: String)] = [
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
-        ("milestone", "milestone", "id"),
+        ("milestone", "milestone", "id"), ("day", "dayMark", "day"),
     ]
 
     /// One line of the journal.
@@ -541,6 +541,11 @@ extension Library {
             let problem = Validation.milestoneProblem(
                 id: text("id"), kind: text("kind"), count: count, reachedOn: text("reachedOn"),
                 shownAt: text("shownAt"), today: today)
+            if problem != nil { row = nil }
+            return problem
+        case "day":
+            let problem = Validation.dayMarkProblem(
+                day: text("day"), answer: text("answer"), markedAt: text("markedAt"), today: today)
             if problem != nil { row = nil }
             return problem
         default:

@@ -126,6 +126,9 @@ extension Store {
         migrator.registerMigration("v11: rides, messages that help, milestones") { db in
             try db.execute(sql: Self.rideSchema)
         }
+        migrator.registerMigration("v13: days that are known") { db in
+            try db.execute(sql: Self.dayMarkSchema)
+        }
         return migrator
     }
 

@@ -150,6 +150,8 @@ public struct ProgressFigures: Sendable {
     /// The milestones reached, in the order reached (set by whoever noted them: see
     /// `Tracker.progressNotingMilestones`).
     public var milestones: [Milestone] = []
+    /// The range's days known: confirmed without use, with use, not remembered, not reported.
+    public var known = KnownDays()
 
     static let resistWindow: Int64 = 2 * 3_600_000
 
@@ -307,6 +309,7 @@ public struct ProgressFigures: Sendable {
             prices: facts.prices, currency: facts.currency, goal: facts.goal,
             uses: zip(facts.uses, dayOfUse).map { ($1, $0.method, $0.amount) }, firstLogDay: firstLogDay,
             today: today.number)
+        known = facts.knownDays(from: from, today: today, in: timeZone)
     }
 
     private static func count(_ mask: UInt16, into counts: inout [Int], _ logs: inout Int, _ masks: inout [UInt16]) {

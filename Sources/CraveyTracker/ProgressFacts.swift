@@ -42,6 +42,8 @@ public struct ProgressFacts: Sendable {
     /// The prices set and their currency (money kept is figured only when a price is set).
     var prices = Prices()
     var currency = Currency(code: nil)
+    /// The days answered for (no use, or not remembered), by day number: the answers standing.
+    var answers: [Int: DayAnswer] = [:]
 
     /// The facts of a library with nothing in it (or none there yet).
     public init() {}
@@ -88,6 +90,7 @@ extension Tracker {
         (facts.played, _, facts.titles) = try playedFacts(since: since, useTimes: false)
         facts.prices = try prices()
         if !facts.prices.isEmpty { facts.currency = try currency() }
+        facts.answers = try dayAnswers()
         return facts
     }
 

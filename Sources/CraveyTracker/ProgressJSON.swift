@@ -7,7 +7,7 @@ extension ProgressFigures: Encodable {
         case range, from, to, summary, currentStreak, longestStreak, daysInProgress, daysSinceLastUse, intensity,
             amounts
         case triggers, locations, timeOfDay, weekdays, methods, resisted, reduction, insights
-        case messages, cravingLength, medianMinutesToHalf, rides
+        case messages, cravingLength, medianMinutesToHalf, rides, knownDays
         case cravings, uses, days, points, at, localTime, insight, insightText = "text", hours, count, percent,
             firstWeek, lastWeek, open
     }
@@ -72,6 +72,7 @@ extension ProgressFigures: Encodable {
         try encodeHelp(&c)
         try encodeMoney(to: encoder)
         try encodeMilestones(to: encoder)
+        try c.encode(known, forKey: .knownDays)
     }
 
     /// Which messages help and how long cravings last.

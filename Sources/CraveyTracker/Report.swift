@@ -20,6 +20,8 @@ public struct Report: Sendable {
         public var cravings = 0
         /// The strongest craving's intensity (nil without one).
         public var peak: Int?
+        /// Used, confirmed without use, not reported, not remembered, or before tracking.
+        public var kind = DayKind.notReported
     }
 
     public struct Amount: Sendable, Equatable, Encodable {
@@ -111,6 +113,7 @@ extension Tracker {
             }
             days[use.day - first.number].amounts = amounts
         }
+        facts.kinds(of: &days, in: timeZone)
         let notes = withNotes ? try self.notes(from: first, to: last) : []
         return Report(from: first, to: last, figures: figures, days: days, notes: notes)
     }

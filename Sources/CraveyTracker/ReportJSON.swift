@@ -1,7 +1,8 @@
 import Foundation
 
 /// `report --json`: the period, its figures (as `progress --json` has them) and its calendar, a
-/// day each: the cravings, the strongest, and the amount per method; the notes when asked for.
+/// day each: the cravings, the strongest, the amount per method and its kind (used, noUse,
+/// notReported, dontRemember, beforeTracking); the notes when asked for.
 extension Report: Encodable {
     private enum Key: String, CodingKey { case from, to, figures, days, notes }
 

@@ -18,7 +18,8 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(
             tables,
             [
-                "checkinDay", "craving", "craving_newest", "craving_recording", "grdb_migrations", "logSearch",
+                "checkinDay", "craving", "craving_newest", "craving_recording", "dayMark", "grdb_migrations",
+                "logSearch",
                 "logSearch_config", "logSearch_content", "logSearch_data", "logSearch_docsize", "logSearch_idx",
                 "milestone",
                 "pendingJournal", "pendingReplace", "pendingSave", "pendingScrub", "pendingTags", "recording",

@@ -77,7 +77,7 @@ final class ProgressCommandTests: CommandTestCase {
                 "range", "from", "to", "summary", "currentStreak", "longestStreak", "daysInProgress",
                 "daysSinceLastUse",
                 "intensity", "amounts", "triggers", "locations", "timeOfDay", "weekdays", "methods", "resisted",
-                "reduction", "insights", "messages", "cravingLength", "money", "withdrawal", "milestones",
+                "reduction", "insights", "messages", "cravingLength", "money", "withdrawal", "milestones", "knownDays",
             ])
         XCTAssertEqual(json["range"] as? String, "30d")
         let summary = json["summary"] as? [String: Any]

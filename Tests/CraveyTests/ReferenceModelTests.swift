@@ -6,7 +6,9 @@ import XCTest
 
 /// An independent model of the figures, written from the rules (not from the code), against
 /// `status`, `progress --json`, `report --json` (its calendar and figures) and the milestones stored, on random histories: uses, cravings
-/// (some followed by a use that names them), rides, gaps of days, each goal. Each history is
+/// (some followed by a use that names them), rides, gaps of days, each goal, days answered for
+/// (no use, or not remembered; some on a day of use, withdrawn by it) that change no figure but
+/// the calendar's kinds of day and the days confirmed. Each history is
 /// written into its own library in one transaction; the seed is printed with every difference
 /// (`CRAVEY_MODEL_SEED=… CRAVEY_MODEL_HISTORIES=…` runs the same again).
 final class ReferenceModelTests: CommandTestCase {
@@ -28,6 +30,8 @@ final class ReferenceModelTests: CommandTestCase {
         var goal: String?
         var cravings: [Craving] = []
         var uses: [Use] = []
+        /// Days answered for: day → "none" or "unknown" (written before the uses).
+        var marks: [Int: String] = [:]
     }
 
     /// SplitMix64: the same seed, the same histories.
@@ -86,6 +90,11 @@ final class ReferenceModelTests: CommandTestCase {
         if h.cravings.isEmpty && h.uses.isEmpty {
             h.cravings.append(Craving(minute: nowSecond / 60 - 1, intensity: 5, ratings: []))
         }
+        let first = (h.cravings.map(\.minute) + h.uses.map(\.minute)).min()! / 1_440
+        let markChance = [0.0, 0.3, 0.8].randomElement(using: &g)!
+        for day in first...today where Double.random(in: 0..<1, using: &g) < markChance {
+            h.marks[day] = Double.random(in: 0..<1, using: &g) < 0.75 ? "none" : "unknown"
+        }
         return h
     }
 
@@ -105,6 +114,8 @@ final class ReferenceModelTests: CommandTestCase {
         /// The report's calendar, a day each: "day cravings peak amount"; and its resisted and open.
         var calendar: [String]
         var reportResisted: String
+        /// `progress --json`'s days confirmed without use, and the report's.
+        var confirmed: String
     }
 
     static let dayThresholds = [1, 3, 7, 14, 30, 60, 90, 180, 365]
@@ -177,12 +188,18 @@ final class ReferenceModelTests: CommandTestCase {
             String(todayCravings.filter { outcomes[$0] == "resisted" }.count), String(todayCravings.count),
             words ?? "",
         ].joined(separator: "|")
-        // The report of all time: a day each from the first to today.
+        // The report of all time: a day each from the first to today, with its kind: a use, else
+        // the answer standing (a mark on a day of use is withdrawn), else not reported.
+        func kind(_ day: Int) -> String {
+            if useDays.contains(day) { return "used" }
+            return h.marks[day].map { $0 == "none" ? "noUse" : "dontRemember" } ?? "notReported"
+        }
         let calendar = (first...today).map { day in
             let cravings = h.cravings.filter { $0.minute / 1_440 == day }
             let used = h.uses.filter { $0.minute / 1_440 == day }.count * 2
-            return "\(day) \(cravings.count) \(cravings.map(\.intensity).max() ?? 0) \(used)"
+            return "\(day) \(cravings.count) \(cravings.map(\.intensity).max() ?? 0) \(used) \(kind(day))"
         }
+        let confirmed = (first...today).filter { kind($0) == "noUse" }.count
         return Figures(
             status: status, daysInProgress: today - first + 1, daysSinceLastUse: lastUse.map { today - $0 },
             currentStreak: today - max(lastUse ?? first - 1, first - 1),
@@ -192,7 +209,8 @@ final class ReferenceModelTests: CommandTestCase {
             milestones: milestones.map(text),
             stored: milestones.filter { !($0.kind == "daysSinceUse" && $0.day == today) }.map(text).sorted(),
             calendar: calendar,
-            reportResisted: "\(outcomes.filter { $0 == "resisted" }.count) \(outcomes.filter { $0 == "open" }.count)")
+            reportResisted: "\(outcomes.filter { $0 == "resisted" }.count) \(outcomes.filter { $0 == "open" }.count)",
+            confirmed: "\(confirmed) \(confirmed)")
     }
 
     // MARK: - What cravey says
@@ -208,6 +226,13 @@ final class ReferenceModelTests: CommandTestCase {
         _ = try Library(root: root)
         let ids = h.cravings.map { _ in UUID().uuidString }
         var sql = ["BEGIN;"]
+        // Answers first: a use logged on a day answered for withdraws its answer.
+        for (day, answer) in h.marks.sorted(by: { $0.key < $1.key }) {
+            let text = Self.stamp(day * 1_440).prefix(10)
+            sql.append(
+                "INSERT INTO dayMark (day, answer, markedAt) VALUES ('\(text)', '\(answer)', '\(Self.stamp(day * 1_440))');"
+            )
+        }
         for (c, id) in zip(h.cravings, ids) {
             let ratings =
                 c.ratings.isEmpty
@@ -274,7 +299,11 @@ final class ReferenceModelTests: CommandTestCase {
         let calendar = days.map { d in
             let amount = (d["amounts"] as? [[String: Any]] ?? []).map { ($0["amount"] as? Double) ?? -1 }
                 .reduce(0, +)
-            return "\(day(d["day"])) \(d["cravings"] as? Int ?? -1) \(d["peak"] as? Int ?? 0) \(Int(amount))"
+            return
+                "\(day(d["day"])) \(d["cravings"] as? Int ?? -1) \(d["peak"] as? Int ?? 0) \(Int(amount)) \(d["kind"] as? String ?? "")"
+        }
+        let confirmed = [p["knownDays"], figures["knownDays"]].map {
+            (($0 as? [String: Any])?["confirmed"] as? Int).map(String.init) ?? "none"
         }
         let reportResisted = (figures["resisted"] as? [String: Any]).map {
             "\($0["count"] as? Int ?? -1) \($0["open"] as? Int ?? -1)"
@@ -285,7 +314,8 @@ final class ReferenceModelTests: CommandTestCase {
             currentStreak: (p["currentStreak"] as? [String: Any])?["days"] as? Int, longestStreak: longest ?? "none",
             resisted: resisted?["count"] as? Int ?? -1, open: resisted?["open"] as? Int ?? -1,
             ridesHalved: (p["cravingLength"] as? [String: Any])?["rides"] as? Int ?? -1, milestones: milestones,
-            stored: stored, calendar: calendar, reportResisted: reportResisted ?? "none")
+            stored: stored, calendar: calendar, reportResisted: reportResisted ?? "none",
+            confirmed: confirmed.joined(separator: " "))
     }
 
     func testTheModelAgreesOnRandomHistories() throws {

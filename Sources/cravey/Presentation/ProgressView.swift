@@ -52,7 +52,7 @@ struct ProgressView {
         case .longestStreak: return [f.longestStreakText ?? "—"]
         case .daysInProgress:
             return [Terminal.bold(f.daysInProgress.map(String.init) ?? "—")]
-                + (f.daysSinceLastUseText.map { [$0] } ?? [])
+                + (f.daysSinceLastUseText.map { [$0] } ?? []) + knownLines
         case .intensity: return intensityChart
         case .amounts: return amountRows
         case .triggers: return bars(f.triggers)
@@ -69,6 +69,14 @@ struct ProgressView {
         case .cravingLength: return f.cravingLengthText.map { [Terminal.bold($0)] } ?? []
         case .milestones: return milestoneLines
         }
+    }
+
+    /// The range's days known, once any day was answered for ("Days known: 5 of 7 days confirmed
+    /// without use · 2 with use").
+    private var knownLines: [String] {
+        let known = figures.known
+        guard known.confirmed + known.dontRemember > 0, let line = known.line else { return [] }
+        return Terminal.wrap("Days known: " + line, width: width - 3).map(Terminal.dim)
     }
 
     private var chartWidth: Int { width - 10 }

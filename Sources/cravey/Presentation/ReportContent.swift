@@ -8,7 +8,7 @@ import Foundation
 struct ReportContent {
     static let title = "Cannabis use and cravings: a report"
     static let calendarNote =
-        "Each day: the amount used per method (0: none logged; —: before tracking began), then the cravings logged and the strongest (1–10)."
+        "Each day: the amount used per method (0: no use, confirmed; ?: not reported; ~: not remembered; —: before tracking began), then the cravings logged and the strongest (1–10)."
 
     let report: Report
     let generated: Date
@@ -50,6 +50,7 @@ struct ReportContent {
                 ))
         }
         if let withdrawal = f.withdrawal { rows.append(("The first two weeks", withdrawal)) }
+        if let known = f.known.line { rows.append(("Days known", known)) }
         return rows.map { ($0.0, ProgressPage.plain($0.1)) }
     }
 
@@ -60,7 +61,7 @@ struct ReportContent {
 
     /// One day of the calendar: its date as shown, then its lines.
     struct Cell {
-        enum Kind { case untracked, zero, use, cravings }
+        enum Kind { case untracked, zero, notReported, notRemembered, use, cravings }
         var day: LocalDay
         var label: String
         var lines: [(kind: Kind, text: String)]
@@ -68,17 +69,17 @@ struct ReportContent {
 
     /// The calendar: a row per week, Monday first; nil for a day outside the period.
     var weeks: [[Cell?]] {
-        // Days before the first log, message or check-in were not tracked: no use is known of them.
-        let firstTracked = report.figures.daysInProgress.map { report.figures.today.number - $0 + 1 } ?? Int.max
-        return report.weeks.map { week in
+        report.weeks.map { week in
             week.map { day in
                 guard let day else { return nil }
                 let date = day.day.civil.day
                 var lines: [(kind: Cell.Kind, text: String)] = []
-                if day.day.number < firstTracked {
-                    lines.append((.untracked, "—"))
-                } else if day.amounts.isEmpty {
-                    lines.append((.zero, "0"))
+                switch day.kind {
+                case .beforeTracking: lines.append((.untracked, day.kind.symbol))
+                case .noUse: lines.append((.zero, day.kind.symbol))
+                case .notReported: lines.append((.notReported, day.kind.symbol))
+                case .dontRemember: lines.append((.notRemembered, day.kind.symbol))
+                case .used: break
                 }
                 lines += day.amounts.map { (.use, $0.method.amountText($0.amount)) }
                 if day.cravings > 0 {

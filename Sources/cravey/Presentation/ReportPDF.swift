@@ -202,7 +202,7 @@ enum ReportPDF {
                 for line in cell.lines {
                     let color =
                         switch line.kind {
-                        case .untracked, .zero: Ink.muted
+                        case .untracked, .zero, .notReported, .notRemembered: Ink.muted
                         case .use: Ink.text
                         case .cravings: Ink.accent
                         }

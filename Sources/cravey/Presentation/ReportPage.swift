@@ -124,7 +124,9 @@ enum ReportPage {
                     let attributes =
                         switch kind {
                         case .untracked: "class=\"zero\" title=\"not tracked yet\""
-                        case .zero: "class=\"zero\""
+                        case .zero: "class=\"zero\" title=\"no use, confirmed\""
+                        case .notReported: "class=\"zero\" title=\"not reported\""
+                        case .notRemembered: "class=\"zero\" title=\"not remembered\""
                         case .use: "class=\"use\""
                         case .cravings: "class=\"cravings\""
                         }

@@ -12,6 +12,7 @@ struct Home {
 
     enum Action: Equatable {
         case craving, use, ride, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, quit
+        case noUseToday, backfill
     }
 
     /// The action a key asks for (`r` asks for a second key: audio or video).
@@ -25,6 +26,8 @@ struct Home {
         case "p": return .progress
         case "k": return .checkIn
         case "s": return .settings
+        case "n": return .noUseToday
+        case "b": return .backfill
         case "q": return .quit
         default: return key == .escape || key == .inputEnded ? .quit : nil
         }
@@ -126,7 +129,11 @@ struct Home {
             return ride()
         case .use:
             return suspended {
-                try UseFlow.interactively(in: session).map { Self.saved(.use($0)) } ?? "Nothing was logged."
+                try UseFlow.interactively(in: session).map {
+                    [Self.saved(.use($0)), DayMarkFlow.withdrawn(by: $0, in: lib, now: session.now())].compactMap { $0 }
+                        .joined(
+                            separator: "  ")
+                } ?? "Nothing was logged."
             }
         case let .record(kind):
             return suspended { try RecordFlow.fromScreen(kind, in: session) }
@@ -140,6 +147,8 @@ struct Home {
                 let played = try PlayFlow.play(top: rank, in: session)
                 return (played.wordsShown ? "Read the words of" : "Played") + " '\(played.recording.shownTitle)' ✓"
             }
+        case .noUseToday, .backfill:
+            return BackfillScreen(session: session, screen: screen).fromHome(backfill: action == .backfill)
         case .checkIn:
             return suspended {
                 switch try CheckInFlow.run(in: session) {
@@ -228,7 +237,8 @@ struct Home {
                 + Terminal.bold("k") + " ☀️ Check-in "
                 + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)")
                 .replacingOccurrences(of: " ", with: "\u{A0}"),
-            "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
+            "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q")
+                + " Quit",
         ]
         var page = Page(
             title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))

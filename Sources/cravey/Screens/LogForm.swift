@@ -280,9 +280,11 @@ enum LogForm {
             notes: state.notes)
     }
 
-    /// The use form; nil when it was closed without logging.
-    static func use() throws -> Tracker.UsageDraft? {
-        guard let state = run(LogFormState(kind: .use)) else { return nil }
+    /// The use form (its time typed as `time`, when given); nil when it was closed without logging.
+    static func use(time: String = "") throws -> Tracker.UsageDraft? {
+        var start = LogFormState(kind: .use)
+        start.timeText = time
+        guard let state = run(start) else { return nil }
         return Tracker.UsageDraft(
             method: state.method, amount: try state.typedAmount(), time: try state.time(now: LocalClock.now()),
             triggers: state.triggers,

@@ -110,8 +110,10 @@ extension Cravey {
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let tracker = Tracker(library: try library.openExisting())
+                let lib = try library.openExisting()
+                let tracker = Tracker(library: lib)
                 let edited: LogEntry
+                var movedUse = false
                 switch try tracker.entry(matching: id) {
                 case .craving(var c):
                     guard method == nil, amount == nil, moodAfter == nil, afterCraving == nil else {
@@ -139,10 +141,13 @@ extension Cravey {
                             try tracker.craving(named: $0, before: u.time.instant).id
                         }
                     }
+                    let day = LocalDay(u.time)
                     try apply(&u.time, &u.triggers, &u.location, &u.notes)
                     edited = .use(try tracker.edit(u, now: LocalClock.now()))
+                    movedUse = LocalDay(u.time) != day
                 }
                 if output.json { try JSONOutput.print(edited) } else { print("Updated: " + LogText.line(edited)) }
+                if movedUse, case let .use(u) = edited { noteIfWithdrawn(u, in: lib) }
             }
 
             func apply(

@@ -59,6 +59,7 @@ extension Cravey {
                     }
                     print(LogWords.saved(.use(use), now: LocalClock.now()))
                     noteIfOld(use.time)
+                    noteIfWithdrawn(use, in: lib)
                 }
                 return
             }
@@ -80,6 +81,7 @@ extension Cravey {
                 print(Self.saved(use, named: method))
             }
             noteIfOld(use.time)
+            noteIfWithdrawn(use, in: lib)
         }
 
         /// The saved line, with the method named as it was typed where its group allows it
