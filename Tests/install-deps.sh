@@ -25,9 +25,9 @@ packages=(
   ffmpeg sox espeak-ng flite pocketsphinx pv tmux util-linux sqlite3 alsa-utils
   # the fault campaign: valgrind for invalid memory accesses, strace for the order of durable steps
   valgrind strace
-  # the reminder tests: a private session bus, its monitor, a notification server (python3-gi),
-  # systemd-analyze for the timer units
-  dbus-daemon dbus-bin python3-gi systemd
+  # the reminder tests: a private session bus, its monitor, a notification server (python3-gi, and
+  # dunst: one people use, answered with dunstctl), systemd-analyze for the timer units
+  dbus-daemon dbus-bin python3-gi dunst systemd
   # the desktop shortcut tests: GNOME's keybinding schema, gsettings over a real dconf (its service
   # and backend), and dconf's own reader to check what was written
   gnome-settings-daemon-common libglib2.0-bin dconf-service dconf-gsettings-backend dconf-cli
