@@ -76,23 +76,33 @@ final class DunstTests: BackgroundTestCase {
         return waitForFile(shown, containing: text)
     }
 
+    /// Once dunst shows a notification with each of `lines`, clicks on it: `process` ends with
+    /// `status`, and the terminal was opened on `screen`.
+    func click(
+        _ process: Process, showing lines: [String], ends status: Int32, opening screen: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let log = waitUntilShown(containing: "actions:")
+        for text in lines { XCTAssertTrue(log.contains(text), "\(text) in \(log)", file: file, line: line) }
+        XCTAssertEqual(dunstctl(["action", "0"]).status, 0, file: file, line: line)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, status, file: file, line: line)
+        let args = waitForFile(base + "/terminal.args", containing: screen)
+        XCTAssertTrue(args.hasSuffix("\n\(screen)\n--library\n\(root)\n"), args, file: file, line: line)
+    }
+
     func testAClickOnTheReminderOpensTheCheckIn() throws {
         XCTAssertEqual(try runProcess(cravey, ["craving", "4", "--library", root]).status, 0)
         let (reminder, out) = try background(
             ["checkin", "notify", "--answer-seconds", "60"],
             ["CRAVEY_LIBRARY": root, "CRAVEY_NOW": "2026-11-21T21:00:00", "TERMINAL": try standInTerminal()])
-        let log = waitUntilShown(containing: "actions:")
-        XCTAssertTrue(log.contains("summary: 'A moment for yourself'"), log)
-        XCTAssertTrue(log.contains("\"default\": \"Check in\""), log)
-        XCTAssertTrue(log.contains("\"not-today\": \"Not today\""), log)
-        XCTAssertEqual(dunstctl(["action", "0"]).status, 0)
-        reminder.waitUntilExit()
-        XCTAssertEqual(reminder.terminationStatus, 0)
+        click(
+            reminder,
+            showing: ["summary: 'A moment for yourself'", "\"default\": \"Check in\"", "\"not-today\": \"Not today\""],
+            ends: 0, opening: "checkin")
         XCTAssertEqual(
             String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
             "Check in: opened the check-in in terminal ($TERMINAL).\n")
-        let args = waitForFile(base + "/terminal.args", containing: "checkin")
-        XCTAssertTrue(args.hasSuffix("\ncheckin\n--library\n\(root)\n"), args)
     }
 
     func testADismissedReminderChangesNothing() throws {
@@ -133,14 +143,9 @@ final class DunstTests: BackgroundTestCase {
             .merging(["TERMINAL": try standInTerminal(), "PATH": "/usr/bin:/bin"]) { $1 }
         try play.run()
         processes.append(play)
-        let log = waitUntilShown(containing: "actions:")
-        XCTAssertTrue(log.contains("summary: ''Call Sam''"), log)
-        XCTAssertTrue(log.contains("You got this. Call Sam now."), log)
-        XCTAssertTrue(log.contains("\"default\": \"Ride it out\""), log)
-        XCTAssertEqual(dunstctl(["action", "0"]).status, 0)
-        play.waitUntilExit()
-        XCTAssertEqual(play.terminationStatus, 1, "the sound did not play")
-        let args = waitForFile(base + "/terminal.args", containing: "ride")
-        XCTAssertTrue(args.hasSuffix("\nride\n--library\n\(root)\n"), args)
+        // The sound did not play (1); the words came, and a click opened the ride.
+        click(
+            play, showing: ["summary: ''Call Sam''", "You got this. Call Sam now.", "\"default\": \"Ride it out\""],
+            ends: 1, opening: "ride")
     }
 }
