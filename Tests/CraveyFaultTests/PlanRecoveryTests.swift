@@ -1,0 +1,88 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// If-then plans are typed by the person and kept as the logs are: after a lost database they all
+/// come back from the journal (a removed one stays removed), a journal append that failed is made
+/// by the next command, a backup and its restore carry them, and `check` holds a plan written by
+/// another program to the rules typed input meets. Each case runs the built binary.
+final class PlanRecoveryTests: FaultCampaign {
+    func plans(_ root: String) throws -> String {
+        let listed = try run(["plan", "list", "--json"], root)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        return listed.stdout
+    }
+
+    func add(_ root: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        try run(["plan", "add"] + arguments, root, environment: environment)
+    }
+
+    func loseDatabase(_ root: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
+    }
+
+    func testPlansComeBackAfterALostDatabaseAndARemovedOneStaysRemoved() throws {
+        let baseline = try makeLibrary(at: base + "/lib")
+        let root = baseline.root
+        for (trigger, instead) in [("bored", "walk round the block"), ("sad", "call Sam"), ("tired", "go to bed")] {
+            XCTAssertEqual(try add(root, ["--trigger", trigger, "--hour", "21", "--instead", instead]).status, 0)
+        }
+        XCTAssertEqual(try run(["plan", "remove", "2"], root).status, 0)
+        let before = try plans(root)
+        XCTAssertTrue(before.contains("walk round the block") && !before.contains("call Sam"), before)
+        Self.faults += 1
+        loseDatabase(root)
+        let after = try plans(root)
+        if after != before {
+            Self.lost += 1
+            XCTFail("plans after a lost database: \(after), before: \(before)")
+        }
+        try assertIntact(baseline, "plans, then a lost database")
+    }
+
+    func testAPlanWhoseJournalAppendFailedIsWrittenByTheNextCommand() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try run(["craving", "3"], root).status, 0)
+        Self.faults += 1
+        let failed = try add(
+            root, ["--trigger", "bored", "--instead", "walk first"],
+            environment: ["CRAVEY_FAULT_FAIL": "journal.append"])
+        XCTAssertEqual(failed.status, 0, "kept in the database, said on standard error: \(failed.stderr)")
+        XCTAssertTrue(failed.stderr.contains("the journal of logs"), failed.stderr)
+        XCTAssertEqual(try run(["log"], root).status, 0)  // the next command appends what is noted
+        loseDatabase(root)
+        let after = try plans(root)
+        if !after.contains("walk first") {
+            Self.lost += 1
+            XCTFail("the plan was lost: \(after)")
+        }
+    }
+
+    func testABackupAndItsRestoreCarryThePlans() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try add(root, ["--trigger", "anxious", "--place", "work", "--instead", "breathe"]).status, 0)
+        let before = try plans(root)
+        XCTAssertEqual(try run(["backup", base + "/bk"], root).status, 0)
+        let restored = try run(["restore", base + "/bk"], base + "/again")
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertEqual(try plans(base + "/again"), before)
+    }
+
+    func testCheckHoldsAPlanWrittenByAnotherProgramToTheRulesOfTypedInput() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try add(root, ["--trigger", "bored", "--instead", "walk"]).status, 0)
+        try sqlite(
+            root,
+            "INSERT INTO plan (id, forTrigger, instead, createdAt) VALUES ('00000000-0000-0000-0000-00000000000A', 'bored', 'walk' || char(27) || '[2J', '2026-01-01T00:00:00.000Z')"
+        )
+        let check = try run(["check"], root)
+        XCTAssertNotEqual(check.status, 0)
+        XCTAssertTrue(check.stdout.contains("plan '00000000': its sentence is not one cravey would keep"), check.stdout)
+        XCTAssertEqual(try run(["check", "--repair"], root).status, 0)
+        XCTAssertEqual(try run(["check"], root).status, 0)
+        let left = try plans(root)
+        XCTAssertTrue(left.contains("\"walk\"") && !left.contains("00000000-0000"), left)
+    }
+}
