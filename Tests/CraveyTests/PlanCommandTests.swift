@@ -71,6 +71,7 @@ final class PlanCommandTests: LogTestCase {
             (["add", "--trigger", "bored,sad", "--instead", "walk"], "a plan is for one trigger"),
             (["add", "--trigger", "bored", "--hour", "24", "--instead", "walk"], "invalid --hour: '24'"),
             (["add", "--trigger", "bored", "--hour", "nine", "--instead", "walk"], "invalid --hour: 'nine'"),
+            (["add", "--trigger", "bored", "--hour", "-1", "--instead", "walk"], "invalid --hour: '-1'"),
             (["add", "--trigger", "bored", "--place", "moon", "--instead", "walk"], "invalid --place: 'moon'"),
             (["add", "--trigger", "bored", "--instead", "  "], "invalid --instead: say in a few words"),
             (["add", "--trigger", "bored", "--instead", "walk\nrun"], "invalid --instead: control character U+000A"),

@@ -56,7 +56,10 @@ extension Cravey {
                     valueName: "place"))
             var place: String?
 
-            @Option(help: ArgumentHelp("Only in this hour of the day, 0–23 (21 or 21:00).", valueName: "hour"))
+            /// Taken whatever it starts with, so that a negative hour is refused in its own words.
+            @Option(
+                parsing: .unconditional,
+                help: ArgumentHelp("Only in this hour of the day, 0–23 (21 or 21:00).", valueName: "hour"))
             var hour: String?
 
             /// Free text: the next argument whatever it starts with.
