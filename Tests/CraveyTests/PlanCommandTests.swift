@@ -182,5 +182,10 @@ final class PlanCommandTests: LogTestCase {
             page.contains(
                 "<h2>Plans</h2><ul class=\"notes\"><li>If bored · 21:00–22:00, then: walk &lt;round&gt; the block (plays &#39;Walk first&#39;)</li></ul>"
             ), page)
+        // The PDF draws the same section.
+        try run(["report", "--pdf", base + "/report.pdf"])
+        let drawn = try runProcess("/usr/bin/pdftotext", [base + "/report.pdf", "-"]).stdout
+        XCTAssertTrue(drawn.contains("Plans"), drawn)
+        XCTAssertTrue(drawn.contains("If bored · 21:00–22:00, then: walk <round> the block"), drawn)
     }
 }
