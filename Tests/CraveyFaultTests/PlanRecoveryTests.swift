@@ -68,6 +68,12 @@ final class PlanRecoveryTests: FaultCampaign {
         let restored = try run(["restore", base + "/bk"], base + "/again")
         XCTAssertEqual(restored.status, 0, restored.stderr)
         XCTAssertEqual(try plans(base + "/again"), before)
+        // A library holding only a plan is not empty: a restore into it is refused, the plan kept.
+        let planned = base + "/planned"
+        XCTAssertEqual(try add(planned, ["--trigger", "sad", "--instead", "call Sam"]).status, 0)
+        let kept = try plans(planned)
+        XCTAssertNotEqual(try run(["restore", base + "/bk"], planned).status, 0)
+        XCTAssertEqual(try plans(planned), kept)
     }
 
     func testCheckHoldsAPlanWrittenByAnotherProgramToTheRulesOfTypedInput() throws {
@@ -84,5 +90,27 @@ final class PlanRecoveryTests: FaultCampaign {
         XCTAssertEqual(try run(["check"], root).status, 0)
         let left = try plans(root)
         XCTAssertTrue(left.contains("\"walk\"") && !left.contains("00000000-0000"), left)
+    }
+
+    func testARemovedPlanLeavesTheSnapshotsToo() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try add(root, ["--trigger", "lonely", "--instead", "call my sister Lena"]).status, 0)
+        // Today's snapshot was taken before the plan: a new one is, by the next change.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots")) ?? [] {
+            unlink(root + "/Snapshots/" + name)
+        }
+        XCTAssertEqual(try run(["craving", "2"], root).status, 0)
+        let snapshot =
+            root + "/Snapshots/" + (try FileManager.default.contentsOfDirectory(atPath: root + "/Snapshots"))[0]
+        let sentence = Data("call my sister Lena".utf8)
+        XCTAssertNotNil(try Data(contentsOf: URL(fileURLWithPath: snapshot)).range(of: sentence), "the control")
+        XCTAssertEqual(try run(["plan", "remove", "1"], root).status, 0)
+        XCTAssertNil(
+            try Data(contentsOf: URL(fileURLWithPath: snapshot)).range(of: sentence),
+            "not a byte of the removed plan is left in the snapshot")
+        let counts = try runProcess(
+            "/usr/bin/sqlite3", [snapshot, "SELECT count(*) FROM plan; SELECT count(*) FROM pendingScrub"]
+        ).stdout
+        XCTAssertEqual(counts, "0\n0\n")
     }
 }
