@@ -113,4 +113,46 @@ final class PlanRecoveryTests: FaultCampaign {
         ).stdout
         XCTAssertEqual(counts, "0\n0\n")
     }
+
+    /// `plan add` and `plan remove` killed at each of their steps: the plan is wholly there or
+    /// wholly absent, `check` finds the journal in step, and a lost database then gives back the
+    /// plans as they stood.
+    func testAPlanAddedOrRemovedKilledAtEveryStepIsWholeAndSurvivesALostDatabase() throws {
+        let root = base + "/lib"
+        XCTAssertEqual(try add(root, ["--trigger", "bored", "--instead", "walk first"]).status, 0)
+        for (name, arguments) in [
+            ("add", ["plan", "add", "--trigger", "sad", "--instead", "call Sam"]), ("remove", ["plan", "remove", "1"]),
+        ] {
+            var step = 1
+            while step < 40 {
+                let before = try plans(root)
+                Self.faults += 1
+                let killed = try run(arguments, root, environment: ["CRAVEY_FAULT_KILL_AT": String(step)])
+                let after = try plans(root)
+                let count = { (text: String) in text.components(separatedBy: "\"instead\"").count - 1 }
+                XCTAssertTrue(
+                    after == before || count(after) == count(before) + (name == "add" ? 1 : -1),
+                    "\(name) killed at step \(step): \(after)")
+                let check = try run(["check"], root)
+                XCTAssertEqual(check.status, 0, "\(name) killed at step \(step): \(check.stdout)")
+                loseDatabase(root)
+                if try plans(root) != after {
+                    Self.lost += 1
+                    XCTFail("\(name) killed at step \(step), then a lost database: \(try plans(root))")
+                }
+                if killed.status != -SIGKILL { break }
+                if after != before {  // done before its kill: put back as it was for the next step
+                    XCTAssertEqual(
+                        try run(
+                            name == "add"
+                                ? ["plan", "remove", "2"]
+                                : ["plan", "add", "--trigger", "bored", "--instead", "walk first"],
+                            root
+                        ).status, 0)
+                }
+                step += 1
+            }
+            XCTAssertGreaterThan(step, 1, "\(name) was killed at least once")
+        }
+    }
 }
