@@ -195,5 +195,6 @@ extension Library {
                 if repair { try db.execute(sql: "DELETE FROM milestone WHERE id IS ?", arguments: [id]) }
             }
         }
+        try checkPlans(db, repair: repair, into: &report)
     }
 }

@@ -180,6 +180,9 @@ extension Library {
         case lastBackup
         /// This library's own id (a UUID, made once; see `Library.identity()`).
         case libraryId
+        /// The day home last showed where a plan would help, and whether it was put away that
+        /// week ("2026-03-29" or "2026-03-29 dismissed").
+        case planSuggestion
     }
 
     public func setting(_ key: Setting) throws -> String? {

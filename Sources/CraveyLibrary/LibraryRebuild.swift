@@ -203,8 +203,8 @@ extension Store {
         }
     }
 
-    /// Whether the library holds anything a user made: a recording, a log, a check-in day or a
-    /// setting (its id alone is not something a user made).
+    /// Whether the library holds anything a user made: a recording, a log, a check-in day, a
+    /// setting (its id alone is not something a user made) or a plan.
     func holdsAnything() throws -> Bool {
         try writer.read { db in
             try Bool.fetchOne(
@@ -213,6 +213,7 @@ extension Store {
                     SELECT EXISTS (SELECT 1 FROM recording) OR EXISTS (SELECT 1 FROM craving) OR EXISTS (SELECT 1 FROM usage)
                       OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting WHERE key != 'libraryId')
                       OR EXISTS (SELECT 1 FROM dayMark)
+                      OR EXISTS (SELECT 1 FROM plan)
                     """) ?? false
         }
     }

@@ -170,13 +170,20 @@ extension Library {
                         let noted =
                             try db.tableExists("pendingScrub") ? try db.columns(in: "pendingScrub").first?.name : nil
                         for id in ids {
-                            // A deleted log is noted as 'craving:<id>' or 'use:<id>', a recording by its id.
+                            // A deleted log is noted as 'craving:<id>' or 'use:<id>', a removed plan as
+                            // 'plan:<id>', a recording by its id.
                             if id.hasPrefix("craving:") {
                                 try db.execute(
                                     sql: "DELETE FROM craving WHERE id = ?", arguments: [String(id.dropFirst(8))])
                             } else if id.hasPrefix("use:") {
                                 try db.execute(
                                     sql: "DELETE FROM usage WHERE id = ?", arguments: [String(id.dropFirst(4))])
+                            } else if id.hasPrefix("plan:") {
+                                // A snapshot made before plans has none to remove.
+                                if try db.tableExists("plan") {
+                                    try db.execute(
+                                        sql: "DELETE FROM plan WHERE id = ?", arguments: [String(id.dropFirst(5))])
+                                }
                             } else {
                                 try db.execute(sql: "DELETE FROM recording WHERE id = ?", arguments: [id])
                             }

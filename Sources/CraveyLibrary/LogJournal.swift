@@ -32,7 +32,7 @@ extension Library {
     /// The tables journaled, with the kind a line names.
     static let journaledTables: [(kind: String, table: String, key: String)] = [
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
-        ("milestone", "milestone", "id"), ("day", "dayMark", "day"),
+        ("milestone", "milestone", "id"), ("day", "dayMark", "day"), ("plan", "plan", "id"),
     ]
 
     /// One line of the journal.
@@ -546,6 +546,18 @@ extension Library {
         case "day":
             let problem = Validation.dayMarkProblem(
                 day: text("day"), answer: text("answer"), markedAt: text("markedAt"), today: today)
+            if problem != nil { row = nil }
+            return problem
+        case "plan":
+            let hour: Int64?? =
+                switch values["hour"] {
+                case nil, .null?: .some(nil)
+                case .integer(let n)?: .some(n)
+                default: nil
+                }
+            let problem = Validation.planProblem(
+                id: text("id"), trigger: text("forTrigger"), location: text("location"), hour: hour,
+                instead: text("instead"))
             if problem != nil { row = nil }
             return problem
         default:

@@ -126,11 +126,44 @@ extension Store {
         migrator.registerMigration("v11: rides, messages that help, milestones") { db in
             try db.execute(sql: Self.rideSchema)
         }
+        migrator.registerMigration("v12: if-then plans") { db in
+            try db.execute(sql: Self.planSchema)
+        }
         migrator.registerMigration("v13: days that are known") { db in
             try db.execute(sql: Self.dayMarkSchema)
         }
         return migrator
     }
+
+    /// The person's if-then plans (migration v12).
+    private static let planSchema = """
+        -- An if-then plan typed by the person: for a trigger (only at a place, or only in an hour of
+        -- the day, when given), what they will do instead (one sentence) and a message of theirs to
+        -- play (cleared when that recording is deleted). At most 10: the code holds the count.
+        -- Journaled as the logs are.
+        CREATE TABLE plan (
+          id TEXT PRIMARY KEY NOT NULL,
+          forTrigger TEXT NOT NULL CHECK (forTrigger IN ('hungry', 'angry', 'anxious', 'lonely', 'tired', 'sad', 'bored', 'social', 'habit', 'paraphernalia')),
+          location TEXT CHECK (location IN ('home', 'work', 'social', 'outside', 'car')),
+          hour INTEGER CHECK (hour BETWEEN 0 AND 23),
+          instead TEXT NOT NULL CHECK (length(instead) BETWEEN 1 AND 200),
+          recordingId TEXT REFERENCES recording(id) ON DELETE SET NULL,
+          createdAt TEXT NOT NULL
+        );
+        CREATE TRIGGER plan_journal_insert AFTER INSERT ON plan BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('plan', new.id);
+        END;
+        CREATE TRIGGER plan_journal_update AFTER UPDATE ON plan BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('plan', new.id);
+        END;
+        CREATE TRIGGER plan_journal_delete AFTER DELETE ON plan BEGIN
+          INSERT INTO pendingJournal (kind, id) VALUES ('plan', old.id);
+        END;
+        -- A removed plan leaves the daily snapshots as a deleted log does.
+        CREATE TRIGGER plan_scrub_delete AFTER DELETE ON plan BEGIN
+          INSERT OR IGNORE INTO pendingScrub (entryId) VALUES ('plan:' || old.id);
+        END;
+        """
 
     /// A craving ridden out and the messages played in it, what a message was made for, and the
     /// milestones reached (migration v11).

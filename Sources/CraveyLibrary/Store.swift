@@ -335,6 +335,7 @@ struct Store: Sendable {
                     DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
                     DELETE FROM setting; DELETE FROM transcript; DELETE FROM transcriptJob; DELETE FROM recordingSearch;
                     DELETE FROM dayMark;
+                    DELETE FROM plan;
                     """)
             try faults.hit("purge.commit")
         }

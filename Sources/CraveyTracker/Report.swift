@@ -12,6 +12,8 @@ public struct Report: Sendable {
     public let days: [Day]
     /// The period's notes, oldest first; empty unless asked for.
     public let notes: [Note]
+    /// The person's if-then plans, as they stand now.
+    public var plans: [PlanShown] = []
 
     public struct Day: Sendable, Equatable, Encodable {
         public var day: LocalDay
@@ -115,7 +117,7 @@ extension Tracker {
         }
         facts.kinds(of: &days, in: timeZone)
         let notes = withNotes ? try self.notes(from: first, to: last) : []
-        return Report(from: first, to: last, figures: figures, days: days, notes: notes)
+        return Report(from: first, to: last, figures: figures, days: days, notes: notes, plans: try plansShown())
     }
 
     /// The notes of the logs from `from` to `to`, oldest first.

@@ -91,7 +91,7 @@ public struct Tracker: Sendable {
     /// The commit of a new log. What the person has just typed matters most: on a full disk the
     /// library's reserve is given back so that it can still be kept; when even that is not
     /// enough, the one thing said is that it was not logged.
-    private func keepingNew<T>(_ commit: () throws -> T) throws -> T {
+    func keepingNew<T>(_ commit: () throws -> T) throws -> T {
         do {
             return try library.withReserve(commit)
         } catch  where Library.isDiskFull(error) {

@@ -26,6 +26,7 @@ final class MigrationTests: XCTestCase {
             "v11: rides, messages that help, milestones",
             "019a642d2335b14f86086f88fdeacb26c0995ea058ed18138428049e6031a3e6"
         ),
+        ("v12: if-then plans", "cc9b5f032ba627470f5dd7bb0c4dbd2706b0a82e020e3a392d9191e39dd042e8"),
         ("v13: days that are known", "6822148c402a91a10150f4d0f8f7ce4e654e3a252759c98ad1db57165a88992c"),
     ]
 

@@ -5,9 +5,9 @@ import Foundation
 import TerminalKit
 
 /// Logging a craving, in the order that helps: the log first (kept whatever follows), then the
-/// offer of three messages (one made for its trigger first, then the most played) or a ride, the
-/// message played, and last the note that it was played during the craving. What `cravey
-/// craving` and home's `c` both run.
+/// offer of three messages (its plan's first, then one made for its trigger, then the most
+/// played) or a ride, the message played, and last the note that it was played during the
+/// craving. What `cravey craving` and home's `c` both run.
 enum CravingFlow {
     /// A craving logged, and the message played after it (nil: none) or its ride's closing
     /// words (nil: not ridden).
@@ -39,7 +39,10 @@ enum CravingFlow {
             print(LogWords.encouragement)
         }
         noteIfOld(craving.time)
-        let top = Array(try tracker.offerOrder(for: craving.triggers, now: now).prefix(3))
+        // A plan for its trigger heads the offer, its message offered first.
+        let (plan, order) = try tracker.offer(for: craving, now: now)
+        if let plan, !json { print(PlanWords.heading(plan)) }
+        let top = Array(order.prefix(3))
         let choice: Recording?
         if let rank {
             guard top.count >= rank else {

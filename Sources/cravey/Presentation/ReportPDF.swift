@@ -129,6 +129,9 @@ enum ReportPDF {
         wide += stride(from: 0, to: narrow.count, by: 2).map {
             .pair(narrow[$0], $0 + 1 < narrow.count ? narrow[$0 + 1] : nil)
         }
+        if !content.report.plans.isEmpty {
+            wide.append(.wide(Section(title: "Plans", rows: content.report.plans.map { bullet($0.sentence) })))
+        }
         if !content.report.notes.isEmpty {
             wide.append(.wide(Section(title: "Notes", rows: content.report.notes.map(noteRow))))
         }

@@ -50,6 +50,7 @@ enum ReportPage {
                 (figure.map { "<p class=\"figure\">\(escape(ProgressPage.plain($0)))</p>" } ?? "") + html
                     + sentence(help.sentence))
         }
+        if !report.plans.isEmpty { body += section("Plans", PlanWords.html(report.plans), wide: true) }
         if !report.notes.isEmpty { body += section("Notes", notes(report.notes), wide: true) }
         return ProgressPage.head(title: "Report", style: ProgressPage.style + "\n" + style)
             + """

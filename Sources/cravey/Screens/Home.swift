@@ -11,7 +11,7 @@ struct Home {
     let screen: FullScreen
 
     enum Action: Equatable {
-        case craving, use, ride, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, quit
+        case craving, use, ride, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, plans, quit
         case noUseToday, backfill
     }
 
@@ -28,6 +28,7 @@ struct Home {
         case "s": return .settings
         case "n": return .noUseToday
         case "b": return .backfill
+        case "i": return .plans
         case "q": return .quit
         default: return key == .escape || key == .inputEnded ? .quit : nil
         }
@@ -38,6 +39,8 @@ struct Home {
         var toast: String?
         var goalAsked = false
         var asking = false  // the goal question is the note shown
+        var suggestion: PlanSuggestion?  // where a plan would help is the note shown (once a visit)
+        var suggested = false
         var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
@@ -49,6 +52,9 @@ struct Home {
             if toast == nil, !goalAsked, (try? Self.asksForGoal(lib, now: session.now())) == true {
                 (toast, goalAsked, asking) = (Self.goalQuestion, true, true)
             }
+            if toast == nil, !suggested, let spot = PlanScreen.suggestion(lib, now: session.now()) {
+                (toast, suggested, suggestion) = (spot.note, true, spot)
+            }
             let shown = try Self.page(lib, top: top, toast: toast, now: session.now())
             let key = screen.ask(scroll.apply(to: shown))
             if scroll.move(key, over: shown) { continue }  // the note, and the question, stay
@@ -56,6 +62,13 @@ struct Home {
             if asking {
                 asking = false
                 if let answer = try answerGoalQuestion(key, lib: lib) {
+                    toast = answer
+                    continue
+                }
+            }
+            if let spot = suggestion {
+                suggestion = nil
+                if let answer = try PlanScreen(session: session, screen: screen).answer(key, to: spot) {
                     toast = answer
                     continue
                 }
@@ -114,6 +127,8 @@ struct Home {
         switch action {
         case .settings:
             return try SettingsScreen(session: session, screen: screen).run()
+        case .plans:
+            return try PlanScreen(session: session, screen: screen).run()
         case .recordings:
             try RecordingsScreen(session: session, screen: screen).run()
             return nil
@@ -237,7 +252,8 @@ struct Home {
                 + Terminal.bold("k") + " ☀️ Check-in "
                 + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)")
                 .replacingOccurrences(of: " ", with: "\u{A0}"),
-            "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q")
+            "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("i")
+                + " 📝 Plans   " + Terminal.bold("q")
                 + " Quit",
         ]
         var page = Page(

@@ -79,6 +79,8 @@ final class RideScreen {
     private var asking = false
     /// A line under the ratings: what could not be done (a rating or a play not kept).
     private var note: String?
+    /// The plan for this craving's trigger: its sentence heads the ride.
+    private var plan: Plan?
 
     private init(
         ride: Tracker.Ride, messages: [Recording], lib: Library, speaker: String, screen: FullScreen, pace: RidePace
@@ -113,12 +115,13 @@ final class RideScreen {
         on screen: FullScreen? = nil
     ) throws -> Outcome? {
         // Messages without sound (a silent video) have nothing to say in a ride.
-        let messages = try ride.tracker.messageOrder(for: ride.craving.triggers, now: LocalClock.now()).filter {
-            $0.media.sampleRate != nil
-        }
+        // Its plan's message first (`Tracker.rideOrder`), its sentence at the top of the ride.
+        let (plan, order) = try ride.tracker.rideOrder(for: ride.craving, now: LocalClock.now())
+        let messages = order.filter { $0.media.sampleRate != nil }
         guard let screen = screen ?? FullScreen() else { return nil }
         let riding = RideScreen(
             ride: ride, messages: messages, lib: session.library, speaker: session.speaker, screen: screen, pace: pace)
+        riding.plan = plan
         let ending = riding.run()
         return Outcome(ending: ending, ratings: riding.ride.ratings)
     }
@@ -296,7 +299,7 @@ final class RideScreen {
         let title = [
             Terminal.bold("Riding it out") + "   " + Terminal.dim("minute \(minute) of \(pace.minutes)"), rule,
         ]
-        var lines: [String] = []
+        var lines = plan.map { Terminal.wrap(PlanWords.heading($0), width: width) + [""] } ?? []
         switch showing {
         case let .playing(recording, player):
             lines.append(

@@ -22,7 +22,8 @@ struct SettingsScreen {
         let body = [
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
-            Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try PriceWords.row(library), "",
+            Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try PriceWords.row(library),
+            try PlanScreen.settingsRow(library), "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Version.text)",
@@ -65,6 +66,7 @@ struct SettingsScreen {
                 case .kept, nil: break
                 }
             case "a": toast = try switchQuickPlay()
+            case "i": toast = try PlanScreen(session: session, screen: screen).run()
             case "m": toast = try setPrice()
             case "e": toast = try export()
             case "d":
