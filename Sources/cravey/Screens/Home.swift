@@ -252,9 +252,8 @@ struct Home {
                 + Terminal.bold("k") + " ☀️ Check-in "
                 + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)")
                 .replacingOccurrences(of: " ", with: "\u{A0}"),
-            "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("i")
-                + " 📝 Plans   " + Terminal.bold("q")
-                + " Quit",
+            "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("i") + " 📝 Plans",
+            "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
         ]
         var page = Page(
             title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))
