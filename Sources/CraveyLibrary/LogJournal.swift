@@ -33,6 +33,7 @@ extension Library {
     static let journaledTables: [(kind: String, table: String, key: String)] = [
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
         ("milestone", "milestone", "id"), ("day", "dayMark", "day"),
+        ("withdrawal", "withdrawalCheck", "day"),
     ]
 
     /// One line of the journal.
@@ -546,6 +547,15 @@ extension Library {
         case "day":
             let problem = Validation.dayMarkProblem(
                 day: text("day"), answer: text("answer"), markedAt: text("markedAt"), today: today)
+            if problem != nil { row = nil }
+            return problem
+        case "withdrawal":
+            let scores = Dictionary(
+                uniqueKeysWithValues: WithdrawalCheckRow.columns.map { column -> (String, Int64?) in
+                    if case .integer(let n)? = values[column] { (column, n) } else { (column, nil) }
+                })
+            let problem = Validation.withdrawalProblem(
+                day: text("day"), scores: scores, checkedAt: text("checkedAt"), today: today)
             if problem != nil { row = nil }
             return problem
         default:
