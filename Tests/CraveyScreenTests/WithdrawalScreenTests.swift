@@ -7,38 +7,22 @@ import XCTest
 /// to quit, the check's screen at 60x12 and 80x24 (one key a symptom, `t` for 10, Backspace a
 /// step back, `q` leaving with nothing kept), and the check kept from home.
 final class WithdrawalScreenTests: CommandTestCase {
-    /// `cravey` with `arguments` in tmux at a size, the library `root`, NO_COLOR, in UTC.
-    func start(_ arguments: String, width: Int, height: Int, now: String = "2026-11-20T12:00:00") throws
+    static let now = "2026-11-20T12:00:00"
+
+    func start(_ arguments: String, width: Int, height: Int, now: String = WithdrawalScreenTests.now) throws
         -> TmuxSession
     {
-        try TmuxSession(
-            "cd \(shellQuote(base)) && env NO_COLOR=1 TZ=UTC CRAVEY_NOW=\(now) CRAVEY_TRANSCRIBE=later "
-                + "ALSA_CONFIG_PATH=\(shellQuote(testALSAConfig)) CRAVEY_LIBRARY=\(shellQuote(root)) "
-                + "\(shellQuote(cravey)) \(arguments); echo EXIT=$?; sleep 60", width: width, height: height)
+        try tmuxClocked(arguments, now: now, width: width, height: height)
     }
 
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
-        let result = try runProcess(
-            cravey, arguments + ["--library", root],
-            environment: [
-                "NO_COLOR": "1", "TZ": "UTC", "CRAVEY_TRANSCRIBE": "later", "CRAVEY_NOW": "2026-11-20T12:00:00",
-            ])
-        XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
-        return result.stdout
-    }
+    func run(_ arguments: [String]) throws -> String { try runClocked(arguments, now: Self.now).stdout }
 
-    /// The last use Nov 17, goal quit, past its first run (as Skip tour leaves it).
+    /// The last use Nov 17, the goal chosen, past its first run.
     func tracked(goal: String = "quit") throws {
         try run(["use", "vape", "2", "--at", "2026-11-17 21:00"])
         try run(["settings", "goal", goal])
-        let welcomed = try runProcess(
-            "/usr/bin/sqlite3",
-            [
-                root + "/library.sqlite",
-                "INSERT INTO setting (key, value) VALUES ('welcomed', '2026-11-20T08:00:00.000Z')",
-            ])
-        XCTAssertEqual(welcomed.status, 0, welcomed.stderr)
+        try pastFirstRun()
     }
 
     func checks() throws -> [[String: Any]] {

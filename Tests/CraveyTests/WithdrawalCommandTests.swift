@@ -8,19 +8,13 @@ import XCTest
 /// for unless asked, and the chart with its line in progress, the report's page and
 /// `report --json`.
 final class WithdrawalCommandTests: CommandTestCase {
-    var environment = [
-        "NO_COLOR": "1", "TZ": "UTC", "CRAVEY_TRANSCRIBE": "later", "CRAVEY_NOW": "2026-11-20T12:00:00",
-    ]
+    var now = "2026-11-20T12:00:00"
 
     @discardableResult
     func run(_ arguments: [String], status: Int32? = 0, file: StaticString = #filePath, line: UInt = #line) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let result = try runProcess(cravey, arguments + ["--library", root], environment: environment)
-        if let status {
-            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
-        }
-        return result
+        try runClocked(arguments, now: now, status: status, file: file, line: line)
     }
 
     /// The checks as stored.
@@ -88,9 +82,9 @@ final class WithdrawalCommandTests: CommandTestCase {
         XCTAssertTrue((shown["line"] as? String ?? "").contains("Budney et al. 2003"))
 
         // Day 0 and day 15 are outside the window.
-        environment["CRAVEY_NOW"] = "2026-11-17T23:00:00"
+        now = "2026-11-17T23:00:00"
         try assertRefused(["withdrawal", "1,1,1,1,1,1"], saying: "a use is logged today")
-        environment["CRAVEY_NOW"] = "2026-12-02T09:00:00"
+        now = "2026-12-02T09:00:00"
         try assertRefused(["withdrawal", "1,1,1,1,1,1"], saying: "15 days ago (Nov 17); the check is for days 1–14")
         XCTAssertFalse(try run(["withdrawal", "--json"]).stdout.contains("\"open\" : true"))
     }
@@ -110,9 +104,9 @@ final class WithdrawalCommandTests: CommandTestCase {
     func testTheChartInProgressAndTheReport() throws {
         try run(["use", "vape", "2", "--at", "2026-11-17 21:00"])
         try run(["settings", "goal", "quit"])
-        environment["CRAVEY_NOW"] = "2026-11-18T20:00:00"
+        now = "2026-11-18T20:00:00"
         try run(["withdrawal", "2,3,4,5,1,8"])
-        environment["CRAVEY_NOW"] = "2026-11-20T12:00:00"
+        now = "2026-11-20T12:00:00"
         try run(["withdrawal", "7,7,5,2,8,10"])
 
         let progress = try run(["progress"]).stdout
