@@ -50,9 +50,9 @@ public struct WithdrawalScores: Sendable, Equatable, Encodable {
 
     public init(_ values: [Int]) { self.values = values }
 
-    /// "3,5,2,0,4,6" (commas or spaces between); anything else is refused in one line.
+    /// "3,5,2,0,4,6" (commas or white space between); anything else is refused in one line.
     public init(parsing text: String) throws {
-        let parts = text.split(whereSeparator: { $0 == "," || $0 == " " })
+        let parts = text.split(whereSeparator: { $0 == "," || $0.isWhitespace })
         let values = parts.map { Int($0) }
         guard parts.count == Symptom.allCases.count, values.allSatisfy({ $0.map((0...10).contains) == true }) else {
             throw TrackerError.invalid(

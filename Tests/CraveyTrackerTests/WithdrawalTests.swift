@@ -63,7 +63,7 @@ final class WithdrawalTests: XCTestCase {
         let again = try keep("7 7 5 2 8 9", on: "2026-11-13 22:00")
         XCTAssertEqual(again.check.windowDay, 3)
         XCTAssertEqual(again.replaced, WithdrawalScores([6, 7, 5, 2, 8, 9]), "the day's first check, replaced")
-        try keep("4,3,2,1,6,10", on: "2026-11-16 12:00")
+        try keep("4,\t3,2,1,6,10", on: "2026-11-16 12:00")  // white space between is read as a comma
     }
 
     func testTheWindowsDaysAndTheChartsFigures() throws {
