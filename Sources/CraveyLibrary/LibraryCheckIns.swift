@@ -180,6 +180,9 @@ extension Library {
         case lastBackup
         /// This library's own id (a UUID, made once; see `Library.identity()`).
         case libraryId
+        /// "any-goal" when the person asked for the withdrawal check whatever their goal (not
+        /// set: it is offered for the goal to quit).
+        case withdrawalOffer
     }
 
     public func setting(_ key: Setting) throws -> String? {

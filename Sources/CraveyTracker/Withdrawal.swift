@@ -28,16 +28,18 @@ public struct WithdrawalWindow: Sendable, Equatable {
     public var lastUse: LocalDay?
     public var today: LocalDay
     public var goal: Goal?
+    /// The person asked for the check whatever their goal (`cravey withdrawal --offer any-goal`).
+    public var anyGoal: Bool
 
-    public init(lastUse: LocalDay?, today: LocalDay, goal: Goal?) {
-        (self.lastUse, self.today, self.goal) = (lastUse, today, goal)
+    public init(lastUse: LocalDay?, today: LocalDay, goal: Goal?, anyGoal: Bool = false) {
+        (self.lastUse, self.today, self.goal, self.anyGoal) = (lastUse, today, goal, anyGoal)
     }
 
     /// Today's day in the window (0: a use today; nil without a use).
     public var day: Int? { lastUse.map { today - $0 } }
 
-    /// The check is offered on its own (goal quit, days 1–14).
-    public var isOpen: Bool { goal == .quit && day.map(Self.days.contains) == true }
+    /// The check is offered on its own (goal quit, or any goal when asked; days 1–14).
+    public var isOpen: Bool { (goal == .quit || anyGoal) && day.map(Self.days.contains) == true }
 
     /// The published time course, said once with the chart.
     public static let timeCourse =
@@ -171,7 +173,17 @@ extension Tracker {
         let today = LocalDay(now, in: timeZone)
         let facts = try progressFacts(from: today)
         let last = facts.uses.map(\.day).filter { $0 <= today.number }.max()
-        return WithdrawalWindow(lastUse: last.map { LocalDay(number: $0) }, today: today, goal: facts.goal)
+        return WithdrawalWindow(
+            lastUse: last.map { LocalDay(number: $0) }, today: today, goal: facts.goal,
+            anyGoal: try library.setting(.withdrawalOffer) == Self.anyGoalOffer)
+    }
+
+    /// The setting's value when the check is offered whatever the goal.
+    public static let anyGoalOffer = "any-goal"
+
+    /// Offers the check whatever the goal (`anyGoal`), or for the goal to quit only.
+    public func offerWithdrawalCheck(anyGoal: Bool) throws {
+        try library.setSetting(.withdrawalOffer, to: anyGoal ? Self.anyGoalOffer : nil)
     }
 
     /// The checks of the present window as of `now` (nil: none).
@@ -181,16 +193,16 @@ extension Tracker {
     }
 
     /// Keeps today's check. Refused in one line, with nothing written: a goal other than quit
-    /// unless `anyGoal`, no use logged (no day 1 to count from), a use today, or a day past 14.
+    /// unless `anyGoal` (or the setting), no use logged (no day 1 to count from), a use today, or a day past 14.
     public func keepWithdrawalCheck(
         _ scores: WithdrawalScores, anyGoal: Bool, now: Date, timeZone: TimeZone = .current
     ) throws -> WithdrawalKept {
         let window = try withdrawalWindow(now: now, timeZone: timeZone)
-        if window.goal != .quit && !anyGoal {
+        if window.goal != .quit && !anyGoal && !window.anyGoal {
             throw TrackerError.invalid(
                 field: "goal",
                 reason:
-                    "the withdrawal check is for the first two weeks after quitting, and your goal is \(window.goal.map { "'\($0.rawValue)'" } ?? "not set"); add --any-goal to keep one anyway"
+                    "the withdrawal check is for the first two weeks after quitting, and your goal is \(window.goal.map { "'\($0.rawValue)'" } ?? "not set"); add --any-goal to keep one anyway ('cravey withdrawal --offer any-goal' offers it always)"
             )
         }
         guard let lastUse = window.lastUse, let day = window.day else {

@@ -86,6 +86,13 @@ final class WithdrawalScreenTests: CommandTestCase {
         XCTAssertFalse(try other.waitFor("LOG CRAVING").contains("Withdrawal check"))
         try other.send("q", literal: true)
         try other.waitFor("EXIT=0")
+        try run(["withdrawal", "--offer", "any-goal"])
+        let asked = try start("home", width: 60, height: 12)
+        defer { asked.close() }
+        XCTAssertTrue(try asked.waitFor("LOG CRAVING").contains("w 🌙 Withdrawal check"), "offered when asked")
+        try asked.send("q", literal: true)
+        try asked.waitFor("EXIT=0")
+        try run(["withdrawal", "--offer", "quit"])
         try run(["settings", "goal", "quit"])
         let later = try start("home", width: 80, height: 24, now: "2026-12-02T12:00:00")
         defer { later.close() }

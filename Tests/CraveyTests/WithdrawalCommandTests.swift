@@ -97,6 +97,21 @@ final class WithdrawalCommandTests: CommandTestCase {
         XCTAssertNil(try jsonObject(try run(["progress", "--json"]).stdout)["withdrawalChecks"] as? [String: Any])
         XCTAssertTrue(try run(["withdrawal", "--any-goal", "3,5,2,0,4,6"]).stdout.hasPrefix("Withdrawal check kept"))
         XCTAssertNotNil(try jsonObject(try run(["progress", "--json"]).stdout)["withdrawalChecks"] as? [String: Any])
+
+        // Offered whatever the goal once asked, until asked back.
+        XCTAssertEqual(try jsonObject(try run(["withdrawal", "--json"]).stdout)["open"] as? Bool, false)
+        try assertRefused(["withdrawal", "--offer", "always"], saying: "--offer is any-goal or quit")
+        try assertRefused(["withdrawal", "--offer", "quit", "1,1,1,1,1,1"], saying: "--offer is a setting of its own")
+        XCTAssertEqual(
+            try run(["withdrawal", "--offer", "any-goal"]).stdout,
+            "The withdrawal check is offered whatever your goal, on days 1–14 after your last use ✓\n")
+        let offered = try jsonObject(try run(["withdrawal", "--json"]).stdout)
+        XCTAssertEqual(offered["open"] as? Bool, true)
+        XCTAssertEqual(offered["anyGoal"] as? Bool, true)
+        XCTAssertTrue(try run(["withdrawal", "4,5,2,0,4,6"]).stdout.contains("It replaces today's earlier check"))
+        XCTAssertTrue(try run(["check"]).stdout.hasPrefix("Library OK"), "the setting is one cravey keeps")
+        try run(["withdrawal", "--offer", "quit"])
+        try assertRefused(["withdrawal", "3,5,2,0,4,6"], saying: "your goal is 'cut-down'")
     }
 
     /// Day 1 (Nov 18) and day 3 (Nov 20): the chart in progress, on the report's page and in

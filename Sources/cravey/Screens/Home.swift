@@ -243,7 +243,7 @@ struct Home {
                     .replacingOccurrences(of: " ", with: "\u{A0}"),
                 "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q")
                     + " Quit",
-            ] + (WithdrawalScreen.homeKey(progress).map { [$0] } ?? [])
+            ] + (WithdrawalScreen.homeKey(progress, lib).map { [$0] } ?? [])
         var page = Page(
             title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))
         page.aside = 1..<(1 + withdrawal.count)  // in a small window, the calm line scrolls with Quick Play

@@ -88,8 +88,10 @@ struct WithdrawalScreen {
 
     /// Home's `w` while the window is open ("w 🌙 Withdrawal check (day 3 · not yet today)"),
     /// nil otherwise.
-    static func homeKey(_ progress: ProgressFigures) -> String? {
-        guard progress.goal == .quit, let day = progress.daysSinceLastUse, WithdrawalWindow.days.contains(day)
+    static func homeKey(_ progress: ProgressFigures, _ lib: Library) -> String? {
+        let anyGoal = (try? lib.setting(.withdrawalOffer)) == Tracker.anyGoalOffer
+        guard progress.goal == .quit || anyGoal, let day = progress.daysSinceLastUse,
+            WithdrawalWindow.days.contains(day)
         else { return nil }
         let today = progress.withdrawalChart?.checks.last?.windowDay == day
         return "  " + Terminal.bold("w") + " 🌙 Withdrawal check "
@@ -107,7 +109,7 @@ extension WithdrawalScreen {
                 return
                     "The withdrawal check is for days 1–14 after your last use, for the goal to quit ('cravey withdrawal' says more)."
             }
-            return WithdrawalScreen(session: session, screen: screen).run(anyGoal: false)
+            return WithdrawalScreen(session: session, screen: screen).run(anyGoal: window.anyGoal)
         } catch {
             return OffScreen.note(failed: error)
         }

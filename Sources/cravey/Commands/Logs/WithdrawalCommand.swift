@@ -17,8 +17,9 @@ extension Cravey {
                 irritability or anger, anxiety, appetite change, strange dreams, craving (0 none, 10 the \
                 most). Day 1 is the day after your last logged use; the check is there for days 1–14. \
                 One check a day: a second the same day replaces the first. It is for the goal to quit; \
-                --any-goal keeps one for another goal. 'cravey withdrawal' alone shows the checks since \
-                your last use; --ask asks the six on the screen.
+                --any-goal keeps one for another goal, and '--offer any-goal' offers it (home's w) whatever \
+                the goal ('--offer quit' for quitting only, as before). 'cravey withdrawal' alone shows the \
+                checks since your last use; --ask asks the six on the screen.
                 """)
 
         @OptionGroup var library: LibraryOptions
@@ -32,16 +33,35 @@ extension Cravey {
         @Flag(help: "Ask the six scores on the screen, one key each.")
         var ask = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Offer the check whatever your goal (any-goal) or for quitting only (quit, the default).",
+                valueName: "goals"))
+        var offer: String?
+
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
             if ask && !scores.isEmpty { throw ValidationError("give the scores or --ask, not both") }
+            if offer != nil && (ask || !scores.isEmpty) {
+                throw ValidationError("--offer is a setting of its own; give it without scores or --ask")
+            }
+            if let offer, !["any-goal", "quit"].contains(offer) {
+                throw ValidationError("--offer is any-goal or quit, not '\(Terminal.safe(String(offer.prefix(40))))'")
+            }
         }
 
         /// What is typed is read before the library is opened: a refused check makes nothing.
         func run() throws {
             let now = LocalClock.now()
             if ask { return try runScreen(now: now) }
+            if let offer {
+                try Tracker(library: try library.open()).offerWithdrawalCheck(anyGoal: offer == "any-goal")
+                return print(
+                    offer == "any-goal"
+                        ? "The withdrawal check is offered whatever your goal, on days 1–14 after your last use ✓"
+                        : "The withdrawal check is offered for the goal to quit ✓")
+            }
             guard !scores.isEmpty else { return try show(now: now) }
             let typed = try WithdrawalScores(parsing: scores.joined(separator: ","))
             let lib = try library.openExisting()
@@ -85,7 +105,7 @@ extension Cravey {
                     "Your last logged use was \(day) days ago (\(lastUse.short)); the check is for days 1–14 after it."
             }
             let how =
-                window.goal == .quit
+                window.goal == .quit || window.anyGoal
                 ? "'cravey withdrawal 3,5,2,0,4,6' keeps today's scores (sleep, irritability, anxiety, appetite, dreams, craving; 0–10)."
                 : "The check is for the goal to quit; 'cravey withdrawal --any-goal 3,5,2,0,4,6' keeps one anyway."
             return "Day \(day) after your last use (\(lastUse.short)). " + how
@@ -120,12 +140,13 @@ extension Cravey {
             }
         }
 
-        /// `withdrawal --json`: today's day in the window, whether the check is offered, the checks.
+        /// `withdrawal --json`: today's day in the window, whether the check is offered (and
+        /// offered whatever the goal), the checks.
         struct Shown: Encodable {
             var window: WithdrawalWindow
             var chart: WithdrawalChart?
 
-            private enum Key: String, CodingKey { case today, lastUse, day, open, checks, line }
+            private enum Key: String, CodingKey { case today, lastUse, day, open, anyGoal, checks, line }
 
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: Key.self)
@@ -133,6 +154,7 @@ extension Cravey {
                 try c.encode(window.lastUse, forKey: .lastUse)
                 try c.encode(window.day, forKey: .day)
                 try c.encode(window.isOpen, forKey: .open)
+                try c.encode(window.anyGoal, forKey: .anyGoal)
                 try c.encode(chart?.checks ?? [], forKey: .checks)
                 try c.encode(WithdrawalWindow.timeCourse, forKey: .line)
             }
