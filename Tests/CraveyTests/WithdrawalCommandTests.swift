@@ -5,7 +5,7 @@ import XCTest
 /// `cravey withdrawal`, end to end through the built binary without a terminal, on a clock
 /// started at Nov 20, 2026, 12:00 (UTC), the last use on Nov 17 (today is day 3): a check kept
 /// and replaced the same day, its JSON, the refusals that change nothing, the goals it is absent
-/// for unless asked, and the chart with its line in progress, the report's page and
+/// for unless asked, and the chart with its line in progress, the report's page, its PDF and
 /// `report --json`.
 final class WithdrawalCommandTests: CommandTestCase {
     var now = "2026-11-20T12:00:00"
@@ -142,6 +142,11 @@ final class WithdrawalCommandTests: CommandTestCase {
         XCTAssertTrue(html.contains("Withdrawal check, day by day"), "the report's page has the chart")
         XCTAssertTrue(html.contains("Sleep trouble        ▂·▆···········  peak 7 on day 3 · last 7 (day 3)"))
         XCTAssertTrue(html.contains("Bonnet &amp; Preuss 2017"))
+        let pdf = base + "/report.pdf"
+        try run(["report", "--pdf", pdf])
+        let text = try runProcess("/usr/bin/pdftotext", [pdf, "-"]).stdout
+        XCTAssertTrue(text.contains("Withdrawal check, day by day"), text)
+        XCTAssertTrue(text.contains("Sleep trouble — peak 7 on day 3 · last 7 (day 3)"), text)
         let report = try jsonObject(try run(["report", "--json"]).stdout)
         let reported = try XCTUnwrap((report["figures"] as? [String: Any])?["withdrawalChecks"] as? [String: Any])
         XCTAssertEqual((reported["checks"] as? [[String: Any]])?.count, 2)

@@ -109,7 +109,9 @@ enum ReportPDF {
                 .wide(
                     Section(
                         title: ProgressPage.plain(ProgressFigures.withdrawalTitle),
-                        rows: (chart.lines + [chart.axis]).map { paragraph($0, font: Typeface.small, color: Ink.text) }
+                        rows: (withdrawalLines(chart) + [chart.axis]).map {
+                            paragraph($0, font: Typeface.small, color: Ink.text)
+                        }
                             + sentence(WithdrawalWindow.timeCourse))))
         }
         var narrow = [

@@ -30,3 +30,11 @@ extension ProgressPage {
             + "<p class=\"note\">\(escape(chart.axis))</p>"
     }
 }
+
+extension ReportPDF {
+    /// The chart's rows for a proportional face: the days first, so that they line up, then the
+    /// symptom and its figures ("▂·▆···········  Sleep trouble — peak 7 on day 3 · last 7 (day 3)").
+    static func withdrawalLines(_ chart: WithdrawalChart) -> [String] {
+        Symptom.allCases.map { chart.spark($0) + "  " + $0.name + " — " + chart.summary($0) }
+    }
+}
