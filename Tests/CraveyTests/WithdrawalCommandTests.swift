@@ -112,6 +112,12 @@ final class WithdrawalCommandTests: CommandTestCase {
         XCTAssertTrue(try run(["check"]).stdout.hasPrefix("Library OK"), "the setting is one cravey keeps")
         try run(["withdrawal", "--offer", "quit"])
         try assertRefused(["withdrawal", "3,5,2,0,4,6"], saying: "your goal is 'cut-down'")
+
+        // "Delete all data" deletes the checks too, and a lost database brings none back.
+        try run(["purge", "--yes"])
+        XCTAssertEqual(try checks(), "")
+        for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
+        XCTAssertEqual((try jsonObject(try run(["withdrawal", "--json"]).stdout)["checks"] as? [Any])?.count, 0)
     }
 
     /// Day 1 (Nov 18) and day 3 (Nov 20): the chart in progress, on the report's page and in
