@@ -183,6 +183,9 @@ extension Library {
         /// The day home last showed where a plan would help, and whether it was put away that
         /// week ("2026-03-29" or "2026-03-29 dismissed").
         case planSuggestion
+        /// "any-goal" when the person asked for the withdrawal check whatever their goal (not
+        /// set: it is offered for the goal to quit).
+        case withdrawalOffer
     }
 
     public func setting(_ key: Setting) throws -> String? {

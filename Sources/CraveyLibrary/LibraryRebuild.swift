@@ -214,6 +214,7 @@ extension Store {
                       OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting WHERE key != 'libraryId')
                       OR EXISTS (SELECT 1 FROM dayMark)
                       OR EXISTS (SELECT 1 FROM plan)
+                      OR EXISTS (SELECT 1 FROM withdrawalCheck)
                     """) ?? false
         }
     }

@@ -33,6 +33,7 @@ extension Library {
     static let journaledTables: [(kind: String, table: String, key: String)] = [
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
         ("milestone", "milestone", "id"), ("day", "dayMark", "day"), ("plan", "plan", "id"),
+        ("withdrawal", "withdrawalCheck", "day"),
     ]
 
     /// One line of the journal.
@@ -558,6 +559,15 @@ extension Library {
             let problem = Validation.planProblem(
                 id: text("id"), trigger: text("forTrigger"), location: text("location"), hour: hour,
                 instead: text("instead"))
+            if problem != nil { row = nil }
+            return problem
+        case "withdrawal":
+            let scores = Dictionary(
+                uniqueKeysWithValues: WithdrawalCheckRow.columns.map { column -> (String, Int64?) in
+                    if case .integer(let n)? = values[column] { (column, n) } else { (column, nil) }
+                })
+            let problem = Validation.withdrawalProblem(
+                day: text("day"), scores: scores, checkedAt: text("checkedAt"), today: today)
             if problem != nil { row = nil }
             return problem
         default:

@@ -132,6 +132,9 @@ extension Store {
         migrator.registerMigration("v13: days that are known") { db in
             try db.execute(sql: Self.dayMarkSchema)
         }
+        migrator.registerMigration("v14: withdrawal checks") { db in
+            try db.execute(sql: Self.withdrawalSchema)
+        }
         return migrator
     }
 

@@ -336,6 +336,7 @@ struct Store: Sendable {
                     DELETE FROM setting; DELETE FROM transcript; DELETE FROM transcriptJob; DELETE FROM recordingSearch;
                     DELETE FROM dayMark;
                     DELETE FROM plan;
+                    DELETE FROM withdrawalCheck;
                     """)
             try faults.hit("purge.commit")
         }

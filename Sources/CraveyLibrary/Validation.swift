@@ -272,6 +272,7 @@ public enum Validation {
                 value == "none" || (value.utf8.count == 3 && value.allSatisfy({ $0.isASCII && $0.isUppercase })),
                 "the currency setting is not a currency code")
         case .libraryId: return rule(Library.isIdentity(value), "the library id is not one cravey would make")
+        case .withdrawalOffer: return rule(value == "any-goal", "the withdrawal check's setting is not any-goal")
         case .welcomed, .goalAsked, .lastBackup, .planSuggestion:
             return rule(
                 value.utf8.count <= 4096 && !value.unicodeScalars.contains(where: isUnsafe),

@@ -152,6 +152,8 @@ public struct ProgressFigures: Sendable {
     public var milestones: [Milestone] = []
     /// The range's days known: confirmed without use, with use, not remembered, not reported.
     public var known = KnownDays()
+    /// The withdrawal checks after the last use, days 1–14 (nil: none).
+    public var withdrawalChart: WithdrawalChart?
 
     static let resistWindow: Int64 = 2 * 3_600_000
 
@@ -310,6 +312,7 @@ public struct ProgressFigures: Sendable {
             uses: zip(facts.uses, dayOfUse).map { ($1, $0.method, $0.amount) }, firstLogDay: firstLogDay,
             today: today.number)
         known = facts.knownDays(from: from, today: today, in: timeZone)
+        withdrawalChart = facts.withdrawalChart(today: today)
     }
 
     private static func count(_ mask: UInt16, into counts: inout [Int], _ logs: inout Int, _ masks: inout [UInt16]) {

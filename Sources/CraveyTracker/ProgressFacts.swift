@@ -44,6 +44,8 @@ public struct ProgressFacts: Sendable {
     var currency = Currency(code: nil)
     /// The days answered for (no use, or not remembered), by day number: the answers standing.
     var answers: [Int: DayAnswer] = [:]
+    /// The withdrawal checks kept, by day number.
+    var withdrawalChecks: [Int: WithdrawalScores] = [:]
 
     /// The facts of a library with nothing in it (or none there yet).
     public init() {}
@@ -91,6 +93,7 @@ extension Tracker {
         facts.prices = try prices()
         if !facts.prices.isEmpty { facts.currency = try currency() }
         facts.answers = try dayAnswers()
+        facts.withdrawalChecks = try withdrawalScores()
         return facts
     }
 

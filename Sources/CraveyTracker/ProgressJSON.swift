@@ -7,7 +7,7 @@ extension ProgressFigures: Encodable {
         case range, from, to, summary, currentStreak, longestStreak, daysInProgress, daysSinceLastUse, intensity,
             amounts
         case triggers, locations, timeOfDay, weekdays, methods, resisted, reduction, insights
-        case messages, cravingLength, medianMinutesToHalf, rides, knownDays
+        case messages, cravingLength, medianMinutesToHalf, rides, knownDays, withdrawalChecks
         case cravings, uses, days, points, at, localTime, insight, insightText = "text", hours, count, percent,
             firstWeek, lastWeek, open
     }
@@ -73,6 +73,7 @@ extension ProgressFigures: Encodable {
         try encodeMoney(to: encoder)
         try encodeMilestones(to: encoder)
         try c.encode(known, forKey: .knownDays)
+        try c.encode(withdrawalChart, forKey: .withdrawalChecks)
     }
 
     /// Which messages help and how long cravings last.

@@ -7,6 +7,7 @@ public struct ProgressSection: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case summary, currentStreak, longestStreak, daysInProgress, intensity, amounts, triggers, locations
         case timeOfDay, weekdays, methods, resisted, reduction, money, messages, cravingLength, milestones
+        case withdrawal
     }
 
     public let kind: Kind
@@ -17,6 +18,7 @@ public struct ProgressSection: Sendable, Equatable {
 
 extension ProgressFigures {
     public static let milestonesTitle = "🏅 Milestones"
+    public static let withdrawalTitle = "🌙 Withdrawal check, day by day"
 
     /// The milestones' sentence: what is there to come, or that a reached one is kept.
     public var milestonesSentence: String {
@@ -36,6 +38,7 @@ extension ProgressFigures {
         add(.currentStreak, currentStreakTitle, currentStreakInsight ?? Self.startLogging)
         if !speaksOfUseOnly { add(.longestStreak, longestStreakTitle, nil) }
         add(.daysInProgress, "🌱 Days in Progress", daysInProgressInsight)
+        if withdrawalChart != nil { add(.withdrawal, Self.withdrawalTitle, WithdrawalWindow.timeCourse) }
         add(.intensity, "📈 Craving Intensity Over Time", intensityInsight)
         add(.amounts, "📊 Amount Trends", amountsInsight)
         add(.triggers, "🧩 Trigger Breakdown", triggerInsight)

@@ -76,6 +76,7 @@ enum ProgressPage {
         case .messages: return (nil, messageList(f))
         case .cravingLength: return (f.cravingLengthText, "")
         case .milestones: return (nil, milestoneList(f))
+        case .withdrawal: return (nil, withdrawalChart(f))
         }
     }
 

@@ -68,6 +68,7 @@ struct ProgressView {
         case .messages: return messageLines
         case .cravingLength: return f.cravingLengthText.map { [Terminal.bold($0)] } ?? []
         case .milestones: return milestoneLines
+        case .withdrawal: return withdrawalChartLines
         }
     }
 

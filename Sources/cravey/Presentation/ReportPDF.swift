@@ -104,6 +104,16 @@ enum ReportPDF {
                         ]
                     } + sentence(f.amountsInsight))),
         ]
+        if let chart = f.withdrawalChart {
+            wide.append(
+                .wide(
+                    Section(
+                        title: ProgressPage.plain(ProgressFigures.withdrawalTitle),
+                        rows: (withdrawalLines(chart) + [chart.axis]).map {
+                            paragraph($0, font: Typeface.small, color: Ink.text)
+                        }
+                            + sentence(WithdrawalWindow.timeCourse))))
+        }
         var narrow = [
             Section(title: "Triggers", rows: bars(ReportContent.shares(f.triggers)) + sentence(f.triggerInsight)),
             Section(title: "Places", rows: bars(ReportContent.shares(f.locations)) + sentence(f.locationInsight)),

@@ -12,7 +12,7 @@ struct Home {
 
     enum Action: Equatable {
         case craving, use, ride, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, plans, quit
-        case noUseToday, backfill
+        case noUseToday, backfill, withdrawal
     }
 
     /// The action a key asks for (`r` asks for a second key: audio or video).
@@ -29,6 +29,7 @@ struct Home {
         case "n": return .noUseToday
         case "b": return .backfill
         case "i": return .plans
+        case "w": return .withdrawal
         case "q": return .quit
         default: return key == .escape || key == .inputEnded ? .quit : nil
         }
@@ -162,6 +163,8 @@ struct Home {
                 let played = try PlayFlow.play(top: rank, in: session)
                 return (played.wordsShown ? "Read the words of" : "Played") + " '\(played.recording.shownTitle)' ✓"
             }
+        case .withdrawal:
+            return WithdrawalScreen.fromHome(session: session, screen: screen)
         case .noUseToday, .backfill:
             return BackfillScreen(session: session, screen: screen).fromHome(backfill: action == .backfill)
         case .checkIn:
@@ -246,15 +249,16 @@ struct Home {
             body.append("  " + Terminal.bold("r") + "  + RECORD NEW")
         }
         let today = try lib.checkInDay(CheckIn.day(of: now))
-        let keys = [
-            rule,
-            "  " + Terminal.bold("m") + " 🎙️ Recordings   " + Terminal.bold("p") + " 📊 Progress   "
-                + Terminal.bold("k") + " ☀️ Check-in "
-                + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)")
-                .replacingOccurrences(of: " ", with: "\u{A0}"),
-            "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("i") + " 📝 Plans",
-            "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
-        ]
+        let keys =
+            [
+                rule,
+                "  " + Terminal.bold("m") + " 🎙️ Recordings   " + Terminal.bold("p") + " 📊 Progress   "
+                    + Terminal.bold("k") + " ☀️ Check-in "
+                    + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)")
+                    .replacingOccurrences(of: " ", with: "\u{A0}"),
+                "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("i") + " 📝 Plans",
+                "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
+            ] + (WithdrawalScreen.homeKey(progress, lib).map { [$0] } ?? [])
         var page = Page(
             title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))
         page.aside = 1..<(1 + withdrawal.count)  // in a small window, the calm line scrolls with Quick Play
