@@ -49,16 +49,25 @@ public struct HardHour: Equatable, Sendable {
         return .hour(HardHour(hour: hour, inHour: count[hour], cravings: counted.count))
     }
 
-    /// "9 PM", "12 AM".
-    public var words: String {
-        let (number, half) = ProgressFigures.hourName(hour)
-        return number + " " + half
-    }
+    /// "9 PM", "midnight", "noon".
+    public var words: String { Self.name(hour) }
 
-    /// "9 and 10 PM", "11 AM and 12 PM": the hour's start and end.
+    /// "9 and 10 PM", "11 AM and noon", "midnight and 1 AM": the hour's start and end.
     public var span: String {
         let (a, aHalf) = ProgressFigures.hourName(hour)
         let (b, bHalf) = ProgressFigures.hourName(hour + 1)
-        return aHalf == bHalf ? "\(a) and \(b) \(bHalf)" : "\(a) \(aHalf) and \(b) \(bHalf)"
+        if hour % 12 != 11 && hour % 12 != 0 && aHalf == bHalf { return "\(a) and \(b) \(bHalf)" }
+        return Self.name(hour) + " and " + Self.name(hour + 1)
+    }
+
+    /// The hour as it is said: "9 PM"; 12 is "midnight" or "noon", which "12 AM" and "12 PM" leave unclear.
+    static func name(_ hour: Int) -> String {
+        switch (hour % 24 + 24) % 24 {
+        case 0: return "midnight"
+        case 12: return "noon"
+        default:
+            let (number, half) = ProgressFigures.hourName(hour)
+            return number + " " + half
+        }
     }
 }

@@ -112,9 +112,8 @@ enum NudgeFlow {
     /// `cravey launch` does, with the activation token the server sent.
     static func open(_ screen: LaunchFlow.Screen?, root: String, token: String?, environment: [String: String]) {
         guard let screen else {
-            let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
             _ = try? BackgroundProcess.start(
-                UserTimer.executablePath(), ["launch", "play", "--library", absolute],
+                UserTimer.executablePath(), ["launch", "play", "--library", absolute(root)],
                 environment: TerminalChoice.environment(environment, activationToken: token, inheritingToken: false))
             return
         }
@@ -160,9 +159,17 @@ enum NudgeFlow {
         }
     }
 
+    /// `root` as the service names it: absolute.
+    static func absolute(_ root: String) -> String {
+        root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+    }
+
     /// What `status` says: whether the nudge is on, the hour, and when the next comes or why none.
     struct Status {
+        /// On for this library.
         let on: Bool
+        /// The other library the nudge is on for, where it is on for another.
+        let elsewhere: String?
         let discreet: Bool
         let scheduled: (hour: Int, minute: Int)?
         let reading: Reading
@@ -173,8 +180,10 @@ enum NudgeFlow {
     static func status(_ library: Library?, root: String, units: NudgeUnits, now: Date) throws -> Status {
         let reading = try read(library, root: root, now: now)
         let scheduled = units.scheduled
+        let elsewhere = units.isOn ? units.library.flatMap { $0 == absolute(root) ? nil : $0 } : nil
         return Status(
-            on: units.isOn, discreet: units.isDiscreet, scheduled: scheduled, reading: reading,
+            on: units.isOn && elsewhere == nil, elsewhere: elsewhere, discreet: units.isDiscreet, scheduled: scheduled,
+            reading: reading,
             next: Nudge.next(reading.finding, state: reading.state, scheduled: scheduled, now: now, in: .current))
     }
 }

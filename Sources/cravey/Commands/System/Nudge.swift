@@ -61,7 +61,7 @@ extension Cravey.NudgeCommand {
 
         func run() throws {
             let root = library.root
-            let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+            let absolute = NudgeFlow.absolute(root)
             let now = LocalClock.now()
             let finding = try NudgeFlow.read(try library.existing(), root: root, now: now).finding
             let at = finding.hardHour.map { Nudge.time(before: $0.hour) } ?? Nudge.lookingTime
@@ -100,9 +100,12 @@ extension Cravey.NudgeCommand {
         @OptionGroup var library: LibraryOptions
 
         func run() throws {
-            let removedUnits = try NudgeFlow.unitFailureSaid { try NudgeUnits.ofThisUser().remove() }
+            let units = NudgeUnits.ofThisUser()
+            // This library's files, and those of the library the nudge was on for.
+            let roots = [library.root] + (units.library.map { [$0] } ?? [])
+            let removedUnits = try NudgeFlow.unitFailureSaid { try units.remove() }
             // Only a library's own files: a folder that is no library keeps whatever it holds.
-            let removedFiles = Library.exists(at: library.root) && NudgeFiles(root: library.root).remove()
+            let removedFiles = roots.map { Library.exists(at: $0) && NudgeFiles(root: $0).remove() }.contains(true)
             print(
                 removedUnits || removedFiles
                     ? "The nudge is off; its timer and files are gone." : "The nudge was not on.")
@@ -130,7 +133,8 @@ extension Cravey.NudgeCommand {
             let state = status.reading.state
             try JSONOutput.print(
                 Shape(
-                    on: status.on, discreet: status.discreet, hour: hard?.hour, hourWords: hard?.words,
+                    on: status.on, onForLibrary: status.elsewhere, discreet: status.discreet, hour: hard?.hour,
+                    hourWords: hard?.words,
                     cravingsInHour: hard?.inHour, cravings: hard?.cravings ?? Self.count(status.reading.finding),
                     cravingsNeeded: HardHour.fewest,
                     timer: status.scheduled.map { UserTimer.clock($0.hour, $0.minute) },
@@ -142,6 +146,8 @@ extension Cravey.NudgeCommand {
 
         struct Shape: Encodable {
             let on: Bool
+            /// The other library the nudge is on for, where it is not on for this one.
+            let onForLibrary: String?
             let discreet: Bool
             let hour: Int?
             let hourWords: String?
@@ -168,7 +174,10 @@ extension Cravey.NudgeCommand {
             var lines = [
                 status.on
                     ? "The nudge is on\(status.discreet ? ", in words that name nothing" : "")."
-                    : "The nudge is off; 'cravey nudge on' starts it: one notification 15 minutes before the hour that is often hard."
+                    : status.elsewhere.map {
+                        "The nudge is on for another library (\($0)), not this one; 'cravey nudge on' here moves it to this one."
+                    }
+                        ?? "The nudge is off; 'cravey nudge on' starts it: one notification 15 minutes before the hour that is often hard."
             ]
             let finding = status.reading.finding
             guard let hard = finding.hardHour else {
@@ -233,8 +242,21 @@ extension Cravey.NudgeCommand {
                 try library.existing(), root: library.root, units: NudgeUnits.ofThisUser(), discreet: discreet,
                 now: LocalClock.now(), environment: LibraryOptions.configuration.environment)
             switch outcome {
+            case let .shown(hard, _) where discreet: print("Shown, for around \(hard.words).")
             case let .shown(hard, _): print("Nudge shown: around \(hard.words) is often hard.")
+            case let .quiet(why) where discreet: print("Nothing shown: \(Self.discreetWords(why)).")
             case let .quiet(why): print("No nudge: \(Self.words(why)).")
+            }
+        }
+
+        /// Why none was shown, in words that name nothing (the journal keeps what a run prints).
+        static func discreetWords(_ why: Nudge.Quiet) -> String {
+            switch why {
+            case .noHour: "no hour stands out yet"
+            case let .notTheTime(hard): "not the time; it comes at \(Self.clock(before: hard))"
+            case .shownToday: "one came today already"
+            case let .resting(until): "resting until \(until.text)"
+            case .recentUse, .recentRide: "not now"
             }
         }
 
