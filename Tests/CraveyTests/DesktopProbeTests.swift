@@ -153,6 +153,41 @@ final class DesktopProbeTests: BackgroundTestCase {
         }
     }
 
+    /// A stop signal while the nudge waits (a logout) withdraws it and ends the run; a nudge
+    /// withdrawn before it had its time is not counted unused, so two logouts in a row do not
+    /// send it to rest.
+    func testAStopWithdrawsTheNudgeAndItIsNotCountedUnused() throws {
+        try logMidnights()
+        let address = try startSessionBus()
+        for (day, signal) in [("20", SIGTERM), ("21", SIGHUP), ("22", SIGINT)] {
+            let server = try startNotificationServer(at: address, capabilities: ["actions", "body"])
+            let output = base + "/run-\(day).out"
+            let waiting = try start(
+                cravey, ["nudge", "run"],
+                environment: [
+                    "CRAVEY_LIBRARY": root, "CRAVEY_NOW": "2026-11-\(day)T23:45:00", "CRAVEY_TRANSCRIBE": "later",
+                    "DBUS_SESSION_BUS_ADDRESS": address,
+                ], output: output)
+            XCTAssertTrue(waitForFile(server, containing: "NOTIFY").contains("NOTIFY"))
+            usleep(300_000)
+            kill(waiting.processIdentifier, signal)
+            waiting.waitUntilExit()
+            XCTAssertTrue(waitForFile(server, containing: "CLOSE 7").contains("CLOSE 7"), "withdrawn")
+            XCTAssertEqual(waiting.terminationStatus, 0)
+            XCTAssertEqual(
+                try String(contentsOfFile: output, encoding: .utf8),
+                "Nudge shown, then withdrawn: asked to stop before an answer came.\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/nudge.pending"))
+            for process in processes where process.executableURL?.path == "/usr/bin/python3" {
+                process.terminate(); process.waitUntilExit()
+            }
+        }
+        let json = try jsonObject(try at("2026-11-23T12:00:00", ["nudge", "status", "--json"]).stdout)
+        XCTAssertEqual(json["unusedInARow"] as? Int, 0)
+        XCTAssertNil(json["restingUntil"], "no rest after three stops")
+        XCTAssertEqual(json["lastShown"] as? String, "2026-11-22 23:45", "one a day still holds")
+    }
+
     /// With nothing on, a config folder that cannot be written is no reason to fail: there was
     /// nothing to remove.
     func testOffWithAReadOnlyConfigFolderAndNothingOn() throws {

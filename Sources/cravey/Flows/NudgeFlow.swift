@@ -39,6 +39,8 @@ enum NudgeFlow {
     /// What came of a run.
     enum Outcome {
         case shown(HardHour, answer: DesktopOffer.Answer?)
+        /// Shown, then withdrawn by a stop signal before any answer (a logout): not counted unused.
+        case stopped(HardHour)
         case quiet(Nudge.Quiet)
     }
 
@@ -93,6 +95,13 @@ enum NudgeFlow {
         }
         guard offer.hasActions else { return .shown(hard, answer: nil) }
         let answer = offer.wait(seconds: LaunchFlow.offerSeconds) { stop.stopRequested }
+        if answer == .noAnswer && stop.stopRequested {
+            // Withdrawn before it had its time: not waited on, so not counted unused either.
+            shown.awaiting = false
+            files.unmark()
+            try? files.save(shown)
+            return .stopped(hard)
+        }
         if case let .chosen(action, token) = answer {
             files.unmark()
             open(action == "play" ? nil : .ride, root: root, token: token, environment: environment)

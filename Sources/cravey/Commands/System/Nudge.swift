@@ -244,6 +244,8 @@ extension Cravey.NudgeCommand {
             switch outcome {
             case let .shown(hard, _) where discreet: print("Shown, for around \(hard.words).")
             case let .shown(hard, _): print("Nudge shown: around \(hard.words) is often hard.")
+            case .stopped where discreet: print("Shown, then withdrawn: asked to stop.")
+            case .stopped: print("Nudge shown, then withdrawn: asked to stop before an answer came.")
             case let .quiet(why) where discreet: print("Nothing shown: \(Self.discreetWords(why)).")
             case let .quiet(why): print("No nudge: \(Self.words(why)).")
             }
