@@ -75,7 +75,7 @@ public enum Nudge {
 
     /// Why no nudge is shown.
     public enum Quiet: Equatable, Sendable {
-        /// Too few cravings to find an hour (how many the 28 days hold).
+        /// Too few cravings to find an hour, or none holding enough of them (how many the 28 days hold).
         case noHour(cravings: Int)
         /// The run is not in the minutes before the hour.
         case notTheTime(HardHour)
@@ -100,10 +100,7 @@ public enum Nudge {
         _ finding: HardHour.Finding, state: State, cravings: [Craving], uses: [Usage], now: Date,
         in timeZone: TimeZone
     ) -> Decision {
-        guard let hard = finding.hardHour else {
-            if case let .tooFew(count) = finding { return .quiet(.noHour(cravings: count)) }
-            return .quiet(.noHour(cravings: 0))
-        }
+        guard let hard = finding.hardHour else { return .quiet(.noHour(cravings: finding.cravings)) }
         let calendar = CheckIn.calendar(in: timeZone)
         let clock = calendar.dateComponents([.hour, .minute], from: now)
         let minutes = (clock.hour ?? 0) * 60 + (clock.minute ?? 0)

@@ -188,6 +188,31 @@ final class DesktopProbeTests: BackgroundTestCase {
         XCTAssertEqual(json["lastShown"] as? String, "2026-11-22 23:45", "one a day still holds")
     }
 
+    /// Ten cravings, each in an hour of its own: no hour is said to be "often" hard for one craving.
+    func testOneCravingInAnHourIsNotOften() throws {
+        for day in 10...19 {
+            let logged = try at("2026-11-20T12:00:00", ["craving", "5", "--at", "2026-11-\(day) \(day - 4):15"])
+            XCTAssertEqual(logged.status, 0, logged.stderr)
+        }
+        let on = try at("2026-11-20T12:00:00", ["nudge", "on"])
+        XCTAssertTrue(
+            on.stdout.hasSuffix(
+                ": no hour stands out yet (10 cravings in the last 28 days, and no hour holds 3 of them); it looks again every day at 12:00.\n"
+            ), on.stdout)
+        XCTAssertEqual(
+            try at("2026-11-20T12:00:00", ["nudge", "status"]).stdout,
+            """
+            The nudge is on.
+            No hour stands out yet: 10 cravings in the last 28 days, and no hour holds 3 of them.
+            No nudge until one does; it looks again every day at 12:00.
+
+            """)
+        XCTAssertEqual(
+            try at("2026-11-20T14:45:00", ["nudge", "run"]).stdout,
+            "No nudge: 10 cravings in the last 28 days, and no hour holds 3 of them.\n")
+        try turnOff()
+    }
+
     /// With nothing on, a config folder that cannot be written is no reason to fail: there was
     /// nothing to remove.
     func testOffWithAReadOnlyConfigFolderAndNothingOn() throws {

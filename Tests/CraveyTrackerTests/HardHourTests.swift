@@ -90,6 +90,18 @@ final class HardHourTests: XCTestCase {
         XCTAssertEqual(HardHour(hour: 1, inHour: 1, cravings: 10).words, "1 AM")
     }
 
+    /// Ten cravings, each in an hour of its own: enough of them, but no hour is "often" hard.
+    func testAnHourHoldingFewerThanThreeIsNotOften() {
+        let spread = (1...10).map { time($0, $0 + 5, 0) }
+        XCTAssertEqual(HardHour.find(in: spread, now: at(20, 12)), .scattered(cravings: 10))
+        XCTAssertEqual(HardHour.find(in: spread, now: at(20, 12)).cravings, 10)
+        XCTAssertNil(HardHour.find(in: spread, now: at(20, 12)).hardHour)
+        let two = spread + [time(11, 6, 30)]
+        XCTAssertEqual(HardHour.find(in: two, now: at(20, 12)), .scattered(cravings: 11))
+        let three = two + [time(12, 6, 40)]
+        XCTAssertEqual(HardHour.find(in: three, now: at(20, 12)), .hour(HardHour(hour: 6, inHour: 3, cravings: 12)))
+    }
+
     /// A state a torn or hand-made file gave: a last nudge far from now is forgotten (its day
     /// cannot even be counted), a rest longer than any rest begun today is over, and the count of
     /// unused ones stays within what the rules can reach.

@@ -14,7 +14,7 @@ extension Cravey {
             abstract: "A nudge 15 minutes before the hour that is often hard for you (opt-in): on, off, status.",
             discussion: """
                 The hour comes from your own logs: the clock hour in which most cravings began over the last 28 \
-                days, once at least 10 were logged. A systemd user timer (cravey-nudge.timer) runs every day, \
+                days, once at least 10 were logged and that hour holds 3 of them. A systemd user timer (cravey-nudge.timer) runs every day, \
                 finds the hour again and moves itself to 15 minutes before it; then one notification says the \
                 hour, with "Ride it out" and "Play my message". Never more than one a day; none when a use or a \
                 ride was logged in the last hour; after two nudges in a row that no cravey command followed \
@@ -77,7 +77,7 @@ extension Cravey.NudgeCommand {
                     "around \(hard.words) is often hard for you, so a nudge comes at \(UserTimer.clock(at.hour, at.minute)), once a day at most"
             } else {
                 when =
-                    "no hour stands out yet (\(Self.cravings(finding)) in the last 28 days, and it takes \(HardHour.fewest)); it looks again every day at \(UserTimer.clock(at.hour, at.minute))"
+                    "no hour stands out yet (\(Self.why(finding))); it looks again every day at \(UserTimer.clock(at.hour, at.minute))"
             }
             switch units.activate() {
             case .started: print("The nudge is on: \(when).")
@@ -86,9 +86,14 @@ extension Cravey.NudgeCommand {
             }
         }
 
-        static func cravings(_ finding: HardHour.Finding) -> String {
-            guard case let .tooFew(count) = finding else { return "" }
-            return count == 1 ? "1 craving" : "\(count) cravings"
+        /// Why no hour stands out: "7 cravings in the last 28 days, and it takes 10".
+        static func why(_ finding: HardHour.Finding) -> String {
+            let count = finding.cravings
+            if case .scattered = finding {
+                return "\(count) cravings in the last 28 days, and no hour holds \(HardHour.fewestInHour) of them"
+            }
+            return
+                "\(count == 1 ? "1 craving" : "\(count) cravings") in the last 28 days, and it takes \(HardHour.fewest)"
         }
     }
 
@@ -135,7 +140,7 @@ extension Cravey.NudgeCommand {
                 Shape(
                     on: status.on, onForLibrary: status.elsewhere, discreet: status.discreet, hour: hard?.hour,
                     hourWords: hard?.words,
-                    cravingsInHour: hard?.inHour, cravings: hard?.cravings ?? Self.count(status.reading.finding),
+                    cravingsInHour: hard?.inHour, cravings: status.reading.finding.cravings,
                     cravingsNeeded: HardHour.fewest,
                     timer: status.scheduled.map { UserTimer.clock($0.hour, $0.minute) },
                     next: status.on ? status.next.map { LogTime($0).localText } : nil,
@@ -162,13 +167,6 @@ extension Cravey.NudgeCommand {
             let words: String
         }
 
-        static func count(_ finding: HardHour.Finding) -> Int {
-            switch finding {
-            case let .hour(hard): hard.cravings
-            case let .tooFew(count): count
-            }
-        }
-
         /// The status in words: on or off, the hour, and the next nudge or why none.
         static func lines(_ status: NudgeFlow.Status, now: Date) -> [String] {
             var lines = [
@@ -181,9 +179,11 @@ extension Cravey.NudgeCommand {
             ]
             let finding = status.reading.finding
             guard let hard = finding.hardHour else {
-                let total = Self.count(finding)
+                let total = finding.cravings
                 lines.append(
-                    "No hour stands out yet: \(total == 1 ? "1 craving" : "\(total) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find one."
+                    finding == .scattered(cravings: total)
+                        ? "No hour stands out yet: \(total) cravings in the last 28 days, and no hour holds \(HardHour.fewestInHour) of them."
+                        : "No hour stands out yet: \(total == 1 ? "1 craving" : "\(total) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find one."
                 )
                 if status.on, let timer = status.scheduled {
                     lines.append(
@@ -264,6 +264,8 @@ extension Cravey.NudgeCommand {
 
         static func words(_ why: Nudge.Quiet) -> String {
             switch why {
+            case let .noHour(count) where count >= HardHour.fewest:
+                "\(count) cravings in the last 28 days, and no hour holds \(HardHour.fewestInHour) of them"
             case let .noHour(count):
                 "\(count == 1 ? "1 craving" : "\(count) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find an hour that is often hard"
             case let .notTheTime(hard):
