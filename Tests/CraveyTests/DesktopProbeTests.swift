@@ -118,7 +118,21 @@ final class DesktopProbeTests: BackgroundTestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("nudge") }, [],
             "the files of the library it was on for are gone too")
-        Sentinel.allow([".config/systemd/user/timers.target.wants"])
+
+        // On here, then on there: it moves, and says so, leaving no file of its own behind.
+        XCTAssertEqual(try at("2026-11-21T12:00:00", ["nudge", "on"]).status, 0)
+        XCTAssertEqual(
+            try at("2026-11-21T23:45:00", ["nudge", "run"], ["DBUS_SESSION_BUS_ADDRESS": address]).status, 0)
+        let moved = try at("2026-11-22T12:00:00", ["nudge", "on", "--library", other])
+        XCTAssertTrue(
+            moved.stdout.hasPrefix("The nudge moves here from the other library it was on for (\(root)).\n"),
+            moved.stdout)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.hasPrefix("nudge") }, [])
+        XCTAssertTrue(
+            try at("2026-11-22T12:00:00", ["nudge", "status", "--library", other]).stdout.hasPrefix(
+                "The nudge is on.\n"))
+        try turnOff()
     }
 
     /// The timer's run prints one line the journal keeps: with --discreet it names nothing either.

@@ -66,10 +66,16 @@ extension Cravey.NudgeCommand {
             let finding = try NudgeFlow.read(try library.existing(), root: root, now: now).finding
             let at = finding.hardHour.map { Nudge.time(before: $0.hour) } ?? Nudge.lookingTime
             let units = NudgeUnits.ofThisUser()
+            let before = units.library.flatMap { $0 == absolute ? nil : $0 }
             try NudgeFlow.unitFailureSaid {
                 try units.install(
                     hour: at.hour, minute: at.minute, executable: UserTimer.executablePath(), library: absolute,
                     discreet: discreet)
+            }
+            // One nudge: moved here from another library, it leaves no file of its own there.
+            if let before {
+                if Library.exists(at: before) { _ = NudgeFiles(root: before).remove() }
+                print("The nudge moves here from the other library it was on for (\(before)).")
             }
             let when: String
             if let hard = finding.hardHour {
