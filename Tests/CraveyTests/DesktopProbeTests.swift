@@ -227,6 +227,28 @@ final class DesktopProbeTests: BackgroundTestCase {
         try turnOff()
     }
 
+    /// Where the server shows no buttons the words say the commands: for a library that is not
+    /// the default one, commands that reach it.
+    func testTheCommandsSaidReachTheLibrary() throws {
+        try logMidnights()
+        let other = base + "/it's mine"
+        try FileManager.default.moveItem(atPath: root, toPath: other)
+        let address = try startSessionBus()
+        let served = try startNotificationServer(at: address)
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": address]
+        XCTAssertEqual(try at("2026-11-20T23:45:00", ["nudge", "run", "--library", other], bus).status, 0)
+        let reminded = try at("2026-11-20T21:00:00", ["checkin", "notify", "--library", other], bus)
+        XCTAssertEqual(reminded.status, 0, reminded.stderr)
+        let said = waitForFile(served, containing: "cravey checkin")
+        let quoted = "'\(base)/it'\\''s mine'"
+        XCTAssertTrue(
+            said.contains(
+                "Ride it out: cravey launch ride --library \(quoted)\nPlay my message: cravey launch play --library \(quoted) |"
+            ), said)
+        XCTAssertTrue(
+            said.contains("Your check-in takes less than a minute: cravey checkin --library \(quoted) |"), said)
+    }
+
     /// With nothing on, a config folder that cannot be written is no reason to fail: there was
     /// nothing to remove.
     func testOffWithAReadOnlyConfigFolderAndNothingOn() throws {

@@ -77,7 +77,8 @@ enum NudgeFlow {
         let offer: DesktopOffer
         do {
             offer = try DesktopOffer()
-            let words = Words(hard, discreet: discreet, actions: offer.hasActions)
+            let words = Words(
+                hard, discreet: discreet, actions: offer.hasActions, library: ReminderFlow.libraryArgument(root))
             try offer.show(
                 app: words.app, summary: words.summary, body: offer.body(words.body), actions: words.actions)
         } catch let failure as DesktopNotification.Failure {
@@ -149,7 +150,8 @@ enum NudgeFlow {
         let body: String
         let actions: [(key: String, label: String)]
 
-        init(_ hard: HardHour, discreet: Bool, actions: Bool) {
+        /// `library`: what the commands said end with (` --library PATH`, or "").
+        init(_ hard: HardHour, discreet: Bool, actions: Bool, library: String = "") {
             let (ride, play): (String, String)
             if discreet {
                 (app, summary, ride, play) = ("Reminder", "A moment for yourself", "Take a breath", "Listen")
@@ -162,7 +164,8 @@ enum NudgeFlow {
                 )
                 body =
                     "Your messages are one key away."
-                    + (actions ? "" : "\n\n\(ride): cravey launch ride\n\(play): cravey launch play")
+                    + (actions
+                        ? "" : "\n\n\(ride): cravey launch ride\(library)\n\(play): cravey launch play\(library)")
             }
             self.actions = [("default", ride), ("ride", ride), ("play", play)]
         }
