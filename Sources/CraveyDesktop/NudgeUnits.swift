@@ -24,6 +24,10 @@ public struct NudgeUnits {
         [Service]
         Type=oneshot
         ExecStart=\(UserTimer.quoted(executable)) nudge run --library \(UserTimer.quoted(library))\(discreet ? " --discreet" : "")
+        # The nudge's answer is waited for 10 minutes at most; then it is withdrawn.
+        TimeoutStartSec=11min
+        # The ride its "Ride it out" opens, and the message "Play my message" plays, go on when the run ends.
+        KillMode=process
 
         """
     }
@@ -48,6 +52,30 @@ public struct NudgeUnits {
 
     /// Whether the service runs the nudge with words that name nothing.
     public var isDiscreet: Bool { units.text(of: Self.serviceName)?.contains(" --discreet\n") ?? false }
+
+    /// The library the service runs the nudge on, as its command line names it; nil without one.
+    public var library: String? {
+        guard
+            let line = units.text(of: Self.serviceName)?.split(separator: "\n").first(where: {
+                $0.hasPrefix("ExecStart=")
+            }),
+            let start = line.range(of: " --library \"")
+        else { return nil }
+        var path = ""
+        var escaped = false
+        for character in line[start.upperBound...] {
+            if escaped {
+                (path, escaped) = (path + String(character), false)
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                return path.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$")
+            } else {
+                path.append(character)
+            }
+        }
+        return nil
+    }
 
     /// The time of day the timer runs.
     public var scheduled: (hour: Int, minute: Int)? { units.scheduled }

@@ -124,6 +124,9 @@ public struct UserTimer {
         for path in [
             directory + "/timers.target.wants/" + timerName, directory + "/" + timerName, directory + "/" + serviceName,
         ] {
+            // Not there is nothing to remove, also where the folder cannot be written.
+            var info = stat()
+            if lstat(path, &info) != 0 && errno == ENOENT { continue }
             if unlink(path) == 0 {
                 removed = true
             } else if errno != ENOENT {

@@ -3,8 +3,9 @@ import Foundation
 
 /// The hour of the day that is often hard, from the person's own logs: the clock hour (on the
 /// wall clock where each craving was logged) in which most cravings began over the last 28 days,
-/// once at least 10 were logged in those days. Where two hours hold as many, the one holding the
-/// most recent craving of them is the one: what is hard lately.
+/// once at least 10 were logged in those days and that hour holds at least 3 of them (one craving
+/// in an hour is not "often"). Where two hours hold as many, the one holding the most recent
+/// craving of them is the one: what is hard lately.
 public struct HardHour: Equatable, Sendable {
     /// The hour, 0–23: "around 9 PM" is 21.
     public let hour: Int
@@ -17,6 +18,8 @@ public struct HardHour: Equatable, Sendable {
     public static let days = 28
     /// The fewest cravings in those days that show an hour.
     public static let fewest = 10
+    /// The fewest of them the hour must hold: one craving in an hour is not "often".
+    public static let fewestInHour = 3
 
     public init(hour: Int, inHour: Int, cravings: Int) {
         (self.hour, self.inHour, self.cravings) = (hour, inHour, cravings)
@@ -27,9 +30,19 @@ public struct HardHour: Equatable, Sendable {
         case hour(HardHour)
         /// Fewer than `fewest` cravings in the days looked back over (how many there were).
         case tooFew(cravings: Int)
+        /// Enough cravings, but no hour holds `fewestInHour` of them (how many there were).
+        case scattered(cravings: Int)
 
         public var hardHour: HardHour? {
             if case let .hour(found) = self { found } else { nil }
+        }
+
+        /// How many cravings the days looked back over hold.
+        public var cravings: Int {
+            switch self {
+            case let .hour(found): found.cravings
+            case let .tooFew(count), let .scattered(count): count
+            }
         }
     }
 
@@ -46,19 +59,29 @@ public struct HardHour: Equatable, Sendable {
             latest[time.localHour] = max(latest[time.localHour], time.instant)
         }
         let hour = (0..<24).max { (count[$0], latest[$0]) < (count[$1], latest[$1]) }!
+        guard count[hour] >= fewestInHour else { return .scattered(cravings: counted.count) }
         return .hour(HardHour(hour: hour, inHour: count[hour], cravings: counted.count))
     }
 
-    /// "9 PM", "12 AM".
-    public var words: String {
-        let (number, half) = ProgressFigures.hourName(hour)
-        return number + " " + half
-    }
+    /// "9 PM", "midnight", "noon".
+    public var words: String { Self.name(hour) }
 
-    /// "9 and 10 PM", "11 AM and 12 PM": the hour's start and end.
+    /// "9 and 10 PM", "11 AM and noon", "midnight and 1 AM": the hour's start and end.
     public var span: String {
         let (a, aHalf) = ProgressFigures.hourName(hour)
         let (b, bHalf) = ProgressFigures.hourName(hour + 1)
-        return aHalf == bHalf ? "\(a) and \(b) \(bHalf)" : "\(a) \(aHalf) and \(b) \(bHalf)"
+        if hour % 12 != 11 && hour % 12 != 0 && aHalf == bHalf { return "\(a) and \(b) \(bHalf)" }
+        return Self.name(hour) + " and " + Self.name(hour + 1)
+    }
+
+    /// The hour as it is said: "9 PM"; 12 is "midnight" or "noon", which "12 AM" and "12 PM" leave unclear.
+    static func name(_ hour: Int) -> String {
+        switch (hour % 24 + 24) % 24 {
+        case 0: return "midnight"
+        case 12: return "noon"
+        default:
+            let (number, half) = ProgressFigures.hourName(hour)
+            return number + " " + half
+        }
     }
 }

@@ -42,6 +42,12 @@ public enum Nudge {
         }
     }
 
+    /// The state as far as it can be true at `now`: a last nudge more than a year from now
+    /// (a torn or hand-made file) is forgotten, a count of unused ones is kept within 0 and 1,
+    /// and a rest that ends later than a rest begun today would (a clock that went back, or a
+    /// hand-made day) is over.
+    static let believableSeconds: TimeInterval = 366 * 86_400
+
     /// The time of day the nudge for `hour` comes: 15 minutes before it (23:45 for midnight).
     public static func time(before hour: Int) -> (hour: Int, minute: Int) {
         let minutes = ((hour * 60 - leadMinutes) % 1_440 + 1_440) % 1_440
@@ -51,7 +57,8 @@ public enum Nudge {
     /// `state` once what became of the last nudge is known, at `now`: answered when its mark is
     /// gone (`stillMarked` false: a command took it away), unused when it is still there an hour
     /// after; the second unused in a row starts the rest, for the 7 days after that nudge's day.
-    public static func settled(_ state: State, stillMarked: Bool, now: Date, in timeZone: TimeZone) -> State {
+    public static func settled(_ kept: State, stillMarked: Bool, now: Date, in timeZone: TimeZone) -> State {
+        let state = kept.believable(now: now, in: timeZone)
         guard state.awaiting, let shown = state.lastShown else { return state }
         var settled = state
         if !stillMarked {
@@ -68,7 +75,7 @@ public enum Nudge {
 
     /// Why no nudge is shown.
     public enum Quiet: Equatable, Sendable {
-        /// Too few cravings to find an hour (how many the 28 days hold).
+        /// Too few cravings to find an hour, or none holding enough of them (how many the 28 days hold).
         case noHour(cravings: Int)
         /// The run is not in the minutes before the hour.
         case notTheTime(HardHour)
@@ -93,10 +100,7 @@ public enum Nudge {
         _ finding: HardHour.Finding, state: State, cravings: [Craving], uses: [Usage], now: Date,
         in timeZone: TimeZone
     ) -> Decision {
-        guard let hard = finding.hardHour else {
-            if case let .tooFew(count) = finding { return .quiet(.noHour(cravings: count)) }
-            return .quiet(.noHour(cravings: 0))
-        }
+        guard let hard = finding.hardHour else { return .quiet(.noHour(cravings: finding.cravings)) }
         let calendar = CheckIn.calendar(in: timeZone)
         let clock = calendar.dateComponents([.hour, .minute], from: now)
         let minutes = (clock.hour ?? 0) * 60 + (clock.minute ?? 0)
@@ -142,6 +146,21 @@ public enum Nudge {
             run = after(candidate, at)
         }
         return nil
+    }
+}
+
+extension Nudge.State {
+    /// The state as far as it can be true at `now` (see `Nudge.believableSeconds`).
+    public func believable(now: Date, in timeZone: TimeZone) -> Self {
+        var state = self
+        if let shown = lastShown, !(abs(shown.timeIntervalSince(now)) < Nudge.believableSeconds) {
+            (state.lastShown, state.awaiting) = (nil, false)
+        }
+        state.unused = Swift.min(Swift.max(unused, 0), Nudge.unusedInARow - 1)
+        if let until = restingUntil, until > LocalDay(now, in: timeZone) + (Nudge.restDays + 1) {
+            state.restingUntil = nil
+        }
+        return state
     }
 }
 

@@ -285,7 +285,8 @@ final class NudgeTests: BackgroundTestCase {
         let waiting = try start(
             cravey, ["nudge", "run"], environment: env("2026-11-21T20:45:00", desktop), output: base + "/waiting.out")
         assertAStopWithdrawsTheOffer(waiting, server: unanswered)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/nudge.pending"), "not answered")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: root + "/nudge.pending"), "withdrawn early: not counted unused")
     }
 
     /// "Play my message" plays the top message with no window, as `cravey launch play` does: its

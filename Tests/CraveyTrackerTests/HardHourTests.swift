@@ -79,10 +79,46 @@ final class HardHourTests: XCTestCase {
     }
 
     func testNoonAndMidnightWords() {
-        XCTAssertEqual(HardHour(hour: 0, inHour: 1, cravings: 10).words, "12 AM")
-        XCTAssertEqual(HardHour(hour: 0, inHour: 1, cravings: 10).span, "12 and 1 AM")
-        XCTAssertEqual(HardHour(hour: 11, inHour: 1, cravings: 10).span, "11 AM and 12 PM")
-        XCTAssertEqual(HardHour(hour: 23, inHour: 1, cravings: 10).span, "11 PM and 12 AM")
+        // Said as people say them: "12 AM" and "12 PM" leave many unsure which is which.
+        XCTAssertEqual(HardHour(hour: 0, inHour: 1, cravings: 10).words, "midnight")
+        XCTAssertEqual(HardHour(hour: 12, inHour: 1, cravings: 10).words, "noon")
+        XCTAssertEqual(HardHour(hour: 0, inHour: 1, cravings: 10).span, "midnight and 1 AM")
+        XCTAssertEqual(HardHour(hour: 11, inHour: 1, cravings: 10).span, "11 AM and noon")
+        XCTAssertEqual(HardHour(hour: 12, inHour: 1, cravings: 10).span, "noon and 1 PM")
+        XCTAssertEqual(HardHour(hour: 23, inHour: 1, cravings: 10).span, "11 PM and midnight")
+        XCTAssertEqual(HardHour(hour: 13, inHour: 1, cravings: 10).span, "1 and 2 PM")
+        XCTAssertEqual(HardHour(hour: 1, inHour: 1, cravings: 10).words, "1 AM")
+    }
+
+    /// Ten cravings, each in an hour of its own: enough of them, but no hour is "often" hard.
+    func testAnHourHoldingFewerThanThreeIsNotOften() {
+        let spread = (1...10).map { time($0, $0 + 5, 0) }
+        XCTAssertEqual(HardHour.find(in: spread, now: at(20, 12)), .scattered(cravings: 10))
+        XCTAssertEqual(HardHour.find(in: spread, now: at(20, 12)).cravings, 10)
+        XCTAssertNil(HardHour.find(in: spread, now: at(20, 12)).hardHour)
+        let two = spread + [time(11, 6, 30)]
+        XCTAssertEqual(HardHour.find(in: two, now: at(20, 12)), .scattered(cravings: 11))
+        let three = two + [time(12, 6, 40)]
+        XCTAssertEqual(HardHour.find(in: three, now: at(20, 12)), .hour(HardHour(hour: 6, inHour: 3, cravings: 12)))
+    }
+
+    /// A state a torn or hand-made file gave: a last nudge far from now is forgotten (its day
+    /// cannot even be counted), a rest longer than any rest begun today is over, and the count of
+    /// unused ones stays within what the rules can reach.
+    func testAStateThatCannotBeTrueIsNotBelieved() {
+        let now = at(20, 12)
+        let utc = TimeZone(identifier: "UTC")!
+        for shown in [9e300, -1e300, 1e18] {
+            let kept = Nudge.State(lastShown: Date(timeIntervalSince1970: shown), awaiting: true, unused: -5)
+            let settled = Nudge.settled(kept, stillMarked: true, now: now, in: utc)
+            XCTAssertEqual(settled, Nudge.State())
+        }
+        let today = LocalDay(now, in: utc)
+        let forever = Nudge.State(unused: 7, restingUntil: LocalDay(parsing: "9999-12-31"))
+        XCTAssertEqual(Nudge.settled(forever, stillMarked: false, now: now, in: utc), Nudge.State(unused: 1))
+        // A rest begun today is believed to its end.
+        let resting = Nudge.State(restingUntil: today + 8)
+        XCTAssertEqual(Nudge.settled(resting, stillMarked: false, now: now, in: utc), resting)
     }
 
     // MARK: - The nudge's rules

@@ -39,6 +39,8 @@ enum NudgeFlow {
     /// What came of a run.
     enum Outcome {
         case shown(HardHour, answer: DesktopOffer.Answer?)
+        /// Shown, then withdrawn by a stop signal before any answer (a logout): not counted unused.
+        case stopped(HardHour)
         case quiet(Nudge.Quiet)
     }
 
@@ -75,7 +77,8 @@ enum NudgeFlow {
         let offer: DesktopOffer
         do {
             offer = try DesktopOffer()
-            let words = Words(hard, discreet: discreet, actions: offer.hasActions)
+            let words = Words(
+                hard, discreet: discreet, actions: offer.hasActions, library: ReminderFlow.libraryArgument(root))
             try offer.show(
                 app: words.app, summary: words.summary, body: offer.body(words.body), actions: words.actions)
         } catch let failure as DesktopNotification.Failure {
@@ -93,6 +96,13 @@ enum NudgeFlow {
         }
         guard offer.hasActions else { return .shown(hard, answer: nil) }
         let answer = offer.wait(seconds: LaunchFlow.offerSeconds) { stop.stopRequested }
+        if answer == .noAnswer && stop.stopRequested {
+            // Withdrawn before it had its time: not waited on, so not counted unused either.
+            shown.awaiting = false
+            files.unmark()
+            try? files.save(shown)
+            return .stopped(hard)
+        }
         if case let .chosen(action, token) = answer {
             files.unmark()
             open(action == "play" ? nil : .ride, root: root, token: token, environment: environment)
@@ -112,9 +122,8 @@ enum NudgeFlow {
     /// `cravey launch` does, with the activation token the server sent.
     static func open(_ screen: LaunchFlow.Screen?, root: String, token: String?, environment: [String: String]) {
         guard let screen else {
-            let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
             _ = try? BackgroundProcess.start(
-                UserTimer.executablePath(), ["launch", "play", "--library", absolute],
+                UserTimer.executablePath(), ["launch", "play", "--library", absolute(root)],
                 environment: TerminalChoice.environment(environment, activationToken: token, inheritingToken: false))
             return
         }
@@ -141,7 +150,8 @@ enum NudgeFlow {
         let body: String
         let actions: [(key: String, label: String)]
 
-        init(_ hard: HardHour, discreet: Bool, actions: Bool) {
+        /// `library`: what the commands said end with (` --library PATH`, or "").
+        init(_ hard: HardHour, discreet: Bool, actions: Bool, library: String = "") {
             let (ride, play): (String, String)
             if discreet {
                 (app, summary, ride, play) = ("Reminder", "A moment for yourself", "Take a breath", "Listen")
@@ -154,15 +164,24 @@ enum NudgeFlow {
                 )
                 body =
                     "Your messages are one key away."
-                    + (actions ? "" : "\n\n\(ride): cravey launch ride\n\(play): cravey launch play")
+                    + (actions
+                        ? "" : "\n\n\(ride): cravey launch ride\(library)\n\(play): cravey launch play\(library)")
             }
             self.actions = [("default", ride), ("ride", ride), ("play", play)]
         }
     }
 
+    /// `root` as the service names it: absolute.
+    static func absolute(_ root: String) -> String {
+        root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+    }
+
     /// What `status` says: whether the nudge is on, the hour, and when the next comes or why none.
     struct Status {
+        /// On for this library.
         let on: Bool
+        /// The other library the nudge is on for, where it is on for another.
+        let elsewhere: String?
         let discreet: Bool
         let scheduled: (hour: Int, minute: Int)?
         let reading: Reading
@@ -173,8 +192,10 @@ enum NudgeFlow {
     static func status(_ library: Library?, root: String, units: NudgeUnits, now: Date) throws -> Status {
         let reading = try read(library, root: root, now: now)
         let scheduled = units.scheduled
+        let elsewhere = units.isOn ? units.library.flatMap { $0 == absolute(root) ? nil : $0 } : nil
         return Status(
-            on: units.isOn, discreet: units.isDiscreet, scheduled: scheduled, reading: reading,
+            on: units.isOn && elsewhere == nil, elsewhere: elsewhere, discreet: units.isDiscreet, scheduled: scheduled,
+            reading: reading,
             next: Nudge.next(reading.finding, state: reading.state, scheduled: scheduled, now: now, in: .current))
     }
 }

@@ -39,6 +39,14 @@ enum ReminderFlow {
         ("default", "Check in"), ("checkin", "Check in"), ("not-today", "Not today"),
     ]
 
+    /// ` --library PATH` where `root` is not the default library, so that a command the words say
+    /// reaches this one; "" where it is.
+    static func libraryArgument(_ root: String) -> String {
+        let absolute = NudgeFlow.absolute(root)
+        return absolute == NudgeFlow.absolute(LibraryOptions.configuration.defaultLibrary)
+            ? "" : " --library " + ShellWord.quoted(absolute)
+    }
+
     /// Shows the reminder of `day` for the library at `root` and waits at most `seconds` for the
     /// answer; `library` opens the library there is (nil: none yet, and none is made) when the
     /// answer is to note something in it. A stop signal (SIGTERM, SIGINT, SIGHUP) ends the wait.
@@ -50,7 +58,8 @@ enum ReminderFlow {
         defer { offer.close() }
         guard offer.hasActions else {
             offer.close()
-            try DesktopNotification.show(app: "cravey", summary: summary, body: words + ": cravey checkin")
+            try DesktopNotification.show(
+                app: "cravey", summary: summary, body: words + ": cravey checkin" + libraryArgument(root))
             return .shown
         }
         // From before the notification is shown, a stop signal withdraws it and ends the run.

@@ -14,7 +14,7 @@ extension Cravey {
             abstract: "A nudge 15 minutes before the hour that is often hard for you (opt-in): on, off, status.",
             discussion: """
                 The hour comes from your own logs: the clock hour in which most cravings began over the last 28 \
-                days, once at least 10 were logged. A systemd user timer (cravey-nudge.timer) runs every day, \
+                days, once at least 10 were logged and that hour holds 3 of them. A systemd user timer (cravey-nudge.timer) runs every day, \
                 finds the hour again and moves itself to 15 minutes before it; then one notification says the \
                 hour, with "Ride it out" and "Play my message". Never more than one a day; none when a use or a \
                 ride was logged in the last hour; after two nudges in a row that no cravey command followed \
@@ -61,15 +61,21 @@ extension Cravey.NudgeCommand {
 
         func run() throws {
             let root = library.root
-            let absolute = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+            let absolute = NudgeFlow.absolute(root)
             let now = LocalClock.now()
             let finding = try NudgeFlow.read(try library.existing(), root: root, now: now).finding
             let at = finding.hardHour.map { Nudge.time(before: $0.hour) } ?? Nudge.lookingTime
             let units = NudgeUnits.ofThisUser()
+            let before = units.library.flatMap { $0 == absolute ? nil : $0 }
             try NudgeFlow.unitFailureSaid {
                 try units.install(
                     hour: at.hour, minute: at.minute, executable: UserTimer.executablePath(), library: absolute,
                     discreet: discreet)
+            }
+            // One nudge: moved here from another library, it leaves no file of its own there.
+            if let before {
+                if Library.exists(at: before) { _ = NudgeFiles(root: before).remove() }
+                print("The nudge moves here from the other library it was on for (\(before)).")
             }
             let when: String
             if let hard = finding.hardHour {
@@ -77,7 +83,7 @@ extension Cravey.NudgeCommand {
                     "around \(hard.words) is often hard for you, so a nudge comes at \(UserTimer.clock(at.hour, at.minute)), once a day at most"
             } else {
                 when =
-                    "no hour stands out yet (\(Self.cravings(finding)) in the last 28 days, and it takes \(HardHour.fewest)); it looks again every day at \(UserTimer.clock(at.hour, at.minute))"
+                    "no hour stands out yet (\(Self.why(finding))); it looks again every day at \(UserTimer.clock(at.hour, at.minute))"
             }
             switch units.activate() {
             case .started: print("The nudge is on: \(when).")
@@ -86,9 +92,14 @@ extension Cravey.NudgeCommand {
             }
         }
 
-        static func cravings(_ finding: HardHour.Finding) -> String {
-            guard case let .tooFew(count) = finding else { return "" }
-            return count == 1 ? "1 craving" : "\(count) cravings"
+        /// Why no hour stands out: "7 cravings in the last 28 days, and it takes 10".
+        static func why(_ finding: HardHour.Finding) -> String {
+            let count = finding.cravings
+            if case .scattered = finding {
+                return "\(count) cravings in the last 28 days, and no hour holds \(HardHour.fewestInHour) of them"
+            }
+            return
+                "\(count == 1 ? "1 craving" : "\(count) cravings") in the last 28 days, and it takes \(HardHour.fewest)"
         }
     }
 
@@ -100,9 +111,12 @@ extension Cravey.NudgeCommand {
         @OptionGroup var library: LibraryOptions
 
         func run() throws {
-            let removedUnits = try NudgeFlow.unitFailureSaid { try NudgeUnits.ofThisUser().remove() }
+            let units = NudgeUnits.ofThisUser()
+            // This library's files, and those of the library the nudge was on for.
+            let roots = [library.root] + (units.library.map { [$0] } ?? [])
+            let removedUnits = try NudgeFlow.unitFailureSaid { try units.remove() }
             // Only a library's own files: a folder that is no library keeps whatever it holds.
-            let removedFiles = Library.exists(at: library.root) && NudgeFiles(root: library.root).remove()
+            let removedFiles = roots.map { Library.exists(at: $0) && NudgeFiles(root: $0).remove() }.contains(true)
             print(
                 removedUnits || removedFiles
                     ? "The nudge is off; its timer and files are gone." : "The nudge was not on.")
@@ -130,8 +144,9 @@ extension Cravey.NudgeCommand {
             let state = status.reading.state
             try JSONOutput.print(
                 Shape(
-                    on: status.on, discreet: status.discreet, hour: hard?.hour, hourWords: hard?.words,
-                    cravingsInHour: hard?.inHour, cravings: hard?.cravings ?? Self.count(status.reading.finding),
+                    on: status.on, onForLibrary: status.elsewhere, discreet: status.discreet, hour: hard?.hour,
+                    hourWords: hard?.words,
+                    cravingsInHour: hard?.inHour, cravings: status.reading.finding.cravings,
                     cravingsNeeded: HardHour.fewest,
                     timer: status.scheduled.map { UserTimer.clock($0.hour, $0.minute) },
                     next: status.on ? status.next.map { LogTime($0).localText } : nil,
@@ -142,6 +157,8 @@ extension Cravey.NudgeCommand {
 
         struct Shape: Encodable {
             let on: Bool
+            /// The other library the nudge is on for, where it is not on for this one.
+            let onForLibrary: String?
             let discreet: Bool
             let hour: Int?
             let hourWords: String?
@@ -156,25 +173,23 @@ extension Cravey.NudgeCommand {
             let words: String
         }
 
-        static func count(_ finding: HardHour.Finding) -> Int {
-            switch finding {
-            case let .hour(hard): hard.cravings
-            case let .tooFew(count): count
-            }
-        }
-
         /// The status in words: on or off, the hour, and the next nudge or why none.
         static func lines(_ status: NudgeFlow.Status, now: Date) -> [String] {
             var lines = [
                 status.on
                     ? "The nudge is on\(status.discreet ? ", in words that name nothing" : "")."
-                    : "The nudge is off; 'cravey nudge on' starts it: one notification 15 minutes before the hour that is often hard."
+                    : status.elsewhere.map {
+                        "The nudge is on for another library (\($0)), not this one; 'cravey nudge on' here moves it to this one."
+                    }
+                        ?? "The nudge is off; 'cravey nudge on' starts it: one notification 15 minutes before the hour that is often hard."
             ]
             let finding = status.reading.finding
             guard let hard = finding.hardHour else {
-                let total = Self.count(finding)
+                let total = finding.cravings
                 lines.append(
-                    "No hour stands out yet: \(total == 1 ? "1 craving" : "\(total) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find one."
+                    finding == .scattered(cravings: total)
+                        ? "No hour stands out yet: \(total) cravings in the last 28 days, and no hour holds \(HardHour.fewestInHour) of them."
+                        : "No hour stands out yet: \(total == 1 ? "1 craving" : "\(total) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find one."
                 )
                 if status.on, let timer = status.scheduled {
                     lines.append(
@@ -233,13 +248,30 @@ extension Cravey.NudgeCommand {
                 try library.existing(), root: library.root, units: NudgeUnits.ofThisUser(), discreet: discreet,
                 now: LocalClock.now(), environment: LibraryOptions.configuration.environment)
             switch outcome {
+            case let .shown(hard, _) where discreet: print("Shown, for around \(hard.words).")
             case let .shown(hard, _): print("Nudge shown: around \(hard.words) is often hard.")
+            case .stopped where discreet: print("Shown, then withdrawn: asked to stop.")
+            case .stopped: print("Nudge shown, then withdrawn: asked to stop before an answer came.")
+            case let .quiet(why) where discreet: print("Nothing shown: \(Self.discreetWords(why)).")
             case let .quiet(why): print("No nudge: \(Self.words(why)).")
+            }
+        }
+
+        /// Why none was shown, in words that name nothing (the journal keeps what a run prints).
+        static func discreetWords(_ why: Nudge.Quiet) -> String {
+            switch why {
+            case .noHour: "no hour stands out yet"
+            case let .notTheTime(hard): "not the time; it comes at \(Self.clock(before: hard))"
+            case .shownToday: "one came today already"
+            case let .resting(until): "resting until \(until.text)"
+            case .recentUse, .recentRide: "not now"
             }
         }
 
         static func words(_ why: Nudge.Quiet) -> String {
             switch why {
+            case let .noHour(count) where count >= HardHour.fewest:
+                "\(count) cravings in the last 28 days, and no hour holds \(HardHour.fewestInHour) of them"
             case let .noHour(count):
                 "\(count == 1 ? "1 craving" : "\(count) cravings") in the last 28 days, and it takes \(HardHour.fewest) to find an hour that is often hard"
             case let .notTheTime(hard):
