@@ -180,6 +180,9 @@ extension Library {
         case lastBackup
         /// This library's own id (a UUID, made once; see `Library.identity()`).
         case libraryId
+        /// When the self-screen's 4-week reminder was turned on (not set: off), and when home's
+        /// reminder was last put away.
+        case screenReminder, screenReminderDismissed
     }
 
     public func setting(_ key: Setting) throws -> String? {

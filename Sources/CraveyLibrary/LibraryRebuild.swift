@@ -212,7 +212,7 @@ extension Store {
                 sql: """
                     SELECT EXISTS (SELECT 1 FROM recording) OR EXISTS (SELECT 1 FROM craving) OR EXISTS (SELECT 1 FROM usage)
                       OR EXISTS (SELECT 1 FROM checkinDay) OR EXISTS (SELECT 1 FROM setting WHERE key != 'libraryId')
-                      OR EXISTS (SELECT 1 FROM dayMark)
+                      OR EXISTS (SELECT 1 FROM dayMark) OR EXISTS (SELECT 1 FROM selfScreen)
                     """) ?? false
         }
     }

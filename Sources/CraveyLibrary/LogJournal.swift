@@ -32,7 +32,7 @@ extension Library {
     /// The tables journaled, with the kind a line names.
     static let journaledTables: [(kind: String, table: String, key: String)] = [
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
-        ("milestone", "milestone", "id"), ("day", "dayMark", "day"),
+        ("milestone", "milestone", "id"), ("day", "dayMark", "day"), ("screen", "selfScreen", "id"),
     ]
 
     /// One line of the journal.
@@ -546,6 +546,12 @@ extension Library {
         case "day":
             let problem = Validation.dayMarkProblem(
                 day: text("day"), answer: text("answer"), markedAt: text("markedAt"), today: today)
+            if problem != nil { row = nil }
+            return problem
+        case "screen":
+            let score: Int64? = if case .integer(let n)? = values["score"] { n } else { nil }
+            let problem = Validation.selfScreenProblem(
+                id: text("id"), takenAt: text("takenAt"), answers: text("answers"), score: score, today: today)
             if problem != nil { row = nil }
             return problem
         default:

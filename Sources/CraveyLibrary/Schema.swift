@@ -129,6 +129,9 @@ extension Store {
         migrator.registerMigration("v13: days that are known") { db in
             try db.execute(sql: Self.dayMarkSchema)
         }
+        migrator.registerMigration("v15: self-screens") { db in
+            try db.execute(sql: Self.selfScreenSchema)
+        }
         return migrator
     }
 

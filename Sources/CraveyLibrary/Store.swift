@@ -334,7 +334,7 @@ struct Store: Sendable {
                     DELETE FROM usage; DELETE FROM craving; DELETE FROM logSearch;
                     DELETE FROM recording; DELETE FROM pendingSave; DELETE FROM pendingReplace; DELETE FROM checkinDay;
                     DELETE FROM setting; DELETE FROM transcript; DELETE FROM transcriptJob; DELETE FROM recordingSearch;
-                    DELETE FROM dayMark;
+                    DELETE FROM dayMark; DELETE FROM selfScreen;
                     """)
             try faults.hit("purge.commit")
         }

@@ -272,6 +272,8 @@ public enum Validation {
                 value == "none" || (value.utf8.count == 3 && value.allSatisfy({ $0.isASCII && $0.isUppercase })),
                 "the currency setting is not a currency code")
         case .libraryId: return rule(Library.isIdentity(value), "the library id is not one cravey would make")
+        case .screenReminder, .screenReminderDismissed:
+            return rule(StoredDate.date(value) != nil, "the \(key) setting is not a time")
         case .welcomed, .goalAsked, .lastBackup:
             return rule(
                 value.utf8.count <= 4096 && !value.unicodeScalars.contains(where: isUnsafe),

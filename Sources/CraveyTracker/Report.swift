@@ -12,6 +12,8 @@ public struct Report: Sendable {
     public let days: [Day]
     /// The period's notes, oldest first; empty unless asked for.
     public let notes: [Note]
+    /// The self-screens taken in the period, oldest first; nil unless asked for.
+    public var screens: [SelfScreenTaken]?
 
     public struct Day: Sendable, Equatable, Encodable {
         public var day: LocalDay

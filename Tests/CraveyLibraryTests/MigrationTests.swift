@@ -27,6 +27,7 @@ final class MigrationTests: XCTestCase {
             "019a642d2335b14f86086f88fdeacb26c0995ea058ed18138428049e6031a3e6"
         ),
         ("v13: days that are known", "6822148c402a91a10150f4d0f8f7ce4e654e3a252759c98ad1db57165a88992c"),
+        ("v15: self-screens", "0d202ef691d0af6f0a34e79aacb39f3eb13807d1c26b5808b7af5069bbf02751"),
     ]
 
     func testNoShippedMigrationChanges() throws {

@@ -38,6 +38,7 @@ struct Home {
         var toast: String?
         var goalAsked = false
         var asking = false  // the goal question is the note shown
+        var screenReminded = false  // the self-screen's reminder is the note shown (once a visit)
         var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
@@ -46,12 +47,19 @@ struct Home {
             }
             let top = try Tracker(library: lib).quickPlay(3, now: session.now())
             if toast == nil { toast = Self.newMilestone(lib, now: session.now()) }
+            if toast == nil, !screenReminded, let note = SelfScreenFlow.reminder(lib, now: session.now()) {
+                (toast, screenReminded) = (note, true)
+            }
             if toast == nil, !goalAsked, (try? Self.asksForGoal(lib, now: session.now())) == true {
                 (toast, goalAsked, asking) = (Self.goalQuestion, true, true)
             }
             let shown = try Self.page(lib, top: top, toast: toast, now: session.now())
             let key = screen.ask(scroll.apply(to: shown))
             if scroll.move(key, over: shown) { continue }  // the note, and the question, stay
+            if toast == SelfScreenWords.reminder, key.letter == "x" {
+                toast = SelfScreenFlow.dismiss(lib, now: session.now())
+                continue
+            }
             toast = nil
             if asking {
                 asking = false

@@ -23,6 +23,9 @@ struct SettingsScreen {
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
             Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try PriceWords.row(library), "",
+            Terminal.dim("SELF-SCREEN"),
+            row("s", "Take the self-screen (8 questions, about 2 minutes; only you see it)"),
+            "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Version.text)",
@@ -67,6 +70,7 @@ struct SettingsScreen {
             case "a": toast = try switchQuickPlay()
             case "m": toast = try setPrice()
             case "e": toast = try export()
+            case "s": toast = SelfScreenScreen(session: session, screen: screen).run()
             case "d":
                 if try deleteAll() {
                     deleted = true
