@@ -169,6 +169,11 @@ public enum SelfScreenWords {
                 : screens.map { "\(LogTime($0.takenAt).localText): \($0.score) of \(SelfScreen.highest)" })
     }
 
+    /// Home's note once, after the first run: the screen is there, never asked for.
+    public static let offer =
+        "When you like, a private self-screen is here: 8 questions, about 2 minutes, only for you. "
+        + "s\u{A0}then\u{A0}s takes it; nothing else is needed."
+
     /// Home's quiet note once the reminder is due (its key held to its words).
     public static let reminder =
         "It has been 4 weeks since your last self-screen. s\u{A0}then\u{A0}w takes it   x\u{A0}not\u{A0}now"

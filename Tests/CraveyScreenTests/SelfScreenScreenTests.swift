@@ -129,4 +129,36 @@ final class SelfScreenScreenTests: CommandTestCase {
         XCTAssertEqual((list["reminder"] as? [String: Any])?["due"] as? Bool, false, "put away for 4 weeks")
         XCTAssertEqual((list["reminder"] as? [String: Any])?["on"] as? Bool, true)
     }
+
+    /// Offered once at the start: after a first run through the tour, home's first note says the
+    /// screen is there; the next key takes the note away and it does not come again.
+    func testOfferedOnceAfterTheFirstRunNeverForced() throws {
+        for (width, height) in [(60, 12), (80, 24)] {
+            try? FileManager.default.removeItem(atPath: root)
+            let tmux = try start("home", width: width, height: height)
+            defer { tmux.close() }
+            try tmux.waitFor("Get started")
+            try tmux.send("Enter")
+            try tmux.waitFor("Track Cravings")
+            try tmux.send("Escape")
+            try tmux.waitFor("What brings you here today?")
+            try tmux.send("Enter")
+            try tmux.waitFor("What should we call you?")
+            try tmux.send("Enter")
+            let home = try tmux.waitFor("private self-screen is here")
+            XCTAssertTrue(home.contains("LOG CRAVING"), "\(width)x\(height):\n\(home)")
+            try tmux.send("x", literal: true)
+            try tmux.waitFor("LOG CRAVING")
+            XCTAssertFalse(try tmux.screen().contains("self-screen"), "once")
+            try tmux.send("q", literal: true)
+            try tmux.waitFor("EXIT=0")
+            let again = try start("home", width: width, height: height)
+            defer { again.close() }
+            try again.waitFor("LOG CRAVING")
+            XCTAssertFalse(try again.screen().contains("self-screen"), "not on the next visit")
+            try again.send("q", literal: true)
+            try again.waitFor("EXIT=0")
+        }
+        XCTAssertEqual(try scores(), [], "offered, never taken for the person")
+    }
 }

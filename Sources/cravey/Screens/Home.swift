@@ -43,7 +43,7 @@ struct Home {
         while true {
             if try lib.setting(.welcomed) == nil {
                 guard try FirstRun.run(screen, session: session, note: toast) else { return }
-                toast = nil
+                toast = SelfScreenFlow.offer(lib)
             }
             let top = try Tracker(library: lib).quickPlay(3, now: session.now())
             if toast == nil { toast = Self.newMilestone(lib, now: session.now()) }
