@@ -5,7 +5,8 @@ import XCTest
 /// `cravey screen`, end to end through the built binary without a terminal, on a clock started at
 /// Nov 20, 2026, 12:00 (UTC): a screen kept from its scores, its JSON, the meaning only when
 /// asked, the questions printed without a terminal, the refusals that change nothing, the list,
-/// the 4-week reminder under CRAVEY_NOW, and the report with and without --with-screen.
+/// the 4-week reminder under CRAVEY_NOW, and the report (JSON, page and PDF) with and without
+/// --with-screen.
 final class ScreenCommandTests: CommandTestCase {
     func environment(_ now: String = "2026-11-20T12:00:00") -> [String: String] {
         ["NO_COLOR": "1", "TZ": "UTC", "CRAVEY_TRANSCRIBE": "later", "CRAVEY_NOW": now]
@@ -158,5 +159,17 @@ final class ScreenCommandTests: CommandTestCase {
         XCTAssertTrue(shown.contains("<p>2026-11-12 09:30: 12 of 32</p>"), shown)
         XCTAssertTrue(shown.contains("<p>2026-11-20 12:00: 6 of 32</p>"), shown)
         XCTAssertTrue(shown.contains("CUDIT-R (Adamson et al. 2010): 8 questions, total 0–32"), shown)
+
+        // The PDF, as drawn: the section only when asked.
+        func pdfText(_ arguments: [String], _ name: String) throws -> String {
+            try run(["report", "--pdf", base + "/" + name] + arguments)
+            return try runProcess("/usr/bin/pdftotext", [base + "/" + name, "-"]).stdout
+        }
+        let plainPDF = try pdfText([], "plain.pdf")
+        XCTAssertFalse(plainPDF.contains("Self-screen"), plainPDF)
+        let withPDF = try pdfText(["--with-screen"], "with.pdf")
+        XCTAssertTrue(withPDF.contains("Self-screen (CUDIT-R)"), withPDF)
+        XCTAssertTrue(withPDF.contains("2026-11-12 09:30: 12 of 32"), withPDF)
+        XCTAssertTrue(withPDF.contains("2026-11-20 12:00: 6 of 32"), withPDF)
     }
 }

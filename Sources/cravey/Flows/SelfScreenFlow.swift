@@ -20,12 +20,10 @@ enum SelfScreenFlow {
             + (meaning ? SelfScreenWords.meaning(last.score) : [])
     }
 
-    /// Offered once, at the start: home's first note after a first run that went through the
-    /// tour to a goal or a name (a skipped tour is not asked more), when no screen is taken yet.
+    /// Offered once, at the start: home's first note after a first run taken through the tour
+    /// (a skipped tour is not asked more), when no screen is taken yet.
     static func offer(_ lib: Library) -> String? {
-        let toured = (try? lib.setting(.goal)) != nil || (try? lib.setting(.name)) != nil
-        guard toured, (try? Tracker(library: lib).selfScreens().isEmpty) == true else { return nil }
-        return SelfScreenWords.offer
+        (try? Tracker(library: lib).selfScreens().isEmpty) == true ? SelfScreenWords.offer : nil
     }
 
     /// Home's note when the 4-week reminder is due (on, and 28 days since the last screen).

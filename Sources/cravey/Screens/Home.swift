@@ -42,8 +42,9 @@ struct Home {
         var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
-                guard try FirstRun.run(screen, session: session, note: toast) else { return }
-                toast = SelfScreenFlow.offer(lib)
+                var toured = false
+                guard try FirstRun.run(screen, session: session, note: toast, toured: &toured) else { return }
+                toast = toured ? SelfScreenFlow.offer(lib) : nil
             }
             let top = try Tracker(library: lib).quickPlay(3, now: session.now())
             if toast == nil { toast = Self.newMilestone(lib, now: session.now()) }

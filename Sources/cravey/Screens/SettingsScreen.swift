@@ -21,11 +21,9 @@ struct SettingsScreen {
         func row(_ key: String, _ text: String) -> String { "  " + Terminal.bold(key) + "  " + text }
         let body = [
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
+            row("s", "Self-screen: 8 questions, about 2 minutes, only for you"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
             Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try PriceWords.row(library), "",
-            Terminal.dim("SELF-SCREEN"),
-            row("s", "Take the self-screen (8 questions, about 2 minutes; only you see it)"),
-            "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Version.text)",
