@@ -99,6 +99,10 @@ final class ScreenCommandTests: CommandTestCase {
         XCTAssertTrue(
             said.contains("0 Never · 2 Yes, but not in the past 6 months · 4 Yes, during the past 6 months"), said)
         XCTAssertTrue(said.contains("--answers"), said)
+        let questions = try jsonObject(try run(["screen", "--json"]).stdout)["questions"] as? [[String: Any]] ?? []
+        XCTAssertEqual(questions.count, 8)
+        XCTAssertEqual(
+            (questions.last?["answers"] as? [[String: Any]])?.map { $0["score"] as? Int }, [0, 2, 4])
         XCTAssertEqual(try stored(), "no library", "asking nothing makes nothing")
         XCTAssertEqual(
             try run(["screen", "list"]).stdout, "No self-screen taken yet. 'cravey screen' takes one, when you like.\n")

@@ -78,7 +78,7 @@ extension Cravey {
                 guard !output.json, let screen = FullScreen() else { return nil }
                 return SelfScreenScreen(session: try library.session(), screen: screen).run()
             }()
-            guard let note else { return printQuestions() }
+            guard let note else { return try printQuestions() }
             print(note)
         }
 
@@ -131,8 +131,19 @@ extension Cravey {
                     : "The reminder is off ✓")
         }
 
-        /// Without a terminal: the questions and their scores, and how to give them.
-        private func printQuestions() {
+        /// Without a terminal: the questions and their scores, and how to give them (--json: as JSON).
+        private func printQuestions() throws {
+            if output.json {
+                try JSONOutput.print(
+                    Questions(
+                        about: SelfScreen.preface,
+                        questions: SelfScreen.items.map { item in
+                            Question(
+                                question: item.question,
+                                answers: item.answers.map { Question.Answer(text: $0.text, score: $0.score) })
+                        }))
+                return
+            }
             print(SelfScreen.preface)
             for (number, item) in SelfScreen.items.enumerated() {
                 print("\(number + 1). \(item.question)")
@@ -158,6 +169,21 @@ extension Cravey {
             var words: [String]
 
             init(score: Int) { words = SelfScreenWords.meaning(score) }
+        }
+
+        /// `screen --json` (no answers): the questions and each answer's score.
+        struct Questions: Encodable {
+            var about: String
+            var questions: [Question]
+        }
+
+        struct Question: Encodable {
+            struct Answer: Encodable {
+                var text: String
+                var score: Int
+            }
+            var question: String
+            var answers: [Answer]
         }
 
         struct Reminder: Encodable {
