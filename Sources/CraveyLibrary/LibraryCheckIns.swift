@@ -186,6 +186,9 @@ extension Library {
         /// "any-goal" when the person asked for the withdrawal check whatever their goal (not
         /// set: it is offered for the goal to quit).
         case withdrawalOffer
+        /// When the self-screen's 4-week reminder was turned on (not set: off), and when home's
+        /// reminder was last put away.
+        case screenReminder, screenReminderDismissed
     }
 
     public func setting(_ key: Setting) throws -> String? {

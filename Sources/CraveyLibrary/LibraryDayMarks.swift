@@ -112,16 +112,11 @@ extension Library {
     /// Holds every day's answer to the rules typed input meets (`Validation.dayMarkProblem`);
     /// with `repair`, one that breaks them is removed (journaled as a deletion).
     static func checkDayMarks(_ db: Database, today: String, repair: Bool, into report: inout Report) throws {
-        guard try db.tableExists("dayMark") else { return }
-        for row in try Row.fetchAll(db, sql: "SELECT day, answer, markedAt FROM dayMark") {
-            let day = String.fromDatabaseValue(row[0])
-            if let problem = Validation.dayMarkProblem(
-                day: day, answer: String.fromDatabaseValue(row[1]), markedAt: String.fromDatabaseValue(row[2]),
-                today: today)
-            {
-                report.add(.invalidSetting, problem)
-                if repair { try db.execute(sql: "DELETE FROM dayMark WHERE day IS ?", arguments: [day]) }
-            }
+        try checkTypedRows(db, table: "dayMark", columns: ["day", "answer", "markedAt"], repair: repair, into: &report)
+        {
+            Validation.dayMarkProblem(
+                day: String.fromDatabaseValue($0[0]), answer: String.fromDatabaseValue($0[1]),
+                markedAt: String.fromDatabaseValue($0[2]), today: today)
         }
     }
 }

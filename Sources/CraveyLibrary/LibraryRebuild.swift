@@ -215,6 +215,7 @@ extension Store {
                       OR EXISTS (SELECT 1 FROM dayMark)
                       OR EXISTS (SELECT 1 FROM plan)
                       OR EXISTS (SELECT 1 FROM withdrawalCheck)
+                      OR EXISTS (SELECT 1 FROM selfScreen)
                     """) ?? false
         }
     }

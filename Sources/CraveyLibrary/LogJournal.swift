@@ -34,6 +34,7 @@ extension Library {
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
         ("milestone", "milestone", "id"), ("day", "dayMark", "day"), ("plan", "plan", "id"),
         ("withdrawal", "withdrawalCheck", "day"),
+        ("screen", "selfScreen", "id"),
     ]
 
     /// One line of the journal.
@@ -568,6 +569,12 @@ extension Library {
                 })
             let problem = Validation.withdrawalProblem(
                 day: text("day"), scores: scores, checkedAt: text("checkedAt"), today: today)
+            if problem != nil { row = nil }
+            return problem
+        case "screen":
+            let score: Int64? = if case .integer(let n)? = values["score"] { n } else { nil }
+            let problem = Validation.selfScreenProblem(
+                id: text("id"), takenAt: text("takenAt"), answers: text("answers"), score: score, today: today)
             if problem != nil { row = nil }
             return problem
         default:

@@ -135,6 +135,9 @@ extension Store {
         migrator.registerMigration("v14: withdrawal checks") { db in
             try db.execute(sql: Self.withdrawalSchema)
         }
+        migrator.registerMigration("v15: self-screens") { db in
+            try db.execute(sql: Self.selfScreenSchema)
+        }
         return migrator
     }
 

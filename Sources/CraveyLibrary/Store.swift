@@ -337,6 +337,7 @@ struct Store: Sendable {
                     DELETE FROM dayMark;
                     DELETE FROM plan;
                     DELETE FROM withdrawalCheck;
+                    DELETE FROM selfScreen;
                     """)
             try faults.hit("purge.commit")
         }

@@ -14,6 +14,8 @@ public struct Report: Sendable {
     public let notes: [Note]
     /// The person's if-then plans, as they stand now.
     public var plans: [PlanShown] = []
+    /// The self-screens taken in the period, oldest first; nil unless asked for.
+    public var screens: [SelfScreenTaken]?
 
     public struct Day: Sendable, Equatable, Encodable {
         public var day: LocalDay

@@ -145,6 +145,15 @@ enum ReportPDF {
         if !content.report.notes.isEmpty {
             wide.append(.wide(Section(title: "Notes", rows: content.report.notes.map(noteRow))))
         }
+        if let screens = content.report.screens {
+            wide.append(
+                .wide(
+                    Section(
+                        title: SelfScreenWords.reportTitle,
+                        rows: SelfScreenWords.reportLines(screens).map {
+                            paragraph($0, font: Typeface.body, color: Ink.text)
+                        })))
+        }
         return wide
     }
 

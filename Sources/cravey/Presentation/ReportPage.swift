@@ -52,6 +52,11 @@ enum ReportPage {
         }
         if !report.plans.isEmpty { body += section("Plans", PlanWords.html(report.plans), wide: true) }
         if !report.notes.isEmpty { body += section("Notes", notes(report.notes), wide: true) }
+        if let screens = report.screens {
+            body += section(
+                SelfScreenWords.reportTitle,
+                SelfScreenWords.reportLines(screens).map { "<p>\(ProgressPage.escape($0))</p>" }.joined(), wide: true)
+        }
         return ProgressPage.head(title: "Report", style: ProgressPage.style + "\n" + style)
             + """
             <body>

@@ -31,8 +31,9 @@ enum FirstRun {
 
     /// Runs the steps; false when the screen was closed part way or `q` left (the first run shows
     /// again). A log or a play on the way runs as home's would, in `session`. `note` is said on the
-    /// welcome (home's last note: "All data deleted").
-    static func run(_ screen: FullScreen, session: Session, note: String? = nil) throws -> Bool {
+    /// welcome (home's last note: "All data deleted"). `toured` says whether the tour was taken
+    /// through to the name (not skipped).
+    static func run(_ screen: FullScreen, session: Session, note: String? = nil, toured: inout Bool) throws -> Bool {
         let library = session.library
         var note = note
         var touring = false
@@ -57,6 +58,7 @@ enum FirstRun {
         guard let name = try askName(screen, current: nil, help: help) else { return false }
         if case let .named(chosen) = name { try library.setSetting(.name, to: chosen) }
         try library.setSetting(.welcomed, to: StoredDate.text(session.now()))
+        toured = true
         return true
     }
 

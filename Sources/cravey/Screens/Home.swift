@@ -42,14 +42,19 @@ struct Home {
         var asking = false  // the goal question is the note shown
         var suggestion: PlanSuggestion?  // where a plan would help is the note shown (once a visit)
         var suggested = false
+        var screenReminded = false  // the self-screen's reminder is the note shown (once a visit)
         var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
-                guard try FirstRun.run(screen, session: session, note: toast) else { return }
-                toast = nil
+                var toured = false
+                guard try FirstRun.run(screen, session: session, note: toast, toured: &toured) else { return }
+                toast = toured ? SelfScreenFlow.offer(lib) : nil
             }
             let top = try Tracker(library: lib).quickPlay(3, now: session.now())
             if toast == nil { toast = Self.newMilestone(lib, now: session.now()) }
+            if toast == nil, !screenReminded, let note = SelfScreenFlow.reminder(lib, now: session.now()) {
+                (toast, screenReminded) = (note, true)
+            }
             if toast == nil, !goalAsked, (try? Self.asksForGoal(lib, now: session.now())) == true {
                 (toast, goalAsked, asking) = (Self.goalQuestion, true, true)
             }
@@ -59,6 +64,10 @@ struct Home {
             let shown = try Self.page(lib, top: top, toast: toast, now: session.now())
             let key = screen.ask(scroll.apply(to: shown))
             if scroll.move(key, over: shown) { continue }  // the note, and the question, stay
+            if toast == SelfScreenWords.reminder, key.letter == "x" {
+                toast = SelfScreenFlow.dismiss(lib, now: session.now())
+                continue
+            }
             toast = nil
             if asking {
                 asking = false

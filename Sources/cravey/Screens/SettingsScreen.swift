@@ -21,6 +21,7 @@ struct SettingsScreen {
         func row(_ key: String, _ text: String) -> String { "  " + Terminal.bold(key) + "  " + text }
         let body = [
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
+            row("s", "Self-screen: 8 questions, about 2 minutes, only for you"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
             Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try PriceWords.row(library),
             try PlanScreen.settingsRow(library), "",
@@ -69,6 +70,7 @@ struct SettingsScreen {
             case "i": toast = try PlanScreen(session: session, screen: screen).run()
             case "m": toast = try setPrice()
             case "e": toast = try export()
+            case "s": toast = SelfScreenScreen(session: session, screen: screen).run()
             case "d":
                 if try deleteAll() {
                     deleted = true

@@ -22,7 +22,7 @@ extension Cravey {
                 The page is self-contained: nothing is loaded from anywhere, and it is written readable by you \
                 only. --pdf draws the same report as A4 pages in cravey itself (cairo and pango): no browser, no \
                 network, nothing written but the file. --json prints the period, its figures and its calendar. The period is --range (7d, 30d, 90d or all; 30d when not given) or --from and --to \
-                (YYYY-MM-DD; --to at most today). Notes are left out unless --with-notes is given. An existing \
+                (YYYY-MM-DD; --to at most today). Notes are left out unless --with-notes is given, self-screens unless --with-screen is. An existing \
                 file is replaced only with --force.
                 """)
 
@@ -45,6 +45,9 @@ extension Cravey {
 
         @Flag(help: "Put the notes of the period's logs on the report.")
         var withNotes = false
+
+        @Flag(help: "Put the self-screens taken in the period on the report (CUDIT-R scores).")
+        var withScreen = false
 
         @Flag(help: "Replace the files if they exist.")
         var force = false
@@ -71,8 +74,10 @@ extension Cravey {
             for (path, option) in [(html, "--html"), (pdf, "--pdf")] {
                 if let path { try refuseExisting(path, option: option) }
             }
-            let report = try Tracker(library: library.openExisting()).report(
+            let tracker = try Tracker(library: library.openExisting())
+            var report = try tracker.report(
                 range: range ?? .month, from: first, to: last, withNotes: withNotes, now: now)
+            if withScreen { report.screens = try tracker.selfScreens(from: report.from, to: report.to) }
             if json { try JSONOutput.print(report) }
             // Ctrl-C, SIGTERM and SIGHUP are heard from the drawing of the PDF until the files are
             // written: one that comes while it draws stops it between rows, and nothing is written.
