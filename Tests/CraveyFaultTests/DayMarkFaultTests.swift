@@ -142,30 +142,11 @@ final class DayMarkFaultTests: FaultCampaign {
     func testCheckNamesAndRepairsAnAnswerCraveyWouldRefuse() throws {
         let root = base + "/lib"
         _ = try answered(root)
-        try sqlite(
-            root,
-            "INSERT INTO dayMark (day, answer, markedAt) VALUES ('2099-01-01', 'none', '2026-11-20T12:00:00.000Z')")
-        Self.faults += 1
-        Self.cases += 1
-        let backup = base + "/backup"
-        XCTAssertEqual(try run(["backup", backup], root, environment: environment).status, 0)
-        let restored = try run(["restore", backup], base + "/restored", environment: environment)
-        XCTAssertNotEqual(restored.status, 0, "a backup holding it is refused")
-        XCTAssertTrue(restored.stderr.contains("2099-01-01"), restored.stderr)
-        let checked = try run(["check"], root, environment: environment)
-        XCTAssertEqual(checked.status, 1)
-        XCTAssertTrue(
-            (checked.stdout + checked.stderr).contains(
-                "the answer for '2099-01-01' is for a day that has not come yet"),
-            checked.stdout + checked.stderr)
-        let repaired = try run(["check", "--repair"], root, environment: environment)
-        XCTAssertEqual(repaired.status, 0, repaired.stdout + repaired.stderr)
-        XCTAssertEqual(try run(["check"], root, environment: environment).status, 0)
-        for suffix in ["", "-wal", "-shm"] { unlink(root + "/library.sqlite" + suffix) }
+        try assertCheckNamesAndRepairs(
+            TypedRows(shown: kinds, keep: ["today", "--none"], step: "day.mark", table: "dayMark"),
+            planted:
+                "INSERT INTO dayMark (day, answer, markedAt) VALUES ('2099-01-01', 'none', '2026-11-20T12:00:00.000Z')",
+            saying: "the answer for '2099-01-01' is for a day that has not come yet", root, environment: environment)
         XCTAssertEqual(try kinds(root).count, 6)
-        XCTAssertFalse(
-            try runProcess("/usr/bin/sqlite3", [root + "/library.sqlite", "SELECT day FROM dayMark"]).stdout.contains(
-                "2099"),
-            "not brought back by the journal")
     }
 }
