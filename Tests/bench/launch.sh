@@ -27,7 +27,12 @@ def first_sample(closed):
     terminal = None if closed else pty.openpty()
     tty = {} if closed else dict(stdin=terminal[1], stdout=terminal[1], stderr=terminal[1])
     if terminal:
-        threading.Thread(target=lambda: [None for _ in iter(lambda: os.read(terminal[0], 65536), b"")], daemon=True).start()
+        def drain():  # the terminal's output, read until the play is over and its side closes
+            try:
+                while os.read(terminal[0], 65536): pass
+            except OSError:
+                pass
+        threading.Thread(target=drain, daemon=True).start()
     t0 = time.monotonic()
     p = subprocess.Popen(["/bin/sh", "-c", "exec " + line], env=env, start_new_session=True, **tty)
     while not (os.path.exists(out) and os.path.getsize(out) > 0) and p.poll() is None:
