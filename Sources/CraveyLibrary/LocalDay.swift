@@ -86,7 +86,16 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
                     text.unicodeScalars.prefix(40).map {
                         $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "?" : $0
                     }))
-            throw LibraryError.invalid(field: field, reason: "'\(shown)' is not a date written as YYYY-MM-DD")
+            // Written as a date, but no such day (2026-02-29, 2026-13-01): said so, not its form.
+            let written =
+                text.unicodeScalars.count == 10
+                && text.unicodeScalars.enumerated().allSatisfy { index, scalar in
+                    [4, 7].contains(index) ? scalar == "-" : ("0"..."9").contains(scalar)
+                } && Int(text.prefix(4)).map { $0 >= 1970 } == true
+            throw LibraryError.invalid(
+                field: field,
+                reason: written
+                    ? "there is no day \(shown) in the calendar" : "'\(shown)' is not a date written as YYYY-MM-DD")
         }
         return day
     }

@@ -79,7 +79,7 @@ public enum SelfScreen {
             throw TrackerError.invalid(
                 field: "answers",
                 reason:
-                    "give 8 scores, one for each question, separated by commas (e.g. 0,1,2,0,0,1,0,2); \(parts.count == 1 && parts[0].isEmpty ? "none were" : "\(parts.count) were") given"
+                    "give 8 scores, one for each question, separated by commas (e.g. 0,1,2,0,0,1,0,2); \(parts.count == 1 && parts[0].isEmpty ? "none was" : parts.count == 1 ? "1 was" : "\(parts.count) were") given"
             )
         }
         return try parts.enumerated().map { index, part in
@@ -176,7 +176,7 @@ public enum SelfScreenWords {
 
     /// Home's quiet note once the reminder is due (its key held to its words).
     public static let reminder =
-        "It has been 4 weeks since your last self-screen. s\u{A0}then\u{A0}w takes it   x\u{A0}not\u{A0}now"
+        "It has been 4 weeks since your last self-screen. s\u{A0}then\u{A0}s takes it   x\u{A0}not\u{A0}now"
 }
 
 extension Tracker {

@@ -59,6 +59,13 @@ final class LocalDayTests: XCTestCase {
             XCTAssertEqual(line, "invalid --from: '2026-13-01?[2J?x' is not a date written as YYYY-MM-DD")
             XCTAssertFalse(line.contains("\n"))
         }
+        // Written as a date, but no such day: said so, not its form.
+        XCTAssertThrowsError(try LocalDay.parse("2026-02-29", field: "--date")) { error in
+            XCTAssertEqual("\(error)", "invalid --date: there is no day 2026-02-29 in the calendar")
+        }
+        XCTAssertThrowsError(try LocalDay.parse("1969-12-31", field: "--date")) { error in
+            XCTAssertEqual("\(error)", "invalid --date: '1969-12-31' is not a date written as YYYY-MM-DD")
+        }
         XCTAssertEqual(try LocalDay.parse("2026-11-26", field: "--to").text, "2026-11-26")
     }
 

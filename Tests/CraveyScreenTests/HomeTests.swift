@@ -249,8 +249,16 @@ final class HomeTests: CommandTestCase {
         try tmux.send("u", literal: true)
         try tmux.waitFor("Log Usage")
         try tmux.send("Enter")
-        let linkOffer = try tmux.waitFor("Enter")
-        if linkOffer.contains("link them") { try tmux.send("Enter") }
+        // The form's own keys say Enter too: wait for what comes after it — the question whether
+        // the use followed the craving (answered no), or the note — however late a busy machine
+        // draws it.
+        let deadline = Date() + 20
+        var after = try tmux.screen()
+        while !after.contains("link them") && !after.contains("Usage logged ✓") && Date() < deadline {
+            usleep(100_000)
+            after = try tmux.screen()
+        }
+        if after.contains("link them") { try tmux.send("Enter") }
         try tmux.waitFor("Usage logged ✓ — 0.5 bowls/joints, ")
         XCTAssertEqual(
             try jsonObject(try run(["progress", "--json"]).stdout)["summary"].flatMap {

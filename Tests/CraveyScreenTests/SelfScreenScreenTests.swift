@@ -105,6 +105,8 @@ final class SelfScreenScreenTests: CommandTestCase {
             let home = try tmux.waitFor("LOG CRAVING")
             XCTAssertTrue(home.contains("4 weeks since your last self-screen"), "\(width)x\(height):\n\(home)")
             XCTAssertTrue(home.contains("x not now"), "\(width)x\(height):\n\(home)")
+            // The keys it names are the ones that take it: s (settings), then s.
+            XCTAssertTrue(home.contains("s then s takes it"), "\(width)x\(height):\n\(home)")
             if width == 60 {
                 try tmux.send("q", literal: true)
                 try tmux.waitFor("EXIT=0")

@@ -59,6 +59,16 @@ final class WithdrawalScreenTests: CommandTestCase {
         for part in ["w 🌙 Withdrawal check", "n No use today", "q Quit"] {
             XCTAssertTrue(fits.contains(part), "60x12: '\(part)' not in\n\(fits)")
         }
+        // A check kept, and a second replacing it: the note leaves c, u and o in view.
+        for _ in 0..<2 {
+            try small.send("w", literal: true)
+            try small.waitFor("1 of 6")
+            for key in ["3", "5", "2", "0", "4", "6"] { try small.send(key, literal: true) }
+            let noted = try small.waitFor("Withdrawal check kept for day 3 ✓")
+            for part in ["LOG CRAVING", "LOG USAGE", "RIDE IT OUT"] {
+                XCTAssertTrue(noted.contains(part), "60x12 with the note: '\(part)' not in\n\(noted)")
+            }
+        }
         try small.send("q", literal: true)
         try small.waitFor("EXIT=0")
 

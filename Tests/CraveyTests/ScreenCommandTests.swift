@@ -93,6 +93,16 @@ final class ScreenCommandTests: CommandTestCase {
         XCTAssertEqual((files[.posixPermissions] as? NSNumber)?.intValue, 0o600)
     }
 
+    /// The result is the screen just taken, whatever the clock says of the others: one taken the
+    /// same moment, or one the clock puts before them.
+    func testTheResultIsTheScreenJustTaken() throws {
+        try run(["screen", "--answers", "0,1,2,0,0,1,0,2"])
+        let same = try run(["screen", "--answers", "4,4,4,4,4,4,4,4"]).stdout
+        XCTAssertTrue(same.contains("Your score: 32 of 32."), same)
+        let earlier = try run(["screen", "--answers", "1,1,1,1,1,1,1,2"], now: "2026-11-01T12:00:00").stdout
+        XCTAssertTrue(earlier.contains("Your score: 9 of 32."), earlier)
+    }
+
     func testWithoutATerminalTheQuestionsAreSaidAndNothingIsKept() throws {
         let said = try run(["screen"]).stdout
         XCTAssertTrue(said.contains("1. How often do you use cannabis?"), said)
@@ -115,7 +125,8 @@ final class ScreenCommandTests: CommandTestCase {
         try assertRefused(["screen", "--answers", "0,x\u{1B}[31m,0,0,0,0,0,0"], saying: "question 2's score")
         try assertRefused(["screen", "--meaning"], saying: "no self-screen is taken yet")
         try run(["screen", "--answers", "1,1,1,1,1,1,1,2"])
-        try assertRefused(["screen", "--answers", ""], saying: "none were given")
+        try assertRefused(["screen", "--answers", ""], saying: "none was given")
+        try assertRefused(["screen", "--answers", "0;1;2;0;0;1;0;2"], saying: "; 1 was given")
         try assertRefused(["screen", "maybe"], saying: "is not something screen does")
         try assertRefused(["screen", "--remind", "sometimes"], saying: "--remind is on or off")
         try assertRefused(

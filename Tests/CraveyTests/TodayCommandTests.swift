@@ -73,7 +73,10 @@ final class TodayCommandTests: CommandTestCase {
         XCTAssertEqual(replaced.stderr, "", "no memory note within 7 days")
 
         try assertRefused(["today", "--none", "--date", "2026-11-21"], saying: "2026-11-21 has not come yet")
-        try assertRefused(["today", "--none", "--date", "2026-13-01"], saying: "is not a date written as YYYY-MM-DD")
+        try assertRefused(
+            ["today", "--none", "--date", "2026-13-01"], saying: "there is no day 2026-13-01 in the calendar")
+        try assertRefused(
+            ["today", "--none", "--date", "2026-02-29"], saying: "there is no day 2026-02-29 in the calendar")
         try assertRefused(["today", "--none", "--date", "\u{1B}[31m"], saying: "is not a date written as YYYY-MM-DD")
         try assertRefused(["today", "--none", "--dont-remember"], saying: "give --none or --dont-remember, not both")
         try assertRefused(["today", "--from", "2026-11-01"], saying: "--from and --to are for --backfill")

@@ -9,8 +9,10 @@ enum SelfScreenFlow {
     /// returns every screen taken, this one last.
     static func take(_ answers: [Int], in lib: Library, now: Date) throws -> [SelfScreenTaken] {
         let tracker = Tracker(library: lib)
-        try tracker.takeSelfScreen(answers, now: now)
-        return try tracker.selfScreens()
+        let taken = try tracker.takeSelfScreen(answers, now: now)
+        // This one last whatever the clock says of the others (one taken the same moment, or
+        // after it by a clock that went back).
+        return try tracker.selfScreens().filter { $0.id != taken.id } + [taken]
     }
 
     /// The result in calm words: the score, then its trend; what the number means only `meaning`.

@@ -19,6 +19,14 @@ enum WithdrawalFlow {
         return words + ". It replaces today's earlier check (\(replaced.text))."
     }
 
+    /// Home's note after the check's screen, short enough to leave home's first keys in view in
+    /// a small window (the scores were on the screen a moment before): "Withdrawal check kept for
+    /// day 3 ✓", and "(it replaces today's earlier one)" when it did.
+    static func note(_ kept: WithdrawalKept) -> String {
+        "Withdrawal check kept for day \(kept.check.windowDay) ✓"
+            + (kept.replaced == nil ? "" : " (it replaces today's earlier one)")
+    }
+
     /// Home's note for the key while the window is open: "day 3 · not yet today" or "✓ today".
     static func homeState(_ window: WithdrawalWindow, checkedToday: Bool) -> String {
         "day \(window.day ?? 0) · " + (checkedToday ? "✓ done today" : "not yet today")

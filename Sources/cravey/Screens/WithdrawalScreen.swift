@@ -78,7 +78,7 @@ struct WithdrawalScreen {
             _ = state.take(key)
         }
         do {
-            return WithdrawalFlow.said(
+            return WithdrawalFlow.note(
                 try WithdrawalFlow.keep(
                     WithdrawalScores(state.scores), anyGoal: anyGoal, in: session.library, now: session.now()))
         } catch {
