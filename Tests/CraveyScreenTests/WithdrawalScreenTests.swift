@@ -56,7 +56,7 @@ final class WithdrawalScreenTests: CommandTestCase {
         let small = try start("home", width: 60, height: 12)
         defer { small.close() }
         let fits = try small.waitFor("LOG CRAVING")
-        for part in ["w 🌙 Withdrawal check", "n No use today", "q Quit"] {
+        for part in ["w 🌙 Withdrawal check (day 3 · not yet today)", "n No use today", "q Quit"] {
             XCTAssertTrue(fits.contains(part), "60x12: '\(part)' not in\n\(fits)")
         }
         // A check kept, and a second replacing it: the note leaves c, u and o in view.
@@ -75,7 +75,7 @@ final class WithdrawalScreenTests: CommandTestCase {
         let tmux = try start("home", width: 80, height: 24)
         defer { tmux.close() }
         let home = try tmux.waitFor("LOG CRAVING")
-        XCTAssertTrue(home.contains("(day 3 · not yet today)"), home)
+        XCTAssertTrue(home.contains("(day 3 · ✓ done today)"), "kept at 60x12: \(home)")
         try tmux.send("w", literal: true)
         try tmux.waitFor("1 of 6")
         for key in ["3", "5", "2", "0", "4", "t"] { try tmux.send(key, literal: true) }
