@@ -9,6 +9,9 @@ import XCTest
 final class DayMarkFaultTests: FaultCampaign {
     let environment = ["TZ": "UTC", "CRAVEY_NOW": "2026-11-20T12:00:00"]
 
+    /// The answers as the shared typed-row checks read them back.
+    var rows: TypedRows { TypedRows(shown: kinds, keep: ["today", "--none"], step: "day.mark", table: "dayMark") }
+
     func kinds(_ root: String) throws -> [String] {
         let result = try run(["report", "--json", "--from", "2026-11-15"], root, environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -106,13 +109,7 @@ final class DayMarkFaultTests: FaultCampaign {
 
     func testABackupAndItsRestoreCarryTheAnswers() throws {
         let root = base + "/lib"
-        let before = try answered(root)
-        let backup = base + "/backup"
-        let saved = try run(["backup", backup], root, environment: environment)
-        XCTAssertEqual(saved.status, 0, saved.stderr)
-        let restored = try run(["restore", backup], base + "/restored", environment: environment)
-        XCTAssertEqual(restored.status, 0, restored.stderr)
-        XCTAssertEqual(try kinds(base + "/restored"), before)
+        try assertBackupCarries(rows, made: try answered(root), root, environment: environment)
     }
 
     func testAnAnswerTheRulesRefuseIsSetAsideFromTheJournal() throws {
@@ -143,7 +140,7 @@ final class DayMarkFaultTests: FaultCampaign {
         let root = base + "/lib"
         _ = try answered(root)
         try assertCheckNamesAndRepairs(
-            TypedRows(shown: kinds, keep: ["today", "--none"], step: "day.mark", table: "dayMark"),
+            rows,
             planted:
                 "INSERT INTO dayMark (day, answer, markedAt) VALUES ('2099-01-01', 'none', '2026-11-20T12:00:00.000Z')",
             saying: "the answer for '2099-01-01' is for a day that has not come yet", root, environment: environment)
