@@ -17,17 +17,43 @@ package final class KeyReader: Sendable {
     private struct Queue {
         var queued: [Key] = []
         var ended = false
+        /// The Enter a hand used to line prompts types after a key that answered a question.
+        var afterAnswer = EnterAfterAnswer()
     }
     private let queue = Mutex(Queue())
 
     package init(fd: Int32) { self.fd = fd }
 
     /// The next key, waiting up to `milliseconds` (-1: as long as it takes); nil when none came.
-    /// Once the input is gone, every call returns `.inputEnded`.
+    /// Once the input is gone, every call returns `.inputEnded`. An Enter that follows a key
+    /// that answered a question (`answered()`) is passed over, whoever reads next: it belongs to
+    /// that answer, not to the next screen (a recording it would stop at once).
     package func next(waiting milliseconds: Int32 = -1) -> Key? {
         queue.withLock { queue in
-            if queue.queued.isEmpty { fill(&queue, waiting: milliseconds) }
-            return queue.queued.isEmpty ? nil : queue.queued.removeFirst()
+            let deadline = monotonicMilliseconds() + Int(milliseconds)
+            while true {
+                if queue.queued.isEmpty {
+                    fill(&queue, waiting: milliseconds < 0 ? -1 : Int32(max(0, deadline - monotonicMilliseconds())))
+                }
+                guard !queue.queued.isEmpty else { return nil }
+                let key = queue.queued.removeFirst()
+                if queue.afterAnswer.swallows(key, at: monotonicMilliseconds()) { continue }
+                return key
+            }
+        }
+    }
+
+    /// Notes that a key just answered a question at once. An Enter already here with it (typed
+    /// or pasted together with the answer) is taken with it now, however late the next reader
+    /// comes; one that comes within `EnterAfterAnswer.window` is passed over when read.
+    package func answered() {
+        queue.withLock { queue in
+            if queue.queued.isEmpty { fill(&queue, waiting: 0) }
+            if queue.queued.first == .enter {
+                queue.queued.removeFirst()
+            } else {
+                queue.afterAnswer.answered(at: monotonicMilliseconds())
+            }
         }
     }
 

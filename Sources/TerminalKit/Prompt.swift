@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -87,29 +86,18 @@ package enum Prompt {
         }
     }
 
-    /// When a key last answered a question: the Enter a hand used to line prompts types after it
-    /// belongs to that answer, not to the next question.
-    private static let answered = Mutex(EnterAfterAnswer())
-
     /// The next key for a question: nil on a stop signal; an Enter that follows an answer's key is
-    /// passed over.
+    /// passed over (by the key reader).
     static func nextKey(stopped: () -> Bool) -> Key? {
         while !stopped() {
             guard let key = KeyReader.shared.next(waiting: 200) else { continue }
-            if answered.withLock({ $0.swallows(key, at: monotonicMilliseconds()) }) { continue }
             return key
         }
         return nil
     }
 
     /// Notes that a key answered a question at once (a line's first key did).
-    static func noteAnswered() { answered.withLock { $0.answered(at: monotonicMilliseconds()) } }
-
-    private static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
+    static func noteAnswered() { KeyReader.shared.answered() }
 }
 
 /// The Enter typed right after a key that answered a question (the habit of line prompts: `y`

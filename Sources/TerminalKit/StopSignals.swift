@@ -33,6 +33,11 @@ package final class StopSignals: Sendable {
             )
         }
         if let onPause { list.append((SIGUSR1, onPause)) }
+        // A source listens only once the dispatch manager has registered it, a moment after it is
+        // resumed: a signal sent in that moment (a Ctrl-C typed as the screen is drawn) would go
+        // to the listeners before it alone, or nowhere. So listening begins when each one says it
+        // is registered (the handler runs on the signal queue, never this one's caller).
+        let registered = DispatchGroup()
         // Made inside the lock, so the sources never leave the state that owns them.
         state.withLock { state in
             state.sources = list.map { signo, handler in
@@ -45,10 +50,13 @@ package final class StopSignals: Sendable {
                 }
                 let source = DispatchSource.makeSignalSource(signal: signo, queue: Self.queue)
                 source.setEventHandler(handler: handler)
+                registered.enter()
+                source.setRegistrationHandler { registered.leave() }
                 source.resume()
                 return source
             }
         }
+        _ = registered.wait(timeout: .now() + .seconds(2))
     }
 
     /// Whether a stop signal has come.

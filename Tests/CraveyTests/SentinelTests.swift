@@ -21,7 +21,9 @@ final class SentinelTests: CommandTestCase {
         while Date() < deadline {
             if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
                 let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == built
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == built,
+                // The program is named before its exec has laid out the environment (read empty till then).
+                ((try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")))?.isEmpty == false)
             {
                 return (tmux, pid)
             }

@@ -101,6 +101,45 @@ final class TerminalToolkitTests: XCTestCase {
         XCTAssertFalse(habit.swallows(.enter, at: 3_000 + EnterAfterAnswer.window), "too late to be the same answer")
     }
 
+    /// Over a pipe, whoever reads next: an Enter typed together with the answer (`y⏎` at once) is
+    /// taken with it however late the next reader comes (a recording started after the answer
+    /// is not stopped by it); one that follows within the window is passed over once, waiting on
+    /// for a real key; a key other than Enter is not.
+    func testTheKeyReaderTakesTheAnswersEnterWhoeverReadsNext() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]) }
+        let reader = KeyReader(fd: fds[0])
+        let input = fds[1]
+        @Sendable func type(_ text: String) {
+            _ = text.utf8CString.withUnsafeBufferPointer { write(input, $0.baseAddress, text.utf8.count) }
+        }
+        type("y\r")
+        XCTAssertEqual(reader.next(waiting: 100), .character("y"))
+        reader.answered()
+        usleep(UInt32(EnterAfterAnswer.window + 100) * 1000)
+        XCTAssertNil(reader.next(waiting: 50), "the Enter typed with the answer went with it")
+        type("q")
+        XCTAssertEqual(reader.next(waiting: 100), .character("q"))
+        reader.answered()
+        type("\r")
+        let started = Date()
+        let writer = Thread {
+            usleep(300_000)
+            type("s")
+        }
+        writer.start()
+        XCTAssertEqual(reader.next(waiting: 2_000), .character("s"), "the Enter after the answer was passed over")
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.25, "and the reader waited on for a real key")
+        type("\r")
+        XCTAssertEqual(reader.next(waiting: 100), .enter, "an Enter that follows another key is a key")
+        reader.answered()
+        type("n\r")
+        XCTAssertEqual(reader.next(waiting: 100), .character("n"))
+        XCTAssertEqual(reader.next(waiting: 100), .enter)
+        close(input)
+    }
+
     /// Over a pipe: an escape sequence written in two pieces is one key; a lone Esc is Esc once
     /// nothing follows it; the end of input is a key of its own, every time after.
     func testTheKeyReaderJoinsSplitSequencesAndSeesTheEnd() throws {
