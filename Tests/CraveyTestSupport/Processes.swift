@@ -181,6 +181,22 @@ public final class TmuxSession {
         )
     }
 
+    /// Waits until the screen satisfies `condition` (a screen to come that the one before it
+    /// would also pass for by a word it has: home with its note gone); returns the screen (or
+    /// fails after `timeout`, naming `what`).
+    @discardableResult
+    public func waitUntil(_ what: String, timeout: TimeInterval = 15, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date() + timeout
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            usleep(50_000)
+        }
+        throw NSError(
+            domain: "tmux", code: 1, userInfo: [NSLocalizedDescriptionKey: "never \(what); screen:\n\(last)"])
+    }
+
     public func close() { _ = try? runProcess("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
 
     deinit { close() }

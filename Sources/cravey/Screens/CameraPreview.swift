@@ -79,8 +79,12 @@ final class CameraPreview: Sendable {
             let size =
                 expected.map { VideoSize.fitting(width: $0.width, height: $0.height, maxWidth: 640, maxHeight: 480) }
                 ?? VideoSize(width: 640, height: 360)
-            let thread = Thread { [self] in runWindow(size) }
-            thread.name = "cravey preview window"
+            let thread = Thread { [self] in
+                // Named from inside, through its own /proc entry (a name set before the start
+                // never reaches the system on Linux): `top -H` shows "cravey preview".
+                try? Data("cravey preview".utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
+                runWindow(size)
+            }
             thread.start()
         }
     }
