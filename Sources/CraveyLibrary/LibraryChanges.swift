@@ -42,9 +42,9 @@ extension Library {
         }
     }
 
-    /// Counts one play: playCount + 1, lastPlayedAt = now.
+    /// Counts one play: playCount + 1, lastPlayedAt = `date` (the session's clock).
     @discardableResult
-    public func recordPlay(_ id: UUID, at date: Date = Date()) throws -> Bool {
+    public func recordPlay(_ id: UUID, at date: Date) throws -> Bool {
         try translatingDatabaseErrors { try store.recordPlay(id: id, at: date) }
     }
 

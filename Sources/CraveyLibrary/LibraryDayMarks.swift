@@ -121,6 +121,79 @@ extension Library {
     }
 }
 
+extension Library {
+    /// Holds the days' answers and the withdrawal checks to the logs: an answer still standing on
+    /// a day a use is logged on is named (with `repair`, withdrawn by the first use of that day,
+    /// as logging it does), and an answer or check dated before tracking began is named and kept.
+    static func checkDaysAgainstLogs(_ db: Database, repair: Bool, into report: inout Report) throws {
+        guard try db.tableExists("dayMark") else { return }
+        let useDay = "date(u.at, u.utcOffset || ' seconds')"
+        let standing = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT m.day, m.answer,
+                  (SELECT u.id FROM usage u WHERE \(useDay) = m.day ORDER BY u.at, u.rowid LIMIT 1) AS useId
+                FROM dayMark m WHERE m.withdrawnBy IS NULL ORDER BY m.day
+                """)
+        for row in standing {
+            guard let day = String.fromDatabaseValue(row[0]), let use = String.fromDatabaseValue(row[2]) else {
+                continue
+            }
+            report.add(
+                .answerOnUseDay,
+                "\(answerWords(String.fromDatabaseValue(row[1]))) for \(day.prefix(20)), a day with a use logged")
+            if repair {
+                try db.execute(sql: "UPDATE dayMark SET withdrawnBy = ? WHERE day = ?", arguments: [use, day])
+            }
+        }
+        guard let first = try firstTrackedDay(db) else { return }
+        for row in try Row.fetchAll(db, sql: "SELECT day, answer FROM dayMark ORDER BY day") {
+            guard let text = String.fromDatabaseValue(row[0]), let day = LocalDay(parsing: text), day < first else {
+                continue
+            }
+            report.add(
+                .beforeTracking,
+                "\(answerWords(String.fromDatabaseValue(row[1]))) for \(day.text); tracking began \(first.text)")
+        }
+        guard try db.tableExists("withdrawalCheck") else { return }
+        let checkDays = try String.fetchAll(
+            db, sql: "SELECT day FROM withdrawalCheck WHERE typeof(day) = 'text' ORDER BY day")
+        for text in checkDays {
+            guard let day = LocalDay(parsing: text), day < first else { continue }
+            report.add(.beforeTracking, "the withdrawal check of \(day.text); tracking began \(first.text)")
+        }
+    }
+
+    /// "the answer 'no use'", "the answer 'don't remember'".
+    private static func answerWords(_ answer: String?) -> String {
+        switch answer {
+        case "none": "the answer 'no use'"
+        case "unknown": "the answer 'don't remember'"
+        default: "the answer"
+        }
+    }
+
+    /// The first day tracked, as the logs show it: the first craving's or use's day (on its own
+    /// clock), the first recording's (on this computer's), or the day the first answer was given
+    /// (a day can be answered for on the day tracking begins); nil: nothing tracked.
+    private static func firstTrackedDay(_ db: Database) throws -> LocalDay? {
+        let logDay = try String.fetchOne(
+            db,
+            sql: """
+                SELECT min(d) FROM (
+                  SELECT min(date(at, utcOffset || ' seconds')) AS d FROM craving
+                  UNION ALL SELECT min(date(at, utcOffset || ' seconds')) FROM usage)
+                """
+        ).flatMap { LocalDay(parsing: $0) }
+        let moments = [
+            try String.fetchOne(db, sql: "SELECT min(createdAt) FROM recording"),
+            try String.fetchOne(db, sql: "SELECT min(markedAt) FROM dayMark"),
+        ]
+        let days = moments.compactMap { $0.flatMap(StoredDate.date).map { LocalDay($0, in: .current) } }
+        return ([logDay].compactMap { $0 } + days).min()
+    }
+}
+
 extension Validation {
     /// The answers a day can have.
     public static let dayAnswers = ["none", "unknown"]

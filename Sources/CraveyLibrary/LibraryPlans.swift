@@ -29,7 +29,8 @@ extension Library {
     /// How many plans a person keeps at most.
     public static let maxPlans = 10
 
-    /// Every plan, oldest first (made in the same millisecond: in the order stored).
+    /// Every plan, oldest first (made in the same second: in the order stored; a clock set for
+    /// tests runs from the same moment in each process, so milliseconds do not tell them apart).
     public func plans() throws -> [PlanRow] {
         try readLogs { db in try Self.planRows(db) }
     }
@@ -38,7 +39,9 @@ extension Library {
     /// false then, and nothing is written.
     public func addPlan(_ row: PlanRow) throws -> Bool {
         try writeLogs(step: "plan.add") { db in
-            guard try Int.fetchOne(db, sql: "SELECT count(*) FROM plan")! < Self.maxPlans else { return false }
+            // The plans a person can see and remove are counted: a row no cravey would write
+            // is not listed, so it takes no place of theirs (`check` names it).
+            guard try Self.planRows(db).count(where: \.isReadable) < Self.maxPlans else { return false }
             if let recording = row.recordingId,
                 try !Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?)", arguments: [recording])!
@@ -67,7 +70,7 @@ extension Library {
         try Row.fetchAll(
             db,
             sql:
-                "SELECT id, forTrigger, location, hour, instead, recordingId, createdAt FROM plan ORDER BY createdAt, rowid"
+                "SELECT id, forTrigger, location, hour, instead, recordingId, createdAt FROM plan ORDER BY substr(createdAt, 1, 19), rowid"
         ).map {
             PlanRow(
                 id: $0[0], forTrigger: $0[1], location: $0[2], hour: $0[3], instead: $0[4], recordingId: $0[5],
@@ -76,9 +79,28 @@ extension Library {
     }
 
     /// Holds every plan to the rules typed input meets (`Validation.planProblem`); with `repair`,
-    /// one that breaks them is removed.
+    /// one that breaks them is removed. A plan whose message is not there is kept: `repair`
+    /// clears its message, as deleting that message does.
     static func checkPlans(_ db: Database, repair: Bool, into report: inout Report) throws {
         guard try db.tableExists("plan") else { return }
+        let dangling = try Row.fetchAll(
+            db,
+            sql:
+                "SELECT id, recordingId FROM plan WHERE recordingId IS NOT NULL AND recordingId NOT IN (SELECT id FROM recording)"
+        )
+        for row in dangling {
+            let id = String.fromDatabaseValue(row[0]) ?? "?", message = String.fromDatabaseValue(row[1]) ?? "?"
+            report.add(
+                .danglingLink,
+                "plan '\(id.prefix(8))' → message \(message.prefix(8)) that is not there (the plan is kept, without a message)"
+            )
+        }
+        if repair && !dangling.isEmpty {
+            try db.execute(
+                sql:
+                    "UPDATE plan SET recordingId = NULL WHERE recordingId IS NOT NULL AND recordingId NOT IN (SELECT id FROM recording)"
+            )
+        }
         for row in try Row.fetchAll(db, sql: "SELECT id, forTrigger, location, hour, instead FROM plan") {
             func text(_ column: Int) -> String? { String.fromDatabaseValue(row[column]) }
             let hour: Int64?? =
@@ -95,6 +117,12 @@ extension Library {
             }
         }
     }
+}
+
+extension PlanRow {
+    /// Whether cravey lists the plan (its id one it would make, its trigger one it knows): only
+    /// these count toward `Library.maxPlans`.
+    public var isReadable: Bool { UUID(uuidString: id) != nil && Validation.planTriggers.contains(forTrigger) }
 }
 
 extension Validation {
@@ -124,14 +152,14 @@ extension Validation {
         return trimmed
     }
 
-    /// What is wrong with a plan as stored (nil: nothing): an id, a trigger and a place from the
+    /// What is wrong with a plan as stored (nil: nothing): an id (a UUID), a trigger and a place from the
     /// lists, an hour 0–23 (`hour` nil: not a whole number; .some(nil): none), and a sentence as
     /// `planSentence` keeps it.
     public static func planProblem(
         id: String?, trigger: String?, location: String?, hour: Int64??, instead: String?
     ) -> String? {
         let name = "plan '\((id ?? "?").prefix(8))'"
-        guard let id, !id.isEmpty, id.count <= 64 else { return "\(name) has no id cravey would make" }
+        guard let id, UUID(uuidString: id) != nil else { return "\(name) has no id cravey would make" }
         guard let trigger, planTriggers.contains(trigger) else { return "\(name) is for no trigger cravey knows" }
         if let location, !planPlaces.contains(location) { return "\(name) names no place cravey knows" }
         guard let hour, hour.map({ (0...23).contains($0) }) ?? true else { return "\(name): its hour is not 0–23" }

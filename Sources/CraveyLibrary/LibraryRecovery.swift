@@ -67,6 +67,14 @@ extension Library {
             /// A setting or milestone that breaks the rules typed input meets (`repair` keeps what
             /// is valid of it: a prices setting's other prices).
             case invalidSetting
+            /// A plan whose message is not there (deleted with foreign keys off, or restored
+            /// without it): `repair` keeps the plan and clears its message.
+            case danglingLink
+            /// A day's answer that still stands on a day a use is logged on: `repair` withdraws
+            /// it, naming that use, as logging the use does.
+            case answerOnUseDay
+            /// A day's answer or a withdrawal check dated before tracking began: kept, said.
+            case beforeTracking
             /// A recording whose loudness is not measured yet (`repair` measures it).
             case unmeasured
             /// A recording measured by this check.
@@ -76,7 +84,8 @@ extension Library {
             public var isProblem: Bool {
                 switch self {
                 case .rowWithoutFile, .fileWithoutRow, .rowOutsideLibrary, .notMedia, .invalidRow, .missingThumbnail,
-                    .loosePermissions, .searchIndex, .journal, .notBroughtBack, .invalidSetting:
+                    .loosePermissions, .searchIndex, .journal, .notBroughtBack, .invalidSetting, .danglingLink,
+                    .answerOnUseDay:
                     true
                 default: false
                 }

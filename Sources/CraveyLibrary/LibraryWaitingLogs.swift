@@ -224,7 +224,7 @@ extension Library {
     /// been heard. While another process holds the library the count is kept in `logs.waiting`,
     /// durably, and made by whoever takes the library next: a play never waits on the library.
     /// Returns whether a message was counted now (false: no such message, or kept for later).
-    public func countPlay(_ id: UUID, at date: Date = Date()) throws -> Bool {
+    public func countPlay(_ id: UUID, at date: Date) throws -> Bool {
         var counted = false
         try keepWaiting(
             WaitingLine(kind: "play", recording: id.uuidString, at: StoredDate.text(date)), checking: { _ in }

@@ -134,6 +134,22 @@ public struct LocalDay: Sendable, Hashable, Comparable, Codable {
         return Self.monthNames[month - 1] + " " + String(day)
     }
 
+    /// The day as said on `today`: "Nov 19"; with its year when it is more than `yearlessDays`
+    /// away, which the month and day alone leave unclear ("Nov 19, 2025").
+    public func said(on today: LocalDay) -> String {
+        abs(today.number - number) > Self.yearlessDays ? "\(short), \(civil.year)" : short
+    }
+
+    /// How far a day may be from today and still be said without its year.
+    public static let yearlessDays = 300
+
+    /// "3 days ago (Nov 24)", "468 days ago (Nov 19, 2025)": how long before `today` the day was,
+    /// and the day itself (see `said(on:)`).
+    public func daysAgo(on today: LocalDay) -> String {
+        let days = today.number - number
+        return "\(days) day\(days == 1 ? "" : "s") ago (\(said(on: today)))"
+    }
+
     /// From this day to `last`, as a person reads it: "Oct 10–16", "Oct 28–Nov 3", "Oct 10";
     /// with the years when the span is not all in `year`: "Dec 28, 2025–Jan 3, 2026".
     public func span(to last: LocalDay, currentYear year: Int) -> String {

@@ -109,11 +109,12 @@ public enum MessagePlay {
     }
 
     /// Plays `recording` on `player` through `play` (which returns how the playback ended), then
-    /// counts the play if it was heard, unless it is a check-in's. The sound never waits on the
-    /// library: while another process holds it, the count is kept durably and made once it is
-    /// free. A failed count never undoes the playback: it is said in the result.
+    /// counts the play if it was heard, unless it is a check-in's, as played at `clock`'s time
+    /// when it ended (the session's clock). The sound never waits on the library: while another
+    /// process holds it, the count is kept durably and made once it is free. A failed count never
+    /// undoes the playback: it is said in the result.
     public static func play(
-        _ recording: Recording, in library: Library, on player: any Playback,
+        _ recording: Recording, in library: Library, on player: any Playback, clock: () -> Date,
         through play: () throws -> AudioPlayer.Ending
     ) rethrows -> Played {
         let ending = try play()
@@ -123,20 +124,20 @@ public enum MessagePlay {
         }
         guard recording.checkIn == nil else { return played(.checkIn) }
         guard heard(seconds, of: recording.duration) else { return played(.notHeard) }
-        return played(count(recording, in: library))
+        return played(count(recording, in: library, at: clock()))
     }
 
-    /// Counts a play of `recording` whose words were shown instead of its sound.
-    public static func shown(_ recording: Recording, in library: Library) -> Played {
+    /// Counts a play of `recording` whose words were shown instead of its sound, at `now`.
+    public static func shown(_ recording: Recording, in library: Library, at now: Date) -> Played {
         Played(
             recording: recording, ending: .finished,
-            counting: recording.checkIn == nil ? count(recording, in: library) : .checkIn, heardSeconds: 0,
+            counting: recording.checkIn == nil ? count(recording, in: library, at: now) : .checkIn, heardSeconds: 0,
             wordsShown: true)
     }
 
-    private static func count(_ recording: Recording, in library: Library) -> Counting {
+    private static func count(_ recording: Recording, in library: Library, at now: Date) -> Counting {
         do {
-            _ = try library.countPlay(recording.id)
+            _ = try library.countPlay(recording.id, at: now)
             return .counted
         } catch {
             return .failed(error)

@@ -226,15 +226,18 @@ extension Tracker {
             firstDay: min(facts.firstTrackedDay(in: timeZone) ?? today.number, today.number))
     }
 
-    /// The line said when `use` withdrew a day's answer of no use ("Nov 24 was marked as a day
-    /// without use; …", "Today was marked …" as of `now`), nil when it withdrew none. Only for a
-    /// use just logged or just moved to another day: the answer it withdrew is kept with its id.
+    /// The line said when `use` withdrew a day's answer ("Nov 24 was marked as a day without
+    /// use; …", "Today was marked as not remembered; …" as of `now`), nil when it withdrew none.
+    /// Only for a use just logged or just moved to another day: the answer it withdrew is kept
+    /// with its id.
     public func markWithdrawn(by use: Usage, now: Date, timeZone: TimeZone = .current) throws -> String? {
-        guard let row = try library.dayMark(withdrawnBy: use.id.uuidString), row.answer == DayAnswer.noUse.rawValue,
-            let day = LocalDay(parsing: row.day), day == LocalDay(use.time)
+        guard let row = try library.dayMark(withdrawnBy: use.id.uuidString),
+            let answer = DayAnswer(rawValue: row.answer), let day = LocalDay(parsing: row.day),
+            day == LocalDay(use.time)
         else { return nil }
         let today = LocalDay(now, in: timeZone)
-        let name = day == today ? "Today" : day == today - 1 ? "Yesterday" : day.short
-        return "\(name) was marked as a day without use; that mark is withdrawn now that a use is logged on it."
+        let name = day == today ? "Today" : day == today - 1 ? "Yesterday" : day.said(on: today)
+        let marked = answer == .noUse ? "a day without use" : "not remembered"
+        return "\(name) was marked as \(marked); that mark is withdrawn now that a use is logged on it."
     }
 }

@@ -49,9 +49,31 @@ public enum Nudge {
     static let believableSeconds: TimeInterval = 366 * 86_400
 
     /// The time of day the nudge for `hour` comes: 15 minutes before it (23:45 for midnight).
+    /// On the day the clocks go forward that time may not exist: the nudge itself comes at
+    /// `moment(before:on:in:)`.
     public static func time(before hour: Int) -> (hour: Int, minute: Int) {
         let minutes = ((hour * 60 - leadMinutes) % 1_440 + 1_440) % 1_440
         return (minutes / 60, minutes % 60)
+    }
+
+    /// The moment `hour` begins on `day` in `timeZone`, as the clock really runs: on the day the
+    /// clocks go forward past it, the moment they do; on the day it comes twice, the first time.
+    public static func start(of hour: Int, on day: LocalDay, in timeZone: TimeZone) -> Date {
+        let wall = Double(day.number * 86_400 + hour * 3_600)
+        func offset(_ seconds: Double) -> Double {
+            Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds)))
+        }
+        // The offsets in force half a day either side: the moment is one of these two readings.
+        let before = wall - offset(wall - 43_200), after = wall - offset(wall + 43_200)
+        let real = [before, after].filter { $0 + offset($0) == wall }
+        return Date(timeIntervalSince1970: real.min() ?? before)
+    }
+
+    /// The moment the nudge for `hour` comes on `day`: 15 minutes of real time before the hour
+    /// begins (on the day the clocks go forward at 1 AM, 12:45 AM for 2 AM, not 1:45, which
+    /// that day has not).
+    public static func moment(before hour: Int, on day: LocalDay, in timeZone: TimeZone) -> Date {
+        start(of: hour, on: day, in: timeZone).addingTimeInterval(-Double(leadMinutes * 60))
     }
 
     /// `state` once what became of the last nudge is known, at `now`: answered when its mark is
@@ -101,12 +123,12 @@ public enum Nudge {
         in timeZone: TimeZone
     ) -> Decision {
         guard let hard = finding.hardHour else { return .quiet(.noHour(cravings: finding.cravings)) }
-        let calendar = CheckIn.calendar(in: timeZone)
-        let clock = calendar.dateComponents([.hour, .minute], from: now)
-        let minutes = (clock.hour ?? 0) * 60 + (clock.minute ?? 0)
-        let before = ((hard.hour * 60 - minutes) % 1_440 + 1_440) % 1_440
-        guard before > 0, before <= windowMinutes else { return .quiet(.notTheTime(hard)) }
         let today = LocalDay(now, in: timeZone)
+        // The real time until the hour next begins (the clock may jump on the way).
+        let begins = [today, today + 1].map { start(of: hard.hour, on: $0, in: timeZone) }.first { $0 > now }
+        guard let begins, begins.timeIntervalSince(now) <= Double(windowMinutes * 60) else {
+            return .quiet(.notTheTime(hard))
+        }
         if let shown = state.lastShown, LocalDay(shown, in: timeZone) == today { return .quiet(.shownToday) }
         if let until = state.restingUntil, today < until { return .quiet(.resting(until: until)) }
         let since = now.addingTimeInterval(-recentSeconds)
@@ -130,20 +152,27 @@ public enum Nudge {
         guard let hard = finding.hardHour else { return nil }
         let calendar = CheckIn.calendar(in: timeZone)
         let at = time(before: hard.hour)
-        func after(_ date: Date, _ clock: (hour: Int, minute: Int)) -> Date? {
-            calendar.nextDate(
-                after: date, matching: DateComponents(hour: clock.hour, minute: clock.minute, second: 0),
-                matchingPolicy: .nextTime)
+        /// The first nudge after `date`, at its real moment (`moment(before:on:in:)`).
+        func nudge(after date: Date) -> Date? {
+            let day = LocalDay(date, in: timeZone)
+            return (0...2).lazy.map { moment(before: hard.hour, on: day + $0, in: timeZone) }.first { $0 > date }
         }
-        var run = after(now, scheduled ?? at)
-        if let timer = scheduled, timer != at, let moving = run { run = after(moving, at) }
+        var run: Date?
+        if let timer = scheduled, timer != at {  // the timer runs at its time once, and moves
+            run = calendar.nextDate(
+                after: now, matching: DateComponents(hour: timer.hour, minute: timer.minute, second: 0),
+                matchingPolicy: .nextTime
+            ).flatMap { nudge(after: $0) }
+        } else {
+            run = nudge(after: now)
+        }
         for _ in 0..<(restDays + 3) {
             guard let candidate = run else { return nil }
             let day = LocalDay(candidate, in: timeZone)
             let shownThatDay = state.lastShown.map { LocalDay($0, in: timeZone) == day } ?? false
             let resting = state.restingUntil.map { day < $0 } ?? false
             if !shownThatDay && !resting { return candidate }
-            run = after(candidate, at)
+            run = nudge(after: candidate)
         }
         return nil
     }

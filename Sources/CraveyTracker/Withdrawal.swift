@@ -98,19 +98,37 @@ public struct WithdrawalChart: Sendable, Equatable {
         WithdrawalWindow.days.map { day in checks.first(where: { $0.windowDay == day }).map { $0.scores[symptom] } }
     }
 
-    /// The figures beside a symptom's row: "peak 7 on day 3 · last 4 (day 6)".
+    /// The figures beside a symptom's row: each day's score as checked, then its peak and its
+    /// last ("2 7 4 · peak 7 on day 3 · last 4 (day 6)"); the blocks alone leave some scores
+    /// looking alike.
     public func summary(_ symptom: Symptom) -> String {
         let scored = checks.map { ($0.windowDay, $0.scores[symptom]) }
         guard let last = scored.last, let peak = scored.max(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) })
         else { return "" }
         if scored.count == 1 { return "\(last.1) (day \(last.0))" }
-        return "peak \(peak.1) on day \(peak.0) · last \(last.1) (day \(last.0))"
+        return scored.map { String($0.1) }.joined(separator: " ")
+            + " · peak \(peak.1) on day \(peak.0) · last \(last.1) (day \(last.0))"
     }
+
+    /// The blocks a row is drawn with, ▁ for the lowest scores to █ for 10.
+    static let blocks = Array("▁▂▃▄▅▆▇█")
+
+    /// The block a score (0–10) is drawn with: eight heights for eleven scores, so some share one
+    /// (`scale` says which).
+    static func block(_ score: Int) -> Character { blocks[min(7, max(0, score) * 8 / 11)] }
 
     /// A row as characters: a block per day from ▁ (0) to █ (10), · for a day not checked.
     public func spark(_ symptom: Symptom) -> String {
-        let blocks = Array("▁▂▃▄▅▆▇█")
-        return String(cells(symptom).map { $0.map { blocks[min(7, $0 * 8 / 11)] } ?? "·" })
+        String(cells(symptom).map { $0.map(Self.block) ?? "·" })
+    }
+
+    /// What each block stands for: "▁ 0–1 ▂ 2 ▃ 3–4 ▄ 5 ▅ 6 ▆ 7–8 ▇ 9 █ 10".
+    public static var scale: String {
+        blocks.map { glyph in
+            let scores = (0...10).filter { block($0) == glyph }
+            guard let low = scores.first, let high = scores.last else { return "" }
+            return "\(glyph) " + (low == high ? "\(low)" : "\(low)–\(high)")
+        }.joined(separator: " ")
     }
 
     /// The chart as plain lines, a row per symptom ("Sleep trouble    ▂▅▇▆···  peak 7 on day 3 · last 4 (day 4)").
@@ -121,8 +139,8 @@ public struct WithdrawalChart: Sendable, Equatable {
         }
     }
 
-    /// The days under the rows.
-    public var axis: String { "days 1–14 after the last use (\(lastUse.short)); · not checked" }
+    /// The days under the rows, and what each block stands for.
+    public var axis: String { "days 1–14 after the last use (\(lastUse.short)); · not checked; \(Self.scale)" }
 }
 
 extension WithdrawalChart: Encodable {
@@ -218,7 +236,8 @@ extension Tracker {
             throw TrackerError.invalid(
                 field: "day",
                 reason:
-                    "your last logged use was \(day) days ago (\(lastUse.short)); the check is for days 1–14 after it")
+                    "your last logged use was \(lastUse.daysAgo(on: window.today)); the check is for days 1–14 after it"
+            )
         }
         let before = try library.keepWithdrawalCheck(window.today.text, scores: scores.values, at: now)
         return WithdrawalKept(

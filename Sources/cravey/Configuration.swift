@@ -96,6 +96,15 @@ struct Configuration: Sendable {
         rideAskSeconds = environment["CRAVEY_RIDE_ASK_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
+    /// `path` with a leading `~` or `~/` read as a shell reads it: `$HOME`, or the password
+    /// database's home only where HOME is unset or empty (`~name` is that account's home).
+    func expandingTilde(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else {
+            return (path as NSString).expandingTildeInPath
+        }
+        return home + path.dropFirst()
+    }
+
     /// The environment of this run, read on first use.
     static let current = Configuration(
         environment: ProcessInfo.processInfo.environment, refusing: RawArguments.refusal(ofVariables:))

@@ -8,17 +8,38 @@ import TerminalKit
 /// So an argument that is not UTF-8 is refused before anything is parsed.
 enum RawArguments {
     /// The one-line refusal for the first argument that is not valid UTF-8, or nil when all are.
+    /// Text typed for cravey to keep (`--instead`, `--notes`, `--title`) is refused as typed text;
+    /// anything else as a name.
     static func refusal() -> String? {
+        var previous: String?
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
             let bytes = UnsafeBufferPointer(
                 start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
             if let shown = escapedIfInvalid(bytes) {
-                return
-                    "the argument '\(shown)' is not valid UTF-8; cravey takes names in UTF-8 (rename it, e.g. with convmv)"
+                return refusal(shown, after: previous)
             }
+            previous = String(cString: pointer)
         }
         return nil
+    }
+
+    /// The refusal for text typed for `option` that is not UTF-8 (`shown` with its bad bytes as
+    /// `\xHH`): what is typed is kept as typed, so it is typed again.
+    static func typedText(_ shown: String, option: String) -> String {
+        "the text typed for \(option) ('\(shown)') is not valid UTF-8, so it cannot be kept as typed; type it again in a terminal set to UTF-8"
+    }
+
+    /// The options whose value is text typed for cravey to keep.
+    static let textOptions = ["--instead", "--notes", "--title"]
+
+    /// The refusal for the argument `shown` (its bad bytes as `\xHH`), given after `previous`.
+    static func refusal(_ shown: String, after previous: String?) -> String {
+        if let option = textOptions.first(where: { shown.hasPrefix($0 + "=") }) {
+            return typedText(String(shown.dropFirst(option.count + 1)), option: option)
+        }
+        if let previous, textOptions.contains(previous) { return typedText(shown, option: previous) }
+        return "the argument '\(shown)' is not valid UTF-8; cravey takes names in UTF-8 (rename it, e.g. with convmv)"
     }
 
     /// The one-line refusal for the first of the variables `names` (in that order) that is set and

@@ -38,7 +38,7 @@ final class AtomicityTests: XCTestCase {
                 operation: { _, lib, rows in try lib.edit(rows[0], title: "after", notes: nil, purpose: nil) }),
             Scenario(
                 name: "play", setup: { temp, lib in [try temp.add(lib, title: "p")] },
-                operation: { _, lib, rows in try lib.recordPlay(rows[0].id) }),
+                operation: { _, lib, rows in try lib.recordPlay(rows[0].id, at: Date()) }),
         ]
     }
 

@@ -95,7 +95,7 @@ extension MessagesTests {
         let player = SilentPlayer(duration: recording.duration)
         player.start()
         if stoppedAtOnce { player.dismiss() }
-        return MessagePlay.play(recording, in: library, on: player) { player.wait() ?? .dismissed }
+        return MessagePlay.play(recording, in: library, on: player, clock: { Date() }) { player.wait() ?? .dismissed }
     }
 
     func testASaveQueuesItsTranscriptFirstThenTheOthersWaiting() throws {

@@ -29,9 +29,9 @@ final class CommandTests: CommandTestCase {
                 media: MediaFacts(sampleRate: 48000, channels: 1, waveform: [10, 200, 90]),
                 createdAt: t0 + Double(i) * 3600)
         }
-        try library.recordPlay(seeded[0].id)
-        try library.recordPlay(seeded[0].id)
-        try library.recordPlay(seeded[2].id)
+        try library.recordPlay(seeded[0].id, at: Date())
+        try library.recordPlay(seeded[0].id, at: Date())
+        try library.recordPlay(seeded[2].id, at: Date())
     }
 
     @discardableResult

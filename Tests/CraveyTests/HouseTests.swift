@@ -65,10 +65,16 @@ final class HouseTests: XCTestCase {
             guard let names = FileManager.default.subpaths(atPath: sources + "/" + module) else { continue }
             for name in names.sorted() where name.hasSuffix(".swift") {
                 let text = try String(contentsOfFile: sources + "/" + module + "/" + name, encoding: .utf8)
-                if text.contains("now: Date = Date()") { found.append(module + "/" + name) }
+                // `now: Date = Date()`, and a moment labelled `at` (`at: Date = Date()`,
+                // `at date: Date = Date()`): a play counted or a log kept at the real clock.
+                if text.contains("now: Date = Date()")
+                    || text.range(of: #"\bat( [a-z][A-Za-z]*)?: Date = Date\(\)"#, options: .regularExpression) != nil
+                {
+                    found.append(module + "/" + name)
+                }
             }
         }
-        XCTAssertEqual(found, [], "a 'now' defaulting to the real clock: pass the session's clock")
+        XCTAssertEqual(found, [], "a 'now' or an 'at' defaulting to the real clock: pass the session's clock")
     }
 
     func testTheEnvironmentIsReadWhereTheSessionIsMade() throws {

@@ -146,13 +146,13 @@ final class WithdrawalCommandTests: CommandTestCase {
         try run(["report", "--html", page])
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertTrue(html.contains("Withdrawal check, day by day"), "the report's page has the chart")
-        XCTAssertTrue(html.contains("Sleep trouble        ▂·▆···········  peak 7 on day 3 · last 7 (day 3)"))
+        XCTAssertTrue(html.contains("Sleep trouble        ▂·▆···········  2 7 · peak 7 on day 3 · last 7 (day 3)"))
         XCTAssertTrue(html.contains("Bonnet &amp; Preuss 2017"))
         let pdf = base + "/report.pdf"
         try run(["report", "--pdf", pdf])
         let text = try runProcess("/usr/bin/pdftotext", [pdf, "-"]).stdout
         XCTAssertTrue(text.contains("Withdrawal check, day by day"), text)
-        XCTAssertTrue(text.contains("Sleep trouble — peak 7 on day 3 · last 7 (day 3)"), text)
+        XCTAssertTrue(text.contains("Sleep trouble — 2 7 · peak 7 on day 3 · last 7 (day 3)"), text)
         let report = try jsonObject(try run(["report", "--json"]).stdout)
         let reported = try XCTUnwrap((report["figures"] as? [String: Any])?["withdrawalChecks"] as? [String: Any])
         XCTAssertEqual((reported["checks"] as? [[String: Any]])?.count, 2)

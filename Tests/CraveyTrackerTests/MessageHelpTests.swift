@@ -33,7 +33,7 @@ final class MessageHelpTests: XCTestCase {
         let saved = try library.save(
             copying: sample, thumbnail: nil, kind: .audio, draft: .init(title: title), duration: 3,
             media: MediaFacts(sampleRate: 48_000, channels: 1))
-        for _ in 0..<plays { try library.recordPlay(saved.id) }
+        for _ in 0..<plays { try library.recordPlay(saved.id, at: Date()) }
         return saved
     }
 

@@ -30,7 +30,7 @@ final class PlanTrackerTests: XCTestCase {
         let media = MediaFacts(sampleRate: 48_000, channels: 1)
         let saved = try library.save(
             copying: sample, thumbnail: nil, kind: .audio, draft: draft, duration: 3, media: media)
-        for _ in 0..<plays { try library.recordPlay(saved.id) }
+        for _ in 0..<plays { try library.recordPlay(saved.id, at: Date()) }
         return saved
     }
 

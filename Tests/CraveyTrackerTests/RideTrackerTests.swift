@@ -81,7 +81,7 @@ final class RideTrackerTests: XCTestCase {
             let saved = try library.save(
                 copying: sample, thumbnail: nil, kind: .audio, draft: .init(title: title), duration: 3,
                 media: MediaFacts(sampleRate: 48_000, channels: 1))
-            for _ in 0..<plays { try library.recordPlay(saved.id) }
+            for _ in 0..<plays { try library.recordPlay(saved.id, at: Date()) }
             let queue = try DatabaseQueue(path: base + "/library/library.sqlite")
             try queue.write {
                 try $0.execute(

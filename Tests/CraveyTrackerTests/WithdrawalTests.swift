@@ -82,12 +82,13 @@ final class WithdrawalTests: XCTestCase {
         // A block per day, ▁ for 0 to █ for 10 (score × 8 / 11): 2 ▂, 7 ▆, 4 ▃; 10 █, 8 ▆, 9 ▇.
         XCTAssertEqual(chart.spark(.sleep), "▂·▆··▃········")
         XCTAssertEqual(chart.spark(.craving), "▆·▇··█········")
-        XCTAssertEqual(chart.summary(.sleep), "peak 7 on day 3 · last 4 (day 6)")
-        XCTAssertEqual(chart.summary(.appetite), "peak 5 on day 1 · last 1 (day 6)")
+        // Beside the blocks, each day's score: blocks alone draw some scores alike.
+        XCTAssertEqual(chart.summary(.sleep), "2 7 4 · peak 7 on day 3 · last 4 (day 6)")
+        XCTAssertEqual(chart.summary(.appetite), "5 2 1 · peak 5 on day 1 · last 1 (day 6)")
         // A tie keeps the earlier day as the peak.
-        XCTAssertEqual(chart.summary(.irritability), "peak 7 on day 3 · last 3 (day 6)")
+        XCTAssertEqual(chart.summary(.irritability), "3 7 3 · peak 7 on day 3 · last 3 (day 6)")
         XCTAssertEqual(chart.lines.count, 6)
-        XCTAssertTrue(chart.lines[0].hasPrefix("Sleep trouble        ▂·▆··▃········  peak 7"), chart.lines[0])
+        XCTAssertTrue(chart.lines[0].hasPrefix("Sleep trouble        ▂·▆··▃········  2 7 4 · peak 7"), chart.lines[0])
 
         // Progress and the report: the section after Days in Progress, with the published line.
         let progress = try tracker.progress(.week, now: try at("2026-11-16 12:00"), timeZone: berlin)

@@ -36,7 +36,7 @@ do {
     case "purge":
         try library.purge()
     case "play":
-        try library.recordPlay(try library.recording(matching: args[3]).id)
+        try library.recordPlay(try library.recording(matching: args[3]).id, at: Date())
     case "save-loop":
         for i in 0..<Int(args[4])! {
             _ = try library.save(

@@ -32,15 +32,15 @@ enum CravingFlow {
         let tracker = Tracker(library: session.library)
         let now = session.now()
         let craving = try tracker.logCraving(draft, now: now)
+        // A plan for its trigger heads the offer, its message offered first.
+        let (plan, order) = try tracker.offer(for: craving, now: now)
         if json {
-            try JSONOutput.print(craving)
+            try JSONOutput.print(CravingOffered(craving: craving, plan: plan))
         } else {
             print(LogWords.saved(.craving(craving), now: now))
             print(LogWords.encouragement)
         }
         noteIfOld(craving.time)
-        // A plan for its trigger heads the offer, its message offered first.
-        let (plan, order) = try tracker.offer(for: craving, now: now)
         if let plan, !json { print(PlanWords.heading(plan)) }
         let top = Array(order.prefix(3))
         let choice: Recording?
@@ -91,5 +91,19 @@ enum CravingFlow {
             outcome.ratings, rideSeconds: pace.rideSeconds(since: started), in: session.library)
         words.forEach { print($0) }
         return words
+    }
+}
+
+/// `craving --json`: the craving logged, and the plan its offer was headed by (null: none).
+struct CravingOffered: Encodable {
+    var craving: Craving
+    var plan: Plan?
+
+    private enum Key: String, CodingKey { case plan }
+
+    func encode(to encoder: Encoder) throws {
+        try craving.encode(to: encoder)
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(plan, forKey: .plan)
     }
 }

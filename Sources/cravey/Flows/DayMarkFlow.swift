@@ -26,9 +26,10 @@ enum DayMarkFlow {
         return words + " (it was " + (before == .noUse ? "no use" : "not remembered") + ")"
     }
 
-    /// The note a day answered for more than 7 days later has (the logs' own words), or nil.
+    /// The note a day answered for more than 7 days later has (the logs' own words), or nil. Not
+    /// for "I don't remember": that answer already says what memory left.
     static func note(_ marked: DayMarked, now: Date) -> String? {
-        LocalDay(now, in: .current) - marked.day > 7 ? LogTime.oldWarning : nil
+        marked.answer == .noUse && LocalDay(now, in: .current) - marked.day > 7 ? LogTime.oldWarning : nil
     }
 
     /// The use form for `day` (its time set to that day's noon, today's now), then the log; the
@@ -40,14 +41,14 @@ enum DayMarkFlow {
     }
 
     /// The one line said when a use just logged (or moved to another day) withdrew that day's
-    /// answer of no use; nil when it withdrew none. A line that cannot be read now is left out:
+    /// answer (no use, or not remembered); nil when it withdrew none. A line that cannot be read now is left out:
     /// the use is kept whatever it says.
     static func withdrawn(by use: Usage, in lib: Library, now: Date) -> String? {
         try? Tracker(library: lib).markWithdrawn(by: use, now: now)
     }
 }
 
-/// Says on standard error, after what was saved, that a use withdrew a day's answer of no use
+/// Says on standard error, after what was saved, that a use withdrew a day's answer
 /// (as `noteIfOld` says a log's age: standard output stays what was saved, or its JSON).
 func noteIfWithdrawn(_ use: Usage, in lib: Library) {
     if let line = DayMarkFlow.withdrawn(by: use, in: lib, now: LocalClock.now()) {

@@ -67,7 +67,7 @@ enum PlayFlow {
             // A hard moment is no time for a device error alone: the message's words instead
             // (read, they count as played), or what helps without a speaker.
             if showWords(of: recording, in: session, trouble.error, waiting: true) {
-                let shown = MessagePlay.shown(recording, in: lib)
+                let shown = MessagePlay.shown(recording, in: lib, at: session.now())
                 if case let .failed(error) = shown.counting {
                     Terminal.printNote("this play was not counted: \(error)")
                 }
@@ -84,7 +84,7 @@ enum PlayFlow {
         let player = playing.player
         if startAt > 0 { player.skip(startAt) }
         let timings = session.configuration.timings
-        let played = MessagePlay.play(recording, in: lib, on: player) {
+        let played = MessagePlay.play(recording, in: lib, on: player, clock: session.now) {
             playing.run(handlingSignals: true, timings: timings)
         }
         if case let .failed(error) = played.counting {

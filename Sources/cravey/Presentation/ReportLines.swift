@@ -98,6 +98,13 @@ extension Library.Report {
                 : "after the database was lost"
         case .invalidSetting:
             repaired ? "kept only what keeps the rules typed input meets" : "breaks the rules typed input meets\(fix)"
+        case .danglingLink:
+            repaired ? "cleared a link to something deleted" : "link to something deleted\(fix)"
+        case .answerOnUseDay:
+            repaired
+                ? "withdrew a day's answer, as the use logged on that day does"
+                : "a day's answer still stands on a day with a use logged\(fix)"
+        case .beforeTracking: "kept, though dated before tracking began"
         case .notMedia:
             repaired
                 ? "moved to Quarantine/ and removed its row (its file is not media cravey can play)"

@@ -356,7 +356,9 @@ final class CheckInScreen: Sendable {
                 entry, in: library, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
                 what: "it back", speaker: speaker)
             write("\u{1B}[H\u{1B}[2J")
-            _ = MessagePlay.play(entry, in: library, on: session.player) { session.run(handlingSignals: false) }
+            _ = MessagePlay.play(entry, in: library, on: session.player, clock: self.session.now) {
+                session.run(handlingSignals: false)
+            }
         } catch {
             screen([
                 "", "  " + ((error as? CraveyFailure)?.message ?? "cannot play it back: \(error)"), "",

@@ -129,13 +129,14 @@ struct PlanScreen {
         let place = Self.chosen(placeKey, of: places.count).map { places[$0].rawValue }
         guard
             let hour = typed(
-                "Only at one hour of the day?", hint: "0–23; empty: any time", limit: 5,
+                "Only at one hour of the day?", field: "The hour", hint: "0–23; empty: any time", limit: 5,
                 initial: suggestion.map { String($0.hour) } ?? "",
                 check: { if !$0.isEmpty { _ = try PlanFlow.hour($0) } })
         else { return nil }
         guard
             let instead = typed(
-                "Then I will…", hint: "one sentence, at most \(Validation.maxPlanLength) characters",
+                "Then I will…", field: "What you'll do instead",
+                hint: "one sentence, at most \(Validation.maxPlanLength) characters",
                 limit: Validation.maxPlanLength, initial: "", check: { _ = try PlanFlow.sentence($0) })
         else { return nil }
         let messages = Array(try Tracker(library: library).offerOrder(for: [trigger], now: session.now()).prefix(9))
@@ -166,9 +167,10 @@ struct PlanScreen {
     }
 
     /// A line typed for one step, checked by `check` as it is entered (its refusal shown under
-    /// it, to be typed again); nil: Esc.
+    /// it in the form's words, `field` for what was typed, to be typed again); nil: Esc.
     private func typed(
-        _ question: String, hint: String, limit: Int, initial: String, check: (String) throws -> Void
+        _ question: String, field: String, hint: String, limit: Int, initial: String,
+        check: (String) throws -> Void
     ) -> String? {
         var problem: String?
         var text = initial
@@ -191,28 +193,52 @@ struct PlanScreen {
                 try check(trimmed)
                 return trimmed
             } catch {
-                problem = Problem.of(error)?.message ?? "\(error)"
+                problem = Self.refusal(error, field: field)
             }
         }
     }
 
-    /// `d`, then the plan's number: it is removed; its note (nil: another key).
+    /// A step's refusal in the form's words: "What you'll do instead: …" where a command names
+    /// its flag.
+    static func refusal(_ error: Error, field: String) -> String {
+        switch error {
+        case let TrackerError.invalid(_, reason), let LibraryError.invalid(_, reason): "\(field): \(reason)"
+        default: Problem.of(error)?.message ?? "\(error)"
+        }
+    }
+
+    /// `d`, then the plan's number, or the plan chosen with ↑/↓ and Enter: it is removed; its
+    /// note (nil: Esc or another key).
     private func remove() throws -> String? {
         let plans = try PlanFlow.list(in: library)
         guard !plans.isEmpty else { return nil }
-        let key = screen.ask(
-            Page(
-                title: [Terminal.bold("📝 Remove a plan"), ""],
-                body: plans.enumerated().map { PlanWords.line($0.offset + 1, $0.element) },
-                keys: [
-                    "",
-                    "  "
-                        + Terminal.bold(plans.count == 1 ? "1" : plans.count == 10 ? "1–9,\u{A0}0" : "1–\(plans.count)")
-                        + "\u{A0}remove\u{A0}it   "
-                        + Terminal.bold("Esc") + "\u{A0}keep\u{A0}them\u{A0}all",
-                ]))
-        guard let index = Self.chosen(key, of: plans.count) else { return nil }
-        let plan = try PlanFlow.remove(index + 1, in: library)
-        return "Removed the plan for \(Terminal.safe(plan.when))."
+        var list = ScrollingList(count: plans.count)
+        while true {
+            let key = screen.ask(page: { Self.removing(plans, chosen: list.selected) })
+            if list.move(key, visible: max(1, Terminal.rows - 6)) { continue }
+            guard let index = key == .enter ? list.selected : Self.chosen(key, of: plans.count) else { return nil }
+            let plan = try PlanFlow.remove(index + 1, in: library)
+            return "Removed the plan for \(Terminal.safe(plan.when))."
+        }
+    }
+
+    /// The plans to remove one of, the chosen one marked and kept in view (the list scrolls to
+    /// it), and the keys.
+    static func removing(_ plans: [PlanShown], chosen: Int) -> Page {
+        var body: [String] = []
+        var focus = 0..<0
+        for (index, shown) in plans.enumerated() {
+            let line = PlanWords.line(index + 1, shown)
+            if index == chosen { focus = body.count..<(body.count + 1) }
+            body.append(index == chosen ? Terminal.accent("▸") + Terminal.bold(line) : " " + line)
+        }
+        let numbers = plans.count == 1 ? "1" : plans.count == 10 ? "1–9,\u{A0}0" : "1–\(plans.count)"
+        return Page(
+            title: [Terminal.bold("📝 Remove a plan"), ""], body: body, focus: focus,
+            keys: [
+                "",
+                "  " + Terminal.bold(numbers) + "\u{A0}remove\u{A0}it   " + Terminal.bold("↑/↓\u{A0}Enter")
+                    + "\u{A0}the\u{A0}one\u{A0}marked   " + Terminal.bold("Esc") + "\u{A0}keep\u{A0}them\u{A0}all",
+            ])
     }
 }

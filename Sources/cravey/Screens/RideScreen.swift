@@ -197,7 +197,7 @@ final class RideScreen {
                 UnheardWords.lines(
                     recording, words: words, speaker: speaker, problem: DeviceProblem.speaker(speaker, error)))
             if words.shown && ride.isSaved {  // read: played; only a title and notes: not
-                if case let .failed(error) = MessagePlay.shown(recording, in: lib).counting {
+                if case let .failed(error) = MessagePlay.shown(recording, in: lib, at: LocalClock.now()).counting {
                     note = "This play was not counted: \(error)"
                 }
                 keep { try ride.played(recording.id) }
@@ -226,7 +226,7 @@ final class RideScreen {
             }
         }
         if ride.isSaved {
-            let played = MessagePlay.play(recording, in: lib, on: player, through: listen)
+            let played = MessagePlay.play(recording, in: lib, on: player, clock: LocalClock.now, through: listen)
             if case let .failed(error) = played.counting { note = "This play was not counted: \(error)" }
             if played.heard { keep { try ride.played(recording.id) } }
         } else {
@@ -296,10 +296,14 @@ final class RideScreen {
         let width = min(72, max(40, Terminal.columns - 1))
         let rule = Terminal.dim(String(repeating: "─", count: width))
         let minute = min(pace.minutes, Int(elapsed / pace.minuteSeconds) + 1)
-        let title = [
-            Terminal.bold("Riding it out") + "   " + Terminal.dim("minute \(minute) of \(pace.minutes)"), rule,
-        ]
-        var lines = plan.map { Terminal.wrap(PlanWords.heading($0), width: width) + [""] } ?? []
+        // The plan's sentence stays in view with the title, whole; on a short window the rules
+        // give way to it, and what is below it scrolls.
+        let planLines = plan.map { Terminal.wrap(PlanWords.heading($0), width: width) } ?? []
+        let roomy = Terminal.rows - planLines.count - 6 >= 6
+        let title =
+            [Terminal.bold("Riding it out") + "   " + Terminal.dim("minute \(minute) of \(pace.minutes)")]
+            + planLines + (roomy ? [rule] : [])
+        var lines: [String] = []
         switch showing {
         case let .playing(recording, player):
             lines.append(
@@ -331,13 +335,13 @@ final class RideScreen {
         lines += ratingLines(width: width)
         if !ride.isSaved { lines.append(Terminal.style(Self.notSaved, "33")) }
         if let note { lines.append(Terminal.style(note, "33")) }
-        let keys = [
-            rule,
-            "  " + Terminal.bold("n") + "  next message   " + Terminal.bold("s") + "  stop the sound   "
-                + Terminal.bold("space") + "  pause",
-            "  " + Terminal.bold("1–9, 0") + "  how strong   " + Terminal.bold("p") + "  it has passed   "
-                + Terminal.bold("q") + "  end",
-        ]
+        let keys =
+            (roomy ? [rule] : []) + [
+                "  " + Terminal.bold("n") + "  next message   " + Terminal.bold("s") + "  stop the sound   "
+                    + Terminal.bold("space") + "  pause",
+                "  " + Terminal.bold("1–9, 0") + "  how strong   " + Terminal.bold("p") + "  it has passed   "
+                    + Terminal.bold("q") + "  end",
+            ]
         // The question and the ratings stay in view; what shows above them scrolls.
         return Page(title: title, body: lines, focus: question..<(question + 2), keys: keys)
     }

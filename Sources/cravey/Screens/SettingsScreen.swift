@@ -165,7 +165,7 @@ struct SettingsScreen {
                 case "j": format = .json
                 case "f":
                     guard let typed = askFolder(format) else { break }
-                    if !typed.isEmpty { folder = (typed as NSString).expandingTildeInPath }
+                    if !typed.isEmpty { folder = session.configuration.expandingTilde(typed) }
                 default: if key.isQuit || key == .inputEnded { return nil }
                 }
             }

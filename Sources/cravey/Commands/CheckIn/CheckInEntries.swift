@@ -130,7 +130,9 @@ extension Cravey.CheckInCommand {
                 entry, in: lib, title: "Check-in \(CheckIn.displayDay(entry.checkIn?.day ?? ""))",
                 what: "the check-in of \(entry.checkIn?.day ?? date)", speaker: speaker,
                 originalLevel: originalLevel)
-            let played = MessagePlay.play(entry, in: lib, on: session.player) { session.run(handlingSignals: true) }
+            let played = MessagePlay.play(entry, in: lib, on: session.player, clock: LocalClock.now) {
+                session.run(handlingSignals: true)
+            }
             if !Terminal.stdoutIsTerminal {
                 print(
                     "\(played.ending == .finished ? "Played" : "Stopped") the check-in of \(entry.checkIn?.day ?? date) (\(Format.duration(entry.duration)))"

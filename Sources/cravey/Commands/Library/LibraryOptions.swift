@@ -20,7 +20,7 @@ struct LibraryOptions: ParsableArguments {
     /// The library's directory for `--library` as typed (nil: not given). A default named by a
     /// variable that is not UTF-8 is refused in one line, before anything is made.
     static func root(_ library: String?) -> String {
-        if let library { return (library as NSString).expandingTildeInPath }
+        if let library { return Self.configuration.expandingTilde(library) }
         if let refusal = Self.configuration.defaultLibraryRefusal {
             Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue)
         }

@@ -102,7 +102,7 @@ extension Cravey {
             if day == 0 { return "A use is logged today; the check is there from tomorrow, day 1." }
             guard WithdrawalWindow.days.contains(day) else {
                 return
-                    "Your last logged use was \(day) days ago (\(lastUse.short)); the check is for days 1–14 after it."
+                    "Your last logged use was \(lastUse.daysAgo(on: window.today)); the check is for days 1–14 after it."
             }
             let how =
                 window.goal == .quit || window.anyGoal

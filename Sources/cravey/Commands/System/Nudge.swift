@@ -35,7 +35,7 @@ extension Cravey {
                 $0.value as? OptionGroup<LibraryOptions>
             }.first
             let configuration = LibraryOptions.configuration
-            let given = options?.wrappedValue.library.map { ($0 as NSString).expandingTildeInPath }
+            let given = options?.wrappedValue.library.map(configuration.expandingTilde)
             guard let root = given ?? (configuration.defaultLibraryRefusal == nil ? configuration.defaultLibrary : nil)
             else { return }
             NudgeFlow.answer(root: root, now: LocalClock.now())
