@@ -17,19 +17,12 @@ public struct NudgeUnits {
     }
 
     static func service(executable: String, library: String, discreet: Bool) -> String {
-        """
-        [Unit]
-        Description=cravey: a nudge before the hour that is often hard
-
-        [Service]
-        Type=oneshot
-        ExecStart=\(UserTimer.quoted(executable)) nudge run --library \(UserTimer.quoted(library))\(discreet ? " --discreet" : "")
-        # The nudge's answer is waited for 10 minutes at most; then it is withdrawn.
-        TimeoutStartSec=11min
-        # The ride its "Ride it out" opens, and the message "Play my message" plays, go on when the run ends.
-        KillMode=process
-
-        """
+        UserTimer.service(
+            description: "cravey: a nudge before the hour that is often hard", run: "nudge run", executable: executable,
+            library: library, discreet: discreet, answer: "The nudge's answer",
+            goesOn:
+                "The ride its \"Ride it out\" opens, and the message \"Play my message\" plays, go on when the run ends."
+        )
     }
 
     static func timer(hour: Int, minute: Int) -> String {
@@ -48,34 +41,13 @@ public struct NudgeUnits {
     }
 
     /// Whether the nudge is on: its timer is written.
-    public var isOn: Bool { units.text(of: Self.timerName) != nil }
+    public var isOn: Bool { units.isOn }
 
     /// Whether the service runs the nudge with words that name nothing.
-    public var isDiscreet: Bool { units.text(of: Self.serviceName)?.contains(" --discreet\n") ?? false }
+    public var isDiscreet: Bool { units.isDiscreet }
 
     /// The library the service runs the nudge on, as its command line names it; nil without one.
-    public var library: String? {
-        guard
-            let line = units.text(of: Self.serviceName)?.split(separator: "\n").first(where: {
-                $0.hasPrefix("ExecStart=")
-            }),
-            let start = line.range(of: " --library \"")
-        else { return nil }
-        var path = ""
-        var escaped = false
-        for character in line[start.upperBound...] {
-            if escaped {
-                (path, escaped) = (path + String(character), false)
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                return path.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$")
-            } else {
-                path.append(character)
-            }
-        }
-        return nil
-    }
+    public var library: String? { units.library }
 
     /// The time of day the timer runs.
     public var scheduled: (hour: Int, minute: Int)? { units.scheduled }

@@ -8,7 +8,8 @@ import Foundation
 /// `${XDG_CONFIG_HOME:-~/.config}/systemd/user`: written, enabled (the link `systemctl --user
 /// enable` makes), moved to another time, and removed here. `systemctl --user` is run by whoever
 /// made this value (a program of the person's desktop, started the one way cravey starts a
-/// program), so this floor starts nothing itself. Both the check-in reminder and the nudge are one.
+/// program), so this floor starts nothing itself. The check-in reminder, the nudge and the
+/// evening question are each one.
 public struct UserTimer {
     public let directory: String
     /// Runs `systemctl --user --quiet ARGS`; its exit status, or -1 when it cannot run or hangs.
@@ -52,6 +53,29 @@ public struct UserTimer {
 
         [Install]
         WantedBy=timers.target
+
+        """
+    }
+
+    /// A oneshot service that runs cravey's `run` (`nudge run`) on the library at `library`,
+    /// with `--discreet` when asked, described as `description`. `answer` names what the run
+    /// waits for (10 minutes at most, then withdrawn); `goesOn` says what it opens that stays
+    /// when the run ends (so only the run's own process is stopped).
+    static func service(
+        description: String, run: String, executable: String, library: String, discreet: Bool, answer: String,
+        goesOn: String
+    ) -> String {
+        """
+        [Unit]
+        Description=\(description)
+
+        [Service]
+        Type=oneshot
+        ExecStart=\(quoted(executable)) \(run) --library \(quoted(library))\(discreet ? " --discreet" : "")
+        # \(answer) is waited for 10 minutes at most; then it is withdrawn.
+        TimeoutStartSec=11min
+        # \(goesOn)
+        KillMode=process
 
         """
     }
@@ -105,6 +129,34 @@ public struct UserTimer {
     /// The text of the unit named `name`, nil when it is not there.
     func text(of name: String) -> String? {
         try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+    }
+
+    /// Whether the timer is written (it is on).
+    public var isOn: Bool { text(of: timerName) != nil }
+
+    /// Whether the service runs with words that name nothing.
+    public var isDiscreet: Bool { text(of: serviceName)?.contains(" --discreet\n") ?? false }
+
+    /// The library the service runs on, as its command line names it; nil without one.
+    public var library: String? {
+        guard
+            let line = text(of: serviceName)?.split(separator: "\n").first(where: { $0.hasPrefix("ExecStart=") }),
+            let start = line.range(of: " --library \"")
+        else { return nil }
+        var path = ""
+        var escaped = false
+        for character in line[start.upperBound...] {
+            if escaped {
+                (path, escaped) = (path + String(character), false)
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                return path.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$")
+            } else {
+                path.append(character)
+            }
+        }
+        return nil
     }
 
     /// The time of day the timer is written for (its `OnCalendar=*-*-* HH:MM:00`); nil when there

@@ -190,7 +190,7 @@ final class LaunchTests: BackgroundTestCase {
         out = try launch(["rid\u{1b}[2J"], environment: env(known))
         XCTAssertEqual(out.status, 64)
         XCTAssertTrue(
-            out.stderr.contains("is not a screen to open; give home, ride, craving, checkin or play"), out.stderr)
+            out.stderr.contains("is not a screen to open; give home, ride, craving, checkin, use or play"), out.stderr)
         XCTAssertFalse(out.stderr.contains("\u{1b}"), "the typed escape is not replayed")
         XCTAssertFalse(FileManager.default.fileExists(atPath: root), "no launch makes a library")
     }

@@ -235,20 +235,6 @@ final class NudgeTests: BackgroundTestCase {
         Sentinel.allow([".config/systemd/user/timers.target.wants"])
     }
 
-    /// A stand-in for xdg-terminal-exec on PATH: it writes its arguments and environment.
-    func standInTerminal() throws -> String {
-        let folder = base + "/bin"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try """
-        #!/bin/sh
-        printf '%s\\n' "$@" > \(shellQuote(base + "/terminal.args"))
-        /usr/bin/env > \(shellQuote(base + "/terminal.env"))
-
-        """.write(toFile: folder + "/xdg-terminal-exec", atomically: true, encoding: .utf8)
-        chmod(folder + "/xdg-terminal-exec", 0o755)
-        return folder
-    }
-
     func testRideItOutOpensTheRideWithTheServersToken() throws {
         try logHistory()
         let address = try startSessionBus()
@@ -256,7 +242,7 @@ final class NudgeTests: BackgroundTestCase {
             at: address, capabilities: ["actions", "body", "body-markup"], answer: "ride")
         let desktop = [
             "DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": ":0", "WAYLAND_DISPLAY": "", "TERMINAL": "",
-            "PATH": try standInTerminal() + ":/usr/bin:/bin",
+            "PATH": try standInTerminalExec() + ":/usr/bin:/bin",
         ]
         let began = Date()
         let out = try at("2026-11-20T20:45:00", ["nudge", "run"], desktop)

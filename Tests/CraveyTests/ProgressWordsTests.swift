@@ -104,6 +104,9 @@ extension ProgressCommandTests {
         defer { tmux.close() }
         try tmux.waitFor("DATA MANAGEMENT")
         try tmux.send("p", literal: true)
+        // Who can read it follows the list of what is stored: at the page's end.
+        try tmux.waitFor("What is stored")
+        try tmux.send("End")
         let shown = try tmux.waitFor("only you, on this computer account")
         XCTAssertFalse(shown.contains("0700"), shown)
     }

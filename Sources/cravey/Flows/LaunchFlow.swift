@@ -12,7 +12,7 @@ import TerminalKit
 enum LaunchFlow {
     /// The screens a desktop opens.
     enum Screen: String, CaseIterable, Sendable {
-        case home, ride, craving, checkin
+        case home, ride, craving, checkin, use
 
         /// How the opened screen is named in the line that says so.
         var words: String {
@@ -21,6 +21,7 @@ enum LaunchFlow {
             case .ride: "the ride"
             case .craving: "a craving's log"
             case .checkin: "the check-in"
+            case .use: "the use form"
             }
         }
     }

@@ -83,16 +83,8 @@ extension Cravey.CheckInCommand {
                 """)
 
         @OptionGroup var library: LibraryOptions
-
-        /// How long the answer is waited for (a test's shorter wait); never more than the service allows.
-        @Option(help: .hidden)
-        var answerSeconds: Double = ReminderFlow.answerSeconds
-
-        func validate() throws {
-            guard answerSeconds >= 1, answerSeconds <= ReminderFlow.answerSeconds else {
-                throw ValidationError("--answer-seconds is a number of seconds from 1 to 600")
-            }
-        }
+        @OptionGroup var wait: AnswerWait
+        var answerSeconds: Double { wait.answerSeconds }
 
         func run() throws {
             let day = CheckIn.day(of: LocalClock.now())
@@ -137,12 +129,32 @@ extension Cravey.CheckInCommand {
     }
 }
 
+/// `--answer-seconds` (hidden): how long a notification's answer is waited for, a test's
+/// shorter wait; never more than a timer's service allows.
+struct AnswerWait: ParsableArguments {
+    @Option(help: .hidden)
+    var answerSeconds: Double = LaunchFlow.offerSeconds
+
+    func validate() throws {
+        guard answerSeconds >= 1, answerSeconds <= LaunchFlow.offerSeconds else {
+            throw ValidationError("--answer-seconds is a number of seconds from 1 to 600")
+        }
+    }
+}
+
 extension ReminderUnits {
-    /// The person's units, with `systemctl --user` run quietly as a program of their desktop
-    /// (their environment, nothing of the library's).
+    /// The person's units, with `systemctl --user` run as every timer's is.
     static func ofThisUser() -> ReminderUnits {
         let environment = LibraryOptions.configuration.environment
-        return ReminderUnits(environment: environment) { arguments in
+        return ReminderUnits(environment: environment, systemctl: UserTimer.systemctlOfThisUser(environment))
+    }
+}
+
+extension UserTimer {
+    /// `systemctl --user --quiet ARGS`, run as a program of the person's desktop (their
+    /// environment `environment`, nothing of the library's): how every timer tells their systemd.
+    static func systemctlOfThisUser(_ environment: [String: String]) -> ([String]) -> Int32 {
+        { arguments in
             DesktopProgram.run("/usr/bin/systemctl", ["--user", "--quiet"] + arguments, environment: environment) ?? -1
         }
     }

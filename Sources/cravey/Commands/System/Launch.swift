@@ -10,7 +10,7 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "launch",
             abstract:
-                "Open a screen in a new terminal window, from a launcher or a key: home, ride, craving, checkin; play needs no window.",
+                "Open a screen in a new terminal window, from a launcher or a key: home, ride, craving, checkin, use; play needs no window.",
             discussion: """
                 The terminal is the first found of: xdg-terminal-exec, $TERMINAL, x-terminal-emulator, then \
                 kitty, gnome-terminal, konsole, xfce4-terminal, alacritty, foot (under Wayland) and xterm. \
@@ -22,13 +22,13 @@ extension Cravey {
 
         @OptionGroup var library: LibraryOptions
 
-        @Argument(help: ArgumentHelp("What to open.", valueName: "home|ride|craving|checkin|play"))
+        @Argument(help: ArgumentHelp("What to open.", valueName: "home|ride|craving|checkin|use|play"))
         var screen: String
 
         func validate() throws {
             guard screen == "play" || LaunchFlow.Screen(rawValue: screen) != nil else {
                 throw ValidationError(
-                    "'\(Terminal.safe(String(screen.prefix(20))))' is not a screen to open; give home, ride, craving, checkin or play"
+                    "'\(Terminal.safe(String(screen.prefix(20))))' is not a screen to open; give home, ride, craving, checkin, use or play"
                 )
             }
         }

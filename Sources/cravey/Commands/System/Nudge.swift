@@ -27,7 +27,7 @@ extension Cravey {
         /// nothing). One look at a file that is not there while no nudge waits.
         static func answer(after command: ParsableCommand) {
             if command is Run || command is Status || command is Cravey.CheckInCommand.Notify
-                || command is Cravey.StatusCommand
+                || command is Cravey.StatusCommand || command is Cravey.TodayCommand.Remind.Run
             {
                 return
             }
@@ -85,11 +85,7 @@ extension Cravey.NudgeCommand {
                 when =
                     "no hour stands out yet (\(Self.why(finding))); it looks again every day at \(UserTimer.clock(at.hour, at.minute))"
             }
-            switch units.activate() {
-            case .started: print("The nudge is on: \(when).")
-            case let .noUserManager(why):
-                print("The nudge is on from your next login (the timer is installed and enabled; \(why)): \(when).")
-            }
+            print(units.activate().said("The nudge", when: when))
         }
 
         /// Why no hour stands out: "7 cravings in the last 28 days, and it takes 10".
@@ -292,11 +288,9 @@ extension Cravey.NudgeCommand {
 }
 
 extension NudgeUnits {
-    /// The person's units, with `systemctl --user` run quietly as a program of their desktop.
+    /// The person's units, with `systemctl --user` run as every timer's is.
     static func ofThisUser() -> NudgeUnits {
         let environment = LibraryOptions.configuration.environment
-        return NudgeUnits(environment: environment) { arguments in
-            DesktopProgram.run("/usr/bin/systemctl", ["--user", "--quiet"] + arguments, environment: environment) ?? -1
-        }
+        return NudgeUnits(environment: environment, systemctl: UserTimer.systemctlOfThisUser(environment))
     }
 }

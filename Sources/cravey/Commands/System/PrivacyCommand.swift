@@ -11,14 +11,21 @@ extension Cravey {
 
         @OptionGroup var library: LibraryOptions
 
-        /// On a terminal the paragraphs wrap between words to its width; elsewhere the lines as they are.
+        /// On a terminal the paragraphs wrap between words to its width (a list's item hangs under
+        /// its first word); elsewhere the lines as they are.
         func run() throws {
             let lines = Privacy.statement(libraryPath: library.root)
             guard Terminal.stdoutIsTerminal else { return print(lines.joined(separator: "\n")) }
             let width = max(40, Terminal.columns - 1)
             print(
-                Privacy.paragraphs(lines).flatMap { $0.isEmpty ? [""] : Terminal.wrap($0, width: width) }
-                    .joined(separator: "\n"))
+                Privacy.paragraphs(lines).flatMap { paragraph in
+                    guard paragraph.hasPrefix("- ") else {
+                        return paragraph.isEmpty ? [""] : Terminal.wrap(paragraph, width: width)
+                    }
+                    return Terminal.wrap(paragraph, width: width - 2).enumerated().map {
+                        $0.offset == 0 ? $0.element : "  " + $0.element
+                    }
+                }.joined(separator: "\n"))
         }
     }
 }
