@@ -22,7 +22,7 @@ extension Cravey {
                 uses as planned. Limits are for the goals cut-down and harm-reduction; '--offer any-goal' \
                 offers them whatever the goal.
                 """,
-            subcommands: [Show.self, Break.self, Week.self, Plan.self, Clear.self],
+            subcommands: [Show.self, Break.self, Week.self, Planned.self, Clear.self],
             defaultSubcommand: Show.self)
 
         struct Show: ParsableCommand {
@@ -125,7 +125,7 @@ extension Cravey {
             }
         }
 
-        struct Plan: ParsableCommand {
+        struct Planned: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "plan",
                 abstract:
