@@ -105,6 +105,16 @@ public enum WeeklyTarget: Sendable, Equatable {
     /// " of vape" where the unit does not name the method ("pulls"), "" where it does.
     static func of(_ method: Method) -> String { method == .vape || method == .edible ? " (\(method.rawValue))" : "" }
 
+    /// A number as a person types one: digits with at most one decimal point ("2", "2.5"; not
+    /// "0x10", "1e3", "inf").
+    static func decimal(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            trimmed.filter({ $0 == "." }).count <= 1
+        else { return nil }
+        return Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
+    }
+
     /// "METHOD=N": an amount a week of a method, in its unit.
     public static func amount(parsing text: String) throws -> (Method, Double) {
         let parts = text.split(separator: "=", omittingEmptySubsequences: false)
@@ -113,8 +123,7 @@ public enum WeeklyTarget: Sendable, Equatable {
                 field: "amount", reason: "give it as METHOD=N, for example vape=20 (pulls a week)")
         }
         let method = try LogInput.method(String(parts[0]))
-        guard let amount = Double(parts[1].trimmingCharacters(in: .whitespaces)), amount.isFinite, amount > 0,
-            amount <= Validation.maxLimitAmount
+        guard let amount = decimal(String(parts[1])), amount > 0, amount <= Validation.maxLimitAmount
         else {
             throw TrackerError.invalid(
                 field: "amount",
@@ -149,8 +158,7 @@ public struct PlannedUse: Sendable, Equatable {
         guard !named.isEmpty else {
             throw TrackerError.invalid(field: "methods", reason: "name one or more: bowls, vape, dab, edible")
         }
-        guard let amount = Double(perDay.trimmingCharacters(in: .whitespaces)), amount.isFinite, amount > 0,
-            amount <= Validation.maxLimitAmount
+        guard let amount = WeeklyTarget.decimal(perDay), amount > 0, amount <= Validation.maxLimitAmount
         else {
             throw TrackerError.invalid(
                 field: "per-day",

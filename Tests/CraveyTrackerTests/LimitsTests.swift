@@ -151,6 +151,10 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(limits.weeks.map { $0.amounts[.vape] ?? 0 }, [4, 8, 2])
         XCTAssertEqual(limits.weeks.map(\.within), [true, false, true])
         XCTAssertEqual(limits.limits.week?.text, "at most 5 pulls (vape) a week")
+        for typed in ["vape=0x10", "vape=1e3", "vape=inf", "vape=", "vape=2.5.1", "vape=-1", "vape=0", "vape=10001"] {
+            XCTAssertThrowsError(try WeeklyTarget.amount(parsing: typed), typed)
+        }
+        XCTAssertEqual(try WeeklyTarget.amount(parsing: "edible=12.5").1, 12.5)
     }
 
     // MARK: - As planned
@@ -169,7 +173,8 @@ final class LimitsTests: XCTestCase {
         XCTAssertFalse(night.inHours(minute: 2 * 60))
         for (methods, perDay, hours) in [
             ("", "3", "18-23"), ("weed", "3", "18-23"), ("vape", "0", "18-23"),
-            ("vape", "-1", "18-23"), ("vape", "3", "18-18"), ("vape", "3", "18"), ("vape", "3", "25-2"),
+            ("vape", "-1", "18-23"), ("vape", "0x10", "18-23"), ("vape", "1e3", "18-23"), ("vape", "3", "18-18"),
+            ("vape", "3", "18"), ("vape", "3", "25-2"),
             ("vape", "nan", "1-2"),
         ] {
             XCTAssertThrowsError(
