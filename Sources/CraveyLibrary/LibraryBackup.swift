@@ -729,7 +729,7 @@ extension Store {
             try db.inTransaction {
                 for table in [
                     "recording", "transcript", "checkinDay", "setting", "craving", "usage", "transcriptJob",
-                    "milestone", "dayMark", "plan", "withdrawalCheck", "selfScreen",
+                    "milestone", "dayMark", "plan", "withdrawalCheck", "selfScreen", "limitRule",
                 ] {
                     // The backup's id replaces one this empty library was given (a backup tried first).
                     let insert = table == "setting" ? "INSERT OR REPLACE" : "INSERT"

@@ -173,6 +173,7 @@ extension Library {
         try checkWithdrawalChecks(db, today: today, repair: repair, into: &report)
         try checkSelfScreens(db, today: today, repair: repair, into: &report)
         try checkDaysAgainstLogs(db, repair: repair, into: &report)
+        try checkLimits(db, repair: repair, into: &report)
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM setting") {
             guard let key = String.fromDatabaseValue(row[0]) else { continue }
             let value = String.fromDatabaseValue(row[1]) ?? ""

@@ -186,6 +186,9 @@ extension Library {
         /// "any-goal" when the person asked for the withdrawal check whatever their goal (not
         /// set: it is offered for the goal to quit).
         case withdrawalOffer
+        /// "any-goal" when the person asked for limits whatever their goal (not set: they are
+        /// offered for cutting down and harm reduction).
+        case limitOffer
         /// When the self-screen's 4-week reminder was turned on (not set: off), and when home's
         /// reminder was last put away.
         case screenReminder, screenReminderDismissed

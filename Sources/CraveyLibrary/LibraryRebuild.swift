@@ -216,6 +216,7 @@ extension Store {
                       OR EXISTS (SELECT 1 FROM plan)
                       OR EXISTS (SELECT 1 FROM withdrawalCheck)
                       OR EXISTS (SELECT 1 FROM selfScreen)
+                      OR EXISTS (SELECT 1 FROM limitRule)
                     """) ?? false
         }
     }

@@ -33,7 +33,7 @@ extension Library {
     static let journaledTables: [(kind: String, table: String, key: String)] = [
         ("craving", "craving", "id"), ("use", "usage", "id"), ("setting", "setting", "key"),
         ("milestone", "milestone", "id"), ("day", "dayMark", "day"), ("plan", "plan", "id"),
-        ("withdrawal", "withdrawalCheck", "day"),
+        ("withdrawal", "withdrawalCheck", "day"), ("limit", "limitRule", "id"),
         ("screen", "selfScreen", "id"),
     ]
 
@@ -575,6 +575,10 @@ extension Library {
             let score: Int64? = if case .integer(let n)? = values["score"] { n } else { nil }
             let problem = Validation.selfScreenProblem(
                 id: text("id"), takenAt: text("takenAt"), answers: text("answers"), score: score, today: today)
+            if problem != nil { row = nil }
+            return problem
+        case "limit":
+            let problem = limitLineProblem(values)
             if problem != nil { row = nil }
             return problem
         default:

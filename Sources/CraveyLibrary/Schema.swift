@@ -138,6 +138,9 @@ extension Store {
         migrator.registerMigration("v15: self-screens") { db in
             try db.execute(sql: Self.selfScreenSchema)
         }
+        migrator.registerMigration("v16: limits") { db in
+            try db.execute(sql: Self.limitSchema)
+        }
         return migrator
     }
 

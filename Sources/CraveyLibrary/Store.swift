@@ -338,6 +338,7 @@ struct Store: Sendable {
                     DELETE FROM plan;
                     DELETE FROM withdrawalCheck;
                     DELETE FROM selfScreen;
+                    DELETE FROM limitRule;
                     """)
             try faults.hit("purge.commit")
         }

@@ -273,6 +273,7 @@ public enum Validation {
                 "the currency setting is not a currency code")
         case .libraryId: return rule(Library.isIdentity(value), "the library id is not one cravey would make")
         case .withdrawalOffer: return rule(value == "any-goal", "the withdrawal check's setting is not any-goal")
+        case .limitOffer: return rule(value == "any-goal", "the limits' setting is not any-goal")
         case .screenReminder, .screenReminderDismissed:
             return rule(StoredDate.date(value) != nil, "the \(key) setting is not a time")
         case .welcomed, .goalAsked, .lastBackup, .planSuggestion:

@@ -154,6 +154,8 @@ public struct ProgressFigures: Sendable {
     public var known = KnownDays()
     /// The withdrawal checks after the last use, days 1–14 (nil: none).
     public var withdrawalChart: WithdrawalChart?
+    /// The limits against the logs (nil: none set, or not offered for the goal).
+    public var limits: LimitProgress?
 
     static let resistWindow: Int64 = 2 * 3_600_000
 
@@ -313,6 +315,7 @@ public struct ProgressFigures: Sendable {
             today: today.number)
         known = facts.knownDays(from: from, today: today, in: timeZone)
         withdrawalChart = facts.withdrawalChart(today: today)
+        limits = facts.limitProgress(from: from, today: today)
     }
 
     private static func count(_ mask: UInt16, into counts: inout [Int], _ logs: inout Int, _ masks: inout [UInt16]) {

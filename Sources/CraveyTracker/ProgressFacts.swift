@@ -46,6 +46,9 @@ public struct ProgressFacts: Sendable {
     var answers: [Int: DayAnswer] = [:]
     /// The withdrawal checks kept, by day number.
     var withdrawalChecks: [Int: WithdrawalScores] = [:]
+    /// The limits set, and whether they are offered whatever the goal.
+    var limits = Limits()
+    var limitsAnyGoal = false
 
     /// The facts of a library with nothing in it (or none there yet).
     public init() {}
@@ -94,6 +97,8 @@ extension Tracker {
         if !facts.prices.isEmpty { facts.currency = try currency() }
         facts.answers = try dayAnswers()
         facts.withdrawalChecks = try withdrawalScores()
+        facts.limits = try limits()
+        facts.limitsAnyGoal = try library.setting(.limitOffer) == Self.anyGoalLimits
         return facts
     }
 

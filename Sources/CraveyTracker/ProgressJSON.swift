@@ -7,7 +7,7 @@ extension ProgressFigures: Encodable {
         case range, from, to, summary, currentStreak, longestStreak, daysInProgress, daysSinceLastUse, intensity,
             amounts
         case triggers, locations, timeOfDay, weekdays, methods, resisted, reduction, insights
-        case messages, cravingLength, medianMinutesToHalf, rides, knownDays, withdrawalChecks
+        case messages, cravingLength, medianMinutesToHalf, rides, knownDays, withdrawalChecks, limits
         case cravings, uses, days, points, at, localTime, insight, insightText = "text", hours, count, percent,
             firstWeek, lastWeek, open
     }
@@ -74,6 +74,7 @@ extension ProgressFigures: Encodable {
         try encodeMilestones(to: encoder)
         try c.encode(known, forKey: .knownDays)
         try c.encode(withdrawalChart, forKey: .withdrawalChecks)
+        try c.encode(limits, forKey: .limits)
     }
 
     /// Which messages help and how long cravings last.

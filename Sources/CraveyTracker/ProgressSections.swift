@@ -7,7 +7,7 @@ public struct ProgressSection: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case summary, currentStreak, longestStreak, daysInProgress, intensity, amounts, triggers, locations
         case timeOfDay, weekdays, methods, resisted, reduction, money, messages, cravingLength, milestones
-        case withdrawal
+        case withdrawal, limits
     }
 
     public let kind: Kind
@@ -19,6 +19,7 @@ public struct ProgressSection: Sendable, Equatable {
 extension ProgressFigures {
     public static let milestonesTitle = "🏅 Milestones"
     public static let withdrawalTitle = "🌙 Withdrawal check, day by day"
+    public static let limitsTitle = "🧭 Limits"
 
     /// The milestones' sentence: what is there to come, or that a reached one is kept.
     public var milestonesSentence: String {
@@ -48,6 +49,7 @@ extension ProgressFigures {
         add(.methods, "🌿 Method Breakdown", methodInsight)
         add(.resisted, "💪 Cravings Resisted", resistedInsight)
         add(.reduction, reductionTitle, reductionInsight)
+        if let limits { add(.limits, Self.limitsTitle, limits.sentence) }
         if let money { add(.money, MoneyKept.title, money.insight) }
         add(.messages, Self.messagesTitle, messagesInsight)
         add(.cravingLength, Self.lengthTitle, cravingLengthInsight)

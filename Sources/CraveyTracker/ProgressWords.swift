@@ -54,14 +54,18 @@ extension ProgressFigures {
 
     /// The streak section's title: a fire only while the streak counts, and "Days Without Use"
     /// unless the goal is to quit or cut down.
+    /// Harm reduction's headline once a use is planned for.
+    public static let asPlannedTitle = "🤝 Uses as Planned"
+
     public var currentStreakTitle: String {
-        if speaksOfUseOnly { return "🕐 Your Last Use" }
+        if speaksOfUseOnly { return limits?.asPlanned == nil ? "🕐 Your Last Use" : Self.asPlannedTitle }
         guard aimsToReduce else { return "🌅 Days Without Use" }
         return (currentStreak ?? 0) > 0 ? "🔥 Current Streak" : "Current Streak"
     }
 
     /// "3 days"; "—" before anything was logged; nil on a day with a use (no count of zero is shown).
     public var currentStreakText: String? {
+        if speaksOfUseOnly, let asPlanned = limits?.asPlannedText { return asPlanned }
         if speaksOfUseOnly {
             guard let daysSinceLastUse else { return "—" }
             return daysSinceLastUse == 0
@@ -72,6 +76,9 @@ extension ProgressFigures {
     }
 
     public var currentStreakInsight: String? {
+        if speaksOfUseOnly, let planned = limits?.limits.planned {
+            return "A use is as planned when its method, amount and hour fit your plan (\(planned.text))."
+        }
         if speaksOfUseOnly {
             return daysSinceLastUse == nil
                 ? nil : "What you used and how much: Amount Trends and Method Breakdown below."

@@ -4,7 +4,7 @@ import Foundation
 /// day each: the cravings, the strongest, the amount per method and its kind (used, noUse,
 /// notReported, dontRemember, beforeTracking); the notes when asked for.
 extension Report: Encodable {
-    private enum Key: String, CodingKey { case from, to, figures, days, notes, plans, selfScreens }
+    private enum Key: String, CodingKey { case from, to, figures, days, notes, plans, selfScreens, limits }
 
     /// A note as printed: its local time, its log and its words.
     private struct NoteJSON: Encodable {
@@ -21,6 +21,7 @@ extension Report: Encodable {
         try c.encode(days, forKey: .days)
         try c.encode(notes.map { NoteJSON(localTime: $0.time.localText, what: $0.what, text: $0.text) }, forKey: .notes)
         try c.encode(plans, forKey: .plans)
+        try c.encode(figures.limits, forKey: .limits)
         try c.encodeIfPresent(screens, forKey: .selfScreens)
     }
 }

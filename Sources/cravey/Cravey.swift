@@ -22,6 +22,7 @@ struct Cravey: ParsableCommand {
             CravingCommand.self, UseCommand.self, LogCommand.self, ProgressCommand.self, ReportCommand.self,
             StatusCommand.self, HomeCommand.self, Record.self,
             RideCommand.self, TodayCommand.self, PlanCommand.self, WithdrawalCommand.self, ScreenCommand.self,
+            LimitCommand.self,
             Play.self, RecordingsCommand.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self,
             Search.self, List.self, Top.self,
             Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,

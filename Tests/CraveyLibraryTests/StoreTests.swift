@@ -19,7 +19,7 @@ final class StoreTests: XCTestCase {
             tables,
             [
                 "checkinDay", "craving", "craving_newest", "craving_recording", "dayMark", "grdb_migrations",
-                "logSearch",
+                "limitRule", "logSearch",
                 "logSearch_config", "logSearch_content", "logSearch_data", "logSearch_docsize", "logSearch_idx",
                 "milestone",
                 "pendingJournal", "pendingReplace", "pendingSave", "pendingScrub", "pendingTags", "plan", "recording",

@@ -78,7 +78,7 @@ final class ProgressCommandTests: CommandTestCase {
                 "daysSinceLastUse",
                 "intensity", "amounts", "triggers", "locations", "timeOfDay", "weekdays", "methods", "resisted",
                 "reduction", "insights", "messages", "cravingLength", "money", "withdrawal", "milestones", "knownDays",
-                "withdrawalChecks",
+                "withdrawalChecks", "limits",
             ])
         XCTAssertEqual(json["range"] as? String, "30d")
         let summary = json["summary"] as? [String: Any]

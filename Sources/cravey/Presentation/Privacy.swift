@@ -34,14 +34,18 @@ enum Privacy {
             words: "The days you answered for: no use, or not remembered, and when you said so.", tables: ["dayMark"]),
         Kept(words: "Your withdrawal checks: the six scores of each day's check.", tables: ["withdrawalCheck"]),
         Kept(words: "Your self-screens: the eight answers, the score and when you took each.", tables: ["selfScreen"]),
+        Kept(
+            words:
+                "Your limits: the break windows you set, a weekly target, and the use you plan for (methods, an amount a day, its hours).",
+            tables: ["limitRule"]),
         Kept(words: "The milestones you reached, each with the day it came.", tables: ["milestone"]),
         Kept(
             words:
-                "Your settings: your goal, your name, the prices and currency you set, and the choices you made (Quick Play's order, the withdrawal check and the self-screen's reminder when you asked for them, the notes you put away, whether the welcome was shown, where and when the last backup went), and the library's own id.",
+                "Your settings: your goal, your name, the prices and currency you set, and the choices you made (Quick Play's order, the withdrawal check, the limits and the self-screen's reminder when you asked for them, the notes you put away, whether the welcome was shown, where and when the last backup went), and the library's own id.",
             tables: ["setting"],
             settings: [
                 "name", "goal", "quickPlay", "prices", "currency", "welcomed", "goalAsked", "lastBackup", "libraryId",
-                "planSuggestion", "withdrawalOffer", "screenReminder", "screenReminderDismissed",
+                "planSuggestion", "withdrawalOffer", "screenReminder", "screenReminderDismissed", "limitOffer",
             ]),
         Kept(
             words:

@@ -77,6 +77,7 @@ enum ProgressPage {
         case .cravingLength: return (f.cravingLengthText, "")
         case .milestones: return (nil, milestoneList(f))
         case .withdrawal: return (nil, withdrawalChart(f))
+        case .limits: return (nil, (f.limits?.lines ?? []).map { "<p>\(escape($0))</p>" }.joined())
         }
     }
 

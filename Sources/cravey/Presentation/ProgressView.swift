@@ -69,6 +69,7 @@ struct ProgressView {
         case .cravingLength: return f.cravingLengthText.map { [Terminal.bold($0)] } ?? []
         case .milestones: return milestoneLines
         case .withdrawal: return withdrawalChartLines
+        case .limits: return (f.limits?.lines ?? []).flatMap { Terminal.wrap($0, width: width - 3) }
         }
     }
 

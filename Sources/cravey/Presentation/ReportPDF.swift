@@ -139,6 +139,9 @@ enum ReportPDF {
         wide += stride(from: 0, to: narrow.count, by: 2).map {
             .pair(narrow[$0], $0 + 1 < narrow.count ? narrow[$0 + 1] : nil)
         }
+        if let limits = f.limits {
+            wide.append(.wide(Section(title: "Limits", rows: limits.lines.map(bullet) + sentence(limits.sentence))))
+        }
         if !content.report.plans.isEmpty {
             wide.append(.wide(Section(title: "Plans", rows: content.report.plans.map { bullet($0.sentence) })))
         }

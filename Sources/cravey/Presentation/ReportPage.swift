@@ -43,7 +43,7 @@ enum ReportPage {
             "Methods",
             ProgressPage.bars(ReportContent.shares(f.methods))
                 + sentence(f.methodInsight))
-        for help in f.sections where [.withdrawal, .messages, .cravingLength].contains(help.kind) {
+        for help in f.sections where [.withdrawal, .limits, .messages, .cravingLength].contains(help.kind) {
             let (figure, html) = ProgressPage.shown(help.kind, f)
             body += section(
                 ProgressPage.plain(help.title),

@@ -12,7 +12,7 @@ struct Home {
 
     enum Action: Equatable {
         case craving, use, ride, play(Int), record(Recording.Kind), recordings, progress, checkIn, settings, plans, quit
-        case noUseToday, backfill, withdrawal
+        case noUseToday, backfill, withdrawal, limits
     }
 
     /// The action a key asks for (`r` asks for a second key: audio or video).
@@ -30,6 +30,7 @@ struct Home {
         case "b": return .backfill
         case "i": return .plans
         case "w": return .withdrawal
+        case "l": return .limits
         case "q": return .quit
         default: return key == .escape || key == .inputEnded ? .quit : nil
         }
@@ -153,6 +154,7 @@ struct Home {
         case .ride:
             return ride()
         case .use:
+            if let asked = LimitScreen(session: session, screen: screen).askAtBreak(top: top) { return asked }
             return suspended {
                 try UseFlow.interactively(in: session).map {
                     [Self.saved(.use($0)), DayMarkFlow.withdrawn(by: $0, in: lib, now: session.now())].compactMap { $0 }
@@ -174,6 +176,8 @@ struct Home {
             }
         case .withdrawal:
             return WithdrawalScreen.fromHome(session: session, screen: screen)
+        case .limits:
+            return LimitScreen.fromHome(session: session, screen: screen)
         case .noUseToday, .backfill:
             return BackfillScreen(session: session, screen: screen).fromHome(backfill: action == .backfill)
         case .checkIn:
@@ -266,7 +270,8 @@ struct Home {
                     + (today.entry != nil ? "✓ done today" : today.postponed ? "(later today)" : "(not yet today)")
                     .replacingOccurrences(of: " ", with: "\u{A0}"),
                 "  " + BackfillScreen.homeKeys(progress) + Terminal.bold("i") + " 📝 Plans",
-                "  " + Terminal.bold("s") + " ⚙️ Settings   " + Terminal.bold("q") + " Quit",
+                "  " + Terminal.bold("s") + " ⚙️ Settings   " + LimitScreen.homeKey(progress, lib) + Terminal.bold("q")
+                    + " Quit",
             ] + (WithdrawalScreen.homeKey(progress, lib).map { [$0] } ?? [])
         var page = Page(
             title: title, body: body, focus: nil, keys: keys + (toast.map { ["", Terminal.accent($0)] } ?? []))

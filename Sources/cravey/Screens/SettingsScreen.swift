@@ -19,12 +19,13 @@ struct SettingsScreen {
         let goal = try library.setting(.goal).flatMap(Goal.init(rawValue:))
         let name = try library.setting(.name)
         func row(_ key: String, _ text: String) -> String { "  " + Terminal.bold(key) + "  " + text }
+        let limits = try Tracker(library: library).limitsOffered() ? "   " + LimitScreen.settingsRow(library) : ""
         let body = [
             Terminal.dim("GOAL"), row("g", goal.map { "\($0.emoji) \($0.label) — \"\($0.line)\"" } ?? "not chosen"),
             row("s", "Self-screen: 8 questions, about 2 minutes, only for you"),
             Terminal.dim("NAME"), row("n", name.map(Terminal.safe) ?? "not set"),
             Terminal.dim("QUICK PLAY ORDER"), row("a", try quickPlayRow()), try PriceWords.row(library),
-            try PlanScreen.settingsRow(library), "",
+            try PlanScreen.settingsRow(library) + limits, "",
             Terminal.dim("DATA MANAGEMENT"), row("e", "Export data"), row("d", "Delete all data"), "",
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Version.text)",
@@ -68,6 +69,7 @@ struct SettingsScreen {
                 }
             case "a": toast = try switchQuickPlay()
             case "i": toast = try PlanScreen(session: session, screen: screen).run()
+            case "l": toast = try LimitScreen.fromSettings(session: session, screen: screen)
             case "m": toast = try setPrice()
             case "e": toast = try export()
             case "s": toast = SelfScreenScreen(session: session, screen: screen).run()

@@ -53,6 +53,7 @@ extension Cravey {
                 || !Terminal.stdinIsTerminal
             guard scripted else {
                 try library.logging { lib in
+                    if let said = LimitFlow.answeredOnTerminal(in: library.session(lib)) { return print(said) }
                     guard let use = try UseFlow.interactively(in: library.session(lib)) else {
                         print("Nothing was logged.")
                         return
@@ -82,6 +83,7 @@ extension Cravey {
             }
             noteIfOld(use.time)
             noteIfWithdrawn(use, in: lib)
+            LimitFlow.noteIfInBreak(use, in: lib)
         }
 
         /// The saved line, with the method named as it was typed where its group allows it
