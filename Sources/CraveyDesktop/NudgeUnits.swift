@@ -54,28 +54,7 @@ public struct NudgeUnits {
     public var isDiscreet: Bool { units.text(of: Self.serviceName)?.contains(" --discreet\n") ?? false }
 
     /// The library the service runs the nudge on, as its command line names it; nil without one.
-    public var library: String? {
-        guard
-            let line = units.text(of: Self.serviceName)?.split(separator: "\n").first(where: {
-                $0.hasPrefix("ExecStart=")
-            }),
-            let start = line.range(of: " --library \"")
-        else { return nil }
-        var path = ""
-        var escaped = false
-        for character in line[start.upperBound...] {
-            if escaped {
-                (path, escaped) = (path + String(character), false)
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                return path.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$")
-            } else {
-                path.append(character)
-            }
-        }
-        return nil
-    }
+    public var library: String? { units.quotedWord(after: " --library ") }
 
     /// The time of day the timer runs.
     public var scheduled: (hour: Int, minute: Int)? { units.scheduled }
