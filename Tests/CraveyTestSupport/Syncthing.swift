@@ -16,7 +16,7 @@ import Foundation
 /// sentinel), and `STNOUPGRADE=1`. It listens on 127.0.0.1 only: the GUI and REST API and the sync
 /// port each on a free loopback port; global and local discovery, relays, NAT traversal (and with
 /// it STUN), usage and crash reporting and automatic upgrades are off. The two devices know each
-/// other by id at a fixed loopback address. The folder's watcher and periodic rescans are off too:
+/// other by id; A dials B at its loopback port (one dialer, see `writeConfig`). The folder's watcher and periodic rescans are off too:
 /// a test says when a side is scanned (`rescan()`, through the REST API), so it never waits on the
 /// watcher's delay.
 ///
@@ -170,9 +170,9 @@ public final class SyncthingPair {
         a = try Self.generate("a", home: base + "/syncthing-a", folder: paths.0, ports: (ports[0], ports[1]))
         b = try Self.generate("b", home: base + "/syncthing-b", folder: paths.1, ports: (ports[2], ports[3]))
         do {
-            // One after the other: B's first dial then finds A listening (a dial that fails
-            // waits for the next reconnection round).
-            for (me, other) in [(a, b), (b, a)] {
+            // B first: A's first dial then finds it listening (a dial that fails waits for the
+            // next reconnection round).
+            for (me, other) in [(b, a), (a, b)] {
                 try Self.writeConfig(of: me, peer: other)
                 try Self.launch(me)
                 try waitUntil("\(me.name)'s REST API answers", within: timeout) {
@@ -215,10 +215,11 @@ public final class SyncthingPair {
         }
     }
 
-    /// Resumes both devices; returns once they are connected again.
+    /// Resumes both devices; returns once they are connected again. B first: A's dial, the
+    /// only one, then finds B taking connections.
     public func resume(within timeout: TimeInterval = 20) throws {
-        try a.request("POST", "/rest/system/resume?device=" + b.deviceID)
         try b.request("POST", "/rest/system/resume?device=" + a.deviceID)
+        try a.request("POST", "/rest/system/resume?device=" + b.deviceID)
         try waitConnected(within: timeout)
     }
 
@@ -366,10 +367,14 @@ public final class SyncthingPair {
             .replacingOccurrences(of: "'", with: "&apos;")
     }
 
-    /// The whole config of `me` (the keys `generate` made stay): the shared folder, both devices
-    /// (the peer at its loopback address), the GUI on loopback with the API key, and every
-    /// option that would reach beyond this machine off.
+    /// The whole config of `me` (the keys `generate` made stay): the shared folder, both devices,
+    /// the GUI on loopback with the API key, and every option that would reach beyond this
+    /// machine off. A alone dials, B at its loopback address; B knows no address of A's (without
+    /// discovery, `dynamic` is none) and only takes A's connection: two dialing each other at
+    /// once can each keep the connection the other closed, and then meet again in step at every
+    /// reconnection round.
     static func writeConfig(of me: Instance, peer: Instance) throws {
+        let address = me.name == "a" ? "tcp://127.0.0.1:\(peer.listenPort)" : "dynamic"
         let config = """
             <configuration version="36">
                 <folder id="\(folderID)" label="\(folderID)" path="\(xml(me.folder))" type="sendreceive" rescanIntervalS="0" fsWatcherEnabled="false" fsWatcherDelayS="10" ignorePerms="false" autoNormalize="true">
@@ -382,7 +387,7 @@ public final class SyncthingPair {
                     <address>dynamic</address>
                 </device>
                 <device id="\(peer.deviceID)" name="\(peer.name)" compression="metadata" introducer="false">
-                    <address>tcp://127.0.0.1:\(peer.listenPort)</address>
+                    <address>\(address)</address>
                 </device>
                 <gui enabled="true" tls="false" debugging="false">
                     <address>127.0.0.1:\(me.guiPort)</address>
