@@ -128,6 +128,29 @@ final class BackupEveryDayTests: CommandTestCase {
         XCTAssertEqual(try status(at: "2026-11-28T13:00:00")["old"] as? Bool, true)
     }
 
+    /// The first backup is made before the timer is written: where it is refused (the directory
+    /// holds another library's backup), no timer is; `--replace` replaces that backup knowingly.
+    func testNoTimerIsWrittenWhereTheFirstBackupIsRefused() throws {
+        let other = base + "/other"
+        XCTAssertEqual(
+            try runProcess(cravey, ["craving", "3", "--library", other], environment: clocked(day0)).status, 0)
+        XCTAssertEqual(
+            try runProcess(cravey, ["backup", stick, "--library", other], environment: clocked(day0)).status, 0)
+        let refused = try runClocked(["backup", "--every", "day", stick], now: day0, status: nil)
+        XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        XCTAssertEqual(refused.stdout, "")
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertEqual(Sentinel.contents(), [], "no timer is written")
+        let replaced = try runClocked(["backup", "--every", "day", stick, "--replace"], now: day0)
+        XCTAssertTrue(replaced.stdout.contains("a new backup there every day at 12:30"), replaced.stdout)
+        XCTAssertEqual(try serviceCommand(), ["backup", "--scheduled", "--library", root, "--", stick])
+        Sentinel.allow(
+            [
+                ".config/systemd/user/cravey-backup.timer", ".config/systemd/user/cravey-backup.service",
+                ".config/systemd/user/timers.target.wants/cravey-backup.timer",
+            ])
+    }
+
     /// Each is refused in one line before anything is backed up or written.
     func testBadInputChangesNothing() throws {
         for (arguments, words) in [
