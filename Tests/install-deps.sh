@@ -45,6 +45,8 @@ packages=(
   chromium
   # the report's PDF read back: its pages as pictures, its text, its page count
   poppler-utils
+  # the sync tests: two real Syncthing instances (Debian 12's, 1.19) on loopback
+  syncthing
   # load beside the suite, to check it stays green when the machine is busy (docs/TESTING.md)
   stress-ng
 )

@@ -80,6 +80,35 @@ public struct UserTimer {
         """
     }
 
+    /// `timer` (one `UserTimer.timer` wrote) made to catch up: a run the machine was off or asleep
+    /// for is made at its next start (`Persistent=true`).
+    static func catchingUp(_ timer: String) -> String {
+        timer.replacingOccurrences(of: "\nUnit=", with: "\nPersistent=true\nUnit=")
+    }
+
+    /// The path the service's command line gives after `marker` (` --library `), as one quoted
+    /// word (see `quoted`) read back; nil without a service, or where it gives none.
+    func quotedWord(after marker: String) -> String? {
+        guard
+            let line = text(of: serviceName)?.split(separator: "\n").first(where: { $0.hasPrefix("ExecStart=") }),
+            let start = line.range(of: marker + "\"")
+        else { return nil }
+        var path = ""
+        var escaped = false
+        for character in line[start.upperBound...] {
+            if escaped {
+                (path, escaped) = (path + String(character), false)
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                return path.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$")
+            } else {
+                path.append(character)
+            }
+        }
+        return nil
+    }
+
     /// A path as one word of a systemd command line (quoted, with `\`, `"`, `%` and `$` escaped).
     static func quoted(_ path: String) -> String {
         let escaped = path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
@@ -138,26 +167,7 @@ public struct UserTimer {
     public var isDiscreet: Bool { text(of: serviceName)?.contains(" --discreet\n") ?? false }
 
     /// The library the service runs on, as its command line names it; nil without one.
-    public var library: String? {
-        guard
-            let line = text(of: serviceName)?.split(separator: "\n").first(where: { $0.hasPrefix("ExecStart=") }),
-            let start = line.range(of: " --library \"")
-        else { return nil }
-        var path = ""
-        var escaped = false
-        for character in line[start.upperBound...] {
-            if escaped {
-                (path, escaped) = (path + String(character), false)
-            } else if character == "\\" {
-                escaped = true
-            } else if character == "\"" {
-                return path.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$")
-            } else {
-                path.append(character)
-            }
-        }
-        return nil
-    }
+    public var library: String? { quotedWord(after: " --library ") }
 
     /// The time of day the timer is written for (its `OnCalendar=*-*-* HH:MM:00`); nil when there
     /// is no timer, or one not written so.

@@ -178,6 +178,8 @@ extension Library {
         case goalAsked
         /// Where and when the last backup was written (JSON).
         case lastBackup
+        /// The day home last said the newest backup is old ("2026-03-29"): once a week at most.
+        case backupNoted
         /// This library's own id (a UUID, made once; see `Library.identity()`).
         case libraryId
         /// The day home last showed where a plan would help, and whether it was put away that

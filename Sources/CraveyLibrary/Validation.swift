@@ -276,6 +276,7 @@ public enum Validation {
         case .limitOffer: return rule(value == "any-goal", "the limits' setting is not any-goal")
         case .screenReminder, .screenReminderDismissed:
             return rule(StoredDate.date(value) != nil, "the \(key) setting is not a time")
+        case .backupNoted: return rule(LocalDay(parsing: value) != nil, "the backupNoted setting is not a day")
         case .welcomed, .goalAsked, .lastBackup, .planSuggestion:
             return rule(
                 value.utf8.count <= 4096 && !value.unicodeScalars.contains(where: isUnsafe),

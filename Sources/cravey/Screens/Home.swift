@@ -44,6 +44,7 @@ struct Home {
         var suggestion: PlanSuggestion?  // where a plan would help is the note shown (once a visit)
         var suggested = false
         var screenReminded = false  // the self-screen's reminder is the note shown (once a visit)
+        var backupNoted = false  // the old backup's note was shown, or a craving was logged or ridden (not this visit)
         var scroll = PageScroll()
         while true {
             if try lib.setting(.welcomed) == nil {
@@ -61,6 +62,11 @@ struct Home {
             }
             if toast == nil, !suggested, let spot = PlanScreen.suggestion(lib, now: session.now()) {
                 (toast, suggested, suggestion) = (spot.note, true, spot)
+            }
+            if toast == nil, !backupNoted,
+                let note = BackupFlow.homeNote(lib, now: session.now(), environment: session.configuration.environment)
+            {
+                (toast, backupNoted) = (note, true)
             }
             let shown = try Self.page(lib, top: top, toast: toast, now: session.now())
             let key = screen.ask(scroll.apply(to: shown))
@@ -93,6 +99,7 @@ struct Home {
                 action = kind.letter == "a" ? .record(.audio) : kind.letter == "v" ? .record(.video) : nil
             }
             guard let action else { continue }
+            if action == .craving || action == .ride { backupNoted = true }
             if action == .quit { return }
             toast = try perform(action, lib: lib, top: top)
         }

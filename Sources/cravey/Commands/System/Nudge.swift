@@ -23,11 +23,12 @@ extension Cravey {
             subcommands: [On.self, Off.self, Status.self, Run.self])
 
         /// Any other command the person runs answers a nudge shown in the hour before it (the
-        /// nudge's own run and the reminder's do not, and `status` and `nudge status` change
-        /// nothing). One look at a file that is not there while no nudge waits.
+        /// nudge's own run, the reminder's and the daily backup's do not, and `status` and
+        /// `nudge status` change nothing). One look at a file that is not there while no nudge waits.
         static func answer(after command: ParsableCommand) {
             if command is Run || command is Status || command is Cravey.CheckInCommand.Notify
                 || command is Cravey.StatusCommand || command is Cravey.TodayCommand.Remind.Run
+                || (command as? Cravey.Backup)?.scheduled == true
             {
                 return
             }
