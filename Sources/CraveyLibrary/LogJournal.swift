@@ -143,7 +143,10 @@ extension Library {
         try faults.hit("journal.forget")
         try store.writer.write { db in
             try db.execute(sql: "DELETE FROM pendingJournal WHERE seq <= ?", arguments: [noted])
+            // The same changes for the sync folder, kept in the same step (see `Sync.swift`).
+            try noteSyncChanges(db, lines.map { ($0.kind, $0.id) })
         }
+        pushSyncOutboxQuietly()
     }
 
     /// A journaled row as it stands now (nil: not there).
@@ -487,7 +490,7 @@ extension Library {
     }
 
     /// Puts one line's row as it stood (or removes it); true when the database changed.
-    private static func replay(_ kind: String, id: String, row line: [String: JournalValue]?, _ db: Database) throws
+    static func replay(_ kind: String, id: String, row line: [String: JournalValue]?, _ db: Database) throws
         -> Bool
     {
         guard let (_, table, key) = journaledTables.first(where: { $0.kind == kind }) else { return false }
@@ -521,7 +524,7 @@ extension Library {
     /// A setting or milestone line held to the rules typed input meets: nil when it keeps them;
     /// else why not, with `row` left as what may still be kept (a prices setting's valid
     /// entries) or nil.
-    private static func ruleProblem(_ line: JournalLine, today: String, keeping row: inout [String: JournalValue]?)
+    static func ruleProblem(_ line: JournalLine, today: String, keeping row: inout [String: JournalValue]?)
         throws -> String?
     {
         guard let values = row else { return nil }

@@ -338,6 +338,7 @@ struct Store: Sendable {
                     DELETE FROM plan;
                     DELETE FROM withdrawalCheck;
                     DELETE FROM selfScreen;
+                    DELETE FROM syncState; DELETE FROM syncField; DELETE FROM syncOutbox; DELETE FROM syncSeen;
                     """)
             try faults.hit("purge.commit")
         }
