@@ -279,6 +279,11 @@ final class SyncTests: CommandTestCase {
     func testBadInputChangesNothing() throws {
         let nowhere = try run(machineB, ["sync", "--folder", base + "/nowhere"], status: 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: machineB), "no library made: \(nowhere.stderr)")
+        for arguments in [["sync"], ["sync", "--status"], ["sync", "--new-device"]] {
+            let nothing = try run(machineB, arguments, status: 1)
+            XCTAssertTrue(nothing.stderr.contains("there is no cravey library"), nothing.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: machineB), "no library made by \(arguments)")
+        }
         try run(machineA, ["craving", "2"])
         let missing = try run(machineA, ["sync", "--folder", base + "/nowhere"], status: 1)
         XCTAssertTrue(missing.stderr.contains("cannot be reached"), missing.stderr)

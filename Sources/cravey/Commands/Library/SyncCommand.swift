@@ -47,7 +47,8 @@ extension Cravey {
                         "the folder \(Terminal.safe(folder)) cannot be reached or is not a directory; make it first, or plug in the stick it is on; nothing was changed"
                 )
             }
-            let lib = try library.open()
+            // Choosing a folder may start a library (a new machine joining); the rest needs one.
+            let lib = try folder != nil ? library.open() : library.openExisting()
             let report: Library.SyncReport
             do {
                 if let folder {
