@@ -152,7 +152,8 @@ extension Library {
     /// A journaled row as it stands now (nil: not there).
     static func journaledRow(_ db: Database, kind: String, id: String) throws -> [String: JournalValue]? {
         guard let (_, table, key) = journaledTables.first(where: { $0.kind == kind }),
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE \(key) = ?", arguments: [id])
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM \(table) WHERE \(key) = ?"), arguments: [id])
         else { return nil }
         var values: [String: JournalValue] = [:]
         for (column, value) in row { values[column] = JournalValue(value) }
@@ -513,11 +514,11 @@ extension Library {
         }
         let names = row.keys.sorted()
         let updates = names.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        try db.execute(
+        try db.cachedStatement(
             sql:
                 "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-                + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)"),
-            arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
+                + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)")
+        ).execute(arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
         return true
     }
 

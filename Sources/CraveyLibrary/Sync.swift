@@ -532,14 +532,22 @@ extension Library {
             taken = nil
         }
         try keepFields(db, line.kind, line.id, taken, stamp)
-        try materialize(db, line.kind, line.id, today: today)
+        var now = known
+        if let taken {
+            for (field, value) in taken { now[field] = (value, stamp) }
+        } else {
+            now = [deletedField: (.null, stamp)]
+        }
+        try materialize(db, line.kind, line.id, now, today: today)
         return true
     }
 
     /// Puts a shared row as its fields give it (removes it when deleted).
-    private static func materialize(_ db: Database, _ kind: String, _ id: String, today: String) throws {
+    private static func materialize(
+        _ db: Database, _ kind: String, _ id: String, _ known: [String: (value: JournalValue, stamp: SyncStamp)],
+        today: String
+    ) throws {
         guard let shared = sharedKinds[kind] else { return }
-        let known = try fields(db, kind, id)
         var row = try journaledRow(db, kind: kind, id: id) ?? [:]
         for (field, entry) in known where field != deletedField { row[field] = entry.value }
         if known[deletedField] != nil || (kind == "setting" && (row["value"] ?? .null) == .null) {
@@ -562,10 +570,10 @@ extension Library {
         // Cached: a merge asks once a change line, tens of thousands of times in a first sync.
         let statement = try db.cachedStatement(
             sql: "SELECT field, value, at, tick, device FROM syncField WHERE kind = ? AND id = ?")
-        for row in try Row.fetchAll(statement, arguments: [kind, id]) {
-            let clock = SyncClock(milliseconds: row["at"] as Int64, tick: row["tick"] as Int64)
-            known[row["field"] as String] = (
-                JournalValue(row["value"] as DatabaseValue), SyncStamp(clock: clock, device: row["device"] as String)
+        for row in try Row.fetchAll(statement, arguments: [kind, id]) {  // by index: the columns above
+            let clock = SyncClock(milliseconds: row[2] as Int64, tick: row[3] as Int64)
+            known[row[0] as String] = (
+                JournalValue(row[1] as DatabaseValue), SyncStamp(clock: clock, device: row[4] as String)
             )
         }
         return known
