@@ -236,7 +236,31 @@ final class SyncTests: CommandTestCase {
             try Data(hostile.replacingOccurrences(of: "DEVICE", with: String(repeating: "cd", count: 16)).utf8)
                 .write(to: URL(fileURLWithPath: newer + "/changes.jsonl"))
         }
+        try assertRefused("counter goes back") {
+            // A's first line again, after the others: two machines writing as one device.
+            let path = self.changeFile(self.shared, a)
+            let first = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")[0]
+            let handle = FileHandle(forWritingAtPath: path)!
+            handle.seekToEndOfFile()
+            handle.write(Data((first + "\n").utf8))
+            try handle.close()
+        }
         XCTAssertEqual(try logList(machineB).first?["intensity"] as? Int, 4)
+    }
+
+    func testAPurgeDeletesThisMachinesDataOnlyAndLeavesTheFolder() throws {
+        try run(machineA, ["craving", "4"])
+        try sync(machineA, ["--folder", shared])
+        try sync(machineB, ["--folder", shared])
+        try run(machineA, ["purge", "--yes"])
+        try run(machineA, ["craving", "7"])
+        XCTAssertTrue(try run(machineA, ["sync"], status: 1).stderr.contains("no sync folder is chosen"))
+        try sync(machineB)
+        XCTAssertEqual(try logList(machineB).count, 1, "the other machine keeps its history")
+        try sync(machineA, ["--folder", shared])
+        XCTAssertEqual(try logList(machineA).count, 2, "chosen again, the history comes back")
+        try sync(machineB)
+        XCTAssertEqual(try logs(machineA), try logs(machineB))
     }
 
     func testACopiedLibraryIsNamedAndGetsItsOwnDeviceId() throws {
