@@ -60,6 +60,8 @@ public final class Library: @unchecked Sendable {
     public internal(set) var journalProblem: String?
     /// Why the day's snapshot could not be taken, when it could not.
     public internal(set) var snapshotProblem: String?
+    /// The wall clock that stamps the changes shared through a sync folder (a test's clock).
+    public var syncWallClock: @Sendable () -> Date = { Date() }
 
     /// Opens the library at `root`, creating it (0700) if needed, and finishes any operation an
     /// earlier run left half-done. A lost or damaged database is rebuilt from the recordings' files.

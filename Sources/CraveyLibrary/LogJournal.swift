@@ -143,13 +143,17 @@ extension Library {
         try faults.hit("journal.forget")
         try store.writer.write { db in
             try db.execute(sql: "DELETE FROM pendingJournal WHERE seq <= ?", arguments: [noted])
+            // The same changes for the sync folder, kept in the same step (see `Sync.swift`).
+            try noteSyncChanges(db, lines.map { ($0.kind, $0.id) })
         }
+        pushSyncOutboxQuietly()
     }
 
     /// A journaled row as it stands now (nil: not there).
     static func journaledRow(_ db: Database, kind: String, id: String) throws -> [String: JournalValue]? {
         guard let (_, table, key) = journaledTables.first(where: { $0.kind == kind }),
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE \(key) = ?", arguments: [id])
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM \(table) WHERE \(key) = ?"), arguments: [id])
         else { return nil }
         var values: [String: JournalValue] = [:]
         for (column, value) in row { values[column] = JournalValue(value) }
@@ -487,7 +491,7 @@ extension Library {
     }
 
     /// Puts one line's row as it stood (or removes it); true when the database changed.
-    private static func replay(_ kind: String, id: String, row line: [String: JournalValue]?, _ db: Database) throws
+    static func replay(_ kind: String, id: String, row line: [String: JournalValue]?, _ db: Database) throws
         -> Bool
     {
         guard let (_, table, key) = journaledTables.first(where: { $0.kind == kind }) else { return false }
@@ -510,18 +514,18 @@ extension Library {
         }
         let names = row.keys.sorted()
         let updates = names.filter { $0 != key }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        try db.execute(
+        try db.cachedStatement(
             sql:
                 "INSERT INTO \(table) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-                + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)"),
-            arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
+                + " ON CONFLICT(\(key)) DO " + (updates.isEmpty ? "NOTHING" : "UPDATE SET \(updates)")
+        ).execute(arguments: StatementArguments(names.map { row[$0]!.databaseValue }))
         return true
     }
 
     /// A setting or milestone line held to the rules typed input meets: nil when it keeps them;
     /// else why not, with `row` left as what may still be kept (a prices setting's valid
     /// entries) or nil.
-    private static func ruleProblem(_ line: JournalLine, today: String, keeping row: inout [String: JournalValue]?)
+    static func ruleProblem(_ line: JournalLine, today: String, keeping row: inout [String: JournalValue]?)
         throws -> String?
     {
         guard let values = row else { return nil }

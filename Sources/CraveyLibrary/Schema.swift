@@ -141,8 +141,43 @@ extension Store {
         migrator.registerMigration("v16: limits") { db in
             try db.execute(sql: Self.limitSchema)
         }
+        migrator.registerMigration("v17: sync") { db in
+            try db.execute(sql: Self.syncSchema)
+        }
         return migrator
     }
+
+    /// This machine's side of a shared sync folder (migration v17); see `Sync.swift`.
+    private static let syncSchema = """
+        -- The device id, the folder, the last counter, the bytes written and the hybrid clock
+        -- ('refused <device> <n>': a change from the folder that was not applied, in words).
+        CREATE TABLE syncState (
+          key TEXT PRIMARY KEY NOT NULL,
+          value TEXT NOT NULL
+        );
+        -- Each shared field as last taken, with the stamp that won it ('-': the log is deleted).
+        CREATE TABLE syncField (
+          kind TEXT NOT NULL,
+          id TEXT NOT NULL,
+          field TEXT NOT NULL,
+          value,
+          at INTEGER NOT NULL,
+          tick INTEGER NOT NULL,
+          device TEXT NOT NULL,
+          PRIMARY KEY (kind, id, field)
+        ) WITHOUT ROWID;
+        -- This machine's change lines not yet in the folder (an unplugged stick).
+        CREATE TABLE syncOutbox (
+          counter INTEGER PRIMARY KEY,
+          line TEXT NOT NULL
+        );
+        -- How far each other device's change file has been taken in.
+        CREATE TABLE syncSeen (
+          device TEXT PRIMARY KEY NOT NULL,
+          counter INTEGER NOT NULL,
+          bytes INTEGER NOT NULL
+        );
+        """
 
     /// The person's if-then plans (migration v12).
     private static let planSchema = """

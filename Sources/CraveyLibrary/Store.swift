@@ -339,6 +339,7 @@ struct Store: Sendable {
                     DELETE FROM withdrawalCheck;
                     DELETE FROM selfScreen;
                     DELETE FROM limitRule;
+                    DELETE FROM syncState; DELETE FROM syncField; DELETE FROM syncOutbox; DELETE FROM syncSeen;
                     """)
             try faults.hit("purge.commit")
         }

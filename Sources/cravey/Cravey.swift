@@ -26,7 +26,7 @@ struct Cravey: ParsableCommand {
             Play.self, RecordingsCommand.self, CheckInCommand.self, Import.self, Trim.self, Transcribe.self,
             Search.self, List.self, Top.self,
             Show.self, Edit.self, Delete.self, Purge.self, Export.self, Backup.self, Restore.self, Check.self,
-            Devices.self, Doctor.self, Settings.self, PrivacyCommand.self,
+            Devices.self, Doctor.self, Settings.self, PrivacyCommand.self, SyncCommand.self,
             Launch.self, DesktopCommand.self, NudgeCommand.self,
         ]
     )

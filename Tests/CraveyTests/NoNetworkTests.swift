@@ -95,6 +95,10 @@ final class NoNetworkTests: CommandTestCase {
         try assertNoNetwork(["backup", base + "/stick"])
         try assertNoNetwork(["restore", base + "/stick"], environment: ["CRAVEY_LIBRARY": base + "/restored"])
         try assertNoNetwork(["check"])
+        try FileManager.default.createDirectory(atPath: base + "/shared", withIntermediateDirectories: true)
+        try assertNoNetwork(["sync", "--folder", base + "/shared"])
+        try assertNoNetwork(["craving", "4"])  // written to the folder too
+        try assertNoNetwork(["sync"])
         try assertNoNetwork(["doctor", "--mic", "null"], status: nil)
     }
 

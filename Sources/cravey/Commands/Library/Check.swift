@@ -30,13 +30,14 @@ extension Cravey {
             let logs = try tracker.counts()
             // A milestone the logs no longer reach is kept: a note, never a problem.
             let notes = try tracker.milestoneNotes(now: LocalClock.now())
+            let syncFindings = try lib.syncFindings()  // the shared folder's, named; `cravey sync` mends
             let lines =
                 report.lines(repairCommand: Self.repairCommand) + logFindings.map { Self.line($0, repaired: repair) }
-                + falseMilestones.map { Self.line(never: $0.milestone, use: $0.use, repaired: repair) }
+                + falseMilestones.map { Self.line(never: $0.milestone, use: $0.use, repaired: repair) } + syncFindings
             // Invalid logs are the user's data: reported until edited or deleted, never removed.
             let unresolved =
                 (!repair && (report.hasProblems || !logFindings.isEmpty || !falseMilestones.isEmpty))
-                || logFindings.contains { $0.kind == .invalidLog }
+                || logFindings.contains { $0.kind == .invalidLog } || !syncFindings.isEmpty
             if output.json {
                 struct Result: Encodable {
                     var ok, repaired: Bool; var recordings, cravings, uses: Int; var findings, notes: [String]
@@ -57,9 +58,11 @@ extension Cravey {
             }
             if unresolved {
                 let fix =
-                    logFindings.contains { $0.kind == .invalidLog } && (repair || !report.hasProblems)
-                    ? "mend the logs named with 'cravey log edit' or 'cravey log delete'"
-                    : "run 'cravey check --repair' to fix them"
+                    lines == syncFindings
+                    ? "the sync folder's findings are named above"
+                    : logFindings.contains { $0.kind == .invalidLog } && (repair || !report.hasProblems)
+                        ? "mend the logs named with 'cravey log edit' or 'cravey log delete'"
+                        : "run 'cravey check --repair' to fix them"
                 throw CraveyFailure(message: "the library has problems; \(fix)")
             }
         }

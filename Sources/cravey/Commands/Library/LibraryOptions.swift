@@ -92,6 +92,7 @@ struct LibraryOptions: ParsableArguments {
             onLockWait: {
                 Terminal.printNote("waiting for another cravey process to finish with the library…")
             })
+        opened.syncWallClock = { LocalClock.now() }
         let report = opened.openingReport
         for line in report.lines(
             repairCommand: Cravey.Check.repairCommand, leavingOut: holdingPutOff ? [.deferred] : [])

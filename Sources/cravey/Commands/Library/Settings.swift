@@ -65,7 +65,7 @@ extension Cravey {
             // Everything typed is checked before the library is opened: a refused command makes
             // no library and changes nothing.
             let key = try typedSetting()
-            let lib = try library.open()
+            let lib = try library.openBringingInSync()
             guard let key else {
                 if output.json { return try JSONOutput.print(try Self.everySetting(lib)) }
                 if !clear, Terminal.stdinIsTerminal, Terminal.stdoutIsTerminal {

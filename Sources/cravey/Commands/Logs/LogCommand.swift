@@ -110,7 +110,7 @@ extension Cravey {
             @OptionGroup var output: OutputOptions
 
             func run() throws {
-                let lib = try library.openExisting()
+                let lib = try library.openExistingBringingInSync()
                 let tracker = Tracker(library: lib)
                 let edited: LogEntry
                 var movedUse = false
@@ -194,7 +194,7 @@ extension Cravey {
             }
 
             func run() throws {
-                let tracker = Tracker(library: try library.openExisting())
+                let tracker = Tracker(library: try library.openExistingBringingInSync())
                 let entry = try tracker.entry(matching: id)
                 switch entry {
                 case let .use(u):

@@ -1,0 +1,109 @@
+import ArgumentParser
+import CraveyLibrary
+import Foundation
+import TerminalKit
+
+extension Cravey {
+    /// `cravey sync`: one history on two machines, through a folder the person chooses.
+    struct SyncCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sync",
+            abstract:
+                "Share your logs, plans and goal with your other machine through a folder you choose (Syncthing, a USB stick, a git repository); nothing goes over a network from cravey.",
+            discussion: """
+                Once on each machine: 'cravey sync --folder DIR' (the same folder, as your sync tool or stick carries it). \
+                Then 'cravey sync' brings in the other machine's changes and writes this one's. \
+                Each machine writes only its own files in DIR/cravey/devices/.
+                """)
+
+        @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(help: ArgumentHelp("Choose the shared folder on this machine (once).", valueName: "dir"))
+        var folder: String?
+
+        @Flag(help: "Say the folder, the devices seen and how far each is taken in; change nothing.")
+        var status = false
+
+        @Flag(help: "Give this machine its own id in the folder (a library copied from another machine).")
+        var newDevice = false
+
+        func validate() throws {
+            guard [folder != nil, status, newDevice].filter({ $0 }).count <= 1 else {
+                throw ValidationError("--folder, --status and --new-device go one at a time")
+            }
+        }
+
+        func run() throws {
+            // A folder that is not there is said before anything is made.
+            var isDirectory: ObjCBool = false
+            if let folder, !folder.isEmpty,
+                !FileManager.default.fileExists(
+                    atPath: (folder as NSString).expandingTildeInPath, isDirectory: &isDirectory)
+                    || !isDirectory.boolValue
+            {
+                throw CraveyFailure(
+                    message:
+                        "the folder \(Terminal.safe(folder)) cannot be reached or is not a directory; make it first, or plug in the stick it is on; nothing was changed"
+                )
+            }
+            // Choosing a folder may start a library (a new machine joining); the rest needs one.
+            let lib = try folder != nil ? library.open() : library.openExisting()
+            let report: Library.SyncReport
+            do {
+                if let folder {
+                    guard !folder.isEmpty else {
+                        throw CraveyFailure(message: "--folder needs a directory; nothing was changed")
+                    }
+                    let path = (folder as NSString).expandingTildeInPath
+                    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+                    report = try lib.syncChoose(folder: (absolute as NSString).standardizingPath)
+                } else if status {
+                    report = try lib.syncStatus()
+                } else if newDevice {
+                    report = try lib.syncNewDevice()
+                } else {
+                    report = try lib.syncNow()
+                }
+            } catch let notSet as Library.SyncNotSet {
+                throw CraveyFailure(message: notSet.description)
+            }
+            if output.json {
+                try JSONOutput.print(report)
+            } else {
+                for line in Self.lines(report, status: status) { print(Terminal.safe(line)) }
+            }
+            if !report.reachable {
+                throw CraveyFailure(message: "the sync folder cannot be reached; nothing was brought in")
+            }
+            if !report.problems.isEmpty {
+                throw CraveyFailure(
+                    message: "the sync folder holds what cravey would not merge (named above); the rest was synced")
+            }
+        }
+
+        /// The report for people: what happened first, then the devices and what is wrong.
+        static func lines(_ report: Library.SyncReport, status: Bool) -> [String] {
+            var lines: [String] = []
+            if !status {
+                lines.append(
+                    report.reachable
+                        ? "Synced through \(report.folder): \(Format.count(report.broughtIn, "change")) brought in, \(report.written) written."
+                        : "Nothing synced: the folder \(report.folder) is not there (a stick not plugged in?). \(Format.count(report.waiting, "change")) of this machine wait here until it is."
+                )
+            } else {
+                lines.append("Syncing through \(report.folder)\(report.reachable ? "" : " (not there now)").")
+            }
+            for device in report.devices {
+                let who = device.thisMachine ? "this machine" : "another machine"
+                lines.append("  \(device.device.prefix(8)) (\(who)): \(Format.count(Int(device.changes), "change"))")
+            }
+            if report.waiting > 0, report.reachable {
+                lines.append(
+                    "\(Format.count(report.waiting, "change")) of this machine still to be written to the folder.")
+            }
+            lines += report.problems
+            return lines
+        }
+    }
+}
