@@ -41,11 +41,15 @@ enum Privacy {
         Kept(words: "The milestones you reached, each with the day it came.", tables: ["milestone"]),
         Kept(
             words:
-                "Your settings: your goal, your name, the prices and currency you set, and the choices you made (Quick Play's order, the withdrawal check, the limits and the self-screen's reminder when you asked for them, the notes you put away, whether the welcome was shown, where and when the last backup went), and the library's own id.",
+                "When you share your history with another machine through a folder you chose: this machine's id there, the folder's place, each change written to it or brought in from it, and how far each machine's changes were read.",
+            tables: ["syncState", "syncField", "syncOutbox", "syncSeen"]),
+        Kept(
+            words:
+                "Your settings: your goal, your name, the prices and currency you set, and the choices you made (Quick Play's order, the withdrawal check, the limits and the self-screen's reminder when you asked for them, the notes you put away, whether the welcome was shown, where and when the last backup went, and when home last said it was old), and the library's own id.",
             tables: ["setting"],
             settings: [
                 "name", "goal", "quickPlay", "prices", "currency", "welcomed", "goalAsked", "lastBackup", "libraryId",
-                "planSuggestion", "withdrawalOffer", "screenReminder", "screenReminderDismissed", "limitOffer",
+                "planSuggestion", "withdrawalOffer", "screenReminder", "screenReminderDismissed", "limitOffer", "backupNoted",
             ]),
         Kept(
             words:
@@ -74,9 +78,10 @@ enum Privacy {
             + [
                 "",
                 "Outside the library: the reminders you turn on (the check-in's, the nudge, the evening question)",
-                "are systemd user timers in ~/.config/systemd/user (cravey-checkin, cravey-nudge, cravey-today);",
-                "they hold their time and the library's path, none of your logs. A shortcut you add is kept in",
-                "your desktop's settings. A backup or an export is written only where you put it.",
+                "and the daily backup are systemd user timers in ~/.config/systemd/user (cravey-checkin,",
+                "cravey-nudge, cravey-today, cravey-backup); they hold their time and the library's path (the",
+                "backup's also its folder), none of your logs. A shortcut you add is kept in your desktop's",
+                "settings. A backup, an export or a sync folder is written only where you put it.",
                 "",
                 "Nothing leaves this machine: cravey has no network code — no cloud sync, no analytics, no",
                 "accounts. Transcripts are made on this device; import reads local files only.",
