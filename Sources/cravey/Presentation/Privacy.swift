@@ -49,7 +49,8 @@ enum Privacy {
             tables: ["setting"],
             settings: [
                 "name", "goal", "quickPlay", "prices", "currency", "welcomed", "goalAsked", "lastBackup", "libraryId",
-                "planSuggestion", "withdrawalOffer", "screenReminder", "screenReminderDismissed", "limitOffer", "backupNoted",
+                "planSuggestion", "withdrawalOffer", "screenReminder", "screenReminderDismissed", "limitOffer",
+                "backupNoted",
             ]),
         Kept(
             words:
