@@ -124,8 +124,9 @@ extension Library {
     }
 
     /// Chooses `path` as the shared folder: this machine gets a device folder in it, takes in what
-    /// the others wrote, then writes what only it has. A folder chosen again is synced; another
-    /// folder gives this machine a new device id there.
+    /// the others wrote, then writes what only it has. A folder chosen again is synced, also at
+    /// another place once it holds this machine's folder (a stick mounted elsewhere); another
+    /// folder is refused while one is chosen.
     public func syncChoose(folder path: String) throws -> SyncReport {
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -152,6 +153,24 @@ extension Library {
             try flushJournal()
             let current = try store.writer.read { db in try SyncState.load(db) }
             if let current, current.folder == path { return try syncNowLocked() }
+            if var moved = current {
+                // A folder is chosen already. The same folder found at another place (a stick
+                // mounted elsewhere, a folder moved or copied whole) holds this machine's own
+                // folder: only its place changes, and every change still waiting, every stamp and
+                // every mark of what was read stay. Any other folder would start this machine's
+                // history there anew over what it already shared, and could undo an edit or a
+                // delete made since: refused.
+                guard try SyncFolder(path: path).survey().devices[moved.device] != nil else {
+                    throw LibraryError.invalid(
+                        field: "folder",
+                        reason:
+                            "this machine already shares its history through \(SyncFolder.shown(moved.folder)), and \(SyncFolder.shown(path)) does not hold it; to move, copy that folder's 'cravey' folder whole into the new one and choose it again; nothing was changed"
+                    )
+                }
+                moved.folder = path
+                try store.writer.write { db in try moved.save(db) }
+                return try syncNowLocked()
+            }
             try store.writer.write { db in
                 try db.execute(sql: "DELETE FROM syncOutbox")
                 try db.execute(sql: "DELETE FROM syncField")  // a new folder is told everything

@@ -42,7 +42,9 @@ final class BackupNoteScreenTests: CommandTestCase {
     }
 
     func testTheNoteShowsOnceAWeekWhileTheNewestBackupIsOld() throws {
-        let first = try visit("2026-11-29T10:00:00", width: 60, height: 12)
+        // Visits a few minutes off the backup's own time: a test clock runs on from the time it is
+        // given, so a visit at the very minute could fall a moment short of a whole day.
+        let first = try visit("2026-11-29T10:05:00", width: 60, height: 12)
         XCTAssertTrue(first.contains("Your newest backup is 8 days old."), first)
         XCTAssertTrue(first.contains("cravey backup --every day"), first)
 
@@ -51,7 +53,7 @@ final class BackupNoteScreenTests: CommandTestCase {
         let nextWeek = try visit("2026-12-05T10:00:00", width: 80, height: 24)
         XCTAssertFalse(nextWeek.contains("newest backup"), "6 days after it was shown: \(nextWeek)")
 
-        let weekOn = try visit("2026-12-06T10:00:00", width: 80, height: 24)
+        let weekOn = try visit("2026-12-06T10:30:00", width: 80, height: 24)
         XCTAssertTrue(weekOn.contains("Your newest backup is 15 days old."), weekOn)
 
         // A backup made (by any path) ends it.
