@@ -76,7 +76,7 @@ extension Cravey.NudgeCommand {
             // One nudge: moved here from another library, it leaves no file of its own there.
             if let before {
                 if Library.exists(at: before) { _ = NudgeFiles(root: before).remove() }
-                print("The nudge moves here from the other library it was on for (\(before)).")
+                print("The nudge moves here from the other library it was on for (\(Terminal.safe(before))).")
             }
             let when: String
             if let hard = finding.hardHour {
