@@ -233,6 +233,12 @@ for part in "${wanted[@]}"; do
     [ "$part_status" -ne 124 ] && [ "$part_status" -ne 137 ] || stopped=" (stopped: out of time)"
     summary_lines+=("$(printf 'part %-12s %4d passed, %d failed, %d skipped in %d s%s' "$part" \
         "$passed" "$failed" "$skipped" "$(cat "$logs/$part.time")" "$stopped")")
+    if [ "$part" = vm ]; then
+        # The rig counts as one test; what ran inside the emulated machine, each check by itself.
+        inside() { cat "$logs/vm".*.log | grep -cE "^in the VM: Test Case '.*' $1 \(" || true; }
+        summary_lines+=("$(printf '  inside the VM     %4d passed, %d failed, %d skipped (the host starved the emulated machine)' \
+            "$(inside passed)" "$(inside failed)" "$(inside skipped)")")
+    fi
 done
 # The fault campaign's figures: each bundle prints its own so far as each campaign class ends; the
 # last line of each, added up.
