@@ -9,7 +9,7 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract:
-                "Share your logs, plans and goal with your other machine through a folder you choose (Syncthing, a USB stick, a git repository); nothing goes over a network from cravey.",
+                "Share your logs, plans, goal and recordings with your other machine through a folder you choose (Syncthing, a USB stick, a git repository); nothing goes over a network from cravey.",
             discussion: """
                 Once on each machine: 'cravey sync --folder DIR' (the same folder, as your sync tool or stick carries it). \
                 Then 'cravey sync' brings in the other machine's changes and writes this one's. \
