@@ -51,4 +51,37 @@ final class SyncMediaFaultTests: FaultCampaign {
             try assertIntact(baseline, "killed at \(site) while the other machine took a recording in")
         }
     }
+
+    func testAKillWhileARecordingIsCopiedOutLeavesNoHalfFileInTheFolder() throws {
+        // The steps of sharing one message, as they run now, on a library like the one killed.
+        let traced = base + "/traced", folder = base + "/shared"
+        try FileManager.default.createDirectory(atPath: folder + "/traced", withIntermediateDirectories: true)
+        XCTAssertEqual(try record(traced).status, 0)
+        let trace = try run(
+            ["sync", "--folder", folder + "/traced"], traced, environment: ["CRAVEY_FAULT_TRACE": "1"])
+        let sites = trace.stderr.split(separator: "\n").filter { $0.hasPrefix("fault-site ") }.map {
+            String($0.dropFirst("fault-site ".count))
+        }
+        let index = try XCTUnwrap(sites.firstIndex(of: "sync.media.out"), "\(sites)")
+
+        let root = base + "/lib", other = base + "/other"
+        XCTAssertEqual(try record(root).status, 0)
+        let id = try XCTUnwrap(try listed(root).first?["id"] as? String)
+        Self.faults += 1
+        let killed = try run(["sync", "--folder", folder], root, environment: ["CRAVEY_FAULT_KILL_AT": "\(index + 1)"])
+        XCTAssertNotEqual(killed.status, 0, "killed while the file was copied out")
+        XCTAssertEqual(try run(["sync"], root).status, 0)
+        let device = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: folder + "/cravey/devices").first)
+        let media = try FileManager.default.contentsOfDirectory(atPath: folder + "/cravey/devices/" + device + "/media")
+        XCTAssertEqual(media, [id.lowercased() + ".1.m4a"], "the file once, no half copy beside it")
+        XCTAssertEqual(try run(["sync", "--folder", folder], other).status, 0)
+        Self.cases += 1
+        if try listed(other).map({ $0["id"] as? String }) != [id] {
+            Self.lost += 1
+            XCTFail("the message shared by a run killed half-way did not reach the other machine")
+        }
+        XCTAssertEqual(try run(["check"], root).status, 0)
+        XCTAssertEqual(try run(["check"], other).status, 0)
+    }
 }
