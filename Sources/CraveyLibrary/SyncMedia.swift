@@ -172,7 +172,7 @@ extension Library {
                             "INSERT INTO syncState (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                         arguments: [
                             mark,
-                            "a recording of device \(newest.device) (change \(newest.counter)) was not taken in: \(refused.words)",
+                            "a recording from device \(newest.device) (change \(newest.counter)) was not taken in: \(refused.words)",
                         ])
                 }
             }
@@ -300,11 +300,11 @@ extension Library {
         case .missing:
             return nil
         case .refused(let why):
-            throw RecordingRefused(words: "\(shown) \(why); it was not followed")
+            throw RecordingRefused(words: "\(shown) \(why); it was not read")
         case .file(let fd, let found):
             guard found <= size else {
                 close(fd)
-                throw RecordingRefused(words: "\(shown) is larger than its change says; it was not taken in")
+                throw RecordingRefused(words: "\(shown) is larger than its change says")
             }
             guard found == size else {
                 close(fd)
@@ -332,7 +332,7 @@ extension Library {
         guard copied.size == size, copied.sha256 == sha else {
             discard(staged)
             throw RecordingRefused(
-                words: "\(shown) is not the file its change names (its size or SHA-256 differs); it was not taken in")
+                words: "\(shown) is not the file its change names (its size or SHA-256 differs)")
         }
         let facts = try? inspect(staged.path)
         guard let facts, facts.duration > 0, (facts.media.width != nil) == (kind == .video),
@@ -341,7 +341,7 @@ extension Library {
             discard(staged)
             throw RecordingRefused(
                 words:
-                    "\(shown) is not the \(kind.rawValue) recording its change names (FFmpeg does not read it as one); it was not taken in"
+                    "\(shown) is not the \(kind.rawValue) recording its change names (FFmpeg does not read it as one)"
             )
         }
         var mediaFacts = facts.media
@@ -542,7 +542,7 @@ extension Library {
                         + SyncFolder.mediaName(id: id, version: version, kind: kind))
             }
             findings.append(
-                "a recording of device \(newest.device) waits for \(file), which has not come whole into the folder; it is taken in by a later 'cravey sync' once it has"
+                "a recording from device \(newest.device) waits for \(file), which has not come whole into the folder; it is taken in by a later 'cravey sync' once it has"
             )
         }
         return findings
