@@ -68,6 +68,8 @@ extension Cravey {
             } catch let notSet as Library.SyncNotSet {
                 throw CraveyFailure(message: notSet.description)
             }
+            // Recordings taken in from the other machine get their transcripts here, as saved ones do.
+            if report.broughtIn > 0 { Transcribing.afterSave(lib, saved: nil, quiet: output.json) }
             if output.json {
                 try JSONOutput.print(report)
             } else {
