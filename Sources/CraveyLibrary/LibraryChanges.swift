@@ -29,6 +29,7 @@ extension Library {
                 id: recording.id, title: updated.title, notes: updated.notes,
                 purpose: updated.purpose, forTriggers: updated.forTriggers, at: updated.modifiedAt)
             writePendingTags()  // the file's own tags follow (see `writePendingTags`)
+            shareRecordingChangesQuietly()  // stamped now for the other machine (see `SyncMedia`)
             return (try? store.recording(id: updated.id)) ?? updated
         }
     }
@@ -71,6 +72,12 @@ extension Library {
 
     /// Deletes a recording's file, thumbnail and row together (see the type's doc).
     public func delete(_ recording: Recording) throws {
+        try delete(recording, sharing: true)
+    }
+
+    /// `sharing`: the delete is this machine's, stamped now for the other machine (not one
+    /// brought in from it).
+    func delete(_ recording: Recording, sharing: Bool) throws {
         try translatingDatabaseErrors {
             let media = try files.file(of: recording)
             let thumb = try files.thumbnail(of: recording)
@@ -95,6 +102,7 @@ extension Library {
             // The row is gone: the delete has happened. Emptying the trash can be finished by recover.
             for move in moved { try? files.unlink(move.to, site: "delete.unlink") }
             scrubSnapshots()
+            if sharing { shareRecordingChangesQuietly() }
         }
     }
 

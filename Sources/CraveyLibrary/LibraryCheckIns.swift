@@ -7,7 +7,9 @@ import GRDB
 /// An entry is saved exactly like a message (`save`, with its atomic rules); what makes it the
 /// day's entry is `beginCheckIn`, noted before recording starts: the save of that recording,
 /// by the flow or by recovery after a crash, turns its row into the entry in the same
-/// transaction. One entry a day (a unique index); an entry is never edited.
+/// transaction. One entry a day on each machine (a unique index): with a sync folder, the other
+/// machine's entry of the same day is kept beside this one's and both are listed; an entry is
+/// never edited.
 extension Library {
     /// What a day's check-in flow has seen so far.
     public struct CheckInDay: Sendable {
@@ -34,23 +36,28 @@ extension Library {
         }
     }
 
-    /// The day's entry, if it has one (and its file is there).
-    public func checkIn(on day: String) throws -> Recording? {
+    /// The day's entry, if it has one (and its file is there): this machine's first, else one
+    /// another machine made that day; `ownOnly`, this machine's alone (the one it may record).
+    public func checkIn(on day: String, ownOnly: Bool = false) throws -> Recording? {
         try translatingDatabaseErrors {
             try store.writer.read { db in
-                try Row.fetchOne(db, sql: "SELECT id FROM recording WHERE checkinDay = ?", arguments: [day])
-            }.flatMap { UUID(uuidString: $0["id"]) }.flatMap { try store.recording(id: $0) }.flatMap {
-                hasFile($0) ? $0 : nil
-            }
+                try String.fetchAll(
+                    db,
+                    sql: "SELECT id FROM recording WHERE checkinDay = ? \(ownOnly ? "AND checkinFrom = ''" : "")"
+                        + " ORDER BY checkinFrom != '', createdAt",
+                    arguments: [day])
+            }.compactMap { UUID(uuidString: $0) }.lazy.compactMap { try? self.store.recording(id: $0) }
+                .first(where: hasFile)
         }
     }
 
-    /// Every entry, newest day first; `month` (`YYYY-MM`) keeps that month's.
+    /// Every entry, newest day first (a day's entries from two machines in the order they were
+    /// made); `month` (`YYYY-MM`) keeps that month's.
     public func checkIns(month: String? = nil) throws -> [Recording] {
         try translatingDatabaseErrors {
             try store.recordings(section: .checkIns).filter(hasFile)
                 .filter { month == nil || $0.checkIn!.day.hasPrefix(month! + "-") }
-                .sorted { $0.checkIn!.day > $1.checkIn!.day }
+                .sorted { ($0.checkIn!.day, $1.createdAt) > ($1.checkIn!.day, $0.createdAt) }
         }
     }
 
@@ -98,7 +105,9 @@ extension Library {
     /// Notes that recording `id` is the day's check-in, with its mood and the question shown
     /// (before recording starts): its save makes it the entry. Refused when the day has an entry.
     public func beginCheckIn(_ day: String, mood: CheckIn.Mood, prompt: String, recording id: UUID) throws {
-        if try checkIn(on: day) != nil { throw LibraryError.invalid(field: "date", reason: Self.alreadyCheckedIn(day)) }
+        if try checkIn(on: day, ownOnly: true) != nil {
+            throw LibraryError.invalid(field: "date", reason: Self.alreadyCheckedIn(day))
+        }
         try changeDay(day) { db in
             try db.execute(
                 sql: "UPDATE checkinDay SET pendingId = ?, pendingMood = ?, prompt = coalesce(prompt, ?) WHERE day = ?",
@@ -142,7 +151,7 @@ extension Library {
     }
 
     static func alreadyCheckedIn(_ day: String) -> String {
-        "\(day) has its check-in already (one a day; an entry is kept as it was saved)"
+        "\(day) has its check-in already (one a day on each machine; an entry is kept as it was saved)"
     }
 
     /// Runs `body` on the day's state row (made if missing) in one transaction, under the lock.

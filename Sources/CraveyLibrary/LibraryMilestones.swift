@@ -77,7 +77,8 @@ extension Library {
                 try String.fetchAll(
                     db, sql: "SELECT createdAt FROM recording WHERE checkinDay IS NULL ORDER BY createdAt"),
                 try String.fetchAll(
-                    db, sql: "SELECT checkinDay FROM recording WHERE checkinDay IS NOT NULL ORDER BY checkinDay")
+                    db,
+                    sql: "SELECT DISTINCT checkinDay FROM recording WHERE checkinDay IS NOT NULL ORDER BY checkinDay")
             )
         }
     }

@@ -198,7 +198,9 @@ extension Store {
     /// Whether a check-in for `day` is listed already.
     func checkInRecordingExists(day: String) throws -> Bool {
         try writer.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)", arguments: [day])
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ? AND checkinFrom = '')",
+                arguments: [day])
                 ?? false
         }
     }

@@ -123,7 +123,7 @@ extension Library {
         _ = fchmod(staged.lock.fd, 0o600)
     }
 
-    private func undoPendingSave(_ paths: [String]) throws {
+    func undoPendingSave(_ paths: [String]) throws {
         for path in paths { try files.unlink(files.path(path), site: "save.undo.unlink") }
         try files.sync(files.path(FileStore.recordingsDir), site: "save.undo.fsync")
         for path in paths { try store.forgetPendingSave(path) }

@@ -144,8 +144,29 @@ extension Store {
         migrator.registerMigration("v17: sync") { db in
             try db.execute(sql: Self.syncSchema)
         }
+        migrator.registerMigration("v18: shared recordings") { db in
+            try db.execute(sql: Self.sharedRecordingSchema)
+        }
         return migrator
     }
+
+    /// Recordings shared through the sync folder (migration v18); see `SyncMedia.swift`.
+    private static let sharedRecordingSchema = """
+        -- A day holds one check-in a machine: '' for this machine's, else the device id of the
+        -- machine that made it (both are kept; an entry is never merged into another).
+        ALTER TABLE recording ADD COLUMN checkinFrom TEXT NOT NULL DEFAULT '';
+        DROP INDEX recording_checkin;
+        CREATE UNIQUE INDEX recording_checkin ON recording(checkinDay, checkinFrom);
+        -- A recording's change line from another machine, taken in but not applied yet: its file
+        -- has not come into the folder whole (a sync tool still copying it).
+        CREATE TABLE syncRecordingWaiting (
+          device TEXT NOT NULL,
+          counter INTEGER NOT NULL,
+          id TEXT NOT NULL,
+          line TEXT NOT NULL,
+          PRIMARY KEY (device, counter)
+        );
+        """
 
     /// This machine's side of a shared sync folder (migration v17); see `Sync.swift`.
     private static let syncSchema = """

@@ -295,7 +295,7 @@ struct Store: Sendable {
                 let mood = (pending["pendingMood"] as String?).flatMap(CheckIn.Mood.init(rawValue:)),
                 try
                     !(Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ?)",
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM recording WHERE checkinDay = ? AND checkinFrom = '')",
                         arguments: [pending["day"]]) ?? false)
             {
                 row.checkIn = CheckIn(day: pending["day"], mood: mood, prompt: pending["prompt"])
@@ -340,6 +340,7 @@ struct Store: Sendable {
                     DELETE FROM selfScreen;
                     DELETE FROM limitRule;
                     DELETE FROM syncState; DELETE FROM syncField; DELETE FROM syncOutbox; DELETE FROM syncSeen;
+                    DELETE FROM syncRecordingWaiting;
                     """)
             try faults.hit("purge.commit")
         }

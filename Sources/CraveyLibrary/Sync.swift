@@ -25,9 +25,9 @@ import GRDB
 ///   (two machines writing as one device), a conflict copy, a link or a newer format are named
 ///   and never merged.
 ///
-/// Shared: cravings, uses, plans, and the settings name, goal, prices, currency and Quick Play's
-/// order. Kept per machine: the folder, the devices, the reminders, milestones (derived again
-/// from the merged logs) and the recordings.
+/// Shared: cravings, uses, plans, the settings name, goal, prices, currency and Quick Play's
+/// order, and the recordings with their files (`SyncMedia.swift`). Kept per machine: the folder,
+/// the devices, the reminders and milestones (derived again from the merged logs).
 extension Library {
     /// What is shared, by the journal's kind: its table, key, and the columns kept per machine
     /// (a link to a recording, which stays on the machine that made it).
@@ -287,7 +287,7 @@ extension Library {
     /// What `check` says of the folder (empty: no folder chosen, or nothing wrong).
     public func syncFindings() throws -> [String] {
         guard (try? syncFolder()) != nil else { return [] }
-        return try syncStatus().problems
+        return try syncStatus().problems + ((try? recordingFindings()) ?? [])
     }
 
     /// What is wrong in the folder or was refused from it, reading only.
@@ -389,6 +389,7 @@ extension Library {
             return report
         }
         report.broughtIn = try bringIn(state, folder: folder, survey: survey)
+        try shareRecordings(folder, device: state.device)  // SyncMedia.swift: this machine's, then the others'
         if sharingAll {
             // What only this machine has is written once the folder's history is in.
             try store.writer.write { db in
@@ -509,6 +510,7 @@ extension Library {
         guard line.clock.count == 2, (946_684_800_000...(wall + clockAhead)).contains(line.clock[0]),
             (0...1_000_000_000).contains(line.clock[1])
         else { return "its clock is not a time cravey would stamp (more than a week ahead of this machine's?)" }
+        if line.kind == recordingKind { return recordingLineProblem(line) }  // SyncMedia.swift
         guard let shared = sharedKinds[line.kind] else { return "it changes nothing cravey shares" }
         if line.kind == "setting" {
             guard sharedSettings.contains(line.id) else {
@@ -539,6 +541,7 @@ extension Library {
     /// Applies one change: the fields it stamps later than what this machine has (a deleted log
     /// stays deleted), then the row as its fields now give it. True when a field was taken.
     private static func apply(_ line: SyncLine, _ db: Database, today: String) throws -> Bool {
+        if line.kind == recordingKind { return try holdRecording(line, db) }  // its file may come later
         let known = try fields(db, line.kind, line.id)
         if known[deletedField] != nil { return false }  // a delete wins
         let stamp = line.stamp
@@ -599,7 +602,7 @@ extension Library {
     }
 
     /// Notes fields as taken with their stamp (nil: the log is deleted, its fields forgotten).
-    private static func keepFields(
+    static func keepFields(
         _ db: Database, _ kind: String, _ id: String, _ row: [String: JournalValue]?, _ stamp: SyncStamp
     ) throws {
         let fields: [String: JournalValue]
@@ -671,7 +674,7 @@ extension Library {
         if noted { try state.save(db) }
     }
 
-    private static func keepOutgoing(_ db: Database, _ line: SyncLine) throws {
+    static func keepOutgoing(_ db: Database, _ line: SyncLine) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         try db.cachedStatement(sql: "INSERT INTO syncOutbox (counter, line) VALUES (?, ?)").execute(

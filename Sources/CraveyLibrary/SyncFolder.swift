@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Its shape: `<folder>/cravey/devices/<device>/` for each machine, holding `device.json` (the
 /// format that device writes) and `changes.jsonl` (its changes, one JSON line each, appended only
-/// by that device: one writer per file, so a sync tool never sees two). Names are lowercase, with
+/// by that device: one writer per file, so a sync tool never sees two), and `media/` (the files of
+/// its recordings, `<id>.<version>.<ext>`: see `SyncMedia.swift`). Names are lowercase, with
 /// no `:`, so a FAT or exFAT stick keeps them. Every name inside is reached from the folder's own
 /// descriptor one at a time with `O_NOFOLLOW`, as the backup folder is: a link planted anywhere
 /// in it is named and never followed. Anything else in the folder (`.git/`, `.stfolder`, notes of
@@ -53,7 +54,7 @@ struct SyncFolder {
     }
 
     /// Opens a directory beneath `dir` by one plain name, never through a link.
-    private static func openDirectory(_ dir: Int32, _ name: String) -> Int32 {
+    static func openDirectory(_ dir: Int32, _ name: String) -> Int32 {
         openat(dir, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
     }
 
@@ -67,7 +68,7 @@ struct SyncFolder {
     }
 
     /// The names in a directory (without `.` and `..`).
-    private static func names(_ dir: Int32) -> [String] {
+    static func names(_ dir: Int32) -> [String] {
         let copy = dup(dir)
         guard copy >= 0 else { return [] }
         guard let stream = fdopendir(copy) else {
@@ -86,7 +87,7 @@ struct SyncFolder {
     }
 
     /// What is at `name` beneath `dir`, not following a link (nil: nothing).
-    private static func kind(_ dir: Int32, _ name: String) -> mode_t? {
+    static func kind(_ dir: Int32, _ name: String) -> mode_t? {
         var info = stat()
         guard fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
         return info.st_mode & S_IFMT
@@ -194,7 +195,7 @@ struct SyncFolder {
     }
 
     /// The device's directory, opened beneath the folder one name at a time (nil: not there).
-    private func openDevice(_ device: String, making: Bool) throws -> Int32 {
+    func openDevice(_ device: String, making: Bool) throws -> Int32 {
         let root = try openRoot()
         defer { close(root) }
         var dir = dup(root)

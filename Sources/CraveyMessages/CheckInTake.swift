@@ -39,7 +39,7 @@ public final class CheckInTake: Sendable {
         library: Library, day: String, mood: CheckIn.Mood, prompt: String? = nil, mic: String, maxSeconds: Double
     ) throws {
         let recorder = Recorder(library: library, microphone: mic, maxSeconds: maxSeconds)
-        if try library.checkIn(on: day) != nil { throw Failure.alreadyCheckedIn(day: day) }
+        if try library.checkIn(on: day, ownOnly: true) != nil { throw Failure.alreadyCheckedIn(day: day) }
         try library.beginCheckIn(day, mood: mood, prompt: prompt ?? library.prompt(for: day), recording: recorder.id)
         self.library = library
         self.day = day

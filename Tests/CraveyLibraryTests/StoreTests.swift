@@ -27,7 +27,7 @@ final class StoreTests: XCTestCase {
                 "recordingSearch_config", "recordingSearch_content", "recordingSearch_data", "recordingSearch_docsize",
                 "recordingSearch_idx", "recording_checkin", "recording_kind_newest", "recording_newest",
                 "recording_purpose_newest", "recording_top", "selfScreen", "selfScreen_taken", "setting", "syncField",
-                "syncOutbox", "syncSeen", "syncState", "transcript",
+                "syncOutbox", "syncRecordingWaiting", "syncSeen", "syncState", "transcript",
                 "transcriptJob", "usage", "usage_craving", "usage_newest", "withdrawalCheck",
             ])
         let journal = try library.store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }

@@ -42,7 +42,7 @@ enum Privacy {
         Kept(
             words:
                 "When you share your history with another machine through a folder you chose: this machine's id there, the folder's place, each change written to it or brought in from it, and how far each machine's changes were read.",
-            tables: ["syncState", "syncField", "syncOutbox", "syncSeen"]),
+            tables: ["syncState", "syncField", "syncOutbox", "syncSeen", "syncRecordingWaiting"]),
         Kept(
             words:
                 "Your settings: your goal, your name, the prices and currency you set, and the choices you made (Quick Play's order, the withdrawal check, the limits and the self-screen's reminder when you asked for them, the notes you put away, whether the welcome was shown, where and when the last backup went, and when home last said it was old), and the library's own id.",

@@ -61,7 +61,7 @@ final class CheckInScreen: Sendable {
         defer { signals.cancel() }
 
         var day = fixedDay ?? CheckIn.day(of: session.now())
-        if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
+        if let entry = try library.checkIn(on: day, ownOnly: true) { return try close(entry, already: true) }
         if fixedDay == nil, try !library.checkInDay(day).greeted {
             switch greeting(day) {
             case .start: try library.noteGreeted(day, postponed: false, at: session.now())
@@ -94,7 +94,7 @@ final class CheckInScreen: Sendable {
             }
             // The day is the one at the moment recording starts.
             if fixedDay == nil { day = CheckIn.day(of: session.now()) }
-            if let entry = try library.checkIn(on: day) { return try close(entry, already: true) }
+            if let entry = try library.checkIn(on: day, ownOnly: true) { return try close(entry, already: true) }
             if let saved = try record(day: day, mood: chosen, prompt: prompt) {
                 return try close(saved, already: false)
             }

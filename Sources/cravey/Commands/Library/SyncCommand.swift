@@ -9,7 +9,7 @@ extension Cravey {
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract:
-                "Share your logs, plans and goal with your other machine through a folder you choose (Syncthing, a USB stick, a git repository); nothing goes over a network from cravey.",
+                "Share your logs, plans, goal and recordings with your other machine through a folder you choose (Syncthing, a USB stick, a git repository); nothing goes over a network from cravey.",
             discussion: """
                 Once on each machine: 'cravey sync --folder DIR' (the same folder, as your sync tool or stick carries it). \
                 Then 'cravey sync' brings in the other machine's changes and writes this one's. \
@@ -68,6 +68,8 @@ extension Cravey {
             } catch let notSet as Library.SyncNotSet {
                 throw CraveyFailure(message: notSet.description)
             }
+            // Recordings taken in from the other machine get their transcripts here, as saved ones do.
+            if report.broughtIn > 0 { Transcribing.afterSave(lib, saved: nil, quiet: output.json) }
             if output.json {
                 try JSONOutput.print(report)
             } else {
