@@ -51,7 +51,7 @@ final class SyncClockTests: XCTestCase {
         XCTAssertNil(Library.lineProblem(line("craving", id, ["notes": .text("fine")]), device: device, wall: wall))
         XCTAssertNil(Library.lineProblem(line("use", id, nil), device: device, wall: wall), "a delete")
         XCTAssertNotNil(Library.lineProblem(line("craving", id, nil), device: "other", wall: wall))
-        XCTAssertNotNil(Library.lineProblem(line("recording", id, nil), device: device, wall: wall))
+        XCTAssertNotNil(Library.lineProblem(line("milestone", id, nil), device: device, wall: wall), "kept per machine")
         XCTAssertNotNil(Library.lineProblem(line("craving", "../x", nil), device: device, wall: wall))
         XCTAssertNotNil(
             Library.lineProblem(line("craving", id, ["recordingId": .text(id)]), device: device, wall: wall))
