@@ -144,6 +144,9 @@ extension Store {
         migrator.registerMigration("v17: sync") { db in
             try db.execute(sql: Self.syncSchema)
         }
+        migrator.registerMigration("v19: plays per device") { db in
+            try db.execute(sql: Library.playsSchema)
+        }
         return migrator
     }
 

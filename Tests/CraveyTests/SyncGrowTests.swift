@@ -1,0 +1,97 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// What only grows when two machines share one history, through the binary: a ride's ratings
+/// given on one machine while the other edited the craving (its clock an hour ahead) are all
+/// kept; plays are counted per machine and summed, so Quick Play's order agrees on both, for a
+/// library set up on a second machine from a copy of the first.
+final class SyncGrowTests: SyncMachinesTestCase {
+    /// A rides a craving out on its screen; B, an hour ahead, takes the craving in after its first
+    /// rating and edits its intensity (its first rating follows). A's later ratings are kept on
+    /// both machines, after the first as B set it: none lost, none twice.
+    func testARidesRatingsAndAnEditOfItOnTheOtherMachineAreAllKept() throws {
+        let devices = try chooseSticks()
+        let inner =
+            "exec env \(environment.map { "\($0.key)=\(shellQuote($0.value))" }.sorted().joined(separator: " ")) \(shellQuote(cravey)) ride 6 --speaker cravey_capture --library \(shellQuote(machineA))"
+        let tmux = try TmuxSession("sh -c \(shellQuote(inner)); echo EXIT=$?; sleep 60", width: 100, height: 40)
+        defer { tmux.close() }
+        try tmux.waitFor("How strong: 6")
+        // The craving and its first rating reach B (each written to A's stick as it is kept).
+        var craving: [String: Any]?
+        for _ in 0..<50 where craving?["ratings"] as? String != "0:6" {
+            try carry(from: stickA, to: stickB, except: devices.b)
+            try sync(machineB)
+            craving = try logs(machineB).first
+            usleep(100_000)
+        }
+        XCTAssertEqual(craving?["ratings"] as? String, "0:6", "seconds:rating")
+        let id = try XCTUnwrap(craving?["id"] as? String)
+        try on(machineB, ["log", "edit", id, "--intensity", "8"], now: berlinNow(3600))
+
+        for (key, trail) in [("4", "6 → 4"), ("3", "6 → 4 → 3")] {
+            try tmux.send(key, literal: true)
+            try tmux.waitFor("How strong: " + trail)
+        }
+        try tmux.send("q", literal: true)
+        XCTAssertTrue(try tmux.waitFor("EXIT=").contains("EXIT=0"))
+        try meet(devices)
+
+        for machine in [machineA, machineB] {
+            let ride = try XCTUnwrap(try logs(machine).first)
+            XCTAssertEqual(ride["intensity"] as? Int, 8)
+            let ratings = try XCTUnwrap(ride["ratings"] as? String).split(separator: " ").map {
+                $0.split(separator: ":").compactMap { Int($0) }
+            }
+            XCTAssertEqual(ratings.map { $0.last }, [8, 4, 3], "\(machine): \(ratings)")
+            XCTAssertEqual(ratings.map { $0[0] }, ratings.map { $0[0] }.sorted(), "in time order")
+        }
+        XCTAssertEqual(try on(machineA, ["log", "--json"]).stdout, try on(machineB, ["log", "--json"]).stdout)
+        try on(machineA, ["check"])
+    }
+
+    /// A plays "Walk" once and "Breathe" twice, chooses a folder, and B is set up from a copy of
+    /// A's library (`sync --new-device`), sharing the same folder. B plays "Walk" three times, A "Breathe" once: each
+    /// machine counts its own, the counts are summed (Walk 4, Breathe 3) and Quick Play's order
+    /// is the same on both. A count of a message B does not have yet is kept, and counted once
+    /// the message is there.
+    func testPlaysAreCountedPerMachineAndSummedSoQuickPlayAgrees() throws {
+        let walk = try message("Walk", on: machineA), breathe = try message("Breathe", on: machineA)
+        try play(walk, on: machineA)
+        try play(breathe, on: machineA, times: 2)
+        let a = try XCTUnwrap(try sync(machineA, ["--folder", stickA])["device"] as? String)
+        XCTAssertEqual(try runProcess("/bin/cp", ["-a", machineA, machineB]).status, 0)
+        let b = try XCTUnwrap(try sync(machineB, ["--new-device"])["device"] as? String)
+        XCTAssertNotEqual(a, b, "the copy writes to the same folder as itself")
+        try play(walk, on: machineB, times: 3)
+        try play(breathe, on: machineA)
+        let later = try message("Later", on: machineA)
+        try play(later, on: machineA, times: 5)
+        for machine in [machineA, machineB, machineA] { try sync(machine) }
+
+        XCTAssertEqual(try playCounts(machineA), [walk: 4, breathe: 3, later: 5])
+        XCTAssertEqual(try playCounts(machineB), [walk: 4, breathe: 3])
+        XCTAssertEqual(Array(try quickPlay(machineB).prefix(2)), ["Walk", "Breathe"])
+        XCTAssertEqual(try quickPlay(machineA), ["Later", "Walk", "Breathe"])
+        let kept = try runProcess(
+            "/usr/bin/sqlite3",
+            [machineB + "/library.sqlite", "SELECT count FROM recordingPlays WHERE recordingId = '\(later)'"])
+        XCTAssertEqual(kept.stdout, "5\n", "kept for when the message comes")
+        // The message's row comes (as another machine's message is taken in): its count is there.
+        let arrived = try runProcess(
+            "/usr/bin/sqlite3",
+            [
+                machineB + "/library.sqlite",
+                """
+                INSERT INTO recording (id, createdAt, kind, title, duration, filePath, modifiedAt)
+                VALUES ('\(later)', '2026-11-25T11:00:00.000Z', 'audio', 'Later', 1, 'Recordings/later.m4a', '2026-11-25T11:00:00.000Z');
+                SELECT playCount FROM recording WHERE id = '\(later)';
+                """,
+            ])
+        XCTAssertEqual(arrived.stdout, "5\n", arrived.stderr)
+        // Nothing counted twice however often the same lines are read again.
+        for machine in [machineB, machineA, machineB] { try sync(machine) }
+        XCTAssertEqual(try playCounts(machineA), [walk: 4, breathe: 3, later: 5])
+        try on(machineA, ["check"])
+    }
+}
