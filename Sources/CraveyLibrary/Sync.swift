@@ -511,6 +511,7 @@ extension Library {
             (0...1_000_000_000).contains(line.clock[1])
         else { return "its clock is not a time cravey would stamp (more than a week ahead of this machine's?)" }
         if line.kind == playsKind { return playsLineProblem(line) }
+        if let problem = grownLineProblem(line) { return problem }  // ratings and plays: SyncGrow.swift
         guard let shared = sharedKinds[line.kind] else { return "it changes nothing cravey shares" }
         if line.kind == "setting" {
             guard sharedSettings.contains(line.id) else {

@@ -110,6 +110,30 @@ extension Library {
         }
     }
 
+    /// What is wrong with a change line's grow-only fields (nil: nothing): ratings are a ride's,
+    /// `[[seconds, 1-10], …]` in time order, and the plays in a craving are messages' ids.
+    static func grownLineProblem(_ line: SyncLine) -> String? {
+        guard let row = line.row, let growing = growOnlyFields[line.kind] else { return nil }
+        for field in growing.sorted() {
+            guard let value = row[field] else { continue }
+            switch field {
+            case "ratings":
+                guard let pairs = ratings(value), pairs.count <= maxRatings,
+                    pairs.allSatisfy({ $0.0 >= 0 && $0.0 <= 10_000_000 && (1...10).contains($0.1) }),
+                    zip(pairs, pairs.dropFirst()).allSatisfy({ $0.0.0 <= $0.1.0 })
+                else { return "its ratings are not a ride's [[seconds, 1-10], …] in time order" }
+            default:
+                guard let ids = played(value), ids.count <= maxRatings,
+                    ids.allSatisfy({ $0.count == 36 && UUID(uuidString: $0) != nil })
+                else { return "its played is not a list of messages' ids" }
+            }
+        }
+        return nil
+    }
+
+    /// The most ratings (or messages played) a craving's line may hold.
+    static let maxRatings = 1000
+
     /// A ride's ratings as stored: `[[seconds, value], …]` (none: null); nil when not that.
     private static func ratings(_ value: JournalValue) -> [(Int64, Int64)]? {
         switch value {

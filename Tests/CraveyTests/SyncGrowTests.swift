@@ -94,4 +94,44 @@ final class SyncGrowTests: SyncMachinesTestCase {
         XCTAssertEqual(try playCounts(machineA), [walk: 4, breathe: 3, later: 5])
         try on(machineA, ["check"])
     }
+
+    /// The folder is untrusted: a line from another device whose ratings, plays in a craving or
+    /// count of plays are not what cravey writes changes nothing, and `sync` and `check` name it.
+    func testHostileRatingsAndCountsChangeNothingAndAreNamed() throws {
+        let walk = try message("Walk", on: machineA)
+        try play(walk, on: machineA)
+        try on(machineA, ["ride", "7", "--ratings", "5,3"])
+        let a = try XCTUnwrap(try sync(machineA, ["--folder", stickA])["device"] as? String)
+        try sync(machineB, ["--folder", stickA])
+        let (logs, plays) = (try on(machineB, ["log", "--json"]).stdout, try playCounts(machineB))
+        let craving = try XCTUnwrap(try self.logs(machineB).first?["id"] as? String)
+        let file = stickA + "/cravey/devices/" + a + "/changes.jsonl"
+        var counter = try changeLines(stickA, a).count
+        let ms = Int(Date().timeIntervalSince1970 * 1000)
+        var hostile = ""
+        for (kind, id, row) in [
+            ("craving", craving, #"{"ratings":"garbage"}"#), ("craving", craving, #"{"ratings":"[[0,99]]"}"#),
+            ("craving", craving, #"{"ratings":"[[600,2],[0,7]]"}"#), ("craving", craving, #"{"ratings":5}"#),
+            ("craving", craving, #"{"ratings":"[[0,7,1]]"}"#), ("craving", craving, #"{"played":"../../etc"}"#),
+            ("plays", walk, #"{"count":-1}"#), ("plays", walk, #"{"count":"9"}"#),
+            ("plays", walk, #"{"count":9,"playCount":9}"#), ("plays", walk, "null"),
+            ("plays", "not-an-id", #"{"count":9}"#), ("plays", walk, #"{"count":9,"lastPlayedAt":"yesterday"}"#),
+        ] {
+            counter += 1
+            hostile +=
+                #"{"clock":[\#(ms),\#(counter)],"counter":\#(counter),"device":"\#(a)","id":"\#(id)","kind":"\#(kind)","row":\#(row)}"#
+                + "\n"
+        }
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: file))
+        handle.seekToEndOfFile()
+        handle.write(Data(hostile.utf8))
+        try handle.close()
+
+        let refused = try on(machineB, ["sync", "--json"], status: 1)
+        let problems = try XCTUnwrap(try jsonObject(refused.stdout)["problems"] as? [String])
+        XCTAssertEqual(problems.filter { $0.contains("was not applied") }.count, 12, "\(problems)")
+        XCTAssertEqual(try on(machineB, ["log", "--json"]).stdout, logs, "nothing changed")
+        XCTAssertEqual(try playCounts(machineB), plays)
+        XCTAssertTrue(try on(machineB, ["check"], status: 1).stdout.contains("its ratings are not a ride's"))
+    }
 }
