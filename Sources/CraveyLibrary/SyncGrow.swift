@@ -138,13 +138,38 @@ extension Library {
     private static func ratings(_ value: JournalValue) -> [(Int64, Int64)]? {
         switch value {
         case .null: return []
-        case .text(let text):
-            guard let pairs = try? JSONDecoder().decode([[Int64]].self, from: Data(text.utf8)),
-                pairs.allSatisfy({ $0.count == 2 })
-            else { return nil }
-            return pairs.map { ($0[0], $0[1]) }
+        case .text(let text): return pairs(text)
         default: return nil
         }
+    }
+
+    /// "[[0,7],[180,5]]" (white space allowed) as pairs of whole numbers; nil for anything else.
+    /// Read by hand: a first sync reads tens of thousands of these.
+    static func pairs(_ text: String) -> [(Int64, Int64)]? {
+        var bytes = Array(text.utf8.filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })[...]
+        func eat(_ byte: UInt8) -> Bool {
+            guard bytes.first == byte else { return false }
+            bytes.removeFirst()
+            return true
+        }
+        func number() -> Int64? {
+            let negative = eat(0x2D)
+            var (value, digits): (Int64, Int) = (0, 0)
+            while let byte = bytes.first, (0x30...0x39).contains(byte), digits < 12 {
+                value = value * 10 + Int64(byte - 0x30)
+                digits += 1
+                bytes.removeFirst()
+            }
+            return digits == 0 ? nil : negative ? -value : value
+        }
+        guard eat(0x5B) else { return nil }
+        if eat(0x5D) { return bytes.isEmpty ? [] : nil }
+        var pairs: [(Int64, Int64)] = []
+        repeat {
+            guard eat(0x5B), let first = number(), eat(0x2C), let second = number(), eat(0x5D) else { return nil }
+            pairs.append((first, second))
+        } while eat(0x2C)
+        return eat(0x5D) && bytes.isEmpty ? pairs : nil
     }
 
     /// The messages played in a craving as stored: ids with commas between (none: null or empty).
