@@ -95,6 +95,28 @@ final class SyncGrowTests: SyncMachinesTestCase {
         try on(machineA, ["check"])
     }
 
+    /// A play while another process holds the library waits in `logs.waiting` (a play never
+    /// waits on the library); the next command counts it as this machine's, and its count goes
+    /// to the folder once, as every play's does.
+    func testAPlayThatWaitedForTheLibraryIsCountedAndTravels() throws {
+        let walk = try message("Walk", on: machineA)
+        let a = try XCTUnwrap(try sync(machineA, ["--folder", stickA])["device"] as? String)
+        let holder = try holdLibraryLock(root: machineA)
+        try play(walk, on: machineA)
+        let waiting = try String(contentsOfFile: machineA + "/logs.waiting", encoding: .utf8)
+        XCTAssertTrue(waiting.contains("\"play\""), waiting)
+        holder.terminate()
+        holder.waitUntilExit()
+        XCTAssertEqual(try playCounts(machineA)[walk], 1)
+        try sync(machineA)
+        try sync(machineB, ["--folder", stickA])
+        let counted = try runProcess(
+            "/usr/bin/sqlite3",
+            [machineB + "/library.sqlite", "SELECT device, count FROM recordingPlays WHERE recordingId = '\(walk)'"])
+        XCTAssertEqual(counted.stdout, "\(a)|1\n")
+        XCTAssertEqual(try changeLines(stickA, a).filter { $0["kind"] as? String == "plays" }.count, 1)
+    }
+
     /// The folder is untrusted: a line from another device whose ratings, plays in a craving or
     /// count of plays are not what cravey writes changes nothing, and `sync` and `check` name it.
     func testHostileRatingsAndCountsChangeNothingAndAreNamed() throws {
