@@ -70,6 +70,21 @@ extension Library {
         }
     }
 
+    /// The days (numbers of `LocalDay`, each on the craving's own clock) with a craving logged
+    /// at `since` or later: a week against the weekly target with nothing logged is not judged.
+    public func cravingDays(since: Date) throws -> Set<Int> {
+        try readLogs { db in
+            var days = Set<Int>()
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT at, utcOffset FROM craving WHERE at >= ?", arguments: [StoredDate.text(since)])
+            while let row = try rows.next() {
+                guard let at = String.fromDatabaseValue(row[0]).flatMap(StoredDate.date) else { continue }
+                days.insert(LocalDay(at, utcOffset: Int.fromDatabaseValue(row[1]) ?? 0).number)
+            }
+            return days
+        }
+    }
+
     /// In one transaction: removes the limits of `kinds` and those with `ids`, then stores
     /// `adding` (each held to `Validation.limitProblem` first: one that breaks the rules is
     /// refused with nothing written). A break window past `maxBreaks` is refused too. Returns how

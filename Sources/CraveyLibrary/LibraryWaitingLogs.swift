@@ -204,6 +204,9 @@ extension Library {
                       lastPlayedAt = CASE WHEN lastPlayedAt IS NULL OR lastPlayedAt < ?1 THEN ?1 ELSE lastPlayedAt END
                     WHERE id = ?2 AND checkinDay IS NULL
                     """, arguments: [line.at, line.recording])
+            if db.changesCount == 1, let recording = line.recording {
+                try Library.notePlay(db, recordingId: recording, wall: line.at.flatMap(StoredDate.date) ?? Date())
+            }
         default:
             return
         }
@@ -235,6 +238,7 @@ extension Library {
                 counted = try store.recordPlay(id: id, at: date)
             }
         }
+        if counted { pushSyncOutboxQuietly() }  // this machine's count, to the folder
         return counted
     }
 }

@@ -147,6 +147,9 @@ extension Store {
         migrator.registerMigration("v18: shared recordings") { db in
             try db.execute(sql: Self.sharedRecordingSchema)
         }
+        migrator.registerMigration("v19: plays per device") { db in
+            try db.execute(sql: Library.playsSchema)
+        }
         return migrator
     }
 

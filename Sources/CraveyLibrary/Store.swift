@@ -341,6 +341,7 @@ struct Store: Sendable {
                     DELETE FROM limitRule;
                     DELETE FROM syncState; DELETE FROM syncField; DELETE FROM syncOutbox; DELETE FROM syncSeen;
                     DELETE FROM syncRecordingWaiting;
+                    DELETE FROM recordingPlays;
                     """)
             try faults.hit("purge.commit")
         }
@@ -352,8 +353,10 @@ struct Store: Sendable {
             try db.execute(
                 sql: "UPDATE recording SET playCount = playCount + 1, lastPlayedAt = ? WHERE id = ?",
                 arguments: [StoredDate.text(date), id.uuidString])
+            let counted = db.changesCount == 1
+            if counted { try Library.notePlay(db, recordingId: id.uuidString, wall: date) }  // per device
             try faults.hit("play.commit")
-            return db.changesCount == 1
+            return counted
         }
     }
 

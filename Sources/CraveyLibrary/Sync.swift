@@ -400,6 +400,7 @@ extension Library {
                     }
                 }
                 try noteSyncChanges(db, keys)
+                try Self.shareOwnPlays(db, wall: syncWallClock())
             }
         }
         do {
@@ -511,6 +512,8 @@ extension Library {
             (0...1_000_000_000).contains(line.clock[1])
         else { return "its clock is not a time cravey would stamp (more than a week ahead of this machine's?)" }
         if line.kind == recordingKind { return recordingLineProblem(line) }  // SyncMedia.swift
+        if line.kind == playsKind { return playsLineProblem(line) }
+        if let problem = grownLineProblem(line) { return problem }  // ratings and plays: SyncGrow.swift
         guard let shared = sharedKinds[line.kind] else { return "it changes nothing cravey shares" }
         if line.kind == "setting" {
             guard sharedSettings.contains(line.id) else {
@@ -542,21 +545,25 @@ extension Library {
     /// stays deleted), then the row as its fields now give it. True when a field was taken.
     private static func apply(_ line: SyncLine, _ db: Database, today: String) throws -> Bool {
         if line.kind == recordingKind { return try holdRecording(line, db) }  // its file may come later
+        if line.kind == playsKind { return try applyPlays(line, db) }  // counts per device: SyncGrow.swift
         let known = try fields(db, line.kind, line.id)
         if known[deletedField] != nil { return false }  // a delete wins
         let stamp = line.stamp
         let taken: [String: JournalValue]?
-        if let row = line.row {
+        let grown = Self.grown(line, known)  // ratings and plays only grow: SyncGrow.swift
+        if let row = lastWriterFields(line) {
             let newer = row.filter { field, _ in known[field].map { $0.stamp < stamp } ?? true }
-            guard !newer.isEmpty else { return false }
+            guard !newer.isEmpty || !grown.isEmpty else { return false }
             taken = newer
         } else {
             taken = nil
         }
         try keepFields(db, line.kind, line.id, taken, stamp)
+        for (field, entry) in grown { try keepFields(db, line.kind, line.id, [field: entry.value], entry.stamp) }
         var now = known
         if let taken {
             for (field, value) in taken { now[field] = (value, stamp) }
+            for (field, entry) in grown { now[field] = entry }
         } else {
             now = [deletedField: (.null, stamp)]
         }
@@ -644,7 +651,9 @@ extension Library {
             let known = try Self.fields(db, kind, id)
             if known[Self.deletedField] != nil { continue }
             let change: [String: JournalValue]?
-            if let row = try Self.journaledRow(db, kind: kind, id: id) {
+            if let row = try Self.journaledRow(db, kind: kind, id: id).map({
+                try Self.keepingGrown(db, kind, id, $0, known)
+            }) {
                 var fields = row.filter { !shared.perMachine.contains($0.key) && known[$0.key]?.value != $0.value }
                 // A link to a craving that is not here (yet) was cleared here, not changed.
                 if case .null? = fields["cravingId"], case .text(let linked)? = known["cravingId"]?.value,

@@ -186,6 +186,12 @@ public struct PlannedUse: Sendable, Equatable {
         return start < end ? (start..<end).contains(minute) : minute >= start || minute < end % 1440
     }
 
+    /// The day whose planned hours `minute` of day `day` belongs to: hours across midnight run on
+    /// to their end, so a use after midnight counts with the evening before.
+    public func plannedDay(_ day: Int, minute: Int) -> Int {
+        endHour < startHour && minute < endHour * 60 ? day - 1 : day
+    }
+
     /// Whether a use fits the plan: its method is one of the plan's, it is inside the hours, and
     /// with the same method's earlier uses that day (`earlier`) it stays within the amount a day.
     public func fits(method: Method, amount: Double, minute: Int, earlier: Double) -> Bool {
@@ -206,6 +212,9 @@ public struct PlannedUse: Sendable, Equatable {
 public struct Limits: Sendable, Equatable {
     public var breaks: [BreakWindow] = []
     public var week: WeeklyTarget?
+    /// When a weekly target was first set (kept when it is changed): a week before it is not
+    /// judged against one.
+    public var weekSince: Date?
     public var planned: PlannedUse?
 
     public init(breaks: [BreakWindow] = [], week: WeeklyTarget? = nil, planned: PlannedUse? = nil) {
@@ -231,6 +240,9 @@ public struct Limits: Sendable, Equatable {
             }
         }
         if week == nil, !amounts.isEmpty { week = .amounts(amounts) }
+        if week != nil {
+            weekSince = rows.filter { $0.kind.hasPrefix("week") }.compactMap { StoredDate.date($0.createdAt) }.min()
+        }
         breaks.sort()
     }
 
@@ -350,11 +362,13 @@ extension Tracker {
         return window
     }
 
-    /// Sets the weekly target, in place of the one before.
+    /// Sets the weekly target, in place of the one before (a target was set since the first one:
+    /// the weeks since then are judged against the new one).
     public func setWeeklyTarget(_ target: WeeklyTarget, now: Date) throws {
         try requireLimitsOffered()
+        let since = try limits().weekSince.map { min($0, now) } ?? now
         try library.changeLimits(
-            removingKinds: LimitPart.week.kinds, adding: Limits.rows(target, createdAt: StoredDate.text(now)))
+            removingKinds: LimitPart.week.kinds, adding: Limits.rows(target, createdAt: StoredDate.text(since)))
     }
 
     /// Sets the planned use, in place of the one before.

@@ -2,14 +2,17 @@ import CraveyLibrary
 import Foundation
 
 /// One week (Monday to Sunday) against the weekly target: the days with a use, the amount of
-/// each method, and whether it stayed within the target.
+/// each method, whether anything was logged in it (a craving, a use or a day answered for), and
+/// whether it stayed within the target (a week with nothing logged is not judged: `within` is
+/// false and says nothing).
 public struct WeekAgainstTarget: Sendable, Equatable, Encodable {
     public var start: LocalDay
     public var daysUsed: Int
     public var amounts: [Method: Double]
+    public var logged = true
     public var within: Bool
 
-    private enum Key: String, CodingKey { case start, daysUsed, amounts, within }
+    private enum Key: String, CodingKey { case start, daysUsed, amounts, logged, within }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -19,7 +22,8 @@ public struct WeekAgainstTarget: Sendable, Equatable, Encodable {
         for method in Method.allCases {
             if let amount = amounts[method] { try named.encode(amount, forKey: JSONKey(method.rawValue)) }
         }
-        try c.encode(within, forKey: .within)
+        try c.encode(logged, forKey: .logged)
+        if logged { try c.encode(within, forKey: .within) } else { try c.encodeNil(forKey: .within) }
     }
 }
 
@@ -27,11 +31,13 @@ public struct WeekAgainstTarget: Sendable, Equatable, Encodable {
 /// a streak that breaks), the uses that fit the planned use, and the uses in a break window.
 public struct LimitProgress: Sendable, Equatable {
     public var limits: Limits
-    /// The complete weeks since tracking began (at most the last 104), oldest first.
+    /// The complete weeks since tracking began and the target was set (at most the last 104),
+    /// oldest first.
     public var weeks: [WeekAgainstTarget] = []
     /// This week so far (nil without a target).
     public var thisWeek: WeekAgainstTarget?
-    /// The smoothed share of weeks within target after each complete week (0–1), oldest first.
+    /// The smoothed share of weeks within target after each complete week with something logged
+    /// (0–1), oldest first.
     public var trend: [Double] = []
     /// The range's uses that fit the planned use, and all the range's uses (nil without a plan).
     public var asPlanned: (count: Int, of: Int)?
@@ -78,14 +84,20 @@ public struct LimitProgress: Sendable, Equatable {
         return String(trend.suffix(12).map { blocks[min(7, Int($0 * 8))] })
     }
 
-    /// "Within target: 62% (smoothed) · 6 of the last 8 weeks"; before a complete week, when
-    /// the trend starts.
+    /// "Within target: 62% (smoothed) · 5 of the last 8 weeks · 2 with nothing logged"; before a
+    /// complete week with something logged, when the trend starts.
     public var trendLine: String? {
         guard limits.week != nil else { return nil }
-        guard let percent = strengthPercent else { return "The trend starts after your first full week." }
+        guard let percent = strengthPercent else {
+            return weeks.isEmpty
+                ? "The trend starts after your first full week."
+                : "The trend starts after your first full week with something logged."
+        }
         let last = weeks.suffix(8)
+        let empty = last.filter { !$0.logged }.count
         return
-            "Within target: \(percent)% (smoothed) · \(last.filter(\.within).count) of the last \(last.count == 1 ? "week" : "\(last.count) weeks")"
+            "Within target: \(percent)% (smoothed) · \(last.filter { $0.logged && $0.within }.count) of the last \(last.count == 1 ? "week" : "\(last.count) weeks")"
+            + (empty == 0 ? "" : " · \(empty) with nothing logged")
     }
 
     /// "5 of 7 uses as planned".
@@ -107,7 +119,7 @@ public struct LimitProgress: Sendable, Equatable {
             if let line = trendLine { out.append(line) }
             if trend.count > 1 { out.append("The trend, a block a week: " + spark) }
             if let week = thisWeek {
-                out.append("This week so far: " + Self.weekText(week, target))
+                out.append("This week so far: " + (week.logged ? Self.weekText(week, target) : "nothing logged yet"))
             }
         }
         if let planned = limits.planned {
@@ -138,20 +150,26 @@ public struct LimitProgress: Sendable, Equatable {
 
 extension ProgressFacts {
     /// The limits against the logs as of `today`: the complete weeks since the first day of
-    /// tracking and this week so far against the target, and the uses from `from` to `today` that
+    /// tracking and the week the target was set, and this week so far, against the target (a week
+    /// with nothing logged is said as such, not judged), and the uses from `from` to `today` that
     /// fit the planned use or fell in a break window (nil when none is set or they are not offered).
-    func limitProgress(from: LocalDay, today: LocalDay) -> LimitProgress? {
+    /// Planned hours across midnight run on to their end: a use after midnight counts with the
+    /// evening's amount.
+    func limitProgress(from: LocalDay, today: LocalDay, timeZone: TimeZone) -> LimitProgress? {
         guard !limits.isEmpty, Tracker.limitsFit(goal: goal, anyGoal: limitsAnyGoal) else { return nil }
         var out = LimitProgress(limits: limits)
         let range = from.number...today.number
         var dayTotals: [Int: [Method: Double]] = [:]
+        var plannedTotals: [Int: [Method: Double]] = [:]
         var fit = 0
         var counted = 0
         for use in uses {
             let day = use.day
             let minute = BreakWindow.minute(millisecondsSince1970: use.ms, utcOffset: use.utcOffset)
-            let earlier = dayTotals[day]?[use.method] ?? 0
-            dayTotals[day, default: [:]][use.method] = earlier + use.amount
+            dayTotals[day, default: [:]][use.method, default: 0] += use.amount
+            let plannedDay = limits.planned?.plannedDay(day, minute: minute) ?? day
+            let earlier = plannedTotals[plannedDay]?[use.method] ?? 0
+            plannedTotals[plannedDay, default: [:]][use.method] = earlier + use.amount
             guard range.contains(day) else { continue }
             counted += 1
             if limits.planned?.fits(method: use.method, amount: use.amount, minute: minute, earlier: earlier) == true {
@@ -163,22 +181,27 @@ extension ProgressFacts {
         guard let target = limits.week else { return out }
         let thisMonday = today.number - today.weekday
         let first = ([firstCravingDay].compactMap { $0 } + uses.map(\.day)).min() ?? today.number
-        let firstMonday = max(first - LocalDay(number: first).weekday, thisMonday - 7 * 104)
+        let set = limits.weekSince.map { LocalDay($0, in: timeZone).number } ?? today.number
+        let firstMonday = max(
+            first - LocalDay(number: first).weekday, set - LocalDay(number: set).weekday, thisMonday - 7 * 104)
         func week(_ monday: Int) -> WeekAgainstTarget {
             var amounts: [Method: Double] = [:]
             var days = 0
+            var logged = false
             for day in monday..<(monday + 7) {
+                logged = logged || cravingDaysSinceTarget.contains(day) || answers[day] != nil
                 guard let used = dayTotals[day] else { continue }
                 days += 1
+                logged = true
                 for (method, amount) in used { amounts[method, default: 0] += amount }
             }
             return WeekAgainstTarget(
-                start: LocalDay(number: monday), daysUsed: days, amounts: amounts,
-                within: LimitProgress.within(target, daysUsed: days, amounts: amounts))
+                start: LocalDay(number: monday), daysUsed: days, amounts: amounts, logged: logged,
+                within: logged && LimitProgress.within(target, daysUsed: days, amounts: amounts))
         }
         out.weeks = stride(from: firstMonday, to: thisMonday, by: 7).map(week)
         out.thisWeek = week(thisMonday)
-        out.trend = LimitProgress.trend(out.weeks.map(\.within))
+        out.trend = LimitProgress.trend(out.weeks.filter(\.logged).map(\.within))
         return out
     }
 }

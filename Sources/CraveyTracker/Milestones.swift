@@ -5,7 +5,8 @@ import Foundation
 /// got there. Milestones that were true never break: once stored, a later use, a deleted log or a
 /// deleted message leaves it as it is (`check` says when the logs no longer reach it). One the
 /// logs contradict — days since a use with a use logged on one of those days — was never
-/// reached: it is not shown, and `check --repair` removes it.
+/// reached: it is not shown, and `check --repair` removes it; where the logs reach it on a later
+/// day (a use from another machine, or told late, began the stretch), it moves to that day.
 ///
 /// The thresholds: for days (Days in Progress, days since last use) 1, 3, 7, 14, 30, 60, 90, 180,
 /// 365, then every 365 days; for counts (cravings resisted, messages recorded, check-ins) 1, 5,
@@ -243,6 +244,11 @@ extension Tracker {
         // One of days since use reached today is stored once today has ended without a use (a
         // use this evening would mean it was never reached); it is listed all the same.
         let lasting = reached.filter { !($0.kind == .daysSinceUse && $0.reachedOn == today) }
+        // A use logged since (on another machine, or told late) may say a stored one was never
+        // reached where the logs reach it on a later day: it moves to that day (shown again once).
+        let lastingIds = Set(lasting.map(\.row.id))
+        let moved = try milestones().filter { $0.isContradicted(byUseOn: useDays) && lastingIds.contains($0.row.id) }
+        if !moved.isEmpty { try? library.removeMilestones(moved.map(\.row)) }
         // Not stored now (a busy, full or read-only library): listed all the same, and stored
         // by a later run; the figures never fail for a milestone.
         _ = try? library.noteMilestonesReached(lasting.map(\.row))

@@ -315,7 +315,7 @@ public struct ProgressFigures: Sendable {
             today: today.number)
         known = facts.knownDays(from: from, today: today, in: timeZone)
         withdrawalChart = facts.withdrawalChart(today: today)
-        limits = facts.limitProgress(from: from, today: today)
+        limits = facts.limitProgress(from: from, today: today, timeZone: timeZone)
     }
 
     private static func count(_ mask: UInt16, into counts: inout [Int], _ logs: inout Int, _ masks: inout [UInt16]) {

@@ -49,6 +49,9 @@ public struct ProgressFacts: Sendable {
     /// The limits set, and whether they are offered whatever the goal.
     var limits = Limits()
     var limitsAnyGoal = false
+    /// The days with a craving since the weekly target's first week (a week with nothing logged
+    /// is not judged against it).
+    var cravingDaysSinceTarget: Set<Int> = []
 
     /// The facts of a library with nothing in it (or none there yet).
     public init() {}
@@ -99,6 +102,9 @@ extension Tracker {
         facts.withdrawalChecks = try withdrawalScores()
         facts.limits = try limits()
         facts.limitsAnyGoal = try library.setting(.limitOffer) == Self.anyGoalLimits
+        if let since = facts.limits.weekSince {
+            facts.cravingDaysSinceTarget = try library.cravingDays(since: since.addingTimeInterval(-8 * 86_400))
+        }
         return facts
     }
 

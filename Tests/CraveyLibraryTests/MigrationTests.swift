@@ -33,6 +33,7 @@ final class MigrationTests: XCTestCase {
         ("v16: limits", "ee1bb1fac394392911d19c16af522b95762a0bf0d50efce6dc43c4b38aae88b7"),
         ("v17: sync", "25f9154aced90d61bd3ac179df774c0c0e44b74988c7315eb30ded463b819448"),
         ("v18: shared recordings", "c6a6a4161ea1aa1cc04844505c9bde487e8bcb06345f0cceb3ccbb64f5fde3a4"),
+        ("v19: plays per device", "6c95876ac7a08b392c98cff7142bb339702dd8ea1d283320d90dcce1f906e498"),
     ]
 
     func testNoShippedMigrationChanges() throws {

@@ -23,6 +23,7 @@ final class StoreTests: XCTestCase {
                 "logSearch_config", "logSearch_content", "logSearch_data", "logSearch_docsize", "logSearch_idx",
                 "milestone",
                 "pendingJournal", "pendingReplace", "pendingSave", "pendingScrub", "pendingTags", "plan", "recording",
+                "recordingPlays",
                 "recordingSearch",
                 "recordingSearch_config", "recordingSearch_content", "recordingSearch_data", "recordingSearch_docsize",
                 "recordingSearch_idx", "recording_checkin", "recording_kind_newest", "recording_newest",

@@ -143,7 +143,7 @@ final class LimitCommandTests: CommandTestCase {
         XCTAssertEqual(logged.stdout, "3\n", "never refused")
     }
 
-    /// Cut-down, at most 2 days of use a week; today Wed Nov 25. Weeks from the first log (Mon
+    /// Cut-down, at most 2 days of use a week (set on Sun Nov 1); today Wed Nov 25. Weeks from the first log (Mon
     /// Nov 2): two days (within), three (over), one (within): the trend 0.13157, 0.11426, 0.23080
     /// — 23% — and this week so far two days. Harm reduction's plan (vape up to 3 a day, 18–23)
     /// fits 2 of the last 7 days' 3 uses.
@@ -156,7 +156,9 @@ final class LimitCommandTests: CommandTestCase {
             try run(["use", "vape", "2", "--at", at])
         }
         try run(["use", "vape", "2", "--at", "2026-11-24 23:30"])
+        now = "2026-11-01T12:00:00"  // the target set before the weeks it judges
         try run(["limit", "week", "2"])
+        now = "2026-11-25T12:00:00"
         try run(["limit", "break", "add", "23:00-01:00"])
         try run(["limit", "plan", "--methods", "vape", "--per-day", "3", "--hours", "18-23"])
 

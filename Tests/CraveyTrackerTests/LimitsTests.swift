@@ -107,8 +107,8 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(LimitProgress.trend([]), [])
     }
 
-    /// Goal cut-down, at most 2 days of use a week; today Wed 25 Nov 2026. Weeks from the first
-    /// log (Mon 2 Nov): 2–8 Nov two days (within), 9–15 Nov three days (over), 16–22 Nov one day
+    /// Goal cut-down, at most 2 days of use a week (set on Sun 1 Nov); today Wed 25 Nov 2026.
+    /// Weeks from the first log (Mon 2 Nov): 2–8 Nov two days (within), 9–15 Nov three days (over), 16–22 Nov one day
     /// (within); this week so far two days. The trend: 0.13157, 0.11426, 0.23080 → 23%.
     func testTheWeeksOfAHistoryAgainstADaysTarget() throws {
         try library.setSetting(.goal, to: "cut-down")
@@ -118,7 +118,7 @@ final class LimitsTests: XCTestCase {
         ] {
             try use(.vape, 2, day)
         }
-        try tracker.setWeeklyTarget(.days(2), now: try time("2026-11-25 12:00").instant)
+        try tracker.setWeeklyTarget(.days(2), now: try time("2026-11-01 12:00").instant)
         let progress = try tracker.progress(.all, now: try time("2026-11-25 12:00").instant, timeZone: berlin)
         let limits = try XCTUnwrap(progress.limits)
         XCTAssertEqual(limits.weeks.map(\.start.text), ["2026-11-02", "2026-11-09", "2026-11-16"])
@@ -134,7 +134,8 @@ final class LimitsTests: XCTestCase {
         XCTAssertFalse(limits.lines.joined().lowercased().contains("streak"))
     }
 
-    /// The same history against an amount: at most 5 pulls a week. Week 1 has 4, week 2 has 8,
+    /// The same history against an amount: at most 5 pulls a week (set on Sun 1 Nov, changed
+    /// since: the weeks since the first are judged). Week 1 has 4, week 2 has 8,
     /// week 3 has 2: within, over, within.
     func testTheWeeksAgainstAnAmountOfAMethod() throws {
         try library.setSetting(.goal, to: "cut-down")
@@ -145,6 +146,7 @@ final class LimitsTests: XCTestCase {
             try use(.vape, amount, day)
         }
         try use(.dab, 5, "2026-11-10 21:00")  // no target for dabs
+        try tracker.setWeeklyTarget(.amounts([.vape: 3]), now: try time("2026-11-01 12:00").instant)
         try tracker.setWeeklyTarget(.amounts([.vape: 5]), now: try time("2026-11-25 12:00").instant)
         let limits = try XCTUnwrap(
             try tracker.progress(.all, now: try time("2026-11-25 12:00").instant, timeZone: berlin).limits)
@@ -155,6 +157,59 @@ final class LimitsTests: XCTestCase {
             XCTAssertThrowsError(try WeeklyTarget.amount(parsing: typed), typed)
         }
         XCTAssertEqual(try WeeklyTarget.amount(parsing: "edible=12.5").1, 12.5)
+    }
+
+    /// Cut-down, at most 2 days of use a week, set on Tue 10 Nov; today Wed 25 Nov. The uses of
+    /// 2–8 Nov came before the target: that week is not judged. 9–15 Nov has nothing logged: it is
+    /// said as such and leaves the trend where it was. 16–22 Nov has a craving and no use: within.
+    /// One judged week: 0.13157, 13%.
+    func testAWeekBeforeTheTargetIsNotJudgedAndAnEmptyWeekIsSaidAsSuch() throws {
+        try library.setSetting(.goal, to: "cut-down")
+        for day in ["2026-11-02 20:00", "2026-11-03 20:00", "2026-11-04 20:00"] { try use(.vape, 2, day) }
+        _ = try tracker.logCraving(
+            .init(intensity: 6, time: try time("2026-11-17 20:00")), now: utc("2026-11-17T20:00:00Z"))
+        try tracker.setWeeklyTarget(.days(2), now: try time("2026-11-10 12:00").instant)
+        // Changed on the 12th: a target was set since the 10th.
+        try tracker.setWeeklyTarget(.days(1), now: try time("2026-11-12 12:00").instant)
+        let limits = try XCTUnwrap(
+            try tracker.progress(.all, now: try time("2026-11-25 12:00").instant, timeZone: berlin).limits)
+        XCTAssertEqual(limits.weeks.map(\.start.text), ["2026-11-09", "2026-11-16"])
+        XCTAssertEqual(limits.weeks.map(\.logged), [false, true])
+        XCTAssertEqual(limits.weeks.map(\.within), [false, true])
+        XCTAssertEqual(limits.trend.count, 1)
+        XCTAssertEqual(limits.trend[0], 0.131_570_483, accuracy: 1e-8)
+        XCTAssertEqual(
+            limits.trendLine, "Within target: 13% (smoothed) · 1 of the last 2 weeks · 1 with nothing logged")
+        XCTAssertTrue(limits.lines.contains("This week so far: nothing logged yet"), "\(limits.lines)")
+        let json = String(decoding: try JSONEncoder().encode(limits), as: UTF8.self)
+        XCTAssertTrue(json.contains("\"logged\":false") && json.contains("\"within\":null"), json)
+
+        // Set only today: no complete week yet, whatever came before.
+        _ = try tracker.clearLimits(.week)
+        try tracker.setWeeklyTarget(.days(2), now: try time("2026-11-25 12:00").instant)
+        let fresh = try XCTUnwrap(
+            try tracker.progress(.all, now: try time("2026-11-25 12:00").instant, timeZone: berlin).limits)
+        XCTAssertEqual(fresh.weeks, [])
+        XCTAssertEqual(fresh.trendLine, "The trend starts after your first full week.")
+    }
+
+    /// Planned bowls, up to 1 a day, 20:00–02:00: the hours run by the clock across midnight, so
+    /// 23:00 fits and 01:00 that night is the evening's second, over the amount (counted by the
+    /// calendar day, it would be a new day's first): 1 of 2.
+    func testPlannedHoursAcrossMidnightRunToTheirEnd() throws {
+        try library.setSetting(.goal, to: "harm-reduction")
+        try use(.bowls, 1, "2026-11-23 23:00")
+        try use(.bowls, 1, "2026-11-24 01:00")
+        try tracker.setPlannedUse(
+            try PlannedUse(methods: "bowls", perDay: "1", hours: "20-2"), now: try time("2026-11-20 12:00").instant)
+        let plan = try XCTUnwrap(try tracker.limits().planned)
+        XCTAssertEqual(plan.plannedDay(100, minute: 90), 99)
+        XCTAssertEqual(plan.plannedDay(100, minute: 120), 100, "02:00 is past the hours")
+        XCTAssertEqual(plan.plannedDay(100, minute: 23 * 60), 100)
+        let limits = try XCTUnwrap(
+            try tracker.progress(.week, now: try time("2026-11-25 12:00").instant, timeZone: berlin).limits)
+        XCTAssertEqual(limits.asPlanned?.count, 1)
+        XCTAssertEqual(limits.asPlanned?.of, 2)
     }
 
     // MARK: - As planned

@@ -25,7 +25,10 @@ enum Privacy {
         Kept(
             words:
                 "Your messages and check-ins: the sound and video files (in Recordings), their titles, notes, what each was made for, how often it played, its loudness and its transcript, and each day's check-in with its mood, its prompt and whether you put it off.",
-            tables: ["recording", "transcript", "transcriptJob", "recordingSearch", "checkinDay", "pendingTags"],
+            tables: [
+                "recording", "transcript", "transcriptJob", "recordingSearch", "checkinDay", "pendingTags",
+                "recordingPlays",
+            ],
             files: ["Recordings"]),
         Kept(
             words: "Your if-then plans: for a trigger, what you will do instead and the message to play.",

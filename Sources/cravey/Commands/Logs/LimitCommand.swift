@@ -17,9 +17,11 @@ extension Cravey {
                 message are one key away — and logs it if you go on; a use is never refused, and a script's use \
                 says the window once on standard error. A weekly target is days of use a week ('cravey limit \
                 week 3') or an amount per method ('cravey limit week --amount vape=20'); progress shows your \
-                weeks against it as a smoothed trend. The use planned for (harm reduction: 'cravey limit plan \
+                weeks against it, from the week it was set, as a smoothed trend (a week with nothing logged \
+                is said as such, not judged). The use planned for (harm reduction: 'cravey limit plan \
                 --methods vape,edible --per-day 3 --hours 18-23', the amount in each method's unit) counts \
-                uses as planned. Limits are for the goals cut-down and harm-reduction; '--offer any-goal' \
+                uses as planned; hours across midnight ('--hours 20-2') run to their end, a use after \
+                midnight counting with the evening before. Limits are for the goals cut-down and harm-reduction; '--offer any-goal' \
                 offers them whatever the goal.
                 """,
             subcommands: [Show.self, Break.self, Week.self, Planned.self, Clear.self],
