@@ -151,6 +151,9 @@ extension Library {
             (@Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool)?
         /// One tag of a finished file (nil when it has none).
         public var readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)?
+        /// Writes a finished video's thumbnail to `output` (a video taken in from the sync folder
+        /// gets one as a local save does). Nil: such videos are kept without one.
+        public var thumbnail: (@Sendable (_ video: String, _ output: String) throws -> Void)?
 
         public init(
             recoverPartial: (@Sendable (_ library: Library, _ path: String) throws -> Recording?)?,
@@ -159,13 +162,15 @@ extension Library {
             writeTags: (
                 @Sendable (_ input: String, _ output: String, _ tags: [(key: String, value: String)]) throws -> Bool
             )? = nil,
-            readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)? = nil
+            readTag: (@Sendable (_ path: String, _ key: String) throws -> String?)? = nil,
+            thumbnail: (@Sendable (_ video: String, _ output: String) throws -> Void)? = nil
         ) {
             self.recoverPartial = recoverPartial
             self.inspect = inspect
             self.measure = measure
             self.writeTags = writeTags
             self.readTag = readTag
+            self.thumbnail = thumbnail
         }
     }
 

@@ -229,7 +229,10 @@ extension Library {
             if let file {
                 do {
                     _ = try replaceMedia(
-                        of: local, with: file.staged, thumbnail: nil, duration: file.duration, media: file.media)
+                        of: local, with: file.staged,
+                        thumbnail: stageSharedThumbnail(
+                            of: file.staged, id: uuid, kind: local.kind, role: .editThumbnail),
+                        duration: file.duration, media: file.media)
                 } catch LibraryError.invalid(_, let reason) {
                     throw RecordingRefused(words: reason)
                 }
@@ -364,7 +367,7 @@ extension Library {
             id: id, createdAt: createdAt, kind: kind, title: "-", notes: nil, purpose: nil, duration: file.duration,
             filePath: FileStore.recordingsDir + "/" + Recording.fileName(id: id, kind: kind), thumbnailPath: nil,
             modifiedAt: createdAt, media: file.media)
-        let recording = try Self.recording(made, typedFrom: values)
+        var recording = try Self.recording(made, typedFrom: values)
         var checkIn: CheckIn?
         if let day = values["checkinDay"]?.text {
             guard let mood = values["mood"]?.text.flatMap(CheckIn.Mood.init(rawValue:)) else {
@@ -372,10 +375,22 @@ extension Library {
             }
             checkIn = CheckIn(day: day, mood: mood, prompt: values["prompt"]?.text)
         }
-        try makeDurable(file.staged, thumbnail: nil, step: "sync.media")
-        try store.notePendingSave([recording.filePath])
+        // A video gets its thumbnail here, as a local save makes one (none when no frame decodes).
+        let thumbnail = stageSharedThumbnail(of: file.staged, id: id, kind: kind, role: .thumbnail)
+        defer { if let thumbnail { discard(thumbnail) } }
+        recording.thumbnailPath = thumbnail.map { _ in
+            FileStore.thumbnailsDir + "/" + Recording.thumbnailName(id: id, kind: kind)
+        }
+        let finalPaths = [recording.filePath] + (recording.thumbnailPath.map { [$0] } ?? [])
+        try makeDurable(file.staged, thumbnail: thumbnail, step: "sync.media")
+        try store.notePendingSave(finalPaths)
         do {
             try files.rename(file.staged.path, files.path(recording.filePath), site: "sync.media.rename")
+            if let thumbnail, let thumbPath = recording.thumbnailPath {
+                try files.makeDirectory(files.path(FileStore.thumbnailsDir), site: "sync.media.mkdir")
+                try files.rename(thumbnail.path, files.path(thumbPath), site: "sync.media.rename.thumb")
+                try files.sync(files.path(FileStore.thumbnailsDir), site: "sync.media.fsync.thumbs")
+            }
             try files.sync(files.path(FileStore.recordingsDir), site: "sync.media.fsync.dir")
             try store.writer.write { db in
                 try recording.insert(into: db)
@@ -384,16 +399,35 @@ extension Library {
                         sql: "UPDATE recording SET checkinDay = ?, mood = ?, prompt = ?, checkinFrom = ? WHERE id = ?",
                         arguments: [checkIn.day, checkIn.mood.rawValue, checkIn.prompt, device, id.uuidString])
                 }
-                try db.execute(sql: "DELETE FROM pendingSave WHERE path = ?", arguments: [recording.filePath])
+                for path in finalPaths {
+                    try db.execute(sql: "DELETE FROM pendingSave WHERE path = ?", arguments: [path])
+                }
                 try keep(db)
                 try faults.hit("sync.media.commit")
             }
         } catch {
-            try? undoPendingSave([recording.filePath])
+            try? undoPendingSave(finalPaths)
             if let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT {
                 throw RecordingRefused(words: "the library's rules refuse it (\(error.message ?? "a constraint"))")
             }
             throw error
+        }
+    }
+
+    /// The thumbnail of a video taken in from the folder, staged to be saved with it (nil for a
+    /// sound, for a cravey that cannot read media, or when no frame decodes: kept without one).
+    private func stageSharedThumbnail(of video: StagedFile, id: UUID, kind: Recording.Kind, role: Staging.Role)
+        -> StagedFile?
+    {
+        guard kind == .video, let make = media?.thumbnail, let staged = try? stage(role, id: id, kind: .video) else {
+            return nil
+        }
+        do {
+            try make(video.path, staged.path)
+            return staged
+        } catch {
+            discard(staged)
+            return nil
         }
     }
 

@@ -34,7 +34,8 @@ public enum RecordingRecovery {
                 throw LibraryError.system(operation: "write the tags into", path: input, errno: ENOSPC)
             }
         },
-        readTag: { path, key in try MediaFile.tag(key, of: path) })
+        readTag: { path, key in try MediaFile.tag(key, of: path) },
+        thumbnail: { video, output in try Thumbnailer.make(from: video, to: output) })
 
     /// Recovers one temporary recording. Returns nil only when the file holds no complete packet
     /// at all; any other failure (a full or read-only disk, an I/O error) throws, and the file is

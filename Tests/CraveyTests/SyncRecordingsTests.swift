@@ -166,6 +166,38 @@ final class SyncRecordingsTests: CommandTestCase {
 
     /// A machine's folder copied to another stick (a USB stick carrying it): only its changes,
     /// or its changes with a file changed on the way.
+    /// A video made on one machine reaches the other with a thumbnail of its own, made there as a
+    /// local save makes one, and a trim on the first gives it a new one.
+    func testAVideoTakenInHasItsThumbnail() throws {
+        let video = base + "/walk.mov"
+        let made = try runProcess(
+            "/usr/bin/ffmpeg",
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:d=3", "-f", "lavfi", "-i",
+                "sine=f=330:d=3", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", video,
+            ])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let id = try XCTUnwrap(try jsonObject(try run(machineA, ["import", video, "--json"]).stdout)["id"] as? String)
+        try run(machineA, ["edit", id, "--title", "Walk"])
+        try sync(machineA, ["--folder", shared])
+        XCTAssertEqual(try sync(machineB, ["--folder", shared])["broughtIn"] as? Int, 1)
+        let onB = try XCTUnwrap(try listed(machineB).first { $0["title"] as? String == "Walk" })
+        let thumbnail = try XCTUnwrap(onB["thumbnailPath"] as? String, "\(onB)")
+        XCTAssertEqual(try mode(machineB + "/" + thumbnail), 0o600)
+        XCTAssertEqual(try ffprobe(machineB + "/" + thumbnail).codecs, ["mjpeg"])
+        try run(machineB, ["check"])
+
+        let before = try Data(contentsOf: URL(fileURLWithPath: machineB + "/" + thumbnail))
+        try run(machineA, ["trim", id, "--start", "1.5"])
+        try sync(machineA)
+        try sync(machineB)
+        let trimmed = try XCTUnwrap(try listed(machineB).first { $0["title"] as? String == "Walk" })
+        XCTAssertEqual(trimmed["duration"] as? Double ?? 0, 1.5, accuracy: 0.2)
+        let after = try Data(contentsOf: URL(fileURLWithPath: machineB + "/" + (trimmed["thumbnailPath"] as! String)))
+        XCTAssertNotEqual(before, after, "the trimmed video's own picture")
+        try run(machineB, ["check"])
+    }
+
     func carry(_ device: String, from: String, to: String, withMedia: Bool = true) throws {
         let source = from + "/cravey/devices/" + device, target = to + "/cravey/devices/" + device
         try? FileManager.default.removeItem(atPath: target)
