@@ -228,6 +228,21 @@ public func makeToneWAV(_ path: String, seconds: Int) throws {
     }
 }
 
+/// Writes a short H.264 + AAC video made with the ffmpeg CLI: `picture` is an ffmpeg source
+/// (`testsrc2`, `color=c=green`), with a tone under it, ready to import as a message.
+public func makeTestVideo(_ path: String, picture: String = "testsrc2", seconds: Int) throws {
+    let source = picture + (picture.contains("=") ? ":" : "=") + "s=320x180:r=25:d=\(seconds)"
+    let result = try runProcess(
+        "/usr/bin/ffmpeg",
+        [
+            "-v", "error", "-y", "-f", "lavfi", "-i", source, "-f", "lavfi", "-i",
+            "sine=f=440:d=\(seconds)", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path,
+        ])
+    guard result.status == 0 else {
+        throw NSError(domain: "ffmpeg", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    }
+}
+
 /// A FIFO at `fifo` moved at real-time pace (48 kHz mono S16 = 96000 bytes/s) by pv: fed from
 /// `source` (a paced microphone for the `file` plugin's infile), or, without a source, drained
 /// to /dev/null (a paced speaker for its outfile). With `repeating`, the source is fed again each

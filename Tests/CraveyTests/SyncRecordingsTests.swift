@@ -170,13 +170,7 @@ final class SyncRecordingsTests: CommandTestCase {
     /// local save makes one, and a trim on the first gives it a new one.
     func testAVideoTakenInHasItsThumbnail() throws {
         let video = base + "/walk.mov"
-        let made = try runProcess(
-            "/usr/bin/ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:d=3", "-f", "lavfi", "-i",
-                "sine=f=330:d=3", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", video,
-            ])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try makeTestVideo(video, seconds: 3)
         let id = try XCTUnwrap(try jsonObject(try run(machineA, ["import", video, "--json"]).stdout)["id"] as? String)
         try run(machineA, ["edit", id, "--title", "Walk"])
         try sync(machineA, ["--folder", shared])

@@ -75,13 +75,7 @@ final class UnheardPlayTests: TranscriptTestCase {
 
     func testAVideoStillShowsWithoutItsSound() throws {
         let clip = base + "/clip.mp4"
-        let made = try runProcess(
-            "/usr/bin/ffmpeg",
-            [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=green:s=320x180:r=25:d=2", "-f", "lavfi", "-i",
-                "sine=f=440:d=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", clip,
-            ])
-        XCTAssertEqual(made.status, 0, made.stderr)
+        try makeTestVideo(clip, picture: "color=c=green", seconds: 2)
         XCTAssertEqual(try run(["import", clip, "--title", "Clip"]).status, 0)
         let result = try runInTerminal(
             "\(shellQuote(cravey)) play Clip --speaker nosuch --library \(shellQuote(root))",
