@@ -54,8 +54,8 @@ extension Library {
     static let clockAhead: Int64 = 7 * 86_400_000
     /// How many lines a merge applies in one transaction.
     static let mergeChunk = 4096
-    /// The size of this device's segment past which `sync` compacts (when it is also larger than
-    /// the last snapshot, so a compaction is paid for by what was written since the last).
+    /// The size of this device's segment past which `sync` compacts, when a quarter of the lines
+    /// of its files (snapshot and segment) are changes made again since or deleted.
     static let compactAfter: Int64 = 4 << 20
 
     /// One change line: the journal's line with the device, its counter and its stamp.
@@ -83,13 +83,15 @@ extension Library {
         var clock: SyncClock
         /// The counter this device's segment starts after (0: `changes.jsonl`, never compacted).
         var segment: Int64 = 0
+        /// The lines of this device's snapshot.
+        var snapshotLines: Int64 = 0
 
         static func load(_ db: Database) throws -> SyncState? {
             var values: [String: String] = [:]
             for row in try Row.fetchAll(
                 db.cachedStatement(
                     sql:
-                        "SELECT key, value FROM syncState WHERE key IN ('device', 'folder', 'counter', 'written', 'clock', 'segment')"
+                        "SELECT key, value FROM syncState WHERE key IN ('device', 'folder', 'counter', 'written', 'clock', 'segment', 'snapshotLines')"
                 ))
             {
                 values[row["key"] as String] = row["value"] as String
@@ -100,13 +102,14 @@ extension Library {
                 device: device, folder: folder, counter: Int64(values["counter"] ?? "") ?? 0,
                 written: Int64(values["written"] ?? "") ?? 0,
                 clock: SyncClock(milliseconds: clock.first ?? 0, tick: clock.last ?? 0),
-                segment: Int64(values["segment"] ?? "") ?? 0)
+                segment: Int64(values["segment"] ?? "") ?? 0, snapshotLines: Int64(values["snapshotLines"] ?? "") ?? 0)
         }
 
         func save(_ db: Database) throws {
             for (key, value) in [
                 ("device", device), ("folder", folder), ("counter", String(counter)), ("written", String(written)),
                 ("clock", "\(clock.milliseconds) \(clock.tick)"), ("segment", String(segment)),
+                ("snapshotLines", String(snapshotLines)),
             ] {
                 try db.execute(
                     sql:

@@ -36,7 +36,8 @@ extension Library {
     }
 
     /// Compacts this device's changes when asked, or when its segment is larger than
-    /// `compactAfter` and than its last snapshot; only once all its changes are in the folder.
+    /// `compactAfter` and a quarter of its files' lines are no longer its changes as they stand
+    /// (changed again, or deleted); only once all its changes are in the folder.
     /// The snapshot is written under a temporary name, the new segment noted, then the snapshot
     /// put in place and the older files removed. Returns the counter compacted through (nil: none).
     func compactIfDue(folder: SyncFolder, asked: Bool) throws -> Int64? {
@@ -45,11 +46,18 @@ extension Library {
         }
         guard var state = loaded, waiting == 0, state.counter > state.segment else { return nil }
         if !asked {
-            let snapshot = folder.size(device: state.device, SyncFolder.snapshotName(state.segment)) ?? 0
-            guard state.written > Self.compactAfter, state.written > Int64(snapshot) else { return nil }
+            guard state.written > Self.compactAfter else { return nil }
+            let lines = state.snapshotLines + state.counter - state.segment
+            let standing = try store.writer.read { db in
+                try Int64.fetchOne(
+                    db,
+                    sql: "SELECT count(*) FROM (SELECT DISTINCT kind, id, at, tick FROM syncField WHERE device = ?)",
+                    arguments: [state.device]) ?? 0
+            }
+            guard (lines - standing) * 4 >= lines else { return nil }
         }
         state.segment = state.counter
-        try writeSnapshot(state, folder: folder)
+        state.snapshotLines = try writeSnapshot(state, folder: folder)
         try faults.hit("sync.compact")
         state.written = 0
         try store.writer.write { db in try state.save(db) }
@@ -71,11 +79,13 @@ extension Library {
         try folder.placeSnapshot(device: state.device, through: state.segment)
     }
 
-    /// Writes this device's snapshot through its segment's counter under a temporary name.
-    private func writeSnapshot(_ state: SyncState, folder: SyncFolder) throws {
+    /// Writes this device's snapshot through its segment's counter under a temporary name;
+    /// returns how many lines it holds.
+    @discardableResult
+    private func writeSnapshot(_ state: SyncState, folder: SyncFolder) throws -> Int64 {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try folder.writeSnapshot(device: state.device, through: state.segment) { emit in
+        return try folder.writeSnapshot(device: state.device, through: state.segment) { emit in
             try store.writer.read { db in
                 try Self.forEachOwnLine(db, device: state.device, byLog: true) { line in
                     var line = line

@@ -352,7 +352,10 @@ struct SyncFolder {
 
     /// Writes this device's snapshot through `through` under a temporary name, fsynced: its
     /// header, the lines `body` gives to `emit`, the line counting them. `placeSnapshot` puts it.
-    func writeSnapshot(device: String, through: Int64, _ body: (_ emit: (Data) throws -> Void) throws -> Void) throws {
+    @discardableResult
+    func writeSnapshot(device: String, through: Int64, _ body: (_ emit: (Data) throws -> Void) throws -> Void) throws
+        -> Int64
+    {
         let dir = try openDevice(device, making: true)
         defer { close(dir) }
         let temporary = ".\(Self.snapshotName(through)).new"
@@ -376,6 +379,7 @@ struct SyncFolder {
         pending.append(Data("{\"end\":\(through),\"lines\":\(count)}\n".utf8))
         try flush()
         guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", label) }
+        return Int64(count)
     }
 
     /// Puts this device's snapshot through `through` in place (when its temporary file is there),

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Sync benchmark: ten years at 20 logs a day (73,000 logs, a tenth of the cravings edited once and
-# one in a hundred deleted) on one machine, shared through a folder. Measured, each next to its
-# anchor in the same run, with peak memory where it matters:
+# Sync benchmark: ten years at 20 logs a day (73,000 logs) on one machine, shared through a folder.
+# Measured, each next to its anchor in the same run, with peak memory where it matters:
 #   - the first `cravey sync --folder` of another machine bringing them all in, next to the sqlite3
 #     CLI importing the same rows into an empty library (one transaction, the same triggers);
 #   - an incremental `cravey sync` of one log, next to sqlite3 inserting one row (synchronous=FULL);
-#   - the change files' size before and after `cravey sync --compact`, the compaction's time, and a
-#     machine that was away bringing everything in from the snapshot;
+#   - after a tenth of the cravings are edited once and one log in a hundred deleted, the change
+#     files' size before and after `cravey sync --compact`, the compaction's time, a machine that
+#     was away bringing everything in from the snapshot, and then one new log (it reads only that);
 #   - a command's cheap look at the folder before a change (`log edit` of an id that is not there,
 #     refused at once: with a folder of 2 devices minus without one; goal under 1 ms);
 #   - `cravey log --json` and `cravey export --format json` over the 73,000 logs, next to sqlite3 -json.
@@ -65,15 +65,9 @@ n=$((cravings + uses))
 t0=$(date +%s%N)
 "$cravey" sync --folder "$work/shared" --library "$work/a" >/dev/null
 first=$(( ($(date +%s%N) - t0) / 1000000 ))
-# Over the years: a tenth of the cravings edited once, one log in a hundred deleted (each a change line).
-sqlite3 "$work/a/library.sqlite" "UPDATE craving SET notes = 'looked back on', modifiedAt = '2026-02-01T00:00:00.000Z' WHERE rowid % 10 = 3;
-  DELETE FROM craving WHERE rowid % 100 = 7; DELETE FROM usage WHERE rowid % 100 = 7;"
-"$cravey" sync --library "$work/a" >/dev/null
-n=$(sqlite3 "$work/a/library.sqlite" "SELECT (SELECT count(*) FROM craving) + (SELECT count(*) FROM usage)")
 device=$(ls "$work/shared/cravey/devices")
-lines=$(cat "$work/shared/cravey/devices/$device"/*.jsonl | wc -l)
-echo "$n logs ($lines change lines) on machine A; median of $runs runs, whole processes (release build)"
-echo "first sync of machine A writing them: $first ms"
+echo "$n logs on machine A; median of $runs runs, whole processes (release build)"
+echo "first sync of machine A writing them: $first ms, $(size "$work/shared/cravey/devices/$device")"
 
 # The same rows as the sqlite3 CLI imports them: INSERT statements in one transaction.
 { echo "BEGIN;"; sqlite3 "$work/a/library.sqlite" ".mode insert craving" "SELECT * FROM craving" ".mode insert usage" "SELECT * FROM usage"; echo "COMMIT;"; } >"$work/rows.sql"
@@ -105,18 +99,23 @@ without=$(median_after '' refused "$cravey" log edit FFFFFFFF --notes x --librar
 row "cravey log edit (refused), a folder of 2" "$with s" "the same without a folder" "$without s"
 printf '%-46s %10s   (goal: under 1 ms)\n' "  the look at the folder" "$(echo "($with - $without) * 1000" | bc -l | xargs printf '%.2f ms')"
 
+# Over the years: a tenth of the cravings edited once, one log in a hundred deleted (each a change line).
+sqlite3 "$work/a/library.sqlite" "UPDATE craving SET notes = 'looked back on', modifiedAt = '2026-02-01T00:00:00.000Z' WHERE rowid % 10 = 3;
+  DELETE FROM craving WHERE rowid % 100 = 7; DELETE FROM usage WHERE rowid % 100 = 7;"
+"$cravey" sync --library "$work/a" >/dev/null
+lines=$(cat "$work/shared/cravey/devices/$device"/*.jsonl | wc -l)
 before=$(size "$work/shared/cravey/devices/$device")
 t0=$(date +%s%N)
 "$cravey" sync --compact --library "$work/a" >/dev/null
 compact=$(( ($(date +%s%N) - t0) / 1000000 ))
 after=$(size "$work/shared/cravey/devices/$device")
-row "machine A's change files, ten years" "$before" "after sync --compact ($compact ms)" "$after"
+row "machine A's change files ($lines lines)" "$before" "after sync --compact ($compact ms)" "$after"
 c=$(median_after 'fresh c' "$cravey" sync --folder "$work/shared" --library "$work/c")
 fresh c
 cpeak=$(peak "$cravey" sync --folder "$work/shared" --library "$work/c")
 row "a machine away brings in from the snapshot" "$c s" "peak RSS" "$cpeak KiB"
-"$cravey" craving 4 --library "$work/a" >/dev/null
-row "a current machine after the compaction" "$(median_after '' "$cravey" sync --library "$work/b")" "" ""
+c=$(median_after '"$cravey" craving 4 --library "$work/a" >/dev/null' "$cravey" sync --library "$work/c")
+row "then one new log (only the new file read)" "$c s" "" ""
 
 q="SELECT * FROM (SELECT id, at, intensity, NULL AS method, NULL AS amount, triggers, location, notes FROM craving
    UNION ALL SELECT id, at, NULL, method, amount, triggers, location, notes FROM usage) ORDER BY at DESC"
