@@ -361,9 +361,14 @@ extension Library {
                 }
                 do {
                     _ = try folder.snapshot(device: device, through: base)
-                } catch {
+                } catch is SyncFolder.SnapshotNotWhole {
                     problems.append(
                         "device \(device)'s snapshot (\(file)) is not whole (a copy cut short?); it was not read, and nothing more of that device is taken in until it is"
+                    )
+                    continue
+                } catch {
+                    problems.append(
+                        "device \(device)'s snapshot: \(Self.reason(error)); nothing more of that device is taken in until it is a whole snapshot"
                     )
                     continue
                 }

@@ -296,12 +296,15 @@ struct SyncFolder {
         let fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
+            if errno == ELOOP {
+                throw LibraryError.unsafeLibrary("\(Self.shown(label)) is a link; it was not followed")
+            }
             throw systemError("open", label)
         }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw LibraryError.unsafeLibrary("\(Self.shown(label)) is not a file cravey reads")
+            throw LibraryError.unsafeLibrary("\(Self.shown(label)) is not a regular file; it was not read")
         }
         return (fd, info.st_size, label)
     }
