@@ -201,7 +201,9 @@ public enum RecordingExport {
     /// never drive a terminal.
     static func appendJSONString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if !s.utf8.contains(where: { $0 >= 0x7F }) {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)  // nothing to escape: ids, times, most words
+        } else if !s.utf8.contains(where: { $0 >= 0x7F }) {
             for byte in s.utf8 { appendJSONASCII(byte, to: &out) }  // nearly every title and path
         } else {
             for scalar in s.unicodeScalars {
