@@ -120,12 +120,14 @@ public enum RecordingExport {
     /// empty cell), cells protected as every export's are.
     public static func csv(header: [String], rows: [[String: Value]]) -> String {
         var out = header.joined(separator: ",") + "\r\n"
-        for row in rows {
-            out +=
-                header.map { csvField(row[$0] ?? .null, formatted: formattedColumns.contains($0)) }.joined(
-                    separator: ",") + "\r\n"
-        }
+        for row in rows { out += csvLine(header: header, row) }
         return out
+    }
+
+    /// One row of `csv`, with its line end.
+    static func csvLine(header: [String], _ row: [String: Value]) -> String {
+        header.map { csvField(row[$0] ?? .null, formatted: formattedColumns.contains($0)) }.joined(separator: ",")
+            + "\r\n"
     }
 
     /// Columns whose cells cravey writes itself from its own values (ids, times, UTC offsets such
@@ -199,7 +201,9 @@ public enum RecordingExport {
     /// never drive a terminal.
     static func appendJSONString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if !s.utf8.contains(where: { $0 >= 0x7F }) {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(contentsOf: s.utf8)  // nothing to escape: ids, times, most words
+        } else if !s.utf8.contains(where: { $0 >= 0x7F }) {
             for byte in s.utf8 { appendJSONASCII(byte, to: &out) }  // nearly every title and path
         } else {
             for scalar in s.unicodeScalars {
@@ -260,6 +264,12 @@ public protocol ExportedLog: Encodable {
     var isCraving: Bool { get }
     /// Its CSV cells by column, `record` among them.
     var csvRow: [String: RecordingExport.Value] { get }
+    /// What its JSON holds: values, then arrays of strings (nil: only through `Encodable`).
+    var exportFields: (values: [(String, RecordingExport.Value)], arrays: [(String, [String])])? { get }
+}
+
+extension ExportedLog {
+    public var exportFields: (values: [(String, RecordingExport.Value)], arrays: [(String, [String])])? { nil }
 }
 
 /// The export of a library's metadata (not the media): every craving and use log and every
@@ -279,17 +289,105 @@ public struct LibraryExport: Sendable {
     public init<Log: ExportedLog>(_ format: Format, of library: Library, logs: () throws -> [Log], logColumns: [String])
         throws
     {
-        let recordings = try library.recordings(includingCheckIns: true)
-        let transcripts = try library.allTranscripts()
-        let logs = try logs()
+        var data = Data()
+        let all = try logs()
+        let counts = try Self.write(
+            format, of: library, logColumns: logColumns,
+            forEachLog: { cravings, uses, body in
+                for log in all where log.isCraving ? cravings : uses { try body(log) }
+            }, to: { data.append($0) })
         self.format = format
-        text =
-            format == .csv
-            ? Self.csv(logs, logColumns: logColumns, recordings, transcripts)
-            : try Self.json(logs, recordings, transcripts)
-        cravings = logs.filter(\.isCraving).count
-        usageLogs = logs.count - cravings
-        self.recordings = recordings.count
+        text = String(decoding: data, as: UTF8.self)
+        (cravings, usageLogs, recordings) = (counts.cravings, counts.usageLogs, counts.recordings)
+    }
+
+    /// How many of each an export holds.
+    public struct Counts: Sendable {
+        public var cravings = 0
+        public var usageLogs = 0
+        public var recordings = 0
+    }
+
+    /// Writes the export of `library` as `format` to `sink` a block at a time, the logs as
+    /// `forEachLog` hands them (the cravings, the uses, or both; newest first): what is held is a
+    /// block, however many logs there are. JSON is written as `JSONText` writes it (see
+    /// `EncodedJSON`): {"cravings": [...], "usage": [...], "recordings": [...]}.
+    public static func write<Log: ExportedLog>(
+        _ format: Format, of library: Library, logColumns: [String],
+        forEachLog: (_ cravings: Bool, _ uses: Bool, _ body: (Log) throws -> Void) throws -> Void,
+        to sink: (Data) throws -> Void
+    ) throws -> Counts {
+        // Called from within the logs' reading: a block is written as soon as it is full.
+        try withoutActuallyEscaping(sink) { sink in
+            let recordings = try library.recordings(includingCheckIns: true)
+            let transcripts = try library.allTranscripts()
+            var counts = Counts(recordings: recordings.count)
+            var out: [UInt8] = []
+            func flush(_ full: Bool = false) throws {
+                guard full || out.count >= 1 << 16 else { return }
+                try sink(Data(out))
+                out.removeAll(keepingCapacity: true)
+            }
+            func count(_ log: Log) {
+                if log.isCraving { counts.cravings += 1 } else { counts.usageLogs += 1 }
+            }
+            if format == .csv {
+                let recordingColumns = RecordingExport.columns + RecordingExport.transcriptColumns
+                let header = ["record"] + logColumns + recordingColumns.filter { !logColumns.contains($0) }
+                out.append(contentsOf: (header.joined(separator: ",") + "\r\n").utf8)
+                try forEachLog(true, true) { log in
+                    count(log)
+                    out.append(contentsOf: RecordingExport.csvLine(header: header, log.csvRow).utf8)
+                    try flush()
+                }
+                for recording in recordings {
+                    var row = Dictionary(
+                        RecordingExport.values(recording, transcripts: transcripts).map { ($0.key, $0.value) },
+                        uniquingKeysWith: { a, _ in a })
+                    row["record"] = .string("recording")
+                    out.append(contentsOf: RecordingExport.csvLine(header: header, row).utf8)
+                }
+                try flush(true)
+                return counts
+            }
+            var encoded = EncodedJSON()
+            out.append(contentsOf: "{\n  \"cravings\": ".utf8)
+            for cravings in [true, false] {
+                if !cravings { out.append(contentsOf: ",\n  \"usage\": ".utf8) }
+                var first = true
+                try forEachLog(cravings, !cravings) { log in
+                    count(log)
+                    out.append(contentsOf: (first ? "[\n    " : ",\n    ").utf8)
+                    first = false
+                    if let fields = log.exportFields {
+                        try encoded.object(fields.values, arrays: fields.arrays, to: &out)
+                    } else {
+                        out.append(contentsOf: try JSONText.data(log))
+                    }
+                    try flush()
+                }
+                out.append(contentsOf: (first ? "[]" : "\n  ]").utf8)
+            }
+            let listed = RecordingExport.jsonArray(recordings, transcripts: transcripts).replacingOccurrences(
+                of: "\n", with: "\n  ")
+            out.append(contentsOf: ",\n  \"recordings\": \(listed)\n}\n".utf8)
+            try flush(true)
+            return counts
+        }
+    }
+
+    /// Writes the export to `path` a block at a time (0600, never half-written:
+    /// `RecordingExport.write`); the refusals as `write(to:…)` says them.
+    public static func write<Log: ExportedLog>(
+        _ format: Format, of library: Library, logColumns: [String],
+        forEachLog: (_ cravings: Bool, _ uses: Bool, _ body: (Log) throws -> Void) throws -> Void,
+        to path: String, replacing: Bool, another: String, replace: String?
+    ) throws -> Counts {
+        var counts = Counts()
+        try RecordingExport.write(to: path, replacing: replacing, another: another, replace: replace) { emit in
+            counts = try write(format, of: library, logColumns: logColumns, forEachLog: forEachLog, to: emit)
+        }
+        return counts
     }
 
     /// Writes the export to `path` (0600, never half-written: `RecordingExport.write`), replacing
@@ -320,42 +418,6 @@ public struct LibraryExport: Sendable {
         var info = stat()
         while lstat(path(number), &info) == 0 { number += 1 }
         return path(number)
-    }
-
-    /// {"cravings": [...], "usage": [...], "recordings": [...]}: the logs through Encodable, the
-    /// recordings through the listings' writer (which escapes the same characters).
-    static func json<Log: ExportedLog>(_ logs: [Log], _ recordings: [Recording], _ transcripts: [UUID: Transcript])
-        throws -> String
-    {
-        func array(_ items: [Log]) throws -> String {
-            items.isEmpty
-                ? "[]"
-                : "[\n    "
-                    + (try items.map { String(decoding: try JSONText.data($0), as: UTF8.self) }).joined(
-                        separator: ",\n    ") + "\n  ]"
-        }
-        let listed = RecordingExport.jsonArray(recordings, transcripts: transcripts).replacingOccurrences(
-            of: "\n", with: "\n  ")
-        return
-            "{\n  \"cravings\": \(try array(logs.filter(\.isCraving))),\n  \"usage\": \(try array(logs.filter { !$0.isCraving })),"
-            + "\n  \"recordings\": \(listed)\n}\n"
-    }
-
-    /// One table: `record` (craving, use, recording), then the logs' columns, then the
-    /// recordings' own.
-    static func csv<Log: ExportedLog>(
-        _ logs: [Log], logColumns: [String], _ recordings: [Recording], _ transcripts: [UUID: Transcript]
-    ) -> String {
-        let recordingColumns = RecordingExport.columns + RecordingExport.transcriptColumns
-        let header = ["record"] + logColumns + recordingColumns.filter { !logColumns.contains($0) }
-        let recordingRows = recordings.map { recording -> [String: RecordingExport.Value] in
-            var row = Dictionary(
-                RecordingExport.values(recording, transcripts: transcripts).map { ($0.key, $0.value) },
-                uniquingKeysWith: { a, _ in a })
-            row["record"] = .string("recording")
-            return row
-        }
-        return RecordingExport.csv(header: header, rows: logs.map(\.csvRow) + recordingRows)
     }
 }
 
@@ -455,4 +517,76 @@ public struct JSONKey: CodingKey {
     public init(_ name: String) { stringValue = name }
     public init?(stringValue: String) { self.stringValue = stringValue }
     public init?(intValue: Int) { nil }
+}
+
+/// Objects written as `JSONText.data` writes them (JSONEncoder, keys sorted, then escaped): a
+/// string of plain printable ASCII and a whole number straight into bytes, and anything else (a
+/// fraction, text to escape) through the encoder itself, the keys in the order it sorts them; so
+/// the bytes are the encoder's, and ten years of logs are exported without an encoder call each.
+struct EncodedJSON {
+    private var orders: [[String]: [Int]] = [:]
+    private var numbers: [UInt64: [UInt8]] = [:]
+
+    mutating func object(
+        _ values: [(String, RecordingExport.Value)], arrays: [(String, [String])], to out: inout [UInt8]
+    ) throws {
+        let names = values.map(\.0) + arrays.map(\.0)
+        let order: [Int]
+        if let known = orders[names] {
+            order = known
+        } else {
+            let probe = String(
+                decoding: try JSONText.data(Dictionary(names.map { ($0, 0) }, uniquingKeysWith: { a, _ in a })),
+                as: UTF8.self)
+            let place = names.map {
+                probe.range(of: "\"\($0)\":").map { probe.distance(from: probe.startIndex, to: $0.lowerBound) } ?? 0
+            }
+            order = names.indices.sorted { place[$0] < place[$1] }
+            orders[names] = order
+        }
+        out.append(UInt8(ascii: "{"))
+        for (n, index) in order.enumerated() {
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            try string(names[index], to: &out)
+            out.append(UInt8(ascii: ":"))
+            guard index >= values.count else {
+                try value(values[index].1, to: &out)
+                continue
+            }
+            out.append(UInt8(ascii: "["))
+            for (i, item) in arrays[index - values.count].1.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                try string(item, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func value(_ value: RecordingExport.Value, to out: inout [UInt8]) throws {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .integer(let n): out.append(contentsOf: String(n).utf8)
+        case .number(let d) where !d.isFinite: out.append(contentsOf: "null".utf8)
+        case .number(let d):
+            if let known = numbers[d.bitPattern] {
+                out.append(contentsOf: known)
+            } else {
+                let encoded = Array(try JSONText.data([d]).dropFirst().dropLast())
+                numbers[d.bitPattern] = encoded
+                out.append(contentsOf: encoded)
+            }
+        case .string(let s): try string(s, to: &out)
+        }
+    }
+
+    private func string(_ s: String, to out: inout [UInt8]) throws {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            out.append(contentsOf: try JSONText.data([s]).dropFirst().dropLast())
+        }
+    }
 }

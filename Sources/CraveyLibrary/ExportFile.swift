@@ -21,6 +21,15 @@ extension RecordingExport {
     }
 
     public static func write(_ data: Data, to path: String, replacing: Bool, another: String, replace: String?) throws {
+        try write(to: path, replacing: replacing, another: another, replace: replace) { emit in try emit(data) }
+    }
+
+    /// The same, the file's bytes given a block at a time by `produce` (an export of ten years
+    /// of logs is never held whole).
+    public static func write(
+        to path: String, replacing: Bool, another: String, replace: String?,
+        _ produce: (_ emit: (Data) throws -> Void) throws -> Void
+    ) throws {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
@@ -38,16 +47,34 @@ extension RecordingExport {
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else { throw systemError("write", path) }
-        let ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
+        var ok = true
+        var code: Int32 = 0
+        do {
+            try produce { data in
+                guard ok else { return }
+                ok = data.withUnsafeBytes { raw -> Bool in
+                    var offset = 0
+                    while offset < raw.count {
+                        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                        if n < 0 {
+                            if errno == EINTR { continue }
+                            code = errno
+                            return false
+                        }
+                        offset += n
+                    }
+                    return true
+                }
             }
-            return fsync(fd) == 0
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
         }
-        let code = errno
+        if ok, fsync(fd) != 0 {
+            ok = false
+            code = errno
+        }
         close(fd)
         // Without `replacing`, the name is made with link(2), which fails when a file took it
         // meanwhile (nothing is written over); a filesystem without hard links gets the rename.

@@ -62,6 +62,8 @@ public final class Library: @unchecked Sendable {
     public internal(set) var snapshotProblem: String?
     /// The wall clock that stamps the changes shared through a sync folder (a test's clock).
     public var syncWallClock: @Sendable () -> Date = { Date() }
+    /// The logs a sync's merge just put as their shared fields give them (nothing to tell the folder).
+    var syncMerged: Set<String> = []
 
     /// Opens the library at `root`, creating it (0700) if needed, and finishes any operation an
     /// earlier run left half-done. A lost or damaged database is rebuilt from the recordings' files.

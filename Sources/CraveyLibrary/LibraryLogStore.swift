@@ -373,6 +373,42 @@ extension Library {
         return found
     }
 
+    /// The logs of the kinds asked for at or after `since`, newest first (by stored time, then
+    /// id), handed to `body` one at a time from one snapshot: memory stays flat in their number
+    /// (`log --json` of ten years). False, with nothing handed, while logs wait in `logs.waiting`
+    /// (the database was held when they were logged): `logRows` puts those among them.
+    package func forEachLogRow(cravings: Bool, uses: Bool, since: String, _ body: (LogRow) throws -> Void) throws
+        -> Bool
+    {
+        var info = stat()
+        if lstat(root + "/" + FileStore.waitingLogsFile, &info) == 0, info.st_size > 0 { return false }
+        try readLogs { db in
+            let cravingRows =
+                cravings
+                ? try Row.fetchCursor(
+                    db, sql: "SELECT \(CravingRow.columns) FROM craving WHERE at >= ? ORDER BY at DESC, id DESC",
+                    arguments: [since]) : nil
+            let useRows =
+                uses
+                ? try Row.fetchCursor(
+                    db, sql: "SELECT \(UseRow.columns) FROM usage WHERE at >= ? ORDER BY at DESC, id DESC",
+                    arguments: [since]) : nil
+            var craving = try cravingRows?.next().map(CravingRow.init(row:))
+            var use = try useRows?.next().map(UseRow.init(row:))
+            while craving != nil || use != nil {
+                if let next = craving, use.map({ (next.at ?? "", next.id ?? "") > ($0.at ?? "", $0.id ?? "") }) ?? true
+                {
+                    try body(.craving(next))
+                    craving = try cravingRows?.next().map(CravingRow.init(row:))
+                } else if let next = use {
+                    try body(.use(next))
+                    use = try useRows?.next().map(UseRow.init(row:))
+                }
+            }
+        }
+        return true
+    }
+
     private func storedLogRows(cravings: Bool, uses: Bool, since: String) throws -> (
         cravings: [CravingRow], uses: [UseRow]
     ) {

@@ -123,9 +123,9 @@ extension Library {
             for note in pending.reversed() {  // the newest note of a row decides; lines in order
                 let kind: String = note["kind"], id: String = note["id"]
                 guard seen.insert(kind + "\u{0}" + id).inserted else { continue }
-                lines.insert(JournalLine(kind: kind, id: id, row: try Self.journaledRow(db, kind: kind, id: id)), at: 0)
+                lines.append(JournalLine(kind: kind, id: id, row: try Self.journaledRow(db, kind: kind, id: id)))
             }
-            return (last, lines)
+            return (last, lines.reversed())
         }
         guard !lines.isEmpty else { return }
         let deleted = Set(lines.filter { $0.row == nil }.map { $0.kind + "\u{0}" + $0.id })
@@ -269,7 +269,7 @@ extension Library {
         try files.sync(root, site: "journal.fsync.root")
     }
 
-    private static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
+    static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
         try data.withUnsafeBytes { bytes in
             var written = 0
             while written < bytes.count {

@@ -19,7 +19,18 @@ import GRDB
 ///   later stamp (clock, then device id) wins (`syncField` keeps each field's stamp); a deleted log
 ///   stays deleted whatever edit comes after; a log keeps its id on every machine; what came in is
 ///   remembered per device (`syncSeen`: counter and bytes), so finding nothing new is a `stat` a
-///   device;
+///   device; the lines are read a block at a time and applied in chunks, each its own transaction
+///   with how far each device is taken in, so memory stays flat in the number of lines and a
+///   merge cut short is taken up where it stopped;
+/// - **a change refused by the database's rules** (an edit of a log whose first line has not
+///   arrived, a value out of range) is named by `check`, kept, and tried again after the next
+///   merge that brings something in: applied, or found older than what now holds every field it
+///   sets (or its log deleted), it is no longer named;
+/// - **compaction** (`cravey sync --compact`, and by itself in `sync` once this device's segment is
+///   larger than `compactAfter` and than its last snapshot): see `SyncFolder`. The snapshot is
+///   written under a temporary name, then this machine notes the new segment, then the snapshot
+///   is put in place and the older files removed; a run cut short anywhere is finished by the
+///   next `sync` (a snapshot written again from the fields holds at least as much);
 /// - **the folder is untrusted**: every line is read as typed input and held to the database's
 ///   rules; a line that breaks them is named by `check` and never applied; counters that go back
 ///   (two machines writing as one device), a conflict copy, a link or a newer format are named
@@ -41,6 +52,11 @@ extension Library {
     static let deletedField = "-"
     /// How far ahead of this machine's clock a change may be stamped (a week); later is refused.
     static let clockAhead: Int64 = 7 * 86_400_000
+    /// How many lines a merge applies in one transaction.
+    static let mergeChunk = 4096
+    /// The size of this device's segment past which `sync` compacts, when a quarter of the lines
+    /// of its files (snapshot and segment) are changes made again since or deleted.
+    static let compactAfter: Int64 = 4 << 20
 
     /// One change line: the journal's line with the device, its counter and its stamp.
     struct SyncLine: Codable {
@@ -65,10 +81,19 @@ extension Library {
         var counter: Int64
         var written: Int64
         var clock: SyncClock
+        /// The counter this device's segment starts after (0: `changes.jsonl`, never compacted).
+        var segment: Int64 = 0
+        /// The lines of this device's snapshot.
+        var snapshotLines: Int64 = 0
 
         static func load(_ db: Database) throws -> SyncState? {
             var values: [String: String] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM syncState WHERE key NOT LIKE 'refused %'") {
+            for row in try Row.fetchAll(
+                db.cachedStatement(
+                    sql:
+                        "SELECT key, value FROM syncState WHERE key IN ('device', 'folder', 'counter', 'written', 'clock', 'segment', 'snapshotLines')"
+                ))
+            {
                 values[row["key"] as String] = row["value"] as String
             }
             guard let device = values["device"], let folder = values["folder"] else { return nil }
@@ -76,13 +101,15 @@ extension Library {
             return SyncState(
                 device: device, folder: folder, counter: Int64(values["counter"] ?? "") ?? 0,
                 written: Int64(values["written"] ?? "") ?? 0,
-                clock: SyncClock(milliseconds: clock.first ?? 0, tick: clock.last ?? 0))
+                clock: SyncClock(milliseconds: clock.first ?? 0, tick: clock.last ?? 0),
+                segment: Int64(values["segment"] ?? "") ?? 0, snapshotLines: Int64(values["snapshotLines"] ?? "") ?? 0)
         }
 
         func save(_ db: Database) throws {
             for (key, value) in [
                 ("device", device), ("folder", folder), ("counter", String(counter)), ("written", String(written)),
-                ("clock", "\(clock.milliseconds) \(clock.tick)"),
+                ("clock", "\(clock.milliseconds) \(clock.tick)"), ("segment", String(segment)),
+                ("snapshotLines", String(snapshotLines)),
             ] {
                 try db.execute(
                     sql:
@@ -110,6 +137,8 @@ extension Library {
         public var devices: [Device] = []
         /// What was not merged or written, in words (a conflict copy, a link, a cloned id…).
         public var problems: [String] = []
+        /// The counter this machine's changes were compacted through this time (nil: not compacted).
+        public var compacted: Int64?
 
         public struct Device: Sendable, Encodable {
             public var device: String
@@ -175,7 +204,8 @@ extension Library {
                 try db.execute(sql: "DELETE FROM syncOutbox")
                 try db.execute(sql: "DELETE FROM syncField")  // a new folder is told everything
                 try db.execute(sql: "DELETE FROM syncSeen")
-                try db.execute(sql: "DELETE FROM syncState WHERE key LIKE 'refused %'")
+                try db.execute(
+                    sql: "DELETE FROM syncState WHERE key LIKE 'refused %' OR key LIKE 'held %' OR key LIKE 'base %'")
                 try SyncState(
                     device: SyncFolder.newDeviceId(), folder: path, counter: 0, written: 0,
                     clock: current?.clock ?? SyncClock()
@@ -195,6 +225,17 @@ extension Library {
         }
     }
 
+    /// Brings in and writes what waits, then compacts this machine's changes into a snapshot
+    /// (see `SyncFolder`): only once all of them are in the folder.
+    public func syncCompact() throws -> SyncReport {
+        guard try syncFolder() != nil else { throw SyncNotSet() }
+        return try translatingDatabaseErrors {
+            let lock = try lockLibrary()
+            defer { lock.release() }
+            return try syncNowLocked(compacting: true)
+        }
+    }
+
     /// Gives this machine its own device id in the folder (a library copied from another machine
     /// writes as that one until it does): what this machine wrote under the old id is written
     /// again under the new one, with the stamps it had, and the old id's changes are taken in as
@@ -211,32 +252,14 @@ extension Library {
                 state.device = SyncFolder.newDeviceId()
                 state.counter = 0
                 state.written = 0
+                state.segment = 0
                 try db.execute(sql: "DELETE FROM syncOutbox")
-                let rows = try Row.fetchAll(
-                    db,
-                    sql:
-                        "SELECT kind, id, field, value, at, tick FROM syncField WHERE device = ? ORDER BY at, tick, kind, id",
-                    arguments: [old])
-                var groups: [(key: [String], row: [String: JournalValue], deleted: Bool)] = []
-                for row in rows {
-                    let key = [
-                        row["kind"] as String, row["id"] as String, String(row["at"] as Int64),
-                        String(row["tick"] as Int64),
-                    ]
-                    let field: String = row["field"]
-                    if groups.last?.key != key { groups.append((key, [:], false)) }
-                    if field == Self.deletedField {
-                        groups[groups.count - 1].deleted = true
-                    } else {
-                        groups[groups.count - 1].row[field] = JournalValue(row["value"] as DatabaseValue)
-                    }
-                }
-                for group in groups {
+                var lines: [SyncLine] = []
+                try Self.forEachOwnLine(db, device: old) { lines.append($0) }
+                for var line in lines {
                     state.counter += 1
-                    let line = SyncLine(
-                        kind: group.key[0], id: group.key[1], row: group.deleted ? nil : group.row,
-                        counter: state.counter,
-                        clock: [Int64(group.key[2])!, Int64(group.key[3])!], device: state.device)
+                    line.counter = state.counter
+                    line.device = state.device
                     try Self.keepOutgoing(db, line)
                 }
                 try db.execute(sql: "UPDATE syncField SET device = ? WHERE device = ?", arguments: [state.device, old])
@@ -253,12 +276,18 @@ extension Library {
     public func syncBringInIfNew() {
         guard isWritable, let state = try? readLogs({ db in try SyncState.load(db) }) else { return }
         let folder = SyncFolder(path: state.folder)
-        guard let survey = try? folder.survey(), let seen = try? readLogs({ db in try Self.seenMarks(db) }),
-            survey.devices.contains(where: { $0.key != state.device && $0.value > (seen[$0.key]?.bytes ?? 0) })
+        guard let survey = try? folder.survey(),
+            let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) }),
+            survey.devices.contains(where: {
+                $0.key != state.device
+                    && ($0.value > (taken.marks[$0.key]?.bytes ?? 0)
+                        || survey.bases[$0.key] ?? 0 != taken.bases[$0.key] ?? 0)
+            })
         else { return }
         _ = try? translatingDatabaseErrors {
             let lock = try lockLibrary(waitingAtMost: 0)
             defer { lock.release() }
+            defer { syncMerged = [] }
             return try bringIn(state, folder: folder, survey: survey)
         }
     }
@@ -307,29 +336,56 @@ extension Library {
             }
         }
         problems += refused
-        if let size = survey.devices[state.device], Int64(size) != state.written,
-            try !ownLinesWaiting(state, folder: folder, size: size)
+        if let size = survey.devices[state.device], survey.bases[state.device] ?? 0 == state.segment,
+            Int64(size) != state.written, try !ownLinesWaiting(state, folder: folder, size: size)
         {
             problems.append(Self.clonedWords(state.device))
         }
-        let seen = try readLogs { db in try Self.seenMarks(db) }
-        for (device, size) in survey.devices where device != state.device {
+        let (seen, bases) = try readLogs { db in (try Self.seenMarks(db), try Self.seenBases(db)) }
+        let decoder = JSONDecoder()
+        for (device, size) in survey.devices.sorted(by: { $0.key < $1.key }) where device != state.device {
             let mark = seen[device] ?? (0, 0)
-            if size < mark.bytes {
+            let base = survey.bases[device] ?? 0, taken = bases[device] ?? 0
+            if base < taken || (base == taken && size < mark.bytes) {
                 problems.append(Self.rewrittenWords(device))
                 continue
             }
-            guard size > mark.bytes, let read = try? folder.read(device: device, from: mark.bytes) else { continue }
-            var counter = mark.counter
-            for data in read.lines {
-                guard let line = try? JSONDecoder().decode(SyncLine.self, from: data) else { continue }
+            if base > taken, mark.counter < base {
+                // Compacted past what this machine has: its snapshot first, whole.
+                let file = SyncFolder.shown(folder.devicesPath + "/" + device + "/" + SyncFolder.snapshotName(base))
+                guard survey.snapshots.contains(device) else {
+                    problems.append(
+                        "device \(device) compacted its changes, and its snapshot (\(file)) is not here yet (still being copied?); nothing more of it is taken in until it is"
+                    )
+                    continue
+                }
+                do {
+                    _ = try folder.snapshot(device: device, through: base)
+                } catch is SyncFolder.SnapshotNotWhole {
+                    problems.append(
+                        "device \(device)'s snapshot (\(file)) is not whole (a copy cut short?); it was not read, and nothing more of that device is taken in until it is"
+                    )
+                    continue
+                } catch {
+                    problems.append(
+                        "device \(device)'s snapshot: \(Self.reason(error)); nothing more of that device is taken in until it is a whole snapshot"
+                    )
+                    continue
+                }
+            }
+            let from = base == taken ? mark.bytes : 0
+            guard size > from, let reader = try? folder.lines(device: device, base: base, from: from) else { continue }
+            var counter = base == taken ? mark.counter : max(base, 0)
+            while let item = try? reader.next() {
+                guard let data = item.line, let line = try? decoder.decode(SyncLine.self, from: data) else { continue }
+                if base != taken, line.counter <= mark.counter { continue }
                 if line.counter <= counter {
                     problems.append(Self.backwardsWords(device))
                     break
                 }
                 counter = line.counter
             }
-            if read.torn {
+            if reader.torn {
                 problems.append(
                     "the last line of device \(device)'s changes is cut short (still being copied, or torn); it is left until it is whole"
                 )
@@ -341,7 +397,8 @@ extension Library {
     /// Whether what this device's change file holds past what this machine wrote is lines of its
     /// own still waiting (a run killed after writing them): else another machine writes there.
     private func ownLinesWaiting(_ state: SyncState, folder: SyncFolder, size: off_t) throws -> Bool {
-        guard Int64(size) > state.written, let read = try? folder.read(device: state.device, from: off_t(state.written))
+        guard Int64(size) > state.written,
+            let read = try? folder.read(device: state.device, base: state.segment, from: off_t(state.written))
         else {
             return false
         }
@@ -371,8 +428,9 @@ extension Library {
 
     // MARK: - Syncing, the lock held
 
-    private func syncNowLocked(sharingAll: Bool = false) throws -> SyncReport {
+    private func syncNowLocked(sharingAll: Bool = false, compacting: Bool = false) throws -> SyncReport {
         try flushJournal()
+        defer { syncMerged = [] }
         guard let state = try store.writer.read({ db in try SyncState.load(db) }) else { throw SyncNotSet() }
         var report = SyncReport(folder: state.folder, device: state.device)
         let folder = SyncFolder(path: state.folder)
@@ -380,6 +438,7 @@ extension Library {
         do {
             survey = try folder.survey()
             try folder.make(device: state.device)
+            try finishCompaction(state, folder: folder)
         } catch let missing as SyncFolder.Missing {
             report.reachable = false
             report.problems = [
@@ -405,13 +464,25 @@ extension Library {
         }
         do {
             report.written = try pushSyncOutbox()
+            report.compacted = try compactIfDue(folder: folder, asked: compacting)
         } catch is SyncCloned {
             // Said by the status below, with the folder's other problems.
         }
         var status = try syncStatus()
         status.broughtIn = report.broughtIn
         status.written = report.written
+        status.compacted = report.compacted
         return status
+    }
+
+    /// The segment each other device was last read in (the counter it starts after; 0 when none
+    /// is noted: `changes.jsonl`).
+    static func seenBases(_ db: Database) throws -> [String: Int64] {
+        var bases: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM syncState WHERE key LIKE 'base %'") {
+            bases[String((row["key"] as String).dropFirst("base ".count))] = Int64(row["value"] as String) ?? 0
+        }
+        return bases
     }
 
     static func seenMarks(_ db: Database) throws -> [String: (counter: Int64, bytes: off_t)] {
@@ -423,80 +494,179 @@ extension Library {
     }
 
     /// Takes in what the other devices wrote since it was last read, in the order of their
-    /// stamps; returns how many changes were applied.
+    /// stamps (each device's lines come in the order it stamped them: the merge takes the earliest
+    /// head of all), a chunk at a time; then, when something came in, the changes refused before.
+    /// Returns how many changes were applied. The caller empties `syncMerged` when done.
     private func bringIn(_ state: SyncState, folder: SyncFolder, survey: SyncFolder.Survey) throws -> Int {
-        let seen = try store.writer.read { db in try Self.seenMarks(db) }
-        var batch: [SyncLine] = []
-        var marks = seen
-        var refused: [(key: String, words: String)] = []
+        let (seen, bases) = try store.writer.read { db in (try Self.seenMarks(db), try Self.seenBases(db)) }
         let wall = Self.milliseconds(syncWallClock())
         let decoder = JSONDecoder()
+        var streams: [SyncStream] = []
         for (device, size) in survey.devices.sorted(by: { $0.key < $1.key }) where device != state.device {
-            var mark = seen[device] ?? (0, 0)
-            guard size > mark.bytes else { continue }  // nothing new (or rewritten: named by status)
-            let read = try folder.read(device: device, from: mark.bytes)
-            for data in read.lines {
-                let end = mark.bytes + off_t(data.count) + 1
-                guard data.count <= SyncFolder.maxLine, let line = try? decoder.decode(SyncLine.self, from: data) else {
-                    refused.append(
-                        (
-                            "refused \(device) \(end)",
-                            "a line of device \(device)'s changes (ending at byte \(end)) is not a change cravey reads; it was not applied"
-                        ))
-                    mark.bytes = end
-                    continue
-                }
-                guard line.counter > mark.counter else { break }  // goes back: named, never merged
-                if let problem = Self.lineProblem(line, device: device, wall: wall) {
-                    refused.append(
-                        (
-                            "refused \(device) \(end)",
-                            "change \(line.counter) of device \(device) was not applied: \(problem)"
-                        ))
-                } else {
-                    batch.append(line)
-                }
-                mark = (line.counter, end)
+            let mark = seen[device] ?? (0, 0)
+            if let stream = try SyncStream(
+                device: device, folder: folder, size: size, base: survey.bases[device] ?? 0,
+                hasSnapshot: survey.snapshots.contains(device),
+                seen: SyncStream.Mark(counter: mark.counter, bytes: mark.bytes, base: bases[device] ?? 0),
+                wall: wall, decoder: decoder)
+            {
+                streams.append(stream)
             }
-            marks[device] = mark
         }
-        let ordered = batch.sorted { $0.stamp < $1.stamp }
-        guard
-            !ordered.isEmpty || marks.count != seen.count || !refused.isEmpty
-                || marks.contains(where: { seen[$0.key]?.bytes != $0.value.bytes })
-        else { return 0 }
+        guard !streams.isEmpty else { return 0 }
         let today = LocalDay(Date(), in: .current).text
+        var applied = 0
+        var compacted = streams.filter(\.compactedSince).map(\.device)
+        while true {
+            var batch: [SyncStream.Taken] = []
+            while batch.count < Self.mergeChunk {
+                var earliest: SyncStream?
+                for stream in streams {
+                    guard let head = stream.head else { continue }
+                    if let best = earliest?.head, !(head.lines[0].stamp < best.lines[0].stamp) { continue }
+                    earliest = stream
+                }
+                guard let next = earliest else { break }
+                batch.append(try next.pop())
+            }
+            let refused = streams.flatMap { $0.takeRefused() }
+            let moved = streams.filter(\.moved)
+            guard !batch.isEmpty || !refused.isEmpty || !moved.isEmpty else { break }
+            applied += try writeLogs(step: "sync.merge") { db in
+                try forgetRefusals(of: compacted, db)
+                return try mergeChunk(
+                    batch, refused: refused, moved: moved, state: state, wall: wall, today: today, db)
+            }
+            compacted = []
+            for stream in moved { stream.noted() }
+        }
+        if applied > 0 { applied += try retryHeld(state: state, wall: wall, today: today) }
+        return applied
+    }
+
+    /// One chunk of a merge, in one transaction: its lines applied in order (a line refused by the
+    /// database named and held), the refusals read, how far each device is taken in, the clock.
+    private func mergeChunk(
+        _ batch: [SyncStream.Taken], refused: [(key: String, words: String)], moved: [SyncStream],
+        state: SyncState, wall: Int64, today: String, _ db: Database
+    ) throws -> Int {
+        // With no change of this machine waiting for the journal, the rows put here are as their
+        // fields give them: nothing to tell the folder about them (see `noteSyncChanges`).
+        let quiet = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pendingJournal)")!
+        var applied = 0
+        var clock = try SyncState.load(db)?.clock ?? state.clock
+        var notes = refused
+        var merged: [String] = []
+        // The whole chunk at once; only when a line is refused is it applied again a line at a
+        // time, each in its own savepoint, so the refused line alone is left out.
+        do {
+            try db.inSavepoint {
+                for taken in batch {
+                    guard try Self.apply(taken.lines, db, today: today) else { continue }
+                    applied += 1
+                    merged.append(taken.lines[0].kind + "\u{0}" + taken.lines[0].id)
+                }
+                return .commit
+            }
+        } catch let error as DatabaseError where Self.isEnvironmental(error) {
+            throw error
+        } catch {
+            applied = -1
+            merged = []
+        }
+        for taken in batch {
+            let line = taken.lines[0]
+            do {
+                if applied < 0 {
+                    try db.inSavepoint {
+                        if try Self.apply(taken.lines, db, today: today) {
+                            merged.append(line.kind + "\u{0}" + line.id)
+                        }
+                        return .commit
+                    }
+                }
+                for line in taken.lines { clock.receive(line.stamp.clock, wall: wall) }
+            } catch let error as DatabaseError where Self.isEnvironmental(error) {
+                throw error
+            } catch {
+                notes.append(
+                    (
+                        "refused " + taken.key,
+                        "change \(line.counter) of device \(line.device) was not applied: \(Self.reason(error))"
+                    ))
+                notes.append(("held " + taken.key, String(decoding: taken.raw, as: UTF8.self)))
+            }
+        }
+        if applied < 0 { applied = merged.count }
+        if quiet { syncMerged.formUnion(merged) }
+        let note = try db.cachedStatement(
+            sql:
+                "INSERT INTO syncState (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        )
+        for (key, words) in notes { try note.execute(arguments: [key, words]) }
+        for stream in moved {
+            let mark = stream.mark
+            try note.execute(arguments: ["base " + stream.device, String(mark.base)])
+            try db.execute(
+                sql:
+                    "INSERT INTO syncSeen (device, counter, bytes) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET counter = excluded.counter, bytes = excluded.bytes",
+                arguments: [stream.device, mark.counter, Int64(mark.bytes)])
+        }
+        try db.execute(
+            sql: "UPDATE syncState SET value = ? WHERE key = 'clock'",
+            arguments: ["\(clock.milliseconds) \(clock.tick)"])
+        return applied
+    }
+
+    /// What was refused of the older files of devices that compacted since is not in the folder
+    /// any more: no longer named (what is held stays, tried again).
+    private func forgetRefusals(of devices: [String], _ db: Database) throws {
+        for device in devices {
+            try db.execute(
+                sql:
+                    "DELETE FROM syncState WHERE key LIKE ? AND 'held ' || substr(key, 9) NOT IN (SELECT key FROM syncState)",
+                arguments: ["refused \(device) %"])
+        }
+    }
+
+    /// The changes refused by the database before, tried again in the order of their stamps:
+    /// applied, or older than what holds every field they set now (or their log deleted), they
+    /// are no longer held nor named; refused again, they stay. Returns how many were applied.
+    private func retryHeld(state: SyncState, wall: Int64, today: String) throws -> Int {
+        let held = try store.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM syncState WHERE key LIKE 'held %'").map {
+                (key: String(($0["key"] as String).dropFirst("held ".count)), line: $0["value"] as String)
+            }
+        }
+        guard !held.isEmpty else { return 0 }
+        let decoder = JSONDecoder()
+        let groups = held.compactMap { entry -> (key: String, lines: [SyncLine])? in
+            let lines = entry.line.split(separator: "\n").compactMap {
+                try? decoder.decode(SyncLine.self, from: Data($0.utf8))
+            }
+            return lines.isEmpty ? nil : (entry.key, lines)
+        }.sorted { $0.lines[0].stamp < $1.lines[0].stamp }
         return try writeLogs(step: "sync.merge") { db in
             var applied = 0
             var clock = try SyncState.load(db)?.clock ?? state.clock
-            for line in ordered {
+            for (key, lines) in groups {
                 do {
                     try db.inSavepoint {
-                        if try Self.apply(line, db, today: today) { applied += 1 }
+                        if try Self.apply(lines, db, today: today) { applied += 1 }
                         return .commit
                     }
-                    clock.receive(line.stamp.clock, wall: wall)
+                    for line in lines { clock.receive(line.stamp.clock, wall: wall) }
                 } catch let error as DatabaseError where Self.isEnvironmental(error) {
                     throw error
                 } catch {
-                    refused.append(
-                        (
-                            "refused \(line.device) \(line.counter)",
-                            "change \(line.counter) of device \(line.device) was not applied: \(Self.reason(error))"
-                        ))
+                    continue
                 }
-            }
-            for (key, words) in refused {
                 try db.execute(
-                    sql:
-                        "INSERT INTO syncState (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    arguments: [key, words])
+                    sql: "DELETE FROM syncState WHERE key IN (?, ?)", arguments: ["held " + key, "refused " + key])
             }
-            for (device, mark) in marks {
-                try db.execute(
-                    sql:
-                        "INSERT INTO syncSeen (device, counter, bytes) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET counter = excluded.counter, bytes = excluded.bytes",
-                    arguments: [device, mark.counter, Int64(mark.bytes)])
+            let unread = Set(held.map(\.key)).subtracting(groups.map(\.key))
+            for key in unread {
+                try db.execute(sql: "DELETE FROM syncState WHERE key = ?", arguments: ["held " + key])
             }
             try db.execute(
                 sql: "UPDATE syncState SET value = ? WHERE key = 'clock'",
@@ -541,33 +711,46 @@ extension Library {
         return nil
     }
 
-    /// Applies one change: the fields it stamps later than what this machine has (a deleted log
-    /// stays deleted), then the row as its fields now give it. True when a field was taken.
-    private static func apply(_ line: SyncLine, _ db: Database, today: String) throws -> Bool {
-        if line.kind == recordingKind { return try holdRecording(line, db) }  // its file may come later
-        if line.kind == playsKind { return try applyPlays(line, db) }  // counts per device: SyncGrow.swift
-        let known = try fields(db, line.kind, line.id)
-        if known[deletedField] != nil { return false }  // a delete wins
-        let stamp = line.stamp
-        let taken: [String: JournalValue]?
-        let grown = Self.grown(line, known)  // ratings and plays only grow: SyncGrow.swift
-        if let row = lastWriterFields(line) {
-            let newer = row.filter { field, _ in known[field].map { $0.stamp < stamp } ?? true }
-            guard !newer.isEmpty || !grown.isEmpty else { return false }
-            taken = newer
-        } else {
-            taken = nil
+    /// Applies one change (or a snapshot's changes of one log, together): the fields each stamps
+    /// later than what this machine has (a deleted log stays deleted), ratings and plays grown,
+    /// then the row as its fields now give it. True when a field was taken.
+    private static func apply(_ lines: [SyncLine], _ db: Database, today: String) throws -> Bool {
+        guard let first = lines.first else { return false }
+        if first.kind == recordingKind || first.kind == playsKind {
+            var took = false
+            for line in lines {
+                // A recording's file may come later (SyncMedia.swift); plays are counts per
+                // device (SyncGrow.swift).
+                if try line.kind == recordingKind ? holdRecording(line, db) : applyPlays(line, db) { took = true }
+            }
+            return took
         }
-        try keepFields(db, line.kind, line.id, taken, stamp)
-        for (field, entry) in grown { try keepFields(db, line.kind, line.id, [field: entry.value], entry.stamp) }
-        var now = known
-        if let taken {
-            for (field, value) in taken { now[field] = (value, stamp) }
-            for (field, entry) in grown { now[field] = entry }
-        } else {
-            now = [deletedField: (.null, stamp)]
+        var now = try fields(db, first.kind, first.id)
+        if now[deletedField] != nil { return false }  // a delete wins
+        var took = false
+        for line in lines where now[deletedField] == nil {
+            let stamp = line.stamp
+            let taken: [String: JournalValue]?
+            let grown = Self.grown(line, now)  // ratings and plays only grow: SyncGrow.swift
+            if let row = lastWriterFields(line) {
+                let newer = row.filter { field, _ in now[field].map { $0.stamp < stamp } ?? true }
+                guard !newer.isEmpty || !grown.isEmpty else { continue }
+                taken = newer
+            } else {
+                taken = nil
+            }
+            try keepFields(db, line.kind, line.id, taken, stamp)
+            for (field, entry) in grown { try keepFields(db, line.kind, line.id, [field: entry.value], entry.stamp) }
+            if let taken {
+                for (field, value) in taken { now[field] = (value, stamp) }
+                for (field, entry) in grown { now[field] = entry }
+            } else {
+                now = [deletedField: (.null, stamp)]
+            }
+            took = true
         }
-        try materialize(db, line.kind, line.id, now, today: today)
+        guard took else { return false }
+        try materialize(db, first.kind, first.id, now, today: today)
         return true
     }
 
@@ -621,18 +804,21 @@ extension Library {
             ])
             fields = [deletedField: .null]
         }
+        guard !fields.isEmpty else { return }  // only grown fields were taken (kept on their own)
+        // One statement for the line's fields (a merge keeps hundreds of thousands of them).
         let keep = try db.cachedStatement(
-            sql: """
-                INSERT INTO syncField (kind, id, field, value, at, tick, device) VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(kind, id, field) DO UPDATE SET value = excluded.value, at = excluded.at,
-                  tick = excluded.tick, device = excluded.device
-                """)
+            sql: "INSERT INTO syncField (kind, id, field, value, at, tick, device) VALUES "
+                + repeatElement("(?, ?, ?, ?, ?, ?, ?)", count: fields.count).joined(separator: ", ")
+                + " ON CONFLICT(kind, id, field) DO UPDATE SET value = excluded.value, at = excluded.at,"
+                + " tick = excluded.tick, device = excluded.device")
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(fields.count * 7)
+        let kindValue = kind.databaseValue, idValue = id.databaseValue, deviceValue = stamp.device.databaseValue
+        let at = stamp.clock.milliseconds.databaseValue, tick = stamp.clock.tick.databaseValue
         for (field, value) in fields {
-            try keep.execute(
-                arguments: [
-                    kind, id, field, value.databaseValue, stamp.clock.milliseconds, stamp.clock.tick, stamp.device,
-                ])
+            values += [kindValue, idValue, field.databaseValue, value.databaseValue, at, tick, deviceValue]
         }
+        try keep.execute(arguments: StatementArguments(values))
     }
 
     // MARK: - Writing this machine's changes
@@ -648,6 +834,7 @@ extension Library {
             guard let shared = Self.sharedKinds[kind], kind != "setting" || Self.sharedSettings.contains(id) else {
                 continue
             }
+            if !syncMerged.isEmpty, syncMerged.contains(kind + "\u{0}" + id) { continue }  // just merged
             let known = try Self.fields(db, kind, id)
             if known[Self.deletedField] != nil { continue }
             let change: [String: JournalValue]?
@@ -711,7 +898,8 @@ extension Library {
         let folder = SyncFolder(path: state.folder)
         do {
             try folder.make(device: state.device)
-            _ = try folder.append(data, device: state.device, expected: off_t(state.written), faults: faults)
+            _ = try folder.append(
+                data, device: state.device, base: state.segment, expected: off_t(state.written), faults: faults)
         } catch is SyncFolder.Missing {
             return 0
         }

@@ -14,6 +14,19 @@ import Foundation
 /// descriptor one at a time with `O_NOFOLLOW`, as the backup folder is: a link planted anywhere
 /// in it is named and never followed. Anything else in the folder (`.git/`, `.stfolder`, notes of
 /// a sync tool) is left alone.
+///
+/// Compaction, so ten years of changes stay small: a device that compacts through its counter N
+/// writes `snapshot-N.jsonl` (a header line naming the device and N, then each field it last set
+/// and that no other device has changed since, as change lines grouped by stamp, then a last line
+/// counting them: a copy cut short has no last line and is refused whole), then appends its later
+/// changes to `changes-N.jsonl`, and removes its own older files (`changes.jsonl`, an older
+/// snapshot and segment): only its own, one writer per file. A device's files are read from the
+/// newest N found (a snapshot's or a segment's): a reader that has taken everything through N
+/// reads only `changes-N.jsonl`; one that was away takes the snapshot, then `changes-N.jsonl`
+/// from its start. The snapshot's lines are applied under the same rules as any line (per field
+/// the later stamp wins), so taking one again, or one that holds more than N, changes nothing. A
+/// sync tool that has carried the new segment but not yet the snapshot (the old file gone
+/// already) leaves that device as it was, said by `check`, until the snapshot is whole.
 struct SyncFolder {
     /// The format this cravey writes and reads; a device folder of another is refused whole.
     static let format = 1
@@ -22,6 +35,8 @@ struct SyncFolder {
     /// The longest change line read.
     static let maxLine = 65536
     static let changeFile = "changes.jsonl"
+    /// The largest snapshot read.
+    static let maxSnapshot: off_t = 1 << 31
     static let deviceFile = "device.json"
     /// How a sync tool names a copy it kept of a file two machines changed.
     static let conflictMark = ".sync-conflict-"
@@ -51,6 +66,23 @@ struct SyncFolder {
     struct Survey {
         var devices: [String: off_t] = [:]
         var problems: [String] = []
+        /// The counter each device's newest segment starts after (0: never compacted).
+        var bases: [String: Int64] = [:]
+        /// The devices whose snapshot of that counter is there (its whole is checked on reading).
+        var snapshots: Set<String> = []
+    }
+
+    /// The name of the segment of changes after counter `base` (`changes.jsonl` before any compaction).
+    static func segmentName(_ base: Int64) -> String { base == 0 ? changeFile : "changes-\(base).jsonl" }
+
+    static func snapshotName(_ through: Int64) -> String { "snapshot-\(through).jsonl" }
+
+    /// A segment's (or a snapshot's) counter from its name: `changes-N.jsonl` or `snapshot-N.jsonl`.
+    static func number(_ name: String, _ prefix: String) -> Int64? {
+        guard name.hasPrefix(prefix), name.hasSuffix(".jsonl") else { return nil }
+        let digits = name.dropFirst(prefix.count).dropLast(".jsonl".count)
+        guard (1...18).contains(digits.count), digits.first != "0", digits.allSatisfy(\.isASCII) else { return nil }
+        return Int64(digits)
     }
 
     /// Opens a directory beneath `dir` by one plain name, never through a link.
@@ -76,6 +108,7 @@ struct SyncFolder {
             return []
         }
         defer { closedir(stream) }
+        rewinddir(stream)  // the copy shares the offset a reading before left at the end
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
@@ -142,22 +175,29 @@ struct SyncFolder {
                 survey.problems.append(problem)
                 continue
             }
-            switch Self.kind(dir, Self.changeFile) {
+            let inner = Self.names(dir)
+            let segments = inner.compactMap { $0 == Self.changeFile ? 0 : Self.number($0, "changes-") }
+            let snapshots = inner.compactMap { Self.number($0, "snapshot-") }
+            let base = (segments + snapshots).max() ?? 0
+            survey.bases[name] = base
+            if snapshots.contains(base) { survey.snapshots.insert(name) }
+            let segment = Self.segmentName(base)
+            switch Self.kind(dir, segment) {
             case nil:
                 survey.devices[name] = 0
             case .some(S_IFREG):
                 var info = stat()
-                guard fstatat(dir, Self.changeFile, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                guard fstatat(dir, segment, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 if info.st_size > Self.maxChangeFile {
                     survey.problems.append(
-                        "\(shown(label + "/" + Self.changeFile)) is larger than \(Self.maxChangeFile >> 20) MB; it was not read"
+                        "\(shown(label + "/" + segment)) is larger than \(Self.maxChangeFile >> 20) MB; it was not read"
                     )
                     continue
                 }
                 survey.devices[name] = info.st_size
             default:
                 survey.problems.append(
-                    "\(shown(label + "/" + Self.changeFile)) is not a regular file (a link or something else); it was not read"
+                    "\(shown(label + "/" + segment)) is not a regular file (a link or something else); it was not read"
                 )
             }
         }
@@ -236,31 +276,148 @@ struct SyncFolder {
         _ = fsync(dir)
     }
 
-    /// A device's change file from byte `offset` on: its whole lines, where they end, and
-    /// whether a line after them is cut short (being copied, or torn).
-    func read(device: String, from offset: off_t) throws -> (lines: [Data], end: off_t, torn: Bool) {
-        let dir = try openDevice(device, making: false)
-        defer { close(dir) }
-        let fd = openat(dir, Self.changeFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else {
-            if errno == ENOENT { return ([], offset, false) }
-            throw systemError("open", devicesPath + "/" + device + "/" + Self.changeFile)
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= Self.maxChangeFile else {
+    /// A device's segment of changes after counter `base`, from byte `offset` on, read a block at a
+    /// time (nil: the file is not there).
+    func lines(device: String, base: Int64 = 0, from offset: off_t) throws -> LineReader? {
+        guard let (fd, size, label) = try openFile(device, Self.segmentName(base)) else { return nil }
+        guard size <= Self.maxChangeFile else {
+            close(fd)
             throw LibraryError.unsafeLibrary(
                 "\(Self.shown(devicesPath + "/" + device)): its changes are not a file cravey reads")
         }
-        guard info.st_size > offset else { return ([], offset, false) }
-        var data = Data(count: Int(info.st_size - offset))
-        let count = data.count
-        let n = data.withUnsafeMutableBytes { buffer in retryingEINTR { pread(fd, buffer.baseAddress, count, offset) } }
-        guard n == count else { throw systemError("read", devicesPath + "/" + device + "/" + Self.changeFile) }
-        guard let last = data.lastIndex(of: 0x0A) else { return ([], offset, true) }
-        let whole = data[data.startIndex...last]
-        let lines = whole.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { Data($0) }
-        return (lines, offset + off_t(whole.count), last + 1 < data.endIndex)
+        return LineReader(fd: fd, from: offset, to: size, label: label)
+    }
+
+    /// One of a device's files opened for reading, never through a link, with its size (nil: not
+    /// there); one that is not a regular file is refused.
+    private func openFile(_ device: String, _ name: String) throws -> (fd: Int32, size: off_t, label: String)? {
+        let dir = try openDevice(device, making: false)
+        defer { close(dir) }
+        let label = devicesPath + "/" + device + "/" + name
+        let fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP {
+                throw LibraryError.unsafeLibrary("\(Self.shown(label)) is a link; it was not followed")
+            }
+            throw systemError("open", label)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw LibraryError.unsafeLibrary("\(Self.shown(label)) is not a regular file; it was not read")
+        }
+        return (fd, info.st_size, label)
+    }
+
+    /// A device's change file from byte `offset` on: its whole lines, where they end, and
+    /// whether a line after them is cut short (being copied, or torn). For short reads (this
+    /// machine's own lines still waiting); a merge reads with `lines`.
+    func read(device: String, base: Int64 = 0, from offset: off_t) throws -> (lines: [Data], end: off_t, torn: Bool) {
+        guard let reader = try lines(device: device, base: base, from: offset) else { return ([], offset, false) }
+        var lines: [Data] = []
+        var end = offset
+        while let item = try reader.next() {
+            lines.append(item.line ?? Data())
+            end = item.end
+        }
+        return (lines, end, reader.torn)
+    }
+
+    /// A snapshot that is not whole (a copy cut short, or not one cravey writes).
+    struct SnapshotNotWhole: Error {}
+
+    /// The lines of a device's snapshot through `through`, checked whole first: its first line
+    /// names the device and the counter, its last counts the lines (nil: not there).
+    func snapshot(device: String, through: Int64) throws -> LineReader? {
+        guard let (fd, size, label) = try openFile(device, Self.snapshotName(through)) else { return nil }
+        guard (1...Self.maxSnapshot).contains(size) else {
+            close(fd)
+            throw SnapshotNotWhole()
+        }
+        let reader = LineReader(fd: fd, from: 0, to: size, label: label)
+        let tail = min(size, 256)
+        var last = [UInt8](repeating: 0, count: Int(tail))
+        let n = last.withUnsafeMutableBytes { buffer in
+            retryingEINTR { pread(fd, buffer.baseAddress, Int(tail), size - tail) }
+        }
+        guard n == Int(tail), last.last == 0x0A,
+            let start = last.dropLast().lastIndex(of: 0x0A).map({ $0 + 1 }) ?? (tail == size ? 0 : nil),
+            let trailer = try? JSONSerialization.jsonObject(with: Data(last[start..<(last.count - 1)]))
+                as? [String: Any],
+            (trailer["end"] as? Int).map(Int64.init) == through, trailer["lines"] is Int,
+            case .line(let first, _)? = try reader.next(),
+            let header = try? JSONSerialization.jsonObject(with: first) as? [String: Any],
+            header["device"] as? String == device, (header["snapshot"] as? Int).map(Int64.init) == through
+        else { throw SnapshotNotWhole() }
+        reader.stop(at: size - tail + off_t(start))
+        return reader
+    }
+
+    /// Writes this device's snapshot through `through` under a temporary name, fsynced: its
+    /// header, the lines `body` gives to `emit`, the line counting them. `placeSnapshot` puts it.
+    @discardableResult
+    func writeSnapshot(device: String, through: Int64, _ body: (_ emit: (Data) throws -> Void) throws -> Void) throws
+        -> Int64
+    {
+        let dir = try openDevice(device, making: true)
+        defer { close(dir) }
+        let temporary = ".\(Self.snapshotName(through)).new"
+        let label = devicesPath + "/" + device + "/" + temporary
+        _ = unlinkat(dir, temporary, 0)
+        let fd = openat(dir, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw systemError("create", label) }
+        defer { close(fd) }
+        var pending = Data("{\"device\":\"\(device)\",\"snapshot\":\(through)}\n".utf8)
+        var count = 0
+        func flush() throws {
+            try Library.writeAll(pending, to: fd, path: label)
+            pending.removeAll(keepingCapacity: true)
+        }
+        try body { line in
+            pending.append(line)
+            pending.append(0x0A)
+            count += 1
+            if pending.count >= 1 << 20 { try flush() }
+        }
+        pending.append(Data("{\"end\":\(through),\"lines\":\(count)}\n".utf8))
+        try flush()
+        guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", label) }
+        return Int64(count)
+    }
+
+    /// Puts this device's snapshot through `through` in place (when its temporary file is there),
+    /// then removes this device's older files: its segments and snapshots before `through`.
+    func placeSnapshot(device: String, through: Int64) throws {
+        let dir = try openDevice(device, making: true)
+        defer { close(dir) }
+        let name = Self.snapshotName(through)
+        if Self.kind(dir, "." + name + ".new") == S_IFREG {
+            guard renameat(dir, "." + name + ".new", dir, name) == 0 else {
+                throw systemError("rename", devicesPath + "/" + device + "/" + name)
+            }
+            guard fsync(dir) == 0 else { throw systemError("fsync", devicesPath + "/" + device) }
+        }
+        var removed = false
+        for inner in Self.names(dir) {
+            let number =
+                inner == Self.changeFile ? 0 : Self.number(inner, "changes-") ?? Self.number(inner, "snapshot-")
+            // Older, or the temporary snapshot of a compaction cut short before it was noted.
+            let old = number.map { $0 < through } ?? (inner.hasPrefix(".snapshot-") && inner.hasSuffix(".jsonl.new"))
+            if old, Self.kind(dir, inner) == S_IFREG { removed = unlinkat(dir, inner, 0) == 0 || removed }
+        }
+        if removed { _ = fsync(dir) }
+    }
+
+    /// The size of one of this device's files (nil: not there).
+    func size(device: String, _ name: String) -> off_t? {
+        guard let dir = try? openDevice(device, making: false) else { return nil }
+        defer { close(dir) }
+        var info = stat()
+        guard fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            return nil
+        }
+        return info.st_size
     }
 
     /// Appends this device's lines to its change file and fsyncs them (the directory too when
@@ -268,11 +425,12 @@ struct SyncFolder {
     /// or shorter, another machine writes as this device (a copied library), and nothing is
     /// written. Lines this device wrote before being killed (the start of `data`) are kept, a
     /// torn end of them is cut; returns how many bytes of `data` were already there.
-    func append(_ data: Data, device: String, expected: off_t, faults: Faults) throws -> Int {
+    func append(_ data: Data, device: String, base: Int64 = 0, expected: off_t, faults: Faults) throws -> Int {
         let dir = try openDevice(device, making: true)
         defer { close(dir) }
-        let label = devicesPath + "/" + device + "/" + Self.changeFile
-        let fd = openat(dir, Self.changeFile, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        let segment = Self.segmentName(base)
+        let label = devicesPath + "/" + device + "/" + segment
+        let fd = openat(dir, segment, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw systemError("open", label) }
         defer { close(fd) }
         var info = stat()
@@ -324,4 +482,89 @@ struct SyncFolder {
 /// device id): nothing more is written there until `cravey sync --new-device`.
 struct SyncCloned: Error {
     let device: String
+}
+
+/// A file's whole lines from an offset, read a block at a time: what is held is a block and a
+/// line, whatever the file's length. A line longer than `SyncFolder.maxLine` is passed over as
+/// such; what follows the last newline is no line (`torn` says it is there).
+final class LineReader {
+    enum Item {
+        case line(Data, end: off_t)
+        case tooLong(end: off_t)
+
+        var line: Data? { if case .line(let data, _) = self { data } else { nil } }
+        var end: off_t {
+            switch self {
+            case .line(_, let end), .tooLong(let end): end
+            }
+        }
+    }
+
+    static let block = 1 << 20
+    private let fd: Int32
+    private var limit: off_t
+    private let label: String
+    /// The next byte to read from the file, and the file's offset of `bytes[start]`.
+    private var position: off_t
+    private var offset: off_t
+    private var bytes: [UInt8] = []
+    private var start = 0
+    private var skipping = false
+    /// Bytes after the last whole line (a line being copied, or torn).
+    private(set) var torn = false
+
+    init(fd: Int32, from: off_t, to size: off_t, label: String) {
+        self.fd = fd
+        self.limit = size
+        self.label = label
+        position = from
+        offset = from
+    }
+
+    deinit { close(fd) }
+
+    /// Reads no further than `end` (a snapshot's counting line).
+    func stop(at end: off_t) { limit = min(limit, end) }
+
+    func next() throws -> Item? {
+        while offset < limit {
+            if let newline = bytes[start...].firstIndex(of: 0x0A) {
+                let end = offset + off_t(newline - start + 1)
+                defer {
+                    start = newline + 1
+                    offset = end
+                }
+                if skipping || newline - start > SyncFolder.maxLine {
+                    skipping = false
+                    return .tooLong(end: end)
+                }
+                return .line(Data(bytes[start..<newline]), end: end)
+            }
+            if bytes.count - start > SyncFolder.maxLine {
+                offset += off_t(bytes.count - start)
+                bytes.removeAll(keepingCapacity: true)
+                start = 0
+                skipping = true
+            }
+            guard position < limit else {
+                torn = start < bytes.count || skipping
+                return nil
+            }
+            if start > 0 {
+                bytes.removeSubrange(0..<start)
+                start = 0
+            }
+            let count = Int(min(off_t(Self.block), limit - position))
+            let old = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: count))
+            let at = position
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                retryingEINTR { pread(fd, buffer.baseAddress! + old, count, at) }
+            }
+            guard n == count else { throw systemError("read", label) }
+            position += off_t(count)
+        }
+        torn = skipping
+        return nil
+    }
 }

@@ -64,21 +64,39 @@ public enum LogExport {
     /// A JSON array of logs, one a line, written straight into bytes (as the recordings' listing
     /// is: `log --json` of 73,000 logs is measured), with the keys and escaping of `Encodable`'s.
     public static func jsonArray(_ entries: [LogEntry]) -> Data {
-        if entries.isEmpty { return Data("[]".utf8) }
-        var out: [UInt8] = []
-        out.reserveCapacity(entries.count * 330)
-        out.append(contentsOf: "[\n  ".utf8)
-        for (i, entry) in entries.enumerated() {
-            if i > 0 { out.append(contentsOf: ",\n  ".utf8) }
-            let (values, triggers, played): ([(String, RecordingExport.Value)], [Trigger], [(String, [String])]) =
-                switch entry {
-                case let .craving(c): (c.exportValues, c.triggers, [("played", c.played.map(\.uuidString))])
-                case let .use(u): (u.exportValues, u.triggers, [])
-                }
-            RecordingExport.appendObject(values, arrays: [("triggers", triggers.map(\.rawValue))] + played, to: &out)
+        var data = Data()
+        var writer = JSONArrayWriter { data.append(contentsOf: $0) }
+        for entry in entries { writer.append(entry) }
+        writer.finish()
+        return data
+    }
+
+    /// The bytes of `jsonArray`, written as the logs come, a block at a time to `sink`: what is
+    /// held is a block, however many logs are listed.
+    public struct JSONArrayWriter {
+        private var out: [UInt8] = []
+        private var count = 0
+        private let sink: ([UInt8]) -> Void
+
+        public init(_ sink: @escaping ([UInt8]) -> Void) { self.sink = sink }
+
+        public mutating func append(_ entry: LogEntry) {
+            out.append(contentsOf: count == 0 ? "[\n  ".utf8 : ",\n  ".utf8)
+            count += 1
+            let fields = entry.fields
+            RecordingExport.appendObject(fields.values, arrays: fields.arrays, to: &out)
+            if out.count >= 1 << 16 {
+                sink(out)
+                out.removeAll(keepingCapacity: true)
+            }
         }
-        out.append(contentsOf: "\n]".utf8)
-        return Data(out)
+
+        /// The array's end ("[]" when nothing came), written.
+        public mutating func finish() {
+            out.append(contentsOf: count == 0 ? "[]".utf8 : "\n]".utf8)
+            sink(out)
+            out.removeAll()
+        }
     }
 
     /// The CSV columns of logs, in order, after `record`; recordings' own columns follow them in
@@ -127,4 +145,14 @@ public enum LogExport {
 extension LogEntry: ExportedLog {
     public var isCraving: Bool { if case .craving = self { true } else { false } }
     public var csvRow: [String: RecordingExport.Value] { LogExport.csvRow(self) }
+    public var exportFields: (values: [(String, RecordingExport.Value)], arrays: [(String, [String])])? { fields }
+
+    /// Its JSON: the values, then `triggers` (and a craving's `played`).
+    var fields: (values: [(String, RecordingExport.Value)], arrays: [(String, [String])]) {
+        switch self {
+        case let .craving(c):
+            (c.exportValues, [("triggers", c.triggers.map(\.rawValue)), ("played", c.played.map(\.uuidString))])
+        case let .use(u): (u.exportValues, [("triggers", u.triggers.map(\.rawValue))])
+        }
+    }
 }

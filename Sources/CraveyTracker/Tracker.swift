@@ -182,6 +182,17 @@ public struct Tracker: Sendable {
         return entries
     }
 
+    /// The same logs as `entries`, in its order, handed to `body` one at a time without holding
+    /// them all (ten years of logs, listed).
+    public func forEachEntry(
+        cravings: Bool = true, uses: Bool = true, since: Date? = nil, _ body: (LogEntry) throws -> Void
+    ) throws {
+        let streamed = try library.forEachLogRow(
+            cravings: cravings, uses: uses, since: since.map(StoredDate.text) ?? ""
+        ) { try body(LogEntry(row: $0)) }
+        if !streamed { try entries(cravings: cravings, uses: uses, since: since).forEach(body) }
+    }
+
     public func cravings(since: Date? = nil) throws -> [Craving] {
         try entries(uses: false, since: since).compactMap { if case let .craving(c) = $0 { c } else { nil } }
     }

@@ -93,6 +93,23 @@ final class SyncGrowTests: SyncMachinesTestCase {
         try on(machineA, ["check"])
     }
 
+    /// A compacts its changes (a snapshot in place of its change files) before B ever joins: B,
+    /// taking in the snapshot, has A's messages with A's counts of their plays.
+    func testPlaysSurviveACompactionForAMachineThatWasAway() throws {
+        let walk = try message("Walk", on: machineA)
+        try play(walk, on: machineA, times: 3)
+        try sync(machineA, ["--folder", stickA])
+        try play(walk, on: machineA)
+        try sync(machineA, ["--compact"])
+        XCTAssertEqual(try playCounts(machineA), [walk: 4])
+        try sync(machineB, ["--folder", stickA])
+        XCTAssertEqual(try playCounts(machineB), [walk: 4], "the snapshot holds A's count")
+        try play(walk, on: machineB)
+        for machine in [machineB, machineA] { try sync(machine) }
+        XCTAssertEqual(try playCounts(machineA), [walk: 5])
+        XCTAssertEqual(try playCounts(machineB), [walk: 5])
+    }
+
     /// A play while another process holds the library waits in `logs.waiting` (a play never
     /// waits on the library); the next command counts it as this machine's, and its count goes
     /// to the folder once, as every play's does.

@@ -16,6 +16,8 @@
 #   transcribe.sh word error rate and speed vs ffmpeg's asr filter
 #   backup.sh     backup --verify (SHA-256 by libavutil) vs sha256sum
 #   status.sh     cravey status (a prompt's line) vs sqlite3 running the same queries (goal ≤ 3×)
+#   sync.sh       sync bringing in 73,000 logs vs sqlite3 importing them (goal ≤ 2×); compaction;
+#                 log --json and export vs sqlite3 -json (quick: 7,300 logs)
 # Usage: Tests/bench/all.sh [quick]   (quick: fewer runs and a 30 s video; needs root for the VM)
 set -euo pipefail
 trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
@@ -40,6 +42,7 @@ section "loudness at save (loudness.sh $runs)"; bash Tests/bench/loudness.sh "$r
 section "video encoding (video.sh $video)"; CRAVEY_BENCH_TABLE=0 bash Tests/bench/video.sh "$video"
 section "backup hashing (backup.sh $runs)"; bash Tests/bench/backup.sh "$runs"
 section "status line (status.sh $((runs * 5)))"; bash Tests/bench/status.sh $((runs * 5))
+section "two machines (sync.sh $runs ${1:-})"; bash Tests/bench/sync.sh "$runs" "${1:-}"
 section "webcam recording in the VM (webcam.sh)"; bash Tests/bench/webcam.sh
 section "transcripts (transcribe.sh $runs)"; bash Tests/bench/transcribe.sh "$runs"
 printf '\nall benchmarks: %d s\n' $((SECONDS - started))

@@ -37,16 +37,28 @@ extension Cravey {
         var force = false
 
         func run() throws {
-            let export = try LibraryExport(format, of: try library.openExisting())
+            let lib = try library.openExisting()
+            let tracker = Tracker(library: lib)
+            // Ten years of logs are written as they are read, a block at a time.
+            func forEachLog(_ cravings: Bool, _ uses: Bool, _ body: (LogEntry) throws -> Void) throws {
+                try tracker.forEachEntry(cravings: cravings, uses: uses, body)
+            }
             if output == "-" {
                 // Stored text may come from a restored backup or an older version: on a terminal it
                 // is shown as every listing shows it; through a pipe it stays the data it is.
-                print(Terminal.stdoutIsTerminal ? Terminal.safeLines(export.text) : export.text, terminator: "")
+                if Terminal.stdoutIsTerminal {
+                    print(Terminal.safeLines(try LibraryExport(format, of: lib).text), terminator: "")
+                } else {
+                    _ = try LibraryExport.write(
+                        format, of: lib, logColumns: LogExport.columns, forEachLog: forEachLog,
+                        to: { FileHandle.standardOutput.write($0) })
+                }
                 return
             }
             let path = output ?? (force ? LibraryExport.fileName(format) : LibraryExport.unusedPath(in: "", format))
-            try export.write(
-                to: path, replacing: force, another: "choose another with --output", replace: "replace it with --force")
+            let export = try LibraryExport.write(
+                format, of: lib, logColumns: LogExport.columns, forEachLog: forEachLog, to: path, replacing: force,
+                another: "choose another with --output", replace: "replace it with --force")
             print(
                 "Exported \(Format.count(export.cravings, "craving")), \(Format.count(export.usageLogs, "usage log")) and "
                     + "\(Format.count(export.recordings, "recording")) to \(Terminal.safe(path))")

@@ -28,9 +28,15 @@ extension Cravey {
         @Flag(help: "Give this machine its own id in the folder (a library copied from another machine).")
         var newDevice = false
 
+        @Flag(
+            help:
+                "Sync, then compact this machine's changes in the folder into a snapshot (done by itself as they grow)."
+        )
+        var compact = false
+
         func validate() throws {
-            guard [folder != nil, status, newDevice].filter({ $0 }).count <= 1 else {
-                throw ValidationError("--folder, --status and --new-device go one at a time")
+            guard [folder != nil, status, newDevice, compact].filter({ $0 }).count <= 1 else {
+                throw ValidationError("--folder, --status, --new-device and --compact go one at a time")
             }
         }
 
@@ -62,6 +68,8 @@ extension Cravey {
                     report = try lib.syncStatus()
                 } else if newDevice {
                     report = try lib.syncNewDevice()
+                } else if compact {
+                    report = try lib.syncCompact()
                 } else {
                     report = try lib.syncNow()
                 }
@@ -95,6 +103,10 @@ extension Cravey {
                 )
             } else {
                 lines.append("Syncing through \(report.folder)\(report.reachable ? "" : " (not there now)").")
+            }
+            if let through = report.compacted {
+                lines.append(
+                    "This machine's changes up to change \(through) are compacted into one snapshot in the folder.")
             }
             for device in report.devices {
                 let who = device.thisMachine ? "this machine" : "another machine"

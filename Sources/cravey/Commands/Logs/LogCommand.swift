@@ -34,15 +34,23 @@ extension Cravey {
                 let bound = try since.map { text in
                     try given(as: "--since") { try LogInput.since(text, now: LocalClock.now()) }
                 }
+                if output.json {
+                    // Streamed: ten years of logs are written a block at a time, never held whole.
+                    var writer = LogExport.JSONArrayWriter { FileHandle.standardOutput.write(Data($0)) }
+                    try library.existing().map {
+                        try Tracker(library: $0).forEachEntry(
+                            cravings: !uses || cravings, uses: !cravings || uses, since: bound
+                        ) { writer.append($0) }
+                    }
+                    writer.finish()
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    return
+                }
                 let entries =
                     try library.existing().map {
                         try Tracker(library: $0).entries(
                             cravings: !uses || cravings, uses: !cravings || uses, since: bound)
                     } ?? []
-                if output.json {
-                    FileHandle.standardOutput.write(LogExport.jsonArray(entries) + Data("\n".utf8))
-                    return
-                }
                 guard !entries.isEmpty else {
                     print(
                         since == nil
