@@ -83,7 +83,9 @@ extension Cravey {
 
                 func run() throws {
                     _ = try BreakWindow(parsing: window)
-                    print(try LimitFlow.addBreak(window, in: try library.openExisting(), now: LocalClock.now()))
+                    print(
+                        try LimitFlow.addBreak(
+                            window, in: try library.openExistingBringingInSync(), now: LocalClock.now()))
                 }
             }
 
@@ -98,7 +100,10 @@ extension Cravey {
 
                 func run() throws {
                     let n = try LogInput.wholeNumber(number, field: "window number", in: 1...Library.maxBreaks)
-                    print(try LimitFlow.removeBreak(n, in: try library.openExisting()))
+                    // By the number shown: the folder's news comes in after, so the numbers hold.
+                    let lib = try library.openExisting()
+                    print(try LimitFlow.removeBreak(n, in: lib))
+                    lib.syncBringInIfNew()
                 }
             }
         }
@@ -121,7 +126,9 @@ extension Cravey {
 
             func run() throws {
                 let target = try LimitFlow.target(days: days, amounts: amount)
-                print(try LimitFlow.setTarget(target, in: try library.openExisting(), now: LocalClock.now()))
+                print(
+                    try LimitFlow.setTarget(target, in: try library.openExistingBringingInSync(), now: LocalClock.now())
+                )
             }
         }
 
@@ -146,7 +153,9 @@ extension Cravey {
 
             func run() throws {
                 let planned = try PlannedUse(methods: methods, perDay: perDay, hours: hours)
-                print(try LimitFlow.setPlanned(planned, in: try library.openExisting(), now: LocalClock.now()))
+                print(
+                    try LimitFlow.setPlanned(
+                        planned, in: try library.openExistingBringingInSync(), now: LocalClock.now()))
             }
         }
 
@@ -167,7 +176,7 @@ extension Cravey {
             }
 
             func run() throws {
-                print(try LimitFlow.clear(LimitPart(rawValue: what)!, in: try library.openExisting()))
+                print(try LimitFlow.clear(LimitPart(rawValue: what)!, in: try library.openExistingBringingInSync()))
             }
         }
 
