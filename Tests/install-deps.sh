@@ -45,8 +45,10 @@ packages=(
   chromium
   # the report's PDF read back: its pages as pictures, its text, its page count
   poppler-utils
-  # the sync tests: two real Syncthing instances (Debian 12's, 1.19) on loopback
-  syncthing
+  # the sync tests: two real Syncthing instances (Debian 12's, 1.19) on loopback; git for the folder
+  # carried through a repository; a stick's file systems: exFAT (made by exfatprogs, mounted through
+  # exfat-fuse where the kernel has no exFAT) and FAT (dosfstools; mounted in the VM rig's kernel)
+  syncthing git exfatprogs exfat-fuse dosfstools
   # load beside the suite, to check it stays green when the machine is busy (docs/TESTING.md)
   stress-ng
 )

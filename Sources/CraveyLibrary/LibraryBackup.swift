@@ -50,6 +50,19 @@ extension Library {
         public static let name = "cravey-backup.json"
     }
 
+    /// Whether `directory` holds a backup's mark: the manifest or the lock file the first backup
+    /// left there (each a regular file, not a link). The mount point a disk leaves when it is not
+    /// plugged in holds neither: a backup made there would fill the disk under it instead.
+    public static func holdsBackupMark(_ directory: String) -> Bool {
+        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { return false }
+        defer { close(dir) }
+        return [BackupManifest.name, BackupFolder.lockName].contains { name in
+            var info = stat()
+            return fstatat(dir, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
+    }
+
     public struct BackupResult: Sendable {
         public var directory: String
         public var recordings: Int

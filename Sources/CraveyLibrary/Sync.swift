@@ -139,6 +139,9 @@ extension Library {
         public var problems: [String] = []
         /// The counter this machine's changes were compacted through this time (nil: not compacted).
         public var compacted: Int64?
+        /// Whether the folder's file system keeps this machine's files private (FAT and exFAT,
+        /// as most USB sticks, keep no modes: anyone who can open the folder reads them).
+        public var modesKept = true
 
         public struct Device: Sendable, Encodable {
             public var device: String
@@ -272,14 +275,20 @@ extension Library {
     /// Brings in what the other machines wrote when the folder holds something new; finding
     /// nothing new is a look at each device's file size. Quiet: a folder that is not there, a
     /// library another process holds, or what the folder holds that is refused are said by `sync`
-    /// and `check`. Called before a change a person makes at leisure, never in a hard moment.
+    /// and `check`. Never waits on the library's lock: called before a change a person makes at
+    /// leisure, and after a craving is said to be logged, never before.
+    ///
+    /// This machine's own changes are stamped first (the journal flushed): a change committed
+    /// but not yet journaled (a run cut short, a full disk) has no stamp, and an older change
+    /// brought in over it would undo it for good. While they cannot be stamped, nothing is
+    /// brought in.
     public func syncBringInIfNew() {
-        guard isWritable, let state = try? readLogs({ db in try SyncState.load(db) }) else { return }
-        let folder = SyncFolder(path: state.folder)
+        guard isWritable, let found = try? readLogs({ db in try SyncState.load(db) }) else { return }
+        let folder = SyncFolder(path: found.folder)
         guard let survey = try? folder.survey(),
             let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) }),
             survey.devices.contains(where: {
-                $0.key != state.device
+                $0.key != found.device
                     && ($0.value > (taken.marks[$0.key]?.bytes ?? 0)
                         || survey.bases[$0.key] ?? 0 != taken.bases[$0.key] ?? 0)
             })
@@ -288,6 +297,9 @@ extension Library {
             let lock = try lockLibrary(waitingAtMost: 0)
             defer { lock.release() }
             defer { syncMerged = [] }
+            try flushJournal()
+            guard let state = try store.writer.read({ db in try SyncState.load(db) }), state.device == found.device
+            else { return 0 }
             return try bringIn(state, folder: folder, survey: survey)
         }
     }
@@ -305,12 +317,22 @@ extension Library {
         var report = SyncReport(folder: state.folder, device: state.device, waiting: waiting)
         let problems = try syncProblems(state, into: &report)
         report.problems = problems
+        report.modesKept = report.reachable ? Self.keepsModes(state.folder + "/cravey/devices/" + state.device) : true
         report.devices =
             [SyncReport.Device(device: state.device, changes: state.counter - Int64(waiting), thisMachine: true)]
             + seen.sorted { $0.key < $1.key }.map {
                 SyncReport.Device(device: $0.key, changes: $0.value.counter, thisMachine: false)
             }
         return report
+    }
+
+    /// Whether the file system under `path` keeps the modes cravey gives (this machine's folder
+    /// made 0700): a FAT or exFAT stick shows every file to anyone who can open it. Not there yet:
+    /// nothing to say.
+    static func keepsModes(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return true }
+        return info.st_mode & 0o077 == 0
     }
 
     /// What `check` says of the folder (empty: no folder chosen, or nothing wrong).

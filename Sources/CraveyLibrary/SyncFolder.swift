@@ -447,11 +447,14 @@ struct SyncFolder {
                 }
                 if n != extra { tail = Data() }
             }
-            guard extra > 0, extra <= data.count, data.starts(with: tail) else {
+            // A power cut where the file system keeps no journal (FAT) may leave zeros for the
+            // end of the write: a torn end too.
+            let ours = tail.prefix(upTo: tail.lastIndex { $0 != 0 }.map { $0 + 1 } ?? tail.startIndex)
+            guard extra > 0, extra <= data.count, data.starts(with: ours) else {
                 throw SyncCloned(device: device)
             }
             // Ours, from a run killed after writing them: whole lines are kept, a torn end cut.
-            if data[data.startIndex + extra - 1] == 0x0A {
+            if ours.count == extra, data[data.startIndex + extra - 1] == 0x0A {
                 already = extra
             } else {
                 guard ftruncate(fd, expected) == 0 else { throw systemError("cut the torn end of", label) }

@@ -7,7 +7,10 @@
 # v4l2loopback-dkms source against that kernel's headers) and `snd-aloop` (a loopback sound card:
 # what is played on hw:Loopback,0,N is captured on hw:Loopback,1,N), shares this machine's root
 # read-only over 9p and chroots into it — so the binaries built here run unchanged — and runs one
-# command. A second 9p share carries its output back.
+# command. A second 9p share carries its output back. The machine's own disk, for a power cut: a
+# raw image named by $CRAVEY_VM_DISK is its /dev/vda (ext4, FAT and exFAT can be mounted, loop
+# devices made); a command that cuts the power (`echo b > /proc/sysrq-trigger`, the machine gone
+# at once, nothing synced) first leaves RESULTS/cut, and the run counts as finished.
 #
 #   Tests/vm/rig.sh prepare                    download and build the kernel + initramfs (cached)
 #   Tests/vm/rig.sh run RESULTS -- CMD [ARGS]  boot, run CMD inside (cwd: this repository), write
@@ -27,7 +30,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 # Bump when the initramfs recipe below changes, so cached images are rebuilt.
-recipe=7
+recipe=8
 cache=${CRAVEY_VM_CACHE:-${HOME:-/root}/.cache/cravey-vm/recipe-$recipe}
 memory=${CRAVEY_VM_MEMORY:-2048}
 # A run is given 30 minutes before it counts as hung: software emulation runs several times slower
@@ -51,7 +54,7 @@ need_packages() {
 }
 
 # The modules the guest loads, in the order given (dependencies are resolved by modprobe).
-modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop)
+modules=(virtio_pci 9pnet_virtio 9p vivid snd-aloop virtio_blk loop crc32c_generic ext4 vfat exfat nls_cp437 nls_ascii nls_utf8)
 # vivid as a webcam: one device, video capture only, one webcam input.
 vivid_options="n_devs=1 node_types=0x1 num_inputs=1 input_types=0x0"
 # v4l2loopback as webcams /dev/video1 … /dev/video6, each showing only its capture side once a
@@ -156,7 +159,13 @@ run() {
   prepare >/dev/null
   mkdir -p "$results"
   results=$(cd "$results" && pwd)
-  rm -f "$results/booted" "$results/status" "$results/output.log" "$results/host-pace"
+  rm -f "$results/booted" "$results/status" "$results/cut" "$results/output.log" "$results/host-pace"
+  local disk=()
+  if [ -n "${CRAVEY_VM_DISK:-}" ]; then
+    [ -f "$CRAVEY_VM_DISK" ] || die "no disk image at $CRAVEY_VM_DISK"
+    # writeback: what the machine wrote reaches the image; what it held in its own memory does not.
+    disk=(-drive "file=$CRAVEY_VM_DISK,if=virtio,format=raw,cache=writeback")
+  fi
   # X servers (Xvfb, for the recording's preview window) put their sockets in /tmp/.X11-unix and
   # their compiled keymaps in /var/lib/xkb: the VM mounts a tmpfs of its own on each, over the
   # read-only share of this machine's root.
@@ -175,7 +184,7 @@ run() {
     -kernel "$cache/vmlinuz" -initrd "$cache/initramfs.cpio.gz" \
     -append "console=ttyS0 quiet loglevel=3 panic=-1" \
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
-    -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" \
+    -virtfs "local,path=$results,mount_tag=results,security_model=none,multidevs=remap" "${disk[@]}" \
     > "$results/console.log" 2>&1 < /dev/null &
   qemu=$!
   # What the host gives the emulated machine, second by second, in its results share
@@ -189,6 +198,11 @@ run() {
   trap - EXIT INT TERM HUP
   [ -f "$results/booted" ] || die "the VM did not boot (see $results/console.log):
 $(tail -n 20 "$results/console.log")"
+  if [ ! -f "$results/status" ] && [ -f "$results/cut" ]; then
+    echo "vm rig: the power was cut, as the command asked, after $((SECONDS - start)) s (boot included)" >&2
+    cat "$results/output.log"
+    return 0
+  fi
   [ -f "$results/status" ] || die "the command did not finish in the VM (timeout ${timeout_s}s?); console:
 $(tail -n 20 "$results/console.log")"
   echo "vm rig: ran in $((SECONDS - start)) s (boot included)" >&2

@@ -1,9 +1,11 @@
 import CraveyLibrary
+import Foundation
 
-/// A change a person makes at leisure (an edit of a log, a setting) starts from what the other
-/// machines wrote: with a sync folder chosen and something new in it, that is brought in first.
-/// A hard moment (a craving, a ride, a play) opens the library as it always did and never waits
-/// on the folder.
+/// A change a person makes at leisure (an edit of a log, a use, a plan, a limit, a setting) starts
+/// from what the other machines wrote: with a sync folder chosen and something new in it, that is
+/// brought in first. A hard moment (a craving, a check-in) opens the library as it always did and
+/// never waits on the folder: what is new there comes in after the log is said to be kept.
+/// Bringing in never waits on the library's lock (another cravey holding it: next time).
 extension LibraryOptions {
     /// The library opened (made when it is not there), the folder's news brought in.
     func openBringingInSync() throws -> Library {
@@ -17,5 +19,22 @@ extension LibraryOptions {
         let library = try openExisting()
         library.syncBringInIfNew()
         return library
+    }
+
+    /// `logging`, the folder's news brought in before the log is made.
+    func loggingBringingInSync(_ log: (Library) throws -> Void) throws {
+        try logging { library in
+            library.syncBringInIfNew()
+            try log(library)
+        }
+    }
+}
+
+extension Library {
+    /// After a hard moment's log was said to be kept (and its message played or its ride
+    /// ridden): the folder's news, brought in without waiting.
+    func syncBringInAfterAHardMoment() {
+        fflush(nil)  // what was said is out before anything else is done
+        syncBringInIfNew()
     }
 }

@@ -69,9 +69,23 @@ enum Privacy {
             files: ["nudge.state", "nudge.pending"]),
     ]
 
-    static func statement(libraryPath: String) -> [String] {
+    /// Where the data is, in one line: this device, or with a sync folder chosen (`folder`), the
+    /// person's devices and that folder.
+    static func headline(folder: String?) -> String {
+        guard let folder else { return "Your data is private and local-only." }
+        return
+            "Your data stays on your devices and in the folder you chose (\(Terminal.safe(folder))); cravey sends nothing over a network."
+    }
+
+    /// Who can read a sync folder's files, said wherever the folder is named.
+    static let folderReadable =
+        "The folder's files are as readable as the library to anyone who can open that folder."
+
+    /// The statement: what is kept, where, and who can read it; a sync folder chosen (`folder`)
+    /// is said where the data is, what leaves this machine and who can read it.
+    static func statement(libraryPath: String, folder: String? = nil) -> [String] {
         [
-            "Your data is private and local-only.", "",
+            headline(folder: folder), "",
             "What is stored, all in one library on this device: \(libraryPath)",
         ]
             + kept.flatMap { item in
@@ -87,17 +101,37 @@ enum Privacy {
                 "backup's also its folder), none of your logs. A shortcut you add is kept in your desktop's",
                 "settings. A backup, an export or a sync folder is written only where you put it.",
                 "",
-                "Nothing leaves this machine: cravey has no network code — no cloud sync, no analytics, no",
-                "accounts. Transcripts are made on this device; import reads local files only.",
+            ] + network(folder: folder)
+            + [
                 "",
                 "Who can read it: only you, on this computer account. Other people with their own accounts on",
                 "this computer cannot open it. An administrator of this computer (anyone who can use sudo or",
                 "sign in as root) can read every file on it, yours included. 'cravey check' says if any of the",
                 "library's files could be read by others, and 'cravey check --repair' makes them private again.",
+            ] + (folder == nil ? [] : [folderReadable])
+            + [
                 "",
                 "Take it with you: cravey export --format csv|json (or Settings → Export data).",
                 "Delete everything: cravey purge (or Settings → Delete all data).",
             ]
+    }
+
+    /// What leaves this machine: nothing, or with a sync folder chosen, what the person's own
+    /// tool carries from it.
+    static func network(folder: String?) -> [String] {
+        guard let folder else {
+            return [
+                "Nothing leaves this machine: cravey has no network code — no cloud sync, no analytics, no",
+                "accounts. Transcripts are made on this device; import reads local files only.",
+            ]
+        }
+        return [
+            "The sync folder you chose (\(Terminal.safe(folder))) holds this machine's changes to what your machines share",
+            "(see 'cravey sync --help'); what reaches your other machine is carried by the tool you chose",
+            "(Syncthing, a USB stick, a git repository you push), never by cravey: cravey has no network code",
+            "— no cloud, no analytics, no accounts. Transcripts are made on this device; import reads local",
+            "files only.",
+        ]
     }
 
     /// `lines` with each paragraph (lines between empty ones; a list's item, `- `, starts one of

@@ -38,7 +38,8 @@ enum FirstRun {
         var note = note
         var touring = false
         while !touring {
-            let key = screen.ask(page: { welcome(note: note) })
+            let folder = try library.syncFolder()
+            let key = screen.ask(page: { welcome(note: note, folder: folder) })
             note = nil
             switch key {
             case .inputEnded, .character("q"), .character("Q"): return false
@@ -68,13 +69,18 @@ enum FirstRun {
             + Terminal.wrap(note ?? "", width: max(20, Terminal.columns - 5)).map { "   " + Terminal.accent($0) }
     }
 
-    static func welcome(note: String?) -> Page {
-        Page(
-            title: ["", "   " + Terminal.bold("cravey")],
-            body: [
-                "", "   Private cannabis tracking and support", "",
-                "   " + Terminal.dim("All data stays on your device. No cloud sync."), "",
-            ],
+    /// The welcome. With a sync folder chosen (a machine joining another), where the data is
+    /// then and who can read the folder's files, under the name: kept in view in a small window.
+    static func welcome(note: String?, folder: String? = nil) -> Page {
+        let shared = folder.map {
+            Terminal.wrap(
+                Privacy.headline(folder: $0) + " " + Privacy.folderReadable, width: max(20, Terminal.columns - 5)
+            ).map { "   " + Terminal.dim($0) }
+        }
+        return Page(
+            title: ["", "   " + Terminal.bold("cravey")] + (shared.map { [""] + $0 } ?? []),
+            body: ["", "   Private cannabis tracking and support", ""]
+                + (shared == nil ? ["   " + Terminal.dim("All data stays on your device. No cloud sync."), ""] : []),
             keys: ["   " + Terminal.bold("Enter") + "  Get started        " + Terminal.bold("s") + "  Skip tour", ""]
                 + helpLines(note: note))
     }

@@ -12,8 +12,11 @@ struct SettingsScreen {
 
     static let deleted = "All data deleted"
 
-    /// Said on the settings screen itself, not only on the privacy page.
-    static let privateLine = "Your data is private and local-only."
+    /// Said on the settings screen itself, not only on the privacy page: where the data is (with
+    /// a sync folder chosen, that folder too, and who can read its files).
+    static func privateLine(folder: String?) -> String {
+        Privacy.headline(folder: folder) + (folder == nil ? "" : " " + Privacy.folderReadable)
+    }
 
     func page(toast: String?) throws -> Page {
         let goal = try library.setting(.goal).flatMap(Goal.init(rawValue:))
@@ -30,8 +33,10 @@ struct SettingsScreen {
             Terminal.dim("SUPPORT"), row("p", "Privacy"), row("f", "Contact & feedback"), "",
             Terminal.dim("ABOUT"), "     Version \(Version.text)",
         ]
+        let folder = try library.syncFolder()
         return Page(
-            title: [Terminal.bold("⚙️ Settings") + "   " + Terminal.dim(Self.privateLine), ""], body: body,
+            title: [Terminal.bold("⚙️ Settings") + "   " + Terminal.dim(Self.privateLine(folder: folder)), ""],
+            body: body,
             keys: ["", Terminal.dim("Esc back") + HelpNow.line(logs: false)]
                 + (toast.map { [Terminal.accent($0)] } ?? []))
     }
@@ -79,7 +84,9 @@ struct SettingsScreen {
                     toast = Self.deleted
                 }
             case "p":
-                read(Terminal.bold("Privacy"), Privacy.statement(libraryPath: session.root))
+                read(
+                    Terminal.bold("Privacy"),
+                    Privacy.statement(libraryPath: session.root, folder: try library.syncFolder()))
             case "f": read(Terminal.bold(Privacy.contact[0]), Array(Privacy.contact.dropFirst(2)))
             default:
                 if key.isQuit || key == .inputEnded { return deleted ? Self.deleted : nil }

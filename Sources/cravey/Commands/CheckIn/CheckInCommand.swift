@@ -79,6 +79,8 @@ extension Cravey.CheckInCommand {
             }
             let session = try library.session(mic: mic, speaker: speaker)
             let lib = session.library
+            // The folder's news comes in once the entry is saved (or not), never before it.
+            defer { lib.syncBringInAfterAHardMoment() }
             let outcome = try CheckInFlow.run(
                 in: session, mood: chosenMood, day: fixedDay, maxSeconds: maxSeconds)
             guard let chosenMood, case let .saved(saved) = outcome else { return }

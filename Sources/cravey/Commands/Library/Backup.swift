@@ -112,6 +112,14 @@ extension Cravey {
                             "the backup directory \(Terminal.safe(directory)) is not there (a disk not plugged in?), so no backup was made today; the next run tries again"
                     )
                 }
+                // A disk not plugged in may leave its mount point, empty, on the disk under it:
+                // the first backup left its mark in the directory, so one without it is not the
+                // disk. Skipped quietly, one line for the journal.
+                guard Library.holdsBackupMark(directory) else {
+                    return Terminal.printNote(
+                        "the backup directory \(directory) holds no backup (a disk not plugged in, its empty mount point left?), so no backup was made today; the next run tries again, and 'cravey backup \(directory)' makes one there now if it is the place"
+                    )
+                }
                 return try backUp(lib, to: directory)
             }
             let lib = try library.openExisting()

@@ -81,7 +81,7 @@ extension Cravey {
             if output.json {
                 try JSONOutput.print(report)
             } else {
-                for line in Self.lines(report, status: status) { print(Terminal.safe(line)) }
+                for line in Self.lines(report, status: status, chosen: folder != nil) { print(Terminal.safe(line)) }
             }
             if !report.reachable {
                 throw CraveyFailure(message: "the sync folder cannot be reached; nothing was brought in")
@@ -92,17 +92,27 @@ extension Cravey {
             }
         }
 
-        /// The report for people: what happened first, then the devices and what is wrong.
-        static func lines(_ report: Library.SyncReport, status: Bool) -> [String] {
+        /// The report for people: what happened first, then the devices and what is wrong. A
+        /// folder whose file system keeps no modes (FAT, exFAT) is said where the folder is chosen
+        /// and by the status, not at every sync.
+        static func lines(_ report: Library.SyncReport, status: Bool, chosen: Bool = false) -> [String] {
             var lines: [String] = []
+            let waiting =
+                "\(Format.count(report.waiting, "change")) of this machine \(report.waiting == 1 ? "waits" : "wait")"
             if !status {
                 lines.append(
                     report.reachable
                         ? "Synced through \(report.folder): \(Format.count(report.broughtIn, "change")) brought in, \(report.written) written."
-                        : "Nothing synced: the folder \(report.folder) is not there (a stick not plugged in?). \(Format.count(report.waiting, "change")) of this machine wait here until it is."
+                        : "Nothing synced: the folder \(report.folder) is not there (a stick not plugged in?). \(waiting) here until it is."
                 )
             } else {
                 lines.append("Syncing through \(report.folder)\(report.reachable ? "" : " (not there now)").")
+                if !report.reachable {
+                    lines.append("\(waiting) here until it is back.")
+                }
+            }
+            if !report.modesKept, status || chosen {
+                lines.append(Self.noModes)
             }
             if let through = report.compacted {
                 lines.append(
@@ -119,5 +129,9 @@ extension Cravey {
             lines += report.problems
             return lines
         }
+
+        /// Said once of a folder on FAT or exFAT (most USB sticks).
+        static let noModes =
+            "The folder's file system keeps no file modes (FAT or exFAT, as on most USB sticks): its files can be read by anyone who can open that folder, as the library could be."
     }
 }

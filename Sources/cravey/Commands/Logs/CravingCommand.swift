@@ -52,7 +52,8 @@ extension Cravey {
             guard scripted else {
                 try library.logging { lib in
                     let session = library.session(lib, speaker: speaker)
-                    if try CravingFlow.interactively(in: session) == nil { print("Nothing was logged.") }
+                    if try CravingFlow.interactively(in: session) == nil { return print("Nothing was logged.") }
+                    lib.syncBringInAfterAHardMoment()
                 }
                 return
             }
@@ -63,6 +64,7 @@ extension Cravey {
             let rank = try play.map { try LogInput.wholeNumber($0, field: "--play", in: 1...3) }
             try library.logging { lib in
                 try CravingFlow.log(draft, in: library.session(lib, speaker: speaker), rank: rank, json: output.json)
+                lib.syncBringInAfterAHardMoment()
             }
         }
     }

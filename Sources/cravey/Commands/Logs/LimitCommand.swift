@@ -85,7 +85,9 @@ extension Cravey {
 
                 func run() throws {
                     _ = try BreakWindow(parsing: window)
-                    print(try LimitFlow.addBreak(window, in: try library.openExisting(), now: LocalClock.now()))
+                    print(
+                        try LimitFlow.addBreak(
+                            window, in: try library.openExistingBringingInSync(), now: LocalClock.now()))
                 }
             }
 
@@ -100,7 +102,10 @@ extension Cravey {
 
                 func run() throws {
                     let n = try LogInput.wholeNumber(number, field: "window number", in: 1...Library.maxBreaks)
-                    print(try LimitFlow.removeBreak(n, in: try library.openExisting()))
+                    // By the number shown: the folder's news comes in after, so the numbers hold.
+                    let lib = try library.openExisting()
+                    print(try LimitFlow.removeBreak(n, in: lib))
+                    lib.syncBringInIfNew()
                 }
             }
         }
@@ -123,7 +128,9 @@ extension Cravey {
 
             func run() throws {
                 let target = try LimitFlow.target(days: days, amounts: amount)
-                print(try LimitFlow.setTarget(target, in: try library.openExisting(), now: LocalClock.now()))
+                print(
+                    try LimitFlow.setTarget(target, in: try library.openExistingBringingInSync(), now: LocalClock.now())
+                )
             }
         }
 
@@ -148,7 +155,9 @@ extension Cravey {
 
             func run() throws {
                 let planned = try PlannedUse(methods: methods, perDay: perDay, hours: hours)
-                print(try LimitFlow.setPlanned(planned, in: try library.openExisting(), now: LocalClock.now()))
+                print(
+                    try LimitFlow.setPlanned(
+                        planned, in: try library.openExistingBringingInSync(), now: LocalClock.now()))
             }
         }
 
@@ -169,7 +178,7 @@ extension Cravey {
             }
 
             func run() throws {
-                print(try LimitFlow.clear(LimitPart(rawValue: what)!, in: try library.openExisting()))
+                print(try LimitFlow.clear(LimitPart(rawValue: what)!, in: try library.openExistingBringingInSync()))
             }
         }
 

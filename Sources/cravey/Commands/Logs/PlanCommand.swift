@@ -83,7 +83,7 @@ extension Cravey {
                 if message != nil, !Library.exists(at: library.root) {
                     throw CraveyFailure(message: LibraryOptions.noLibrary(library.root))
                 }
-                try library.logging { lib in
+                try library.loggingBringingInSync { lib in
                     let draft = try PlanFlow.draft(
                         trigger: trigger, place: place, hour: hour, instead: instead, message: message, in: lib)
                     let shown = try PlanFlow.add(draft, in: lib, now: LocalClock.now())
@@ -107,7 +107,10 @@ extension Cravey {
 
             func run() throws {
                 let n = try LogInput.wholeNumber(number, field: "plan number", in: 1...Library.maxPlans)
-                let plan = try PlanFlow.remove(n, in: try library.openExisting())
+                // By the number 'plan list' showed: the folder's news comes in after, so it holds.
+                let lib = try library.openExisting()
+                let plan = try PlanFlow.remove(n, in: lib)
+                lib.syncBringInIfNew()
                 if output.json { return try JSONOutput.print(plan) }
                 print("Removed plan \(n): if \(Terminal.safe(plan.when)), then: \(Terminal.safe(plan.instead))")
             }

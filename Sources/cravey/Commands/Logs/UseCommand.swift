@@ -52,7 +52,7 @@ extension Cravey {
                 || output.json
                 || !Terminal.stdinIsTerminal
             guard scripted else {
-                try library.logging { lib in
+                try library.loggingBringingInSync { lib in
                     if let said = LimitFlow.answeredOnTerminal(in: library.session(lib)) { return print(said) }
                     guard let use = try UseFlow.interactively(in: library.session(lib)) else {
                         print("Nothing was logged.")
@@ -69,7 +69,7 @@ extension Cravey {
                 method: how, amount: try amount.map { try LogInput.amount($0, of: how) }, time: try details.time(),
                 triggers: try details.triggerSet(), location: try details.place(), notes: details.notes,
                 moodAfter: try moodAfter.map(LogInput.moodAfter))
-            try library.logging { lib in try log(draft, in: lib) }
+            try library.loggingBringingInSync { lib in try log(draft, in: lib) }
         }
 
         private func log(_ draft: Tracker.UsageDraft, in lib: Library) throws {

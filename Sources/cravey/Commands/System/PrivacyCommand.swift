@@ -10,11 +10,37 @@ extension Cravey {
             commandName: "privacy", abstract: "What cravey keeps, where, and who can read it.")
 
         @OptionGroup var library: LibraryOptions
+        @OptionGroup var output: OutputOptions
+
+        /// `--json`: where the library is, the sync folder chosen (null: none), and the statement's
+        /// paragraphs.
+        struct Shown: Encodable {
+            var library: String
+            var syncFolder: String?
+            var paragraphs: [String]
+
+            private enum Key: String, CodingKey { case library, syncFolder, paragraphs }
+
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: Key.self)
+                try c.encode(library, forKey: .library)
+                try c.encode(syncFolder, forKey: .syncFolder)  // null without a folder, not left out
+                try c.encode(paragraphs, forKey: .paragraphs)
+            }
+        }
 
         /// On a terminal the paragraphs wrap between words to its width (a list's item hangs under
-        /// its first word); elsewhere the lines as they are.
+        /// its first word); elsewhere the lines as they are. A library not there yet is not made;
+        /// one that cannot be read leaves out only the folder.
         func run() throws {
-            let lines = Privacy.statement(libraryPath: library.root)
+            let folder = (try? library.existing().flatMap { try $0.syncFolder() }) ?? nil
+            let lines = Privacy.statement(libraryPath: library.root, folder: folder)
+            if output.json {
+                return try JSONOutput.print(
+                    Shown(
+                        library: library.root, syncFolder: folder,
+                        paragraphs: Privacy.paragraphs(lines).filter { !$0.isEmpty }))
+            }
             guard Terminal.stdoutIsTerminal else { return print(lines.joined(separator: "\n")) }
             let width = max(40, Terminal.columns - 1)
             print(
