@@ -167,7 +167,8 @@ extension Store {
           counter INTEGER NOT NULL,
           id TEXT NOT NULL,
           line TEXT NOT NULL,
-          PRIMARY KEY (device, counter)
+          -- A snapshot's lines share one counter: each line is its own row, the same line once.
+          PRIMARY KEY (device, counter, id, line)
         );
         """
 

@@ -32,7 +32,7 @@ final class MigrationTests: XCTestCase {
         ("v15: self-screens", "0d202ef691d0af6f0a34e79aacb39f3eb13807d1c26b5808b7af5069bbf02751"),
         ("v16: limits", "ee1bb1fac394392911d19c16af522b95762a0bf0d50efce6dc43c4b38aae88b7"),
         ("v17: sync", "25f9154aced90d61bd3ac179df774c0c0e44b74988c7315eb30ded463b819448"),
-        ("v18: shared recordings", "c6a6a4161ea1aa1cc04844505c9bde487e8bcb06345f0cceb3ccbb64f5fde3a4"),
+        ("v18: shared recordings", "701f709c308b20a033140d3da1d75d87e794a99f1c5853766e5c600b1cf81bb8"),
         ("v19: plays per device", "6c95876ac7a08b392c98cff7142bb339702dd8ea1d283320d90dcce1f906e498"),
     ]
 

@@ -61,6 +61,27 @@ final class SyncCompactionTests: SyncFoldersTestCase {
         for machine in [current, away, late] { XCTAssertEqual(try synced(machine)["broughtIn"] as? Int, 1) }
     }
 
+    /// A compacts before B joins: every recording A shared, and the edit of one, come to B from
+    /// the snapshot (its lines share one counter).
+    func testEveryRecordingOfASnapshotReachesAMachineThatJoinsAfter() throws {
+        let a = library("a"), b = library("b"), shared = try folder("shared")
+        var ids: [String] = []
+        for title in ["Walk", "Breathe"] {
+            let wav = base + "/\(title).wav"
+            try makeToneWAV(wav, seconds: 1)
+            let made = try cravey(a, ["import", wav, "--title", title, "--json"]).stdout
+            ids.append(try XCTUnwrap(try jsonObject(made)["id"] as? String))
+        }
+        try synced(a, ["--folder", shared])
+        try cravey(a, ["edit", ids[0], "--title", "Walk to the river"])
+        try synced(a)
+        try synced(a, ["--compact"])
+        try synced(b, ["--folder", shared])
+        let listed = try XCTUnwrap(try json(try cravey(b, ["list", "--json"]).stdout) as? [[String: Any]])
+        XCTAssertEqual(Set(listed.compactMap { $0["title"] as? String }), ["Walk to the river", "Breathe"])
+        try cravey(b, ["check"])
+    }
+
     func testASnapshotNotHereYetOrCutShortChangesNothingAndIsNamed() throws {
         let a = library("a"), b = library("b")
         let stickA = try folder("stick-a"), stickB = try folder("stick-b")
