@@ -223,6 +223,21 @@ public final class SyncthingPair {
         try waitConnected(within: timeout)
     }
 
+    /// Rounds of a sync test over the pair: both sides rescanned and waited for, then `sync` run
+    /// on each machine, until `done` holds or `limit` rounds are over; returns the rounds taken.
+    @discardableResult
+    public func syncRounds(upTo limit: Int, _ sync: () throws -> Void, until done: () throws -> Bool) throws -> Int {
+        var rounds = 0
+        while rounds < limit {
+            rounds += 1
+            try rescan()
+            try waitInSync()
+            try sync()
+            if try done() { break }
+        }
+        return rounds
+    }
+
     /// Waits (bounded) until the two sides hold the same folder: connected, both idle with
     /// nothing left to pull and no pull errors, each side's view of the other 100 % complete with
     /// no items or deletes needed, and the same global count of items and bytes on both. The

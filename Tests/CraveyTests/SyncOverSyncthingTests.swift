@@ -30,14 +30,11 @@ final class SyncOverSyncthingTests: CommandTestCase {
         try pair.resume()
 
         let started = Date()
-        var rounds = 0
-        while rounds < 4 {
-            rounds += 1
-            try pair.rescan()
-            try pair.waitInSync()
+        let rounds = try pair.syncRounds(upTo: 4) {
             try run(machineA, ["sync"])
             try run(machineB, ["sync"])
-            if try run(machineA, ["log", "--json"]) == run(machineB, ["log", "--json"]) { break }
+        } until: {
+            try run(machineA, ["log", "--json"]) == run(machineB, ["log", "--json"])
         }
         print(
             "cravey sync over Syncthing: the two machines agree after \(rounds) round(s), "

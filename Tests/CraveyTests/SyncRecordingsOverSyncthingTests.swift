@@ -31,7 +31,6 @@ final class SyncRecordingsOverSyncthingTests: CommandTestCase {
         try run(machineB, ["sync", "--folder", pair.b.folder])
 
         let started = Date()
-        var rounds = 0
         func ids(_ library: String) throws -> [String] {
             (try JSONSerialization.jsonObject(with: Data(run(library, ["list", "--json"]).utf8)) as? [[String: Any]]
                 ?? []).compactMap { $0["id"] as? String }
@@ -40,15 +39,11 @@ final class SyncRecordingsOverSyncthingTests: CommandTestCase {
             (try JSONSerialization.jsonObject(with: Data(run(library, ["checkin", "list", "--json"]).utf8))
                 as? [[String: Any]] ?? []).map { "\($0["checkinDay"]!) \($0["mood"]!)" }.sorted()
         }
-        while rounds < 6 {
-            rounds += 1
-            try pair.rescan()
-            try pair.waitInSync()
+        let rounds = try pair.syncRounds(upTo: 6) {
             try run(machineA, ["sync"])
             try run(machineB, ["sync"])
-            if try ids(machineB) == [id], try entries(machineA).count == 2, try entries(machineB).count == 2 {
-                break
-            }
+        } until: {
+            try ids(machineB) == [id] && entries(machineA).count == 2 && entries(machineB).count == 2
         }
         print(
             "cravey sync of recordings over Syncthing: the two machines agree after \(rounds) round(s), "
