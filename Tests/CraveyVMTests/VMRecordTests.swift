@@ -458,15 +458,26 @@ final class VMRecordTests: XCTestCase {
     }
 
     func testInteractiveVideoRecordingAtATerminal() throws {
-        // The answers are typed once the recording (3 s, after a slow start under emulation) is over.
+        // Each answer is typed once its question is on the screen (the take's end comes late on a
+        // starved emulated machine, and keys typed during the take are the take's own commands).
         let record = [
             cravey, "record", "video", "--library", root, "--mic", mic, "--speaker", "null", "--size", "320x180",
             "--max-seconds", "3",
         ].map(shellQuote).joined(separator: " ")
+        let typescript = NSTemporaryDirectory() + "cravey-typescript-\(getpid())"
+        try? FileManager.default.removeItem(atPath: typescript)
+        defer { try? FileManager.default.removeItem(atPath: typescript) }
+        let answers = [
+            ("Title (", "Day 30\\n"), ("Notes (optional)", "\\n"), ("Purpose (1", "milestone\\n"),
+            ("Save or discard", "s\\n"),
+        ]
         let typed =
-            "sleep 20; printf 'Day 30\\n'; sleep 1; printf '\\n'; sleep 1; printf 'milestone\\n'; sleep 1; printf 's\\n'; sleep 3"
+            "shown() { n=0; until grep -qsF \"$1\" \(shellQuote(typescript)); do sleep 0.2; n=$((n+1)); "
+            + "[ $n -lt 1500 ] || exit 1; done; }; "
+            + answers.map { "shown \(shellQuote($0.0)); printf '\($0.1)'" }.joined(separator: "; ") + "; sleep 3"
         let result = try runProcess(
-            "/bin/sh", ["-c", "(\(typed)) | TERM=xterm-256color script -qefc \(shellQuote(record)) /dev/null"])
+            "/bin/sh",
+            ["-c", "(\(typed)) | TERM=xterm-256color script -qefc \(shellQuote(record)) \(shellQuote(typescript))"])
         let screen = result.stdout
         XCTAssertEqual(result.status, 0, String(screen.suffix(800)))
         XCTAssertTrue(screen.contains("Video 320x180@30 YUYV"), "the camera mode is shown")
