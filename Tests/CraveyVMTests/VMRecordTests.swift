@@ -477,7 +477,10 @@ final class VMRecordTests: XCTestCase {
             + answers.map { "shown \(shellQuote($0.0)); printf '\($0.1)'" }.joined(separator: "; ") + "; sleep 3"
         let result = try runProcess(
             "/bin/sh",
-            ["-c", "(\(typed)) | TERM=xterm-256color script -qefc \(shellQuote(record)) \(shellQuote(typescript))"])
+            [
+                "-c",
+                "(\(typed)) | TERM=xterm-256color timeout -k 5 360 script -qefc \(shellQuote(record)) \(shellQuote(typescript))",
+            ])
         let screen = result.stdout
         XCTAssertEqual(result.status, 0, String(screen.suffix(800)))
         XCTAssertTrue(screen.contains("Video 320x180@30 YUYV"), "the camera mode is shown")

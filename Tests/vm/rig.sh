@@ -204,7 +204,9 @@ $(tail -n 20 "$results/console.log")"
     return 0
   fi
   [ -f "$results/status" ] || die "the command did not finish in the VM (timeout ${timeout_s}s?); console:
-$(tail -n 20 "$results/console.log")"
+$(tail -n 20 "$results/console.log")
+its output so far:
+$(tail -n 60 "$results/output.log" 2>/dev/null)"
   echo "vm rig: ran in $((SECONDS - start)) s (boot included)" >&2
   cat "$results/output.log"
   return "$(cat "$results/status")"
