@@ -82,7 +82,7 @@ extension Library {
     /// Writes this device's snapshot through its segment's counter under a temporary name;
     /// returns how many lines it holds.
     @discardableResult
-    private func writeSnapshot(_ state: SyncState, folder: SyncFolder) throws -> Int64 {
+    func writeSnapshot(_ state: SyncState, folder: SyncFolder) throws -> Int64 {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try folder.writeSnapshot(device: state.device, through: state.segment) { emit in
