@@ -29,15 +29,9 @@ extension Library {
         else { return false }
         // Through the last change written: what waits goes to the new segment after it, as
         // every change does (a grown rating waiting there is kept whole).
-        var healed = state
-        healed.segment = try store.writer.read { db in try Self.lastWritten(db, state) }
-        guard healed.segment > state.segment else { return false }  // nothing written since: compaction's
-        healed.snapshotLines = try writeSnapshot(healed, folder: folder)
-        try faults.hit("sync.heal")
-        healed.written = 0
-        try store.writer.write { db in try healed.save(db) }
-        try faults.hit("sync.heal.noted")
-        try folder.placeSnapshot(device: healed.device, through: healed.segment)
+        let through = try store.writer.read { db in try Self.lastWritten(db, state) }
+        guard through > state.segment else { return false }  // nothing written since: compaction's
+        try compact(state, through: through, folder: folder, site: "sync.heal")  // SyncCompaction.swift
         return true
     }
 
