@@ -92,5 +92,5 @@ extension Library {
 
     /// What `check` says while this machine's changes in the folder are older than its own.
     static let olderWords =
-        "this machine's changes in the folder are older than the ones it wrote (an older copy of the folder put back, or a file a power cut cut short); 'cravey sync' writes them again, and nothing is lost"
+        "this machine's changes in the folder are older than the ones it wrote (an older copy of the folder put back, or a file cut short by a power cut); 'cravey sync' writes them again, and nothing is lost"
 }

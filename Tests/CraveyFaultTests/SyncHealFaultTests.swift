@@ -2,9 +2,9 @@ import CraveyTestSupport
 import Foundation
 import XCTest
 
-/// The fault campaign's case of this machine's changes in the folder found older than its own (a
-/// power cut cut its change file short) and written again: kill -9 at each step of writing them
-/// again. No log said to be logged is lost on either machine, and nothing foreign in the folder
+/// The fault campaign's case of this machine's changes in the folder found older than its own
+/// (its change file cut short by a power cut) and written again: kill -9 at each step of writing
+/// them again. No log said to be logged is lost on either machine, and nothing foreign in the folder
 /// or the library is touched.
 final class SyncHealFaultTests: FaultCampaign {
     /// This machine's change file the folder holds now (its newest segment), cut to half.

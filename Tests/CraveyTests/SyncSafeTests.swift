@@ -5,7 +5,7 @@ import XCTest
 /// Nothing in the folder lost or wrongly refused, through the built `cravey`: a change stamped a
 /// month ahead of this machine's clock waits and is taken in once the clock comes near it; a log
 /// whose time is years later than its change is refused and named; this machine's changes in the
-/// folder found older than its own (an older copy put back, a file a power cut cut short) are
+/// folder found older than its own (an older copy put back, a file cut short by a power cut) are
 /// written again, while a shorter file holding another machine's lines is still a clone.
 final class SyncSafeTests: TwoMachinesCase {
     var shared: String { base + "/shared" }
