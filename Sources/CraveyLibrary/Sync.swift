@@ -50,8 +50,17 @@ extension Library {
     static let sharedSettings: Set<String> = ["name", "goal", "prices", "currency", "quickPlay"]
     /// The field that marks a deleted log in `syncField`.
     static let deletedField = "-"
-    /// How far ahead of this machine's clock a change may be stamped (a week); later is refused.
+    /// How far ahead of this machine's clock a change may be stamped (a week) to be taken in now; a
+    /// change stamped later waits here, held, until this machine's clock comes within a week of it
+    /// (one of the two clocks is wrong: a laptop whose clock was reset, or this one's).
     static let clockAhead: Int64 = 7 * 86_400_000
+    /// How far a change's times (a log's `at`, when it was made or changed, a last play) may be
+    /// later than the stamp of its change (a minute): typed, a log is never later than now, and
+    /// its change is stamped after it is kept, so a time much later than its stamp is not one a
+    /// person gave. The minute leaves room for a clock set back a little in between.
+    static let timeAhead: Int64 = 60_000
+    /// The latest clock cravey would stamp (2100-01-01): a stamp past it is refused, not held.
+    static let latestClock: Int64 = 4_102_444_800_000
     /// How many lines a merge applies in one transaction.
     static let mergeChunk = 4096
     /// The size of this device's segment past which `sync` compacts, when a quarter of the lines
@@ -142,6 +151,9 @@ extension Library {
         /// Whether the folder's file system keeps this machine's files private (FAT and exFAT,
         /// as most USB sticks, keep no modes: anyone who can open the folder reads them).
         public var modesKept = true
+        /// Whether this machine's changes in the folder were found older than its own (an older
+        /// copy put back, a file cut short) and written again this time.
+        public var rewritten = false
 
         public struct Device: Sendable, Encodable {
             public var device: String
@@ -208,7 +220,9 @@ extension Library {
                 try db.execute(sql: "DELETE FROM syncField")  // a new folder is told everything
                 try db.execute(sql: "DELETE FROM syncSeen")
                 try db.execute(
-                    sql: "DELETE FROM syncState WHERE key LIKE 'refused %' OR key LIKE 'held %' OR key LIKE 'base %'")
+                    sql:
+                        "DELETE FROM syncState WHERE key LIKE 'refused %' OR key LIKE 'held %' OR key LIKE 'ahead %' OR key LIKE 'base %'"
+                )
                 try SyncState(
                     device: SyncFolder.newDeviceId(), folder: path, counter: 0, written: 0,
                     clock: current?.clock ?? SyncClock()
@@ -242,13 +256,22 @@ extension Library {
     /// Gives this machine its own device id in the folder (a library copied from another machine
     /// writes as that one until it does): what this machine wrote under the old id is written
     /// again under the new one, with the stamps it had, and the old id's changes are taken in as
-    /// another machine's.
+    /// another machine's. Every change still waiting to be written under the old id (a folder
+    /// that was away, or a copy's changes refused there) goes under the new one too, each kind of
+    /// it: its fields, recordings and deletes as they were stamped, and this machine's plays not
+    /// yet written as the new id's count (what the old id's lines say stays the old id's, so no
+    /// play is counted twice nor lost).
     public func syncNewDevice() throws -> SyncReport {
         guard try syncFolder() != nil else { throw SyncNotSet() }
         return try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
             try flushJournal()
+            // Lines of the old id already in the folder (a run killed before it forgot them):
+            // the folder holds them under that id.
+            let there = try store.writer.read { db in try SyncState.load(db) }.flatMap {
+                try ownLinesPastWritten($0, folder: SyncFolder(path: $0.folder))
+            }
             try store.writer.write { db in
                 guard var state = try SyncState.load(db) else { return }
                 let old = state.device
@@ -256,9 +279,13 @@ extension Library {
                 state.counter = 0
                 state.written = 0
                 state.segment = 0
-                try db.execute(sql: "DELETE FROM syncOutbox")
+                state.snapshotLines = 0
                 var lines: [SyncLine] = []
                 try Self.forEachOwnLine(db, device: old) { lines.append($0) }
+                lines += try Self.waitingUnderNewId(db, old: old, new: state.device, skipping: there ?? 0)
+                try db.execute(sql: "DELETE FROM syncOutbox")
+                // In the order of their stamps, as every device writes its lines.
+                lines.sort { ($0.clock.first ?? 0, $0.clock.last ?? 0) < ($1.clock.first ?? 0, $1.clock.last ?? 0) }
                 for var line in lines {
                     state.counter += 1
                     line.counter = state.counter
@@ -270,6 +297,42 @@ extension Library {
             }
             return try syncNowLocked()
         }
+    }
+
+    /// The old id's lines still waiting to be written (after the first `skipping`, which the
+    /// folder holds), for the new id: as they were, but each count of plays made the new id's,
+    /// less what the folder holds of the old id's (its count before the first play waiting), and
+    /// this machine's counts per device set so. Not yet numbered.
+    private static func waitingUnderNewId(_ db: Database, old: String, new: String, skipping: Int) throws
+        -> [SyncLine]
+    {
+        let decoder = JSONDecoder()
+        var lines: [SyncLine] = []
+        var told: [String: Int64] = [:]  // by message: the old id's count the folder holds
+        for text in try String.fetchAll(db, sql: "SELECT line FROM syncOutbox ORDER BY counter").dropFirst(skipping) {
+            guard var line = try? decoder.decode(SyncLine.self, from: Data(text.utf8)) else { continue }
+            if line.kind == playsKind {
+                guard case .integer(let count)? = line.row?["count"] else { continue }
+                let before = told[line.id] ?? max(0, count - 1)  // each play is counted and written once
+                told[line.id] = before
+                line.row?["count"] = .integer(count - before)
+            }
+            lines.append(line)
+        }
+        for (id, count) in told.sorted(by: { $0.key < $1.key }) {
+            try db.execute(
+                sql: """
+                    INSERT INTO recordingPlays (recordingId, device, count, lastPlayedAt)
+                    SELECT recordingId, ?3, count - ?4, lastPlayedAt FROM recordingPlays
+                    WHERE recordingId = ?1 AND device = ?2 AND count > ?4
+                    ON CONFLICT (recordingId, device) DO UPDATE SET count = count + excluded.count
+                    """,
+                arguments: [id, old, new, count])
+            try db.execute(
+                sql: "UPDATE recordingPlays SET count = min(count, ?3) WHERE recordingId = ?1 AND device = ?2",
+                arguments: [id, old, count])
+        }
+        return lines
     }
 
     /// Brings in what the other machines wrote when the folder holds something new; finding
@@ -358,10 +421,18 @@ extension Library {
             }
         }
         problems += refused
-        if let size = survey.devices[state.device], survey.bases[state.device] ?? 0 == state.segment,
-            Int64(size) != state.written, try !ownLinesWaiting(state, folder: folder, size: size)
-        {
-            problems.append(Self.clonedWords(state.device))
+        problems += try aheadFindings()
+        if let size = survey.devices[state.device] {
+            let base = survey.bases[state.device] ?? 0
+            if base > state.segment {
+                problems.append(Self.clonedWords(state.device))  // a newer file of this id, not this machine's
+            } else if (try? ownChangesAreOlder(state, survey: survey, folder: folder)) == true {
+                problems.append(Self.olderWords)  // SyncHeal.swift
+            } else if base == state.segment, Int64(size) != state.written,
+                try !ownLinesWaiting(state, folder: folder, size: size)
+            {
+                problems.append(Self.clonedWords(state.device))
+            }
         }
         let (seen, bases) = try readLogs { db in (try Self.seenMarks(db), try Self.seenBases(db)) }
         let decoder = JSONDecoder()
@@ -416,17 +487,49 @@ extension Library {
         return problems
     }
 
+    /// The changes held as stamped more than a week ahead of this machine's clock, said once a
+    /// device: how many, the latest day, and that they wait.
+    private func aheadFindings() throws -> [String] {
+        let ahead = try readLogs { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM syncState WHERE key LIKE 'ahead %' ORDER BY key").map {
+                (key: $0["key"] as String, at: Int64($0["value"] as String) ?? 0)
+            }
+        }
+        var byDevice: [String: (count: Int, latest: Int64)] = [:]
+        for entry in ahead {
+            let device = String(entry.key.dropFirst("ahead ".count).prefix { $0 != " " })
+            let known = byDevice[device] ?? (0, 0)
+            byDevice[device] = (known.count + 1, max(known.latest, entry.at))
+        }
+        return byDevice.sorted { $0.key < $1.key }.map { device, held -> String in
+            let day = LocalDay(Date(timeIntervalSince1970: Double(held.latest) / 1000), in: .current).text
+            let one = held.count == 1
+            return
+                "\(held.count) \(one ? "change" : "changes") of device \(device) \(one ? "waits" : "wait") here: \(one ? "it was" : "they were") stamped more than a week ahead of this machine's clock (the latest on \(day)), so one of the two clocks is wrong; \(one ? "it is" : "they are") taken in once this machine's clock is within a week of \(one ? "it" : "them")"
+        }
+    }
+
     /// Whether what this device's change file holds past what this machine wrote is lines of its
     /// own still waiting (a run killed after writing them): else another machine writes there.
     private func ownLinesWaiting(_ state: SyncState, folder: SyncFolder, size: off_t) throws -> Bool {
-        guard Int64(size) > state.written,
-            let read = try? folder.read(device: state.device, base: state.segment, from: off_t(state.written))
-        else {
-            return false
+        guard Int64(size) > state.written else { return false }
+        return try ownLinesPastWritten(state, folder: folder) != nil
+    }
+
+    /// How many whole lines this device's change file holds past what this machine wrote, when
+    /// they are the first of its lines waiting (a run killed after writing them, before it forgot
+    /// them); nil when the file cannot be read or holds another machine's lines there.
+    private func ownLinesPastWritten(_ state: SyncState, folder: SyncFolder) throws -> Int? {
+        guard let read = try? folder.read(device: state.device, base: state.segment, from: off_t(state.written))
+        else { return nil }
+        let waiting = try readLogs { db in
+            try String.fetchAll(
+                db, sql: "SELECT line FROM syncOutbox ORDER BY counter LIMIT ?", arguments: [read.lines.count])
         }
-        let waiting = try readLogs { db in try String.fetchAll(db, sql: "SELECT line FROM syncOutbox ORDER BY counter")
+        guard read.lines.count <= waiting.count, zip(read.lines, waiting).allSatisfy({ $0 == Data($1.utf8) }) else {
+            return nil
         }
-        return read.lines.count <= waiting.count && zip(read.lines, waiting).allSatisfy { $0 == Data($1.utf8) }
+        return read.lines.count
     }
 
     static func clonedWords(_ device: String) -> String {
@@ -485,15 +588,20 @@ extension Library {
             }
         }
         do {
+            // This machine's changes in the folder older than its own: written again first.
+            report.rewritten = try healOwnChanges(folder: folder)  // SyncHeal.swift
             report.written = try pushSyncOutbox()
             report.compacted = try compactIfDue(folder: folder, asked: compacting)
         } catch is SyncCloned {
             // Said by the status below, with the folder's other problems.
+        } catch is SyncFolder.Missing {
+            // Gone while it was written (a stick pulled out): said by the status below.
         }
         var status = try syncStatus()
         status.broughtIn = report.broughtIn
         status.written = report.written
         status.compacted = report.compacted
+        status.rewritten = report.rewritten
         return status
     }
 
@@ -517,8 +625,9 @@ extension Library {
 
     /// Takes in what the other devices wrote since it was last read, in the order of their
     /// stamps (each device's lines come in the order it stamped them: the merge takes the earliest
-    /// head of all), a chunk at a time; then, when something came in, the changes refused before.
-    /// Returns how many changes were applied. The caller empties `syncMerged` when done.
+    /// head of all), a chunk at a time; then, when something came in or this machine's clock came
+    /// near a change held as stamped ahead of it, the changes held before. Returns how many
+    /// changes were applied. The caller empties `syncMerged` when done.
     private func bringIn(_ state: SyncState, folder: SyncFolder, survey: SyncFolder.Survey) throws -> Int {
         let (seen, bases) = try store.writer.read { db in (try Self.seenMarks(db), try Self.seenBases(db)) }
         let wall = Self.milliseconds(syncWallClock())
@@ -535,11 +644,10 @@ extension Library {
                 streams.append(stream)
             }
         }
-        guard !streams.isEmpty else { return 0 }
         let today = LocalDay(Date(), in: .current).text
         var applied = 0
         var compacted = streams.filter(\.compactedSince).map(\.device)
-        while true {
+        while !streams.isEmpty {
             var batch: [SyncStream.Taken] = []
             while batch.count < Self.mergeChunk {
                 var earliest: SyncStream?
@@ -551,25 +659,34 @@ extension Library {
                 guard let next = earliest else { break }
                 batch.append(try next.pop())
             }
-            let refused = streams.flatMap { $0.takeRefused() }
+            let notes = streams.flatMap { $0.takeNotes() }
             let moved = streams.filter(\.moved)
-            guard !batch.isEmpty || !refused.isEmpty || !moved.isEmpty else { break }
+            guard !batch.isEmpty || !notes.isEmpty || !moved.isEmpty else { break }
             applied += try writeLogs(step: "sync.merge") { db in
                 try forgetRefusals(of: compacted, db)
-                return try mergeChunk(
-                    batch, refused: refused, moved: moved, state: state, wall: wall, today: today, db)
+                return try mergeChunk(batch, notes: notes, moved: moved, state: state, wall: wall, today: today, db)
             }
             compacted = []
             for stream in moved { stream.noted() }
         }
-        if applied > 0 { applied += try retryHeld(state: state, wall: wall, today: today) }
+        let due = try store.writer.read { db in try Self.aheadDue(db, wall: wall) }
+        if applied > 0 || due { applied += try retryHeld(state: state, wall: wall, today: today) }
         return applied
     }
 
+    /// Whether a change held as stamped ahead of this machine's clock may be taken in now.
+    private static func aheadDue(_ db: Database, wall: Int64) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key LIKE 'ahead %' AND CAST(value AS INTEGER) <= ?)",
+            arguments: [wall + clockAhead])!
+    }
+
     /// One chunk of a merge, in one transaction: its lines applied in order (a line refused by the
-    /// database named and held), the refusals read, how far each device is taken in, the clock.
+    /// database named and held), the refusals and lines held as read, how far each device is
+    /// taken in, the clock.
     private func mergeChunk(
-        _ batch: [SyncStream.Taken], refused: [(key: String, words: String)], moved: [SyncStream],
+        _ batch: [SyncStream.Taken], notes read: [(key: String, words: String)], moved: [SyncStream],
         state: SyncState, wall: Int64, today: String, _ db: Database
     ) throws -> Int {
         // With no change of this machine waiting for the journal, the rows put here are as their
@@ -577,7 +694,7 @@ extension Library {
         let quiet = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pendingJournal)")!
         var applied = 0
         var clock = try SyncState.load(db)?.clock ?? state.clock
-        var notes = refused
+        var notes = read
         var merged: [String] = []
         // The whole chunk at once; only when a line is refused is it applied again a line at a
         // time, each in its own savepoint, so the refused line alone is left out.
@@ -651,14 +768,22 @@ extension Library {
         }
     }
 
-    /// The changes refused by the database before, tried again in the order of their stamps:
-    /// applied, or older than what holds every field they set now (or their log deleted), they
-    /// are no longer held nor named; refused again, they stay. Returns how many were applied.
+    /// The changes held before, tried again in the order of their stamps: those the database
+    /// refused, and those stamped more than a week ahead of this machine's clock once it has come
+    /// within a week of them (the others wait on). Applied, or older than what holds every field
+    /// they set now (or their log deleted), they are no longer held nor named; refused by the
+    /// database, they stay, named as refused. Returns how many were applied.
     private func retryHeld(state: SyncState, wall: Int64, today: String) throws -> Int {
-        let held = try store.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT key, value FROM syncState WHERE key LIKE 'held %'").map {
-                (key: String(($0["key"] as String).dropFirst("held ".count)), line: $0["value"] as String)
-            }
+        let (held, ahead) = try store.writer.read { db in
+            (
+                try Row.fetchAll(db, sql: "SELECT key, value FROM syncState WHERE key LIKE 'held %'").map {
+                    (key: String(($0["key"] as String).dropFirst("held ".count)), line: $0["value"] as String)
+                },
+                Set(
+                    try String.fetchAll(db, sql: "SELECT key FROM syncState WHERE key LIKE 'ahead %'").map {
+                        String($0.dropFirst("ahead ".count))
+                    })
+            )
         }
         guard !held.isEmpty else { return 0 }
         let decoder = JSONDecoder()
@@ -671,7 +796,7 @@ extension Library {
         return try writeLogs(step: "sync.merge") { db in
             var applied = 0
             var clock = try SyncState.load(db)?.clock ?? state.clock
-            for (key, lines) in groups {
+            for (key, lines) in groups where !lines.contains(where: { Self.isAhead($0, wall: wall) }) {
                 do {
                     try db.inSavepoint {
                         if try Self.apply(lines, db, today: today) { applied += 1 }
@@ -681,14 +806,27 @@ extension Library {
                 } catch let error as DatabaseError where Self.isEnvironmental(error) {
                     throw error
                 } catch {
+                    if ahead.contains(key) {
+                        // Its time came, and the database refuses it: named as any refusal.
+                        try db.execute(
+                            sql:
+                                "INSERT INTO syncState (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                            arguments: [
+                                "refused " + key,
+                                "change \(lines[0].counter) of device \(lines[0].device) was not applied: \(Self.reason(error))",
+                            ])
+                        try db.execute(sql: "DELETE FROM syncState WHERE key = ?", arguments: ["ahead " + key])
+                    }
                     continue
                 }
                 try db.execute(
-                    sql: "DELETE FROM syncState WHERE key IN (?, ?)", arguments: ["held " + key, "refused " + key])
+                    sql: "DELETE FROM syncState WHERE key IN (?, ?, ?)",
+                    arguments: ["held " + key, "refused " + key, "ahead " + key])
             }
             let unread = Set(held.map(\.key)).subtracting(groups.map(\.key))
             for key in unread {
-                try db.execute(sql: "DELETE FROM syncState WHERE key = ?", arguments: ["held " + key])
+                try db.execute(
+                    sql: "DELETE FROM syncState WHERE key IN (?, ?)", arguments: ["held " + key, "ahead " + key])
             }
             try db.execute(
                 sql: "UPDATE syncState SET value = ? WHERE key = 'clock'",
@@ -698,11 +836,14 @@ extension Library {
     }
 
     /// A line held to the rules typed input meets, before it touches the database (nil: kept).
-    static func lineProblem(_ line: SyncLine, device: String, wall: Int64) -> String? {
+    /// One stamped more than a week ahead of this machine's clock is kept too, and waits
+    /// (`isAhead`).
+    static func lineProblem(_ line: SyncLine, device: String) -> String? {
         guard line.device == device else { return "it names another device" }
-        guard line.clock.count == 2, (946_684_800_000...(wall + clockAhead)).contains(line.clock[0]),
+        guard line.clock.count == 2, (946_684_800_000..<latestClock).contains(line.clock[0]),
             (0...1_000_000_000).contains(line.clock[1])
-        else { return "its clock is not a time cravey would stamp (more than a week ahead of this machine's?)" }
+        else { return "its clock is not a time cravey would stamp" }
+        if let problem = timeProblem(line) { return problem }
         if line.kind == recordingKind { return recordingLineProblem(line) }  // SyncMedia.swift
         if line.kind == playsKind { return playsLineProblem(line) }
         if let problem = grownLineProblem(line) { return problem }  // ratings and plays: SyncGrow.swift
@@ -730,6 +871,54 @@ extension Library {
             }
         }
         if let key = row[shared.key], key != .text(line.id) { return "it names two ids" }
+        return nil
+    }
+
+    /// Whether a line is stamped more than a week ahead of this machine's clock (`wall`): it is
+    /// not taken in yet, and waits until this machine's clock comes within a week of it.
+    static func isAhead(_ line: SyncLine, wall: Int64) -> Bool {
+        (line.clock.first ?? 0) > wall + clockAhead
+    }
+
+    /// The stamp of a change made here now, the clock moved on to it: never before the times the
+    /// change carries (a log kept while this machine's clock was ahead, then set right), as the
+    /// other machine holds them to its stamp; a time more than a week ahead moves no clock (that
+    /// line is refused there, and named).
+    static func stampChange(_ clock: inout SyncClock, wall: Int64, carrying row: [String: JournalValue]?) -> SyncClock {
+        let carried = latestTime(row)
+        return clock.send(wall: carried <= wall + clockAhead ? max(wall, carried) : wall)
+    }
+
+    /// The times a change carries (`timeFields`), the latest, in milliseconds (0: none).
+    static func latestTime(_ row: [String: JournalValue]?) -> Int64 {
+        var latest: Int64 = 0
+        for field in timeFields {
+            guard case .text(let text)? = row?[field], let date = StoredDate.date(text) else { continue }
+            latest = max(latest, milliseconds(date))
+        }
+        return latest
+    }
+
+    /// The fields of a change that are times: never later than its stamp allows (`timeAhead`).
+    static let timeFields = ["at", "createdAt", "modifiedAt", "lastPlayedAt"]
+
+    /// A time in a line's row later than its stamp allows (`timeAhead`): a log of something that
+    /// has not happened when its change was made (nil: none).
+    static func timeProblem(_ line: SyncLine) -> String? {
+        guard let row = line.row, let stamped = line.clock.first else { return nil }
+        for field in timeFields {
+            guard case .text(let text)? = row[field], let date = StoredDate.date(text) else { continue }
+            if milliseconds(date) > stamped + timeAhead {
+                return
+                    "its \(field) (\(text.prefix(40))) is later than the moment its change was made; a log is of something that has happened"
+            }
+        }
+        // A check-in's day: never after the day of its stamp anywhere on Earth (UTC+14).
+        if case .text(let day)? = row["checkinDay"], let parsed = LocalDay(parsing: day),
+            parsed.number > LocalDay.day(millisecondsSince1970: stamped + timeAhead, utcOffset: 14 * 3600)
+        {
+            return "its checkinDay (\(day)) is after the day its change was made; a check-in is for a day that has come"
+        }
         return nil
     }
 
@@ -880,7 +1069,8 @@ extension Library {
                 guard !known.isEmpty else { continue }
                 change = nil
             }
-            let stamp = SyncStamp(clock: state.clock.send(wall: wall), device: state.device)
+            let stamp = SyncStamp(
+                clock: Self.stampChange(&state.clock, wall: wall, carrying: change), device: state.device)
             state.counter += 1
             let line = SyncLine(
                 kind: kind, id: id, row: change, counter: state.counter,

@@ -44,7 +44,7 @@ extension Library {
         let (loaded, waiting) = try store.writer.read { db in
             (try SyncState.load(db), try Int.fetchOne(db, sql: "SELECT count(*) FROM syncOutbox") ?? 0)
         }
-        guard var state = loaded, waiting == 0, state.counter > state.segment else { return nil }
+        guard let state = loaded, waiting == 0, state.counter > state.segment else { return nil }
         if !asked {
             guard state.written > Self.compactAfter else { return nil }
             let lines = state.snapshotLines + state.counter - state.segment
@@ -56,14 +56,22 @@ extension Library {
             }
             guard (lines - standing) * 4 >= lines else { return nil }
         }
-        state.segment = state.counter
+        try compact(state, through: state.counter, folder: folder, site: "sync.compact")
+        return state.counter
+    }
+
+    /// Compacts this device's changes through counter `through`: the snapshot written under a
+    /// temporary name (then the fault seam's `site`), the new segment after it noted (`site`
+    /// `.noted`), then the snapshot put in place and the older files removed.
+    func compact(_ state: SyncState, through: Int64, folder: SyncFolder, site: String) throws {
+        var state = state
+        state.segment = through
         state.snapshotLines = try writeSnapshot(state, folder: folder)
-        try faults.hit("sync.compact")
+        try faults.hit(site)
         state.written = 0
         try store.writer.write { db in try state.save(db) }
-        try faults.hit("sync.compact.noted")
-        try folder.placeSnapshot(device: state.device, through: state.segment)
-        return state.segment
+        try faults.hit(site + ".noted")
+        try folder.placeSnapshot(device: state.device, through: through)
     }
 
     /// A compaction cut short is finished: the snapshot of the segment noted is put in place

@@ -421,10 +421,12 @@ struct SyncFolder {
     }
 
     /// Appends this device's lines to its change file and fsyncs them (the directory too when
-    /// the file is new). The file must be `expected` bytes long, as this device left it: longer
-    /// or shorter, another machine writes as this device (a copied library), and nothing is
-    /// written. Lines this device wrote before being killed (the start of `data`) are kept, a
-    /// torn end of them is cut; returns how many bytes of `data` were already there.
+    /// the file is new). The file must be `expected` bytes long, as this device left it: longer,
+    /// another machine writes as this device (a copied library); shorter, an older copy of it
+    /// (put back, or cut short by a power cut) or another machine's (`SyncHeal.swift` tells them
+    /// apart); either way nothing is written. Lines this device wrote before being killed (the
+    /// start of `data`) are kept, a torn end of them is cut; returns how many bytes of `data`
+    /// were already there.
     func append(_ data: Data, device: String, base: Int64 = 0, expected: off_t, faults: Faults) throws -> Int {
         let dir = try openDevice(device, making: true)
         defer { close(dir) }
@@ -437,6 +439,7 @@ struct SyncFolder {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw LibraryError.unsafeLibrary("\(Self.shown(label)) is not a regular file")
         }
+        guard info.st_size >= expected else { throw SyncCloned(device: device, shorter: true) }
         var already = 0
         if info.st_size != expected {
             let extra = Int(info.st_size - expected)
@@ -482,9 +485,12 @@ struct SyncFolder {
 }
 
 /// This device's change file is written by another machine too (a library copied with its
-/// device id): nothing more is written there until `cravey sync --new-device`.
+/// device id): nothing more is written there until `cravey sync --new-device`. Or, when it is
+/// `shorter` than this machine wrote it, perhaps an older copy of its own: `sync` looks, and writes
+/// it again when it is (`SyncHeal.swift`).
 struct SyncCloned: Error {
     let device: String
+    var shorter = false
 }
 
 /// A file's whole lines from an offset, read a block at a time: what is held is a block and a

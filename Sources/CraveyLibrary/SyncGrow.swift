@@ -260,17 +260,17 @@ extension Library {
                     db, sql: "SELECT count, lastPlayedAt FROM recordingPlays WHERE recordingId = ? AND device = ?",
                     arguments: [id, state.device])
             else { continue }
-            let stamp = state.clock.send(wall: milliseconds(wall))
+            let change: [String: JournalValue] = [
+                "count": .integer(row["count"] as Int64),
+                "lastPlayedAt": JournalValue(row["lastPlayedAt"] as DatabaseValue),
+            ]
+            let stamp = Self.stampChange(&state.clock, wall: milliseconds(wall), carrying: change)
             state.counter += 1
             try keepOutgoing(
                 db,
                 SyncLine(
-                    kind: playsKind, id: id,
-                    row: [
-                        "count": .integer(row["count"] as Int64),
-                        "lastPlayedAt": JournalValue(row["lastPlayedAt"] as DatabaseValue),
-                    ],
-                    counter: state.counter, clock: [stamp.milliseconds, stamp.tick], device: state.device))
+                    kind: playsKind, id: id, row: change, counter: state.counter,
+                    clock: [stamp.milliseconds, stamp.tick], device: state.device))
         }
     }
 

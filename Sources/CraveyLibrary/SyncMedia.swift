@@ -516,7 +516,8 @@ extension Library {
             guard var state = try SyncState.load(db) else { return }
             let wall = Self.milliseconds(syncWallClock())
             for change in changes {
-                let stamp = SyncStamp(clock: state.clock.send(wall: wall), device: state.device)
+                let stamp = SyncStamp(
+                    clock: Self.stampChange(&state.clock, wall: wall, carrying: change.row), device: state.device)
                 state.counter += 1
                 try Self.keepOutgoing(
                     db,

@@ -7,8 +7,10 @@ import Foundation
 /// together, so a log is put whole from them.
 ///
 /// How far the device is taken in (`mark`) moves only with the lines taken (`pop`) and those
-/// refused as they are read, so what a chunk notes is what it applied. A counter that goes back
-/// stops the device there (two machines writing as one: named by `check`, never merged).
+/// refused or held as they are read, so what a chunk notes is what it applied. A line stamped
+/// more than a week ahead of this machine's clock is held (noted with the refusals, kept whole)
+/// and taken in once this machine's clock comes near it. A counter that goes back stops the
+/// device there (two machines writing as one: named by `check`, never merged).
 final class SyncStream {
     /// How far a device is taken in: the last counter, the bytes of the segment read, and the
     /// counter that segment starts after.
@@ -31,7 +33,8 @@ final class SyncStream {
     /// The mark as noted in the database.
     private(set) var notedMark: Mark
     private(set) var head: (lines: [Library.SyncLine], raw: Data, key: String, end: off_t)?
-    private var refused: [(key: String, words: String)] = []
+    /// What to note of the lines read: refusals, and the lines held until their time comes.
+    private var notes: [(key: String, words: String)] = []
     private var snapshot: LineReader?
     private var snapshotLine = 1
     private var snapshotEnded = false
@@ -84,7 +87,7 @@ final class SyncStream {
             snapshot = whole
         }
         try advance()
-        if head == nil && refused.isEmpty && !moved { return nil }
+        if head == nil && notes.isEmpty && !moved { return nil }
     }
 
     /// The head, taken; the next line read.
@@ -98,10 +101,16 @@ final class SyncStream {
         return Taken(lines: taken.lines, raw: taken.raw, key: taken.key)
     }
 
-    /// The lines refused since last asked: a note key and its words each.
-    func takeRefused() -> [(key: String, words: String)] {
-        defer { refused = [] }
-        return refused
+    /// The lines refused or held since last asked: a note key and its words each.
+    func takeNotes() -> [(key: String, words: String)] {
+        defer { notes = [] }
+        return notes
+    }
+
+    /// Holds a line stamped more than a week ahead: kept whole, with its stamp's milliseconds.
+    private func hold(_ line: Library.SyncLine, _ data: Data, key: String) {
+        notes.append(("held " + key, String(decoding: data, as: UTF8.self)))
+        notes.append(("ahead " + key, String(line.clock[0])))
     }
 
     /// The mark is noted in the database.
@@ -135,16 +144,20 @@ final class SyncStream {
                     let key = "\(device) \(SyncFolder.snapshotName(base)) \(snapshotLine)"
                     guard let data = item.line, let line = try? decoder.decode(Library.SyncLine.self, from: data)
                     else {
-                        refused.append(
+                        notes.append(
                             (
                                 "refused " + key,
                                 "line \(snapshotLine) of device \(device)'s snapshot is not a change cravey reads; it was not applied"
                             ))
                         continue
                     }
-                    if let problem = Library.lineProblem(line, device: device, wall: wall) {
-                        refused.append(
+                    if let problem = Library.lineProblem(line, device: device) {
+                        notes.append(
                             ("refused " + key, "a change in device \(device)'s snapshot was not applied: \(problem)"))
+                        continue
+                    }
+                    if Library.isAhead(line, wall: wall) {
+                        hold(line, data, key: key)
                         continue
                     }
                     if let head = lines.first, head.kind != line.kind || head.id != line.id {
@@ -165,7 +178,7 @@ final class SyncStream {
             guard let reader = segment, let item = try reader.next() else { return }
             let end = item.end
             guard let data = item.line, let line = try? decoder.decode(Library.SyncLine.self, from: data) else {
-                refused.append(
+                notes.append(
                     (
                         "refused \(device) @\(end)",
                         "a line of device \(device)'s changes (ending at byte \(end)) is not a change cravey reads; it was not applied"
@@ -183,9 +196,15 @@ final class SyncStream {
             }
             last = line.counter
             let key = "\(device) \(line.counter)"
-            if let problem = Library.lineProblem(line, device: device, wall: wall) {
-                refused.append(
+            if let problem = Library.lineProblem(line, device: device) {
+                notes.append(
                     ("refused " + key, "change \(line.counter) of device \(device) was not applied: \(problem)"))
+                mark.counter = line.counter
+                mark.bytes = end
+                continue
+            }
+            if Library.isAhead(line, wall: wall) {
+                hold(line, data, key: key)
                 mark.counter = line.counter
                 mark.bytes = end
                 continue

@@ -48,22 +48,24 @@ final class SyncClockTests: XCTestCase {
             Library.SyncLine(kind: kind, id: id, row: row, counter: 1, clock: [clock, 0], device: device)
         }
         let id = UUID().uuidString
-        XCTAssertNil(Library.lineProblem(line("craving", id, ["notes": .text("fine")]), device: device, wall: wall))
-        XCTAssertNil(Library.lineProblem(line("use", id, nil), device: device, wall: wall), "a delete")
-        XCTAssertNotNil(Library.lineProblem(line("craving", id, nil), device: "other", wall: wall))
-        XCTAssertNotNil(Library.lineProblem(line("milestone", id, nil), device: device, wall: wall), "kept per machine")
-        XCTAssertNotNil(Library.lineProblem(line("craving", "../x", nil), device: device, wall: wall))
+        XCTAssertNil(Library.lineProblem(line("craving", id, ["notes": .text("fine")]), device: device))
+        XCTAssertNil(Library.lineProblem(line("use", id, nil), device: device), "a delete")
+        XCTAssertNotNil(Library.lineProblem(line("craving", id, nil), device: "other"))
+        XCTAssertNotNil(Library.lineProblem(line("milestone", id, nil), device: device), "kept per machine")
+        XCTAssertNotNil(Library.lineProblem(line("craving", "../x", nil), device: device))
         XCTAssertNotNil(
-            Library.lineProblem(line("craving", id, ["recordingId": .text(id)]), device: device, wall: wall))
+            Library.lineProblem(line("craving", id, ["recordingId": .text(id)]), device: device))
         XCTAssertNotNil(
-            Library.lineProblem(line("craving", id, ["notes": .text("a\u{1B}[2J")]), device: device, wall: wall))
+            Library.lineProblem(line("craving", id, ["notes": .text("a\u{1B}[2J")]), device: device))
         XCTAssertNotNil(
-            Library.lineProblem(line("craving", id, ["at": .text("yesterday")]), device: device, wall: wall))
+            Library.lineProblem(line("craving", id, ["at": .text("yesterday")]), device: device))
+        let ahead = line("craving", id, nil, clock: wall + 8 * 86_400_000)
+        XCTAssertNil(Library.lineProblem(ahead, device: device), "more than a week ahead: kept, and it waits")
+        XCTAssertTrue(Library.isAhead(ahead, wall: wall))
+        XCTAssertFalse(Library.isAhead(line("craving", id, nil), wall: wall))
+        XCTAssertNotNil(Library.lineProblem(line("craving", id, nil, clock: 5_000_000_000_000), device: device))
+        XCTAssertNil(Library.lineProblem(line("setting", "goal", ["value": .text("quit")]), device: device))
         XCTAssertNotNil(
-            Library.lineProblem(line("craving", id, nil, clock: wall + 8 * 86_400_000), device: device, wall: wall),
-            "more than a week ahead")
-        XCTAssertNil(Library.lineProblem(line("setting", "goal", ["value": .text("quit")]), device: device, wall: wall))
-        XCTAssertNotNil(
-            Library.lineProblem(line("setting", "libraryId", ["value": .text("x")]), device: device, wall: wall))
+            Library.lineProblem(line("setting", "libraryId", ["value": .text("x")]), device: device))
     }
 }

@@ -111,6 +111,9 @@ extension Cravey {
                     lines.append("\(waiting) here until it is back.")
                 }
             }
+            if report.rewritten {
+                lines.append(Self.rewritten)
+            }
             if !report.modesKept, status || chosen {
                 lines.append(Self.noModes)
             }
@@ -129,6 +132,10 @@ extension Cravey {
             lines += report.problems
             return lines
         }
+
+        /// Said by the sync that found this machine's changes in the folder older than its own.
+        static let rewritten =
+            "This machine's changes in the folder were older than its own (an older copy put back, or a file cut short); they are written again, and nothing is lost."
 
         /// Said once of a folder on FAT or exFAT (most USB sticks).
         static let noModes =
