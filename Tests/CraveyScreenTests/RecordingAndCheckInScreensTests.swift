@@ -76,9 +76,9 @@ final class RecordingAndCheckInScreensTests: CommandTestCase {
         try tmux.send("n", literal: true)
         try tmux.waitFor("Choose Recording Type")
         try tmux.send("a", literal: true)
-        var screen = try tmux.waitFor("RECORD")
+        // Not "RECORD" alone: the choice before it says "RECORD AUDIO".
+        var screen = try tmux.waitFor("Space, Enter or r: record")
         XCTAssertTrue(screen.contains("00:00"), screen)
-        XCTAssertTrue(screen.contains("Space, Enter or r: record"), screen)
         sleep(2)
         screen = try tmux.screen()
         XCTAssertFalse(screen.contains("0:01 / 2:00"), "nothing records before RECORD: \(screen)")
