@@ -1037,13 +1037,26 @@ extension Library {
 
     /// How long a command, its words said, waits for its push to the folder as it ends.
     static let pushWaitAsACommandEnds: Double = 2
+    /// Whether this process waited that long once already: a folder that did not answer then is
+    /// not waited on again.
+    private static let pushWaitedInVain = Atomic<Bool>(false)
 
-    /// Waits a moment at most (`pushWaitAsACommandEnds`) for this process's pushes to the folder
-    /// to end: called as a command ends, after its words. What is not written by then waits in
-    /// the library for the next push.
-    public static func finishSyncPushes() {
+    /// Waits a moment at most (`pushWaitAsACommandEnds`, once a process) for this process's pushes
+    /// to the folder to end: called after a command's words, before it reads the folder again and
+    /// as it ends. What is not written by then waits in the library for the next push. True when
+    /// no push is under way any more.
+    @discardableResult
+    public static func finishSyncPushes() -> Bool {
+        guard !pushWaitedInVain.load(ordering: .relaxed) else { return pushes.withLock { $0.running.isEmpty } }
         let deadline = Date().addingTimeInterval(pushWaitAsACommandEnds)
-        while pushes.withLock({ !$0.running.isEmpty }), Date() < deadline { usleep(2_000) }
+        while pushes.withLock({ !$0.running.isEmpty }) {
+            guard Date() < deadline else {
+                pushWaitedInVain.store(true, ordering: .relaxed)
+                return false
+            }
+            usleep(2_000)
+        }
+        return true
     }
 
     static func milliseconds(_ date: Date) -> Int64 {
