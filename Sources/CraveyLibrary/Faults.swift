@@ -12,19 +12,23 @@ import Synchronization
 /// step fail, or to SIGKILL the process at the Nth step, and then check that `recover` leaves
 /// rows and files in agreement. With no configuration it does nothing but count.
 ///
-/// Configured with the sites to fail, the step to be killed at, and whether to print each site to
-/// stderr as it is reached (test use only; the executable reads them from its environment).
+/// Configured with the sites to fail, the step to be killed at, the sites that hang for a while
+/// (a folder on a slow stick or a network mount that stops answering), and whether to print each
+/// site to stderr as it is reached (test use only; the executable reads them from its environment).
 public final class Faults: Sendable {
     private let failing: Set<String>
     private let killAt: Int?
     private let trace: Bool
+    /// Seconds each of these sites waits before it goes on.
+    private let hanging: [String: Double]
     /// The steps passed so far, in order.
     private let sites = Mutex<[String]>([])
 
-    public init(failing: Set<String> = [], killAt: Int? = nil, trace: Bool = false) {
+    public init(failing: Set<String> = [], killAt: Int? = nil, trace: Bool = false, hanging: [String: Double] = [:]) {
         self.failing = failing
         self.killAt = killAt
         self.trace = trace
+        self.hanging = hanging
     }
 
     /// No faults; the default for everything but tests.
@@ -42,6 +46,7 @@ public final class Faults: Sendable {
         let (fail, kill) = (failing.contains(site), killAt == count)
         if trace { FileHandle.standardError.write(Data("fault-site \(site)\n".utf8)) }
         if kill { Glibc.kill(getpid(), SIGKILL) }
+        if let seconds = hanging[site] { Thread.sleep(forTimeInterval: seconds) }
         if fail { throw LibraryError.injectedFault(site) }
     }
 }

@@ -41,7 +41,8 @@ struct FileStore: Sendable {
     static let ownEntries: [String: OwnKind] = [
         "library.sqlite": .file, "library.sqlite-wal": .file, "library.sqlite-shm": .file,
         "library.sqlite-journal": .file,
-        "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, reserveFile: .file,
+        "library.sqlite.restoring": .file, "library.lock": .file, workerLockFile: .file, syncLockFile: .file,
+        reserveFile: .file,
         rebuildingMarker: .file, journalFile: .file, journalFile + ".new": .file, setAsideFile: .file,
         lostNoteFile: .file, waitingLogsFile: .file, "nudge.state": .file, "nudge.pending": .file,
         recordingsDir: .directory, incomingDir: .directory, trashDir: .directory, purgingDir: .directory,
@@ -56,6 +57,9 @@ struct FileStore: Sendable {
     static let lostNoteFile = "logs.journal.lost"
     /// The transcript worker's own lock (one worker a library).
     static let workerLockFile = "transcripts.lock"
+    /// Held by whoever writes this machine's changes to the sync folder (one writer at a time,
+    /// so no line is written twice; see `Library.pushSyncOutbox`).
+    static let syncLockFile = "sync.lock"
     /// The database's daily snapshots (see `Library.snapshots`).
     static let snapshotsDir = "Snapshots"
     /// Second links to the recordings a backup is copying, so it copies them as they were when

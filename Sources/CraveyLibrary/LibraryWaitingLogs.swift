@@ -236,9 +236,9 @@ extension Library {
                 let lock = try lockLibrary(waitingAtMost: Self.logLockWait)
                 defer { lock.release() }
                 counted = try store.recordPlay(id: id, at: date)
+                if counted { pushSyncOutboxSoon() }  // this machine's count, to the folder (one writer)
             }
         }
-        if counted { pushSyncOutboxQuietly() }  // this machine's count, to the folder
         return counted
     }
 }

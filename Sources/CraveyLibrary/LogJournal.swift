@@ -146,7 +146,8 @@ extension Library {
             // The same changes for the sync folder, kept in the same step (see `Sync.swift`).
             try noteSyncChanges(db, lines.map { ($0.kind, $0.id) })
         }
-        pushSyncOutboxQuietly()
+        // Kept in the library now: the folder gets them without anyone waiting on it.
+        pushSyncOutboxSoon()
     }
 
     /// A journaled row as it stands now (nil: not there).

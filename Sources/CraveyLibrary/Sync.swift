@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +13,11 @@ import GRDB
 /// - **one writer per file**: each change this machine makes to a log, a plan or a shared setting
 ///   is a line of its own change file (`SyncFolder`), the journal's line (kind, id, the fields
 ///   that changed) with this device's counter and a hybrid clock (`SyncClock`). It is kept in the
-///   database (`syncOutbox`) in the step that writes the journal, then appended and fsynced to the
-///   folder before the command says it is logged; a folder that is not there (an unplugged stick)
-///   gets it on the next command that finds it;
+///   database (`syncOutbox`, fsynced) in the step that writes the journal, then appended and
+///   fsynced to the folder on a thread of its own while the command says it is logged (a slow or
+///   hung folder never holds a hard moment; a command waits for it a moment at most as it ends),
+///   one writer at a time (`sync.lock`); a folder that is not there (an unplugged stick), or a
+///   push not done when the process ends, gets it on the next command that finds it;
 /// - **merge is a replay** into this database, which stays outside the folder: per field, the
 ///   later stamp (clock, then device id) wins (`syncField` keeps each field's stamp); a deleted log
 ///   stays deleted whatever edit comes after; a log keeps its id on every machine; what came in is
@@ -554,6 +557,19 @@ extension Library {
     // MARK: - Syncing, the lock held
 
     private func syncNowLocked(sharingAll: Bool = false, compacting: Bool = false) throws -> SyncReport {
+        // One writer of this machine's change file: a push under way (a change a moment ago) ends
+        // first, and none starts while this writes, tidies or compacts.
+        guard let pushing = try holdSyncPush(waitingAtMost: Self.syncPushLockWait) else {
+            throw LibraryError.busy(
+                "another cravey process has been writing to the sync folder for \(Int(Self.syncPushLockWait)) s (a folder slow to answer?); this machine's changes wait here; nothing was changed"
+            )
+        }
+        let key = root
+        Self.pushes.withLock { _ = $0.bySync.insert(key) }  // what is kept meanwhile is written here
+        defer {
+            Self.pushes.withLock { _ = $0.bySync.remove(key) }
+            withExtendedLifetime(pushing) {}
+        }
         try flushJournal()
         defer { syncMerged = [] }
         guard let state = try store.writer.read({ db in try SyncState.load(db) }) else { throw SyncNotSet() }
@@ -590,7 +606,8 @@ extension Library {
         do {
             // This machine's changes in the folder older than its own: written again first.
             report.rewritten = try healOwnChanges(folder: folder)  // SyncHeal.swift
-            report.written = try pushSyncOutbox()
+            report.written = try pushSyncOutboxHeld()
+            try tidyOwnMedia(folder, device: state.device)  // SyncMedia.swift: once their lines are out
             report.compacted = try compactIfDue(folder: folder, asked: compacting)
         } catch is SyncCloned {
             // Said by the status below, with the folder's other problems.
@@ -1089,10 +1106,40 @@ extension Library {
             arguments: [line.counter, String(decoding: try encoder.encode(line), as: UTF8.self)])
     }
 
+    /// How long a push started after a change waits for another process's push to end before
+    /// it leaves its lines for the next one.
+    static let pushLockWait: Double = 10
+    /// How long `sync` waits for a push under way (another process, or a folder slow to answer).
+    static let syncPushLockWait: Double = 30
+
+    /// Holds the push lock (`sync.lock`): one writer of this machine's change file at a time,
+    /// across processes and threads. nil when another held it for `wait` seconds.
+    func holdSyncPush(waitingAtMost wait: Double) throws -> FileLock? {
+        let path = files.path(FileStore.syncLockFile)
+        let deadline = Date().addingTimeInterval(wait)
+        while true {
+            if let lock = try FileLock(path: path, wait: false) { return lock }
+            guard Date() < deadline else { return nil }
+            usleep(10_000)
+        }
+    }
+
     /// Writes the changes waiting in the database to this machine's change file (fsynced), then
-    /// forgets them; returns how many. A folder that cannot be reached keeps them waiting.
+    /// forgets them; returns how many. A folder that cannot be reached keeps them waiting. Holds
+    /// the push lock (see `pushSyncOutboxHeld`); another push under way for longer than `wait`
+    /// leaves them waiting too.
     @discardableResult
-    func pushSyncOutbox() throws -> Int {
+    func pushSyncOutbox(waitingAtMost wait: Double) throws -> Int {
+        guard let lock = try holdSyncPush(waitingAtMost: wait) else { return 0 }
+        defer { withExtendedLifetime(lock) {} }
+        return try pushSyncOutboxHeld()
+    }
+
+    /// `pushSyncOutbox` with the push lock held by the caller. The lines are forgotten only when
+    /// this machine's side is still as it was read (no new device id, no compaction since): else
+    /// they are written again by the next push, and the file's own check keeps them once.
+    @discardableResult
+    func pushSyncOutboxHeld() throws -> Int {
         let (state, lines) = try store.writer.read { db in
             (
                 try SyncState.load(db),
@@ -1116,19 +1163,90 @@ extension Library {
             return 0
         }
         try faults.hit("sync.forget")
-        try store.writer.write { db in
+        return try store.writer.write { db in
+            guard let now = try SyncState.load(db), now.device == state.device, now.segment == state.segment,
+                now.written == state.written, now.folder == state.folder
+            else { return 0 }
             try db.execute(sql: "DELETE FROM syncOutbox WHERE counter <= ?", arguments: [last])
             try db.execute(
                 sql: "UPDATE syncState SET value = ? WHERE key = 'written'",
                 arguments: [String(state.written + Int64(data.count))])
+            return lines.count
         }
-        return lines.count
     }
 
-    /// After the journal took this machine's changes: they go to the folder too (a folder that
-    /// is not there, or a copied id, keeps them waiting, said by `sync` and `check`).
-    func pushSyncOutboxQuietly() {
-        _ = try? pushSyncOutbox()
+    /// This process's pushes under way, by library: whether one runs, whether a change came
+    /// while it did (it goes round again), and whether `sync` holds the push lock (it writes
+    /// what is kept meanwhile itself).
+    private static let pushes = Mutex<(running: Set<String>, again: Set<String>, bySync: Set<String>)>(([], [], []))
+
+    /// Whether a push after a change runs on a thread of its own (the executable: a person never
+    /// waits on the folder) or in line, before the change returns (a program that reads the
+    /// folder next, such as a test of the library).
+    public static let pushesOnTheirOwnThread = Atomic<Bool>(false)
+
+    /// After this machine's changes were kept in the database (and the journal): they go to the
+    /// folder on a thread of their own, so the words of a hard moment and the screen after them
+    /// never wait on the folder (a slow stick, a network mount that stopped answering). A folder
+    /// that is not there, a copied id, or a push that did not end before the process did keeps
+    /// them waiting for the next command's push or `sync`; said by `sync` and `check`.
+    func pushSyncOutboxSoon() {
+        guard isWritable,
+            (try? store.writer.read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncOutbox)") }))
+                == true
+        else { return }
+        let key = root
+        guard Self.pushesOnTheirOwnThread.load(ordering: .relaxed) else {
+            if !Self.pushes.withLock({ $0.bySync.contains(key) }) {
+                _ = try? pushSyncOutbox(waitingAtMost: Self.pushLockWait)
+            }
+            return
+        }
+        let start = Self.pushes.withLock { pushes in
+            guard !pushes.bySync.contains(key) else { return false }
+            guard !pushes.running.contains(key) else {
+                pushes.again.insert(key)
+                return false
+            }
+            pushes.running.insert(key)
+            return true
+        }
+        guard start else { return }
+        Thread.detachNewThread { [self] in
+            while true {
+                _ = try? pushSyncOutbox(waitingAtMost: Self.pushLockWait)
+                let done = Self.pushes.withLock { pushes in
+                    guard pushes.again.remove(key) == nil else { return false }
+                    pushes.running.remove(key)
+                    return true
+                }
+                if done { return }
+            }
+        }
+    }
+
+    /// How long a command, its words said, waits for its push to the folder as it ends.
+    static let pushWaitAsACommandEnds: Double = 2
+    /// Whether this process waited that long once already: a folder that did not answer then is
+    /// not waited on again.
+    private static let pushWaitedInVain = Atomic<Bool>(false)
+
+    /// Waits a moment at most (`pushWaitAsACommandEnds`, once a process) for this process's pushes
+    /// to the folder to end: called after a command's words, before it reads the folder again and
+    /// as it ends. What is not written by then waits in the library for the next push. True when
+    /// no push is under way any more.
+    @discardableResult
+    public static func finishSyncPushes() -> Bool {
+        guard !pushWaitedInVain.load(ordering: .relaxed) else { return pushes.withLock { $0.running.isEmpty } }
+        let deadline = Date().addingTimeInterval(pushWaitAsACommandEnds)
+        while pushes.withLock({ !$0.running.isEmpty }) {
+            guard Date() < deadline else {
+                pushWaitedInVain.store(true, ordering: .relaxed)
+                return false
+            }
+            usleep(2_000)
+        }
+        return true
     }
 
     static func milliseconds(_ date: Date) -> Int64 {

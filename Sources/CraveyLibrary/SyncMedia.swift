@@ -17,10 +17,14 @@ import GRDB
 /// - **the folder is untrusted**: the other machine copies the file into its library under the
 ///   library's own rules (staged in `.incoming/`, fsynced, 0600, renamed, then the row), after
 ///   checking its size, its hash and that FFmpeg reads it as the kind and length the line says;
-///   a file that fails is refused (named by `sync` and `check`) and nothing changes. A file that
-///   has not come whole yet (a sync tool still copying it) is waited for quietly: the line is kept
-///   (`syncRecordingWaiting`) and taken in by a later `sync` once the file is whole;
-/// - **a trim is a new version**: the other machine replaces its copy as a trim does
+///   a file that fails is refused (named by `sync` and `check`) and nothing changes; every later
+///   `sync` reads it again once it changed (its size, times or inode), so a file that comes whole
+///   later is taken in with no new line. A file that has not come whole yet (a sync tool still
+///   copying it) is waited for quietly: the line is kept (`syncRecordingWaiting`) and taken in by
+///   a later `sync` once the file is whole;
+/// - **a trim is a new version**: this machine's older version leaves the folder only once the
+///   line naming the new one is in its change file (a machine reading the older line meanwhile
+///   still finds its file); the other machine replaces its copy as a trim does
 ///   (`replaceMedia`); title, notes, purpose and triggers go by the last writer per field, as the
 ///   logs do; a check-in is never edited;
 /// - **a delete is a tombstone** and wins over any edit or trim: each machine removes its own copy
@@ -120,11 +124,11 @@ extension Library {
 
     /// Under the library lock, the folder reached: shares what changed in this machine's
     /// recordings (stamped before what came in is weighed against it), then takes in the
-    /// recordings the other machines shared whose files are whole.
+    /// recordings the other machines shared whose files are whole. This machine's files no line
+    /// names any more leave the folder once the lines are written (`tidyOwnMedia`).
     func shareRecordings(_ folder: SyncFolder, device: String) throws {
         try shareOwnRecordings(folder, device: device, copyingFiles: true)
         try takeInRecordings(folder, device: device)
-        try tidyOwnMedia(folder, device: device)
     }
 
     /// After a recording's details were edited or it was deleted, with a folder chosen: the
@@ -133,7 +137,7 @@ extension Library {
     func shareRecordingChangesQuietly() {
         guard isWritable, let state = try? readLogs({ db in try SyncState.load(db) }) else { return }
         try? shareOwnRecordings(SyncFolder(path: state.folder), device: state.device, copyingFiles: false)
-        pushSyncOutboxQuietly()
+        pushSyncOutboxSoon()
     }
 
     // MARK: - Taking in
@@ -155,28 +159,59 @@ extension Library {
         return grouped.map { ($0.id, $0.lines.sorted { $0.stamp < $1.stamp }) }
     }
 
+    /// Takes in what waits. A recording refused before is tried again when a later line of it
+    /// came, or when the file its lines name changed since (its size, times or inode: a sync tool
+    /// that has now copied it whole, a damaged copy put right); else it stays named, unread.
     private func takeInRecordings(_ folder: SyncFolder, device: String) throws {
         for (id, lines) in try waitingRecordings() {
             guard let newest = lines.last else { continue }
             let mark = "refused recording \(id) \(newest.device) \(newest.counter)"
-            let refusedAlready = try store.writer.read { db in
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = ?)", arguments: [mark])!
+            let seen = "tried recording \(id)"
+            let file = namedFile(id, lines).map { folder.mediaStamp(device: $0.device, name: $0.name) } ?? "-"
+            let (refusedAlready, triedFile) = try store.writer.read { db in
+                (
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = ?)", arguments: [mark])!,
+                    try String.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = ?", arguments: [seen])
+                )
             }
-            if refusedAlready { continue }  // named once; a later line of it is tried again
+            if refusedAlready, triedFile == file { continue }  // named once, and nothing changed since
             do {
                 try takeIn(id, lines, folder, device: device)
+                // Taken in, or its file not whole yet (waiting, said as such): no longer refused.
+                if triedFile != nil { try store.writer.write { db in try Self.forgetRefusal(db, id) } }
             } catch let refused as RecordingRefused {
                 try store.writer.write { db in
-                    try db.execute(
+                    try Self.forgetRefusal(db, id)  // one refusal named a recording, its newest
+                    let note = try db.cachedStatement(
                         sql:
-                            "INSERT INTO syncState (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                        arguments: [
-                            mark,
-                            "a recording from device \(newest.device) (change \(newest.counter)) was not taken in: \(refused.words)",
-                        ])
+                            "INSERT INTO syncState (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+                    )
+                    try note.execute(arguments: [
+                        mark,
+                        "a recording from device \(newest.device) (change \(newest.counter)) was not taken in: \(refused.words)",
+                    ])
+                    try note.execute(arguments: [seen, file])
                 }
             }
         }
+    }
+
+    /// What was refused of a recording, and the file then tried, forgotten.
+    private static func forgetRefusal(_ db: Database, _ id: String) throws {
+        try db.execute(
+            sql: "DELETE FROM syncState WHERE key = ? OR key LIKE ?",
+            arguments: ["tried recording \(id)", "refused recording \(id) %"])
+    }
+
+    /// The device and name of the file a recording's waiting lines name last (nil: none named).
+    private func namedFile(_ id: String, _ lines: [SyncLine]) -> (device: String, name: String)? {
+        guard let named = lines.last(where: { $0.row?["version"] != nil }),
+            let version = named.row?["version"]?.integer.map({ Int64($0) }),
+            let kind = UUID(uuidString: id).flatMap({ try? store.recording(id: $0) })?.kind
+                ?? lines.lazy.compactMap({ $0.row?["kind"]?.text.flatMap(Recording.Kind.init(rawValue:)) }).first
+        else { return nil }
+        return (named.device, SyncFolder.mediaName(id: id, version: version, kind: kind))
     }
 
     /// Takes in one recording's waiting lines: a delete, or its details and (when it is new here
@@ -262,7 +297,7 @@ extension Library {
     /// A recording's lines taken in (or left behind by a delete), and what was refused of it.
     private static func forgetWaiting(_ db: Database, _ id: String) throws {
         try db.execute(sql: "DELETE FROM syncRecordingWaiting WHERE id = ?", arguments: [id])
-        try db.execute(sql: "DELETE FROM syncState WHERE key LIKE ?", arguments: ["refused recording \(id) %"])
+        try forgetRefusal(db, id)
     }
 
     /// `recording` with the edited details `values` give, held to the library's rules.
@@ -491,9 +526,19 @@ extension Library {
     }
 
     /// This machine's files in the folder that no line names any more (an older version, a
-    /// deleted recording's, one a run killed before its line was kept) leave it.
-    private func tidyOwnMedia(_ folder: SyncFolder, device: String) throws {
-        let current = try store.writer.read { db in
+    /// deleted recording's, one a run killed before its line was kept) leave it, once the line
+    /// that names what follows them is in this device's change file: while a recording's line
+    /// still waits here (a push that failed or was cut short), the other machine reads the
+    /// older line, and the file it names stays.
+    func tidyOwnMedia(_ folder: SyncFolder, device: String) throws {
+        let (current, waiting) = try store.writer.read { db in
+            let waiting = Set(
+                try String.fetchAll(db, sql: "SELECT line FROM syncOutbox").compactMap { text -> String? in
+                    guard let line = try? JSONDecoder().decode(SyncLine.self, from: Data(text.utf8)),
+                        line.kind == Self.recordingKind
+                    else { return nil }
+                    return line.id.lowercased()
+                })
             var names: Set<String> = []
             for id in try String.fetchAll(
                 db, sql: "SELECT id FROM syncField WHERE kind = ? AND field = 'version' AND device = ?",
@@ -505,9 +550,11 @@ extension Library {
                 else { continue }
                 names.insert(SyncFolder.mediaName(id: id, version: version, kind: kind))
             }
-            return names
+            return (names, waiting)
         }
-        folder.removeMedia(device: device) { !current.contains($0) }
+        folder.removeMedia(device: device) { name in
+            !current.contains(name) && !waiting.contains(String(name.prefix { $0 != "." }))
+        }
     }
 
     /// Stamps and keeps this machine's recording changes for the folder, in one transaction.
@@ -566,15 +613,9 @@ extension Library {
             guard let newest = lines.last,
                 !refused.contains("refused recording \(id) \(newest.device) \(newest.counter)")
             else { continue }
-            let named = lines.last(where: { $0.row?["version"] != nil })
             var file = "its file"
-            if let named, let version = named.row?["version"]?.integer.map({ Int64($0) }),
-                let kind = (try? store.recording(id: UUID(uuidString: id)!))?.kind
-                    ?? lines.lazy.compactMap({ $0.row?["kind"]?.text.flatMap(Recording.Kind.init(rawValue:)) }).first
-            {
-                file = SyncFolder.shown(
-                    folder.devicesPath + "/" + named.device + "/media/"
-                        + SyncFolder.mediaName(id: id, version: version, kind: kind))
+            if let named = namedFile(id, lines) {
+                file = SyncFolder.shown(folder.devicesPath + "/" + named.device + "/media/" + named.name)
             }
             findings.append(
                 "a recording from device \(newest.device) waits for \(file), which has not come whole into the folder; it is taken in by a later 'cravey sync' once it has"
@@ -627,6 +668,18 @@ extension SyncFolder {
             return .refused("is not a regular file")
         }
         return .file(fd, Int64(info.st_size))
+    }
+
+    /// What a device's media file is now, in a few numbers (its size, change times and inode;
+    /// "-" when it is not there or not a file): a file refused before is read again only once
+    /// this changed.
+    func mediaStamp(device: String, name: String) -> String {
+        guard case .file(let fd, _) = openMedia(device: device, name: name) else { return "-" }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return "-" }
+        return
+            "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ctim.tv_sec).\(info.st_ctim.tv_nsec) \(info.st_ino)"
     }
 
     /// Whether nothing is at `name` in a device's media folder.

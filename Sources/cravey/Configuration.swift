@@ -20,11 +20,13 @@ struct Configuration: Sendable {
     let clockStart: String?
     /// `CRAVEY_LOCK_WAIT`: how many seconds a change waits for another cravey process (10).
     let lockWaitSeconds: Double
-    /// `CRAVEY_FAULT_FAIL=site[,site…]`, `CRAVEY_FAULT_KILL_AT=N`, `CRAVEY_FAULT_TRACE=1`: the
-    /// library's fault-injection seam, for tests (see `Faults`).
+    /// `CRAVEY_FAULT_FAIL=site[,site…]`, `CRAVEY_FAULT_KILL_AT=N`, `CRAVEY_FAULT_TRACE=1`,
+    /// `CRAVEY_FAULT_HANG=site:seconds[,…]`: the library's fault-injection seam, for tests (see
+    /// `Faults`).
     let failingSites: Set<String>
     let killAtStep: Int?
     let traceSites: Bool
+    let hangingSites: [String: Double]
     /// `CRAVEY_WHISPER`: the Whisper engine's directory, or `off`; nil: where cravey looks.
     let whisper: String?
     /// `CRAVEY_TRANSCRIBE=background|now|later`: when transcripts are made after a save (background).
@@ -75,6 +77,13 @@ struct Configuration: Sendable {
         failingSites = Set((environment["CRAVEY_FAULT_FAIL"] ?? "").split(separator: ",").map(String.init))
         killAtStep = environment["CRAVEY_FAULT_KILL_AT"].flatMap { Int($0) }
         traceSites = environment["CRAVEY_FAULT_TRACE"] == "1"
+        hangingSites = Dictionary(
+            (environment["CRAVEY_FAULT_HANG"] ?? "").split(separator: ",").compactMap { entry in
+                let parts = entry.split(separator: ":")
+                guard parts.count == 2, let seconds = Double(parts[1]), seconds > 0 else { return nil }
+                return (String(parts[0]), seconds)
+            }
+        ) { $1 }
         whisper = environment["CRAVEY_WHISPER"].flatMap { $0.isEmpty ? nil : $0 }
         transcribe = environment["CRAVEY_TRANSCRIBE"].flatMap(Transcriber.Timing.init(rawValue:)) ?? .background
         speechModel =
@@ -120,7 +129,9 @@ struct Configuration: Sendable {
     }
 
     /// A fresh fault-injection seam as configured (it counts the steps of one library).
-    func faults() -> Faults { Faults(failing: failingSites, killAt: killAtStep, trace: traceSites) }
+    func faults() -> Faults {
+        Faults(failing: failingSites, killAt: killAtStep, trace: traceSites, hanging: hangingSites)
+    }
 }
 
 extension Calm {

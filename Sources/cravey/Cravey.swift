@@ -38,6 +38,14 @@ struct Cravey: ParsableCommand {
         for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 { _ = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) }
         // In a window of its own (cravey launch), the last words stay until a key.
         LaunchFlow.holdWindowAtExit()
+        // A change goes on to the sync folder on a thread of its own; however the command ends,
+        // its words are out first, then it waits for that a moment at most (what is not written
+        // by then waits in the library for the next push).
+        Library.pushesOnTheirOwnThread.store(true, ordering: .relaxed)
+        atexit {
+            fflush(nil)
+            Library.finishSyncPushes()
+        }
         if let refusal = RawArguments.refusal() { Terminal.fail(refusal, code: ExitCode.validationFailure.rawValue) }
         let configuration = Configuration.current
         configuration.apply()

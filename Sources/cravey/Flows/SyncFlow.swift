@@ -32,9 +32,11 @@ extension LibraryOptions {
 
 extension Library {
     /// After a hard moment's log was said to be kept (and its message played or its ride
-    /// ridden): the folder's news, brought in without waiting.
+    /// ridden): the folder's news, brought in without waiting, once this machine's own change
+    /// is written there (a folder that did not take it in a moment is left for next time).
     func syncBringInAfterAHardMoment() {
         fflush(nil)  // what was said is out before anything else is done
+        guard Library.finishSyncPushes() else { return }
         syncBringInIfNew()
     }
 }

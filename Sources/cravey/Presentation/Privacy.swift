@@ -60,7 +60,8 @@ enum Privacy {
                 "What keeps it safe: the database (library.sqlite) with the versions of its layout it has, a journal beside it of all you typed (logs.journal), a snapshot of the database each day (Snapshots), search indexes of your words, notes of work under way (a save, a trim, a deleted entry still to leave the snapshots) so that a crash loses nothing, space held in reserve so that a full disk still keeps a log, and what 'cravey check --repair' set aside (Quarantine).",
             tables: ["pendingSave", "pendingReplace", "pendingScrub", "pendingJournal", "grdb_migrations"],
             files: [
-                "library.sqlite", "library.lock", "logs.journal", "logs.waiting", "transcripts.lock", "Snapshots",
+                "library.sqlite", "library.lock", "logs.journal", "logs.waiting", "transcripts.lock", "sync.lock",
+                "Snapshots",
                 "Quarantine", ".reserve", ".incoming", ".trash", ".purging", ".backup", ".rebuilding",
             ]),
         Kept(
