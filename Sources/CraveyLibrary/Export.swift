@@ -69,7 +69,7 @@ public enum RecordingExport {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static func appendValue(_ value: Value, to out: inout [UInt8]) {
+    package static func appendValue(_ value: Value, to out: inout [UInt8]) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case let .integer(v): out.append(contentsOf: String(v).utf8)
@@ -199,7 +199,7 @@ public enum RecordingExport {
     /// A JSON string: quotes, backslashes and control characters escaped, and so are DEL, C1
     /// controls, direction overrides and separators (as \uXXXX), so that printing the JSON can
     /// never drive a terminal.
-    static func appendJSONString(_ s: String, to out: inout [UInt8]) {
+    package static func appendJSONString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             out.append(contentsOf: s.utf8)  // nothing to escape: ids, times, most words
@@ -308,14 +308,20 @@ public struct LibraryExport: Sendable {
         public var recordings = 0
     }
 
+    /// The logs' JSON objects in an export, each as its bytes, handed to `body` newest first: the
+    /// cravings' (true) or the uses' (false). Written straight from the rows, as `forEachLog`'s
+    /// logs would be written.
+    public typealias LogObjects = (_ cravings: Bool, _ body: ([UInt8]) throws -> Void) throws -> Void
+
     /// Writes the export of `library` as `format` to `sink` a block at a time, the logs as
-    /// `forEachLog` hands them (the cravings, the uses, or both; newest first): what is held is a
-    /// block, however many logs there are. JSON is written as `JSONText` writes it (see
-    /// `EncodedJSON`): {"cravings": [...], "usage": [...], "recordings": [...]}.
+    /// `forEachLog` hands them (the cravings, the uses, or both; newest first), or in JSON as
+    /// `logObjects` writes them when it is given: what is held is a block, however many logs
+    /// there are. JSON is written as `JSONText` writes it (see `EncodedJSON`):
+    /// {"cravings": [...], "usage": [...], "recordings": [...]}.
     public static func write<Log: ExportedLog>(
         _ format: Format, of library: Library, logColumns: [String],
         forEachLog: (_ cravings: Bool, _ uses: Bool, _ body: (Log) throws -> Void) throws -> Void,
-        to sink: (Data) throws -> Void
+        logObjects: LogObjects? = nil, to sink: (Data) throws -> Void
     ) throws -> Counts {
         // Called from within the logs' reading: a block is written as soon as it is full.
         try withoutActuallyEscaping(sink) { sink in
@@ -355,16 +361,26 @@ public struct LibraryExport: Sendable {
             for cravings in [true, false] {
                 if !cravings { out.append(contentsOf: ",\n  \"usage\": ".utf8) }
                 var first = true
-                try forEachLog(cravings, !cravings) { log in
-                    count(log)
-                    out.append(contentsOf: (first ? "[\n    " : ",\n    ").utf8)
-                    first = false
-                    if let fields = log.exportFields {
-                        try encoded.object(fields.values, arrays: fields.arrays, to: &out)
-                    } else {
-                        out.append(contentsOf: try JSONText.data(log))
+                if let logObjects {
+                    try logObjects(cravings) { object in
+                        if cravings { counts.cravings += 1 } else { counts.usageLogs += 1 }
+                        out.append(contentsOf: (first ? "[\n    " : ",\n    ").utf8)
+                        first = false
+                        out.append(contentsOf: object)
+                        try flush()
                     }
-                    try flush()
+                } else {
+                    try forEachLog(cravings, !cravings) { log in
+                        count(log)
+                        out.append(contentsOf: (first ? "[\n    " : ",\n    ").utf8)
+                        first = false
+                        if let fields = log.exportFields {
+                            try encoded.object(fields.values, arrays: fields.arrays, to: &out)
+                        } else {
+                            out.append(contentsOf: try JSONText.data(log))
+                        }
+                        try flush()
+                    }
                 }
                 out.append(contentsOf: (first ? "[]" : "\n  ]").utf8)
             }
@@ -381,11 +397,12 @@ public struct LibraryExport: Sendable {
     public static func write<Log: ExportedLog>(
         _ format: Format, of library: Library, logColumns: [String],
         forEachLog: (_ cravings: Bool, _ uses: Bool, _ body: (Log) throws -> Void) throws -> Void,
-        to path: String, replacing: Bool, another: String, replace: String?
+        logObjects: LogObjects? = nil, to path: String, replacing: Bool, another: String, replace: String?
     ) throws -> Counts {
         var counts = Counts()
         try RecordingExport.write(to: path, replacing: replacing, another: another, replace: replace) { emit in
-            counts = try write(format, of: library, logColumns: logColumns, forEachLog: forEachLog, to: emit)
+            counts = try write(
+                format, of: library, logColumns: logColumns, forEachLog: forEachLog, logObjects: logObjects, to: emit)
         }
         return counts
     }
@@ -523,27 +540,17 @@ public struct JSONKey: CodingKey {
 /// string of plain printable ASCII and a whole number straight into bytes, and anything else (a
 /// fraction, text to escape) through the encoder itself, the keys in the order it sorts them; so
 /// the bytes are the encoder's, and ten years of logs are exported without an encoder call each.
-struct EncodedJSON {
+package struct EncodedJSON {
     private var orders: [[String]: [Int]] = [:]
     private var numbers: [UInt64: [UInt8]] = [:]
 
-    mutating func object(
+    package init() {}
+
+    package mutating func object(
         _ values: [(String, RecordingExport.Value)], arrays: [(String, [String])], to out: inout [UInt8]
     ) throws {
         let names = values.map(\.0) + arrays.map(\.0)
-        let order: [Int]
-        if let known = orders[names] {
-            order = known
-        } else {
-            let probe = String(
-                decoding: try JSONText.data(Dictionary(names.map { ($0, 0) }, uniquingKeysWith: { a, _ in a })),
-                as: UTF8.self)
-            let place = names.map {
-                probe.range(of: "\"\($0)\":").map { probe.distance(from: probe.startIndex, to: $0.lowerBound) } ?? 0
-            }
-            order = names.indices.sorted { place[$0] < place[$1] }
-            orders[names] = order
-        }
+        let order = try self.order(names)
         out.append(UInt8(ascii: "{"))
         for (n, index) in order.enumerated() {
             if n > 0 { out.append(UInt8(ascii: ",")) }
@@ -563,7 +570,21 @@ struct EncodedJSON {
         out.append(UInt8(ascii: "}"))
     }
 
-    private mutating func value(_ value: RecordingExport.Value, to out: inout [UInt8]) throws {
+    /// The order the encoder writes these keys in: indices into `names`.
+    package mutating func order(_ names: [String]) throws -> [Int] {
+        if let known = orders[names] { return known }
+        let probe = String(
+            decoding: try JSONText.data(Dictionary(names.map { ($0, 0) }, uniquingKeysWith: { a, _ in a })),
+            as: UTF8.self)
+        let place = names.map {
+            probe.range(of: "\"\($0)\":").map { probe.distance(from: probe.startIndex, to: $0.lowerBound) } ?? 0
+        }
+        let order = names.indices.sorted { place[$0] < place[$1] }
+        orders[names] = order
+        return order
+    }
+
+    package mutating func value(_ value: RecordingExport.Value, to out: inout [UInt8]) throws {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .integer(let n): out.append(contentsOf: String(n).utf8)
@@ -580,7 +601,7 @@ struct EncodedJSON {
         }
     }
 
-    private func string(_ s: String, to out: inout [UInt8]) throws {
+    package func string(_ s: String, to out: inout [UInt8]) throws {
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             out.append(UInt8(ascii: "\""))
             out.append(contentsOf: s.utf8)

@@ -684,8 +684,10 @@ extension Library {
                 try db.execute(
                     sql: """
                         DELETE FROM logSearch;
-                        INSERT INTO logSearch (notes, kind, logId) SELECT notes, 'craving', id FROM craving WHERE notes IS NOT NULL;
-                        INSERT INTO logSearch (notes, kind, logId) SELECT notes, 'use', id FROM usage WHERE notes IS NOT NULL;
+                        INSERT INTO logSearch (rowid, notes, kind, logId)
+                          SELECT rowid * 2, notes, 'craving', id FROM craving WHERE notes IS NOT NULL;
+                        INSERT INTO logSearch (rowid, notes, kind, logId)
+                          SELECT rowid * 2 + 1, notes, 'use', id FROM usage WHERE notes IS NOT NULL;
                         """)
             }
         }

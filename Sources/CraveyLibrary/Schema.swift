@@ -150,8 +150,54 @@ extension Store {
         migrator.registerMigration("v19: plays per device") { db in
             try db.execute(sql: Library.playsSchema)
         }
+        migrator.registerMigration("v20: the logs' search keyed by row") { db in
+            try db.execute(sql: Self.logSearchByRowSchema)
+        }
         return migrator
     }
+
+    /// The search over the logs' notes keyed by each log's own row (migration v20): a craving's
+    /// entry under twice its rowid, a use's under twice its rowid plus one, so an edit or a delete
+    /// finds its entry at once (v5 looked it up by id, an unindexed column: the whole index read
+    /// for every edited or deleted log). The index is made again from the logs themselves.
+    private static let logSearchByRowSchema = """
+        DROP TRIGGER craving_search_insert;
+        DROP TRIGGER craving_search_update;
+        DROP TRIGGER craving_search_delete;
+        DROP TRIGGER usage_search_insert;
+        DROP TRIGGER usage_search_update;
+        DROP TRIGGER usage_search_delete;
+        DROP TABLE logSearch;
+        CREATE VIRTUAL TABLE logSearch USING fts5(
+          notes, kind UNINDEXED, logId UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO logSearch (rowid, notes, kind, logId)
+          SELECT rowid * 2, notes, 'craving', id FROM craving WHERE notes IS NOT NULL;
+        INSERT INTO logSearch (rowid, notes, kind, logId)
+          SELECT rowid * 2 + 1, notes, 'use', id FROM usage WHERE notes IS NOT NULL;
+        CREATE TRIGGER craving_search_insert AFTER INSERT ON craving WHEN new.notes IS NOT NULL BEGIN
+          INSERT INTO logSearch (rowid, notes, kind, logId) VALUES (new.rowid * 2, new.notes, 'craving', new.id);
+        END;
+        CREATE TRIGGER craving_search_update AFTER UPDATE OF notes ON craving BEGIN
+          DELETE FROM logSearch WHERE rowid = old.rowid * 2;
+          INSERT INTO logSearch (rowid, notes, kind, logId)
+            SELECT new.rowid * 2, new.notes, 'craving', new.id WHERE new.notes IS NOT NULL;
+        END;
+        CREATE TRIGGER craving_search_delete AFTER DELETE ON craving BEGIN
+          DELETE FROM logSearch WHERE rowid = old.rowid * 2;
+        END;
+        CREATE TRIGGER usage_search_insert AFTER INSERT ON usage WHEN new.notes IS NOT NULL BEGIN
+          INSERT INTO logSearch (rowid, notes, kind, logId) VALUES (new.rowid * 2 + 1, new.notes, 'use', new.id);
+        END;
+        CREATE TRIGGER usage_search_update AFTER UPDATE OF notes ON usage BEGIN
+          DELETE FROM logSearch WHERE rowid = old.rowid * 2 + 1;
+          INSERT INTO logSearch (rowid, notes, kind, logId)
+            SELECT new.rowid * 2 + 1, new.notes, 'use', new.id WHERE new.notes IS NOT NULL;
+        END;
+        CREATE TRIGGER usage_search_delete AFTER DELETE ON usage BEGIN
+          DELETE FROM logSearch WHERE rowid = old.rowid * 2 + 1;
+        END;
+        """
 
     /// Recordings shared through the sync folder (migration v18); see `SyncMedia.swift`.
     private static let sharedRecordingSchema = """

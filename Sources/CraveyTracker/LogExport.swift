@@ -85,10 +85,21 @@ public enum LogExport {
             count += 1
             let fields = entry.fields
             RecordingExport.appendObject(fields.values, arrays: fields.arrays, to: &out)
-            if out.count >= 1 << 16 {
-                sink(out)
-                out.removeAll(keepingCapacity: true)
-            }
+            flushWhenFull()
+        }
+
+        /// Appends a log's object as `Tracker.forEachLogJSON` (`.listing`) wrote it.
+        public mutating func append(object: [UInt8]) {
+            out.append(contentsOf: count == 0 ? "[\n  ".utf8 : ",\n  ".utf8)
+            count += 1
+            out.append(contentsOf: object)
+            flushWhenFull()
+        }
+
+        private mutating func flushWhenFull() {
+            guard out.count >= 1 << 16 else { return }
+            sink(out)
+            out.removeAll(keepingCapacity: true)
         }
 
         /// The array's end ("[]" when nothing came), written.

@@ -34,6 +34,7 @@ final class MigrationTests: XCTestCase {
         ("v17: sync", "25f9154aced90d61bd3ac179df774c0c0e44b74988c7315eb30ded463b819448"),
         ("v18: shared recordings", "701f709c308b20a033140d3da1d75d87e794a99f1c5853766e5c600b1cf81bb8"),
         ("v19: plays per device", "6c95876ac7a08b392c98cff7142bb339702dd8ea1d283320d90dcce1f906e498"),
+        ("v20: the logs' search keyed by row", "52a75f3b879e00362a9b98d0657a5ff08e02e436f54833d09988f50de3b68564"),
     ]
 
     func testNoShippedMigrationChanges() throws {

@@ -4,7 +4,8 @@
 #   - the first `cravey sync --folder` of another machine bringing them all in, next to the sqlite3
 #     CLI importing the same rows into an empty library (one transaction, the same triggers);
 #   - an incremental `cravey sync` of one log, next to sqlite3 inserting one row (synchronous=FULL);
-#   - after a tenth of the cravings are edited once and one log in a hundred deleted, the change
+#   - after a tenth of the cravings are edited once and one log in a hundred deleted, another
+#     machine bringing them all in with each edit and delete a line of its own, the change
 #     files' size before and after `cravey sync --compact`, the compaction's time, a machine that
 #     was away bringing everything in from the snapshot, and then one new log (it reads only that);
 #   - a command's cheap look at the folder before a change (`log edit` of an id that is not there,
@@ -105,6 +106,10 @@ sqlite3 "$work/a/library.sqlite" "UPDATE craving SET notes = 'looked back on', m
 "$cravey" sync --library "$work/a" >/dev/null
 lines=$(cat "$work/shared/cravey/devices/$device"/*.jsonl | wc -l)
 before=$(size "$work/shared/cravey/devices/$device")
+# Before compaction each edit and delete is a line of its own: another machine takes them in one
+# at a time (each edit of a log's notes keeps the search index in step).
+c=$(median_after 'fresh e' "$cravey" sync --folder "$work/shared" --library "$work/e")
+row "another machine brings in, edits and deletes" "$c s" "(each its own line)" ""
 t0=$(date +%s%N)
 "$cravey" sync --compact --library "$work/a" >/dev/null
 compact=$(( ($(date +%s%N) - t0) / 1000000 ))

@@ -43,6 +43,10 @@ extension Cravey {
             func forEachLog(_ cravings: Bool, _ uses: Bool, _ body: (LogEntry) throws -> Void) throws {
                 try tracker.forEachEntry(cravings: cravings, uses: uses, body)
             }
+            // JSON straight from the rows: the same bytes, without a model per log.
+            let logObjects: LibraryExport.LogObjects = { cravings, body in
+                try tracker.forEachLogJSON(.export, cravings: cravings, uses: !cravings, body)
+            }
             if output == "-" {
                 // Stored text may come from a restored backup or an older version: on a terminal it
                 // is shown as every listing shows it; through a pipe it stays the data it is.
@@ -50,14 +54,15 @@ extension Cravey {
                     print(Terminal.safeLines(try LibraryExport(format, of: lib).text), terminator: "")
                 } else {
                     _ = try LibraryExport.write(
-                        format, of: lib, logColumns: LogExport.columns, forEachLog: forEachLog,
+                        format, of: lib, logColumns: LogExport.columns, forEachLog: forEachLog, logObjects: logObjects,
                         to: { FileHandle.standardOutput.write($0) })
                 }
                 return
             }
             let path = output ?? (force ? LibraryExport.fileName(format) : LibraryExport.unusedPath(in: "", format))
             let export = try LibraryExport.write(
-                format, of: lib, logColumns: LogExport.columns, forEachLog: forEachLog, to: path, replacing: force,
+                format, of: lib, logColumns: LogExport.columns, forEachLog: forEachLog, logObjects: logObjects,
+                to: path, replacing: force,
                 another: "choose another with --output", replace: "replace it with --force")
             print(
                 "Exported \(Format.count(export.cravings, "craving")), \(Format.count(export.usageLogs, "usage log")) and "
