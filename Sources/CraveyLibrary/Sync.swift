@@ -568,7 +568,7 @@ extension Library {
     }
 
     static func rewrittenWords(_ device: String) -> String {
-        "device \(device)'s changes are shorter than when they were last read (rewritten by hand, or two machines writing as one); nothing of them was merged"
+        "device \(device)'s changes in the folder are shorter than when they were last read here (an older copy of the folder put back, a file cut short by a power cut, a change by hand, or two machines writing as one); nothing of them was merged now, and nothing taken in before is lost: when they are that machine's own, its next 'cravey sync' writes them again"
     }
 
     static func backwardsWords(_ device: String) -> String {

@@ -45,3 +45,33 @@ final class SyncProbeTests: SyncFoldersTestCase {
         XCTAssertEqual(try logText(b).components(separatedBy: "used while it hangs").count, 2, "once")
     }
 }
+
+extension SyncProbeTests {
+    func testTheOtherMachineNamesAnOlderCopyPutBackAsOneAndTakesItAllOnceItIsWrittenAgain() throws {
+        let (a, b, shared) = try machineWithACraving()
+        try synced(b, ["--folder", shared])
+        try cravey(a, ["craving", "5", "--notes", "first of two"])
+        let older = try folder("older")
+        try carry(a, from: shared, to: older)  // the folder as it was: copied aside
+        try cravey(a, ["craving", "6", "--notes", "second of two"])
+        try synced(b)
+        XCTAssertTrue(try logText(b).contains("second of two"))
+        try carry(a, from: older, to: shared)  // the older copy put back
+
+        // b reads a's file shorter than it read it: said as what it most likely is.
+        let said = try cravey(b, ["sync"], status: nil)
+        let words = said.stdout + said.stderr
+        XCTAssertTrue(words.contains("an older copy of the folder put back"), words)
+        XCTAssertFalse(words.contains("(rewritten by hand, or two machines writing as one)"), words)
+
+        // a writes its changes again; b takes what is new, each log once, and says nothing more.
+        try synced(a)
+        try cravey(a, ["craving", "7", "--notes", "after the older copy"])
+        try synced(b)
+        let logs = try logText(b)
+        for note in ["first of two", "second of two", "after the older copy"] {
+            XCTAssertEqual(logs.components(separatedBy: note).count, 2, "\(note) once")
+        }
+        XCTAssertEqual(try cravey(b, ["check"]).status, 0)
+    }
+}
