@@ -351,7 +351,7 @@ extension Library {
     public func syncBringInIfNew() {
         guard isWritable, let found = try? readLogs({ db in try SyncState.load(db) }) else { return }
         let folder = SyncFolder(path: found.folder)
-        guard let survey = try? folder.survey(),
+        guard let survey = Self.surveyAnswering(folder),
             let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) }),
             survey.devices.contains(where: {
                 $0.key != found.device
@@ -368,6 +368,34 @@ extension Library {
             else { return 0 }
             return try bringIn(state, folder: folder, survey: survey)
         }
+    }
+
+    /// How long a change made at leisure (a use, an edit) waits for the folder to answer before
+    /// it is made without the folder's news: a folder that hangs (a stick going bad, a network
+    /// mount that stopped answering) never holds a log.
+    static let surveyWait: Double = 2
+
+    /// The folder's survey, when it answers in a moment (`surveyWait`, once a process, as a push
+    /// waits); nil when it does not, or cannot be read. In the executable, the folder is read on
+    /// a thread of its own, left to end or not; a program that reads in line (a test of the
+    /// library) reads it here.
+    static func surveyAnswering(_ folder: SyncFolder) -> SyncFolder.Survey? {
+        guard pushesOnTheirOwnThread.load(ordering: .relaxed) else { return try? folder.survey() }
+        guard !pushWaitedInVain.load(ordering: .relaxed) else { return nil }
+        final class Answer: @unchecked Sendable {
+            var survey: SyncFolder.Survey?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let answer = Answer()
+        Thread.detachNewThread {
+            answer.survey = try? folder.survey()
+            answer.done.signal()
+        }
+        guard answer.done.wait(timeout: .now() + surveyWait) == .success else {
+            pushWaitedInVain.store(true, ordering: .relaxed)
+            return nil
+        }
+        return answer.survey
     }
 
     /// What `cravey sync --status` says: the folder, the devices and their high-water marks,
@@ -540,7 +568,7 @@ extension Library {
     }
 
     static func rewrittenWords(_ device: String) -> String {
-        "device \(device)'s changes are shorter than when they were last read (rewritten by hand, or two machines writing as one); nothing of them was merged"
+        "device \(device)'s changes in the folder are shorter than when they were last read here (an older copy of the folder put back, a file cut short by a power cut, a change by hand, or two machines writing as one); nothing of them was merged now, and nothing taken in before is lost: when they are that machine's own, its next 'cravey sync' writes them again"
     }
 
     static func backwardsWords(_ device: String) -> String {

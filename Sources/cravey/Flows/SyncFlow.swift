@@ -5,7 +5,8 @@ import Foundation
 /// from what the other machines wrote: with a sync folder chosen and something new in it, that is
 /// brought in first. A hard moment (a craving, a check-in) opens the library as it always did and
 /// never waits on the folder: what is new there comes in after the log is said to be kept.
-/// Bringing in never waits on the library's lock (another cravey holding it: next time).
+/// Bringing in never waits on the library's lock (another cravey holding it: next time), nor more
+/// than a moment on a folder that does not answer (`Library.surveyAnswering`).
 extension LibraryOptions {
     /// The library opened (made when it is not there), the folder's news brought in.
     func openBringingInSync() throws -> Library {
