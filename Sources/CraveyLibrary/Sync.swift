@@ -44,10 +44,10 @@ import Synchronization
 /// the devices, the reminders and milestones (derived again from the merged logs).
 extension Library {
     /// What is shared, by the journal's kind: its table, key, and the columns kept per machine
-    /// (a link to a recording, which stays on the machine that made it).
+    /// (none now: a craving's and a plan's message travel with them, see `SyncLinks.swift`).
     static let sharedKinds: [String: (table: String, key: String, perMachine: Set<String>)] = [
-        "craving": ("craving", "id", ["recordingId"]), "use": ("usage", "id", []),
-        "plan": ("plan", "id", ["recordingId"]), "setting": ("setting", "key", []),
+        "craving": ("craving", "id", []), "use": ("usage", "id", []),
+        "plan": ("plan", "id", []), "setting": ("setting", "key", []),
     ]
     /// The settings that are the person's on every machine.
     static let sharedSettings: Set<String> = ["name", "goal", "prices", "currency", "quickPlay"]
@@ -888,7 +888,7 @@ extension Library {
             }
         }
         if let key = row[shared.key], key != .text(line.id) { return "it names two ids" }
-        return nil
+        return linkProblem(row)  // SyncLinks.swift
     }
 
     /// Whether a line is stamped more than a week ahead of this machine's clock (`wall`): it is
@@ -1070,13 +1070,8 @@ extension Library {
                 try Self.keepingGrown(db, kind, id, $0, known)
             }) {
                 var fields = row.filter { !shared.perMachine.contains($0.key) && known[$0.key]?.value != $0.value }
-                // A link to a craving that is not here (yet) was cleared here, not changed.
-                if case .null? = fields["cravingId"], case .text(let linked)? = known["cravingId"]?.value,
-                    try !Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM craving WHERE id = ?)", arguments: [linked])!
-                {
-                    fields["cravingId"] = nil
-                }
+                // A link to a craving or a recording that is not here (yet) was cleared here, not changed.
+                try Self.keepWaitingLinks(&fields, known, db)  // SyncLinks.swift
                 guard !fields.isEmpty else { continue }
                 change = fields
             } else if kind == "setting" {
