@@ -1000,6 +1000,7 @@ extension Library {
             throw LibraryError.invalid(field: kind, reason: problem)
         }
         _ = try replay(kind, id: id, row: row, db)
+        try noteWaitingLink(db, kind, id, known)  // a message not here yet: SyncLinks.swift
     }
 
     /// The shared fields of a row as this machine knows them, each with its stamp.

@@ -7,8 +7,9 @@ import GRDB
 /// A line may name a recording this machine does not have yet (its line or its file still on the
 /// way, or refused): the line's other fields are applied, the row is put without its message (as
 /// the journal's replay puts a link to what is not there), and the link waits in `syncField`, where
-/// the line's fields are kept. When the recording is taken in, the links waiting for it are set in
-/// the transaction that saves it, whatever order the lines and the file came in. A recording
+/// the line's fields are kept, noted by the recording it waits for (`noteWaitingLink`). When the
+/// recording is taken in, the links waiting for it are set in the transaction that saves it,
+/// whatever order the lines and the file came in. A recording
 /// deleted (here, or a delete that came from the folder) never comes: its links end as no message,
 /// as a local delete leaves them (`ON DELETE SET NULL`). A link cleared here because its recording
 /// is not here is never told to the folder as a change (`keepWaitingLinks`).
@@ -25,17 +26,42 @@ extension Library {
         return nil
     }
 
-    /// Sets the links that waited for `recording`, now saved here: each craving and plan whose
-    /// newest line names it and that has no message here yet.
+    /// Notes a row put from the folder whose link names a recording that is not here (yet): it
+    /// waits for it (`link <recording> <kind> <id>` in `syncState`), so taking the recording in
+    /// finds its links without reading every row's fields.
+    static func noteWaitingLink(
+        _ db: Database, _ kind: String, _ id: String, _ known: [String: (value: JournalValue, stamp: SyncStamp)]
+    ) throws {
+        // A recording deleted (its delete taken in here) never comes: nothing waits for it.
+        guard recordingLinks[kind] != nil, case .text(let recording)? = known["recordingId"]?.value,
+            try !Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM recording WHERE id = ?1)
+                          OR EXISTS (SELECT 1 FROM syncField WHERE kind = ?2 AND id = ?1 AND field = ?3)
+                        """), arguments: [recording, recordingKind, deletedField])!
+        else { return }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncState (key, value) VALUES (?, '')").execute(
+            arguments: ["link \(recording) \(kind) \(id)"])
+    }
+
+    /// Sets the links that waited for `recording`, now saved here: each craving and plan noted as
+    /// waiting for it whose newest line still names it and that has no message here yet. The
+    /// notes are forgotten.
     static func setWaitingLinks(to recording: String, _ db: Database) throws {
-        for (kind, table) in recordingLinks.sorted(by: { $0.key < $1.key }) {
+        let range: StatementArguments = ["link \(recording) ", "link \(recording)!"]
+        for key in try String.fetchAll(db, sql: "SELECT key FROM syncState WHERE key > ? AND key < ?", arguments: range)
+        {
+            let parts = key.split(separator: " ")
+            guard parts.count == 4, let table = recordingLinks[String(parts[2])] else { continue }
             try db.execute(
                 sql: """
-                    UPDATE \(table) SET recordingId = ?1 WHERE recordingId IS NULL AND id IN (
-                      SELECT id FROM syncField WHERE kind = ?2 AND field = 'recordingId' AND value = ?1)
+                    UPDATE \(table) SET recordingId = ?1 WHERE id = ?2 AND recordingId IS NULL AND EXISTS (
+                      SELECT 1 FROM syncField WHERE kind = ?3 AND id = ?2 AND field = 'recordingId' AND value = ?1)
                     """,
-                arguments: [recording, kind])
+                arguments: [recording, String(parts[3]), String(parts[2])])
         }
+        try db.execute(sql: "DELETE FROM syncState WHERE key > ? AND key < ?", arguments: range)
     }
 
     /// Leaves out of a change this machine tells the folder the links it did not change: a link
