@@ -603,6 +603,7 @@ extension Library {
                 try Self.shareOwnPlays(db, wall: syncWallClock())
             }
         }
+        try shareLinksOnce()  // SyncLinks.swift
         do {
             // This machine's changes in the folder older than its own: written again first.
             report.rewritten = try healOwnChanges(folder: folder)  // SyncHeal.swift

@@ -79,3 +79,23 @@ extension Library {
         }
     }
 }
+
+extension Library {
+    /// Once a library: its cravings' and plans' messages told to the folder, for a folder chosen
+    /// when a message stayed on the machine that linked it (a `--folder` writes every row anyway;
+    /// a row whose link the folder has already changes nothing).
+    func shareLinksOnce() throws {
+        let done = "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = 'links shared')"
+        guard try !store.writer.read({ db in try Bool.fetchOne(db, sql: done)! }) else { return }  // no write
+        try store.writer.write { db in
+            var keys: [(kind: String, id: String)] = []
+            for (kind, table) in Self.recordingLinks.sorted(by: { $0.key < $1.key }) {
+                for id in try String.fetchAll(db, sql: "SELECT id FROM \(table) WHERE recordingId IS NOT NULL") {
+                    keys.append((kind, id))
+                }
+            }
+            try noteSyncChanges(db, keys)
+            try db.execute(sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES ('links shared', '1')")
+        }
+    }
+}

@@ -143,4 +143,30 @@ final class SyncPlanMessageTests: SyncFoldersTestCase {
         XCTAssertEqual(try logText(a), try logText(b))
         XCTAssertEqual(try logText(a), try logText(c))
     }
+
+    func testAPlanMadeBeforeMessagesTravelledGetsItsMessageOnTheOtherMachineOnTheNextSync() throws {
+        let (a, b, shared) = (library("a"), library("b"), try folder("shared"))
+        let walk = try message(a, "Walk first")
+        try plan(a, playing: walk)
+        try synced(a, ["--folder", shared])
+        // As a cravey that kept a message on the machine that linked it left A and the folder.
+        let sql = "DELETE FROM syncField WHERE field = 'recordingId'; DELETE FROM syncState WHERE key = 'links shared';"
+        XCTAssertEqual(try runProcess("/usr/bin/sqlite3", [a + "/library.sqlite", sql]).status, 0)
+        let changes = try deviceDirectory(shared, a) + "/changes.jsonl"
+        let text = try String(contentsOfFile: changes, encoding: .utf8)
+        let kept = text.replacingOccurrences(
+            of: "\"recordingId\":\"\(walk)\"", with: "\"recordingId\":null" + String(repeating: " ", count: 34))
+        XCTAssertNotEqual(kept, text)
+        XCTAssertEqual(kept.utf8.count, text.utf8.count)
+        try kept.write(toFile: changes, atomically: false, encoding: .utf8)
+        try synced(b, ["--folder", shared])
+        XCTAssertTrue(try plans(b).first?["messageId"] is NSNull)
+
+        try synced(a)
+        try synced(b)
+        XCTAssertEqual(try plans(b).first?["messageId"] as? String, walk, "told once by A's next sync")
+        XCTAssertEqual(try synced(a)["written"] as? Int, 0, "once")
+        try cravey(a, ["check"])
+        try cravey(b, ["check"])
+    }
 }
