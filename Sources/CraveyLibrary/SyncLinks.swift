@@ -88,13 +88,14 @@ extension Library {
         let done = "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = 'links shared')"
         guard try !store.writer.read({ db in try Bool.fetchOne(db, sql: done)! }) else { return }  // no write
         try store.writer.write { db in
-            var keys: [(kind: String, id: String)] = []
-            for (kind, table) in Self.recordingLinks.sorted(by: { $0.key < $1.key }) {
-                for id in try String.fetchAll(db, sql: "SELECT id FROM \(table) WHERE recordingId IS NOT NULL") {
-                    keys.append((kind, id))
-                }
+            let linked = Self.recordingLinks.sorted(by: { $0.key < $1.key }).map { kind, table in
+                "SELECT '\(kind)', id FROM \(table) WHERE recordingId IS NOT NULL"
             }
-            try noteSyncChanges(db, keys)
+            try noteSyncChanges(
+                db,
+                try Row.fetchAll(db, sql: linked.joined(separator: " UNION ALL ")).map {
+                    (kind: $0[0] as String, id: $0[1] as String)
+                })
             try db.execute(sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES ('links shared', '1')")
         }
     }
