@@ -44,10 +44,10 @@ import Synchronization
 /// the devices, the reminders and milestones (derived again from the merged logs).
 extension Library {
     /// What is shared, by the journal's kind: its table, key, and the columns kept per machine
-    /// (a link to a recording, which stays on the machine that made it).
+    /// (none now: a craving's and a plan's message travel with them, see `SyncLinks.swift`).
     static let sharedKinds: [String: (table: String, key: String, perMachine: Set<String>)] = [
-        "craving": ("craving", "id", ["recordingId"]), "use": ("usage", "id", []),
-        "plan": ("plan", "id", ["recordingId"]), "setting": ("setting", "key", []),
+        "craving": ("craving", "id", []), "use": ("usage", "id", []),
+        "plan": ("plan", "id", []), "setting": ("setting", "key", []),
     ]
     /// The settings that are the person's on every machine.
     static let sharedSettings: Set<String> = ["name", "goal", "prices", "currency", "quickPlay"]
@@ -631,6 +631,7 @@ extension Library {
                 try Self.shareOwnPlays(db, wall: syncWallClock())
             }
         }
+        try shareLinksOnce()  // SyncLinks.swift
         do {
             // This machine's changes in the folder older than its own: written again first.
             report.rewritten = try healOwnChanges(folder: folder)  // SyncHeal.swift
@@ -916,7 +917,7 @@ extension Library {
             }
         }
         if let key = row[shared.key], key != .text(line.id) { return "it names two ids" }
-        return nil
+        return linkProblem(row)  // SyncLinks.swift
     }
 
     /// Whether a line is stamped more than a week ahead of this machine's clock (`wall`): it is
@@ -1028,6 +1029,7 @@ extension Library {
             throw LibraryError.invalid(field: kind, reason: problem)
         }
         _ = try replay(kind, id: id, row: row, db)
+        try noteWaitingLink(db, kind, id, known)  // a message not here yet: SyncLinks.swift
     }
 
     /// The shared fields of a row as this machine knows them, each with its stamp.
@@ -1098,13 +1100,8 @@ extension Library {
                 try Self.keepingGrown(db, kind, id, $0, known)
             }) {
                 var fields = row.filter { !shared.perMachine.contains($0.key) && known[$0.key]?.value != $0.value }
-                // A link to a craving that is not here (yet) was cleared here, not changed.
-                if case .null? = fields["cravingId"], case .text(let linked)? = known["cravingId"]?.value,
-                    try !Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM craving WHERE id = ?)", arguments: [linked])!
-                {
-                    fields["cravingId"] = nil
-                }
+                // A link to a craving or a recording that is not here (yet) was cleared here, not changed.
+                try Self.keepWaitingLinks(&fields, known, db)  // SyncLinks.swift
                 guard !fields.isEmpty else { continue }
                 change = fields
             } else if kind == "setting" {

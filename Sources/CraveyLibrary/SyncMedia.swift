@@ -437,6 +437,7 @@ extension Library {
                 for path in finalPaths {
                     try db.execute(sql: "DELETE FROM pendingSave WHERE path = ?", arguments: [path])
                 }
+                try Self.setWaitingLinks(to: recording.id.uuidString, db)  // SyncLinks.swift
                 try keep(db)
                 try faults.hit("sync.media.commit")
             }
