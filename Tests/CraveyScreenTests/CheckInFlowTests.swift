@@ -315,7 +315,9 @@ final class CheckInFlowTests: CommandTestCase {
 
     func testAKilledCheckInIsRecoveredAsThatDaysEntry() throws {
         let process = try startScripted(["--mood", "happy"], now: "2026-11-20T22:00:00")
-        usleep(3_500_000)
+        // Killed 2.5 s after its take's sound began to be written (a busy machine starts a process late).
+        XCTAssertTrue(waitForTakeFile(in: root, growing: true), "the take's sound is being written")
+        usleep(2_500_000)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let listed = try entries()  // opening the library recovers the take

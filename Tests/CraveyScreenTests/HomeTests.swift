@@ -186,7 +186,10 @@ final class HomeTests: CommandTestCase {
         try tmux.send("Enter")
         try tmux.waitFor("Ride it out now?")
         try tmux.send("Enter")
-        welcome = try tmux.waitFor("Craving logged ✓ — 5 (moderate), ")
+        // The words come as the craving's screen closes: the welcome is drawn with them a moment after.
+        welcome = try tmux.waitUntil("the welcome with the craving's words") {
+            $0.contains("Craving logged ✓ — 5 (moderate), ") && $0.contains("Get started")
+        }
         XCTAssertTrue(welcome.contains("Get started"), "back on the welcome: \(welcome)")
         XCTAssertEqual((try json(try run(["log", "--json"]).stdout) as? [Any])?.count, 1)
         // A message now: 1 on a tour card plays it, and it counts.

@@ -186,7 +186,9 @@ final class RecordTerminalTests: CommandTestCase {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        usleep(1_500_000)
+        // Timed from the take's first bytes (a busy machine starts a process late).
+        XCTAssertTrue(waitForTakeFile(in: root), "the take began")
+        usleep(1_200_000)
         kill(process.processIdentifier, SIGUSR1)
         usleep(2_000_000)
         kill(process.processIdentifier, SIGUSR1)

@@ -311,3 +311,25 @@ public func grabScreen(_ display: String, to path: String) throws -> [UInt8] {
     }
     return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
+
+/// Waits (30 s at most) until a take being recorded into the library at `root` has its first
+/// bytes in `.incoming/` (`growing`: and has grown since, its sound being written): what a test
+/// times a signal or a kill from.
+public func waitForTakeFile(in root: String, growing: Bool = false) -> Bool {
+    let deadline = Date() + 30
+    var first: Int?
+    while Date() < deadline {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/.incoming")) ?? []
+        let size =
+            names.map {
+                (try? FileManager.default.attributesOfItem(atPath: root + "/.incoming/" + $0)[.size] as? Int) ?? 0
+            }.max() ?? 0
+        if size > 0 {
+            guard growing else { return true }
+            if let first, size > first { return true }
+            first = first ?? size
+        }
+        usleep(50_000)
+    }
+    return false
+}
