@@ -53,8 +53,12 @@ final class SyncClockTests: XCTestCase {
         XCTAssertNotNil(Library.lineProblem(line("craving", id, nil), device: "other"))
         XCTAssertNotNil(Library.lineProblem(line("milestone", id, nil), device: device), "kept per machine")
         XCTAssertNotNil(Library.lineProblem(line("craving", "../x", nil), device: device))
+        XCTAssertNil(
+            Library.lineProblem(line("craving", id, ["recordingId": .text(id)]), device: device),
+            "a craving's message travels with it")
         XCTAssertNotNil(
-            Library.lineProblem(line("craving", id, ["recordingId": .text(id)]), device: device))
+            Library.lineProblem(line("plan", id, ["recordingId": .text("../../x")]), device: device),
+            "a message is named by a recording's id")
         XCTAssertNotNil(
             Library.lineProblem(line("craving", id, ["notes": .text("a\u{1B}[2J")]), device: device))
         XCTAssertNotNil(
