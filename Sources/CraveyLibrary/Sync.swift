@@ -382,20 +382,21 @@ extension Library {
     static func surveyAnswering(_ folder: SyncFolder) -> SyncFolder.Survey? {
         guard pushesOnTheirOwnThread.load(ordering: .relaxed) else { return try? folder.survey() }
         guard !pushWaitedInVain.load(ordering: .relaxed) else { return nil }
-        final class Answer: @unchecked Sendable {
-            var survey: SyncFolder.Survey?
+        final class Answer: Sendable {
+            let survey = Mutex<SyncFolder.Survey?>(nil)
             let done = DispatchSemaphore(value: 0)
         }
         let answer = Answer()
         Thread.detachNewThread {
-            answer.survey = try? folder.survey()
+            let survey = try? folder.survey()
+            answer.survey.withLock { $0 = survey }
             answer.done.signal()
         }
         guard answer.done.wait(timeout: .now() + surveyWait) == .success else {
             pushWaitedInVain.store(true, ordering: .relaxed)
             return nil
         }
-        return answer.survey
+        return answer.survey.withLock { $0 }
     }
 
     /// What `cravey sync --status` says: the folder, the devices and their high-water marks,

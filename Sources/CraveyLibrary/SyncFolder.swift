@@ -63,7 +63,7 @@ struct SyncFolder {
 
     /// What the folder holds: each device's change file size (nil: none yet), and what cravey
     /// will not read, in words.
-    struct Survey {
+    struct Survey: Sendable {
         var devices: [String: off_t] = [:]
         var problems: [String] = []
         /// The counter each device's newest segment starts after (0: never compacted).
