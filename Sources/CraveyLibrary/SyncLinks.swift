@@ -17,10 +17,12 @@ extension Library {
     /// The shared kinds whose rows link to a recording, by their table.
     static let recordingLinks = ["craving": "craving", "plan": "plan"]
 
-    /// A line's link to a recording held to the rules: none, or an id cravey makes (nil: kept).
+    /// A line's link to a recording held to the rules: none, or an id as cravey writes it (nil:
+    /// kept). The same id in small letters names no recording here, and its link would wait for
+    /// ever for a recording that comes under its own name.
     static func linkProblem(_ row: [String: JournalValue]) -> String? {
         guard let link = row["recordingId"], link != .null else { return nil }
-        guard case .text(let id) = link, id.utf8.count == 36, UUID(uuidString: id) != nil else {
+        guard case .text(let id) = link, id.utf8.count == 36, UUID(uuidString: id)?.uuidString == id else {
             return "its recordingId is not the id of a recording cravey makes"
         }
         return nil
@@ -49,7 +51,7 @@ extension Library {
     /// waiting for it whose newest line still names it and that has no message here yet. The
     /// notes are forgotten.
     static func setWaitingLinks(to recording: String, _ db: Database) throws {
-        let range: StatementArguments = ["link \(recording) ", "link \(recording)!"]
+        let range = waitingFor(recording)
         for key in try String.fetchAll(db, sql: "SELECT key FROM syncState WHERE key > ? AND key < ?", arguments: range)
         {
             let parts = key.split(separator: " ")
@@ -61,7 +63,18 @@ extension Library {
                     """,
                 arguments: [recording, String(parts[3]), String(parts[2])])
         }
-        try db.execute(sql: "DELETE FROM syncState WHERE key > ? AND key < ?", arguments: range)
+        try forgetWaitingLinks(to: recording, db)
+    }
+
+    /// Forgets the links that waited for `recording`: set (above), or never to be set, its delete
+    /// taken in here (the rows keep no message, as a local delete leaves them).
+    static func forgetWaitingLinks(to recording: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncState WHERE key > ? AND key < ?", arguments: waitingFor(recording))
+    }
+
+    /// The keys of the links noted as waiting for `recording` lie between these two.
+    private static func waitingFor(_ recording: String) -> StatementArguments {
+        ["link \(recording) ", "link \(recording)!"]
     }
 
     /// Leaves out of a change this machine tells the folder the links it did not change: a link

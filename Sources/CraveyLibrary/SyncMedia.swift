@@ -226,6 +226,7 @@ extension Library {
             try store.writer.write { db in
                 try Self.keepFields(db, Self.recordingKind, id, nil, delete.stamp)
                 try Self.forgetWaiting(db, id)
+                try Self.forgetWaitingLinks(to: id, db)  // it never comes: SyncLinks.swift
             }
             return
         }
