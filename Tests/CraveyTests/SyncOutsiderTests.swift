@@ -52,7 +52,11 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         try cravey(b, ["check"])
     }
 
-    func testAMessageDeletedWhileItsFileWasOnTheWayLeavesNothingWaiting() throws {
+    /// Machine A's plan with its message, carried on A's stick to B's, its message's file held
+    /// back (put aside at `aside`): B has the plan and waits for its message.
+    func planWaitingOnB() throws -> (
+        a: String, b: String, stickA: String, stickB: String, water: String, file: String, aside: String
+    ) {
         let (a, b) = (library("a"), library("b"))
         let (stickA, stickB) = (try folder("stick-a"), try folder("stick-b"))
         let water = try tone(a, titled: "Water first")
@@ -61,11 +65,16 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         try synced(b, ["--folder", stickB])
         try carry(a, from: stickA, to: stickB)
         let media = try deviceDirectory(stickB, a) + "/media"
-        for name in try names(media) { try FileManager.default.removeItem(atPath: media + "/" + name) }  // late
+        let name = try XCTUnwrap(try names(media).first)
+        try FileManager.default.moveItem(atPath: media + "/" + name, toPath: base + "/" + name)  // late
         try synced(b)
         XCTAssertNil(try firstPlanMessage(b))
         XCTAssertEqual(try waitingLinks(b).count, 1, "the plan waits for its message")
+        return (a, b, stickA, stickB, water, media + "/" + name, base + "/" + name)
+    }
 
+    func testAMessageDeletedWhileItsFileWasOnTheWayLeavesNothingWaiting() throws {
+        let (a, b, stickA, stickB, water, _, _) = try planWaitingOnB()
         try cravey(a, ["delete", water, "--yes"])
         try synced(a)
         try carry(a, from: stickA, to: stickB)
@@ -98,5 +107,104 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         XCTAssertTrue(
             (check.stdout + check.stderr).contains("recordingId is not the id of a recording cravey makes"),
             check.stdout + check.stderr)
+    }
+
+    /// The logs' search as v5 to v19 kept it (each entry found by its log's id), put back in
+    /// place of the one keyed by row, as a library made before sees it.
+    static let searchBefore =
+        """
+        DROP TABLE logSearch;
+        CREATE VIRTUAL TABLE logSearch USING fts5(
+          notes, kind UNINDEXED, logId UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2');
+        DELETE FROM grdb_migrations WHERE identifier LIKE 'v20:%';
+        """ + [("usage", "use"), ("craving", "craving")].map(searchByIdBefore).joined()
+
+    /// One kind of log's part of the search as it was before it was keyed by row.
+    static func searchByIdBefore(_ table: String, _ kind: String) -> String {
+        let put = "INSERT INTO logSearch (notes, kind, logId)"
+        let forget = "DELETE FROM logSearch WHERE kind = '\(kind)' AND logId = old.id"
+        return """
+            DROP TRIGGER \(table)_search_insert; DROP TRIGGER \(table)_search_update; DROP TRIGGER \(table)_search_delete;
+            \(put) SELECT notes, '\(kind)', id FROM \(table) WHERE notes IS NOT NULL;
+            CREATE TRIGGER \(table)_search_insert AFTER INSERT ON \(table) WHEN new.notes IS NOT NULL BEGIN
+              \(put) VALUES (new.notes, '\(kind)', new.id); END;
+            CREATE TRIGGER \(table)_search_update AFTER UPDATE OF notes ON \(table) BEGIN
+              \(forget); \(put) SELECT new.notes, '\(kind)', new.id WHERE new.notes IS NOT NULL; END;
+            CREATE TRIGGER \(table)_search_delete AFTER DELETE ON \(table) BEGIN \(forget); END;
+
+            """
+    }
+
+    /// The ids of the logs `search` finds for `word` on `library`, shortened as it prints them.
+    func found(_ word: String, _ library: String) throws -> [String] {
+        try cravey(library, ["search", word]).stdout.split(separator: "\n").compactMap { line in
+            line.hasPrefix("📝 ") ? String(line.dropFirst(2).prefix(8)) : nil
+        }.sorted()
+    }
+
+    func testASearchInALibraryMadeBeforeItWasKeyedByRowFollowsEditsDeletesAndTheOtherMachine() throws {
+        let (a, b, shared) = (library("a"), library("b"), try folder("shared"))
+        try cravey(a, ["craving", "6", "--notes", "walked by the lake"])
+        try cravey(a, ["use", "vape", "2", "--notes", "after the lake walk"])
+        try cravey(a, ["craving", "3", "--notes", "first draft"])
+        let logs = try XCTUnwrap(json(try logText(a)) as? [[String: Any]])
+        let ids = logs.map { String(($0["id"] as? String ?? "").prefix(8)) }  // newest first
+        XCTAssertEqual(ids.count, 3)
+        let (draft, use, lake) = (ids[0], ids[1], ids[2])
+        let revert = try runProcess("/usr/bin/sqlite3", [a + "/library.sqlite", Self.searchBefore])
+        XCTAssertEqual(revert.status, 0, revert.stderr)
+        let migrated = [a + "/library.sqlite", "SELECT count(*) FROM grdb_migrations WHERE identifier LIKE 'v20:%'"]
+        XCTAssertEqual(try runProcess("/usr/bin/sqlite3", migrated).stdout, "0\n", "made as before")
+
+        XCTAssertEqual(try found("lake", a), [lake, use].sorted(), "found as before, once the search is keyed by row")
+        XCTAssertEqual(try runProcess("/usr/bin/sqlite3", migrated).stdout, "1\n", "keyed by row now")
+        try cravey(a, ["log", "edit", draft, "--notes", "second thoughts by the lake"])
+        try cravey(a, ["log", "delete", lake, "--yes"])
+        try synced(a, ["--folder", shared])
+        try synced(b, ["--folder", shared])
+        try cravey(b, ["log", "edit", use, "--notes", ""])
+        try synced(b)
+        try synced(a)
+        for machine in [a, b] {
+            XCTAssertEqual(try found("lake", machine), [draft], machine)
+            XCTAssertEqual(try found("draft", machine), [], "\(machine): the notes as edited")
+            XCTAssertEqual(try found("walk", machine), [], "\(machine): a deleted log and cleared notes are not found")
+            try cravey(machine, ["check"])
+        }
+        XCTAssertEqual(try logText(a), try logText(b))
+    }
+
+    /// `cravey sync` on `library`, killed at its `step`th step (its status: -9 when killed).
+    func syncKilled(_ library: String, at step: Int) throws -> Int32 {
+        try runProcess(
+            cravey, ["sync", "--library", library],
+            environment: [
+                "CRAVEY_TRANSCRIBE": "later", "NO_COLOR": "1", "TZ": "Europe/Berlin", "CRAVEY_FAULT_KILL_AT": "\(step)",
+            ]
+        ).status
+    }
+
+    func testASyncKilledAnywhereWhileItSetsAWaitingLinkSetsItOnTheNextSync() throws {
+        let (_, b, _, stickB, water, file, aside) = try planWaitingOnB()
+        try FileManager.default.moveItem(atPath: aside, toPath: file)  // it comes
+        let (libraryBefore, stickBefore) = (base + "/b-before", base + "/stick-b-before")
+        XCTAssertEqual(try runProcess("/bin/cp", ["-a", b, libraryBefore]).status, 0)
+        XCTAssertEqual(try runProcess("/bin/cp", ["-a", stickB, stickBefore]).status, 0)
+
+        var killed = 0
+        for step in 1...40 {
+            for (copy, original) in [(libraryBefore, b), (stickBefore, stickB)] {
+                try? FileManager.default.removeItem(atPath: original)
+                XCTAssertEqual(try runProcess("/bin/cp", ["-a", copy, original]).status, 0)
+            }
+            let status = try syncKilled(b, at: step)
+            try synced(b)
+            XCTAssertEqual(try firstPlanMessage(b), water, "killed at step \(step): the link is set")
+            XCTAssertEqual(try waitingLinks(b), [], "killed at step \(step)")
+            try cravey(b, ["check"])
+            guard status == -9 else { break }  // the sync ran whole: every step was tried
+            killed += 1
+        }
+        XCTAssertGreaterThan(killed, 5, "the sync's steps were each killed")
     }
 }
