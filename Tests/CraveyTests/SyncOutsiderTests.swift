@@ -207,4 +207,16 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         }
         XCTAssertGreaterThan(killed, 5, "the sync's steps were each killed")
     }
+
+    func testAMessageWhoseFileCameAfterItsLineIsSaidAndWaitsForItsTranscript() throws {
+        let (_, b, _, _, water, file, aside) = try planWaitingOnB()
+        try FileManager.default.moveItem(atPath: aside, toPath: file)  // it comes
+        let sync = try cravey(b, ["sync"]).stdout
+        XCTAssertTrue(sync.contains(": 0 changes brought in, 0 written."), sync)
+        XCTAssertTrue(sync.contains("1 recording came with its file and is here now."), sync)
+        XCTAssertEqual(try firstPlanMessage(b), water)
+        let jobs = try runProcess("/usr/bin/sqlite3", [b + "/library.sqlite", "SELECT recordingId FROM transcriptJob"])
+        XCTAssertEqual(jobs.stdout, water + "\n", "its transcript is on its way, as a message that came with its line")
+        XCTAssertEqual(try synced(b)["recordingsTakenIn"] as? Int, 0, "said once")
+    }
 }
