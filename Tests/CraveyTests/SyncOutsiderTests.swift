@@ -219,4 +219,20 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         XCTAssertEqual(jobs.stdout, water + "\n", "its transcript is on its way, as a message that came with its line")
         XCTAssertEqual(try synced(b)["recordingsTakenIn"] as? Int, 0, "said once")
     }
+
+    func testANewDeviceIdWhileAPlanWaitsForItsMessageKeepsTheWaitAndTheLink() throws {
+        let (a, b, stickA, stickB, water, file, aside) = try planWaitingOnB()
+        let old = try synced(b, ["--status"])["device"] as? String
+        let renamed = try synced(b, ["--new-device"])
+        XCTAssertNotEqual(renamed["device"] as? String, old)
+        XCTAssertEqual(try waitingLinks(b).count, 1, "still waiting under the new id")
+        try FileManager.default.moveItem(atPath: aside, toPath: file)  // it comes
+        XCTAssertEqual(try synced(b)["recordingsTakenIn"] as? Int, 1)
+        XCTAssertEqual(try firstPlanMessage(b), water)
+        XCTAssertEqual(try waitingLinks(b), [])
+        try carry(b, from: stickB, to: stickA)
+        try synced(a)
+        XCTAssertEqual(try firstPlanMessage(a), water, "B told A nothing that clears the link")
+        for machine in [a, b] { try cravey(machine, ["check"]) }
+    }
 }
