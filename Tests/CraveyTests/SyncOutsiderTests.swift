@@ -235,4 +235,44 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         XCTAssertEqual(try firstPlanMessage(a), water, "B told A nothing that clears the link")
         for machine in [a, b] { try cravey(machine, ["check"]) }
     }
+
+    func testAPlanLinkedToACheckInThroughTheFolderOffersNoCheckIn() throws {
+        let (a, b, shared) = (library("a"), library("b"), try folder("shared"))
+        let recorded = try runProcess(
+            cravey, ["checkin", "--mood", "happy", "--mic", "cravey_file", "--max-seconds", "2", "--library", a],
+            environment: ["ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_TRANSCRIBE": "later", "NO_COLOR": "1"])
+        XCTAssertEqual(recorded.status, 0, recorded.stderr)
+        let entries = try XCTUnwrap(json(try cravey(a, ["checkin", "list", "--json"]).stdout) as? [[String: Any]])
+        let entry = try XCTUnwrap(entries.first?["id"] as? String)
+        let water = try tone(a, titled: "Water first")
+        try synced(a, ["--folder", shared])
+        let changes = try deviceDirectory(shared, a) + "/changes.jsonl"
+        // A hand's edit of A's newest plan line: its message made the check-in (the same length).
+        func linkToTheEntry() throws {
+            let text = try String(contentsOfFile: changes, encoding: .utf8)
+            let edited = text.replacingOccurrences(
+                of: "\"recordingId\":\"\(water)\"", with: "\"recordingId\":\"\(entry)\"")
+            XCTAssertNotEqual(edited, text)
+            try edited.write(toFile: changes, atomically: false, encoding: .utf8)
+        }
+
+        // The plan's line and the check-in come in one sync (the entry taken in after the plan).
+        try planPlaying(a, water)
+        try synced(a)
+        try linkToTheEntry()
+        try synced(b, ["--folder", shared])
+        XCTAssertNil(try firstPlanMessage(b), "a check-in is never a plan's message")
+        // The check-in here first, then a plan line that names it.
+        try cravey(a, ["plan", "add", "--trigger", "sad", "--instead", "call Sam", "--message", water])
+        try synced(a)
+        try linkToTheEntry()
+        try synced(b)
+        let plans = try XCTUnwrap(json(try cravey(b, ["plan", "list", "--json"]).stdout) as? [[String: Any]])
+        XCTAssertEqual(plans.count, 2)
+        XCTAssertEqual(plans.filter { $0["messageId"] is NSNull }.count, 2, "\(plans)")
+        let offered = try cravey(b, ["craving", "6", "--trigger", "sad"]).stdout
+        XCTAssertFalse(offered.contains("Check-in"), offered)
+        XCTAssertEqual(try waitingLinks(b), [])
+        try cravey(b, ["check"])
+    }
 }
