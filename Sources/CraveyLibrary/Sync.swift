@@ -143,6 +143,9 @@ extension Library {
         /// Changes brought in from the other machines, and written for them, this time.
         public var broughtIn = 0
         public var written = 0
+        /// Recordings taken in with their files from the other machines this time (a file that
+        /// came after its line too, which no change brought in this time).
+        public var recordingsTakenIn = 0
         /// Changes of this machine still to be written to the folder.
         public var waiting = 0
         /// The devices seen, with the last change of each taken in (this machine's: written).
@@ -618,7 +621,8 @@ extension Library {
             return report
         }
         report.broughtIn = try bringIn(state, folder: folder, survey: survey)
-        try shareRecordings(folder, device: state.device)  // SyncMedia.swift: this machine's, then the others'
+        // SyncMedia.swift: this machine's, then the others'
+        report.recordingsTakenIn = try shareRecordings(folder, device: state.device)
         if sharingAll {
             // What only this machine has is written once the folder's history is in.
             try store.writer.write { db in
@@ -646,6 +650,7 @@ extension Library {
         }
         var status = try syncStatus()
         status.broughtIn = report.broughtIn
+        status.recordingsTakenIn = report.recordingsTakenIn
         status.written = report.written
         status.compacted = report.compacted
         status.rewritten = report.rewritten

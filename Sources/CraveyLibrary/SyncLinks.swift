@@ -17,10 +17,12 @@ extension Library {
     /// The shared kinds whose rows link to a recording, by their table.
     static let recordingLinks = ["craving": "craving", "plan": "plan"]
 
-    /// A line's link to a recording held to the rules: none, or an id cravey makes (nil: kept).
+    /// A line's link to a recording held to the rules: none, or an id as cravey writes it (nil:
+    /// kept). The same id in small letters names no recording here, and its link would wait for
+    /// ever for a recording that comes under its own name.
     static func linkProblem(_ row: [String: JournalValue]) -> String? {
         guard let link = row["recordingId"], link != .null else { return nil }
-        guard case .text(let id) = link, id.utf8.count == 36, UUID(uuidString: id) != nil else {
+        guard case .text(let id) = link, id.utf8.count == 36, UUID(uuidString: id)?.uuidString == id else {
             return "its recordingId is not the id of a recording cravey makes"
         }
         return nil
@@ -29,11 +31,23 @@ extension Library {
     /// Notes a row put from the folder whose link names a recording that is not here (yet): it
     /// waits for it (`link <recording> <kind> <id>` in `syncState`), so taking the recording in
     /// finds its links without reading every row's fields.
+    /// A link to a check-in is not kept (a check-in is an entry, never a message played in a hard
+    /// moment; typed, it is refused): the row stays without a message, as when its message is
+    /// deleted.
     static func noteWaitingLink(
         _ db: Database, _ kind: String, _ id: String, _ known: [String: (value: JournalValue, stamp: SyncStamp)]
     ) throws {
+        guard let table = recordingLinks[kind], case .text(let recording)? = known["recordingId"]?.value else {
+            return
+        }
+        if try Bool.fetchOne(db.cachedStatement(sql: isCheckIn), arguments: [recording]) == true {
+            try db.execute(
+                sql: "UPDATE \(table) SET recordingId = NULL WHERE id = ? AND recordingId = ?",
+                arguments: [id, recording])
+            return
+        }
         // A recording deleted (its delete taken in here) never comes: nothing waits for it.
-        guard recordingLinks[kind] != nil, case .text(let recording)? = known["recordingId"]?.value,
+        guard
             try !Bool.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -47,9 +61,12 @@ extension Library {
 
     /// Sets the links that waited for `recording`, now saved here: each craving and plan noted as
     /// waiting for it whose newest line still names it and that has no message here yet. The
-    /// notes are forgotten.
+    /// notes are forgotten. A check-in is no message: what waited for it stays without one.
     static func setWaitingLinks(to recording: String, _ db: Database) throws {
-        let range: StatementArguments = ["link \(recording) ", "link \(recording)!"]
+        let range = waitingFor(recording)
+        if try Bool.fetchOne(db.cachedStatement(sql: isCheckIn), arguments: [recording]) == true {
+            return try forgetWaitingLinks(to: recording, db)
+        }
         for key in try String.fetchAll(db, sql: "SELECT key FROM syncState WHERE key > ? AND key < ?", arguments: range)
         {
             let parts = key.split(separator: " ")
@@ -61,7 +78,21 @@ extension Library {
                     """,
                 arguments: [recording, String(parts[3]), String(parts[2])])
         }
-        try db.execute(sql: "DELETE FROM syncState WHERE key > ? AND key < ?", arguments: range)
+        try forgetWaitingLinks(to: recording, db)
+    }
+
+    /// Forgets the links that waited for `recording`: set (above), or never to be set, its delete
+    /// taken in here (the rows keep no message, as a local delete leaves them).
+    static func forgetWaitingLinks(to recording: String, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM syncState WHERE key > ? AND key < ?", arguments: waitingFor(recording))
+    }
+
+    /// Whether a recording here is a check-in.
+    private static let isCheckIn = "SELECT EXISTS (SELECT 1 FROM recording WHERE id = ? AND checkinDay IS NOT NULL)"
+
+    /// The keys of the links noted as waiting for `recording` lie between these two.
+    private static func waitingFor(_ recording: String) -> StatementArguments {
+        ["link \(recording) ", "link \(recording)!"]
     }
 
     /// Leaves out of a change this machine tells the folder the links it did not change: a link

@@ -125,10 +125,11 @@ extension Library {
     /// Under the library lock, the folder reached: shares what changed in this machine's
     /// recordings (stamped before what came in is weighed against it), then takes in the
     /// recordings the other machines shared whose files are whole. This machine's files no line
-    /// names any more leave the folder once the lines are written (`tidyOwnMedia`).
-    func shareRecordings(_ folder: SyncFolder, device: String) throws {
+    /// names any more leave the folder once the lines are written (`tidyOwnMedia`). Returns how
+    /// many recordings were taken in with their files.
+    func shareRecordings(_ folder: SyncFolder, device: String) throws -> Int {
         try shareOwnRecordings(folder, device: device, copyingFiles: true)
-        try takeInRecordings(folder, device: device)
+        return try takeInRecordings(folder, device: device)
     }
 
     /// After a recording's details were edited or it was deleted, with a folder chosen: the
@@ -162,7 +163,9 @@ extension Library {
     /// Takes in what waits. A recording refused before is tried again when a later line of it
     /// came, or when the file its lines name changed since (its size, times or inode: a sync tool
     /// that has now copied it whole, a damaged copy put right); else it stays named, unread.
-    private func takeInRecordings(_ folder: SyncFolder, device: String) throws {
+    /// Returns how many were taken in with their files.
+    private func takeInRecordings(_ folder: SyncFolder, device: String) throws -> Int {
+        var withFiles = 0
         for (id, lines) in try waitingRecordings() {
             guard let newest = lines.last else { continue }
             let mark = "refused recording \(id) \(newest.device) \(newest.counter)"
@@ -177,7 +180,7 @@ extension Library {
             }
             if refusedAlready, triedFile == file { continue }  // named once, and nothing changed since
             do {
-                try takeIn(id, lines, folder, device: device)
+                if try takeIn(id, lines, folder, device: device) { withFiles += 1 }
                 // Taken in, or its file not whole yet (waiting, said as such): no longer refused.
                 if triedFile != nil { try store.writer.write { db in try Self.forgetRefusal(db, id) } }
             } catch let refused as RecordingRefused {
@@ -195,6 +198,7 @@ extension Library {
                 }
             }
         }
+        return withFiles
     }
 
     /// What was refused of a recording, and the file then tried, forgotten.
@@ -216,8 +220,9 @@ extension Library {
 
     /// Takes in one recording's waiting lines: a delete, or its details and (when it is new here
     /// or trimmed there) its file. Returns without a change when its file has not come whole yet.
-    private func takeIn(_ id: String, _ lines: [SyncLine], _ folder: SyncFolder, device: String) throws {
-        guard let uuid = UUID(uuidString: id) else { return }
+    /// True when a file was taken in.
+    private func takeIn(_ id: String, _ lines: [SyncLine], _ folder: SyncFolder, device: String) throws -> Bool {
+        guard let uuid = UUID(uuidString: id) else { return false }
         var known = try store.writer.read { db in try Self.fields(db, Self.recordingKind, id) }
         let local = try store.recording(id: uuid)
         if known[Self.deletedField] == nil, let delete = lines.first(where: { $0.row == nil }) {
@@ -226,8 +231,9 @@ extension Library {
             try store.writer.write { db in
                 try Self.keepFields(db, Self.recordingKind, id, nil, delete.stamp)
                 try Self.forgetWaiting(db, id)
+                try Self.forgetWaitingLinks(to: id, db)  // it never comes: SyncLinks.swift
             }
-            return
+            return false
         }
         var newer: [String: (value: JournalValue, stamp: SyncStamp)] = [:]
         if known[Self.deletedField] == nil {
@@ -244,11 +250,11 @@ extension Library {
         let taken = newer
         guard !taken.isEmpty else {
             try store.writer.write { db in try Self.forgetWaiting(db, id) }
-            return
+            return false
         }
         var file: (staged: StagedFile, media: MediaFacts, duration: Double)?
         if local == nil || taken["version"] != nil {
-            guard let found = try bringInFile(uuid, known: known, local: local, folder) else { return }  // waits
+            guard let found = try bringInFile(uuid, known: known, local: local, folder) else { return false }  // waits
             file = found
         }
         let keep: (Database) throws -> Void = { db in
@@ -292,6 +298,7 @@ extension Library {
             try insertShared(uuid, values, file, from: known["kind"]?.stamp.device ?? "", keep: keep)
         }
         writePendingTags()
+        return file != nil
     }
 
     /// A recording's lines taken in (or left behind by a delete), and what was refused of it.

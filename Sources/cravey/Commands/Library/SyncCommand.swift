@@ -76,8 +76,11 @@ extension Cravey {
             } catch let notSet as Library.SyncNotSet {
                 throw CraveyFailure(message: notSet.description)
             }
-            // Recordings taken in from the other machine get their transcripts here, as saved ones do.
-            if report.broughtIn > 0 { Transcribing.afterSave(lib, saved: nil, quiet: output.json) }
+            // Recordings taken in from the other machine get their transcripts here, as saved ones
+            // do (a file that came after its line, too).
+            if report.broughtIn > 0 || report.recordingsTakenIn > 0 {
+                Transcribing.afterSave(lib, saved: nil, quiet: output.json)
+            }
             if output.json {
                 try JSONOutput.print(report)
             } else {
@@ -110,6 +113,13 @@ extension Cravey {
                 if !report.reachable {
                     lines.append("\(waiting) here until it is back.")
                 }
+            }
+            if !status, report.recordingsTakenIn > 0 {
+                let taken = report.recordingsTakenIn
+                lines.append(
+                    taken == 1
+                        ? "1 recording came with its file and is here now."
+                        : "\(taken) recordings came with their files and are here now.")
             }
             if report.rewritten {
                 lines.append(Self.rewritten)
