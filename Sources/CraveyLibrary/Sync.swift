@@ -887,6 +887,13 @@ extension Library {
         }
     }
 
+    /// Whether `text` is an id as cravey writes it: a UUID in capitals. The same id in small letters
+    /// names no row here (ids are compared as text), so a line naming one would add a second row
+    /// beside the first, or wait for ever for one that never comes.
+    static func isCraveyId(_ text: String) -> Bool {
+        text.utf8.count == 36 && UUID(uuidString: text)?.uuidString == text
+    }
+
     /// A line held to the rules typed input meets, before it touches the database (nil: kept).
     /// One stamped more than a week ahead of this machine's clock is kept too, and waits
     /// (`isAhead`).
@@ -905,7 +912,7 @@ extension Library {
                 return "the setting '\(line.id.prefix(40))' is kept per machine"
             }
         } else {
-            guard line.id.count == 36, UUID(uuidString: line.id) != nil else { return "its id is not one cravey makes" }
+            guard isCraveyId(line.id) else { return "its id is not one cravey makes" }
         }
         guard let row = line.row else { return line.kind == "setting" ? "a setting is never deleted so" : nil }
         for (field, value) in row {

@@ -124,7 +124,7 @@ extension Library {
                 else { return "its ratings are not a ride's [[seconds, 1-10], …] in time order" }
             default:
                 guard let ids = played(value), ids.count <= maxRatings,
-                    ids.allSatisfy({ $0.count == 36 && UUID(uuidString: $0) != nil })
+                    ids.allSatisfy(isCraveyId)
                 else { return "its played is not a list of messages' ids" }
             }
         }
@@ -289,7 +289,7 @@ extension Library {
 
     /// What is wrong with a plays line, held to the rules typed input meets (nil: nothing).
     static func playsLineProblem(_ line: SyncLine) -> String? {
-        guard line.id.count == 36, UUID(uuidString: line.id) != nil else { return "its id is not one cravey makes" }
+        guard isCraveyId(line.id) else { return "its id is not one cravey makes" }
         guard let row = line.row, Set(row.keys).isSubset(of: ["count", "lastPlayedAt"]),
             case .integer(let count)? = row["count"], (0...maxPlays).contains(count)
         else { return "it is not a count of plays cravey would keep" }

@@ -22,7 +22,7 @@ extension Library {
     /// ever for a recording that comes under its own name.
     static func linkProblem(_ row: [String: JournalValue]) -> String? {
         guard let link = row["recordingId"], link != .null else { return nil }
-        guard case .text(let id) = link, id.utf8.count == 36, UUID(uuidString: id)?.uuidString == id else {
+        guard case .text(let id) = link, isCraveyId(id) else {
             return "its recordingId is not the id of a recording cravey makes"
         }
         return nil

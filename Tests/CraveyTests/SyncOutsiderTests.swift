@@ -109,6 +109,32 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
             check.stdout + check.stderr)
     }
 
+    func testALogLineNamingItsLogInSmallLettersIsRefusedNotAddedTwice() throws {
+        let (a, b, shared) = (library("a"), library("b"), try folder("shared"))
+        try cravey(a, ["use", "vape", "2", "--notes", "after dinner"])
+        try synced(a, ["--folder", shared])
+        try synced(b, ["--folder", shared])
+        let logs = try XCTUnwrap(json(try logText(b)) as? [[String: Any]])
+        XCTAssertEqual(logs.count, 1)
+        let id = try XCTUnwrap(logs.first?["id"] as? String)
+        // A hand's edit on A's side: the use edited again under its id in small letters. Ids are
+        // compared as text, so taking it in would add a second use beside the first.
+        try cravey(a, ["log", "edit", id, "--notes", "after a long dinner"])
+        let changes = try deviceDirectory(shared, a) + "/changes.jsonl"
+        let text = try String(contentsOfFile: changes, encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let last = try XCTUnwrap(lines.lastIndex { $0.contains("after a long dinner") })
+        lines[last] = Substring(lines[last].replacingOccurrences(of: id, with: id.lowercased()))
+        try lines.joined(separator: "\n").write(toFile: changes, atomically: false, encoding: .utf8)
+
+        let sync = try cravey(b, ["sync", "--folder", shared], status: nil)
+        XCTAssertNotEqual(sync.status, 0, sync.stdout + sync.stderr)
+        XCTAssertTrue((sync.stdout + sync.stderr).contains("its id is not one cravey makes"), sync.stdout + sync.stderr)
+        let after = try XCTUnwrap(json(try logText(b)) as? [[String: Any]])
+        XCTAssertEqual(after.count, 1, "one use, not two: \(after)")
+        XCTAssertEqual(after.first?["notes"] as? String, "after dinner")
+    }
+
     /// The logs' search as v5 to v19 kept it (each entry found by its log's id), put back in
     /// place of the one keyed by row, as a library made before sees it.
     static let searchBefore =
