@@ -15,27 +15,16 @@ final class SyncReplayTests: SyncFoldersTestCase {
         let shared = try folder("shared")
         try cravey(a, ["settings", "name", "Sam"])
         let count = 3000
-        let insert = try runProcess(
-            "/usr/bin/sqlite3",
-            [
-                a + "/library.sqlite",
-                """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
-                INSERT INTO craving (id, at, utcOffset, intensity, triggers, location, notes, createdAt, modifiedAt)
-                SELECT printf('%08X-0000-4000-8000-%012X', i, i),
-                       strftime('%Y-%m-%dT%H:%M:%f', 1700000000 + i * 3600, 'unixepoch') || 'Z', 3600, 1 + i % 10,
-                       CASE i % 2 WHEN 0 THEN 'bored' ELSE '' END, 'home', 'note ' || i || ' "said" \\ / é',
-                       '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n;
+        try putCravings(
+            a, count: count, notesEnding: #"' "said" \ / é'"#,
+            then: """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count / 3))
                 INSERT INTO usage (id, at, utcOffset, method, amount, triggers, moodAfter, createdAt, modifiedAt)
                 SELECT printf('%08X-0000-4000-9000-%012X', i, i),
                        strftime('%Y-%m-%dT%H:%M:%f', 1700000000 + i * 7200, 'unixepoch') || 'Z', 3600,
                        CASE i % 2 WHEN 0 THEN 'bowls' ELSE 'vape' END, CASE i % 2 WHEN 0 THEN 1.5 ELSE 3 END, 'social',
-                       1 + i % 10,
-                       '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n;
-                """,
-            ])
-        XCTAssertEqual(insert.status, 0, insert.stderr)
+                       1 + i % 10, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n;
+                """)
         try synced(a, ["--folder", shared])
         try cravey(b, ["settings", "name", "--clear"])  // made first: its making is not the merge
 
@@ -61,5 +50,27 @@ final class SyncReplayTests: SyncFoldersTestCase {
         XCTAssertTrue(journal.contains(#""amount":1.5,"#) && journal.contains(#""amount":3,"#))
         XCTAssertEqual(try logText(b), try logText(a))
         XCTAssertEqual(try cravey(b, ["check"], status: nil).status, 0)
+    }
+}
+
+extension SyncFoldersTestCase {
+    /// `count` cravings put straight into a library's database, as years of logs are: an hour
+    /// apart, every other one bored, each with a note (`note N` and `notesEnding`, an SQL string);
+    /// then the SQL `then`.
+    func putCravings(_ library: String, count: Int, notesEnding: String = "''", then: String = "") throws {
+        let insert = try runProcess(
+            "/usr/bin/sqlite3",
+            [
+                library + "/library.sqlite",
+                """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
+                INSERT INTO craving (id, at, utcOffset, intensity, triggers, location, notes, createdAt, modifiedAt)
+                SELECT printf('%08X-0000-4000-8000-%012X', i, i),
+                       strftime('%Y-%m-%dT%H:%M:%f', 1700000000 + i * 3600, 'unixepoch') || 'Z', 3600, 1 + i % 10,
+                       CASE i % 2 WHEN 0 THEN 'bored' ELSE '' END, 'home', 'note ' || i || \(notesEnding),
+                       '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n;
+                """ + then,
+            ])
+        XCTAssertEqual(insert.status, 0, insert.stderr)
     }
 }
