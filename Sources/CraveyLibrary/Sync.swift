@@ -1065,6 +1065,18 @@ extension Library {
         return known
     }
 
+    /// The statement that keeps `count` fields of a line with their stamp.
+    static func keepFieldsSQL(_ count: Int) -> String {
+        "INSERT INTO syncField (kind, id, field, value, at, tick, device) VALUES "
+            + (0..<count).map { "(?1, ?2, ?\(6 + 2 * $0), ?\(7 + 2 * $0), ?3, ?4, ?5)" }.joined(separator: ", ")
+            + " ON CONFLICT(kind, id, field) DO UPDATE SET value = excluded.value, at = excluded.at,"
+            + " tick = excluded.tick, device = excluded.device"
+    }
+
+    /// The statements' texts for lines of up to 31 fields, made once, not once a line (a cached
+    /// statement is found by its text).
+    static let keepFieldsTexts = (0..<32).map { keepFieldsSQL($0) }
+
     /// Notes fields as taken with their stamp (nil: the log is deleted, its fields forgotten).
     static func keepFields(
         _ db: Database, _ kind: String, _ id: String, _ row: [String: JournalValue]?, _ stamp: SyncStamp
@@ -1082,11 +1094,7 @@ extension Library {
         // One statement for the line's fields (a merge keeps hundreds of thousands of them), what
         // they share bound once: ?1 to ?5 the log and the stamp, then each field's name and value.
         let keep = try db.cachedStatement(
-            sql: "INSERT INTO syncField (kind, id, field, value, at, tick, device) VALUES "
-                + (0..<fields.count).map { "(?1, ?2, ?\(6 + 2 * $0), ?\(7 + 2 * $0), ?3, ?4, ?5)" }
-                .joined(separator: ", ")
-                + " ON CONFLICT(kind, id, field) DO UPDATE SET value = excluded.value, at = excluded.at,"
-                + " tick = excluded.tick, device = excluded.device")
+            sql: fields.count < keepFieldsTexts.count ? keepFieldsTexts[fields.count] : keepFieldsSQL(fields.count))
         var values: [DatabaseValue] = [
             kind.databaseValue, id.databaseValue, stamp.clock.milliseconds.databaseValue,
             stamp.clock.tick.databaseValue, stamp.device.databaseValue,
