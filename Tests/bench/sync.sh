@@ -14,6 +14,9 @@
 # Usage: Tests/bench/sync.sh [runs] [quick]   (builds a release binary first; quick: 7,300 logs)
 #   CRAVEY=path/to/cravey Tests/bench/sync.sh …   measures that binary instead (an earlier build, to
 #   set its figures beside this one's from the same machine and hour); nothing is built.
+# Where a merge's time goes: `perf record -g -F 499 -o merge.data "$cravey" sync --folder DIR
+#   --library FRESH` on a fresh library, then `perf report -i merge.data --children --stdio`; and
+#   what it writes where: `strace -f -e trace=openat,pwrite64 -o writes.log` around the same.
 set -euo pipefail
 trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
