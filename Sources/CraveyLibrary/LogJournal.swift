@@ -163,15 +163,24 @@ extension Library {
 
     private var journalPath: String { files.path(FileStore.journalFile) }
 
+    /// The lines as `JSONEncoder` writes them, one a line: written by `JSONLineWriter` where it
+    /// spells them the same, else by the encoder.
     private static func encode(_ lines: [JournalLine]) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = Data()
+        var bytes: [UInt8] = []
+        var encoder: JSONEncoder?
         for line in lines {
-            data.append(try encoder.encode(line))
-            data.append(0x0A)
+            if let written = JSONLineWriter.journal(line) {
+                bytes += written
+            } else {
+                if encoder == nil {
+                    encoder = JSONEncoder()
+                    encoder?.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                }
+                bytes += try encoder!.encode(line)
+            }
+            bytes.append(0x0A)
         }
-        return data
+        return Data(bytes)
     }
 
     /// Appends whole lines and fsyncs them (and the directory, when the journal is new).
@@ -491,12 +500,15 @@ extension Library {
         return true
     }
 
-    /// Puts one line's row as it stood (or removes it); true when the database changed.
-    static func replay(_ kind: String, id: String, row line: [String: JournalValue]?, _ db: Database) throws
-        -> Bool
-    {
+    /// Puts one line's row as it stood (or removes it); true when the database changed. `standing`:
+    /// the row as it stands now when the caller has just read it (nil inside: not there), else
+    /// read here.
+    static func replay(
+        _ kind: String, id: String, row line: [String: JournalValue]?, _ db: Database,
+        standing: [String: JournalValue]?? = nil
+    ) throws -> Bool {
         guard let (_, table, key) = journaledTables.first(where: { $0.kind == kind }) else { return false }
-        guard try journaledRow(db, kind: kind, id: id) != line else { return false }
+        guard try (standing ?? journaledRow(db, kind: kind, id: id)) != line else { return false }
         guard var row = line else {
             try db.execute(sql: "DELETE FROM \(table) WHERE \(key) = ?", arguments: [id])
             return true

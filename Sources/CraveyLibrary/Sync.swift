@@ -699,6 +699,20 @@ extension Library {
         let today = LocalDay(Date(), in: .current).text
         var applied = 0
         var compacted = streams.filter(\.compactedSince).map(\.device)
+        // A chunk is applied in a savepoint, and each statement with triggers or many rows in one
+        // of its own: SQLite keeps the pages they change as they were, to take them back, in a
+        // sub-journal, which past 64 KiB it writes to a file. Ten years of lines wrote 3.4 GB
+        // there (every page a statement changes, again for the next one); in memory it is a copy.
+        // What it holds is the pages changed by one chunk, at most, not by the whole merge.
+        let bulk = !streams.isEmpty
+        if bulk {
+            try store.writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA temp_store = MEMORY") }
+        }
+        defer {
+            if bulk {
+                try? store.writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA temp_store = DEFAULT") }
+            }
+        }
         while !streams.isEmpty {
             var batch: [SyncStream.Taken] = []
             while batch.count < Self.mergeChunk {
@@ -1030,7 +1044,8 @@ extension Library {
         today: String
     ) throws {
         guard let shared = sharedKinds[kind] else { return }
-        var row = try journaledRow(db, kind: kind, id: id) ?? [:]
+        let standing = try journaledRow(db, kind: kind, id: id)
+        var row = standing ?? [:]
         for (field, entry) in known where field != deletedField { row[field] = entry.value }
         if known[deletedField] != nil || (kind == "setting" && (row["value"] ?? .null) == .null) {
             try db.execute(sql: "DELETE FROM \(shared.table) WHERE \(shared.key) = ?", arguments: [id])
@@ -1041,7 +1056,7 @@ extension Library {
         if let problem = try ruleProblem(JournalLine(kind: kind, id: id, row: row), today: today, keeping: &kept) {
             throw LibraryError.invalid(field: kind, reason: problem)
         }
-        _ = try replay(kind, id: id, row: row, db)
+        _ = try replay(kind, id: id, row: row, db, standing: .some(standing))
         try noteWaitingLink(db, kind, id, known)  // a message not here yet: SyncLinks.swift
     }
 
@@ -1062,6 +1077,18 @@ extension Library {
         return known
     }
 
+    /// The statement that keeps `count` fields of a line with their stamp.
+    static func keepFieldsSQL(_ count: Int) -> String {
+        "INSERT INTO syncField (kind, id, field, value, at, tick, device) VALUES "
+            + (0..<count).map { "(?1, ?2, ?\(6 + 2 * $0), ?\(7 + 2 * $0), ?3, ?4, ?5)" }.joined(separator: ", ")
+            + " ON CONFLICT(kind, id, field) DO UPDATE SET value = excluded.value, at = excluded.at,"
+            + " tick = excluded.tick, device = excluded.device"
+    }
+
+    /// The statements' texts for lines of up to 31 fields, made once, not once a line (a cached
+    /// statement is found by its text).
+    static let keepFieldsTexts = (0..<32).map { keepFieldsSQL($0) }
+
     /// Notes fields as taken with their stamp (nil: the log is deleted, its fields forgotten).
     static func keepFields(
         _ db: Database, _ kind: String, _ id: String, _ row: [String: JournalValue]?, _ stamp: SyncStamp
@@ -1076,18 +1103,18 @@ extension Library {
             fields = [deletedField: .null]
         }
         guard !fields.isEmpty else { return }  // only grown fields were taken (kept on their own)
-        // One statement for the line's fields (a merge keeps hundreds of thousands of them).
+        // One statement for the line's fields (a merge keeps hundreds of thousands of them), what
+        // they share bound once: ?1 to ?5 the log and the stamp, then each field's name and value.
         let keep = try db.cachedStatement(
-            sql: "INSERT INTO syncField (kind, id, field, value, at, tick, device) VALUES "
-                + repeatElement("(?, ?, ?, ?, ?, ?, ?)", count: fields.count).joined(separator: ", ")
-                + " ON CONFLICT(kind, id, field) DO UPDATE SET value = excluded.value, at = excluded.at,"
-                + " tick = excluded.tick, device = excluded.device")
-        var values: [DatabaseValue] = []
-        values.reserveCapacity(fields.count * 7)
-        let kindValue = kind.databaseValue, idValue = id.databaseValue, deviceValue = stamp.device.databaseValue
-        let at = stamp.clock.milliseconds.databaseValue, tick = stamp.clock.tick.databaseValue
+            sql: fields.count < keepFieldsTexts.count ? keepFieldsTexts[fields.count] : keepFieldsSQL(fields.count))
+        var values: [DatabaseValue] = [
+            kind.databaseValue, id.databaseValue, stamp.clock.milliseconds.databaseValue,
+            stamp.clock.tick.databaseValue, stamp.device.databaseValue,
+        ]
+        values.reserveCapacity(5 + fields.count * 2)
         for (field, value) in fields {
-            values += [kindValue, idValue, field.databaseValue, value.databaseValue, at, tick, deviceValue]
+            values.append(field.databaseValue)
+            values.append(value.databaseValue)
         }
         try keep.execute(arguments: StatementArguments(values))
     }
@@ -1138,10 +1165,16 @@ extension Library {
     }
 
     static func keepOutgoing(_ db: Database, _ line: SyncLine) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let text: [UInt8]
+        if let written = JSONLineWriter.change(line) {
+            text = written
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            text = Array(try encoder.encode(line))
+        }
         try db.cachedStatement(sql: "INSERT INTO syncOutbox (counter, line) VALUES (?, ?)").execute(
-            arguments: [line.counter, String(decoding: try encoder.encode(line), as: UTF8.self)])
+            arguments: [line.counter, String(decoding: text, as: UTF8.self)])
     }
 
     /// How long a push started after a change waits for another process's push to end before

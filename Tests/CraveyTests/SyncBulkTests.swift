@@ -10,20 +10,7 @@ final class SyncBulkTests: SyncFoldersTestCase {
         let shared = try folder("shared")
         try cravey(a, ["settings", "name", "Sam"])
         let count = 5000
-        let insert = try runProcess(
-            "/usr/bin/sqlite3",
-            [
-                a + "/library.sqlite",
-                """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(count))
-                INSERT INTO craving (id, at, utcOffset, intensity, triggers, location, notes, createdAt, modifiedAt)
-                SELECT printf('%08X-0000-4000-8000-%012X', i, i),
-                       strftime('%Y-%m-%dT%H:%M:%f', 1700000000 + i * 3600, 'unixepoch') || 'Z', 3600, 1 + i % 10,
-                       CASE i % 2 WHEN 0 THEN 'bored' ELSE '' END, 'home', 'note ' || i,
-                       '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' FROM n;
-                """,
-            ])
-        XCTAssertEqual(insert.status, 0, insert.stderr)
+        try putCravings(a, count: count)  // SyncReplayTests.swift
         try synced(a, ["--folder", shared])
         let expected = try logText(a)
 

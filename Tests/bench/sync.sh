@@ -12,6 +12,11 @@
 #     refused at once: with a folder of 2 devices minus without one; goal under 1 ms);
 #   - `cravey log --json` and `cravey export --format json` over the 73,000 logs, next to sqlite3 -json.
 # Usage: Tests/bench/sync.sh [runs] [quick]   (builds a release binary first; quick: 7,300 logs)
+#   CRAVEY=path/to/cravey Tests/bench/sync.sh …   measures that binary instead (an earlier build, to
+#   set its figures beside this one's from the same machine and hour); nothing is built.
+# Where a merge's time goes: `perf record -g -F 499 -o merge.data "$cravey" sync --folder DIR
+#   --library FRESH` on a fresh library, then `perf report -i merge.data --children --stdio`; and
+#   what it writes where: `strace -f -e trace=openat,pwrite64 -o writes.log` around the same.
 set -euo pipefail
 trap 'status=$?; echo "${0##*/}: line $LINENO failed (status $status): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/../.."
@@ -21,8 +26,12 @@ days=3650
 export CRAVEY_TRANSCRIBE=later
 source Tests/bench/median.sh
 release=(-c release --static-swift-stdlib)
-swift build "${release[@]}" --product cravey >/dev/null
-cravey=$(swift build "${release[@]}" --show-bin-path)/cravey
+if [ -n "${CRAVEY:-}" ]; then
+  cravey=$(realpath "$CRAVEY")
+else
+  swift build "${release[@]}" --product cravey >/dev/null
+  cravey=$(swift build "${release[@]}" --show-bin-path)/cravey
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 row() { printf '%-46s %10s   %-36s %10s\n' "$@"; }
