@@ -350,7 +350,7 @@ extension Library {
     /// brought in.
     public func syncBringInIfNew() {
         guard isWritable, let found = try? readLogs({ db in try SyncState.load(db) }) else { return }
-        let folder = SyncFolder(path: found.folder)
+        let folder = SyncFolder(path: found.folder, faults: faults)
         guard let survey = Self.surveyAnswering(folder),
             let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) }),
             survey.devices.contains(where: {
@@ -438,7 +438,7 @@ extension Library {
 
     /// What is wrong in the folder or was refused from it, reading only.
     private func syncProblems(_ state: SyncState, into report: inout SyncReport) throws -> [String] {
-        let folder = SyncFolder(path: state.folder)
+        let folder = SyncFolder(path: state.folder, faults: faults)
         let survey: SyncFolder.Survey
         do {
             survey = try folder.survey()
@@ -603,7 +603,7 @@ extension Library {
         defer { syncMerged = [] }
         guard let state = try store.writer.read({ db in try SyncState.load(db) }) else { throw SyncNotSet() }
         var report = SyncReport(folder: state.folder, device: state.device)
-        let folder = SyncFolder(path: state.folder)
+        let folder = SyncFolder(path: state.folder, faults: faults)
         let survey: SyncFolder.Survey
         do {
             survey = try folder.survey()
@@ -709,15 +709,21 @@ extension Library {
             let notes = streams.flatMap { $0.takeNotes() }
             let moved = streams.filter(\.moved)
             guard !batch.isEmpty || !notes.isEmpty || !moved.isEmpty else { break }
-            applied += try writeLogs(step: "sync.merge") { db in
+            let kept = try writeLogs(step: "sync.merge") { db in
                 try forgetRefusals(of: compacted, db)
                 return try mergeChunk(batch, notes: notes, moved: moved, state: state, wall: wall, today: today, db)
             }
+            applied += kept
+            SyncFolderWatch.keptFromFolder(kept)  // said if the folder stops answering after
             compacted = []
             for stream in moved { stream.noted() }
         }
         let due = try store.writer.read { db in try Self.aheadDue(db, wall: wall) }
-        if applied > 0 || due { applied += try retryHeld(state: state, wall: wall, today: today) }
+        if applied > 0 || due {
+            let kept = try retryHeld(state: state, wall: wall, today: today)
+            applied += kept
+            SyncFolderWatch.keptFromFolder(kept)
+        }
         return applied
     }
 
