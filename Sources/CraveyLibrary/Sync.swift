@@ -349,14 +349,14 @@ extension Library {
     /// brought in over it would undo it for good. While they cannot be stamped, nothing is
     /// brought in.
     public func syncBringInIfNew() {
-        guard isWritable, let found = try? readLogs({ db in try SyncState.load(db) }) else { return }
+        guard isWritable, let found = try? readLogs({ db in try SyncState.load(db) }),
+            let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) })
+        else { return }
         let folder = SyncFolder(path: found.folder, faults: faults)
-        guard let survey = Self.surveyAnswering(folder),
-            let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) }),
-            survey.devices.contains(where: {
-                $0.key != found.device
-                    && ($0.value > (taken.marks[$0.key]?.bytes ?? 0)
-                        || survey.bases[$0.key] ?? 0 != taken.bases[$0.key] ?? 0)
+        // What is new is read once within the moment, so reading it again below does not wait.
+        guard
+            let survey = Self.surveyAnswering({
+                try folder.news(marks: taken.marks, bases: taken.bases, own: found.device)
             })
         else { return }
         _ = try? translatingDatabaseErrors {
@@ -375,12 +375,12 @@ extension Library {
     /// mount that stopped answering) never holds a log.
     static let surveyWait: Double = 2
 
-    /// The folder's survey, when it answers in a moment (`surveyWait`, once a process, as a push
-    /// waits); nil when it does not, or cannot be read. In the executable, the folder is read on
-    /// a thread of its own, left to end or not; a program that reads in line (a test of the
-    /// library) reads it here.
-    static func surveyAnswering(_ folder: SyncFolder) -> SyncFolder.Survey? {
-        guard pushesOnTheirOwnThread.load(ordering: .relaxed) else { return try? folder.survey() }
+    /// The folder's survey from `look`, when it answers in a moment (`surveyWait`, once a
+    /// process, as a push waits); nil when it does not, or cannot be read. In the executable, the
+    /// folder is read on a thread of its own, left to end or not; a program that reads in line (a
+    /// test of the library) reads it here.
+    static func surveyAnswering(_ look: @escaping @Sendable () throws -> SyncFolder.Survey?) -> SyncFolder.Survey? {
+        guard pushesOnTheirOwnThread.load(ordering: .relaxed) else { return try? look() }
         guard !pushWaitedInVain.load(ordering: .relaxed) else { return nil }
         final class Answer: Sendable {
             let survey = Mutex<SyncFolder.Survey?>(nil)
@@ -388,7 +388,7 @@ extension Library {
         }
         let answer = Answer()
         Thread.detachNewThread {
-            let survey = try? folder.survey()
+            let survey = try? look()
             answer.survey.withLock { $0 = survey }
             answer.done.signal()
         }

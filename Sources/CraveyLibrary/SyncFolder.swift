@@ -210,6 +210,28 @@ struct SyncFolder {
         return survey
     }
 
+    /// The survey, when a device other than `own` wrote something since it was last taken in here
+    /// (`marks`, `bases`; nil: nothing new). What is new is read through once, so a folder whose
+    /// directories answer but whose files do not is found here, where a change made at leisure
+    /// waits for it a moment, and the merge that follows reads what the system holds already.
+    func news(marks: [String: (counter: Int64, bytes: off_t)], bases: [String: Int64], own: String) throws -> Survey? {
+        let survey = try survey()
+        var found = false
+        for (device, size) in survey.devices where device != own {
+            let base = survey.bases[device] ?? 0, mark = marks[device]?.bytes ?? 0
+            let compacted = base != bases[device] ?? 0
+            guard size > mark || compacted else { continue }
+            found = true
+            if compacted, let reader = try? snapshot(device: device, through: base) {
+                while (try? reader.next()) != nil {}
+            }
+            if let reader = try? lines(device: device, base: base, from: compacted ? 0 : mark) {
+                while (try? reader.next()) != nil {}
+            }
+        }
+        return found ? survey : nil
+    }
+
     /// A device folder whose `device.json` is missing (not yet written: fine), a link, or names
     /// a format this cravey does not read: why it is refused whole (nil: it is read).
     private static func formatProblem(_ dir: Int32, label: String) -> String? {

@@ -72,6 +72,30 @@ final class SyncHangTests: SyncFoldersTestCase {
         deinit { end() }
     }
 
+    /// Seconds from starting `argv` to `words` on its standard output (nil: it ended without
+    /// them); it is then waited for.
+    func secondsTo(_ words: String, _ argv: [String]) throws -> Double? {
+        let program = Process(), out = Pipe()
+        program.executableURL = URL(fileURLWithPath: argv[0])
+        program.arguments = Array(argv.dropFirst())
+        program.environment = ProcessInfo.processInfo.environment.merging(environment([:])) { $1 }
+        program.standardOutput = out
+        program.standardError = FileHandle.nullDevice
+        let started = Date()
+        try program.run()
+        var said = Data(), seconds: Double?
+        while seconds == nil {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            said += more
+            if String(decoding: said, as: UTF8.self).contains(words) { seconds = Date().timeIntervalSince(started) }
+        }
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+        program.waitUntilExit()
+        print("\(argv.drop { $0 != cravey }.joined(separator: " ")): '\(words)' after \(seconds ?? -1) s")
+        return seconds
+    }
+
     /// Said in one line, non-zero, within the patience and a moment; the words name the folder.
     func assertSaidInTime(
         _ ran: (status: Int32, stdout: String, stderr: String, seconds: Double), _ shared: String,
@@ -206,5 +230,31 @@ final class SyncHangTests: SyncFoldersTestCase {
         XCTAssertEqual(try listed(b).first { $0["id"] as? String == id }?["playCount"] as? Int, 1, "and its play")
         try cravey(a, ["check"])
         try cravey(b, ["check"])
+    }
+
+    func testAUseIsSaidInMomentsWhenTheFolderAnswersALookButNotAReadOfItsFiles() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is not here")
+        let (a, b, shared) = try machineWithACraving()
+        try synced(b, ["--folder", shared])
+        try cravey(b, ["craving", "3", "--notes", "news from the other machine"])  // something new for a
+        let file = try deviceDirectory(shared, b) + "/changes.jsonl"
+
+        // The folder's directories answer, but a read of the other machine's changes waits 15 s
+        // (a network mount whose server keeps what it knew of the names, and not the files).
+        let seconds = try secondsTo(
+            "logged",
+            [
+                "/usr/bin/strace", "-f", "-qq", "-o", "/dev/null", "-P", file, "-e", "trace=pread64", "-e",
+                "inject=pread64:delay_enter=15s", cravey, "use", "vape", "1", "--notes", "used while reads hang",
+                "--library", a,
+            ])
+        XCTAssertLessThan(try XCTUnwrap(seconds), 2 + moment, "said after the moment a change waits for the folder")
+        XCTAssertTrue(try logText(a).contains("used while reads hang"), "kept in the library")
+
+        // The folder answers again: its news come in, and the use goes out, once.
+        XCTAssertEqual(try synced(a)["waiting"] as? Int, 0)
+        XCTAssertTrue(try logText(a).contains("news from the other machine"))
+        try synced(b)
+        XCTAssertEqual(try logText(b).components(separatedBy: "used while reads hang").count, 2, "once")
     }
 }
