@@ -257,4 +257,43 @@ final class SyncHangTests: SyncFoldersTestCase {
         try synced(b)
         XCTAssertEqual(try logText(b).components(separatedBy: "used while reads hang").count, 2, "once")
     }
+
+    func testHomeLogsACravingAndRidesItOutAtAFolderThatStopsAnsweringAndQuitsInMoments() throws {
+        let (a, _, shared) = try machineWithACraving()
+        let mount = try HungMount(over: shared)
+        defer { mount.end() }
+        let variables = environment([:]).map { "\($0.key)=\(shellQuote($0.value))" }.sorted().joined(separator: " ")
+        let inner = "exec env \(variables) \(shellQuote(cravey)) home --library \(shellQuote(a))"
+        let tmux = try TmuxSession("sh -c \(shellQuote(inner)); echo EXIT=$?; sleep 60", width: 100, height: 40)
+        defer { tmux.close() }
+        try tmux.waitUntil("home, or the welcome") { $0.contains("c Log craving") || $0.contains("LOG CRAVING") }
+
+        // A craving: its words in moments, then home again.
+        try tmux.send("c", literal: true)
+        try tmux.waitFor("Log Craving")
+        var started = Date()
+        try tmux.send("Enter")
+        try tmux.waitFor("Craving logged ✓ — 5 (moderate)")
+        let toWords = Date().timeIntervalSince(started)
+        try tmux.send("Enter")  // not now
+        try tmux.waitUntil("home again") { $0.contains("c Log craving") || $0.contains("LOG CRAVING") }
+        // A ride: begun and ended as ever.
+        try tmux.send("o", literal: true)
+        try tmux.waitFor("How strong is it?")
+        try tmux.send("6", literal: true)
+        try tmux.waitFor("How strong: 6")
+        try tmux.send("q", literal: true)
+        try tmux.waitUntil("home after the ride") { $0.contains("c Log craving") || $0.contains("LOG CRAVING") }
+        started = Date()
+        try tmux.send("q", literal: true)
+        let ended = try tmux.waitFor("EXIT=")
+        let toExit = Date().timeIntervalSince(started)
+        print("home at a folder that does not answer: the craving's words after \(toWords) s, gone \(toExit) s after q")
+        XCTAssertTrue(ended.contains("EXIT=0"), ended)
+        XCTAssertLessThan(toWords, moment, "a hard moment never waits on the folder")
+        XCTAssertLessThan(toExit, 2 + moment, "the exit wait and a moment")
+        mount.end()
+        XCTAssertEqual((try json(try cravey(a, ["log", "--json"]).stdout) as? [Any])?.count, 3, "both kept")
+        XCTAssertEqual(try synced(a)["waiting"] as? Int, 0, "and written by the next sync")
+    }
 }
