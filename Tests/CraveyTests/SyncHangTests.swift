@@ -147,6 +147,7 @@ final class SyncHangTests: SyncFoldersTestCase {
 
     func testASyncThatStopsAfterBringingInKeepsWhatCameWholeAndTakesTheRestNextTime() throws {
         let a = library("a"), b = library("b"), shared = try folder("shared")
+        try synced(b, ["--folder", shared])
         try cravey(a, ["craving", "6", "--notes", "from the desktop"])
         let made = try timed(
             a, ["record", "audio", "--mic", "cravey_file", "--max-seconds", "2", "--title", "Breathe"])
@@ -154,7 +155,7 @@ final class SyncHangTests: SyncFoldersTestCase {
         try synced(a, ["--folder", shared])
 
         // B takes the craving in, then the folder stops answering as the recording's file is read.
-        let stopped = try timed(b, ["sync", "--folder", shared], ["CRAVEY_FAULT_HANG": "sync.media.copy:60"])
+        let stopped = try timed(b, ["sync"], ["CRAVEY_FAULT_HANG": "sync.media.copy:60"])
         assertSaidInTime(stopped, shared)
         XCTAssertTrue(
             stopped.stderr.contains(
@@ -167,6 +168,7 @@ final class SyncHangTests: SyncFoldersTestCase {
 
         try synced(b)
         XCTAssertEqual(try listed(b).first?["duration"] as? Double ?? 0, 2, accuracy: 0.05, "the rest, next time")
+        XCTAssertEqual((try? names(b + "/.incoming")) ?? [], [], "no part of the copy left")
         try cravey(b, ["check"])
     }
 

@@ -48,7 +48,7 @@ extension Cravey {
                     throw CraveyFailure(message: "--folder needs a directory; nothing was changed")
                 }
                 let path = (folder as NSString).expandingTildeInPath
-                guard try Self.bounded(changing: false, { Library.syncFolderIsDirectory(path) })
+                guard try Self.bounded(.reading, { Library.syncFolderIsDirectory(path) })
                 else {
                     throw CraveyFailure(
                         message:
@@ -63,7 +63,7 @@ extension Cravey {
             let report: Library.SyncReport
             do {
                 let (status, newDevice, compact) = (status, newDevice, compact)
-                report = try Self.bounded(changing: !status) {
+                report = try Self.bounded(status ? .reading : chosen != nil || newDevice ? .setting : .syncing) {
                     if let chosen { return try lib.syncChoose(folder: chosen) }
                     if status { return try lib.syncStatus() }
                     if newDevice { return try lib.syncNewDevice() }
@@ -92,22 +92,32 @@ extension Cravey {
         /// `body` on a thread of its own, waited for while the folder answers; a folder that has not
         /// answered one call for `SyncFolderWatch.patience` seconds is said in one line, and the
         /// command ends at once (the thread left waiting in the folder goes no further).
-        static func bounded<T: Sendable>(changing: Bool, _ body: @escaping @Sendable () throws -> T) throws -> T {
+        static func bounded<T: Sendable>(_ doing: Doing, _ body: @escaping @Sendable () throws -> T) throws -> T {
             do {
                 return try SyncFolderWatch.bounded(body)
             } catch let stuck as SyncFolderWatch.NotAnswering {
-                throw CraveyFailure(message: notAnswering(stuck, changing: changing))
+                throw CraveyFailure(message: notAnswering(stuck, doing))
             }
         }
 
+        /// What a bounded part of the command does: reads only, syncs, or sets this machine's
+        /// folder or device id first (then syncs).
+        enum Doing { case reading, syncing, setting }
+
         /// Said of a folder that stopped answering: which, for how long, and what that left as it was.
-        static func notAnswering(_ stuck: SyncFolderWatch.NotAnswering, changing: Bool) -> String {
+        static func notAnswering(_ stuck: SyncFolderWatch.NotAnswering, _ doing: Doing) -> String {
+            let waits = "what this machine has still to write waits in the library and goes with the next sync"
             let what =
-                !changing
-                ? "nothing was changed"
-                : stuck.broughtIn == 0
-                    ? "nothing was brought in and nothing in your library changed; what this machine has still to write waits in the library and goes with the next sync"
-                    : "the \(Format.count(stuck.broughtIn, "change")) brought in before it stopped \(stuck.broughtIn == 1 ? "is" : "are") kept whole; the rest, and what this machine has still to write, \(stuck.broughtIn == 1 ? "goes" : "go") with the next sync"
+                switch doing {
+                case .reading: "nothing was changed"
+                case .setting:
+                    "what was done before it stopped is kept whole, and 'cravey sync' goes on from there once it answers; "
+                        + waits
+                case .syncing where stuck.broughtIn == 0:
+                    "nothing was brought in and nothing in your library changed; " + waits
+                case .syncing:
+                    "the \(Format.count(stuck.broughtIn, "change")) brought in before it stopped \(stuck.broughtIn == 1 ? "is" : "are") kept whole; the rest, and what this machine has still to write, go with the next sync"
+                }
             return
                 "the sync folder \(Terminal.safe(stuck.folder)) has not answered for \(Int(stuck.seconds)) seconds (a stick going bad, or a network mount that stopped answering?); \(what)"
         }
