@@ -710,22 +710,30 @@ public enum SyncFolderWatch {
     /// `NotAnswering` once a call into a sync folder has waited `patience` seconds (the thread is
     /// left where it waits).
     public static func bounded<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
-        let outcome = Outcome<T>()
+        let outcome = Outcome<T>(body)
         Thread.detachNewThread {
-            let result = Result { try body() }
+            // What the work holds (a library) is let go here before it is said to be done, so the
+            // caller lets it go last, in line: never this thread as the process ends (a library
+            // closed then could be cut short half-way through writing its database).
+            var work = outcome.work.withLock { $0.take() }
+            let result = Result { try work?() }
+            work = nil
             outcome.result.withLock { $0 = result }
             outcome.done.signal()
         }
         while outcome.done.wait(timeout: .now() + 0.05) == .timedOut {
             if let stuck = givingUp(after: patience) { throw stuck }
         }
-        return try outcome.result.withLock { $0 }!.get()
+        return try outcome.result.withLock { $0 }!.get()!
     }
 
-    /// What a thread of `bounded` hands back.
+    /// What a thread of `bounded` is handed, and hands back.
     private final class Outcome<T: Sendable>: Sendable {
-        let result = Mutex<Result<T, any Error>?>(nil)
+        let work: Mutex<(@Sendable () throws -> T)?>
+        let result = Mutex<Result<T?, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping @Sendable () throws -> T) { self.work = Mutex(work) }
     }
 }
 
