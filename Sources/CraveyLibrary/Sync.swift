@@ -352,14 +352,14 @@ extension Library {
     /// brought in over it would undo it for good. While they cannot be stamped, nothing is
     /// brought in.
     public func syncBringInIfNew() {
-        guard isWritable, let found = try? readLogs({ db in try SyncState.load(db) }) else { return }
-        let folder = SyncFolder(path: found.folder)
-        guard let survey = Self.surveyAnswering(folder),
-            let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) }),
-            survey.devices.contains(where: {
-                $0.key != found.device
-                    && ($0.value > (taken.marks[$0.key]?.bytes ?? 0)
-                        || survey.bases[$0.key] ?? 0 != taken.bases[$0.key] ?? 0)
+        guard isWritable, let found = try? readLogs({ db in try SyncState.load(db) }),
+            let taken = try? readLogs({ db in (marks: try Self.seenMarks(db), bases: try Self.seenBases(db)) })
+        else { return }
+        let folder = SyncFolder(path: found.folder, faults: faults)
+        // What is new is read once within the moment, so reading it again below does not wait.
+        guard
+            let survey = Self.surveyAnswering({
+                try folder.news(marks: taken.marks, bases: taken.bases, own: found.device)
             })
         else { return }
         _ = try? translatingDatabaseErrors {
@@ -378,12 +378,12 @@ extension Library {
     /// mount that stopped answering) never holds a log.
     static let surveyWait: Double = 2
 
-    /// The folder's survey, when it answers in a moment (`surveyWait`, once a process, as a push
-    /// waits); nil when it does not, or cannot be read. In the executable, the folder is read on
-    /// a thread of its own, left to end or not; a program that reads in line (a test of the
-    /// library) reads it here.
-    static func surveyAnswering(_ folder: SyncFolder) -> SyncFolder.Survey? {
-        guard pushesOnTheirOwnThread.load(ordering: .relaxed) else { return try? folder.survey() }
+    /// The folder's survey from `look`, when it answers in a moment (`surveyWait`, once a
+    /// process, as a push waits); nil when it does not, or cannot be read. In the executable, the
+    /// folder is read on a thread of its own, left to end or not; a program that reads in line (a
+    /// test of the library) reads it here.
+    static func surveyAnswering(_ look: @escaping @Sendable () throws -> SyncFolder.Survey?) -> SyncFolder.Survey? {
+        guard pushesOnTheirOwnThread.load(ordering: .relaxed) else { return try? look() }
         guard !pushWaitedInVain.load(ordering: .relaxed) else { return nil }
         final class Answer: Sendable {
             let survey = Mutex<SyncFolder.Survey?>(nil)
@@ -391,7 +391,7 @@ extension Library {
         }
         let answer = Answer()
         Thread.detachNewThread {
-            let survey = try? folder.survey()
+            let survey = try? look()
             answer.survey.withLock { $0 = survey }
             answer.done.signal()
         }
@@ -441,7 +441,7 @@ extension Library {
 
     /// What is wrong in the folder or was refused from it, reading only.
     private func syncProblems(_ state: SyncState, into report: inout SyncReport) throws -> [String] {
-        let folder = SyncFolder(path: state.folder)
+        let folder = SyncFolder(path: state.folder, faults: faults)
         let survey: SyncFolder.Survey
         do {
             survey = try folder.survey()
@@ -606,7 +606,7 @@ extension Library {
         defer { syncMerged = [] }
         guard let state = try store.writer.read({ db in try SyncState.load(db) }) else { throw SyncNotSet() }
         var report = SyncReport(folder: state.folder, device: state.device)
-        let folder = SyncFolder(path: state.folder)
+        let folder = SyncFolder(path: state.folder, faults: faults)
         let survey: SyncFolder.Survey
         do {
             survey = try folder.survey()
@@ -728,15 +728,21 @@ extension Library {
             let notes = streams.flatMap { $0.takeNotes() }
             let moved = streams.filter(\.moved)
             guard !batch.isEmpty || !notes.isEmpty || !moved.isEmpty else { break }
-            applied += try writeLogs(step: "sync.merge") { db in
+            let kept = try writeLogs(step: "sync.merge") { db in
                 try forgetRefusals(of: compacted, db)
                 return try mergeChunk(batch, notes: notes, moved: moved, state: state, wall: wall, today: today, db)
             }
+            applied += kept
+            SyncFolderWatch.keptFromFolder(kept)  // said if the folder stops answering after
             compacted = []
             for stream in moved { stream.noted() }
         }
         let due = try store.writer.read { db in try Self.aheadDue(db, wall: wall) }
-        if applied > 0 || due { applied += try retryHeld(state: state, wall: wall, today: today) }
+        if applied > 0 || due {
+            let kept = try retryHeld(state: state, wall: wall, today: today)
+            applied += kept
+            SyncFolderWatch.keptFromFolder(kept)
+        }
         return applied
     }
 

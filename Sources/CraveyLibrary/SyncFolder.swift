@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -43,6 +44,8 @@ struct SyncFolder {
 
     /// The folder as the person named it.
     let path: String
+    /// The library's fault-injection seam (`sync.survey`, `sync.read`: a folder that hangs).
+    var faults = Faults.none
 
     var devicesPath: String { path + "/cravey/devices" }
 
@@ -128,6 +131,9 @@ struct SyncFolder {
 
     /// The devices the folder holds and their change files' sizes, with what is refused.
     func survey() throws -> Survey {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
+        try faults.hit("sync.survey")
         let root = try openRoot()
         defer { close(root) }
         var survey = Survey()
@@ -204,6 +210,28 @@ struct SyncFolder {
         return survey
     }
 
+    /// The survey, when a device other than `own` wrote something since it was last taken in here
+    /// (`marks`, `bases`; nil: nothing new). What is new is read through once, so a folder whose
+    /// directories answer but whose files do not is found here, where a change made at leisure
+    /// waits for it a moment, and the merge that follows reads what the system holds already.
+    func news(marks: [String: (counter: Int64, bytes: off_t)], bases: [String: Int64], own: String) throws -> Survey? {
+        let survey = try survey()
+        var found = false
+        for (device, size) in survey.devices where device != own {
+            let base = survey.bases[device] ?? 0, mark = marks[device]?.bytes ?? 0
+            let compacted = base != bases[device] ?? 0
+            guard size > mark || compacted else { continue }
+            found = true
+            if compacted, let reader = try? snapshot(device: device, through: base) {
+                while (try? reader.next()) != nil {}
+            }
+            if let reader = try? lines(device: device, base: base, from: compacted ? 0 : mark) {
+                while (try? reader.next()) != nil {}
+            }
+        }
+        return found ? survey : nil
+    }
+
     /// A device folder whose `device.json` is missing (not yet written: fine), a link, or names
     /// a format this cravey does not read: why it is refused whole (nil: it is read).
     private static func formatProblem(_ dir: Int32, label: String) -> String? {
@@ -236,6 +264,8 @@ struct SyncFolder {
 
     /// The device's directory, opened beneath the folder one name at a time (nil: not there).
     func openDevice(_ device: String, making: Bool) throws -> Int32 {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         let root = try openRoot()
         defer { close(root) }
         var dir = dup(root)
@@ -259,6 +289,8 @@ struct SyncFolder {
 
     /// Makes this device's folder and says its format (`device.json`, written whole and fsynced).
     func make(device: String) throws {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         let dir = try openDevice(device, making: true)
         defer { close(dir) }
         if Self.kind(dir, Self.deviceFile) == S_IFREG { return }
@@ -285,7 +317,7 @@ struct SyncFolder {
             throw LibraryError.unsafeLibrary(
                 "\(Self.shown(devicesPath + "/" + device)): its changes are not a file cravey reads")
         }
-        return LineReader(fd: fd, from: offset, to: size, label: label)
+        return LineReader(fd: fd, from: offset, to: size, label: label, folder: self)
     }
 
     /// One of a device's files opened for reading, never through a link, with its size (nil: not
@@ -330,12 +362,14 @@ struct SyncFolder {
     /// The lines of a device's snapshot through `through`, checked whole first: its first line
     /// names the device and the counter, its last counts the lines (nil: not there).
     func snapshot(device: String, through: Int64) throws -> LineReader? {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         guard let (fd, size, label) = try openFile(device, Self.snapshotName(through)) else { return nil }
         guard (1...Self.maxSnapshot).contains(size) else {
             close(fd)
             throw SnapshotNotWhole()
         }
-        let reader = LineReader(fd: fd, from: 0, to: size, label: label)
+        let reader = LineReader(fd: fd, from: 0, to: size, label: label, folder: self)
         let tail = min(size, 256)
         var last = [UInt8](repeating: 0, count: Int(tail))
         let n = last.withUnsafeMutableBytes { buffer in
@@ -371,6 +405,8 @@ struct SyncFolder {
         var pending = Data("{\"device\":\"\(device)\",\"snapshot\":\(through)}\n".utf8)
         var count = 0
         func flush() throws {
+            let call = SyncFolderWatch.calling(path)
+            defer { call.returned() }
             try Library.writeAll(pending, to: fd, path: label)
             pending.removeAll(keepingCapacity: true)
         }
@@ -382,6 +418,8 @@ struct SyncFolder {
         }
         pending.append(Data("{\"end\":\(through),\"lines\":\(count)}\n".utf8))
         try flush()
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         guard retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("fsync", label) }
         return Int64(count)
     }
@@ -389,6 +427,8 @@ struct SyncFolder {
     /// Puts this device's snapshot through `through` in place (when its temporary file is there),
     /// then removes this device's older files: its segments and snapshots before `through`.
     func placeSnapshot(device: String, through: Int64) throws {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         let dir = try openDevice(device, making: true)
         defer { close(dir) }
         let name = Self.snapshotName(through)
@@ -411,6 +451,8 @@ struct SyncFolder {
 
     /// The size of one of this device's files (nil: not there).
     func size(device: String, _ name: String) -> off_t? {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         guard let dir = try? openDevice(device, making: false) else { return nil }
         defer { close(dir) }
         var info = stat()
@@ -428,6 +470,8 @@ struct SyncFolder {
     /// start of `data`) are kept, a torn end of them is cut; returns how many bytes of `data`
     /// were already there.
     func append(_ data: Data, device: String, base: Int64 = 0, expected: off_t, faults: Faults) throws -> Int {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         let dir = try openDevice(device, making: true)
         defer { close(dir) }
         let segment = Self.segmentName(base)
@@ -513,6 +557,8 @@ final class LineReader {
     private let fd: Int32
     private var limit: off_t
     private let label: String
+    /// The folder read (timed while it reads, and its fault seam).
+    private let folder: SyncFolder
     /// The next byte to read from the file, and the file's offset of `bytes[start]`.
     private var position: off_t
     private var offset: off_t
@@ -522,8 +568,9 @@ final class LineReader {
     /// Bytes after the last whole line (a line being copied, or torn).
     private(set) var torn = false
 
-    init(fd: Int32, from: off_t, to size: off_t, label: String) {
+    init(fd: Int32, from: off_t, to size: off_t, label: String, folder: SyncFolder) {
         self.fd = fd
+        self.folder = folder
         self.limit = size
         self.label = label
         position = from
@@ -567,6 +614,9 @@ final class LineReader {
             let old = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: count))
             let at = position
+            let call = SyncFolderWatch.calling(folder.path)
+            defer { call.returned() }
+            try folder.faults.hit("sync.read")
             let n = bytes.withUnsafeMutableBytes { buffer in
                 retryingEINTR { pread(fd, buffer.baseAddress! + old, count, at) }
             }
@@ -575,5 +625,125 @@ final class LineReader {
         }
         torn = skipping
         return nil
+    }
+}
+
+/// Every call into a sync folder, timed while it waits: a folder that stops answering (a stick
+/// going bad, a network mount whose server went away) is told by how long the oldest call into it
+/// has waited, never by how long a sync takes as a whole, so ten years of changes that come in
+/// steadily are never cut short, and a folder that hangs holds a person `patience` seconds at most.
+///
+/// A command that reads or writes the folder in line (`sync`, `sync --status`, `check`) runs that
+/// part on a thread of its own (`bounded`) and waits. Once a call has waited `patience` seconds,
+/// the folder is given up for the rest of the process: the call left waiting (or any other) that
+/// answers late goes no further than its return, so nothing more is done to the library after
+/// the command has said what it did, and the process ends without that thread.
+public enum SyncFolderWatch {
+    /// How long one call into the folder may wait before the folder is said not to answer. A
+    /// stick's slowest fsync of a block, a disk that was asleep spinning up (a few seconds), a
+    /// network mount's first answer after a pause all come well within it; a person left longer
+    /// than that without a word thinks the program hangs.
+    public static let patience: Double = 10
+
+    /// The folder did not answer a call for `seconds`; `broughtIn` changes had been kept before.
+    public struct NotAnswering: Error, Sendable {
+        public let folder: String
+        public let seconds: Double
+        public let broughtIn: Int
+    }
+
+    private struct Calls {
+        var next = 0
+        /// The calls under way: when each started (nanoseconds of uptime), and into which folder.
+        var waiting: [Int: (since: UInt64, folder: String)] = [:]
+        var givenUp = false
+        /// The changes from the folder kept in the library by this process so far.
+        var broughtIn = 0
+    }
+
+    private static let calls = Mutex(Calls())
+
+    /// A call into the folder under way; `returned()` when it did.
+    struct Call {
+        fileprivate let token: Int
+
+        /// The call is over; after the folder was given up, the thread waits here for the process to end.
+        func returned() {
+            let givenUp = SyncFolderWatch.calls.withLock { calls in
+                calls.waiting[token] = nil
+                return calls.givenUp
+            }
+            while givenUp { sleep(3600) }
+        }
+    }
+
+    /// Starts timing a call into `folder`.
+    static func calling(_ folder: String) -> Call {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return Call(
+            token: calls.withLock { calls in
+                calls.next += 1
+                calls.waiting[calls.next] = (now, folder)
+                return calls.next
+            })
+    }
+
+    /// Counts changes from the folder just kept in the library (said if the folder stops answering after).
+    static func keptFromFolder(_ count: Int) {
+        guard count > 0 else { return }
+        calls.withLock { $0.broughtIn += count }
+    }
+
+    /// The folder one call has waited on for `seconds` or longer, given up from now on (nil: none).
+    static func givingUp(after seconds: Double) -> NotAnswering? {
+        let now = DispatchTime.now().uptimeNanoseconds
+        return calls.withLock { calls in
+            guard let oldest = calls.waiting.values.min(by: { $0.since < $1.since }),
+                Double(now &- oldest.since) / 1e9 >= seconds
+            else { return nil }
+            calls.givenUp = true
+            return NotAnswering(folder: SyncFolder.shown(oldest.folder), seconds: seconds, broughtIn: calls.broughtIn)
+        }
+    }
+
+    /// Runs `body` on a thread of its own and waits for it: its result, or the error it threw; or
+    /// `NotAnswering` once a call into a sync folder has waited `patience` seconds (the thread is
+    /// left where it waits).
+    public static func bounded<T: Sendable>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = Outcome<T>(body)
+        Thread.detachNewThread {
+            // What the work holds (a library) is let go here before it is said to be done, so the
+            // caller lets it go last, in line: never this thread as the process ends (a library
+            // closed then could be cut short half-way through writing its database).
+            var work = outcome.work.withLock { $0.take() }
+            let result = Result { try work?() }
+            work = nil
+            outcome.result.withLock { $0 = result }
+            outcome.done.signal()
+        }
+        while outcome.done.wait(timeout: .now() + 0.05) == .timedOut {
+            if let stuck = givingUp(after: patience) { throw stuck }
+        }
+        return try outcome.result.withLock { $0 }!.get()!
+    }
+
+    /// What a thread of `bounded` is handed, and hands back.
+    private final class Outcome<T: Sendable>: Sendable {
+        let work: Mutex<(@Sendable () throws -> T)?>
+        let result = Mutex<Result<T?, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping @Sendable () throws -> T) { self.work = Mutex(work) }
+    }
+}
+
+extension Library {
+    /// Whether `path` is a directory that can be reached (the folder a person names, before
+    /// anything is made); timed as any call into the folder.
+    public static func syncFolderIsDirectory(_ path: String) -> Bool {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }

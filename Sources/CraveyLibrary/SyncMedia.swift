@@ -368,6 +368,8 @@ extension Library {
         }
         let copied: (size: Int64, sha256: String)
         do {
+            let call = SyncFolderWatch.calling(folder.path)
+            defer { call.returned() }
             copied = try FileCopy.copy(
                 from: source, named: shown, into: output, named: staged.path, faults: faults, site: "sync.media.copy")
         } catch {
@@ -448,6 +450,7 @@ extension Library {
                 try keep(db)
                 try faults.hit("sync.media.commit")
             }
+            SyncFolderWatch.keptFromFolder(1)
         } catch {
             try? undoPendingSave(finalPaths)
             if let error = error as? DatabaseError, error.resultCode == .SQLITE_CONSTRAINT {
@@ -624,6 +627,17 @@ extension Library {
             var file = "its file"
             if let named = namedFile(id, lines) {
                 file = SyncFolder.shown(folder.devicesPath + "/" + named.device + "/media/" + named.name)
+                // Whole in the folder already (a sync that stopped before it was read): the next takes it.
+                let size = lines.last { $0.row?["sizeBytes"] != nil }?.row?["sizeBytes"]?.integer
+                if case .file(let fd, let found) = folder.openMedia(device: named.device, name: named.name) {
+                    close(fd)
+                    if let size, Int64(size) == found {
+                        findings.append(
+                            "a recording from device \(newest.device) waits to be taken in from \(file), which is whole in the folder; the next 'cravey sync' takes it in"
+                        )
+                        continue
+                    }
+                }
             }
             findings.append(
                 "a recording from device \(newest.device) waits for \(file), which has not come whole into the folder; it is taken in by a later 'cravey sync' once it has"
@@ -653,6 +667,8 @@ extension SyncFolder {
 
     /// Opens `name` in `device`'s media folder, reaching it one name at a time, never through a link.
     func openMedia(device: String, name: String) -> MediaFound {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         guard let dir = try? openDevice(device, making: false) else { return .missing }
         defer { close(dir) }
         switch Self.kind(dir, Self.mediaDir) {
@@ -709,6 +725,8 @@ extension SyncFolder {
         let dir = try openDevice(device, making: true)
         defer { close(dir) }
         let label = devicesPath + "/" + device + "/" + Self.mediaDir
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         let made = mkdirat(dir, Self.mediaDir, 0o700) == 0
         guard made || errno == EEXIST else { throw systemError("make", label) }
         let media = Self.openDirectory(dir, Self.mediaDir)
@@ -744,6 +762,8 @@ extension SyncFolder {
 
     /// Removes the files of this device's media folder that `unnamed` says no line names.
     func removeMedia(device: String, where unnamed: (String) -> Bool) {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         guard let dir = try? openDevice(device, making: false) else { return }
         defer { close(dir) }
         let media = Self.openDirectory(dir, Self.mediaDir)
@@ -758,6 +778,8 @@ extension SyncFolder {
 
     /// Links planted among the devices' media files, in words (they are never followed).
     func mediaLinks() -> [String] {
+        let call = SyncFolderWatch.calling(path)
+        defer { call.returned() }
         var found: [String] = []
         for device in (try? survey())?.devices.keys.sorted() ?? [] {
             guard let dir = try? openDevice(device, making: false) else { continue }

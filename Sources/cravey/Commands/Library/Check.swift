@@ -30,7 +30,7 @@ extension Cravey {
             let logs = try tracker.counts()
             // A milestone the logs no longer reach is kept: a note, never a problem.
             let notes = try tracker.milestoneNotes(now: LocalClock.now())
-            let syncFindings = try lib.syncFindings()  // the shared folder's, named; `cravey sync` mends
+            let syncFindings = try Self.syncFindings(lib)  // the shared folder's, named; `cravey sync` mends
             let lines =
                 report.lines(repairCommand: Self.repairCommand) + logFindings.map { Self.line($0, repaired: repair) }
                 + falseMilestones.map { Self.line(never: $0.milestone, use: $0.use, repaired: repair) } + syncFindings
@@ -64,6 +64,18 @@ extension Cravey {
                         ? "mend the logs named with 'cravey log edit' or 'cravey log delete'"
                         : "run 'cravey check --repair' to fix them"
                 throw CraveyFailure(message: "the library has problems; \(fix)")
+            }
+        }
+
+        /// What the sync folder holds that is wrong; a folder that does not answer a look for
+        /// `SyncFolderWatch.patience` seconds is named as such, and the check goes on without it.
+        static func syncFindings(_ lib: Library) throws -> [String] {
+            do {
+                return try SyncFolderWatch.bounded { try lib.syncFindings() }
+            } catch let stuck as SyncFolderWatch.NotAnswering {
+                return [
+                    "the sync folder \(stuck.folder) has not answered for \(Int(stuck.seconds)) seconds (a stick going bad, or a network mount that stopped answering?); it was not checked, and nothing was changed"
+                ]
             }
         }
 

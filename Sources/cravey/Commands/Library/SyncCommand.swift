@@ -41,37 +41,34 @@ extension Cravey {
         }
 
         func run() throws {
-            // A folder that is not there is said before anything is made.
-            var isDirectory: ObjCBool = false
-            if let folder, !folder.isEmpty,
-                !FileManager.default.fileExists(
-                    atPath: (folder as NSString).expandingTildeInPath, isDirectory: &isDirectory)
-                    || !isDirectory.boolValue
-            {
-                throw CraveyFailure(
-                    message:
-                        "the folder \(Terminal.safe(folder)) cannot be reached or is not a directory; make it first, or plug in the stick it is on; nothing was changed"
-                )
+            // A folder that is not there is said before anything is made. Every look at the folder
+            // is bounded: one that does not answer is said, and the command ends (`notAnswering`).
+            let chosen = try folder.map { folder -> String in
+                guard !folder.isEmpty else {
+                    throw CraveyFailure(message: "--folder needs a directory; nothing was changed")
+                }
+                let path = (folder as NSString).expandingTildeInPath
+                guard try Self.bounded(.reading, { Library.syncFolderIsDirectory(path) })
+                else {
+                    throw CraveyFailure(
+                        message:
+                            "the folder \(Terminal.safe(folder)) cannot be reached or is not a directory; make it first, or plug in the stick it is on; nothing was changed"
+                    )
+                }
+                let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+                return (absolute as NSString).standardizingPath
             }
             // Choosing a folder may start a library (a new machine joining); the rest needs one.
-            let lib = try folder != nil ? library.open() : library.openExisting()
+            let lib = try chosen != nil ? library.open() : library.openExisting()
             let report: Library.SyncReport
             do {
-                if let folder {
-                    guard !folder.isEmpty else {
-                        throw CraveyFailure(message: "--folder needs a directory; nothing was changed")
-                    }
-                    let path = (folder as NSString).expandingTildeInPath
-                    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-                    report = try lib.syncChoose(folder: (absolute as NSString).standardizingPath)
-                } else if status {
-                    report = try lib.syncStatus()
-                } else if newDevice {
-                    report = try lib.syncNewDevice()
-                } else if compact {
-                    report = try lib.syncCompact()
-                } else {
-                    report = try lib.syncNow()
+                let (status, newDevice, compact) = (status, newDevice, compact)
+                report = try Self.bounded(status ? .reading : chosen != nil || newDevice ? .setting : .syncing) {
+                    if let chosen { return try lib.syncChoose(folder: chosen) }
+                    if status { return try lib.syncStatus() }
+                    if newDevice { return try lib.syncNewDevice() }
+                    if compact { return try lib.syncCompact() }
+                    return try lib.syncNow()
                 }
             } catch let notSet as Library.SyncNotSet {
                 throw CraveyFailure(message: notSet.description)
@@ -93,6 +90,39 @@ extension Cravey {
                 throw CraveyFailure(
                     message: "the sync folder holds what cravey would not merge (named above); the rest was synced")
             }
+        }
+
+        /// `body` on a thread of its own, waited for while the folder answers; a folder that has not
+        /// answered one call for `SyncFolderWatch.patience` seconds is said in one line, and the
+        /// command ends at once (the thread left waiting in the folder goes no further).
+        static func bounded<T: Sendable>(_ doing: Doing, _ body: @escaping @Sendable () throws -> T) throws -> T {
+            do {
+                return try SyncFolderWatch.bounded(body)
+            } catch let stuck as SyncFolderWatch.NotAnswering {
+                throw CraveyFailure(message: notAnswering(stuck, doing))
+            }
+        }
+
+        /// What a bounded part of the command does: reads only, syncs, or sets this machine's
+        /// folder or device id first (then syncs).
+        enum Doing { case reading, syncing, setting }
+
+        /// Said of a folder that stopped answering: which, for how long, and what that left as it was.
+        static func notAnswering(_ stuck: SyncFolderWatch.NotAnswering, _ doing: Doing) -> String {
+            let waits = "what this machine has still to write waits in the library and goes with the next sync"
+            let what =
+                switch doing {
+                case .reading: "nothing was changed"
+                case .setting:
+                    "what was done before it stopped is kept whole, and 'cravey sync' goes on from there once it answers; "
+                        + waits
+                case .syncing where stuck.broughtIn == 0:
+                    "nothing was brought in and nothing in your library changed; " + waits
+                case .syncing:
+                    "the \(Format.count(stuck.broughtIn, "change")) brought in before it stopped \(stuck.broughtIn == 1 ? "is" : "are") kept whole; the rest, and what this machine has still to write, go with the next sync"
+                }
+            return
+                "the sync folder \(Terminal.safe(stuck.folder)) has not answered for \(Int(stuck.seconds)) seconds (a stick going bad, or a network mount that stopped answering?); \(what)"
         }
 
         /// The report for people: what happened first, then the devices and what is wrong. A
