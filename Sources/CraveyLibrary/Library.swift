@@ -60,7 +60,8 @@ public final class Library: @unchecked Sendable {
     public internal(set) var journalProblem: String?
     /// Why the day's snapshot could not be taken, when it could not.
     public internal(set) var snapshotProblem: String?
-    /// The wall clock that stamps the changes shared through a sync folder (a test's clock).
+    /// The session's clock (a test's clock under test): it stamps the changes shared through a sync
+    /// folder and a recording's edit or trim.
     public var syncWallClock: @Sendable () -> Date = { Date() }
     /// The logs a sync's merge just put as their shared fields give them (nothing to tell the folder).
     var syncMerged: Set<String> = []

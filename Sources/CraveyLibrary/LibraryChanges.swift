@@ -22,7 +22,7 @@ extension Library {
             if let notes { updated.notes = try Validation.notes(notes) }
             if let purpose { updated.purpose = purpose }
             if let forTriggers { updated.forTriggers = forTriggers }
-            updated.modifiedAt = Date().truncatedToMilliseconds
+            updated.modifiedAt = syncWallClock().truncatedToMilliseconds
             let lock = try lockLibrary()
             defer { lock.release() }
             try store.updateDetails(

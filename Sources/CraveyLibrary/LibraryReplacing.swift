@@ -38,7 +38,7 @@ extension Library {
             updated.media.avOffset = recording.media.avOffset
             updated.media.sizeBytes = files.size(staged.path) ?? 0
             updated.thumbnailPath = thumbnail != nil ? recording.canonicalThumbnailPath : nil
-            updated.modifiedAt = Date().truncatedToMilliseconds
+            updated.modifiedAt = syncWallClock().truncatedToMilliseconds
             try Validation.check(updated)
 
             let lock = try lockLibrary()

@@ -62,7 +62,7 @@ public struct Tracker: Sendable {
     /// Logs a craving with a ride's ratings in the same commit (nothing is stored when they are
     /// not 1–10 in the order given); returns it as stored.
     func logCraving(_ draft: CravingDraft, ratings: [Craving.Rating], now: Date) throws -> Craving {
-        let made = Date().truncatedToMilliseconds
+        let made = now.truncatedToMilliseconds
         var craving = Craving(
             id: UUID(), time: draft.time.stored, intensity: draft.intensity,
             triggers: Trigger.allCases.filter(draft.triggers.contains),
@@ -77,7 +77,7 @@ public struct Tracker: Sendable {
 
     /// Logs a use (its time not after `now`); returns it as stored.
     public func logUse(_ draft: UsageDraft, now: Date) throws -> Usage {
-        let made = Date().truncatedToMilliseconds
+        let made = now.truncatedToMilliseconds
         let use = Usage(
             id: UUID(), time: draft.time.stored, method: draft.method, amount: draft.amount ?? draft.method.amounts[0],
             triggers: Trigger.allCases.filter(draft.triggers.contains), location: draft.location,
@@ -128,7 +128,7 @@ public struct Tracker: Sendable {
         updated.time = craving.time.stored
         updated.notes = try LogRules.notes(craving.notes)
         updated.triggers = Trigger.allCases.filter(Set(craving.triggers).contains)
-        updated.modifiedAt = Date().truncatedToMilliseconds
+        updated.modifiedAt = now.truncatedToMilliseconds
         // A ride's first rating is the intensity logged: it follows an edit of it.
         if !updated.ratings.isEmpty { updated.ratings[0].value = updated.intensity }
         try LogRules.check(updated, now: now)
@@ -142,7 +142,7 @@ public struct Tracker: Sendable {
         updated.time = use.time.stored
         updated.notes = try LogRules.notes(use.notes)
         updated.triggers = Trigger.allCases.filter(Set(use.triggers).contains)
-        updated.modifiedAt = Date().truncatedToMilliseconds
+        updated.modifiedAt = now.truncatedToMilliseconds
         try LogRules.check(updated, now: now)
         try worded { try library.updateUse(updated.row) }
         return updated

@@ -66,8 +66,10 @@ final class HouseTests: XCTestCase {
             for name in names.sorted() where name.hasSuffix(".swift") {
                 let text = try String(contentsOfFile: sources + "/" + module + "/" + name, encoding: .utf8)
                 // `now: Date = Date()`, and a moment labelled `at` (`at: Date = Date()`,
-                // `at date: Date = Date()`): a play counted or a log kept at the real clock.
-                if text.contains("now: Date = Date()")
+                // `at date: Date = Date()`): a play counted or a log kept at the real clock; and
+                // a row stamped with the real clock (`Date().truncatedToMilliseconds`: a log's
+                // `createdAt` or an edit's `modifiedAt`, which a sync's stamp follows).
+                if text.contains("now: Date = Date()") || text.contains("Date().truncatedToMilliseconds")
                     || text.range(of: #"\bat( [a-z][A-Za-z]*)?: Date = Date\(\)"#, options: .regularExpression) != nil
                 {
                     found.append(module + "/" + name)

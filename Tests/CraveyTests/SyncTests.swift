@@ -125,7 +125,7 @@ final class SyncTests: CommandTestCase {
         try run(machineA, ["craving", "5", "--notes", "first", "--at", "-3h"], now: ahead)
         try sync(machineA, ["--folder", shared], now: ahead)
         try sync(machineB, ["--folder", shared], now: behind)
-        let id = try logList(machineB).first!["id"] as! String
+        let id = try XCTUnwrap(try logList(machineB).first?["id"] as? String)
         // A edits the notes; B sees it, then edits them again, its clock an hour behind A's.
         try run(machineA, ["log", "edit", id, "--notes", "from A"], now: ahead)
         try sync(machineA, now: ahead)
@@ -157,7 +157,7 @@ final class SyncTests: CommandTestCase {
         let a = try sync(machineA, ["--folder", stickA])["device"] as! String
         try carry(a, from: stickA, to: stickB)
         let b = try sync(machineB, ["--folder", stickB])["device"] as! String
-        let id = try logList(machineB).first!["id"] as! String
+        let id = try XCTUnwrap(try logList(machineB).first?["id"] as? String)
         try run(machineA, ["log", "delete", id, "--yes"])
         try run(machineB, ["log", "edit", id, "--notes", "edited after"])
         try run(machineB, ["settings", "name", "Sam"])
@@ -208,7 +208,7 @@ final class SyncTests: CommandTestCase {
         try sync(machineA, ["--folder", shared])
         try sync(machineB, ["--folder", shared])
         let a = try device(machineA)
-        let id = try logList(machineB).first!["id"] as! String
+        let id = try XCTUnwrap(try logList(machineB).first?["id"] as? String)
         let ms = Int(Date().timeIntervalSince1970 * 1000)
         let hostile = """
             {"clock":[\(ms),0],"counter":50,"device":"DEVICE","id":"\(id)","kind":"craving","row":{"intensity":99}}
