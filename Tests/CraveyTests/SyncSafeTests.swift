@@ -143,6 +143,7 @@ final class SyncSafeTests: TwoMachinesCase {
         try on(machineA, ["craving", "6", "--notes", "after it was put back"])
 
         let healed = try on(machineA, ["sync"])
+        XCTAssertTrue(healed.stdout.contains("brought in, this machine's changes written again."), healed.stdout)
         XCTAssertTrue(
             healed.stdout.contains(
                 "This machine's changes in the folder were older than its own (an older copy put back, or a file cut short); they are written again, and nothing is lost."

@@ -135,7 +135,9 @@ extension Cravey {
             if !status {
                 lines.append(
                     report.reachable
-                        ? "Synced through \(report.folder): \(Format.count(report.broughtIn, "change")) brought in, \(report.written) written."
+                        ? "Synced through \(report.folder): \(Format.count(report.broughtIn, "change")) brought in, "
+                            + (report.rewritten
+                                ? "this machine's changes written again." : "\(report.written) written.")
                         : "Nothing synced: the folder \(report.folder) is not there (a stick not plugged in?). \(waiting) here until it is."
                 )
             } else {
