@@ -26,10 +26,62 @@ extension Library {
         let pageSize = number(16, 2) == 1 ? 65536 : number(16, 2)
         let pages = number(28, 4)
         // The header's page count is valid when its "valid for" number matches the change counter.
-        if pages > 0, number(92, 4) == number(24, 4), Int64(pages) * Int64(pageSize) > Int64(info.st_size) {
+        if pages > 0, number(92, 4) == number(24, 4), Int64(pages) * Int64(pageSize) > Int64(info.st_size),
+            !writeAheadLogHolds(pages: (Int(info.st_size) / pageSize + 1)...pages, pageSize: pageSize, of: path)
+        {
             return "damaged (cut short: \(info.st_size) of \(Int64(pages) * Int64(pageSize)) bytes)"
         }
         return nil
+    }
+
+    /// Whether the database's write-ahead log (`path-wal`) holds every page in `missing`, in
+    /// frames SQLite would take: its own header's salts, their checksums whole, up to its last
+    /// commit. A checkpoint cut short (a kill or a power cut while the log is copied into the
+    /// database) leaves the file shorter than its new header says, with the pages still in the
+    /// log, from which SQLite reads them on opening: nothing is lost, and the database is whole.
+    static func writeAheadLogHolds(pages missing: ClosedRange<Int>, pageSize: Int, of path: String) -> Bool {
+        let fd = open(path + "-wal", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 32 else { return false }
+        // One frame at a time (a log may be large): its 24-byte header, then the page.
+        var bytes = [UInt8](repeating: 0, count: 24 + pageSize)
+        func read(_ count: Int, at offset: off_t) -> Bool {
+            bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, offset) } == count
+        }
+        func word(_ at: Int) -> UInt32 { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | UInt32($1) } }
+        guard read(32, at: 0) else { return false }
+        let magic = word(0)
+        guard magic == 0x377f_0682 || magic == 0x377f_0683, Int(word(8)) == pageSize else { return false }
+        // SQLite's checksum: pairs of 32-bit words, in the byte order the magic names.
+        let bigEndian = magic & 1 == 1
+        func checksum(_ range: Range<Int>, _ start: (UInt32, UInt32)) -> (UInt32, UInt32) {
+            var (s0, s1) = start
+            for at in stride(from: range.lowerBound, to: range.upperBound, by: 8) {
+                let (x0, x1) = bigEndian ? (word(at), word(at + 4)) : (word(at).byteSwapped, word(at + 4).byteSwapped)
+                s0 = s0 &+ x0 &+ s1
+                s1 = s1 &+ x1 &+ s0
+            }
+            return (s0, s1)
+        }
+        var running = checksum(0..<24, (0, 0))
+        guard running == (word(24), word(28)) else { return false }
+        let salts = (word(16), word(20))
+        var committed = Set<Int>(), pending = Set<Int>()
+        var offset = off_t(32)
+        while offset + off_t(24 + pageSize) <= info.st_size, read(24 + pageSize, at: offset) {
+            guard (word(8), word(12)) == salts else { break }
+            running = checksum(24..<(24 + pageSize), checksum(0..<8, running))
+            guard running == (word(16), word(20)) else { break }
+            pending.insert(Int(word(0)))
+            if word(4) != 0 {  // a commit: its frames count
+                committed.formUnion(pending)
+                pending.removeAll()
+            }
+            offset += off_t(24 + pageSize)
+        }
+        return missing.allSatisfy(committed.contains)
     }
 
     /// Puts the newest good snapshot in place of a lost or damaged database (a damaged one, and
