@@ -121,8 +121,10 @@ final class HomeTests: CommandTestCase {
         try tmux.send("k", literal: true)
         try tmux.waitFor("Take a moment for yourself")
         try tmux.send("l", literal: true)
-        let home = try tmux.waitFor("Later, then. No reminder today.")
-        XCTAssertTrue(home.contains("Check-in (later today)"), home)
+        // Home drawn whole: its note is the first line written, its check-in line after it.
+        try tmux.waitUntil("home with the note and the check-in for later") {
+            $0.contains("Later, then. No reminder today.") && $0.contains("Check-in (later today)")
+        }
         // Ctrl-C inside the check-in leaves it, back home: not the whole program.
         try tmux.send("k", literal: true)
         try tmux.waitFor("How does today feel, overall?")
