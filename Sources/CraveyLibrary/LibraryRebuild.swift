@@ -40,7 +40,8 @@ extension Library {
     /// database) leaves the file shorter than its new header says, with the pages still in the
     /// log, from which SQLite reads them on opening: nothing is lost, and the database is whole.
     static func writeAheadLogHolds(pages missing: ClosedRange<Int>, pageSize: Int, of path: String) -> Bool {
-        let fd = open(path + "-wal", O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Never following a link, and never waiting on something planted there (a FIFO).
+        let fd = open(path + "-wal", O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var info = stat()
