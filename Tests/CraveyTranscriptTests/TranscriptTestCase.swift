@@ -69,13 +69,29 @@ class TranscriptTestCase: CommandTestCase {
         return out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// The Whisper helpers running now (their process ids), of one parent or of any.
+    /// The Whisper helpers running now (their process ids): of one parent, or of any cravey that
+    /// runs on this test's library (the tests in the other lane of a whole run start helpers of
+    /// their own, on their own libraries).
     func whisperHelpers(parent: Int32? = nil) -> [Int32] {
         let found =
             (try? runProcess(
                 "/usr/bin/pgrep", ["-f", "cravey-whisper.py"] + (parent.map { ["-P", String($0)] } ?? [])
             ).stdout) ?? ""
-        return found.split(separator: "\n").compactMap { Int32($0) }
+        let helpers = found.split(separator: "\n").compactMap { Int32($0) }
+        return parent != nil ? helpers : helpers.filter { runsOnThisLibrary(parentOf: $0) }
+    }
+
+    /// Whether the parent of process `pid` is a cravey whose arguments name this test's library.
+    func runsOnThisLibrary(parentOf pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.range(of: ")", options: .backwards)
+        else { return false }
+        // After the name: state, then the parent's id.
+        let fields = stat[end.upperBound...].split(separator: " ")
+        guard fields.count > 1, let parent = Int32(fields[1]),
+            let line = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(parent)/cmdline"))
+        else { return false }
+        return line.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == root }
     }
 
     /// The background workers of this test's library that run now.
