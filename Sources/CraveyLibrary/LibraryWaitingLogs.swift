@@ -22,7 +22,8 @@ extension FileStore {
 ///   lets it go — first puts every waiting line into the database, in order, in one transaction,
 ///   then journals them like any typed log, and only then empties `logs.waiting` (fsynced). A run
 ///   killed in between puts the same lines in again: a log whose id is there already is left as it
-///   is, and a play during a craving is noted once;
+///   is, a play during a craving is noted once, and a play's count (each line has its own id,
+///   noted as counted in the same transaction) is counted once;
 /// - a torn last line (a power cut during an append) is cut back to the last whole line before
 ///   the next append, and passed over when read.
 extension Library {
@@ -41,9 +42,29 @@ extension Library {
         var craving: String?
         /// When it was played (stored time text), for "play".
         var at: String?
+        /// The line's own id, for "play": a count put in again after a run killed before it emptied
+        /// the file is not counted twice (lines written before it had one are counted as they come).
+        var id: String?
     }
 
     private var waitingPath: String { files.path(FileStore.waitingLogsFile) }
+
+    /// Opens `logs.waiting` without waiting on whatever is there (a FIFO planted in its place would
+    /// hold an open or a read for ever): only a regular file is kept open; -1 otherwise, with
+    /// errno set (ENOENT when there is none, EINVAL when it is not a regular file).
+    static func openWaiting(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        let fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, mode)
+        guard fd >= 0 else { return -1 }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            errno = EINVAL
+            return -1
+        }
+        // Reads and writes of a regular file never wait; the flag is cleared all the same.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
 
     /// Runs `write` (a change that takes the library lock); when another process holds the lock,
     /// keeps `line` in `logs.waiting` instead, durably, to be written by whoever takes it next.
@@ -87,7 +108,7 @@ extension Library {
         var data = try encoder.encode(line)
         data.append(0x0A)
         let path = waitingPath
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = Self.openWaiting(path, O_RDWR | O_CREAT, 0o600)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
         try Self.lockWaiting(fd, LOCK_EX, path: path)
@@ -151,7 +172,7 @@ extension Library {
     func applyWaitingLogs() throws -> Int {
         guard isWritable, hasWaitingLogs else { return 0 }
         let path = waitingPath
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        let fd = Self.openWaiting(path, O_RDWR)
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
         try Self.lockWaiting(fd, LOCK_EX, path: path)
@@ -169,6 +190,11 @@ extension Library {
         }
         try faults.hit("waiting.trim")
         guard ftruncate(fd, 0) == 0, retryingEINTR({ fsync(fd) }) == 0 else { throw systemError("trim", path) }
+        // The file is empty (and stays so while its lock is held): the counts noted are let go.
+        try? translatingDatabaseErrors {
+            try store.writer.write { db in try db.execute(sql: "DELETE FROM syncState WHERE key LIKE 'counted play %'")
+            }
+        }
         return lines.count
     }
 
@@ -198,6 +224,13 @@ extension Library {
             guard let recording = line.recording, try exists("recording", recording) else { return }
             try db.execute(sql: playedSQL, arguments: [recording, line.craving])
         case "play":
+            if let id = line.id {
+                // Counted already (a run killed after its commit, before it emptied the file).
+                let key = "counted play " + id
+                guard try String.fetchOne(db, sql: "SELECT key FROM syncState WHERE key = ?", arguments: [key]) == nil
+                else { return }
+                try db.execute(sql: "INSERT INTO syncState (key, value) VALUES (?, '')", arguments: [key])
+            }
             try db.execute(
                 sql: """
                     UPDATE recording SET playCount = playCount + 1,
@@ -230,7 +263,8 @@ extension Library {
     public func countPlay(_ id: UUID, at date: Date) throws -> Bool {
         var counted = false
         try keepWaiting(
-            WaitingLine(kind: "play", recording: id.uuidString, at: StoredDate.text(date)), checking: { _ in }
+            WaitingLine(kind: "play", recording: id.uuidString, at: StoredDate.text(date), id: UUID().uuidString),
+            checking: { _ in }
         ) {
             try translatingDatabaseErrors {
                 let lock = try lockLibrary(waitingAtMost: Self.logLockWait)
@@ -252,8 +286,8 @@ extension Library {
     /// emptying it, so they are seen in one place or the other, never both, never neither. Nothing
     /// is created or changed.
     static func readingWaitingLogs<T>(root: String, _ body: () throws -> T) throws -> (T, [WaitingLine]) {
-        let fd = open(root + "/" + FileStore.waitingLogsFile, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return (try body(), []) }
+        let fd = openWaiting(root + "/" + FileStore.waitingLogsFile, O_RDONLY)
+        guard fd >= 0 else { return (try body(), []) }  // none, or not a file cravey made: nothing waits
         defer { close(fd) }
         try? lockWaiting(fd, LOCK_SH, path: "")  // a stuck holder: read as it is
         let result = try body()

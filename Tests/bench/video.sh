@@ -78,8 +78,11 @@ if [ "${CRAVEY_BENCH_VM:-1}" = 1 ] && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/
   trap 'rm -rf "$work" "$vmwork"' EXIT
   cp "$work/tone.raw" "$vmwork/tone.raw"
   cat > "$vmwork/vm.py" <<'PY'
-import re, subprocess, sys, time, statistics
+import os, re, subprocess, sys, time, statistics
 cravey, tone = sys.argv[1], sys.argv[2]
+# The machine's own HOME and TMPDIR (tmpfs): SQLite puts its temporary files in TMPDIR, and the
+# emulated machine's /tmp is the host's, read-only.
+env = {"CRAVEY_TIMINGS": "1", "PATH": "/usr/bin:/bin", "HOME": os.environ["HOME"], "TMPDIR": os.environ["TMPDIR"]}
 player = subprocess.Popen(["aplay", "-q", "-D", "hw:Loopback,0,0", "-f", "S16_LE", "-r", "48000", "-c", "1", "-t", "raw", tone])
 time.sleep(0.3)
 lat, drops, frames, bare = [], [], [], []
@@ -90,8 +93,9 @@ for i in range(3):  # what merely starting the program costs under emulation, fo
 for i in range(3):
     t0 = time.monotonic_ns()
     p = subprocess.run([cravey, "record", "video", "--mic", "hw:Loopback,1,0", "--size", "640x360", "--max-seconds", "10",
-                        "--yes", "--library", f"/dev/shm/tmp/vmbench{i}"], env={"CRAVEY_TIMINGS": "1", "PATH": "/usr/bin:/bin"},
-                       capture_output=True, text=True)
+                        "--yes", "--library", f"/dev/shm/tmp/vmbench{i}"], env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"cravey record video in the VM: exit {p.returncode}: {p.stderr.strip()[-400:]}")
     m = re.search(r"first_frame_ns=(\d+)", p.stderr)
     if m: lat.append((int(m.group(1)) - t0) / 1e9)
     m = re.search(r"recorded (\d+) frames.*?(?:\((\d+) dropped)?", p.stderr)
@@ -105,6 +109,7 @@ print(f"{'VM: frames kept / dropped in 10 s at 640x360@30':44s} {statistics.medi
 PY
   sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
   echo
-  $sudo_ bash Tests/vm/rig.sh run "$vmwork/results" -- /usr/bin/python3 "$vmwork/vm.py" "$cravey" "$vmwork/tone.raw" 2>/dev/null | tail -2
+  $sudo_ bash Tests/vm/rig.sh run "$vmwork/results" -- /usr/bin/python3 "$vmwork/vm.py" "$cravey" "$vmwork/tone.raw" 2>"$vmwork/rig.err" | tail -2 \
+    || { tail -3 "$vmwork/rig.err" >&2; exit 1; }
 fi
 
