@@ -196,7 +196,7 @@ struct SyncFolder {
                 guard fstatat(dir, segment, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 if info.st_size > Self.maxChangeFile {
                     survey.problems.append(
-                        "\(shown(label + "/" + segment)) is larger than \(Self.maxChangeFile >> 20) MB; it was not read"
+                        "\(shown(label + "/" + segment)) is larger than \(Self.maxChangeFile >> 20) MB, more than cravey writes; it was not read"
                     )
                     continue
                 }
@@ -486,20 +486,19 @@ struct SyncFolder {
         guard info.st_size >= expected else { throw SyncCloned(device: device, shorter: true) }
         var already = 0
         if info.st_size != expected {
+            // More than this write holds is not lines of its own (a file grown by another machine
+            // or by hand, however large): refused before any of it is read.
+            guard info.st_size - expected <= off_t(data.count) else { throw SyncCloned(device: device) }
             let extra = Int(info.st_size - expected)
-            var tail = Data(count: max(0, extra))
-            if extra > 0, extra <= data.count {
-                let n = tail.withUnsafeMutableBytes { buffer in
-                    retryingEINTR { pread(fd, buffer.baseAddress, extra, expected) }
-                }
-                if n != extra { tail = Data() }
+            var tail = Data(count: extra)
+            let n = tail.withUnsafeMutableBytes { buffer in
+                retryingEINTR { pread(fd, buffer.baseAddress, extra, expected) }
             }
+            if n != extra { tail = Data() }
             // A power cut where the file system keeps no journal (FAT) may leave zeros for the
             // end of the write: a torn end too.
             let ours = tail.prefix(upTo: tail.lastIndex { $0 != 0 }.map { $0 + 1 } ?? tail.startIndex)
-            guard extra > 0, extra <= data.count, data.starts(with: ours) else {
-                throw SyncCloned(device: device)
-            }
+            guard data.starts(with: ours) else { throw SyncCloned(device: device) }
             // Ours, from a run killed after writing them: whole lines are kept, a torn end cut.
             if ours.count == extra, data[data.startIndex + extra - 1] == 0x0A {
                 already = extra

@@ -1,0 +1,55 @@
+import CraveyTestSupport
+import Foundation
+import XCTest
+
+/// What cravey reads, replaces and removes in the sync folder is only what it wrote, in the form
+/// it writes: this machine's change file grown far past what it wrote is named, never read; a
+/// segment or snapshot name with a sign or a leading zero is left alone; a file in this machine's
+/// media folder that is not one of its recordings' files stays; a recording's line that the
+/// library's rules refuse changes neither the file nor the row.
+final class SyncOwnFilesOnlyTests: TwoMachinesCase {
+    var shared: String { base + "/shared" }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    }
+
+    func names(_ directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+    }
+
+    /// Records a two-second message on `machine`; its id.
+    func record(_ machine: String, title: String) throws -> String {
+        try on(
+            machine, ["record", "audio", "--mic", "cravey_file", "--max-seconds", "2", "--title", title],
+            environment: ["CRAVEY_ALSA_INFILE": phraseFixture]
+        ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func listed(_ machine: String) throws -> [[String: Any]] {
+        try XCTUnwrap(try json(try on(machine, ["list", "--json"]).stdout) as? [[String: Any]])
+    }
+
+    func testThisMachinesChangeFileFarLargerThanItWroteIsNamedNeverReadAndNothingIsLost() throws {
+        try on(machineA, ["craving", "4"])
+        try synced(machineA, ["--folder", shared])
+        let file = try deviceFolder(machineA, in: shared) + "/changes.jsonl"
+        try tool("/usr/bin/truncate", ["-s", "64G", file])  // sparse: no disk used
+
+        let craving = try on(machineA, ["craving", "5"])
+        XCTAssertTrue(craving.stdout.lowercased().contains("logged"), craving.stdout)
+        let report = try synced(machineA, status: 1)
+        let problems = try XCTUnwrap(report["problems"] as? [String])
+        XCTAssertEqual(problems.count, 1, "\(problems)")
+        XCTAssertTrue(
+            problems.first?.contains("changes.jsonl is larger than 1024 MB, more than cravey writes") == true,
+            "\(problems)")
+        XCTAssertEqual(report["waiting"] as? Int, 1, "the craving waits in the library")
+        XCTAssertEqual(try logged(machineA).count, 2)
+        let check = try on(machineA, ["check"], status: 1)
+        XCTAssertTrue(check.stdout.contains("changes.jsonl is larger than 1024 MB"), check.stdout)
+        let info = try FileManager.default.attributesOfItem(atPath: file)
+        XCTAssertEqual((info[.size] as? NSNumber)?.int64Value, 64 << 30, "the file is left as it was")
+    }
+}
