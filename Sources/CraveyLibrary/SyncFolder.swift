@@ -80,12 +80,15 @@ struct SyncFolder {
 
     static func snapshotName(_ through: Int64) -> String { "snapshot-\(through).jsonl" }
 
-    /// A segment's (or a snapshot's) counter from its name: `changes-N.jsonl` or `snapshot-N.jsonl`.
+    /// A segment's (or a snapshot's) counter from its name: `changes-N.jsonl` or `snapshot-N.jsonl`,
+    /// N in ASCII digits as cravey writes it (no sign, no leading zero); nil for any other name.
     static func number(_ name: String, _ prefix: String) -> Int64? {
         guard name.hasPrefix(prefix), name.hasSuffix(".jsonl") else { return nil }
-        let digits = name.dropFirst(prefix.count).dropLast(".jsonl".count)
-        guard (1...18).contains(digits.count), digits.first != "0", digits.allSatisfy(\.isASCII) else { return nil }
-        return Int64(digits)
+        let digits = name.utf8.dropFirst(prefix.utf8.count).dropLast(".jsonl".utf8.count)
+        guard (1...18).contains(digits.count), digits.first != UInt8(ascii: "0"),
+            digits.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int64($1 - 0x30) }
     }
 
     /// Opens a directory beneath `dir` by one plain name, never through a link.
@@ -443,7 +446,10 @@ struct SyncFolder {
             let number =
                 inner == Self.changeFile ? 0 : Self.number(inner, "changes-") ?? Self.number(inner, "snapshot-")
             // Older, or the temporary snapshot of a compaction cut short before it was noted.
-            let old = number.map { $0 < through } ?? (inner.hasPrefix(".snapshot-") && inner.hasSuffix(".jsonl.new"))
+            let old =
+                number.map { $0 < through }
+                ?? (inner.hasPrefix(".") && inner.hasSuffix(".new")
+                    && Self.number(String(inner.dropFirst().dropLast(".new".count)), "snapshot-") != nil)
             if old, Self.kind(dir, inner) == S_IFREG { removed = unlinkat(dir, inner, 0) == 0 || removed }
         }
         if removed { _ = fsync(dir) }

@@ -52,4 +52,26 @@ final class SyncOwnFilesOnlyTests: TwoMachinesCase {
         let info = try FileManager.default.attributesOfItem(atPath: file)
         XCTAssertEqual((info[.size] as? NSNumber)?.int64Value, 64 << 30, "the file is left as it was")
     }
+
+    func testSegmentAndSnapshotNamesWithASignOrALeadingZeroAreLeftAlone() throws {
+        for craving in 1...7 { try on(machineA, ["craving", "\(craving % 10 + 1)"]) }
+        try synced(machineA, ["--folder", shared])
+        let device = try deviceFolder(machineA, in: shared)
+        let strays = [
+            "changes-+5.jsonl", "changes--1.jsonl", "changes-05.jsonl", "snapshot-+1.jsonl", "snapshot-+6.jsonl",
+            ".snapshot-+2.jsonl.new",
+        ]
+        for name in strays { try Data("not cravey's\n".utf8).write(to: URL(fileURLWithPath: device + "/" + name)) }
+
+        let compacted = try synced(machineA, ["--compact"])
+        XCTAssertEqual(compacted["problems"] as? [String], [], "\(compacted)")
+        XCTAssertNotNil(compacted["compacted"] as? Int, "\(compacted)")
+        for name in strays {
+            XCTAssertEqual(
+                try? String(contentsOfFile: device + "/" + name, encoding: .utf8), "not cravey's\n",
+                "\(name) left alone")
+        }
+        XCTAssertEqual(try synced(machineB, ["--folder", shared])["problems"] as? [String], [])
+        XCTAssertEqual(try logged(machineB).count, 7, "B reads A's own files, not the strays")
+    }
 }
