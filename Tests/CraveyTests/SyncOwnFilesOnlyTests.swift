@@ -74,4 +74,26 @@ final class SyncOwnFilesOnlyTests: TwoMachinesCase {
         XCTAssertEqual(try synced(machineB, ["--folder", shared])["problems"] as? [String], [])
         XCTAssertEqual(try logged(machineB).count, 7, "B reads A's own files, not the strays")
     }
+
+    func testOnlyThisMachinesOwnRecordingFilesLeaveItsMediaFolder() throws {
+        let id = try record(machineA, title: "Breathe").lowercased()
+        try synced(machineA, ["--folder", shared])
+        let media = try deviceFolder(machineA, in: shared) + "/media"
+        XCTAssertEqual(names(media), [id + ".1.m4a"])
+        let strays = [
+            ".gitkeep", "\(id).1.sync-conflict-20261127-120000-ABCDEFG.m4a", "\(id.uppercased()).1.m4a", "notes",
+            "\(id).01.m4a", "\(id).+3.m4a", "\(id).3.wav", UUID().uuidString.lowercased() + ".1.m4a",
+        ]
+        for name in strays { try Data("kept\n".utf8).write(to: URL(fileURLWithPath: media + "/" + name)) }
+        try FileManager.default.createDirectory(atPath: media + "/\(id).7.m4a", withIntermediateDirectories: true)
+        // What cravey itself left there (a run killed before its line was kept, a copy cut short): it goes.
+        for name in ["\(id).5.m4a", ".\(id).3.m4a.new"] {
+            try Data("cravey's\n".utf8).write(to: URL(fileURLWithPath: media + "/" + name))
+        }
+
+        try on(machineA, ["trim", id, "--start", "0.5", "--end", "1.5"])
+        try synced(machineA)
+        XCTAssertEqual(names(media), (strays + ["\(id).7.m4a", "\(id).2.m4a"]).sorted())
+        XCTAssertEqual(names(media + "/\(id).7.m4a"), [])
+    }
 }
