@@ -267,6 +267,18 @@ extension Library {
         }
         let values = known.mapValues(\.value)
         if let local {
+            // Every detail is held to the library's rules before the file is replaced: a line
+            // refused changes nothing, neither the file nor the row.
+            let typed = !Set(taken.keys).isDisjoint(with: Self.recordingTyped)
+            var edited = local
+            if typed {
+                do {
+                    edited = try Self.recording(local, typedFrom: values)
+                } catch {
+                    if let file { discard(file.staged) }
+                    throw error
+                }
+            }
             if let file {
                 do {
                     _ = try replaceMedia(
@@ -278,9 +290,6 @@ extension Library {
                     throw RecordingRefused(words: reason)
                 }
             }
-            let typed = !Set(taken.keys).isDisjoint(with: Self.recordingTyped)
-            var edited = local
-            if typed { edited = try Self.recording(local, typedFrom: values) }
             try store.writer.write { db in
                 if typed {
                     try db.execute(

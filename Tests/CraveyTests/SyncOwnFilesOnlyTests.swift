@@ -96,4 +96,50 @@ final class SyncOwnFilesOnlyTests: TwoMachinesCase {
         XCTAssertEqual(names(media), (strays + ["\(id).7.m4a", "\(id).2.m4a"]).sorted())
         XCTAssertEqual(names(media + "/\(id).7.m4a"), [])
     }
+
+    func testARecordingLineTheRulesRefuseChangesNeitherTheFileNorTheRow() throws {
+        let machineC = base + "/c"
+        let id = try record(machineA, title: "Call Sam")
+        try synced(machineA, ["--folder", shared])
+        for machine in [machineB, machineC] {
+            XCTAssertEqual(try synced(machine, ["--folder", shared])["broughtIn"] as? Int, 1)
+        }
+        try on(machineA, ["trim", id, "--start", "0.5", "--end", "1.5"])
+        try synced(machineA)
+        let changes = try deviceFolder(machineA, in: shared) + "/changes.jsonl"
+        let written = try String(contentsOfFile: changes, encoding: .utf8)
+        var lines = written.split(separator: "\n").map(String.init)
+        let trim = try jsonObject(try XCTUnwrap(lines.last))
+        XCTAssertNotNil((trim["row"] as? [String: Any])?["version"], "the trim's line names a new version")
+
+        // A new version with a title of 41 characters, then with triggers out of their order.
+        for (machine, field, value) in [
+            (machineB, "title", String(repeating: "x", count: 41)), (machineC, "forTriggers", "bored,anxious"),
+        ] {
+            var line = trim
+            var row = try XCTUnwrap(line["row"] as? [String: Any])
+            row[field] = value
+            line["row"] = row
+            lines[lines.count - 1] = String(
+                decoding: try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]), as: UTF8.self)
+            try (lines.joined(separator: "\n") + "\n").write(toFile: changes, atomically: false, encoding: .utf8)
+
+            let before = try XCTUnwrap(try listed(machine).first)
+            let file = machine + "/" + (try XCTUnwrap(before["filePath"] as? String))
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            let refused = try synced(machine, status: 1)
+            XCTAssertTrue(
+                (refused["problems"] as? [String] ?? []).contains { $0.contains("recording from device") },
+                "\(field): \(refused)")
+            let after = try XCTUnwrap(try listed(machine).first)
+            XCTAssertEqual(after["title"] as? String, "Call Sam", field)
+            XCTAssertEqual(after["forTriggers"] as? String, before["forTriggers"] as? String, field)
+            XCTAssertEqual(after["duration"] as? Double ?? 0, 2, accuracy: 0.05, "\(field): the file was not replaced")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes, field)
+            XCTAssertEqual(names(machine + "/.incoming"), [], field)
+            try synced(machine, status: 1)
+            XCTAssertEqual(
+                names(try deviceFolder(machine, in: shared) + "/media"), [], "\(field): nothing shared as its own")
+        }
+    }
 }
