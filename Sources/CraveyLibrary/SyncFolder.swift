@@ -80,12 +80,15 @@ struct SyncFolder {
 
     static func snapshotName(_ through: Int64) -> String { "snapshot-\(through).jsonl" }
 
-    /// A segment's (or a snapshot's) counter from its name: `changes-N.jsonl` or `snapshot-N.jsonl`.
+    /// A segment's (or a snapshot's) counter from its name: `changes-N.jsonl` or `snapshot-N.jsonl`,
+    /// N in ASCII digits as cravey writes it (no sign, no leading zero); nil for any other name.
     static func number(_ name: String, _ prefix: String) -> Int64? {
         guard name.hasPrefix(prefix), name.hasSuffix(".jsonl") else { return nil }
-        let digits = name.dropFirst(prefix.count).dropLast(".jsonl".count)
-        guard (1...18).contains(digits.count), digits.first != "0", digits.allSatisfy(\.isASCII) else { return nil }
-        return Int64(digits)
+        let digits = name.utf8.dropFirst(prefix.utf8.count).dropLast(".jsonl".utf8.count)
+        guard (1...18).contains(digits.count), digits.first != UInt8(ascii: "0"),
+            digits.allSatisfy({ (0x30...0x39).contains($0) })
+        else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int64($1 - 0x30) }
     }
 
     /// Opens a directory beneath `dir` by one plain name, never through a link.
@@ -196,7 +199,7 @@ struct SyncFolder {
                 guard fstatat(dir, segment, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 if info.st_size > Self.maxChangeFile {
                     survey.problems.append(
-                        "\(shown(label + "/" + segment)) is larger than \(Self.maxChangeFile >> 20) MB; it was not read"
+                        "\(shown(label + "/" + segment)) is larger than \(Self.maxChangeFile >> 20) MB, more than cravey writes; it was not read"
                     )
                     continue
                 }
@@ -443,7 +446,10 @@ struct SyncFolder {
             let number =
                 inner == Self.changeFile ? 0 : Self.number(inner, "changes-") ?? Self.number(inner, "snapshot-")
             // Older, or the temporary snapshot of a compaction cut short before it was noted.
-            let old = number.map { $0 < through } ?? (inner.hasPrefix(".snapshot-") && inner.hasSuffix(".jsonl.new"))
+            let old =
+                number.map { $0 < through }
+                ?? (inner.hasPrefix(".") && inner.hasSuffix(".new")
+                    && Self.number(String(inner.dropFirst().dropLast(".new".count)), "snapshot-") != nil)
             if old, Self.kind(dir, inner) == S_IFREG { removed = unlinkat(dir, inner, 0) == 0 || removed }
         }
         if removed { _ = fsync(dir) }
@@ -486,20 +492,19 @@ struct SyncFolder {
         guard info.st_size >= expected else { throw SyncCloned(device: device, shorter: true) }
         var already = 0
         if info.st_size != expected {
+            // More than this write holds is not lines of its own (a file grown by another machine
+            // or by hand, however large): refused before any of it is read.
+            guard info.st_size - expected <= off_t(data.count) else { throw SyncCloned(device: device) }
             let extra = Int(info.st_size - expected)
-            var tail = Data(count: max(0, extra))
-            if extra > 0, extra <= data.count {
-                let n = tail.withUnsafeMutableBytes { buffer in
-                    retryingEINTR { pread(fd, buffer.baseAddress, extra, expected) }
-                }
-                if n != extra { tail = Data() }
+            var tail = Data(count: extra)
+            let n = tail.withUnsafeMutableBytes { buffer in
+                retryingEINTR { pread(fd, buffer.baseAddress, extra, expected) }
             }
+            if n != extra { tail = Data() }
             // A power cut where the file system keeps no journal (FAT) may leave zeros for the
             // end of the write: a torn end too.
             let ours = tail.prefix(upTo: tail.lastIndex { $0 != 0 }.map { $0 + 1 } ?? tail.startIndex)
-            guard extra > 0, extra <= data.count, data.starts(with: ours) else {
-                throw SyncCloned(device: device)
-            }
+            guard data.starts(with: ours) else { throw SyncCloned(device: device) }
             // Ours, from a run killed after writing them: whole lines are kept, a torn end cut.
             if ours.count == extra, data[data.startIndex + extra - 1] == 0x0A {
                 already = extra

@@ -267,6 +267,18 @@ extension Library {
         }
         let values = known.mapValues(\.value)
         if let local {
+            // Every detail is held to the library's rules before the file is replaced: a line
+            // refused changes nothing, neither the file nor the row.
+            let typed = !Set(taken.keys).isDisjoint(with: Self.recordingTyped)
+            var edited = local
+            if typed {
+                do {
+                    edited = try Self.recording(local, typedFrom: values)
+                } catch {
+                    if let file { discard(file.staged) }
+                    throw error
+                }
+            }
             if let file {
                 do {
                     _ = try replaceMedia(
@@ -278,9 +290,6 @@ extension Library {
                     throw RecordingRefused(words: reason)
                 }
             }
-            let typed = !Set(taken.keys).isDisjoint(with: Self.recordingTyped)
-            var edited = local
-            if typed { edited = try Self.recording(local, typedFrom: values) }
             try store.writer.write { db in
                 if typed {
                     try db.execute(
@@ -537,12 +546,13 @@ extension Library {
     }
 
     /// This machine's files in the folder that no line names any more (an older version, a
-    /// deleted recording's, one a run killed before its line was kept) leave it, once the line
-    /// that names what follows them is in this device's change file: while a recording's line
-    /// still waits here (a push that failed or was cut short), the other machine reads the
-    /// older line, and the file it names stays.
+    /// deleted recording's, one a run killed before its line was kept, a temporary copy cut
+    /// short) leave it, once the line that names what follows them is in this device's change
+    /// file: while a recording's line still waits here (a push that failed or was cut short), the
+    /// other machine reads the older line, and the file it names stays. Only names in cravey's own
+    /// form, of recordings this library knows, are removed: anything else there is left alone.
     func tidyOwnMedia(_ folder: SyncFolder, device: String) throws {
-        let (current, waiting) = try store.writer.read { db in
+        let (current, waiting, known) = try store.writer.read { db in
             let waiting = Set(
                 try String.fetchAll(db, sql: "SELECT line FROM syncOutbox").compactMap { text -> String? in
                     guard let line = try? JSONDecoder().decode(SyncLine.self, from: Data(text.utf8)),
@@ -561,10 +571,16 @@ extension Library {
                 else { continue }
                 names.insert(SyncFolder.mediaName(id: id, version: version, kind: kind))
             }
-            return (names, waiting)
+            // The recordings this library knows: a file of another id is none of this machine's.
+            let known = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT DISTINCT id FROM syncField WHERE kind = ? UNION SELECT id FROM recording",
+                    arguments: [Self.recordingKind]
+                ).map { $0.lowercased() })
+            return (names, waiting, known)
         }
-        folder.removeMedia(device: device) { name in
-            !current.contains(name) && !waiting.contains(String(name.prefix { $0 != "." }))
+        folder.removeMedia(device: device) { name, id in
+            known.contains(id) && !current.contains(name) && !waiting.contains(id)
         }
     }
 
@@ -760,8 +776,25 @@ extension SyncFolder {
         }
     }
 
-    /// Removes the files of this device's media folder that `unnamed` says no line names.
-    func removeMedia(device: String, where unnamed: (String) -> Bool) {
+    /// The recording id (lowercase) a name of this exact form holds: `mediaName`'s, or its
+    /// temporary copy's (`.<name>.new`). Nil for any other name (a sync tool's conflict copy or
+    /// notes, a `.gitkeep`, the id in capitals, a version with a sign or a leading zero).
+    static func mediaId(_ name: String) -> String? {
+        var name = Substring(name)
+        if name.hasPrefix("."), name.hasSuffix(".new") { name = name.dropFirst().dropLast(".new".count) }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].utf8.count == 36,
+            let id = UUID(uuidString: String(parts[0])), id.uuidString.lowercased() == parts[0],
+            (1...7).contains(parts[1].utf8.count), parts[1].utf8.first != UInt8(ascii: "0"),
+            parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            Recording.Kind.allCases.contains(where: { $0.fileExtension == parts[2] })
+        else { return nil }
+        return String(parts[0])
+    }
+
+    /// Removes the regular files of this device's media folder in cravey's own form (`mediaId`)
+    /// that `unnamed` says no line names (given the name and its id); anything else there is left alone.
+    func removeMedia(device: String, where unnamed: (_ name: String, _ id: String) -> Bool) {
         let call = SyncFolderWatch.calling(path)
         defer { call.returned() }
         guard let dir = try? openDevice(device, making: false) else { return }
@@ -770,7 +803,8 @@ extension SyncFolder {
         guard media >= 0 else { return }
         defer { close(media) }
         var removed = false
-        for name in Self.names(media) where unnamed(name) {
+        for name in Self.names(media) {
+            guard let id = Self.mediaId(name), Self.kind(media, name) == S_IFREG, unnamed(name, id) else { continue }
             removed = unlinkat(media, name, 0) == 0 || removed
         }
         if removed { _ = fsync(media) }
