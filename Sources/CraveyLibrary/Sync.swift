@@ -233,8 +233,14 @@ extension Library {
                     device: SyncFolder.newDeviceId(), folder: path, counter: 0, written: 0,
                     clock: current?.clock ?? SyncClock()
                 ).save(db)
+                // Everything this machine has is to be told to the folder: kept with the choice, so
+                // a first sync cut short (a kill, a folder that stops answering) leaves it to the
+                // next sync, never undone.
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES (?, '1')",
+                    arguments: [Self.sharingAllKey])
             }
-            return try syncNowLocked(sharingAll: true)
+            return try syncNowLocked()
         }
     }
 
@@ -588,7 +594,12 @@ extension Library {
 
     // MARK: - Syncing, the lock held
 
-    private func syncNowLocked(sharingAll: Bool = false, compacting: Bool = false) throws -> SyncReport {
+    /// The key in `syncState` kept while this machine's rows and plays from before its folder was
+    /// chosen are still to be told to the folder: set with the choice, gone in the transaction
+    /// that notes them.
+    static let sharingAllKey = "sharing all"
+
+    private func syncNowLocked(compacting: Bool = false) throws -> SyncReport {
         // One writer of this machine's change file: a push under way (a change a moment ago) ends
         // first, and none starts while this writes, tidies or compacts.
         guard let pushing = try holdSyncPush(waitingAtMost: Self.syncPushLockWait) else {
@@ -623,8 +634,13 @@ extension Library {
         report.broughtIn = try bringIn(state, folder: folder, survey: survey)
         // SyncMedia.swift: this machine's, then the others'
         report.recordingsTakenIn = try shareRecordings(folder, device: state.device)
+        let sharingAll = try store.writer.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = ?)", arguments: [Self.sharingAllKey])!
+        }
         if sharingAll {
-            // What only this machine has is written once the folder's history is in.
+            // What only this machine has is written once the folder's history is in (by the first
+            // sync after the folder was chosen that gets this far).
             try store.writer.write { db in
                 var keys: [(kind: String, id: String)] = []
                 for (kind, shared) in Self.sharedKinds.sorted(by: { $0.key < $1.key }) {
@@ -634,6 +650,7 @@ extension Library {
                 }
                 try noteSyncChanges(db, keys)
                 try Self.shareOwnPlays(db, wall: syncWallClock())
+                try db.execute(sql: "DELETE FROM syncState WHERE key = ?", arguments: [Self.sharingAllKey])
             }
         }
         try shareLinksOnce()  // SyncLinks.swift
