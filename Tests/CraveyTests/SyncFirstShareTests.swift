@@ -78,4 +78,50 @@ final class SyncFirstShareTests: SyncFoldersTestCase {
         try cravey(a, ["check"])
         try cravey(b, ["check"])
     }
+
+    func testAFolderGoneAfterBringingInIsSaidWithWhatCameIn() throws {
+        let a = library("a"), b = library("b"), shared = try folder("shared")
+        try cravey(a, ["craving", "4"])
+        try synced(a, ["--folder", shared])
+        try synced(b, ["--folder", shared])
+        try cravey(b, ["craving", "3", "--notes", "from the other machine"])
+        try synced(b)
+
+        // a's sync waits after its bring-in is kept; the folder is taken away then (a stick pulled).
+        let program = Process()
+        program.executableURL = URL(fileURLWithPath: cravey)
+        program.arguments = ["sync", "--library", a]
+        program.environment = ProcessInfo.processInfo.environment.merging(
+            plain.merging(["CRAVEY_FAULT_TRACE": "1", "CRAVEY_FAULT_HANG": "sync.merge.committed:3"]) { $1 }
+        ) { $1 }
+        let traced = base + "/trace.txt"
+        FileManager.default.createFile(atPath: traced, contents: nil)
+        let out = Pipe()
+        program.standardOutput = out
+        program.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: traced))
+        try program.run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline,
+            !((try? String(contentsOfFile: traced, encoding: .utf8)) ?? "").contains("fault-site sync.merge.committed")
+        {
+            usleep(20_000)
+        }
+        XCTAssertEqual(rename(shared, base + "/away"), 0)
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        program.waitUntilExit()
+        let stderr = try String(contentsOfFile: traced, encoding: .utf8)
+
+        XCTAssertEqual(program.terminationStatus, 1, said + stderr)
+        XCTAssertTrue(said.contains("1 change brought in"), said)
+        XCTAssertTrue(said.contains("then the folder could not be reached"), said)
+        XCTAssertFalse(said.contains("Nothing synced"), said)
+        XCTAssertFalse(stderr.contains("nothing was brought in"), stderr)
+        XCTAssertTrue(stderr.contains("what it brought in and wrote before then is kept"), stderr)
+        XCTAssertTrue(try logText(a).contains("from the other machine"), "kept")
+
+        // Back: the next sync goes on, with nothing to bring in again.
+        XCTAssertEqual(rename(base + "/away", shared), 0)
+        XCTAssertEqual(try synced(a)["broughtIn"] as? Int, 0)
+        try cravey(a, ["check"])
+    }
 }
