@@ -278,6 +278,10 @@ extension Library {
         return try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
+            // The push lock first: another process's push appends no line of the old id after the
+            // folder's lines are counted here (its plays would be counted again under the new id).
+            let pushing = try holdPushForSync()
+            defer { withExtendedLifetime(pushing) {} }
             try flushJournal()
             // Lines of the old id already in the folder (a run killed before it forgot them):
             // the folder holds them under that id.
@@ -307,7 +311,7 @@ extension Library {
                 try db.execute(sql: "UPDATE syncField SET device = ? WHERE device = ?", arguments: [state.device, old])
                 try state.save(db)
             }
-            return try syncNowLocked()
+            return try syncNowLocked(pushing: pushing)
         }
     }
 
@@ -599,14 +603,22 @@ extension Library {
     /// that notes them.
     static let sharingAllKey = "sharing all"
 
-    private func syncNowLocked(compacting: Bool = false) throws -> SyncReport {
-        // One writer of this machine's change file: a push under way (a change a moment ago) ends
-        // first, and none starts while this writes, tidies or compacts.
+    /// The push lock for `sync`: a push under way (a change a moment ago) ends first; one that
+    /// takes longer than `syncPushLockWait` is said, and nothing is changed.
+    private func holdPushForSync() throws -> FileLock {
         guard let pushing = try holdSyncPush(waitingAtMost: Self.syncPushLockWait) else {
             throw LibraryError.busy(
                 "another cravey process has been writing to the sync folder for \(Int(Self.syncPushLockWait)) s (a folder slow to answer?); this machine's changes wait here; nothing was changed"
             )
         }
+        return pushing
+    }
+
+    /// `pushing`: the push lock, when the caller holds it already.
+    private func syncNowLocked(compacting: Bool = false, pushing held: FileLock? = nil) throws -> SyncReport {
+        // One writer of this machine's change file: a push under way (a change a moment ago) ends
+        // first, and none starts while this writes, tidies or compacts.
+        let pushing = try held ?? holdPushForSync()
         let key = root
         Self.pushes.withLock { _ = $0.bySync.insert(key) }  // what is kept meanwhile is written here
         defer {

@@ -124,4 +124,34 @@ final class SyncFirstShareTests: SyncFoldersTestCase {
         XCTAssertEqual(try synced(a)["broughtIn"] as? Int, 0)
         try cravey(a, ["check"])
     }
+
+    func testANewDeviceIdWaitsForAPushUnderWay() throws {
+        let (a, _, _) = try machineWithACraving()
+        let before = try XCTUnwrap(try synced(a, ["--status"])["device"] as? String)
+
+        // Another process of this machine writes to the folder (it holds the push lock) a while.
+        let lock = a + "/sync.lock"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [lock, "sleep", "4"]
+        try holder.run()
+        let held = Date().addingTimeInterval(10)
+        while Date() < held, try runProcess("/usr/bin/flock", ["-n", lock, "true"]).status == 0 { usleep(20_000) }
+
+        let program = Process()
+        program.executableURL = URL(fileURLWithPath: cravey)
+        program.arguments = ["sync", "--new-device", "--library", a]
+        program.environment = ProcessInfo.processInfo.environment.merging(plain) { $1 }
+        program.standardOutput = FileHandle.nullDevice
+        program.standardError = FileHandle.nullDevice
+        try program.run()
+        usleep(2_000_000)
+        XCTAssertEqual(
+            try synced(a, ["--status"])["device"] as? String, before, "the id waits while the push is under way")
+        program.waitUntilExit()
+        holder.waitUntilExit()
+        XCTAssertEqual(program.terminationStatus, 0)
+        XCTAssertNotEqual(try synced(a, ["--status"])["device"] as? String, before)
+        try cravey(a, ["check"])
+    }
 }
