@@ -233,8 +233,14 @@ extension Library {
                     device: SyncFolder.newDeviceId(), folder: path, counter: 0, written: 0,
                     clock: current?.clock ?? SyncClock()
                 ).save(db)
+                // Everything this machine has is to be told to the folder: kept with the choice, so
+                // a first sync cut short (a kill, a folder that stops answering) leaves it to the
+                // next sync, never undone.
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO syncState (key, value) VALUES (?, '1')",
+                    arguments: [Self.sharingAllKey])
             }
-            return try syncNowLocked(sharingAll: true)
+            return try syncNowLocked()
         }
     }
 
@@ -272,6 +278,10 @@ extension Library {
         return try translatingDatabaseErrors {
             let lock = try lockLibrary()
             defer { lock.release() }
+            // The push lock first: another process's push appends no line of the old id after the
+            // folder's lines are counted here (its plays would be counted again under the new id).
+            let pushing = try holdPushForSync()
+            defer { withExtendedLifetime(pushing) {} }
             try flushJournal()
             // Lines of the old id already in the folder (a run killed before it forgot them):
             // the folder holds them under that id.
@@ -301,7 +311,7 @@ extension Library {
                 try db.execute(sql: "UPDATE syncField SET device = ? WHERE device = ?", arguments: [state.device, old])
                 try state.save(db)
             }
-            return try syncNowLocked()
+            return try syncNowLocked(pushing: pushing)
         }
     }
 
@@ -588,14 +598,27 @@ extension Library {
 
     // MARK: - Syncing, the lock held
 
-    private func syncNowLocked(sharingAll: Bool = false, compacting: Bool = false) throws -> SyncReport {
-        // One writer of this machine's change file: a push under way (a change a moment ago) ends
-        // first, and none starts while this writes, tidies or compacts.
+    /// The key in `syncState` kept while this machine's rows and plays from before its folder was
+    /// chosen are still to be told to the folder: set with the choice, gone in the transaction
+    /// that notes them.
+    static let sharingAllKey = "sharing all"
+
+    /// The push lock for `sync`: a push under way (a change a moment ago) ends first; one that
+    /// takes longer than `syncPushLockWait` is said, and nothing is changed.
+    private func holdPushForSync() throws -> FileLock {
         guard let pushing = try holdSyncPush(waitingAtMost: Self.syncPushLockWait) else {
             throw LibraryError.busy(
                 "another cravey process has been writing to the sync folder for \(Int(Self.syncPushLockWait)) s (a folder slow to answer?); this machine's changes wait here; nothing was changed"
             )
         }
+        return pushing
+    }
+
+    /// `pushing`: the push lock, when the caller holds it already.
+    private func syncNowLocked(compacting: Bool = false, pushing held: FileLock? = nil) throws -> SyncReport {
+        // One writer of this machine's change file: a push under way (a change a moment ago) ends
+        // first, and none starts while this writes, tidies or compacts.
+        let pushing = try held ?? holdPushForSync()
         let key = root
         Self.pushes.withLock { _ = $0.bySync.insert(key) }  // what is kept meanwhile is written here
         defer {
@@ -623,8 +646,13 @@ extension Library {
         report.broughtIn = try bringIn(state, folder: folder, survey: survey)
         // SyncMedia.swift: this machine's, then the others'
         report.recordingsTakenIn = try shareRecordings(folder, device: state.device)
+        let sharingAll = try store.writer.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = ?)", arguments: [Self.sharingAllKey])!
+        }
         if sharingAll {
-            // What only this machine has is written once the folder's history is in.
+            // What only this machine has is written once the folder's history is in (by the first
+            // sync after the folder was chosen that gets this far).
             try store.writer.write { db in
                 var keys: [(kind: String, id: String)] = []
                 for (kind, shared) in Self.sharedKinds.sorted(by: { $0.key < $1.key }) {
@@ -634,6 +662,7 @@ extension Library {
                 }
                 try noteSyncChanges(db, keys)
                 try Self.shareOwnPlays(db, wall: syncWallClock())
+                try db.execute(sql: "DELETE FROM syncState WHERE key = ?", arguments: [Self.sharingAllKey])
             }
         }
         try shareLinksOnce()  // SyncLinks.swift

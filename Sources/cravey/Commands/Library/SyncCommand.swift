@@ -84,7 +84,7 @@ extension Cravey {
                 for line in Self.lines(report, status: status, chosen: folder != nil) { print(Terminal.safe(line)) }
             }
             if !report.reachable {
-                throw CraveyFailure(message: "the sync folder cannot be reached; nothing was brought in")
+                throw CraveyFailure(message: Self.unreachable(report, status: status))
             }
             if !report.problems.isEmpty {
                 throw CraveyFailure(
@@ -133,13 +133,21 @@ extension Cravey {
             let waiting =
                 "\(Format.count(report.waiting, "change")) of this machine \(report.waiting == 1 ? "waits" : "wait")"
             if !status {
-                lines.append(
-                    report.reachable
-                        ? "Synced through \(report.folder): \(Format.count(report.broughtIn, "change")) brought in, "
-                            + (report.rewritten
-                                ? "this machine's changes written again." : "\(report.written) written.")
-                        : "Nothing synced: the folder \(report.folder) is not there (a stick not plugged in?). \(waiting) here until it is."
-                )
+                let synced =
+                    "Synced through \(report.folder): \(Format.count(report.broughtIn, "change")) brought in, "
+                    + (report.rewritten ? "this machine's changes written again" : "\(report.written) written")
+                if report.reachable {
+                    lines.append(synced + ".")
+                } else if Self.syncedBeforeTheFolderWent(report) {
+                    lines.append(
+                        synced
+                            + "; then the folder could not be reached (a stick pulled out?). \(waiting) here until it is back."
+                    )
+                } else {
+                    lines.append(
+                        "Nothing synced: the folder \(report.folder) is not there (a stick not plugged in?). \(waiting) here until it is."
+                    )
+                }
             } else {
                 lines.append("Syncing through \(report.folder)\(report.reachable ? "" : " (not there now)").")
                 if !report.reachable {
@@ -173,6 +181,21 @@ extension Cravey {
             }
             lines += report.problems
             return lines
+        }
+
+        /// Whether a sync whose folder could not be reached at its end had brought in or written
+        /// something before (a stick pulled out half-way): that is kept, and said.
+        static func syncedBeforeTheFolderWent(_ report: Library.SyncReport) -> Bool {
+            report.broughtIn > 0 || report.recordingsTakenIn > 0 || report.written > 0 || report.rewritten
+        }
+
+        /// The one line a sync or a status ends with when the folder cannot be reached.
+        static func unreachable(_ report: Library.SyncReport, status: Bool) -> String {
+            guard !status, syncedBeforeTheFolderWent(report) else {
+                return "the sync folder cannot be reached; nothing was brought in"
+            }
+            return
+                "the sync folder could not be reached at the end of the sync; what it brought in and wrote before then is kept, and the rest goes with the next sync"
         }
 
         /// Said by the sync that found this machine's changes in the folder older than its own.
