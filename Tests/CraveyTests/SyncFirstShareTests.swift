@@ -133,7 +133,7 @@ final class SyncFirstShareTests: SyncFoldersTestCase {
         let lock = a + "/sync.lock"
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = [lock, "sleep", "4"]
+        holder.arguments = [lock, "sleep", "8"]
         try holder.run()
         let held = Date().addingTimeInterval(10)
         while Date() < held, try runProcess("/usr/bin/flock", ["-n", lock, "true"]).status == 0 { usleep(20_000) }
