@@ -507,6 +507,8 @@ extension Library {
             while let item = try? reader.next() {
                 guard let data = item.line, let line = try? decoder.decode(SyncLine.self, from: data) else { continue }
                 if base != taken, line.counter <= mark.counter { continue }
+                // A line refused says nothing true of the counter (`SyncStream`).
+                if Self.lineProblem(line, device: device) != nil { continue }
                 if line.counter <= counter {
                     problems.append(Self.backwardsWords(device))
                     break
@@ -687,11 +689,14 @@ extension Library {
         var streams: [SyncStream] = []
         for (device, size) in survey.devices.sorted(by: { $0.key < $1.key }) where device != state.device {
             let mark = seen[device] ?? (0, 0)
+            let base = survey.bases[device] ?? 0
+            let refused = try store.writer.read { db in
+                try Self.refusalsNoted(db, device: device, compacted: base > bases[device] ?? 0)
+            }
             if let stream = try SyncStream(
-                device: device, folder: folder, size: size, base: survey.bases[device] ?? 0,
-                hasSnapshot: survey.snapshots.contains(device),
+                device: device, folder: folder, size: size, base: base, hasSnapshot: survey.snapshots.contains(device),
                 seen: SyncStream.Mark(counter: mark.counter, bytes: mark.bytes, base: bases[device] ?? 0),
-                wall: wall, decoder: decoder)
+                wall: wall, decoder: decoder, refused: refused)
             {
                 streams.append(stream)
             }
@@ -716,6 +721,8 @@ extension Library {
         while !streams.isEmpty {
             var batch: [SyncStream.Taken] = []
             while batch.count < Self.mergeChunk {
+                // A device paused after many lines passed over: they are noted before any later line.
+                if streams.contains(where: \.paused) { break }
                 var earliest: SyncStream?
                 for stream in streams {
                     guard let head = stream.head else { continue }
@@ -727,7 +734,7 @@ extension Library {
             }
             let notes = streams.flatMap { $0.takeNotes() }
             let moved = streams.filter(\.moved)
-            guard !batch.isEmpty || !notes.isEmpty || !moved.isEmpty else { break }
+            guard !batch.isEmpty || !notes.isEmpty || !moved.isEmpty || streams.contains(where: \.paused) else { break }
             let kept = try writeLogs(step: "sync.merge") { db in
                 try forgetRefusals(of: compacted, db)
                 return try mergeChunk(batch, notes: notes, moved: moved, state: state, wall: wall, today: today, db)
@@ -736,6 +743,7 @@ extension Library {
             SyncFolderWatch.keptFromFolder(kept)  // said if the folder stops answering after
             compacted = []
             for stream in moved { stream.noted() }
+            for stream in streams where stream.paused { try stream.resume() }
         }
         let due = try store.writer.read { db in try Self.aheadDue(db, wall: wall) }
         if applied > 0 || due {
@@ -744,6 +752,22 @@ extension Library {
             SyncFolderWatch.keptFromFolder(kept)
         }
         return applied
+    }
+
+    /// What is noted of a device's lines refused: how many are named, and how many counted past
+    /// them (of a device compacted since, only what `forgetRefusals` leaves: those still held).
+    static func refusalsNoted(_ db: Database, device: String, compacted: Bool) throws -> (named: Int, more: Int) {
+        let more = SyncStream.moreKey(device)
+        let named = try Int.fetchOne(
+            db,
+            sql: """
+                SELECT count(*) FROM syncState WHERE key > ? AND key < ? AND key != ?
+                AND (? OR 'held ' || substr(key, 9) IN (SELECT key FROM syncState))
+                """,
+            arguments: ["refused \(device) ", "refused \(device)!", more, !compacted])!
+        guard !compacted else { return (named, 0) }
+        let words = try String.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = ?", arguments: [more])
+        return (named, words.map(SyncStream.moreCount) ?? 0)
     }
 
     /// Whether a change held as stamped ahead of this machine's clock may be taken in now.
