@@ -140,11 +140,12 @@ extension Library {
         public var device: String
         /// Whether the folder could be reached (an unplugged stick: no).
         public var reachable = true
-        /// Changes brought in from the other machines, and written for them, this time.
+        /// Changes brought in from the other machines (a recording's once taken in, not while it
+        /// waits for its file), and written for them, this time.
         public var broughtIn = 0
         public var written = 0
         /// Recordings taken in with their files from the other machines this time (a file that
-        /// came after its line too, which no change brought in this time).
+        /// came after its line too).
         public var recordingsTakenIn = 0
         /// Changes of this machine still to be written to the folder.
         public var waiting = 0
@@ -623,8 +624,11 @@ extension Library {
             return report
         }
         report.broughtIn = try bringIn(state, folder: folder, survey: survey)
-        // SyncMedia.swift: this machine's, then the others'
+        // SyncMedia.swift: this machine's, then the others'; a recording's line is brought in once
+        // taken in, not while it waits for its file
+        let waitingLines = try recordingLinesWaiting()
         report.recordingsTakenIn = try shareRecordings(folder, device: state.device)
+        report.broughtIn += try recordingLinesTaken(waitingLines)
         if sharingAll {
             // What only this machine has is written once the folder's history is in.
             try store.writer.write { db in
@@ -768,6 +772,47 @@ extension Library {
         guard !compacted else { return (named, 0) }
         let words = try String.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = ?", arguments: [more])
         return (named, words.map(SyncStream.moreCount) ?? 0)
+    }
+
+    /// The recording lines from the folder waiting to be taken in (`SyncMedia.swift`): each row's
+    /// recording and stamp.
+    private func recordingLinesWaiting() throws -> [(row: Int64, id: String, stamp: SyncStamp)] {
+        let decoder = JSONDecoder()
+        return try store.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT rowid, id, line FROM syncRecordingWaiting").compactMap { row in
+                guard let line = try? decoder.decode(SyncLine.self, from: Data((row["line"] as String).utf8)) else {
+                    return nil
+                }
+                return (row: row["rowid"] as Int64, id: row["id"] as String, stamp: line.stamp)
+            }
+        }
+    }
+
+    /// How many of the recording lines `waiting` were taken in since: waiting no more, and a field
+    /// of their recording (or its delete) holding their stamp; one found older than what holds
+    /// every field it sets, or waiting still (its file not here yet, or refused), is not.
+    private func recordingLinesTaken(_ waiting: [(row: Int64, id: String, stamp: SyncStamp)]) throws -> Int {
+        guard !waiting.isEmpty else { return 0 }
+        return try store.writer.read { db in
+            let still = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM syncRecordingWaiting"))
+            let holds = try db.cachedStatement(
+                sql:
+                    "SELECT EXISTS (SELECT 1 FROM syncField WHERE kind = ? AND id = ? AND at = ? AND tick = ? AND device = ?)"
+            )
+            var taken = 0
+            for line in waiting where !still.contains(line.row) {
+                let stamp = line.stamp
+                if try Bool.fetchOne(
+                    holds,
+                    arguments: [
+                        Self.recordingKind, line.id, stamp.clock.milliseconds, stamp.clock.tick, stamp.device,
+                    ])!
+                {
+                    taken += 1
+                }
+            }
+            return taken
+        }
     }
 
     /// Whether a change held as stamped ahead of this machine's clock may be taken in now.
@@ -1033,9 +1078,13 @@ extension Library {
         if first.kind == recordingKind || first.kind == playsKind {
             var took = false
             for line in lines {
-                // A recording's file may come later (SyncMedia.swift); plays are counts per
-                // device (SyncGrow.swift).
-                if try line.kind == recordingKind ? holdRecording(line, db) : applyPlays(line, db) { took = true }
+                // A recording's file may come later: held, and counted once taken in
+                // (SyncMedia.swift); plays are counts per device (SyncGrow.swift).
+                if line.kind == recordingKind {
+                    _ = try holdRecording(line, db)
+                } else if try applyPlays(line, db) {
+                    took = true
+                }
             }
             return took
         }

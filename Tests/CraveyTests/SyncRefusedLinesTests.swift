@@ -5,7 +5,8 @@ import XCTest
 /// Lines in another machine's change file that cravey refuses, from outside: a line whose counter
 /// is far ahead (a corrupt or tampered line) stops nothing after it, before and after that
 /// machine compacts, and is never shown as taken in; a hundred thousand junk lines are named a
-/// few, then counted in one line, and the good lines after them come in.
+/// few, then counted in one line, and the good lines after them come in; a recording's line that
+/// waits for its file is not said to be brought in until it is.
 final class SyncRefusedLinesTests: SyncFoldersTestCase {
     /// Machine A's device folder carried from `stickA` to `stickB`, with `lines` put into its
     /// change file after its first line there (a file a hand or a fault changed on the way).
@@ -120,4 +121,28 @@ final class SyncRefusedLinesTests: SyncFoldersTestCase {
 
     /// How many refused lines of one device are named each (`SyncStream.refusalsNamed`).
     static let named = 20
+
+    func testARecordingsLineWaitingForItsFileIsBroughtInOnceItIsTakenIn() throws {
+        let (a, b) = (library("a"), library("b"))
+        let (stickA, stickB) = (try folder("stick-a"), try folder("stick-b"))
+        let wav = base + "/water.wav"
+        try makeToneWAV(wav, seconds: 1)
+        try cravey(a, ["import", wav, "--title", "Water first"])
+        try synced(a, ["--folder", stickA])
+        try synced(b, ["--folder", stickB])
+        try carry(a, from: stickA, to: stickB)
+        let media = try deviceDirectory(stickB, a) + "/media"
+        let name = try XCTUnwrap(try names(media).first)
+        try FileManager.default.moveItem(atPath: media + "/" + name, toPath: base + "/" + name)  // late
+
+        let waiting = try cravey(b, ["sync"], status: nil).stdout
+        XCTAssertTrue(waiting.contains(": 0 changes brought in, 0 written."), waiting)
+        let check = try cravey(b, ["check"], status: nil)
+        XCTAssertTrue(check.stdout.contains("a recording from device"), check.stdout)  // said there, waiting
+        try FileManager.default.moveItem(atPath: base + "/" + name, toPath: media + "/" + name)  // it comes
+        let taken = try synced(b)
+        XCTAssertEqual(taken["broughtIn"] as? Int, 1, "\(taken)")
+        XCTAssertEqual(taken["recordingsTakenIn"] as? Int, 1, "\(taken)")
+        XCTAssertEqual(try synced(b)["broughtIn"] as? Int, 0, "brought in once")
+    }
 }
