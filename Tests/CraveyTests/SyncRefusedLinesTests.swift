@@ -57,6 +57,8 @@ final class SyncRefusedLinesTests: SyncFoldersTestCase {
         try cravey(a, ["craving", "5"])
         try synced(a)
         try carry(a, from: stickA, to: stickB, inserting: junk)
+        let looked = try cravey(b, ["sync", "--status"], status: nil).stdout
+        XCTAssertFalse(looked.contains("--new-device") || looked.contains("goes back"), looked)
         let first = try cravey(b, ["sync", "--json"], status: 1)
         let report = try jsonObject(first.stdout)
         XCTAssertEqual(report["broughtIn"] as? Int, 2, "\(report)")
