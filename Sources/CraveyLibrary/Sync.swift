@@ -140,11 +140,12 @@ extension Library {
         public var device: String
         /// Whether the folder could be reached (an unplugged stick: no).
         public var reachable = true
-        /// Changes brought in from the other machines, and written for them, this time.
+        /// Changes brought in from the other machines (a recording's once taken in, not while it
+        /// waits for its file), and written for them, this time.
         public var broughtIn = 0
         public var written = 0
         /// Recordings taken in with their files from the other machines this time (a file that
-        /// came after its line too, which no change brought in this time).
+        /// came after its line too).
         public var recordingsTakenIn = 0
         /// Changes of this machine still to be written to the folder.
         public var waiting = 0
@@ -517,6 +518,8 @@ extension Library {
             while let item = try? reader.next() {
                 guard let data = item.line, let line = try? decoder.decode(SyncLine.self, from: data) else { continue }
                 if base != taken, line.counter <= mark.counter { continue }
+                // A line refused says nothing true of the counter (`SyncStream`).
+                if Self.lineProblem(line, device: device) != nil { continue }
                 if line.counter <= counter {
                     problems.append(Self.backwardsWords(device))
                     break
@@ -644,8 +647,11 @@ extension Library {
             return report
         }
         report.broughtIn = try bringIn(state, folder: folder, survey: survey)
-        // SyncMedia.swift: this machine's, then the others'
+        // SyncMedia.swift: this machine's, then the others'; a recording's line is brought in once
+        // taken in, not while it waits for its file
+        let waitingLines = try recordingLinesWaiting()
         report.recordingsTakenIn = try shareRecordings(folder, device: state.device)
+        report.broughtIn += try recordingLinesTaken(waitingLines)
         let sharingAll = try store.writer.read { db in
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = ?)", arguments: [Self.sharingAllKey])!
@@ -716,11 +722,14 @@ extension Library {
         var streams: [SyncStream] = []
         for (device, size) in survey.devices.sorted(by: { $0.key < $1.key }) where device != state.device {
             let mark = seen[device] ?? (0, 0)
+            let base = survey.bases[device] ?? 0
+            let refused = try store.writer.read { db in
+                try Self.refusalsNoted(db, device: device, compacted: base > bases[device] ?? 0)
+            }
             if let stream = try SyncStream(
-                device: device, folder: folder, size: size, base: survey.bases[device] ?? 0,
-                hasSnapshot: survey.snapshots.contains(device),
+                device: device, folder: folder, size: size, base: base, hasSnapshot: survey.snapshots.contains(device),
                 seen: SyncStream.Mark(counter: mark.counter, bytes: mark.bytes, base: bases[device] ?? 0),
-                wall: wall, decoder: decoder)
+                wall: wall, decoder: decoder, refused: refused)
             {
                 streams.append(stream)
             }
@@ -745,6 +754,8 @@ extension Library {
         while !streams.isEmpty {
             var batch: [SyncStream.Taken] = []
             while batch.count < Self.mergeChunk {
+                // A device paused after many lines passed over: they are noted before any later line.
+                if streams.contains(where: \.paused) { break }
                 var earliest: SyncStream?
                 for stream in streams {
                     guard let head = stream.head else { continue }
@@ -756,7 +767,7 @@ extension Library {
             }
             let notes = streams.flatMap { $0.takeNotes() }
             let moved = streams.filter(\.moved)
-            guard !batch.isEmpty || !notes.isEmpty || !moved.isEmpty else { break }
+            guard !batch.isEmpty || !notes.isEmpty || !moved.isEmpty || streams.contains(where: \.paused) else { break }
             let kept = try writeLogs(step: "sync.merge") { db in
                 try forgetRefusals(of: compacted, db)
                 return try mergeChunk(batch, notes: notes, moved: moved, state: state, wall: wall, today: today, db)
@@ -765,6 +776,7 @@ extension Library {
             SyncFolderWatch.keptFromFolder(kept)  // said if the folder stops answering after
             compacted = []
             for stream in moved { stream.noted() }
+            for stream in streams where stream.paused { try stream.resume() }
         }
         let due = try store.writer.read { db in try Self.aheadDue(db, wall: wall) }
         if applied > 0 || due {
@@ -773,6 +785,63 @@ extension Library {
             SyncFolderWatch.keptFromFolder(kept)
         }
         return applied
+    }
+
+    /// What is noted of a device's lines refused: how many are named, and how many counted past
+    /// them (of a device compacted since, only what `forgetRefusals` leaves: those still held).
+    static func refusalsNoted(_ db: Database, device: String, compacted: Bool) throws -> (named: Int, more: Int) {
+        let more = SyncStream.moreKey(device)
+        let named = try Int.fetchOne(
+            db,
+            sql: """
+                SELECT count(*) FROM syncState WHERE key > ? AND key < ? AND key != ?
+                AND (? OR 'held ' || substr(key, 9) IN (SELECT key FROM syncState))
+                """,
+            arguments: ["refused \(device) ", "refused \(device)!", more, !compacted])!
+        guard !compacted else { return (named, 0) }
+        let words = try String.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = ?", arguments: [more])
+        return (named, words.map(SyncStream.moreCount) ?? 0)
+    }
+
+    /// The recording lines from the folder waiting to be taken in (`SyncMedia.swift`): each row's
+    /// recording and stamp.
+    private func recordingLinesWaiting() throws -> [(row: Int64, id: String, stamp: SyncStamp)] {
+        let decoder = JSONDecoder()
+        return try store.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT rowid, id, line FROM syncRecordingWaiting").compactMap { row in
+                guard let line = try? decoder.decode(SyncLine.self, from: Data((row["line"] as String).utf8)) else {
+                    return nil
+                }
+                return (row: row["rowid"] as Int64, id: row["id"] as String, stamp: line.stamp)
+            }
+        }
+    }
+
+    /// How many of the recording lines `waiting` were taken in since: waiting no more, and a field
+    /// of their recording (or its delete) holding their stamp; one found older than what holds
+    /// every field it sets, or waiting still (its file not here yet, or refused), is not.
+    private func recordingLinesTaken(_ waiting: [(row: Int64, id: String, stamp: SyncStamp)]) throws -> Int {
+        guard !waiting.isEmpty else { return 0 }
+        return try store.writer.read { db in
+            let still = Set(try Int64.fetchAll(db, sql: "SELECT rowid FROM syncRecordingWaiting"))
+            let holds = try db.cachedStatement(
+                sql:
+                    "SELECT EXISTS (SELECT 1 FROM syncField WHERE kind = ? AND id = ? AND at = ? AND tick = ? AND device = ?)"
+            )
+            var taken = 0
+            for line in waiting where !still.contains(line.row) {
+                let stamp = line.stamp
+                if try Bool.fetchOne(
+                    holds,
+                    arguments: [
+                        Self.recordingKind, line.id, stamp.clock.milliseconds, stamp.clock.tick, stamp.device,
+                    ])!
+                {
+                    taken += 1
+                }
+            }
+            return taken
+        }
     }
 
     /// Whether a change held as stamped ahead of this machine's clock may be taken in now.
@@ -1038,9 +1107,13 @@ extension Library {
         if first.kind == recordingKind || first.kind == playsKind {
             var took = false
             for line in lines {
-                // A recording's file may come later (SyncMedia.swift); plays are counts per
-                // device (SyncGrow.swift).
-                if try line.kind == recordingKind ? holdRecording(line, db) : applyPlays(line, db) { took = true }
+                // A recording's file may come later: held, and counted once taken in
+                // (SyncMedia.swift); plays are counts per device (SyncGrow.swift).
+                if line.kind == recordingKind {
+                    _ = try holdRecording(line, db)
+                } else if try applyPlays(line, db) {
+                    took = true
+                }
             }
             return took
         }

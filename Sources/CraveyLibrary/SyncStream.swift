@@ -7,11 +7,21 @@ import Foundation
 /// together, so a log is put whole from them.
 ///
 /// How far the device is taken in (`mark`) moves only with the lines taken (`pop`) and those
-/// refused or held as they are read, so what a chunk notes is what it applied. A line stamped
-/// more than a week ahead of this machine's clock is held (noted with the refusals, kept whole)
-/// and taken in once this machine's clock comes near it. A counter that goes back stops the
-/// device there (two machines writing as one: named by `check`, never merged).
+/// refused or held as they are read, so what a chunk notes is what it applied. A line refused
+/// moves only the bytes read, never the counter: what it says of itself is not believed, so a
+/// corrupt or tampered counter neither stops the lines after it nor is shown as taken in. A line
+/// stamped more than a week ahead of this machine's clock is held (noted with the refusals, kept
+/// whole) and taken in once this machine's clock comes near it. A counter that goes back stops
+/// the device there (two machines writing as one: named by `check`, never merged).
+///
+/// What a chunk holds stays bounded whatever the file holds: the stream pauses after
+/// `Library.mergeChunk` lines passed over (refused, held or taken before), so their notes and the
+/// mark are kept before it reads on (`resume`); of the lines refused, the first
+/// `refusalsNamed` of a device are named each, the rest counted in one note.
 final class SyncStream {
+    /// How many lines refused of one device are named each; the rest are counted in one note.
+    static let refusalsNamed = 20
+
     /// How far a device is taken in: the last counter, the bytes of the segment read, and the
     /// counter that segment starts after.
     struct Mark: Equatable {
@@ -47,6 +57,14 @@ final class SyncStream {
     private var skipThrough: Int64 = 0
     private var last: Int64
     private var stopped = false
+    /// Read up to a pause: nothing more until `resume`.
+    private(set) var paused = false
+    /// The lines refused of this device that are named (noted before, and in this read).
+    private var named: Int
+    /// The lines refused of this device counted, not named (noted before, and in this read), and
+    /// the count last handed out in the notes.
+    private var more: Int
+    private var moreNoted: Int
     private let folder: SyncFolder
     private let wall: Int64
     private let decoder: JSONDecoder
@@ -58,11 +76,16 @@ final class SyncStream {
 
     /// Nil when there is nothing to read: nothing new, a device whose files went back (named by
     /// `check`), or one compacted past this machine's mark whose snapshot is not here whole yet.
+    /// `refused` is what the database notes of this device's refused lines: how many are named,
+    /// and how many counted past them.
     init?(
         device: String, folder: SyncFolder, size: off_t, base: Int64, hasSnapshot: Bool, seen: Mark, wall: Int64,
-        decoder: JSONDecoder
+        decoder: JSONDecoder, refused: (named: Int, more: Int) = (0, 0)
     ) throws {
         self.device = device
+        named = refused.named
+        more = refused.more
+        moreNoted = refused.more
         self.folder = folder
         self.size = size
         self.base = base
@@ -104,7 +127,40 @@ final class SyncStream {
     /// The lines refused or held since last asked: a note key and its words each.
     func takeNotes() -> [(key: String, words: String)] {
         defer { notes = [] }
-        return notes
+        guard more != moreNoted else { return notes }
+        moreNoted = more
+        return notes + [(Self.moreKey(device), Self.moreWords(more, device: device))]
+    }
+
+    /// Reads on after a pause, once what was read before it is noted.
+    func resume() throws {
+        guard paused else { return }
+        paused = false
+        try advance()
+    }
+
+    /// The note that counts the lines of `device` refused past those named.
+    static func moreKey(_ device: String) -> String { "refused \(device) ~more" }
+
+    static func moreWords(_ count: Int, device: String) -> String {
+        count == 1
+            ? "and 1 more line of device \(device) was refused (not a change cravey reads, or one it would not apply); it was not applied"
+            : "and \(count) more lines of device \(device) were refused (not changes cravey reads, or ones it would not apply); none of them was applied"
+    }
+
+    /// The count `moreWords` gives (0: none).
+    static func moreCount(_ words: String) -> Int {
+        Int(words.dropFirst("and ".count).prefix { $0.isNumber }) ?? 0
+    }
+
+    /// A line refused: named while fewer than `refusalsNamed` of this device are, else counted.
+    private func refuse(_ key: String, _ words: String) {
+        if named < Self.refusalsNamed {
+            named += 1
+            notes.append((key, words))
+        } else {
+            more += 1
+        }
     }
 
     /// Holds a line stamped more than a week ahead: kept whole, with its stamp's milliseconds.
@@ -118,6 +174,7 @@ final class SyncStream {
 
     private func advance() throws {
         head = nil
+        var passed = 0
         while !stopped {
             if let reader = snapshot {
                 if snapshotEnded, carried == nil {
@@ -143,16 +200,14 @@ final class SyncStream {
                     snapshotLine += 1
                     let key = "\(device) \(SyncFolder.snapshotName(base)) \(snapshotLine)"
                     guard let data = item.line, let line = Self.decode(data, decoder) else {
-                        notes.append(
-                            (
-                                "refused " + key,
-                                "line \(snapshotLine) of device \(device)'s snapshot is not a change cravey reads; it was not applied"
-                            ))
+                        refuse(
+                            "refused " + key,
+                            "line \(snapshotLine) of device \(device)'s snapshot is not a change cravey reads; it was not applied"
+                        )
                         continue
                     }
                     if let problem = Library.lineProblem(line, device: device) {
-                        notes.append(
-                            ("refused " + key, "a change in device \(device)'s snapshot was not applied: \(problem)"))
+                        refuse("refused " + key, "a change in device \(device)'s snapshot was not applied: \(problem)")
                         continue
                     }
                     if Library.isAhead(line, wall: wall) {
@@ -174,19 +229,33 @@ final class SyncStream {
                 )
                 return
             }
+            if passed >= Library.mergeChunk {
+                paused = true  // what was passed over is noted first
+                return
+            }
             guard let reader = segment, let item = try reader.next() else { return }
             let end = item.end
             guard let data = item.line, let line = Self.decode(data, decoder) else {
-                notes.append(
-                    (
-                        "refused \(device) @\(end)",
-                        "a line of device \(device)'s changes (ending at byte \(end)) is not a change cravey reads; it was not applied"
-                    ))
+                refuse(
+                    "refused \(device) @\(end)",
+                    "a line of device \(device)'s changes (ending at byte \(end)) is not a change cravey reads; it was not applied"
+                )
                 mark.bytes = end
+                passed += 1
                 continue
             }
             if skipThrough > 0, line.counter <= skipThrough {
                 mark.bytes = end
+                passed += 1
+                continue
+            }
+            if let problem = Library.lineProblem(line, device: device) {
+                // Its counter is not believed: the counter taken in stays where it was.
+                refuse(
+                    "refused \(device) \(line.counter)",
+                    "change \(line.counter) of device \(device) was not applied: \(problem)")
+                mark.bytes = end
+                passed += 1
                 continue
             }
             guard line.counter > last else {
@@ -195,17 +264,11 @@ final class SyncStream {
             }
             last = line.counter
             let key = "\(device) \(line.counter)"
-            if let problem = Library.lineProblem(line, device: device) {
-                notes.append(
-                    ("refused " + key, "change \(line.counter) of device \(device) was not applied: \(problem)"))
-                mark.counter = line.counter
-                mark.bytes = end
-                continue
-            }
             if Library.isAhead(line, wall: wall) {
                 hold(line, data, key: key)
                 mark.counter = line.counter
                 mark.bytes = end
+                passed += 1
                 continue
             }
             head = ([line], data, key, end)

@@ -238,7 +238,7 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         let (_, b, _, _, water, file, aside) = try planWaitingOnB()
         try FileManager.default.moveItem(atPath: aside, toPath: file)  // it comes
         let sync = try cravey(b, ["sync"]).stdout
-        XCTAssertTrue(sync.contains(": 0 changes brought in, 0 written."), sync)
+        XCTAssertTrue(sync.contains(": 1 change brought in, 0 written."), sync)  // its line, taken in now
         XCTAssertTrue(sync.contains("1 recording came with its file and is here now."), sync)
         XCTAssertEqual(try firstPlanMessage(b), water)
         let jobs = try runProcess("/usr/bin/sqlite3", [b + "/library.sqlite", "SELECT recordingId FROM transcriptJob"])
