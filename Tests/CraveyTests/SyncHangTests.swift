@@ -159,7 +159,7 @@ final class SyncHangTests: SyncFoldersTestCase {
         assertSaidInTime(stopped, shared)
         XCTAssertTrue(
             stopped.stderr.contains(
-                "brought in before it stopped are kept whole; the rest, and what this machine has still to write, go with the next sync"
+                "the 1 change brought in before it stopped is kept whole; the rest, and what this machine has still to write, go with the next sync"
             ), stopped.stderr)
         XCTAssertTrue(try logText(b).contains("from the desktop"), "what came is kept")
         XCTAssertEqual(try listed(b).count, 0, "nothing partial")
