@@ -650,7 +650,12 @@ extension Library {
         // SyncMedia.swift: this machine's, then the others'; a recording's line is brought in once
         // taken in, not while it waits for its file
         let waitingLines = try recordingLinesWaiting()
-        report.recordingsTakenIn = try shareRecordings(folder, device: state.device)
+        do {
+            report.recordingsTakenIn = try shareRecordings(folder, device: state.device)
+        } catch is SyncFolder.Missing {
+            // Gone after the changes came in (a stick pulled out): said by the status below, with
+            // what was brought in; the recordings go with the next sync.
+        }
         report.broughtIn += try recordingLinesTaken(waitingLines)
         let sharingAll = try store.writer.read { db in
             try Bool.fetchOne(

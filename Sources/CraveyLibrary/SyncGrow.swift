@@ -278,7 +278,17 @@ extension Library {
     /// device id, and each count goes to the folder.
     static func shareOwnPlays(_ db: Database, wall: Date) throws {
         guard var state = try SyncState.load(db) else { return }
-        try db.execute(sql: "UPDATE recordingPlays SET device = ? WHERE device = ''", arguments: [state.device])
+        // Plays counted before the id (device '') join those counted under it since (a first sync
+        // cut short after the folder was chosen, then a play): both are this machine's.
+        try db.execute(
+            sql: """
+                INSERT INTO recordingPlays (recordingId, device, count, lastPlayedAt)
+                SELECT recordingId, ?1, count, lastPlayedAt FROM recordingPlays WHERE device = ''
+                ON CONFLICT (recordingId, device) DO UPDATE SET count = count + excluded.count,
+                  lastPlayedAt = CASE WHEN lastPlayedAt IS NULL OR lastPlayedAt < excluded.lastPlayedAt
+                                 THEN excluded.lastPlayedAt ELSE lastPlayedAt END
+                """, arguments: [state.device])
+        try db.execute(sql: "DELETE FROM recordingPlays WHERE device = ''")
         try creditOwnPlays(db, nil, device: state.device)
         let ids = try String.fetchAll(
             db, sql: "SELECT recordingId FROM recordingPlays WHERE device = ? ORDER BY recordingId",

@@ -79,9 +79,14 @@ final class SyncFirstShareTests: SyncFoldersTestCase {
         try cravey(b, ["check"])
     }
 
+    /// The machine has a recording of its own, whose file the sync looks for in the folder after
+    /// the bring-in: the folder gone then is said the same way.
     func testAFolderGoneAfterBringingInIsSaidWithWhatCameIn() throws {
         let a = library("a"), b = library("b"), shared = try folder("shared")
         try cravey(a, ["craving", "4"])
+        let tone = base + "/tone.wav"
+        try makeToneWAV(tone, seconds: 1)
+        try cravey(a, ["import", tone, "--title", "Walk"])
         try synced(a, ["--folder", shared])
         try synced(b, ["--folder", shared])
         try cravey(b, ["craving", "3", "--notes", "from the other machine"])
@@ -92,7 +97,7 @@ final class SyncFirstShareTests: SyncFoldersTestCase {
         program.executableURL = URL(fileURLWithPath: cravey)
         program.arguments = ["sync", "--library", a]
         program.environment = ProcessInfo.processInfo.environment.merging(
-            plain.merging(["CRAVEY_FAULT_TRACE": "1", "CRAVEY_FAULT_HANG": "sync.merge.committed:3"]) { $1 }
+            plain.merging(["CRAVEY_FAULT_TRACE": "1", "CRAVEY_FAULT_HANG": "sync.merge.committed:5"]) { $1 }
         ) { $1 }
         let traced = base + "/trace.txt"
         FileManager.default.createFile(atPath: traced, contents: nil)
@@ -123,6 +128,35 @@ final class SyncFirstShareTests: SyncFoldersTestCase {
         XCTAssertEqual(rename(base + "/away", shared), 0)
         XCTAssertEqual(try synced(a)["broughtIn"] as? Int, 0)
         try cravey(a, ["check"])
+        try synced(b)
+        XCTAssertEqual(
+            (try json(try cravey(b, ["list", "--json"]).stdout) as? [[String: Any]])?.count, 1, "the recording")
+    }
+
+    /// A message played before any folder was chosen, a first `sync --folder` cut short after the
+    /// choice, the message played again: the next sync counts both plays as this machine's, once
+    /// each, here and on the other machine (it failed on the plays' table before).
+    func testPlaysBeforeAndAfterAFirstSyncCutShortAreCountedOnceEach() throws {
+        let a = library("a"), b = library("b"), shared = try folder("shared")
+        let tone = base + "/tone.wav"
+        try makeToneWAV(tone, seconds: 1)
+        try cravey(a, ["import", tone, "--title", "Walk"])
+        try cravey(a, ["play", "--top", "--speaker", "null"])
+        let cut = try runProcess(
+            cravey, ["sync", "--folder", shared, "--library", a],
+            environment: plain.merging(["CRAVEY_FAULT_FAIL": "sync.survey"]) { $1 })
+        XCTAssertNotEqual(cut.status, 0, cut.stdout + cut.stderr)
+        try cravey(a, ["play", "--top", "--speaker", "null"])
+
+        try synced(a)
+        try synced(b, ["--folder", shared])
+        for machine in [a, b] {
+            let list = try XCTUnwrap(try json(try cravey(machine, ["list", "--json"]).stdout) as? [[String: Any]])
+            XCTAssertEqual(list.first?["playCount"] as? Int, 2, "\(machine): \(list)")
+        }
+        XCTAssertEqual(try synced(a)["written"] as? Int, 0, "told once")
+        try cravey(a, ["check"])
+        try cravey(b, ["check"])
     }
 
     func testANewDeviceIdWaitsForAPushUnderWay() throws {
