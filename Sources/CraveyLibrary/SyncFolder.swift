@@ -84,11 +84,16 @@ struct SyncFolder {
     /// N in ASCII digits as cravey writes it (no sign, no leading zero); nil for any other name.
     static func number(_ name: String, _ prefix: String) -> Int64? {
         guard name.hasPrefix(prefix), name.hasSuffix(".jsonl") else { return nil }
-        let digits = name.utf8.dropFirst(prefix.utf8.count).dropLast(".jsonl".utf8.count)
-        guard (1...18).contains(digits.count), digits.first != UInt8(ascii: "0"),
-            digits.allSatisfy({ (0x30...0x39).contains($0) })
+        return plainNumber(name.utf8.dropFirst(prefix.utf8.count).dropLast(".jsonl".utf8.count), digits: 18)
+    }
+
+    /// The number `text` spells as cravey writes one in a name: 1 to `digits` ASCII digits, no
+    /// sign, no leading zero; nil for anything else.
+    static func plainNumber(_ text: Substring.UTF8View, digits: Int) -> Int64? {
+        guard (1...digits).contains(text.count), text.first != UInt8(ascii: "0"),
+            text.allSatisfy({ (0x30...0x39).contains($0) })
         else { return nil }
-        return digits.reduce(0) { $0 * 10 + Int64($1 - 0x30) }
+        return text.reduce(0) { $0 * 10 + Int64($1 - 0x30) }
     }
 
     /// Opens a directory beneath `dir` by one plain name, never through a link.

@@ -211,6 +211,14 @@ extension Library {
         try String.fetchOne(db, sql: "SELECT value FROM syncState WHERE key = 'device'") ?? ""
     }
 
+    /// A `recordingPlays` insert's ending that adds to a device's count of a message what is
+    /// inserted, keeping the later of the two last plays.
+    private static let addingToTheCount = """
+        ON CONFLICT (recordingId, device) DO UPDATE SET count = count + excluded.count,
+          lastPlayedAt = CASE WHEN lastPlayedAt IS NULL OR lastPlayedAt < excluded.lastPlayedAt
+                         THEN excluded.lastPlayedAt ELSE lastPlayedAt END
+        """
+
     /// Credits to this machine the plays of message `id` (all messages: nil) that no device's
     /// count holds yet: those counted here since the last time (a play), or before counts were
     /// kept per device.
@@ -220,9 +228,7 @@ extension Library {
             sql: """
                 INSERT INTO recordingPlays (recordingId, device, count, lastPlayedAt)
                 SELECT id, ?1, \(unheld), lastPlayedAt FROM recording WHERE \(unheld) > 0 AND (?2 IS NULL OR id = ?2)
-                ON CONFLICT (recordingId, device) DO UPDATE SET count = count + excluded.count,
-                  lastPlayedAt = CASE WHEN lastPlayedAt IS NULL OR lastPlayedAt < excluded.lastPlayedAt
-                                 THEN excluded.lastPlayedAt ELSE lastPlayedAt END
+                \(addingToTheCount)
                 """,
             arguments: [device, id])
     }
@@ -284,9 +290,7 @@ extension Library {
             sql: """
                 INSERT INTO recordingPlays (recordingId, device, count, lastPlayedAt)
                 SELECT recordingId, ?1, count, lastPlayedAt FROM recordingPlays WHERE device = ''
-                ON CONFLICT (recordingId, device) DO UPDATE SET count = count + excluded.count,
-                  lastPlayedAt = CASE WHEN lastPlayedAt IS NULL OR lastPlayedAt < excluded.lastPlayedAt
-                                 THEN excluded.lastPlayedAt ELSE lastPlayedAt END
+                \(addingToTheCount)
                 """, arguments: [state.device])
         try db.execute(sql: "DELETE FROM recordingPlays WHERE device = ''")
         try creditOwnPlays(db, nil, device: state.device)

@@ -785,8 +785,7 @@ extension SyncFolder {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].utf8.count == 36,
             let id = UUID(uuidString: String(parts[0])), id.uuidString.lowercased() == parts[0],
-            (1...7).contains(parts[1].utf8.count), parts[1].utf8.first != UInt8(ascii: "0"),
-            parts[1].utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            SyncFolder.plainNumber(parts[1].utf8, digits: 7) != nil,
             Recording.Kind.allCases.contains(where: { $0.fileExtension == parts[2] })
         else { return nil }
         return String(parts[0])
