@@ -6,7 +6,8 @@
 //   1. CALSA, CV4L2, CFFmpeg, CSDL, CEBUR128, CDBus, CSphinx, CCairo — C shims over libasound,
 //                       libv4l2, the FFmpeg libraries, SDL2, libebur128 (loudness), sd-bus (desktop
 //                       notifications), PocketSphinx (offline speech recognition) and cairo with
-//                       pango (PDF pages), each opening its libraries on first use through CLoader
+//                       pango (PDF pages), each opening its libraries on first use through CLoader;
+//                       CStandardOutput, whether stdio's standard output took every write
 //   2. CraveyMedia    — audio and video input and output, level meter, loudness, limiter, writer,
 //                       decoders, thumbnailer, probe and remux, the video window, device diagnostics,
 //                       speech recognition (transcripts with word times: Whisper through cravey's
@@ -97,7 +98,9 @@ let package = Package(
         ),
         // The terminal toolkit: raw mode, the one key reader, stop signals, whole-screen drawing,
         // charts and calm screens. It knows nothing of the product (no product module below it).
-        .target(name: "TerminalKit"),
+        .target(name: "TerminalKit", dependencies: ["CStandardOutput"]),
+        // Standard output's stdio stream, for the toolkit to tell whether `print` reached it.
+        .target(name: "CStandardOutput"),
         // Writes the commit a build is made from into the executable (`cravey --version`).
         .plugin(name: "BuildInfo", capability: .buildTool()),
         // The video benchmark's writer: raw frames and samples in, the recorder's writer, remux

@@ -10,17 +10,17 @@
 #                                  classes); no VM, no transcripts, no tmux; about a minute
 #   bash Tests/run-all.sh PART…    only those parts (unit binary screens faults transcripts install vm)
 #
-# The VM rig (qemu emulating a machine) and the install test run in a lane of their own beside the
-# other parts (CRAVEY_LANES=2, the default; the tests that mostly wait first), and the parts whose
-# tests mostly wait (binary, screens, faults) run as two bundles side by side (CRAVEY_SHARDS, see
-# shards()). The transcript tests stay in the first lane, last: beside the fault and unit tests
-# (which compute) they made a loaded run slower, not quicker (1,749 s against 1,444 s). On two
-# cores the emulated machine may get too little of the host to keep 30 fps: its camera checks
-# compare what cravey kept with the CPU the host gave the machine, and are skipped with the host's
-# figures (never passed) when other work starved it. CRAVEY_LANES=1 runs every part one after
-# another (the VM last), where the camera checks always count. Each part is the test bundle run
-# with its classes (what `swift test --filter` would pick), so two can run at once on the same
-# build.
+# The VM rig (qemu emulating a machine), the install test and then the unit tests run in a lane of
+# their own beside the other parts (CRAVEY_LANES=2, the default), and every part but the VM's and
+# the install's runs as several bundles side by side (CRAVEY_SHARDS, see shards()). On two cores
+# the whole run is bound by the processor, not by waiting: more bundles at once get the run a
+# larger share of it beside other work (the scheduler shares it out by thread), which made a run
+# with `stress-ng --cpu 1` beside it 1,436 s instead of 1,674 s. On two cores the emulated machine
+# may get too little of the host to keep 30 fps: its camera checks compare what cravey kept with
+# the CPU the host gave the machine, and are skipped with the host's figures (never passed) when
+# other work starved it. CRAVEY_LANES=1 runs every part one after another (the VM last), where
+# the camera checks always count. Each part is the test bundle run with its classes (what
+# `swift test --filter` would pick), so several can run at once on the same build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -107,14 +107,13 @@ limit() {
 }
 deadline=$((SECONDS + ${CRAVEY_RUN_MINUTES:-80} * 60))
 
-# How many bundles a part runs side by side (CRAVEY_SHARDS, 2 by default; 1: one after another).
-# Only parts whose tests wait far more than they compute (processes, terminals, paced sound),
-# and whose classes share nothing (each test has its own folders, library, tmux server): the
-# transcript tests count the machine's Whisper helpers, the VM and install tests take the
-# machine, and the unit tests mostly compute.
+# How many bundles a part runs side by side (CRAVEY_SHARDS for every part that has several; 1: one
+# after another). Their classes share nothing (each test has its own folders, library, tmux server
+# and Whisper helpers); the VM and install tests take the machine.
 shards() {
     case "$1" in
-        binary | screens | faults) echo "${CRAVEY_SHARDS:-2}" ;;
+        binary | screens | faults) echo "${CRAVEY_SHARDS:-3}" ;;
+        unit | transcripts) echo "${CRAVEY_SHARDS:-2}" ;;
         *) echo 1 ;;
     esac
 }
@@ -197,9 +196,9 @@ if [ "$fast" = 1 ]; then
     run fast "$selection"
 else
     if [ "${CRAVEY_LANES:-2}" = 2 ]; then
-        lane vm install > "$logs/lane-vm" &
+        lane vm install unit > "$logs/lane-vm" &
         vm_lane=$!
-        lane binary screens unit faults transcripts
+        lane binary screens faults transcripts
         wait "$vm_lane"
         cat "$logs/lane-vm"
     else

@@ -44,7 +44,7 @@ public final class Faults: Sendable {
             return sites.count
         }
         let (fail, kill) = (failing.contains(site), killAt == count)
-        if trace { FileHandle.standardError.write(Data("fault-site \(site)\n".utf8)) }
+        if trace { try? FileHandle.standardError.write(contentsOf: Data("fault-site \(site)\n".utf8)) }
         if kill { Glibc.kill(getpid(), SIGKILL) }
         if let seconds = hanging[site] { Thread.sleep(forTimeInterval: seconds) }
         if fail { throw LibraryError.injectedFault(site) }

@@ -102,13 +102,13 @@ package final class CalmPage: Sendable {
             return Calm.lines(of: page, after: last)
         }
         guard !lines.isEmpty else { return }
-        handle.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        handle.show(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
     /// Says what `key` chose on the page shown last, when the page names it.
     package func announce(_ key: Key, to handle: FileHandle) {
         guard let label = last.withLock({ Calm.label(of: key, in: $0) }) else { return }
-        handle.write(Data("→ \(label)\n".utf8))
+        handle.show(Data("→ \(label)\n".utf8))
     }
 
     /// The next page is printed whole (a screen left and come back to).
@@ -131,6 +131,6 @@ package struct StatusLines {
         guard text != last, now || printedAt == 0 || time - printedAt >= 1_000_000_000 else { return }
         printedAt = time
         last = text
-        handle.write(Data((Calm.plain(text) + "\n").utf8))
+        handle.show(Data((Calm.plain(text) + "\n").utf8))
     }
 }

@@ -7,13 +7,13 @@ package enum Drawing {
     /// Clears the screen and draws `lines` from the top (a screen of its own).
     package static func screen(_ lines: [String], to handle: FileHandle = .standardError) {
         if Calm.isOn { return CalmPage.shared.show(lines, to: handle) }
-        handle.write(Data(("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n").utf8))
+        handle.show(Data(("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\r\n") + "\r\n").utf8))
     }
 
     /// A one-line status at the cursor's line, redrawn in place (`\r`, cut to the width).
     package static func progressLine(_ text: String, to handle: FileHandle = .standardError) {
         if Calm.isOn { return calmProgress.withLock { $0.offer(text, to: handle) } }
-        handle.write(Data(("\r" + Terminal.fit(text, max(20, Terminal.columns - 1)) + "\u{1B}[K").utf8))
+        handle.show(Data(("\r" + Terminal.fit(text, max(20, Terminal.columns - 1)) + "\u{1B}[K").utf8))
     }
 
     /// Calm screens' progress: a line at most once a second.
@@ -22,13 +22,13 @@ package enum Drawing {
     /// Clears the progress line.
     package static func clearLine(to handle: FileHandle = .standardError) {
         if Calm.isOn { return }
-        handle.write(Data("\r\u{1B}[K".utf8))
+        handle.show(Data("\r\u{1B}[K".utf8))
     }
 
     /// The cursor hidden or shown again.
     package static func cursor(visible: Bool, to handle: FileHandle = .standardError) {
         if Calm.isOn { return }
-        handle.write(Data((visible ? "\u{1B}[?25h" : "\u{1B}[?25l").utf8))
+        handle.show(Data((visible ? "\u{1B}[?25h" : "\u{1B}[?25l").utf8))
     }
 }
 
@@ -58,6 +58,6 @@ package struct LiveBlock {
     }
 
     package mutating func draw(_ lines: [String], to handle: FileHandle) {
-        handle.write(Data(frame(lines).utf8))
+        handle.show(Data(frame(lines).utf8))
     }
 }

@@ -25,14 +25,14 @@ package final class FullScreen {
         raw = RawMode()
         signals = StopSignals()
         CalmPage.shared.forget()
-        if !Calm.isOn { out.write(Data("\u{1B}[?1049h".utf8)) }
+        if !Calm.isOn { out.show(Data("\u{1B}[?1049h".utf8)) }
         Drawing.cursor(visible: false, to: out)
     }
 
     private func leave() {
         guard raw != nil else { return }
         Drawing.cursor(visible: true, to: out)
-        if !Calm.isOn { out.write(Data("\u{1B}[?1049l".utf8)) }
+        if !Calm.isOn { out.show(Data("\u{1B}[?1049l".utf8)) }
         signals?.cancel()
         signals = nil
         raw?.release()
@@ -61,7 +61,7 @@ package final class FullScreen {
 
     private func write(_ lines: [String], columns: Int) {
         let shown = lines.map { Terminal.fit($0, columns) + "\u{1B}[K" }
-        out.write(Data(("\u{1B}[H" + shown.joined(separator: "\r\n") + "\u{1B}[J").utf8))
+        out.show(Data(("\u{1B}[H" + shown.joined(separator: "\r\n") + "\u{1B}[J").utf8))
     }
 
     /// Draws `lines` and waits for a key; `.inputEnded` when the screen must close (a stop
@@ -139,7 +139,7 @@ package final class FullScreen {
     package func suspend<T>(_ body: () throws -> T) rethrows -> T {
         leave()
         if !Calm.isOn {
-            out.write(
+            out.show(
                 Data(("\u{1B}[\(Terminal.rows);1H" + String(repeating: "\n", count: Terminal.rows) + "\u{1B}[H").utf8))
         }
         defer { enter() }

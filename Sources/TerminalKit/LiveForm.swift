@@ -25,7 +25,7 @@ package enum LiveForm {
             if resized, !Calm.isOn, (Terminal.columns, Terminal.rows) != size {
                 size = (Terminal.columns, Terminal.rows)
                 block = LiveBlock()
-                FileHandle.standardError.write(Data("\u{1B}[H\u{1B}[2J".utf8))
+                FileHandle.standardError.show(Data("\u{1B}[H\u{1B}[2J".utf8))
             }
             block.draw(lines(), to: .standardError)
             guard let key = KeyReader.shared.next(waiting: 200), !signals.stopRequested else { continue }

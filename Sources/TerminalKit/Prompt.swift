@@ -21,7 +21,7 @@ package enum Prompt {
         let err = FileHandle.standardError
         guard let raw = RawMode() else {
             while true {
-                err.write(Data(question.utf8))
+                err.show(Data(question.utf8))
                 guard let typed = readLine() else { return ended }
                 if let answer = line(typed) { return answer }
             }
@@ -29,18 +29,18 @@ package enum Prompt {
         defer { raw.release() }
         let signals = StopSignals()
         defer { signals.cancel() }
-        err.write(Data(question.utf8))
+        err.show(Data(question.utf8))
         while true {
             guard let pressed = nextKey(stopped: { signals.stopRequested }), pressed != .inputEnded else {
-                if echoing { err.write(Data("\r\n".utf8)) }
+                if echoing { err.show(Data("\r\n".utf8)) }
                 return ended
             }
             guard let answer = key(pressed) else { continue }
             if case let .character(c) = pressed {
-                if echoing { err.write(Data(String(c).utf8)) }
+                if echoing { err.show(Data(String(c).utf8)) }
                 noteAnswered()
             }
-            if echoing { err.write(Data("\r\n".utf8)) }
+            if echoing { err.show(Data("\r\n".utf8)) }
             return answer
         }
     }
@@ -53,7 +53,7 @@ package enum Prompt {
         shown: (String) -> String, answersAtOnce: (Character) -> Bool = { _ in false }
     ) -> String? {
         guard Terminal.stderrIsTerminal, let raw = RawMode() else {
-            FileHandle.standardError.write(Data((plain ?? prompt).utf8))
+            FileHandle.standardError.show(Data((plain ?? prompt).utf8))
             return readLine()
         }
         defer { raw.release() }
@@ -81,7 +81,7 @@ package enum Prompt {
             do {
                 return try check(text)
             } catch {
-                FileHandle.standardError.write(Data("  \(error)\n".utf8))
+                FileHandle.standardError.show(Data("  \(error)\n".utf8))
             }
         }
     }
@@ -146,7 +146,7 @@ extension Terminal {
             let counter = text.count >= counterFrom ? "  " + dim("\(text.count)/\(limit)") : ""
             let room = max(8, columns - prompt.count - (text.count >= counterFrom ? 11 : 2))
             let shown = text.count > room ? "…" + String(text.suffix(room - 1)) : text
-            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + prompt + safe(shown) + counter).utf8))
+            FileHandle.standardError.show(Data(("\r\u{1B}[2K" + prompt + safe(shown) + counter).utf8))
         }
         draw()
         while true {
@@ -155,11 +155,11 @@ extension Terminal {
                 text.append(c)
                 draw()
                 Prompt.noteAnswered()
-                FileHandle.standardError.write(Data("\r\n".utf8))
+                FileHandle.standardError.show(Data("\r\n".utf8))
                 return text
             }
             if let ended = key.edit(&text, limit: limit) {
-                FileHandle.standardError.write(Data("\r\n".utf8))
+                FileHandle.standardError.show(Data("\r\n".utf8))
                 return ended ? text : nil
             }
             draw()

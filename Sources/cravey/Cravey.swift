@@ -52,17 +52,26 @@ struct Cravey: ParsableCommand {
         Transcribing.configure(configuration)
         do {
             // A prompt runs `status` at every line: it skips the argument parser's reflection.
-            if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) { return try status() }
+            if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) {
+                try status()
+                return outputWrittenWhole()
+            }
             var command = try parseAsRoot()
             NudgeCommand.answer(after: command)
             try command.run()
             if command is HomeCommand || command is Cravey { LaunchFlow.closesAtOnce.store(true, ordering: .relaxed) }
             for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }
             Transcribing.afterCommand()
+            outputWrittenWhole()
         } catch {
             guard let problem = Problem.of(error) else { exit(withError: error) }  // --help, --version
             Terminal.fail(problem.message, code: problem.code)
         }
+    }
+
+    /// A full disk behind `>`: one line and a failing status, never a silent success.
+    static func outputWrittenWhole() {
+        if let failure = StandardOutput.failure() { Terminal.fail(failure, code: 1) }
     }
 
     /// Bare `cravey`: the home screen on a terminal, else the help.

@@ -52,6 +52,40 @@ final class TerminalScreenTests: XCTestCase {
             settings, try String(contentsOfFile: before, encoding: .utf8), "the terminal's settings as before")
     }
 
+    /// The window closed under a screen (the terminal hangs up and answers every write with EIO):
+    /// home, the check-in's greeting and the log form each end without a crash (a crash is a
+    /// status of 128 and a signal, its report lost with the window) and keep what was saved.
+    func testAWindowClosedUnderAScreenEndsItWithoutACrash() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/cravey-hangup-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let library = base + "/lib"
+        let logged = try runProcess(craveyUnderTest, ["craving", "4", "--library", library])
+        XCTAssertEqual(logged.status, 0, logged.stderr)
+        for (index, (arguments, shown)) in [
+            ("home", "LOG CRAVING"), ("checkin", "Take a moment for yourself"), ("craving", "Log Craving"),
+        ].enumerated() {
+            let status = base + "/status\(index)"
+            // The shell waiting for cravey outlives the window; cravey itself hears the hang-up as
+            // any program in a closed window does.
+            let command =
+                "trap '' HUP; env --default-signal=HUP NO_COLOR=1 CRAVEY_TRANSCRIBE=later \(shellQuote(craveyUnderTest)) "
+                + "\(arguments) --library \(shellQuote(library)); echo $? > \(shellQuote(status))"
+            let tmux = try TmuxSession("sh -c \(shellQuote(command))")
+            _ = try tmux.waitUntil(shown) { $0.contains(shown) || $0.contains("Get started") }
+            tmux.close()
+            let deadline = Date().addingTimeInterval(20)
+            while !FileManager.default.fileExists(atPath: status) && Date() < deadline { usleep(50_000) }
+            usleep(100_000)
+            let code = try String(contentsOfFile: status, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            XCTAssertLessThan(Int(code) ?? 255, 128, "cravey \(arguments) with its window closed: status \(code)")
+        }
+        let left = try runProcess(craveyUnderTest, ["log", "list", "--json", "--library", library])
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: Data(left.stdout.utf8)) as? [Any])?.count, 1, "the craving kept")
+    }
+
     /// A question on a terminal: one key answers it (no Enter), and Ctrl-C ends it with nothing
     /// changed and the terminal as it was.
     func testAQuestionTakesOneKeyAndCtrlCGivesTheTerminalBack() throws {

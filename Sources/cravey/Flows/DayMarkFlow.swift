@@ -52,6 +52,6 @@ enum DayMarkFlow {
 /// (as `noteIfOld` says a log's age: standard output stays what was saved, or its JSON).
 func noteIfWithdrawn(_ use: Usage, in lib: Library) {
     if let line = DayMarkFlow.withdrawn(by: use, in: lib, now: LocalClock.now()) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.show(Data((line + "\n").utf8))
     }
 }

@@ -178,7 +178,7 @@ extension LimitFlow {
     /// standard error.
     static func noteIfInBreak(_ use: Usage, in lib: Library) {
         if let window = Self.window(at: use.time.instant, in: lib) {
-            FileHandle.standardError.write(Data((scriptedLine(window) + "\n").utf8))
+            FileHandle.standardError.show(Data((scriptedLine(window) + "\n").utf8))
         }
     }
 }

@@ -7,6 +7,6 @@ import TerminalKit
 /// byte writer instead (measured: thousands of rows), which escapes the same characters.
 enum JSONOutput {
     static func print<T: Encodable>(_ value: T) throws {
-        FileHandle.standardOutput.write(try JSONText.data(value) + Data("\n".utf8))
+        StandardOutput.write(try JSONText.data(value) + Data("\n".utf8))
     }
 }

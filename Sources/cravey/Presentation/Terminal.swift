@@ -11,7 +11,7 @@ import TerminalKit
 extension Terminal {
     /// One line for the user on stderr, an error or a note: `cravey: <message>`.
     static func printNote(_ message: String) {
-        FileHandle.standardError.write(Data("cravey: \(safe(message))\n".utf8))
+        FileHandle.standardError.show(Data("cravey: \(safe(message))\n".utf8))
     }
 
     /// Text from the library or from outside (titles, notes, file names, ids typed by the user)

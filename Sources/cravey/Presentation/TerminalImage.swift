@@ -36,7 +36,7 @@ enum TerminalImage {
         else { return false }
         let raw = RawMode()
         defer { raw?.release() }
-        FileHandle.standardOutput.write(Data("\u{1B}[c".utf8))
+        FileHandle.standardOutput.show(Data("\u{1B}[c".utf8))
         let reply = KeyReader.shared.reply(until: UInt8(ascii: "c"), within: 100)
         let text = String(decoding: reply, as: UTF8.self)
         guard text.hasPrefix("\u{1B}[?") else { return false }

@@ -407,7 +407,7 @@ final class CheckInScreen: Sendable {
         Drawing.screen(Calm.isOn ? page.all : page.lines(columns: Terminal.columns, rows: Terminal.rows, reserve: 1))
     }
 
-    private func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    private func write(_ text: String) { FileHandle.standardError.show(text) }
 
     /// The next key; nil after `timeoutMilliseconds` (-1 waits). The end of input stops a
     /// recording (which is kept) and otherwise leaves; after a stop signal outside a recording,

@@ -334,7 +334,7 @@ enum LogForm {
                 if key == .enter || key == .escape { return 0 }
                 if !reminded {
                     reminded = true
-                    FileHandle.standardError.write(Data((offerKeys(top.count) + "\r\n").utf8))
+                    FileHandle.standardError.show(Data((offerKeys(top.count) + "\r\n").utf8))
                 }
                 return nil
             },

@@ -175,13 +175,13 @@ final class PlaySession {
         }
         let raw = Terminal.stdinIsTerminal ? RawMode() : nil
         // Hide the cursor; a video gets the alternate screen, so the shell's screen comes back after.
-        if video != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049h\u{1B}[2J".utf8)) }
+        if video != nil { FileHandle.standardOutput.show(Data("\u{1B}[?1049h\u{1B}[2J".utf8)) }
         Drawing.cursor(visible: false, to: .standardOutput)
         defer {
             raw?.release()
-            if video != nil { FileHandle.standardOutput.write(Data("\u{1B}[?1049l".utf8)) }
+            if video != nil { FileHandle.standardOutput.show(Data("\u{1B}[?1049l".utf8)) }
             Drawing.cursor(visible: true, to: .standardOutput)
-            if !Calm.isOn { FileHandle.standardOutput.write(Data("\n".utf8)) }
+            if !Calm.isOn { FileHandle.standardOutput.show(Data("\n".utf8)) }
             if let video, timings {
                 Terminal.printNote(
                     "timings first_frame_ns=\(video.firstFrameAt ?? 0) frames_shown=\(video.frames.shown) frames_dropped=\(video.frames.dropped)"
@@ -241,7 +241,7 @@ final class PlaySession {
         // The picture due now (if a new one is), then the status lines below it.
         var out = (video.draw(at: position) ?? "") + "\u{1B}[\(video.rows + 1);1H"
         for line in lines { out += "\r\u{1B}[2K" + line + "\n" }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        FileHandle.standardOutput.show(Data(out.utf8))
     }
 }
 

@@ -95,12 +95,12 @@ final class RecordSession: Sendable {
         installSignalHandlers()
         if fromScreen, display, Terminal.stdinIsTerminal, !waitForStart() {
             // Nothing was opened or written yet: the devices are opened by `start`.
-            FileHandle.standardError.write(Data("Back to the library; nothing was recorded.\n".utf8))
+            FileHandle.standardError.show(Data("Back to the library; nothing was recorded.\n".utf8))
             return
         }
         if countdown > 0, !runCountdown(countdown) {
             // Nothing was opened or written yet: the devices are opened by `start`.
-            FileHandle.standardError.write(Data("Cancelled; nothing was recorded.\n".utf8))
+            FileHandle.standardError.show(Data("Cancelled; nothing was recorded.\n".utf8))
             return
         }
         // The preview's window opens before the recording starts, so opening it costs no frames.
@@ -206,7 +206,7 @@ final class RecordSession: Sendable {
             throw failure(error, "\(error)")
         }
         if let milliseconds = configuration.stopWindowMilliseconds {
-            FileHandle.standardError.write(Data("stop window open\n".utf8))
+            FileHandle.standardError.show(Data("stop window open\n".utf8))
             usleep(milliseconds * 1000)
         }
         let earlyStop = published.withLock { published in
@@ -228,7 +228,7 @@ final class RecordSession: Sendable {
             return true
         }
         guard plan.mayAsk else { return false }
-        FileHandle.standardError.write(Data("\(why)\n".utf8))
+        FileHandle.standardError.show(Data("\(why)\n".utf8))
         return Terminal.confirm(question)
     }
 
@@ -348,7 +348,7 @@ final class RecordSession: Sendable {
         var take = first
         let err = FileHandle.standardError
         let listening = fromScreen ? "space plays it back, q goes on" : "listening back (q skips)"
-        err.write(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — \(listening)\n".utf8))
+        err.show(Data("\n\(Terminal.bold("Recorded \(Format.duration(take.duration))")) — \(listening)\n".utf8))
         preview(take)
         // Raw mode between the questions too, so nothing typed ahead is echoed out of place.
         let raw = RawMode()
@@ -374,9 +374,9 @@ final class RecordSession: Sendable {
             ) {
                 try Validation.notes($0)
             } ?? nil
-        err.write(Data("Purpose:\n".utf8))
+        err.show(Data("Purpose:\n".utf8))
         for (n, purpose) in Recording.Purpose.allCases.enumerated() {
-            err.write(
+            err.show(
                 Data(
                     "  \(n + 1)  \(purpose.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Terminal.dim(purpose.line))\n"
                         .utf8))
@@ -419,7 +419,7 @@ final class RecordSession: Sendable {
             if Terminal.confirm("Discard recording? This cannot be undone.") {
                 discardOnce()
                 state.withLock { $0.discarded = true }
-                err.write(Data("Discarded.\n".utf8))
+                err.show(Data("Discarded.\n".utf8))
                 return
             }
         }
@@ -445,7 +445,7 @@ final class RecordSession: Sendable {
             .run(handlingSignals: false, paused: fromScreen)
         } catch {
             let summary = Format.sparkline(take.waveform, columns: 50)
-            FileHandle.standardError.write(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
+            FileHandle.standardError.show(Data("\(summary)\n(cannot play it back: \(error))\n".utf8))
         }
     }
 
@@ -474,7 +474,7 @@ final class RecordSession: Sendable {
                         + Terminal.bold("RECORD") + Terminal.dim("   up to " + Format.clock(maxSeconds)),
                     Terminal.dim("Space, Enter or r: record · Esc or q: back to the library"),
                 ]
-            err.write(Data(("\n" + lines.joined(separator: "\n") + "\n").utf8))
+            err.show(Data(("\n" + lines.joined(separator: "\n") + "\n").utf8))
             while true {
                 if state.withLock({ $0.countdownCancelled || $0.finished }) { return false }
                 guard let key = KeyReader.shared.next(waiting: 50) else { continue }
@@ -502,13 +502,13 @@ final class RecordSession: Sendable {
         defer {
             state.withLock { $0.counting = false }
             raw?.release()
-            if display && !Calm.isOn { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+            if display && !Calm.isOn { FileHandle.standardError.show(Data("\r\u{1B}[2K".utf8)) }
         }
         for n in stride(from: seconds, to: 0, by: -1) {
             if display && Calm.isOn {
-                FileHandle.standardError.write(Data("Recording in \(n)… (q cancels)\n".utf8))
+                FileHandle.standardError.show(Data("Recording in \(n)… (q cancels)\n".utf8))
             } else if display {
-                FileHandle.standardError.write(Data(("\rRecording in \(n)… " + Terminal.dim("(q cancels)") + " ").utf8))
+                FileHandle.standardError.show(Data(("\rRecording in \(n)… " + Terminal.dim("(q cancels)") + " ").utf8))
             }
             let tick = Date().addingTimeInterval(1)
             while Date() < tick {

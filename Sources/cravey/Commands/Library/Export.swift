@@ -55,7 +55,7 @@ extension Cravey {
                 } else {
                     _ = try LibraryExport.write(
                         format, of: lib, logColumns: LogExport.columns, forEachLog: forEachLog, logObjects: logObjects,
-                        to: { FileHandle.standardOutput.write($0) })
+                        to: { StandardOutput.write($0) })
                 }
                 return
             }

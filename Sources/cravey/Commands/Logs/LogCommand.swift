@@ -36,14 +36,14 @@ extension Cravey {
                 }
                 if output.json {
                     // Streamed: ten years of logs are written a block at a time, never held whole.
-                    var writer = LogExport.JSONArrayWriter { FileHandle.standardOutput.write(Data($0)) }
+                    var writer = LogExport.JSONArrayWriter { StandardOutput.write(Data($0)) }
                     try library.existing().map {
                         try Tracker(library: $0).forEachLogJSON(
                             .listing, cravings: !uses || cravings, uses: !cravings || uses, since: bound
                         ) { writer.append(object: $0) }
                     }
                     writer.finish()
-                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    StandardOutput.write("\n")
                     return
                 }
                 let entries =

@@ -58,6 +58,6 @@ func given<Value>(as flag: String, _ read: () throws -> Value) throws -> Value {
 /// what was saved, or its JSON).
 func noteIfOld(_ time: LogTime) {
     if let note = LogWords.note(time, now: LocalClock.now()) {
-        FileHandle.standardError.write(Data((note + "\n").utf8))
+        FileHandle.standardError.show(Data((note + "\n").utf8))
     }
 }

@@ -93,7 +93,7 @@ extension Cravey {
                 print(DayMarkFlow.said(marked, now: now))
             }
             if let note = DayMarkFlow.note(marked, now: now) {
-                FileHandle.standardError.write(Data((note + "\n").utf8))
+                FileHandle.standardError.show(Data((note + "\n").utf8))
             }
         }
 

@@ -78,7 +78,7 @@ extension Cravey {
                 if let picture = try? TerminalImage.draw(
                     path, columns: columns, method: TerminalImage.method(LibraryOptions.configuration))
                 {
-                    FileHandle.standardOutput.write(Data(("\n" + picture).utf8))
+                    FileHandle.standardOutput.show(Data(("\n" + picture).utf8))
                 }
             }
         }
