@@ -11,11 +11,10 @@
 #   bash Tests/run-all.sh PART…    only those parts (unit binary screens faults transcripts install vm)
 #
 # The VM rig (qemu emulating a machine), the install test and then the unit tests run in a lane of
-# their own beside the other parts (CRAVEY_LANES=2, the default), and every part but the VM's and
-# the install's runs as several bundles side by side (CRAVEY_SHARDS, see shards()). On two cores
-# the whole run is bound by the processor, not by waiting: more bundles at once get the run a
-# larger share of it beside other work (the scheduler shares it out by thread), which made a run
-# with `stress-ng --cpu 1` beside it 1,436 s instead of 1,674 s. On two cores the emulated machine
+# their own beside the other parts (CRAVEY_LANES=2, the default), and the parts of many short
+# tests run as several bundles side by side (CRAVEY_SHARDS, see shards()): with
+# `stress-ng --cpu 1` beside it, three bundles instead of two (and 150 reference-model histories
+# instead of 500) made a whole run 1,436 s instead of 1,674 s. On two cores the emulated machine
 # may get too little of the host to keep 30 fps: its camera checks compare what cravey kept with
 # the CPU the host gave the machine, and are skipped with the host's figures (never passed) when
 # other work starved it. CRAVEY_LANES=1 runs every part one after another (the VM last), where
@@ -45,6 +44,13 @@ swift build --build-tests
 format_status=0
 if [ "$fast" = 0 ]; then
     swift format lint --strict --recursive --parallel Sources Tests Package.swift Plugins || format_status=$?
+    # The program the tests run, end to end and in the VM: the release build, made as
+    # Media/install.sh makes it for a person (a run on two cores is bound by the processor, and
+    # the debug build's commands cost it far more). The fast ring, and a test run by itself, use
+    # the debug build next to the test bundle.
+    swift build -c release --static-swift-stdlib --product cravey
+    CRAVEY_UNDER_TEST="$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey"
+    export CRAVEY_UNDER_TEST
 fi
 # Most tests record or import clips and check something else: their transcripts are left for
 # later, so they do not wait for the recognizer. The transcript tests turn it back on themselves.
@@ -108,12 +114,13 @@ limit() {
 deadline=$((SECONDS + ${CRAVEY_RUN_MINUTES:-80} * 60))
 
 # How many bundles a part runs side by side (CRAVEY_SHARDS for every part that has several; 1: one
-# after another). Their classes share nothing (each test has its own folders, library, tmux server
-# and Whisper helpers); the VM and install tests take the machine.
+# after another). Their classes share nothing (each test has its own folders, library and tmux
+# server); the VM and install tests take the machine, and the transcript tests keep one bundle:
+# Whisper already uses both cores, and two at once made the part 428 s instead of 330 s.
 shards() {
     case "$1" in
         binary | screens | faults) echo "${CRAVEY_SHARDS:-3}" ;;
-        unit | transcripts) echo "${CRAVEY_SHARDS:-2}" ;;
+        unit) echo "${CRAVEY_SHARDS:-2}" ;;
         *) echo 1 ;;
     esac
 }

@@ -404,6 +404,19 @@ func systemError(_ operation: String, _ path: String) -> LibraryError {
     .system(operation: operation, path: path, errno: errno)
 }
 
+/// An open file read from where it stands to its end: a read that fails (a stick going bad, a
+/// network mount that errs) is a `LibraryError` naming the file, never a crash.
+func readToEnd(_ fd: Int32, named path: String) throws -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { raw in retryingEINTR { read(fd, raw.baseAddress, raw.count) } }
+        guard count >= 0 else { throw systemError("read", path) }
+        if count == 0 { return data }
+        data.append(contentsOf: buffer[0..<count])
+    }
+}
+
 /// Retries a system call interrupted by a signal.
 @discardableResult
 func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {

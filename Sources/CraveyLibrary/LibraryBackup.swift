@@ -683,7 +683,7 @@ extension Library {
         guard size <= 64 << 20 else {
             throw folder.refusal("\(BackupManifest.name) is too large (\(size) bytes) to be a manifest cravey wrote")
         }
-        let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
+        let data = try readToEnd(fd, named: folder.path + "/" + BackupManifest.name)
         let manifest: BackupManifest
         do {
             manifest = try JSONDecoder().decode(BackupManifest.self, from: data)

@@ -176,7 +176,7 @@ extension Library {
         guard fd >= 0 else { throw systemError("open", path) }
         defer { close(fd) }
         try Self.lockWaiting(fd, LOCK_EX, path: path)
-        let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
+        let data = try readToEnd(fd, named: path)
         let decoder = JSONDecoder()
         let lines = data.split(separator: 0x0A).compactMap { try? decoder.decode(WaitingLine.self, from: Data($0)) }
         if !lines.isEmpty {
@@ -291,7 +291,7 @@ extension Library {
         defer { close(fd) }
         try? lockWaiting(fd, LOCK_SH, path: "")  // a stuck holder: read as it is
         let result = try body()
-        let data = FileHandle(fileDescriptor: fd, closeOnDealloc: false).readDataToEndOfFile()
+        let data = try readToEnd(fd, named: root + "/" + FileStore.waitingLogsFile)
         let decoder = JSONDecoder()
         let lines = data.split(separator: 0x0A).compactMap { line -> WaitingLine? in
             guard let parsed = try? decoder.decode(WaitingLine.self, from: Data(line)),

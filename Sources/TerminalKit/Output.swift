@@ -20,7 +20,8 @@ extension FileHandle {
 /// What a command exists to write on standard output (`--json`, an export to `-`): the bytes go
 /// out whole or the first failure is kept (a full disk behind `>`), later writes are skipped, and
 /// the command ends with `failure()`'s one line and a failing status instead of a crash or a
-/// silent success. `print`'s own buffered writes are held to the same rule by `failure()`.
+/// silent success. `print`'s own buffered writes are not skipped, but `failure()` finds theirs too
+/// (stdio keeps the error; when it kept no number the failure reads as an input/output error).
 public enum StandardOutput {
     private static let failed = Mutex<Int32?>(nil)
 

@@ -54,7 +54,7 @@ struct Cravey: ParsableCommand {
             // A prompt runs `status` at every line: it skips the argument parser's reflection.
             if let status = StatusCommand.quickly(Array(CommandLine.arguments.dropFirst())) {
                 try status()
-                return outputWrittenWhole()
+                return Terminal.failUnlessOutputWritten()
             }
             var command = try parseAsRoot()
             NudgeCommand.answer(after: command)
@@ -62,16 +62,22 @@ struct Cravey: ParsableCommand {
             if command is HomeCommand || command is Cravey { LaunchFlow.closesAtOnce.store(true, ordering: .relaxed) }
             for library in Transcribing.opened { library.journalProblem.map(Terminal.printNote) }
             Transcribing.afterCommand()
-            outputWrittenWhole()
+            Terminal.failUnlessOutputWritten()
         } catch {
-            guard let problem = Problem.of(error) else { exit(withError: error) }  // --help, --version
+            guard let problem = Problem.of(error) else {
+                // --help and --version (their text on stdout, held to the same rule), or a command
+                // that said what failed and chose its status.
+                guard exitCode(for: error) == .success else {
+                    StandardOutput.failure().map(Terminal.printNote)
+                    exit(withError: error)
+                }
+                let text = fullMessage(for: error)
+                if !text.isEmpty { print(text) }
+                Terminal.failUnlessOutputWritten()
+                exit(0)
+            }
             Terminal.fail(problem.message, code: problem.code)
         }
-    }
-
-    /// A full disk behind `>`: one line and a failing status, never a silent success.
-    static func outputWrittenWhole() {
-        if let failure = StandardOutput.failure() { Terminal.fail(failure, code: 1) }
     }
 
     /// Bare `cravey`: the home screen on a terminal, else the help.

@@ -54,7 +54,8 @@ final class TerminalScreenTests: XCTestCase {
 
     /// The window closed under a screen (the terminal hangs up and answers every write with EIO):
     /// home, the check-in's greeting and the log form each end without a crash (a crash is a
-    /// status of 128 and a signal, its report lost with the window) and keep what was saved.
+    /// status above 128, 128 plus the signal's number, its report lost with the window) and keep
+    /// what was saved.
     func testAWindowClosedUnderAScreenEndsItWithoutACrash() throws {
         let base = FileManager.default.temporaryDirectory.path + "/cravey-hangup-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)

@@ -6,6 +6,11 @@ import Foundation
 
 /// Where SwiftPM put the built executables (next to the test bundle).
 public func productPath(_ name: String) -> String {
+    // The program under test as `Tests/run-all.sh` runs it: the release build, made as
+    // `Media/install.sh` makes it (CRAVEY_UNDER_TEST); the test bundle's own build otherwise.
+    if name == "cravey", let chosen = ProcessInfo.processInfo.environment["CRAVEY_UNDER_TEST"], !chosen.isEmpty {
+        return chosen
+    }
     let bundle = Bundle.main.bundleURL.deletingLastPathComponent().path
     for candidate in [
         bundle + "/" + name, (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/" + name,

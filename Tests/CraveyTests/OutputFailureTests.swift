@@ -16,9 +16,11 @@ final class OutputFailureTests: CommandTestCase {
         for arguments in [
             ["log", "--json"], ["log"], ["status"], ["progress", "--json"], ["export", "--output", "-"],
             ["export", "--output", "-", "--format", "json"], ["list", "--json"], ["report", "--json"],
+            ["--help"], ["--version"], ["craving", "--help"],
         ] {
+            let library = arguments.contains { $0.hasPrefix("--help") || $0 == "--version" } ? [] : ["--library", root]
             let command =
-                "exec \(shellQuote(cravey)) \(arguments.map(shellQuote).joined(separator: " ")) --library \(shellQuote(root)) > /dev/full"
+                "exec " + ([cravey] + arguments + library).map(shellQuote).joined(separator: " ") + " > /dev/full"
             let ran = try runProcess("/bin/sh", ["-c", command], environment: ["NO_COLOR": "1"])
             XCTAssertEqual(ran.status, 1, "\(arguments): \(ran.stderr)")
             XCTAssertEqual(

@@ -174,7 +174,7 @@ run() {
     echo "cd $(printf '%q' "$repo") || exit 90"
     echo "mount -t tmpfs -o mode=1777 x11 /tmp/.X11-unix"
     echo "[ -d /var/lib/xkb ] && mount -t tmpfs xkb /var/lib/xkb"
-    echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp TMUX_TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1 CRAVEY_TRANSCRIBE=$(printf '%q' "${CRAVEY_TRANSCRIBE:-}")"
+    echo "export HOME=/dev/shm/home TMPDIR=/dev/shm/tmp TMUX_TMPDIR=/dev/shm/tmp PATH=$(printf '%q' "$PATH") CRAVEY_VM_RESULTS=/dev/shm/rig CRAVEY_IN_VM=1 CRAVEY_TRANSCRIBE=$(printf '%q' "${CRAVEY_TRANSCRIBE:-}") CRAVEY_UNDER_TEST=$(printf '%q' "${CRAVEY_UNDER_TEST:-}")"
     printf '%q ' "$@"; echo
   } > "$results/command.sh"
   local start=$SECONDS

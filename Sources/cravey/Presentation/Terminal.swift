@@ -14,6 +14,12 @@ extension Terminal {
         FileHandle.standardError.show(Data("cravey: \(safe(message))\n".utf8))
     }
 
+    /// Standard output not written whole (a full disk behind `>`): one line and status 1, never a
+    /// silent success. What a command saved before it printed stays saved.
+    static func failUnlessOutputWritten() {
+        if let failure = StandardOutput.failure() { fail(failure, code: 1) }
+    }
+
     /// Text from the library or from outside (titles, notes, file names, ids typed by the user)
     /// made safe to print: a character that could drive the terminal — an escape sequence's
     /// control character, a bidirectional override, a line separator, an invisible character —

@@ -572,6 +572,7 @@ final class RecordSession: Sendable {
                 guard state.withLock({ $0.take != nil && !$0.finished }) else { return }
                 do {
                     try saveOnce(draft)
+                    Terminal.failUnlessOutputWritten()
                     exit(0)
                 } catch {
                     Terminal.fail("\(error)")
