@@ -74,7 +74,7 @@ struct Cravey: ParsableCommand {
                 let text = fullMessage(for: error)
                 if !text.isEmpty { print(text) }
                 Terminal.failUnlessOutputWritten()
-                exit(0)
+                Glibc.exit(0)
             }
             Terminal.fail(problem.message, code: problem.code)
         }
