@@ -49,7 +49,10 @@ final class HostileImportTests: CommandTestCase {
         XCTAssertTrue(
             FileManager.default.isExecutableFile(atPath: valgrind), "valgrind is installed by Tests/install-deps.sh")
         let stripped = base + "/cravey-stripped"
-        try FileManager.default.copyItem(atPath: productPath("cravey"), toPath: stripped)
+        // The debug build, whatever the other tests run: in the release build the Swift runtime and
+        // Foundation are linked in and optimized, and their reads of memory they are about to fill
+        // (GRDB's statement loop, at 853x481) are not the ones the suppressions name.
+        try FileManager.default.copyItem(atPath: builtProductPath("cravey"), toPath: stripped)
         XCTAssertEqual(try runProcess("/usr/bin/strip", [stripped]).status, 0)
         for (size, codec) in [("853x481", "ffv1"), ("33x17", "ffv1"), ("7x5", "rawvideo")] {
             let path = base + "/odd-\(size).mkv"

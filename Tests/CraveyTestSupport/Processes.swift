@@ -11,6 +11,11 @@ public func productPath(_ name: String) -> String {
     if name == "cravey", let chosen = ProcessInfo.processInfo.environment["CRAVEY_UNDER_TEST"], !chosen.isEmpty {
         return chosen
     }
+    return builtProductPath(name)
+}
+
+/// A product as the test bundle's own build made it (the debug build), whatever runs the tests.
+public func builtProductPath(_ name: String) -> String {
     let bundle = Bundle.main.bundleURL.deletingLastPathComponent().path
     for candidate in [
         bundle + "/" + name, (CommandLine.arguments[0] as NSString).deletingLastPathComponent + "/" + name,
