@@ -52,6 +52,9 @@ if [ "$fast" = 0 ]; then
     CRAVEY_UNDER_TEST="$(swift build -c release --static-swift-stdlib --show-bin-path)/cravey"
     export CRAVEY_UNDER_TEST
 fi
+# The install test installs the debug build the bundle came with (it is built: nothing is
+# compiled again); under `swift test`, which holds this folder, it builds in one of its own.
+export CRAVEY_INSTALL_SCRATCH="$PWD/.build"
 # Most tests record or import clips and check something else: their transcripts are left for
 # later, so they do not wait for the recognizer. The transcript tests turn it back on themselves.
 export CRAVEY_TRANSCRIBE=later

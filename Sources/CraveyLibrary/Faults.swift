@@ -37,6 +37,12 @@ public final class Faults: Sendable {
     /// The sites reached so far, in order.
     public var reached: [String] { sites.withLock { $0 } }
 
+    /// Passes a step too frequent to be counted (each second's fsync of a take): it only waits
+    /// when configured to hang there, and is neither counted, traced nor failed.
+    public func holdUp(_ site: String) {
+        if let seconds = hanging[site] { Thread.sleep(forTimeInterval: seconds) }
+    }
+
     /// Passes a step; throws `LibraryError.injectedFault` or kills the process if so configured.
     public func hit(_ site: String) throws {
         let count = sites.withLock { sites in

@@ -20,6 +20,10 @@ struct LibraryStaging: RecordingStaging {
         try library.faults.hit(site)
     }
 
+    func holdUp(_ site: String) {
+        library.faults.holdUp(site)
+    }
+
     /// The library's own file behind one the recorder holds: every file it holds came from `stage`.
     static func staged(_ file: any StagedRecordingFile) -> Library.StagedFile {
         guard let staged = file as? Library.StagedFile else { preconditionFailure("not a file the library staged") }

@@ -146,6 +146,10 @@ public final class Recorder: Sendable {
     let threads = DispatchGroup()
 
     public static let silenceThreshold: Double = -60
+    /// How far the sound thread may fall behind the microphone (encoding, the muxer, a slow
+    /// fsync) without losing sound: its reader queues up to this much, on top of the device's
+    /// own 2 s.
+    public static let soundQueueSeconds: Double = 20
 
     /// `maxSeconds` is the cap as given: the longest a recording may be is the caller's rule.
     public init(
@@ -226,7 +230,11 @@ public final class Recorder: Sendable {
             $0.current.maxSeconds = maxSeconds
             $0.current.hasAudio = audio != nil
         }
-        if let audio { spawn("cravey sound", with: audio) { self.soundLoop($0, writer: writer, part: part) } }
+        if let audio {
+            let microphone = MicrophoneQueue(sampleRate: audio.sampleRate, seconds: Self.soundQueueSeconds)
+            spawn("cravey microphone", with: audio) { microphone.read(from: $0) }
+            spawn("cravey sound", with: microphone) { self.soundLoop($0, writer: writer, part: part) }
+        }
         if let video { spawn("cravey pictures", with: video) { self.pictureLoop($0, writer: writer, part: part) } }
     }
 

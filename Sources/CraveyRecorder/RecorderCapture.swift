@@ -10,46 +10,57 @@ import FoundationEssentials
 extension Recorder {
     // MARK: - Sound
 
-    /// The sound thread: owns the microphone, and closes it when the sound ends.
-    func soundLoop(_ input: consuming AudioInput, writer: CaptureWriter, part: any StagedRecordingFile) {
-        var builder = WaveformBuilder(sampleRate: input.sampleRate)
-        var sync = ClockSync(sampleRate: input.sampleRate)
-        let maxSamples = Int((maxSeconds * Double(input.sampleRate)).rounded(.down))
+    /// The sound thread: takes the microphone's blocks from its reader (`MicrophoneQueue`),
+    /// encodes them and makes the file durable once a second; asks the reader to stop when the
+    /// sound ends, and goes on with what it had queued before the stop.
+    func soundLoop(_ microphone: MicrophoneQueue, writer: CaptureWriter, part: any StagedRecordingFile) {
+        let sampleRate = microphone.sampleRate
+        var builder = WaveformBuilder(sampleRate: sampleRate)
+        var sync = ClockSync(sampleRate: sampleRate)
+        let maxSamples = Int((maxSeconds * Double(sampleRate)).rounded(.down))
         let withVideo = camera != nil
         var sinceSync = 0
+        var syncs = 0
         var silentSamples = 0
         var written = 0
         var reason: StopReason = .user
+        var stopping: StopReason?
         // Pauses: blocks read while paused are dropped, and the time paused is taken out of the
         // capture clock (`pausedTotal`), so the sync (and the pictures) never see it.
         var paused = false
         var pausedTotal: Int64 = 0
         var lastKeptEnd: Int64?
-        while true {
+        capture: while true {
             let (requested, wantsPause) = state.withLock { ($0.stopRequested, $0.pauseRequested) }
-            if let requested { reason = requested; break }
+            if let requested, stopping == nil {
+                stopping = requested
+                microphone.stop()
+            }
             if written >= maxSamples { reason = .cap; break }
             var block: ArraySlice<Float>
-            do {
-                block = try input.read()
-            } catch {
+            let now: (nanoseconds: Int64, delay: Int)
+            let overruns: Int
+            switch microphone.next(waiting: 0.25) {
+            case nil: continue
+            case .ended:
+                reason = stopping ?? .user
+                break capture
+            case let .gone(gone):
+                reason = .deviceGone("the microphone went away (\(gone.message))")
+                break capture
+            case let .failed(error):
                 fail(error)
-                break
-            }
-            if block.isEmpty {
-                if let gone = input.deviceGone {
-                    reason = .deviceGone("the microphone went away (\(gone.message))"); break
-                }
-                continue
+                break capture
+            case let .block(samples, clock, count):
+                (block, now, overruns) = (samples[...], clock, count)
             }
             // The capture clock, the time paused taken out: what the pictures follow in a video,
             // and what tells how much sound an overrun lost in every take.
-            let now = input.clock()
-            let blockEnd = now.nanoseconds - Int64(Double(now.delay) / Double(input.sampleRate) * 1e9)
+            let blockEnd = now.nanoseconds - Int64(Double(now.delay) / Double(sampleRate) * 1e9)
             if wantsPause {
                 if !paused && withVideo { handOff.pauseBegan(at: lastKeptEnd ?? blockEnd) }
             } else if paused {
-                let blockStart = blockEnd - Int64(Double(block.count) / Double(input.sampleRate) * 1e9)
+                let blockStart = blockEnd - Int64(Double(block.count) / Double(sampleRate) * 1e9)
                 pausedTotal += max(0, blockStart - (lastKeptEnd ?? blockStart))
                 if withVideo { handOff.pauseEnded(at: blockStart) }
             }
@@ -80,15 +91,17 @@ extension Recorder {
                 let unused = silence + block.count - samples.count
                 let reach =
                     sync.clocked
-                    ? (clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(input.sampleRate) * 1e9) - anchor)
+                    ? (clock.nanoseconds - Int64(Double(clock.delay + unused) / Double(sampleRate) * 1e9) - anchor)
                         / 1000
-                    : Int64(written + samples.count) * 1_000_000 / Int64(input.sampleRate)
+                    : Int64(written + samples.count) * 1_000_000 / Int64(sampleRate)
                 handOff.soundReached(reach, zero: anchor)
             }
             do {
                 try writer.write(samples)
                 sinceSync += samples.count
-                if sinceSync >= input.sampleRate {  // about once a second: make it durable
+                if sinceSync >= sampleRate {  // about once a second: make it durable
+                    syncs += 1
+                    staging.holdUp("record.sync.\(syncs)")
                     try writer.flush()
                     try part.sync()
                     sinceSync = 0
@@ -103,8 +116,7 @@ extension Recorder {
             silentSamples = level.peak < Self.silenceThreshold ? silentSamples + block.count : 0
             let points = builder.points
             let offset = withVideo ? sync.offset / sync.sampleRate : 0
-            let silentSeconds = Double(silentSamples) / Double(input.sampleRate)
-            let overruns = input.overruns
+            let silentSeconds = Double(silentSamples) / Double(sampleRate)
             state.withLock {
                 if $0.current.firstBlockAt == nil { $0.current.firstBlockAt = monotonicNanoseconds() }
                 $0.current.samples = written
@@ -120,7 +132,7 @@ extension Recorder {
         if written >= maxSamples, case .user = reason { reason = .cap }
         let sound = (waveform: builder.finish(), worstOffset: withVideo ? sync.reportedWorstOffset : nil)
         state.withLock { $0.sound = sound }
-        _ = consume input  // closes the microphone now
+        microphone.stop()  // the reader closes the microphone after the block it is reading
         // The pictures end where the sound reached.
         handOff.soundEnded()
         finishThread(reason)

@@ -12,6 +12,9 @@ public protocol RecordingStaging: Sendable {
     func discard(_ file: any StagedRecordingFile)
     /// The fault seam: throws (or ends the process) at the named step when a test asks for it.
     func hit(_ site: String) throws
+    /// The seam of a step passed too often to be counted (each second's fsync of a take): waits
+    /// there when a test asks, and never fails.
+    func holdUp(_ site: String)
 }
 
 /// What a staged file of a recording is for.

@@ -21,12 +21,17 @@ final class InstallTests: XCTestCase {
         let base = FileManager.default.temporaryDirectory.path + "/cravey-install-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: base) }
         let prefix = base + "/prefix"
-        // A scratch folder of its own: the suite's own build folder is locked by `swift test`. The
-        // build's caches (the toolchain's) stay in the real home, not the sentinel.
+        // A debug build, in a scratch folder of its own: `swift test` holds the suite's own build
+        // folder. A whole run (`Tests/run-all.sh`, which runs the test bundle itself and holds no
+        // folder) names the suite's own in CRAVEY_INSTALL_SCRATCH, where it is already built:
+        // nothing is compiled twice. The build's caches (the toolchain's) stay in the real home,
+        // not the sentinel.
+        let scratch =
+            ProcessInfo.processInfo.environment["CRAVEY_INSTALL_SCRATCH"] ?? repositoryRoot + "/.build-install"
         let installed = try runProcess(
             "/bin/bash", [repositoryRoot + "/Media/install.sh", prefix],
             environment: Sentinel.realHome.merging([
-                "CRAVEY_INSTALL_CONFIGURATION": "debug", "CRAVEY_INSTALL_SCRATCH": repositoryRoot + "/.build-install",
+                "CRAVEY_INSTALL_CONFIGURATION": "debug", "CRAVEY_INSTALL_SCRATCH": scratch,
             ]) { $1 })
         XCTAssertEqual(installed.status, 0, installed.stderr)
         XCTAssertTrue(installed.stdout.contains("Installed cravey in \(prefix)/bin"), installed.stdout)

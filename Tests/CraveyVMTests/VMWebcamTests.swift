@@ -219,9 +219,10 @@ final class VMWebcamTests: XCTestCase {
     /// Pictures stop decoding mid-recording: it ends by itself with one line saying why, and keeps
     /// what was recorded (never a hang until killed).
     func testUndecodablePicturesEndTheRecordingInOneLineAndKeepIt() throws {
-        // Good pictures long enough for the recording to start on them (slow under emulation).
-        let good = try clip("good", width: 640, height: 360, sampling: "yuvj420p", seconds: 15)
-        let bad = try clip("bad", width: 640, height: 360, sampling: "yuvj420p", seconds: 12, corrupt: true)
+        // Good pictures long enough for the recording to start on them (slow under emulation),
+        // small: the emulated processor encodes them.
+        let good = try clip("good", width: 320, height: 240, sampling: "yuvj420p", seconds: 15)
+        let bad = try clip("bad", width: 320, height: 240, sampling: "yuvj420p", seconds: 12, corrupt: true)
         try feed([good, bad])
         let started = Date()
         let result = try record(["--max-seconds", "60", "--json"])
