@@ -149,6 +149,10 @@ extension Library {
         public var recordingsTakenIn = 0
         /// Changes of this machine still to be written to the folder.
         public var waiting = 0
+        /// Whether everything this machine had when its folder was chosen is still to be written
+        /// to it (a first sync cut short, or a folder gone since): the next sync that gets that
+        /// far writes it, with the `waiting` changes made since.
+        public var historyToShare = false
         /// The devices seen, with the last change of each taken in (this machine's: written).
         public var devices: [Device] = []
         /// What was not merged or written, in words (a conflict copy, a link, a cloned id…).
@@ -416,14 +420,15 @@ extension Library {
     /// What `cravey sync --status` says: the folder, the devices and their high-water marks,
     /// what waits and what is refused. Changes nothing.
     public func syncStatus() throws -> SyncReport {
-        let (state, seen, waiting) = try readLogs { db in
+        let (state, seen, waiting, historyToShare) = try readLogs { db in
             (
                 try SyncState.load(db), try Self.seenMarks(db),
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM syncOutbox") ?? 0
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM syncOutbox") ?? 0, try Self.historyToShare(db)
             )
         }
         guard let state else { throw SyncNotSet() }
-        var report = SyncReport(folder: state.folder, device: state.device, waiting: waiting)
+        var report = SyncReport(
+            folder: state.folder, device: state.device, waiting: waiting, historyToShare: historyToShare)
         let problems = try syncProblems(state, into: &report)
         report.problems = problems
         report.modesKept = report.reachable ? Self.keepsModes(state.folder + "/cravey/devices/" + state.device) : true
@@ -606,6 +611,13 @@ extension Library {
     /// that notes them.
     static let sharingAllKey = "sharing all"
 
+    /// Whether this machine's rows and plays from before its folder was chosen are still to be
+    /// told to the folder.
+    static func historyToShare(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = ?)", arguments: [sharingAllKey]) ?? false
+    }
+
     /// The push lock for `sync`: a push under way (a change a moment ago) ends first; one that
     /// takes longer than `syncPushLockWait` is said, and nothing is changed.
     private func holdPushForSync() throws -> FileLock {
@@ -643,7 +655,9 @@ extension Library {
             report.problems = [
                 "the sync folder \(SyncFolder.shown(missing.path)) cannot be reached (\(missing.reason)); this machine's changes wait here until it is back"
             ]
-            report.waiting = try readLogs { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM syncOutbox") ?? 0 }
+            (report.waiting, report.historyToShare) = try readLogs { db in
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM syncOutbox") ?? 0, try Self.historyToShare(db))
+            }
             return report
         }
         report.broughtIn = try bringIn(state, folder: folder, survey: survey)
@@ -657,11 +671,7 @@ extension Library {
             // what was brought in; the recordings go with the next sync.
         }
         report.broughtIn += try recordingLinesTaken(waitingLines)
-        let sharingAll = try store.writer.read { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM syncState WHERE key = ?)", arguments: [Self.sharingAllKey])!
-        }
-        if sharingAll {
+        if try store.writer.read(Self.historyToShare) {
             // What only this machine has is written once the folder's history is in (by the first
             // sync after the folder was chosen that gets this far).
             try store.writer.write { db in

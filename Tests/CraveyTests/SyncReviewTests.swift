@@ -50,6 +50,31 @@ final class SyncReviewTests: TwoMachinesCase {
         XCTAssertEqual(try on(machineA, ["log", "--json"]).stdout, try on(machineB, ["log", "--json"]).stdout)
     }
 
+    /// A first sync cut short (here its first look into the folder fails) leaves everything this
+    /// machine had to the next sync: the status says so, there and away, never "0 changes wait".
+    func testAFirstSyncCutShortSaysEverythingThisMachineHasWaits() throws {
+        try on(machineA, ["craving", "3"])
+        try on(
+            machineA, ["sync", "--folder", shared], status: 1, environment: ["CRAVEY_FAULT_FAIL": "sync.survey"])
+        let there = try on(machineA, ["sync", "--status"])
+        XCTAssertTrue(
+            there.stdout.contains(
+                "Everything this machine has is still to be written to the folder (its first sync did not get that far); 'cravey sync' writes it."
+            ), there.stdout)
+        XCTAssertEqual(try synced(machineA, ["--status"])["historyToShare"] as? Bool, true)
+        try FileManager.default.moveItem(atPath: shared, toPath: shared + ".away")
+        let away = try on(machineA, ["sync", "--status"], status: 1)
+        XCTAssertTrue(away.stdout.contains("Everything this machine has waits here until it is back."), away.stdout)
+        XCTAssertFalse(away.stdout.contains("0 changes"), away.stdout)
+        XCTAssertTrue(
+            try on(machineA, ["sync"], status: 1).stdout.contains("Everything this machine has waits here until it is."))
+        try FileManager.default.moveItem(atPath: shared + ".away", toPath: shared)
+        let written = try synced(machineA)
+        XCTAssertGreaterThan(written["written"] as? Int ?? 0, 0, "the craving logged before the folder")
+        XCTAssertEqual(written["historyToShare"] as? Bool, false)
+        XCTAssertFalse(try on(machineA, ["sync", "--status"]).stdout.contains("wait"))
+    }
+
     func testTheStatusOfAFolderThatIsAwaySaysHowManyChangesWait() throws {
         try synced(machineA, ["--folder", shared])
         try FileManager.default.moveItem(atPath: shared, toPath: shared + ".away")

@@ -131,7 +131,9 @@ extension Cravey {
         static func lines(_ report: Library.SyncReport, status: Bool, chosen: Bool = false) -> [String] {
             var lines: [String] = []
             let waiting =
-                "\(Format.count(report.waiting, "change")) of this machine \(report.waiting == 1 ? "waits" : "wait")"
+                report.historyToShare
+                ? "Everything this machine has waits"
+                : "\(Format.count(report.waiting, "change")) of this machine \(report.waiting == 1 ? "waits" : "wait")"
             if !status {
                 let synced =
                     "Synced through \(report.folder): \(Format.count(report.broughtIn, "change")) brought in, "
@@ -175,7 +177,11 @@ extension Cravey {
                 let who = device.thisMachine ? "this machine" : "another machine"
                 lines.append("  \(device.device.prefix(8)) (\(who)): \(Format.count(Int(device.changes), "change"))")
             }
-            if report.waiting > 0, report.reachable {
+            if report.historyToShare, report.reachable {
+                lines.append(
+                    "Everything this machine has is still to be written to the folder (its first sync did not get that far); 'cravey sync' writes it."
+                )
+            } else if report.waiting > 0, report.reachable {
                 lines.append(
                     "\(Format.count(report.waiting, "change")) of this machine still to be written to the folder.")
             }
