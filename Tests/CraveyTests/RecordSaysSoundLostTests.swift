@@ -51,7 +51,7 @@ final class RecordSaysSoundLostTests: CommandTestCase {
     /// `cravey record audio` of 5 s (plus `extra`) from the microphone; `holdUp` seconds of
     /// SIGSTOP two seconds in. Its exit status, stdout and stderr, and the seconds of sound the
     /// microphone dropped because the recorder did not read it in time.
-    func record(holdUp: Double, _ extra: [String]) throws -> (
+    func record(holdUp: Double, _ extra: [String], environment: [String: String] = [:]) throws -> (
         status: Int32, stdout: String, stderr: String, dropped: Double
     ) {
         let (fifo, feeder, drops) = try microphone()
@@ -63,7 +63,7 @@ final class RecordSaysSoundLostTests: CommandTestCase {
         recorder.environment = ProcessInfo.processInfo.environment.merging([
             "ALSA_CONFIG_PATH": testALSAConfig, "CRAVEY_ALSA_INFILE": fifo, "CRAVEY_TRANSCRIBE": "later",
             "NO_COLOR": "1",
-        ]) { $1 }
+        ]) { $1 }.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         recorder.standardOutput = out
         recorder.standardError = err
@@ -145,6 +145,21 @@ final class RecordSaysSoundLostTests: CommandTestCase {
                 of: #"^[0-9]+\.[0-9] s of sound was lost while the computer was busy\.$"#, options: .regularExpression),
             done.joined(separator: "\n"))
         XCTAssertTrue(done.contains("EXIT=0"), done.joined(separator: "\n"))
+    }
+
+    /// A slow disk: the take's second once-a-second fsync held for 2 s (the fault seam) while
+    /// the microphone, with its 40 ms buffer, goes on. The microphone is read on a thread of its
+    /// own into a queue, so the hold drops nothing: what is dropped is only what a machine too busy
+    /// to read in time drops (as below), and the take says just that. Before that thread, the
+    /// microphone dropped the whole hold (1.96 s) and the take said "2.0 s of sound was lost".
+    func testASlowFsyncLosesNoSound() throws {
+        let slow = try record(holdUp: 0, ["--json"], environment: ["CRAVEY_FAULT_HANG": "record.sync.2:2"])
+        XCTAssertEqual(slow.status, 0, slow.stderr)
+        let row = try XCTUnwrap(try json(slow.stdout) as? [String: Any], slow.stdout)
+        XCTAssertEqual(row["duration"] as? Double ?? 0, 5, accuracy: 0.05, "the whole take is kept")
+        let lost = try XCTUnwrap(row["soundLostSeconds"] as? Double, slow.stdout)
+        XCTAssertLessThan(slow.dropped, 1, "the microphone was read through the 2 s hold")
+        XCTAssertEqual(lost, slow.dropped, accuracy: 0.1, slow.stdout)
     }
 
     /// Without a hold nothing is lost, unless the machine itself was too busy to read in time: then

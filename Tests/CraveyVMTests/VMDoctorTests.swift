@@ -13,13 +13,15 @@ final class VMDoctorTests: XCTestCase {
             "runs inside the VM rig (Tests/vm/rig.sh), through VMRigTests")
     }
 
-    /// Runs doctor (as `nobody` when `unprivileged`) and returns its findings by subject.
+    /// Runs doctor (as `nobody` when `unprivileged`) and returns its findings by subject. The
+    /// devices are what is looked at here: Whisper is turned off (its check starts the engine,
+    /// about 20 s on the emulated processor; `InstallTests` and the transcript tests check it).
     func doctor(_ args: [String], unprivileged: Bool = false) throws -> [String: [String: Any]] {
         let library = FileManager.default.temporaryDirectory.path + "/doctor-\(UUID().uuidString.prefix(6))"
         let command = [cravey, "doctor", "--json", "--library", library] + args
         let argv =
             unprivileged ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
-        let result = try runProcess(argv[0], Array(argv.dropFirst()))
+        let result = try runProcess(argv[0], Array(argv.dropFirst()), environment: ["CRAVEY_WHISPER": "off"])
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         var bySubject: [String: [String: Any]] = [:]
         for finding in json["findings"] as? [[String: Any]] ?? [] {
