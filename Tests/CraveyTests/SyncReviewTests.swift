@@ -67,7 +67,8 @@ final class SyncReviewTests: TwoMachinesCase {
         XCTAssertTrue(away.stdout.contains("Everything this machine has waits here until it is back."), away.stdout)
         XCTAssertFalse(away.stdout.contains("0 changes of this machine"), away.stdout)
         XCTAssertTrue(
-            try on(machineA, ["sync"], status: 1).stdout.contains("Everything this machine has waits here until it is."))
+            try on(machineA, ["sync"], status: 1).stdout.contains("Everything this machine has waits here until it is.")
+        )
         try FileManager.default.moveItem(atPath: shared + ".away", toPath: shared)
         let written = try synced(machineA)
         XCTAssertGreaterThan(written["written"] as? Int ?? 0, 0, "the craving logged before the folder")
