@@ -69,17 +69,13 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
         XCTAssertTrue(try queued(id), "later: queued, no worker")
         XCTAssertTrue(workers().isEmpty)
         // Every library step of the worker, killed there (counted once the day's snapshot exists:
-        // the first change of a day takes it, not every worker). The steps are the library's, the
-        // same for either engine: PocketSphinx makes these transcripts (in the process, a second
-        // each, where each Whisper helper loads its engine and model for several); the helper killed
-        // with its worker is Whisper's, below.
-        let sphinx = ["CRAVEY_WHISPER": "off"]
-        XCTAssertEqual(try run(["transcribe", "--worker"], sphinx).status, 0)
+        // the first change of a day takes it, not every worker).
+        XCTAssertEqual(try run(["transcribe", "--worker"]).status, 0)
         XCTAssertEqual(
             try sql(
                 "DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"
             ), "")
-        let traced = try run(["transcribe", "--worker"], sphinx.merging(["CRAVEY_FAULT_TRACE": "1"]) { $1 })
+        let traced = try run(["transcribe", "--worker"], ["CRAVEY_FAULT_TRACE": "1"])
         let steps = traced.stderr.split(separator: "\n").filter { $0.hasPrefix("fault-site ") }.count
         XCTAssertGreaterThan(steps, 0, traced.stderr)
         for step in 1...steps {
@@ -87,13 +83,12 @@ final class BackgroundTranscriptTests: TranscriptTestCase {
                 try sql(
                     "DELETE FROM transcript; INSERT INTO transcriptJob (recordingId, queuedAt) VALUES ('\(id)', '2026-01-01T00:00:00.000Z')"
                 ), "")
-            let killed = try run(
-                ["transcribe", "--worker"], sphinx.merging(["CRAVEY_FAULT_KILL_AT": String(step)]) { $1 })
+            let killed = try run(["transcribe", "--worker"], ["CRAVEY_FAULT_KILL_AT": String(step)])
             XCTAssertEqual(killed.status, -SIGKILL, "step \(step)")
             // Made and out of the queue, or not made and still queued: never half of each.
             let made = try state(id) == "done", waiting = try queued(id)
             XCTAssertNotEqual(made, waiting, "step \(step)")
-            XCTAssertEqual(try run(["transcribe", "--worker"], sphinx).status, 0)
+            XCTAssertEqual(try run(["transcribe", "--worker"]).status, 0)
             XCTAssertEqual(try state(id), "done", "step \(step): the next worker made it")
             XCTAssertFalse(try queued(id))
         }
