@@ -8,14 +8,26 @@ public struct SpokenSentence: Decodable {
 }
 
 /// Speaks the first `sentences` lines of Media/speech-corpus.txt with flite into a WAV file
-/// (0.8 s between sentences) and returns the file and where each sentence is.
+/// (0.8 s between sentences) and returns the file and where each sentence is. Spoken once in a
+/// test process for each count (flite is deterministic): later calls copy that first file.
 public func makeSpeech(_ path: String, sentences: Int) throws -> [SpokenSentence] {
-    let result = try runProcess(
-        "/usr/bin/python3",
-        [
-            repositoryRoot + "/Media/make-speech.py",
-            repositoryRoot + "/Media/speech-corpus.txt", path, "--first", String(sentences),
-        ])
+    try spokenOnce(key: "first-\(sentences)", path) { into in
+        try speak(corpus: repositoryRoot + "/Media/speech-corpus.txt", into, ["--first", String(sentences)])
+    }
+}
+
+/// Speaks `lines` (each one a sentence) with flite into a WAV file, 0.8 s apart, and returns where
+/// each sentence is.
+public func makeSpeech(_ path: String, saying lines: [String]) throws -> [SpokenSentence] {
+    let corpus = (path as NSString).deletingPathExtension + "-sentences.txt"
+    try (lines.joined(separator: "\n") + "\n").write(toFile: corpus, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: corpus) }
+    return try speak(corpus: corpus, path, [])
+}
+
+/// make-speech.py over `corpus` into `path` with `options`; where each sentence was placed.
+private func speak(corpus: String, _ path: String, _ options: [String]) throws -> [SpokenSentence] {
+    let result = try runProcess("/usr/bin/python3", [repositoryRoot + "/Media/make-speech.py", corpus, path] + options)
     guard result.status == 0 else {
         throw NSError(
             domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
@@ -23,6 +35,37 @@ public func makeSpeech(_ path: String, sentences: Int) throws -> [SpokenSentence
     struct Layout: Decodable { let sentences: [SpokenSentence] }
     let json = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).deletingPathExtension + ".json"))
     return try JSONDecoder().decode(Layout.self, from: json).sentences
+}
+
+/// The spoken fixtures this test process made, by key: a folder of its own, removed as it exits.
+private let spokenFolder: String = {
+    let folder = FileManager.default.temporaryDirectory.path + "/cravey-speech-\(getpid())"
+    try? FileManager.default.removeItem(atPath: folder)
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: spokenFolder) }
+    return folder
+}()
+private let spokenLock = NSLock()
+
+/// `make(path)` the first time `key` is asked for in this process; a copy of that file (and its
+/// .json) after.
+private func spokenOnce(key: String, _ path: String, _ make: (String) throws -> [SpokenSentence]) throws
+    -> [SpokenSentence]
+{
+    spokenLock.lock()
+    defer { spokenLock.unlock() }
+    let kept = spokenFolder + "/" + key + ".wav"
+    let keptJSON = spokenFolder + "/" + key + ".json"
+    if !FileManager.default.fileExists(atPath: keptJSON) {
+        _ = try make(kept)
+    }
+    let json = (path as NSString).deletingPathExtension + ".json"
+    for (from, to) in [(kept, path), (keptJSON, json)] {
+        try? FileManager.default.removeItem(atPath: to)
+        try FileManager.default.copyItem(atPath: from, toPath: to)
+    }
+    struct Layout: Decodable { let sentences: [SpokenSentence] }
+    return try JSONDecoder().decode(Layout.self, from: Data(contentsOf: URL(fileURLWithPath: json))).sentences
 }
 
 /// The words of `text` as they are said: lower-cased, without punctuation, numbers up to twenty in
@@ -41,33 +84,18 @@ public func spokenWords(_ text: String) -> [String] {
 /// apart (the whole corpus, or until the file is `seconds` long), and returns where each is.
 public func makeSpeech(_ path: String, voice: String, gap: Double = 0.8, seconds: Int? = nil) throws -> [SpokenSentence]
 {
-    let result = try runProcess(
-        "/usr/bin/python3",
-        [
-            repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
-            path, "--voice", voice, "--gap", String(gap),
-        ] + (seconds.map { ["--seconds", String($0)] } ?? []))
-    guard result.status == 0 else {
-        throw NSError(
-            domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
-    }
-    struct Layout: Decodable { let sentences: [SpokenSentence] }
-    let json = try Data(contentsOf: URL(fileURLWithPath: (path as NSString).deletingPathExtension + ".json"))
-    return try JSONDecoder().decode(Layout.self, from: json).sentences
+    try speak(
+        corpus: repositoryRoot + "/Media/speech-corpus.txt", path,
+        ["--voice", voice, "--gap", String(gap)] + (seconds.map { ["--seconds", String($0)] } ?? []))
 }
 
 /// Speaks Media/speech-corpus.txt's sentences again and again into a WAV file `seconds` long,
-/// `gap` seconds apart.
+/// `gap` seconds apart (spoken once in a test process, as above).
 public func makeSpeech(_ path: String, seconds: Int, gap: Double = 0.8) throws {
-    let result = try runProcess(
-        "/usr/bin/python3",
-        [
-            repositoryRoot + "/Media/make-speech.py", repositoryRoot + "/Media/speech-corpus.txt",
-            path, "--seconds", String(seconds), "--gap", String(gap),
-        ])
-    guard result.status == 0 else {
-        throw NSError(
-            domain: "make-speech", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    _ = try spokenOnce(key: "seconds-\(seconds)-gap-\(gap)", path) { into in
+        try speak(
+            corpus: repositoryRoot + "/Media/speech-corpus.txt", into,
+            ["--seconds", String(seconds), "--gap", String(gap)])
     }
 }
 
