@@ -10,11 +10,9 @@
 #                                  classes); no VM, no transcripts, no tmux; about a minute
 #   bash Tests/run-all.sh PART…    only those parts (unit binary screens faults transcripts install vm)
 #
-# The VM rig (qemu emulating a machine), the install test, the unit tests and then the terminal
-# screens run in a lane of their own beside the other parts (CRAVEY_LANES=2, the default; the
-# screens mostly wait on tmux, so they end that lane beside the transcripts, which compute), and
-# the parts of many short tests run as several bundles side by side (CRAVEY_SHARDS, see
-# shards()): with
+# The VM rig (qemu emulating a machine), the install test and then the unit tests run in a lane of
+# their own beside the other parts (CRAVEY_LANES=2, the default), and the parts of many short
+# tests run as several bundles side by side (CRAVEY_SHARDS, see shards()): with
 # `stress-ng --cpu 1` beside it, three bundles instead of two (and 150 reference-model histories
 # instead of 500) made a whole run 1,436 s instead of 1,674 s. On two cores the emulated machine
 # may get too little of the host to keep 30 fps: its camera checks compare what cravey kept with
@@ -208,9 +206,9 @@ if [ "$fast" = 1 ]; then
     run fast "$selection"
 else
     if [ "${CRAVEY_LANES:-2}" = 2 ]; then
-        lane vm install unit screens > "$logs/lane-vm" &
+        lane vm install unit > "$logs/lane-vm" &
         vm_lane=$!
-        lane binary faults transcripts
+        lane binary screens faults transcripts
         wait "$vm_lane"
         cat "$logs/lane-vm"
     else

@@ -212,29 +212,34 @@ public final class TmuxSession {
     deinit { close() }
 }
 
-/// Writes a 48 kHz mono S16_LE raw 440 Hz tone (`volume` 0.5 = -6 dBFS peak; 0 = silence).
+/// Writes a 48 kHz mono S16_LE raw 440 Hz tone (`volume` 0.5 = -6 dBFS peak; 0 = silence), made
+/// once in a test process and copied after.
 public func makeTone(_ path: String, seconds: Int, volume: Double = 0.5) throws {
-    let result = try runProcess(
-        "/usr/bin/sox",
-        [
-            "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw",
-            path, "synth", String(seconds), "sine", "440", "vol", String(volume),
-        ])
-    guard result.status == 0 else {
-        throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    try madeOnce(key: "tone-\(seconds)-\(volume)", path) { into in
+        let result = try runProcess(
+            "/usr/bin/sox",
+            [
+                "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw",
+                into, "synth", String(seconds), "sine", "440", "vol", String(volume),
+            ])
+        guard result.status == 0 else {
+            throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+        }
     }
 }
 
 /// Writes a WAV file of the same tone (48 kHz mono, 16-bit), ready to import as a message.
 public func makeToneWAV(_ path: String, seconds: Int) throws {
-    let result = try runProcess(
-        "/usr/bin/sox",
-        [
-            "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", path, "synth", String(seconds), "sine",
-            "440", "vol", "0.5",
-        ])
-    guard result.status == 0 else {
-        throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+    try madeOnce(key: "tone-wav-\(seconds)", path) { into in
+        let result = try runProcess(
+            "/usr/bin/sox",
+            [
+                "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", into, "synth", String(seconds),
+                "sine", "440", "vol", "0.5",
+            ])
+        guard result.status == 0 else {
+            throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+        }
     }
 }
 

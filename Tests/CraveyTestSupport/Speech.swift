@@ -37,34 +37,14 @@ private func speak(corpus: String, _ path: String, _ options: [String]) throws -
     return try JSONDecoder().decode(Layout.self, from: json).sentences
 }
 
-/// The spoken fixtures this test process made, by key: a folder of its own, removed as it exits.
-private let spokenFolder: String = {
-    let folder = FileManager.default.temporaryDirectory.path + "/cravey-speech-\(getpid())"
-    try? FileManager.default.removeItem(atPath: folder)
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    atexit { try? FileManager.default.removeItem(atPath: spokenFolder) }
-    return folder
-}()
-private let spokenLock = NSLock()
-
-/// `make(path)` the first time `key` is asked for in this process; a copy of that file (and its
-/// .json) after.
+/// `make(path)` the first time `key` is asked for in this test process (with its .json); a copy
+/// of that file after. Where each sentence was placed.
 private func spokenOnce(key: String, _ path: String, _ make: (String) throws -> [SpokenSentence]) throws
     -> [SpokenSentence]
 {
-    spokenLock.lock()
-    defer { spokenLock.unlock() }
-    let kept = spokenFolder + "/" + key + ".wav"
-    let keptJSON = spokenFolder + "/" + key + ".json"
-    if !FileManager.default.fileExists(atPath: keptJSON) {
-        _ = try make(kept)
-    }
-    let json = (path as NSString).deletingPathExtension + ".json"
-    for (from, to) in [(kept, path), (keptJSON, json)] {
-        try? FileManager.default.removeItem(atPath: to)
-        try FileManager.default.copyItem(atPath: from, toPath: to)
-    }
+    try madeOnce(key: key, path, companions: ["json"]) { _ = try make($0) }
     struct Layout: Decodable { let sentences: [SpokenSentence] }
+    let json = (path as NSString).deletingPathExtension + ".json"
     return try JSONDecoder().decode(Layout.self, from: Data(contentsOf: URL(fileURLWithPath: json))).sentences
 }
 
