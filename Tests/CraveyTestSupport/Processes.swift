@@ -268,7 +268,10 @@ public func pacedFIFO(_ fifo: String, feeding source: String? = nil, repeating: 
     guard mkfifo(fifo, 0o600) == 0 else { throw NSError(domain: "mkfifo", code: Int(errno)) }
     let pv = Process()
     pv.executableURL = URL(fileURLWithPath: "/bin/sh")
-    let feed = source.map { "pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
+    // pv's pace is the microphone's clock (ALSA's null device has none): it runs ahead of other
+    // work (nice -10, as root) so that a busy machine does not starve the microphone, which
+    // hears silence where pv was late.
+    let feed = source.map { "nice -n -10 pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
     pv.arguments = [
         "-c",
         feed.map { repeating ? "while :; do \($0) || sleep 0.05; done" : "exec " + $0 }
