@@ -123,9 +123,12 @@ final class SyncCompactionTests: SyncFoldersTestCase {
         let (a, b, shared) = try machineWithACraving()
         try cravey(a, ["craving", "7"])
         for site in ["sync.compact", "sync.compact.noted"] {
+            // In the time zone of the other commands: in another, the hour when the two days
+            // differ (23:00 to midnight UTC) made the traced run take that day's snapshot first
+            // and the killed one not, so the kill missed its step.
             let trace = try runProcess(
                 cravey, ["sync", "--compact", "--library", a],
-                environment: ["CRAVEY_TRANSCRIBE": "later", "CRAVEY_FAULT_TRACE": "1"])
+                environment: ["CRAVEY_TRANSCRIBE": "later", "TZ": "Europe/Berlin", "CRAVEY_FAULT_TRACE": "1"])
             let sites = trace.stderr.split(separator: "\n").filter { $0.hasPrefix("fault-site ") }.map {
                 String($0.dropFirst("fault-site ".count))
             }
@@ -136,7 +139,9 @@ final class SyncCompactionTests: SyncFoldersTestCase {
             }
             let killed = try runProcess(
                 cravey, ["sync", "--compact", "--library", a],
-                environment: ["CRAVEY_TRANSCRIBE": "later", "CRAVEY_FAULT_KILL_AT": String(index + 1)])
+                environment: [
+                    "CRAVEY_TRANSCRIBE": "later", "TZ": "Europe/Berlin", "CRAVEY_FAULT_KILL_AT": String(index + 1),
+                ])
             XCTAssertEqual(killed.status, -9, "killed at \(site)")
             try cravey(a, ["use", "vape", "1"])
             try synced(a)
