@@ -215,31 +215,24 @@ public final class TmuxSession {
 /// Writes a 48 kHz mono S16_LE raw 440 Hz tone (`volume` 0.5 = -6 dBFS peak; 0 = silence), made
 /// once in a test process and copied after.
 public func makeTone(_ path: String, seconds: Int, volume: Double = 0.5) throws {
-    try madeOnce(key: "tone-\(seconds)-\(volume)", path) { into in
-        let result = try runProcess(
-            "/usr/bin/sox",
-            [
-                "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw",
-                into, "synth", String(seconds), "sine", "440", "vol", String(volume),
-            ])
-        guard result.status == 0 else {
-            throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
-        }
+    try madeOnce(key: "tone-\(seconds)-\(volume)", path) {
+        try soxTone($0, raw: true, seconds: seconds, volume: volume)
     }
 }
 
 /// Writes a WAV file of the same tone (48 kHz mono, 16-bit), ready to import as a message.
 public func makeToneWAV(_ path: String, seconds: Int) throws {
-    try madeOnce(key: "tone-wav-\(seconds)", path) { into in
-        let result = try runProcess(
-            "/usr/bin/sox",
-            [
-                "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", into, "synth", String(seconds),
-                "sine", "440", "vol", "0.5",
-            ])
-        guard result.status == 0 else {
-            throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
-        }
+    try madeOnce(key: "tone-wav-\(seconds)", path) { try soxTone($0, raw: false, seconds: seconds, volume: 0.5) }
+}
+
+/// sox's 440 Hz tone at 48 kHz, mono, 16-bit, into `path`: raw samples or a WAV file.
+private func soxTone(_ path: String, raw: Bool, seconds: Int, volume: Double) throws {
+    let result = try runProcess(
+        "/usr/bin/sox",
+        ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer"] + (raw ? ["-t", "raw"] : [])
+            + [path, "synth", String(seconds), "sine", "440", "vol", String(volume)])
+    guard result.status == 0 else {
+        throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
     }
 }
 
