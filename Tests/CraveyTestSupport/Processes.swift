@@ -119,8 +119,9 @@ public func decodeAudio(_ path: String, firstChannel: Bool = false) throws -> [F
     let out = FileManager.default.temporaryDirectory.path + "/decoded-\(UUID().uuidString).f32"
     defer { try? FileManager.default.removeItem(atPath: out) }
     let mix = firstChannel ? ["-af", "pan=mono|c0=c0"] : ["-ac", "1"]
-    let result = try runProcess(
-        "/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path] + mix + ["-ar", "48000", "-f", "f32le", out])
+    let result = try runFileTool(
+        "/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path] + mix + ["-ar", "48000", "-f", "f32le", out], writes: [out]
+    )
     guard result.status == 0 else {
         throw NSError(domain: "ffmpeg", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
     }
@@ -136,7 +137,7 @@ public func rmsDecibels<C: Collection>(_ samples: C) -> Double where C.Element =
 
 /// ffprobe's view of a file: codec names and duration (an independent check).
 public func ffprobe(_ path: String) throws -> (codecs: [String], duration: Double, streams: [[String: Any]]) {
-    let result = try runProcess(
+    let result = try runFileTool(
         "/usr/bin/ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", "-show_format", path])
     let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
     let streams = json["streams"] as? [[String: Any]] ?? []
@@ -227,10 +228,10 @@ public func makeToneWAV(_ path: String, seconds: Int) throws {
 
 /// sox's 440 Hz tone at 48 kHz, mono, 16-bit, into `path`: raw samples or a WAV file.
 private func soxTone(_ path: String, raw: Bool, seconds: Int, volume: Double) throws {
-    let result = try runProcess(
+    let result = try runFileTool(
         "/usr/bin/sox",
         ["-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer"] + (raw ? ["-t", "raw"] : [])
-            + [path, "synth", String(seconds), "sine", "440", "vol", String(volume)])
+            + [path, "synth", String(seconds), "sine", "440", "vol", String(volume)], writes: [path])
     guard result.status == 0 else {
         throw NSError(domain: "sox", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
     }

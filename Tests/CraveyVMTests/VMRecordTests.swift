@@ -60,7 +60,7 @@ final class VMRecordTests: XCTestCase {
 
     /// Presentation times of the video packets, in order.
     func videoTimes(_ file: String) throws -> [Double] {
-        let listed = try runProcess(
+        let listed = try runFileTool(
             "/usr/bin/ffprobe",
             [
                 "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
@@ -76,7 +76,7 @@ final class VMRecordTests: XCTestCase {
         let args =
             ["-v", "error", "-y", "-i", path] + (seek.map { ["-ss", String($0)] } ?? [])
             + ["-frames:v", "1", "-vf", "scale=320:180", "-f", "rawvideo", "-pix_fmt", "gray", out]
-        let result = try runProcess("/usr/bin/ffmpeg", args)
+        let result = try runFileTool("/usr/bin/ffmpeg", args, writes: [out])
         XCTAssertEqual(result.status, 0, result.stderr)
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
     }
@@ -284,15 +284,10 @@ final class VMRecordTests: XCTestCase {
             } ?? 0
         XCTAssertTrue(reports.contains("loopback-feeder: behind"), "the feeder said nothing of its pace: \(reports)")
         let id = try XCTUnwrap(json(String(decoding: row, as: UTF8.self))["id"] as? String)
-        let shown = base + "/shown-\(take).json"
-        try runProcess(cravey, ["show", id, "--json", "--library", root]).stdout.write(
-            toFile: shown, atomically: true, encoding: .utf8)
-        let check = try runProcess(
-            "/bin/sh",
-            [
-                "-c",
-                "python3 \(shellQuote(repositoryRoot + "/Media/check-phrase.py")) \(shellQuote(root)) \(shellQuote(phraseFixture)) --sound-only < \(shellQuote(shown))",
-            ])
+        let shown = try runProcess(cravey, ["show", id, "--json", "--library", root]).stdout
+        let check = try runFileTool(
+            "/usr/bin/python3", [repositoryRoot + "/Media/check-phrase.py", root, phraseFixture, "--sound-only"],
+            input: shown)
         print(
             "phrase in the VM, take \(take): " + check.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 + check.stderr + " feeder: " + reports.split(separator: "\n").joined(separator: "; "))

@@ -58,13 +58,13 @@ final class VMWebcamTests: XCTestCase {
         let path = base + "/" + name + ".mkv"
         let picture =
             "color=c=red:s=\(width)x\(height):r=30,drawbox=x=\(width / 2):y=0:w=\(width / 2):h=\(height):color=blue:t=fill"
-        let result = try runProcess(
+        let result = try runFileTool(
             "/usr/bin/ffmpeg",
             [
                 "-v", "error", "-y", "-f", "lavfi", "-i", picture, "-t", String(seconds),
                 "-c:v", "mjpeg", "-pix_fmt", sampling, "-q:v", "4",
             ]
-                + (corrupt ? ["-bsf:v", "noise=amount=1"] : []) + [path])
+                + (corrupt ? ["-bsf:v", "noise=amount=1"] : []) + [path], writes: [path])
         XCTAssertEqual(result.status, 0, result.stderr)
         return path
     }
@@ -108,7 +108,7 @@ final class VMWebcamTests: XCTestCase {
 
     /// Presentation times of the video packets, in order.
     func videoTimes(_ file: String) throws -> [Double] {
-        let listed = try runProcess(
+        let listed = try runFileTool(
             "/usr/bin/ffprobe",
             [
                 "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts_time",
@@ -121,12 +121,12 @@ final class VMWebcamTests: XCTestCase {
     /// The mean colour of the left and the right half of the picture shown at `seconds`.
     func halves(_ file: String, at seconds: Double) throws -> (left: [Int], right: [Int]) {
         let out = base + "/halves.rgb"
-        let result = try runProcess(
+        let result = try runFileTool(
             "/usr/bin/ffmpeg",
             [
                 "-v", "error", "-y", "-ss", String(seconds), "-i", file, "-frames:v", "1",
                 "-vf", "format=rgb24,scale=2:1:flags=area", "-f", "rawvideo", "-pix_fmt", "rgb24", out,
-            ])
+            ], writes: [out])
         XCTAssertEqual(result.status, 0, result.stderr)
         let rgb = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))).map(Int.init)
         guard rgb.count == 6 else { XCTFail("no picture at \(seconds) s"); return ([], []) }

@@ -20,7 +20,9 @@
 #                                              tmux's and X's socket directories, and
 #                                              $CRAVEY_VM_RESULTS (= RESULTS), where host-pace
 #                                              says each second how much CPU the host gave the
-#                                              machine and how much went to other work (pace.py).
+#                                              machine and how much went to other work (pace.py),
+#                                              and where its checks (ffprobe, ffmpeg, the phrase
+#                                              check) run on the host (host-checks.py, checks/).
 #
 # Needs root (9p passthrough, apt-get). Fails loudly, never skips, when the VM cannot boot.
 # The cache is ${CRAVEY_VM_CACHE:-~/.cache/cravey-vm/recipe-N}, a folder for each recipe of the
@@ -160,6 +162,7 @@ run() {
   mkdir -p "$results"
   results=$(cd "$results" && pwd)
   rm -f "$results/booted" "$results/status" "$results/cut" "$results/output.log" "$results/host-pace"
+  rm -rf "$results/checks"
   local disk=()
   if [ -n "${CRAVEY_VM_DISK:-}" ]; then
     [ -f "$CRAVEY_VM_DISK" ] || die "no disk image at $CRAVEY_VM_DISK"
@@ -190,6 +193,9 @@ run() {
   # What the host gives the emulated machine, second by second, in its results share
   # ($CRAVEY_VM_RESULTS/host-pace inside): a camera test tells a starved machine from dropped frames.
   python3 "$here/pace.py" "$qemu" "$results/host-pace" 2>/dev/null &
+  # The checking programs the tests inside start, run out here: a program's start costs the
+  # emulated machine seconds (host-checks.py says how much).
+  python3 "$here/host-checks.py" "$qemu" "$results/checks" "$repo" 2>/dev/null &
   trap 'kill -TERM -- "-$qemu" 2>/dev/null || kill -TERM "$qemu" 2>/dev/null || true' EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM
