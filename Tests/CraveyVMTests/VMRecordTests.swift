@@ -476,15 +476,19 @@ final class VMRecordTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("--no-audio"), result.stderr)
         // … or a silent video.
+        let pace = MachinePace()
         result = try record(["--no-audio", "--size", "320x180", "--max-seconds", "2", "--yes", "--json"])
+        let paced = pace.stop()
         XCTAssertEqual(result.status, 0, result.stderr)
         row = try json(result.stdout)
         XCTAssertEqual(row["kind"] as? String, "video")
         let file = root + "/" + (row["filePath"] as? String ?? "")
         XCTAssertEqual(try ffprobe(file).codecs, ["h264"])
-        XCTAssertEqual(try ffprobe(file).duration, 2.0, accuracy: 0.1, result.stderr)
         XCTAssertNotNil(row["thumbnailPath"] as? String)
         XCTAssertEqual(try listed().count, 2)
+        // Its pictures are its length: a starved machine's camera delivers the last ones late.
+        let duration = try ffprobe(file).duration
+        try paced.check(abs(duration - 2.0) <= 0.1, "a silent take capped at 2 s is \(duration) s long")
     }
 
     func testInteractiveVideoRecordingAtATerminal() throws {
@@ -721,6 +725,9 @@ final class VMRecordTests: XCTestCase {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let rows = try listed()  // opening the library recovers the take
+        // A take whose first fragment was not written by the kill (a starved machine's encoder
+        // still behind its camera) had nothing saved to recover.
+        try pace.stop().check(!rows.isEmpty, "a take killed 5 s in has a fragment to recover")
         XCTAssertEqual(rows.count, 1)
         let row = try XCTUnwrap(rows.first)
         XCTAssertEqual(row["kind"] as? String, "video")
