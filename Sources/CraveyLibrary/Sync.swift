@@ -571,18 +571,47 @@ extension Library {
 
     /// How many whole lines this device's change file holds past what this machine wrote, when
     /// they are the first of its lines waiting (a run killed after writing them, before it forgot
-    /// them); nil when the file cannot be read or holds another machine's lines there.
+    /// them); nil when the file cannot be read or holds another machine's lines there. Read a
+    /// stretch at a time and held against the waiting lines as it goes: the first line that is
+    /// not one of them ends the look, however long the file is past it.
     private func ownLinesPastWritten(_ state: SyncState, folder: SyncFolder) throws -> Int? {
-        guard let read = try? folder.read(device: state.device, base: state.segment, from: off_t(state.written))
-        else { return nil }
-        let waiting = try readLogs { db in
-            try String.fetchAll(
-                db, sql: "SELECT line FROM syncOutbox ORDER BY counter LIMIT ?", arguments: [read.lines.count])
+        let opened: LineReader?
+        do {
+            opened = try folder.lines(device: state.device, base: state.segment, from: off_t(state.written))
+        } catch { return nil }
+        guard let reader = opened else { return 0 }
+        var matched = 0
+        var stretch: [Data] = []
+        var stretchBytes = 0
+        // Whether the stretch read is the next of the waiting lines, in their order.
+        func stretchIsWaiting() throws -> Bool {
+            defer {
+                stretch.removeAll(keepingCapacity: true)
+                stretchBytes = 0
+            }
+            guard !stretch.isEmpty else { return true }
+            let waiting = try readLogs { db in
+                try String.fetchAll(
+                    db, sql: "SELECT line FROM syncOutbox ORDER BY counter LIMIT ? OFFSET ?",
+                    arguments: [stretch.count, matched])
+            }
+            guard waiting.count == stretch.count, zip(stretch, waiting).allSatisfy({ $0 == Data($1.utf8) }) else {
+                return false
+            }
+            matched += stretch.count
+            return true
         }
-        guard read.lines.count <= waiting.count, zip(read.lines, waiting).allSatisfy({ $0 == Data($1.utf8) }) else {
-            return nil
+        while true {
+            let item: LineReader.Item?
+            do { item = try reader.next() } catch { return nil }
+            guard let item else { break }
+            stretch.append(item.line ?? Data())
+            stretchBytes += stretch.last!.count
+            if stretch.count == 1024 || stretchBytes >= LineReader.block {
+                guard try stretchIsWaiting() else { return nil }
+            }
         }
-        return read.lines.count
+        return try stretchIsWaiting() ? matched : nil
     }
 
     static func clonedWords(_ device: String) -> String {

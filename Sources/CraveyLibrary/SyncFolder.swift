@@ -350,20 +350,6 @@ struct SyncFolder {
         return (fd, info.st_size, label)
     }
 
-    /// A device's change file from byte `offset` on: its whole lines, where they end, and
-    /// whether a line after them is cut short (being copied, or torn). For short reads (this
-    /// machine's own lines still waiting); a merge reads with `lines`.
-    func read(device: String, base: Int64 = 0, from offset: off_t) throws -> (lines: [Data], end: off_t, torn: Bool) {
-        guard let reader = try lines(device: device, base: base, from: offset) else { return ([], offset, false) }
-        var lines: [Data] = []
-        var end = offset
-        while let item = try reader.next() {
-            lines.append(item.line ?? Data())
-            end = item.end
-        }
-        return (lines, end, reader.torn)
-    }
-
     /// A snapshot that is not whole (a copy cut short, or not one cravey writes).
     struct SnapshotNotWhole: Error {}
 

@@ -250,9 +250,11 @@ final class SyncStream {
                 continue
             }
             if let problem = Library.lineProblem(line, device: device) {
-                // Its counter is not believed: the counter taken in stays where it was.
+                // Its counter is not believed: the counter taken in stays where it was, and the
+                // note is the line's own (where it ends), so two such lines naming one counter
+                // are two notes, and neither is a note of a line that counter names rightly.
                 refuse(
-                    "refused \(device) \(line.counter)",
+                    "refused \(device) \(line.counter) @\(end)",
                     "change \(line.counter) of device \(device) was not applied: \(problem)")
                 mark.bytes = end
                 passed += 1

@@ -85,6 +85,33 @@ final class SyncRefusedLinesTests: SyncFoldersTestCase {
         try cravey(b, ["check"])
     }
 
+    /// Two refused lines naming one counter are two lines named, each kept as its own note.
+    func testTwoRefusedLinesNamingOneCounterAreBothNamed() throws {
+        let (a, b) = (library("a"), library("b"))
+        let (stickA, stickB) = (try folder("stick-a"), try folder("stick-b"))
+        try cravey(a, ["craving", "4"])
+        try synced(a, ["--folder", stickA])
+        try synced(b, ["--folder", stickB])
+        let other = try device(a)
+        let junk = (1...2).map { intensity in
+            #"{"clock":[1,0],"counter":900000000000000,"device":"\#(other)","id":"\#(UUID().uuidString)","kind":"craving","row":{"intensity":\#(intensity)}}"#
+                + "\n"
+        }.joined()
+        try cravey(a, ["craving", "5"])
+        try synced(a)
+        try carry(a, from: stickA, to: stickB, inserting: junk)
+        let report = try jsonObject(try cravey(b, ["sync", "--json"], status: 1).stdout)
+        XCTAssertEqual(report["broughtIn"] as? Int, 2, "\(report)")
+        let problems = try XCTUnwrap(report["problems"] as? [String])
+        XCTAssertEqual(
+            problems.filter { $0.hasPrefix("change 900000000000000 of device \(other) was not applied") }.count, 2,
+            "\(problems)")
+        XCTAssertEqual(try syncStateRows(b, like: "refused %").count, 2)
+        // Synced again, the same two, not four.
+        try cravey(b, ["sync"], status: 1)
+        XCTAssertEqual(try syncStateRows(b, like: "refused %").count, 2)
+    }
+
     func testAHundredThousandJunkLinesAreNamedAFewThenCountedAndTheGoodLinesAfterThemComeIn() throws {
         let (a, b) = (library("a"), library("b"))
         let (stickA, stickB) = (try folder("stick-a"), try folder("stick-b"))
