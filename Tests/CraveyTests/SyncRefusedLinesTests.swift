@@ -42,13 +42,21 @@ final class SyncRefusedLinesTests: SyncFoldersTestCase {
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
-    func testALineWithACounterFarAheadStopsNothingAfterItBeforeOrAfterACompaction() throws {
+    /// Machines A and B, each with a folder of its own (A's carried to B's by hand), A with a
+    /// craving of 4 written to its folder; and A's device id.
+    func twoMachinesWithACraving() throws -> (
+        a: String, b: String, stickA: String, stickB: String, other: String
+    ) {
         let (a, b) = (library("a"), library("b"))
         let (stickA, stickB) = (try folder("stick-a"), try folder("stick-b"))
         try cravey(a, ["craving", "4"])
         try synced(a, ["--folder", stickA])
         try synced(b, ["--folder", stickB])
-        let other = try device(a)
+        return (a, b, stickA, stickB, try device(a))
+    }
+
+    func testALineWithACounterFarAheadStopsNothingAfterItBeforeOrAfterACompaction() throws {
+        let (a, b, stickA, stickB, other) = try twoMachinesWithACraving()
         let junk =
             #"{"clock":[1,0],"counter":900000000000000,"device":"\#(other)","id":"\#(UUID().uuidString)","kind":"craving","row":{"intensity":9}}"#
             + "\n"
@@ -87,12 +95,7 @@ final class SyncRefusedLinesTests: SyncFoldersTestCase {
 
     /// Two refused lines naming one counter are two lines named, each kept as its own note.
     func testTwoRefusedLinesNamingOneCounterAreBothNamed() throws {
-        let (a, b) = (library("a"), library("b"))
-        let (stickA, stickB) = (try folder("stick-a"), try folder("stick-b"))
-        try cravey(a, ["craving", "4"])
-        try synced(a, ["--folder", stickA])
-        try synced(b, ["--folder", stickB])
-        let other = try device(a)
+        let (a, b, stickA, stickB, other) = try twoMachinesWithACraving()
         let junk = (1...2).map { intensity in
             #"{"clock":[1,0],"counter":900000000000000,"device":"\#(other)","id":"\#(UUID().uuidString)","kind":"craving","row":{"intensity":\#(intensity)}}"#
                 + "\n"
@@ -113,12 +116,7 @@ final class SyncRefusedLinesTests: SyncFoldersTestCase {
     }
 
     func testAHundredThousandJunkLinesAreNamedAFewThenCountedAndTheGoodLinesAfterThemComeIn() throws {
-        let (a, b) = (library("a"), library("b"))
-        let (stickA, stickB) = (try folder("stick-a"), try folder("stick-b"))
-        try cravey(a, ["craving", "4"])
-        try synced(a, ["--folder", stickA])
-        try synced(b, ["--folder", stickB])
-        let other = try device(a)
+        let (a, b, stickA, stickB, other) = try twoMachinesWithACraving()
         let junk = String(repeating: "x\n", count: 100_000)
 
         try cravey(a, ["craving", "5"])
