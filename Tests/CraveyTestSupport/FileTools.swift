@@ -2,9 +2,10 @@ import Foundation
 
 /// Runs a program that reads and writes files and needs no device — a check (ffprobe, ffmpeg, a
 /// `Media/*.py` check) or a fixture's maker (sox, ffmpeg). Inside the VM rig it runs on the host
-/// (`Tests/vm/host-checks.py`): a program's start costs the emulated machine seconds. The files of the test's scratch folder among `arguments`
-/// are copied out to the rig's share and named there; those in `writes` are copied back once the
-/// program has written them. Elsewhere it is `runProcess`.
+/// (`Tests/vm/host-checks.py`): a program's start costs the emulated machine seconds. The files
+/// of the test's scratch folder among `arguments` are copied out to the rig's share and named
+/// there; those in `writes` are copied back once the program has written them. Elsewhere it is
+/// `runProcess`.
 @discardableResult
 public func runFileTool(_ executable: String, _ arguments: [String], input: String? = nil, writes: Set<String> = [])
     throws -> (status: Int32, stdout: String, stderr: String)

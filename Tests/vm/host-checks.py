@@ -6,9 +6,9 @@ usage: host-checks.py PID SHARE REPOSITORY   (PID: qemu's; stops when it ends)
 Under software emulation a program's start is most of what it costs: with the host quiet,
 `ffprobe -version` takes 2.5 s of the machine's time, `python3 -c pass` 7 s, about twice that
 with the host busy; the device tests start some forty checking programs (ffprobe, ffmpeg, the
-phrase check) and fixture makers (sox's tone), which read and write files and need no device. A test inside the machine copies the
-files a check reads into a folder of SHARE (the rig's results share), writes its `request.json`
-there — {"argv": [...], "input": TEXT or null}, the files named by their names in the folder —
+phrase check) and fixture makers (sox's tone), which read and write files and need no device.
+A test inside the machine copies the files a check reads into a folder of SHARE (the rig's
+results share), writes its `request.json` there — {"argv": [...], "input": TEXT or null}, the files named by their names in the folder —
 and waits for `answer.json` — {"status": N, "stdout": TEXT, "stderr": TEXT} — and the files the
 check wrote, in the same folder.
 
