@@ -266,10 +266,16 @@ public func pacedFIFO(_ fifo: String, feeding source: String? = nil, repeating: 
     // work (nice -10, as root) so that a busy machine does not starve the microphone, which
     // hears silence where pv was late.
     let feed = source.map { "nice -n -10 pv -q -L 96000 \(shellQuote($0)) > \(shellQuote(fifo))" }
+    // The speaker's side: the shell opens the FIFO before pv starts, so pv's clock starts with
+    // the player's first write. pv opening it itself counts its pace from its own start, and
+    // then lets through at once as many seconds as the player took to start (2.9 s of sound in
+    // 91 ms after 2 s waiting): a player slow to start on a loaded machine heard its sound's
+    // first seconds "played" in a blink. Opened by the shell, the lead is the pipe's 64 KiB
+    // (0.7 s) however long the player took.
     pv.arguments = [
         "-c",
         feed.map { repeating ? "while :; do \($0) || sleep 0.05; done" : "exec " + $0 }
-            ?? "exec pv -q -B 4096 -L 96000 \(shellQuote(fifo)) > /dev/null",
+            ?? "exec nice -n -10 pv -q -B 4096 -L 96000 < \(shellQuote(fifo)) > /dev/null",
     ]  // a small buffer: what is drained is what is "heard"
     try pv.run()
     return pv
