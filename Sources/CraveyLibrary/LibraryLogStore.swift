@@ -321,6 +321,7 @@ extension Library {
             try db.execute(sql: "UPDATE usage SET cravingId = NULL WHERE cravingId = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM craving WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { throw LogStoreRefusal.notFound(id) }
+            try Self.forgetWaitingLinks(of: "craving", id, db)  // SyncLinks.swift
             return deleteUses == true ? uses.count : 0
         }
     }

@@ -62,7 +62,9 @@ extension Library {
     public func removePlan(id: String) throws -> Bool {
         try writeLogs(step: "plan.remove") { db in
             try db.execute(sql: "DELETE FROM plan WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
+            let removed = db.changesCount > 0
+            try Self.forgetWaitingLinks(of: "plan", id, db)  // SyncLinks.swift
+            return removed
         }
     }
 

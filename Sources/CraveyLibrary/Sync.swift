@@ -1201,7 +1201,7 @@ extension Library {
         for (field, entry) in known where field != deletedField { row[field] = entry.value }
         if known[deletedField] != nil || (kind == "setting" && (row["value"] ?? .null) == .null) {
             try db.execute(sql: "DELETE FROM \(shared.table) WHERE \(shared.key) = ?", arguments: [id])
-            return
+            return try forgetWaitingLinks(of: kind, id, db)  // SyncLinks.swift
         }
         row[shared.key] = .text(id)
         var kept: [String: JournalValue]? = row

@@ -11,8 +11,9 @@ import GRDB
 /// recording is taken in, the links waiting for it are set in the transaction that saves it,
 /// whatever order the lines and the file came in. A recording
 /// deleted (here, or a delete that came from the folder) never comes: its links end as no message,
-/// as a local delete leaves them (`ON DELETE SET NULL`). A link cleared here because its recording
-/// is not here is never told to the folder as a change (`keepWaitingLinks`).
+/// as a local delete leaves them (`ON DELETE SET NULL`). A craving or plan deleted while its link
+/// waits forgets it. A link cleared here because its recording is not here is never told to the
+/// folder as a change (`keepWaitingLinks`).
 extension Library {
     /// The shared kinds whose rows link to a recording, by their table.
     static let recordingLinks = ["craving": "craving", "plan": "plan"]
@@ -85,6 +86,15 @@ extension Library {
     /// taken in here (the rows keep no message, as a local delete leaves them).
     static func forgetWaitingLinks(to recording: String, _ db: Database) throws {
         try db.execute(sql: "DELETE FROM syncState WHERE key > ? AND key < ?", arguments: waitingFor(recording))
+    }
+
+    /// Forgets what the craving or plan `id` waited for, the row deleted (here, or a delete that
+    /// came from the folder): its message, should it come, has no row to go to.
+    static func forgetWaitingLinks(of kind: String, _ id: String, _ db: Database) throws {
+        guard recordingLinks[kind] != nil else { return }
+        try db.cachedStatement(
+            sql: "DELETE FROM syncState WHERE key > 'link ' AND key < 'link!' AND substr(key, -length(?1)) = ?1"
+        ).execute(arguments: [" \(kind) \(id)"])
     }
 
     /// Whether a recording here is a check-in.

@@ -15,10 +15,14 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         return try XCTUnwrap(imported["id"] as? String)
     }
 
+    /// The plans on `library`, as `plan list --json` gives them.
+    func plans(_ library: String) throws -> [[String: Any]] {
+        try XCTUnwrap(json(try cravey(library, ["plan", "list", "--json"]).stdout) as? [[String: Any]])
+    }
+
     /// The first plan's message id on `library` (nil: none).
     func firstPlanMessage(_ library: String) throws -> String? {
-        let listed = try XCTUnwrap(json(try cravey(library, ["plan", "list", "--json"]).stdout) as? [[String: Any]])
-        return try XCTUnwrap(listed.first, "a plan on \(library)")["messageId"] as? String
+        try XCTUnwrap(try plans(library).first, "a plan on \(library)")["messageId"] as? String
     }
 
     /// The links `library` notes as waiting for a message.
@@ -82,6 +86,30 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         XCTAssertNil(try firstPlanMessage(b))
         XCTAssertEqual(try waitingLinks(b), [], "the message will never come: the plan waits no more")
         try cravey(b, ["check"])
+    }
+
+    func testAPlanRemovedWhileItsMessageWasOnTheWayLeavesNothingWaiting() throws {
+        let (_, b, _, _, water, file, aside) = try planWaitingOnB()
+        try cravey(b, ["plan", "remove", "1"])
+        XCTAssertEqual(try waitingLinks(b), [], "a removed plan waits for nothing")
+        // Its message comes after all: a message of the library, no plan's.
+        try FileManager.default.moveItem(atPath: aside, toPath: file)
+        try synced(b)
+        XCTAssertEqual(try waitingLinks(b), [])
+        XCTAssertEqual(try plans(b).count, 0)
+        XCTAssertEqual(try cravey(b, ["show", water, "--json"]).status, 0, "the message came")
+        try cravey(b, ["check"])
+    }
+
+    func testAPlanRemovedOnTheOtherMachineWhileItsMessageWasOnTheWayLeavesNothingWaiting() throws {
+        let (a, b, stickA, stickB, _, file, _) = try planWaitingOnB()
+        try cravey(a, ["plan", "remove", "1"])
+        try synced(a)
+        try carry(a, from: stickA, to: stickB)
+        try FileManager.default.removeItem(atPath: file)  // still on its way
+        try synced(b)
+        XCTAssertEqual(try plans(b).count, 0)
+        XCTAssertEqual(try waitingLinks(b), [], "the plan's delete came: it waits for nothing")
     }
 
     func testALinkToAMessageWrittenInSmallLettersIsRefusedAndNamed() throws {
