@@ -33,6 +33,15 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
+    /// A hand's edit of `library`'s change file in the folder `shared`: `text` written as `edited`.
+    func handEdit(_ shared: String, _ library: String, _ text: String, to edited: String) throws {
+        let changes = try deviceDirectory(shared, library) + "/changes.jsonl"
+        let before = try String(contentsOfFile: changes, encoding: .utf8)
+        let after = before.replacingOccurrences(of: text, with: edited)
+        XCTAssertNotEqual(after, before, "\(text) is in the change file")
+        try after.write(toFile: changes, atomically: false, encoding: .utf8)
+    }
+
     /// A plan on `library` for boredom that plays `message`.
     func planPlaying(_ library: String, _ message: String) throws {
         try cravey(
@@ -112,6 +121,20 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         XCTAssertEqual(try waitingLinks(b), [], "the plan's delete came: it waits for nothing")
     }
 
+    func testACravingDeletedWhileItsMessageIsAwayLeavesNothingWaiting() throws {
+        let (a, b, shared) = (library("a"), library("b"), try folder("shared"))
+        try cravey(a, ["craving", "7"])
+        try synced(a, ["--folder", shared])
+        // A hand's edit: the craving names a message whose line and file have not come yet.
+        try handEdit(shared, a, "\"recordingId\":null", to: "\"recordingId\":\"\(UUID().uuidString)\"")
+        try synced(b, ["--folder", shared])
+        XCTAssertEqual(try waitingLinks(b).count, 1, "the craving waits for its message")
+        let logs = try XCTUnwrap(json(try logText(b)) as? [[String: Any]])
+        let id = try XCTUnwrap(logs.first?["id"] as? String)
+        try cravey(b, ["log", "delete", id, "--yes"])
+        XCTAssertEqual(try waitingLinks(b), [], "a deleted craving waits for nothing")
+    }
+
     func testALinkToAMessageWrittenInSmallLettersIsRefusedAndNamed() throws {
         let (a, b, shared) = (library("a"), library("b"), try folder("shared"))
         let water = try tone(a, titled: "Water first")
@@ -119,12 +142,7 @@ final class SyncOutsiderTests: SyncFoldersTestCase {
         try synced(a, ["--folder", shared])
         // A hand's edit: the plan's link names the message's id in small letters (cravey writes
         // capitals; the same length, so the file stays whole).
-        let changes = try deviceDirectory(shared, a) + "/changes.jsonl"
-        let text = try String(contentsOfFile: changes, encoding: .utf8)
-        let edited = text.replacingOccurrences(
-            of: "\"recordingId\":\"\(water)\"", with: "\"recordingId\":\"\(water.lowercased())\"")
-        XCTAssertNotEqual(edited, text)
-        try edited.write(toFile: changes, atomically: false, encoding: .utf8)
+        try handEdit(shared, a, "\"recordingId\":\"\(water)\"", to: "\"recordingId\":\"\(water.lowercased())\"")
 
         let sync = try cravey(b, ["sync", "--folder", shared], status: nil)
         XCTAssertNotEqual(sync.status, 0, sync.stdout + sync.stderr)
