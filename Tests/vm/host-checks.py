@@ -8,9 +8,9 @@ Under software emulation a program's start is most of what it costs: with the ho
 with the host busy; the device tests start some forty checking programs (ffprobe, ffmpeg, the
 phrase check) and fixture makers (sox's tone), which read and write files and need no device.
 A test inside the machine copies the files a check reads into a folder of SHARE (the rig's
-results share), writes its `request.json` there — {"argv": [...], "input": TEXT or null}, the files named by their names in the folder —
-and waits for `answer.json` — {"status": N, "stdout": TEXT, "stderr": TEXT} — and the files the
-check wrote, in the same folder.
+results share), writes its `request.json` there — {"argv": [...], "input": TEXT or null}, the
+files named by their names in the folder — and waits for `answer.json` — {"status": N,
+"stdout": TEXT, "stderr": TEXT} — and the files the check wrote, in the same folder.
 
 Only ffprobe, ffmpeg, sox and the repository's own Media/*.py checks are run, one at a time, in the
 request's folder, with that folder as their HOME, and each within a deadline. SHARE/ready says the
