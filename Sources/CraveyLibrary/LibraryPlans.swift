@@ -62,9 +62,9 @@ extension Library {
     public func removePlan(id: String) throws -> Bool {
         try writeLogs(step: "plan.remove") { db in
             try db.execute(sql: "DELETE FROM plan WHERE id = ?", arguments: [id])
-            let removed = db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
             try Self.forgetWaitingLinks(of: "plan", id, db)  // SyncLinks.swift
-            return removed
+            return true
         }
     }
 
@@ -115,7 +115,10 @@ extension Library {
                 id: text(0), trigger: text(1), location: text(2), hour: hour, instead: text(4))
             {
                 report.add(.invalidSetting, problem)
-                if repair { try db.execute(sql: "DELETE FROM plan WHERE id IS ?", arguments: [text(0)]) }
+                if repair {
+                    try db.execute(sql: "DELETE FROM plan WHERE id IS ?", arguments: [text(0)])
+                    if let id = text(0) { try forgetWaitingLinks(of: "plan", id, db) }  // SyncLinks.swift
+                }
             }
         }
     }

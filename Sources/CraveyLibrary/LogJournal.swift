@@ -511,6 +511,7 @@ extension Library {
         guard try (standing ?? journaledRow(db, kind: kind, id: id)) != line else { return false }
         guard var row = line else {
             try db.execute(sql: "DELETE FROM \(table) WHERE \(key) = ?", arguments: [id])
+            try forgetWaitingLinks(of: kind, id, db)  // SyncLinks.swift
             return true
         }
         let columns = Set(try db.columns(in: table).map(\.name))

@@ -271,7 +271,8 @@ public func pacedFIFO(_ fifo: String, feeding source: String? = nil, repeating: 
     // then lets through at once as many seconds as the player took to start (2.9 s of sound in
     // 91 ms after 2 s waiting): a player slow to start on a loaded machine heard its sound's
     // first seconds "played" in a blink. Opened by the shell, the lead is the pipe's 64 KiB
-    // (0.7 s) however long the player took.
+    // (0.7 s) however long the player took; at nice -10 as the microphone's pv, so that a busy
+    // machine does not hold the speaker back.
     pv.arguments = [
         "-c",
         feed.map { repeating ? "while :; do \($0) || sleep 0.05; done" : "exec " + $0 }

@@ -64,7 +64,7 @@ frames = []
 for i in range(runs):
     fifo = f"{work}/speaker{i}.fifo"  # a speaker paced like a real one, so the clip plays in real time
     os.mkfifo(fifo)
-    drain = subprocess.Popen(f"exec pv -q -B 4096 -L 96000 {fifo} > /dev/null", shell=True)
+    drain = subprocess.Popen(f"exec pv -q -B 4096 -L 96000 < {fifo} > /dev/null", shell=True)
     env = dict(os.environ, DISPLAY=":97", CRAVEY_TIMINGS="1", CRAVEY_ALSA_OUTFILE=fifo)
     t0 = time.monotonic_ns()
     p = subprocess.run([cravey, "play", "--top", "--speaker", "cravey_capture", "--library", f"{work}/vlib"],
