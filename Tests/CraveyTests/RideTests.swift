@@ -60,7 +60,7 @@ final class RideTests: LogTestCase {
             loop.executableURL = URL(fileURLWithPath: "/bin/sh")
             loop.arguments = [
                 "-c",
-                "while [ -p \(shellQuote(fifo)) ]; do pv -q -B 4096 -L 96000 < \(shellQuote(fifo)) >> \(shellQuote(heard)); done",
+                "while [ -p \(shellQuote(fifo)) ]; do pv -q -B 4096 -L 96000 \(shellQuote(fifo)) >> \(shellQuote(heard)); done",
             ]
             try loop.run()
         }
